@@ -1,0 +1,52 @@
+// Node side of the bundle: a folder of .arrow files plus manifest.json.
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { RecordBatchStreamWriter, type Table } from "apache-arrow";
+import type { Manifest } from "./manifest";
+import { readBundle, type LoadedBundle } from "./read-bundle";
+import type { TableName } from "./schema";
+import { validateTable } from "./validate";
+
+export function folderSource(dir: string) {
+  return { label: dir, read: async (file: string) => new Uint8Array(await readFile(join(dir, file))) };
+}
+
+export function readBundleFolder(dir: string): Promise<LoadedBundle> {
+  return readBundle(folderSource(dir));
+}
+
+/**
+ * Writes each table as `<name>.arrows` (Arrow IPC stream: DuckDB ingests it as is, and a cut file keeps
+ * its whole batches) and the manifest last, through a rename, so no reader sees a half-written bundle.
+ */
+export async function writeBundleFolder(
+  dir: string,
+  manifest: Manifest,
+  tables: Partial<Record<TableName, Table>>,
+): Promise<Manifest> {
+  await mkdir(dir, { recursive: true });
+  const entries: Manifest["tables"] = {};
+  for (const [name, table] of Object.entries(tables) as [TableName, Table][]) {
+    if (name === "runs") continue;
+    const file = `${name}.arrows`;
+    validateTable(table, name, join(dir, file));
+    await writeFile(join(dir, file), encodeStream(table));
+    entries[name] = { file, rows: table.numRows };
+  }
+  const written = { ...manifest, tables: entries };
+  const tmp = join(dir, "manifest.json.tmp");
+  await writeFile(tmp, JSON.stringify(written, null, 2) + "\n");
+  await rename(tmp, join(dir, "manifest.json"));
+  return written;
+}
+
+/** Record batches of at most `batchRows` rows, so a file cut short still yields most of its rows. */
+export function encodeStream(table: Table, batchRows = 65_536): Uint8Array {
+  const writer = new RecordBatchStreamWriter();
+  for (let start = 0; start < table.numRows || start === 0; start += batchRows) {
+    for (const batch of table.slice(start, Math.min(table.numRows, start + batchRows)).batches) writer.write(batch);
+    if (table.numRows === 0) break;
+  }
+  writer.finish();
+  return writer.toUint8Array(true);
+}

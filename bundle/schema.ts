@@ -1,0 +1,318 @@
+// The run bundle's one contract: every table's columns, their Arrow types and what they mean.
+// Collectors write through it, cells and the workspace read through it (DESIGN.md, "The run bundle").
+import {
+  Bool,
+  Dictionary,
+  Field,
+  Float64,
+  Int8,
+  Int32,
+  Int64,
+  List,
+  Schema,
+  Utf8,
+  type DataType,
+} from "apache-arrow";
+
+/** Column kinds the bundle uses. Timestamps and durations are int64 nanoseconds. */
+export type ColumnType = "int8" | "int32" | "int64" | "float64" | "bool" | "utf8" | "list<utf8>";
+
+export interface ColumnSpec {
+  name: string;
+  type: ColumnType;
+  nullable: boolean;
+  doc: string;
+}
+
+export interface TableSpec {
+  name: string;
+  doc: string;
+  columns: ColumnSpec[];
+}
+
+/** Bumped when a column is renamed or retyped; readers refuse newer versions. */
+export const SCHEMA_VERSION = 1;
+
+function col(name: string, type: ColumnType, doc: string, nullable = false): ColumnSpec {
+  return { name, type, nullable, doc };
+}
+function opt(name: string, type: ColumnType, doc: string): ColumnSpec {
+  return col(name, type, doc, true);
+}
+
+const runId = col("run_id", "utf8", "the run this row belongs to (manifest run_id)");
+
+// framestats columns (AOSP libs/hwui/FrameInfo.cpp); absent ones stay null for that Android version.
+const framestatsColumns: ColumnSpec[] = [
+  opt("flags", "int64", "FrameInfo Flags (bit 0 WindowLayoutChanged, 1 RTAnimation, 2 SurfaceCanvas, 3 SkippedFrame)"),
+  opt("frame_timeline_vsync_id", "int64", "FrameTimelineVsyncId (Android 12+)"),
+  col("intended_vsync", "int64", "IntendedVsync: when the frame should have started, ns CLOCK_MONOTONIC"),
+  opt("vsync", "int64", "Vsync: the vsync the frame actually started on"),
+  opt("oldest_input_event", "int64", "OldestInputEvent (before Android 12)"),
+  opt("newest_input_event", "int64", "NewestInputEvent (before Android 12)"),
+  opt("input_event_id", "int64", "InputEventId (Android 12+)"),
+  opt("handle_input_start", "int64", "HandleInputStart"),
+  opt("animation_start", "int64", "AnimationStart"),
+  opt("perform_traversals_start", "int64", "PerformTraversalsStart"),
+  opt("draw_start", "int64", "DrawStart"),
+  opt("frame_deadline", "int64", "FrameDeadline (Android 12+): absolute deadline of this frame"),
+  opt("frame_start_time", "int64", "FrameStartTime (Android 12+)"),
+  opt("frame_interval", "int64", "FrameInterval (Android 12+): the vsync period, ns"),
+  opt("sync_queued", "int64", "SyncQueued"),
+  opt("sync_start", "int64", "SyncStart"),
+  opt("issue_draw_commands_start", "int64", "IssueDrawCommandsStart"),
+  opt("swap_buffers", "int64", "SwapBuffers"),
+  opt("frame_completed", "int64", "FrameCompleted"),
+  opt("dequeue_buffer_duration", "int64", "DequeueBufferDuration (Android 8+), ns"),
+  opt("queue_buffer_duration", "int64", "QueueBufferDuration (Android 8+), ns"),
+  opt("gpu_completed", "int64", "GpuCompleted (Android 10+)"),
+  opt("swap_buffers_completed", "int64", "SwapBuffersCompleted (Android 12+)"),
+  opt("display_present_time", "int64", "DisplayPresentTime (Android 12+)"),
+  opt("command_submission_completed", "int64", "CommandSubmissionCompleted (Android 14+)"),
+];
+
+export const TABLES: readonly TableSpec[] = [
+  {
+    name: "runs",
+    doc: "One row per run, derived from manifest.json (never stored as .arrow).",
+    columns: [
+      runId,
+      col("app", "utf8", "application package"),
+      opt("app_version", "utf8", "versionName of the app"),
+      opt("scenario", "utf8", "what was exercised (monkey:500, instrument:..., manual, or a scenario name)"),
+      opt("device_model", "utf8", "ro.product.model"),
+      opt("manufacturer", "utf8", "ro.product.manufacturer"),
+      opt("sdk_release", "utf8", "ro.build.version.release"),
+      opt("api_level", "int32", "ro.build.version.sdk"),
+      opt("cpu_abi", "utf8", "ro.product.cpu.abi"),
+      opt("screen_width", "int32", "pixels, from wm size"),
+      opt("screen_height", "int32", "pixels, from wm size"),
+      opt("refresh_hz", "float64", "display refresh rate"),
+      opt("network", "utf8", "wifi, cellular, none"),
+      opt("battery_level", "int32", "percent at start"),
+      opt("started_at", "utf8", "ISO 8601 wall-clock time collection started"),
+      col("complete", "bool", "false when collection ended early (disconnect, Ctrl-C, fault)"),
+      col("synthetic", "bool", "true when generated rather than collected from a device"),
+      col("warnings", "list<utf8>", "what went wrong during collection or import"),
+    ],
+  },
+  {
+    name: "frames",
+    doc: "dumpsys gfxinfo <pkg> framestats: one row per frame, every column the Android version prints.",
+    columns: [
+      runId,
+      opt("window", "utf8", "the window (or process) the frame belongs to"),
+      ...framestatsColumns,
+      col("duration", "int64", "FrameCompleted - IntendedVsync, ns"),
+      col("deadline", "int64", "the budget the frame was judged against, ns (FrameDeadline - IntendedVsync, else one refresh period, else 16.67 ms)"),
+      col("jank", "bool", "duration > deadline"),
+    ],
+  },
+  {
+    name: "ui_events",
+    doc: "Input events seen by the agent or the scenario driver.",
+    columns: [
+      runId,
+      col("ts", "int64", "event time, ns"),
+      col("seq", "int32", "order of the event within the run, 0-based"),
+      col("kind", "utf8", "click, long_click, scroll, swipe, key, text"),
+      opt("target", "utf8", "the view or key the event went to"),
+      opt("source", "utf8", "agent, monkey, instrumentation, manual"),
+    ],
+  },
+  {
+    name: "tasks",
+    doc: "Asynchronous tasks (DiagDroid §3): one row per task execution.",
+    columns: [
+      runId,
+      col("task_id", "int64", "unique within the run"),
+      col("category", "utf8", "thread, handler_thread, intent_service, thread_pool_executor, async_task"),
+      col("executor_id", "utf8", "identity of the execution unit the task queues on (DiagDroid §4.1, Definition 1)"),
+      opt("pool_capacity", "int32", "threads the execution unit runs at once; null = unbounded (Definition 4)"),
+      opt("task_class", "utf8", "the Runnable/AsyncTask/Message target class"),
+      col("scheduled", "int64", "when the task was submitted, ns"),
+      opt("started", "int64", "when it began executing; null if it never started before the trace ended"),
+      opt("ended", "int64", "when it finished; null while running at the end of the trace"),
+      opt("thread_id", "int32", "thread that executed it"),
+      opt("thread_name", "utf8", "name of that thread"),
+      col("context_id", "int32", "the call stack it was scheduled from (contexts.context_id)"),
+    ],
+  },
+  {
+    name: "contexts",
+    doc: "Execution contexts: the call stack at the moment a task was scheduled (DiagDroid §4.2).",
+    columns: [
+      runId,
+      col("context_id", "int32", "unique within the run"),
+      col("frames", "list<utf8>", "stack frames, innermost first"),
+    ],
+  },
+  {
+    name: "render_ops",
+    doc: "View rendering operations (DRAW §III): one row per measure, layout or draw call.",
+    columns: [
+      runId,
+      col("frame", "int32", "the frame (traversal) this operation belongs to, 0-based"),
+      col("view_id", "int32", "identity of the view (identityHashCode on the device)"),
+      opt("parent_id", "int32", "the parent view; null for the root"),
+      col("view_class", "utf8", "fully qualified class of the view"),
+      col("op", "utf8", "measure, layout or draw"),
+      col("start", "int64", "when the operation started, ns"),
+      col("dur", "int64", "how long it took including children, ns"),
+      col("ui_thread", "bool", "ran on the UI thread"),
+      col("hw_accelerated", "bool", "hardware-accelerated canvas"),
+      col("left", "int32", "on-screen left, px"),
+      col("top", "int32", "on-screen top, px"),
+      col("width", "int32", "px"),
+      col("height", "int32", "px"),
+      col("has_background", "bool", "the view draws a background drawable"),
+      col("visibility", "utf8", "visible, invisible or gone"),
+      opt("xml_id", "utf8", "android:id resource name"),
+      opt("layout_file", "utf8", "layout resource the view was inflated from"),
+    ],
+  },
+  {
+    name: "methods",
+    doc: "Methods named in a method trace's key section.",
+    columns: [
+      runId,
+      col("method_id", "int64", "method id as the trace encodes it (action bits cleared)"),
+      col("class_name", "utf8", "declaring class, dotted"),
+      col("method_name", "utf8", "method name"),
+      col("signature", "utf8", "JVM descriptor"),
+      opt("source_file", "utf8", "source file when the trace names it"),
+    ],
+  },
+  {
+    name: "threads",
+    doc: "Threads named in a method trace.",
+    columns: [runId, col("thread_id", "int32", "thread id in the trace"), col("name", "utf8", "thread name")],
+  },
+  {
+    name: "method_events",
+    doc: "Method trace records as recorded (AndroScope §IV): enter, exit and unwind per thread.",
+    columns: [
+      runId,
+      col("thread_id", "int32", "thread id"),
+      col("method_id", "int64", "method id"),
+      col("action", "utf8", "enter, exit or unwind"),
+      opt("wall", "int64", "wall-clock time since trace start, ns"),
+      opt("thread_cpu", "int64", "thread CPU time, ns"),
+      opt("cpu", "int32", "CPU core the record was taken on (AndroScope extended records)"),
+      opt("heap_bytes", "int64", "heap in use (AndroScope extended records)"),
+      opt("cycles", "int64", "hardware counter: CPU cycles (AndroScope extended records)"),
+      opt("instructions", "int64", "hardware counter: instructions retired (AndroScope extended records)"),
+    ],
+  },
+  {
+    name: "calls",
+    doc: "Call records derived from method_events (AndroScope TraceBridge §V).",
+    columns: [
+      runId,
+      col("call_id", "int32", "row index within the run"),
+      col("thread_id", "int32", "thread id"),
+      col("method_id", "int64", "method id"),
+      col("depth", "int32", "stack depth, 0 = outermost"),
+      opt("parent", "int32", "call_id of the caller; null at depth 0"),
+      col("enter", "int64", "wall time of entry, ns"),
+      col("exit", "int64", "wall time of exit, ns"),
+      col("inclusive", "int64", "exit - enter, ns"),
+      col("exclusive", "int64", "inclusive minus the children's inclusive, ns"),
+      opt("cpu_inclusive", "int64", "thread-CPU inclusive time, ns"),
+      opt("cpu_exclusive", "int64", "thread-CPU exclusive time, ns"),
+      col("synthetic_exit", "bool", "exit added by the reader (unmatched exit, unwind or trace end), §V-2"),
+    ],
+  },
+  {
+    name: "hpc_samples",
+    doc: "Hardware performance counters over time (simpleperf stat --interval).",
+    columns: [
+      runId,
+      col("ts", "int64", "end of the sampling interval, ns"),
+      opt("cpu", "int32", "core, with --per-core; null for all cores"),
+      col("counter", "utf8", "event name (cpu-cycles, instructions, ...)"),
+      col("value", "float64", "count in the interval"),
+    ],
+  },
+  {
+    name: "heap_samples",
+    doc: "Heap and memory over time (dumpsys meminfo, AndroScope heap records).",
+    columns: [
+      runId,
+      col("ts", "int64", "sample time, ns"),
+      col("kind", "utf8", "what was measured (java_heap, native_heap, pss_total, ...)"),
+      col("value", "int64", "bytes"),
+    ],
+  },
+];
+
+export type TableName =
+  | "runs"
+  | "frames"
+  | "ui_events"
+  | "tasks"
+  | "contexts"
+  | "render_ops"
+  | "methods"
+  | "threads"
+  | "method_events"
+  | "calls"
+  | "hpc_samples"
+  | "heap_samples";
+
+export const TABLE_NAMES = TABLES.map((t) => t.name) as TableName[];
+
+export function tableSpec(name: string): TableSpec {
+  const spec = TABLES.find((t) => t.name === name);
+  if (!spec) throw new Error(`unknown table ${name} (known: ${TABLE_NAMES.join(", ")})`);
+  return spec;
+}
+
+export function arrowType(type: ColumnType): DataType {
+  switch (type) {
+    case "int8":
+      return new Int8();
+    case "int32":
+      return new Int32();
+    case "int64":
+      return new Int64();
+    case "float64":
+      return new Float64();
+    case "bool":
+      return new Bool();
+    case "utf8":
+      return new Utf8();
+    case "list<utf8>":
+      return new List(new Field("item", new Utf8(), true));
+  }
+}
+
+/** The Arrow schema a writer emits for a table. Strings may also arrive dictionary-encoded. */
+export function arrowSchema(name: string): Schema {
+  const spec = tableSpec(name);
+  return new Schema(spec.columns.map((c) => new Field(c.name, arrowType(c.type), c.nullable)));
+}
+
+/** The ColumnType an Arrow type stands for, or a description of it when it is none of ours. */
+export function columnTypeOf(type: DataType): ColumnType | string {
+  if (type instanceof Dictionary || DataTypeIs.dictionary(type)) {
+    const value = (type as Dictionary).dictionary;
+    return columnTypeOf(value) === "utf8" ? "utf8" : `dictionary<${String(value)}>`;
+  }
+  const text = String(type);
+  if (text === "Int8") return "int8";
+  if (text === "Int32") return "int32";
+  if (text === "Int64") return "int64";
+  if (text === "Float64") return "float64";
+  if (text === "Bool") return "bool";
+  if (text === "Utf8" || text === "LargeUtf8") return "utf8";
+  if (/^List<(Large)?Utf8>$/.test(text)) return "list<utf8>";
+  return text;
+}
+
+// Duck-typed so tables from a second apache-arrow instance (duckdb-wasm's require) are understood too.
+const DataTypeIs = {
+  dictionary(type: DataType): boolean {
+    return (type as { typeId?: number }).typeId === -1;
+  },
+};

@@ -1,0 +1,157 @@
+// Builds bundle tables with exactly the schema's types, from typed arrays or plain JS arrays.
+import {
+  Bool,
+  Dictionary,
+  Field,
+  Float64,
+  Int8,
+  Int32,
+  Int64,
+  List,
+  Table,
+  Utf8,
+  makeData,
+  makeVector,
+  vectorFromArray,
+  type Vector,
+} from "apache-arrow";
+import { tableSpec, type ColumnSpec, type TableName } from "./schema";
+
+export type ColumnValues =
+  | BigInt64Array
+  | Int32Array
+  | Int8Array
+  | Float64Array
+  | readonly (number | bigint | null | undefined)[]
+  | readonly (string | null | undefined)[]
+  | readonly (boolean | null | undefined)[]
+  | readonly (readonly string[] | null | undefined)[];
+
+/** A bundle table from columns by name; run_id is filled in, absent nullable columns are all null. */
+export function makeBundleTable(
+  name: TableName,
+  runId: string,
+  columns: Record<string, ColumnValues>,
+  length?: number,
+): Table {
+  const spec = tableSpec(name);
+  const rows = length ?? inferLength(name, columns);
+  const vectors: Record<string, Vector> = {};
+  for (const column of spec.columns) {
+    if (column.name === "run_id") {
+      vectors.run_id = constantString(runId, rows);
+      continue;
+    }
+    const values = columns[column.name];
+    if (values === undefined) {
+      if (!column.nullable) throw new Error(`makeBundleTable(${name}): missing column ${column.name} (${column.type})`);
+      vectors[column.name] = allNull(column, rows);
+      continue;
+    }
+    if (values.length !== rows)
+      throw new Error(`makeBundleTable(${name}): column ${column.name} has ${values.length} rows, expected ${rows}`);
+    vectors[column.name] = toVector(name, column, values);
+  }
+  for (const key of Object.keys(columns))
+    if (!spec.columns.some((c) => c.name === key)) throw new Error(`makeBundleTable(${name}): unknown column ${key}`);
+  return new Table(vectors);
+}
+
+function inferLength(name: string, columns: Record<string, ColumnValues>): number {
+  const first = Object.values(columns)[0];
+  if (!first) throw new Error(`makeBundleTable(${name}): no columns and no length given`);
+  return first.length;
+}
+
+function constantString(value: string, rows: number): Vector {
+  const dictionary = vectorFromArray([value], new Utf8());
+  const type = new Dictionary(new Utf8(), new Int32());
+  return makeVector(makeData({ type, length: rows, nullCount: 0, data: new Int32Array(rows), dictionary }));
+}
+
+function allNull(column: ColumnSpec, rows: number): Vector {
+  return vectorFromArray(new Array(rows).fill(null), typeFor(column));
+}
+
+function typeFor(column: ColumnSpec) {
+  switch (column.type) {
+    case "int8":
+      return new Int8();
+    case "int32":
+      return new Int32();
+    case "int64":
+      return new Int64();
+    case "float64":
+      return new Float64();
+    case "bool":
+      return new Bool();
+    case "utf8":
+      return new Dictionary(new Utf8(), new Int32());
+    case "list<utf8>":
+      return new List(new Field("item", new Utf8(), true));
+  }
+}
+
+function toVector(table: string, column: ColumnSpec, values: ColumnValues): Vector {
+  const where = `makeBundleTable(${table}): column ${column.name}`;
+  switch (column.type) {
+    case "int64":
+      if (values instanceof BigInt64Array) return makeVector(values.slice());
+      return numericWithNulls(new Int64(), values as readonly (number | bigint | null)[], where, column.nullable);
+    case "int32":
+      if (values instanceof Int32Array) return makeVector(values.slice());
+      return numericWithNulls(new Int32(), values as readonly (number | null)[], where, column.nullable);
+    case "int8":
+      if (values instanceof Int8Array) return makeVector(values.slice());
+      return numericWithNulls(new Int8(), values as readonly (number | null)[], where, column.nullable);
+    case "float64":
+      if (values instanceof Float64Array) return makeVector(values.slice());
+      return numericWithNulls(new Float64(), values as readonly (number | null)[], where, column.nullable);
+    default:
+      checkNulls(values as readonly unknown[], where, column.nullable);
+      return vectorFromArray(
+        Array.from(values as readonly unknown[], (v) => (v === undefined ? null : v)),
+        typeFor(column),
+      );
+  }
+}
+
+function checkNulls(values: readonly unknown[], where: string, nullable: boolean) {
+  if (nullable) return;
+  const i = values.findIndex((v) => v === null || v === undefined);
+  if (i >= 0) throw new Error(`${where}: null at row ${i} in a non-nullable column`);
+}
+
+// Own buffers per column: apache-arrow corrupts IPC when two columns share one (STACK.md).
+function numericWithNulls(
+  type: Int64 | Int32 | Int8 | Float64,
+  values: readonly (number | bigint | null | undefined)[],
+  where: string,
+  nullable: boolean,
+): Vector {
+  const n = values.length;
+  const bitmap = new Uint8Array((n + 7) >> 3);
+  let nullCount = 0;
+  const data =
+    type instanceof Int64
+      ? new BigInt64Array(n)
+      : type instanceof Int32
+        ? new Int32Array(n)
+        : type instanceof Int8
+          ? new Int8Array(n)
+          : new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const v = values[i];
+    if (v === null || v === undefined) {
+      if (!nullable) throw new Error(`${where}: null at row ${i} in a non-nullable column`);
+      nullCount++;
+      continue;
+    }
+    bitmap[i >> 3]! |= 1 << (i & 7);
+    if (data instanceof BigInt64Array) data[i] = typeof v === "bigint" ? v : BigInt(Math.round(v));
+    else data[i] = Number(v);
+  }
+  return makeVector(
+    makeData({ type: type as Int32, length: n, nullCount, nullBitmap: nullCount ? bitmap : null, data: data as Int32Array }),
+  );
+}
