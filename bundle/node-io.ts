@@ -1,7 +1,8 @@
 // Node side of the bundle: a folder of .arrow files plus manifest.json.
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { RecordBatchStreamWriter, type Table } from "apache-arrow";
+import type { Table } from "apache-arrow";
+import { encodeStream } from "./encode-stream";
 import type { Manifest } from "./manifest";
 import { readBundle, type LoadedBundle } from "./read-bundle";
 import type { TableName } from "./schema";
@@ -38,15 +39,4 @@ export async function writeBundleFolder(
   await writeFile(tmp, JSON.stringify(written, null, 2) + "\n");
   await rename(tmp, join(dir, "manifest.json"));
   return written;
-}
-
-/** Record batches of at most `batchRows` rows, so a file cut short still yields most of its rows. */
-export function encodeStream(table: Table, batchRows = 65_536): Uint8Array {
-  const writer = new RecordBatchStreamWriter();
-  for (let start = 0; start < table.numRows || start === 0; start += batchRows) {
-    for (const batch of table.slice(start, Math.min(table.numRows, start + batchRows)).batches) writer.write(batch);
-    if (table.numRows === 0) break;
-  }
-  writer.finish();
-  return writer.toUint8Array(true);
 }

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newManifest } from "../../../bundle/manifest";
+import { runsTable } from "../../../bundle/read-bundle";
+import { makeBundleTable } from "../../../bundle/table-builder";
+import { createNodeEngine } from "../../../workspace/db/duckdb-node";
+import { listTables, loadBundleIntoEngine, type SqlEngine } from "../../../workspace/db/engine";
+
+function bundleFor(runId: string, n: number) {
+  const manifest = newManifest(runId, { app: "com.example", device_model: `Pixel ${runId}` });
+  const ui = makeBundleTable("ui_events", runId, {
+    ts: Array.from({ length: n }, (_, i) => i * 1000),
+    seq: Array.from({ length: n }, (_, i) => i),
+    kind: Array.from({ length: n }, (_, i) => (i % 2 ? "click" : "scroll")),
+  });
+  return {
+    manifest,
+    tables: new Map([
+      ["runs", runsTable(manifest)],
+      ["ui_events", ui],
+    ] as const),
+    errors: [],
+  };
+}
+
+describe("createNodeEngine", () => {
+  let engine: SqlEngine;
+  beforeAll(async () => {
+    engine = await createNodeEngine();
+  });
+  afterAll(() => engine.close());
+
+  it("registers a bundle's tables and appends a second run by column name", async () => {
+    await loadBundleIntoEngine(engine, bundleFor("a", 3));
+    const report = await loadBundleIntoEngine(engine, bundleFor("b", 5));
+    expect(report.errors).toEqual([]);
+    const t = await engine.query("SELECT run_id, count(*)::INTEGER AS n, sum(ts)::BIGINT AS s FROM ui_events GROUP BY run_id ORDER BY run_id");
+    expect(t.toArray().map((r) => ({ ...r }))).toEqual([
+      { run_id: "a", n: 3, s: 3000n },
+      { run_id: "b", n: 5, s: 10000n },
+    ]);
+    const runs = await engine.query("SELECT run_id, device_model, complete FROM runs ORDER BY run_id");
+    expect(runs.toArray().map((r) => r.device_model)).toEqual(["Pixel a", "Pixel b"]);
+  });
+
+  it("binds parameters instead of splicing them", async () => {
+    const hostile = "x' OR '1'='1";
+    const t = await engine.query("SELECT count(*)::INTEGER AS n FROM ui_events WHERE kind = ?", [hostile]);
+    expect(t.getChild("n")!.get(0)).toBe(0);
+    const u = await engine.query("SELECT count(*)::INTEGER AS n FROM ui_events WHERE kind = ? AND ts >= ?", ["click", 2000]);
+    expect(u.getChild("n")!.get(0)).toBe(1); // only run b's click at ts 3000
+  });
+
+  it("lists tables with row counts and column types", async () => {
+    const tables = await listTables(engine);
+    const ui = tables.find((t) => t.name === "ui_events")!;
+    expect(ui.rows).toBe(8);
+    expect(ui.columns.find((c) => c.name === "ts")!.type).toBe("BIGINT");
+    expect(ui.columns.find((c) => c.name === "kind")!.type).toBe("VARCHAR");
+  });
+
+  it("reports a SQL error without breaking the engine", async () => {
+    await expect(engine.query("SELECT nope FROM ui_events")).rejects.toThrow(/nope/);
+    const t = await engine.query("SELECT 1 AS one");
+    expect(t.getChild("one")!.get(0)).toBe(1);
+  });
+});
