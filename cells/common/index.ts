@@ -1,0 +1,1 @@
+export { requireColumns } from "./require-columns";

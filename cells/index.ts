@@ -1,0 +1,2 @@
+// Every analysis, one namespace per paper, as notebooks see them (the `jb` builtin).
+export * as common from "./common/index";
