@@ -1,0 +1,146 @@
+// Interquartile-range outlier flags (DUNE §5.3.3): x < Q1 − OF·IQR is Outlier−, x > Q3 + OF·IQR is Outlier+.
+//
+// Quartile methods:
+// - "hf6" (default): Hyndman–Fan type 6, position h = (n + 1)p on the sorted values, linear interpolation,
+//   clamped to the first/last value. It is the method that reproduces the paper's worked example
+//   (448, 453, 450, 457, 430, 270 → Q1 = 390, Q3 = 454).
+// - "weka": what Weka 3.6's weka.filters.unsupervised.attribute.InterquartileRange computes
+//   (computeThresholds, checked against Weka 3.6.14 itself, see test/cells/dune/iqr.test.ts):
+//   half = ⌊n/2⌋, quarter = ⌊half/2⌋; if half is odd Q1 = x[quarter], Q3 = x[n−quarter−1], else the mean
+//   of x[quarter], x[quarter+1] and of x[n−quarter−1], x[n−quarter] (0-based, sorted). On the paper's
+//   example that is Q1 = 430, Q3 = 453.
+//
+// Edge cases (both methods), documented because Weka does not define them:
+// - NaN values are missing: excluded from the quartiles, never flagged (flag 0), counted in `missing`.
+//   (Weka refuses missing values: NoSupportForMissingValuesException.)
+// - n = 0 (after exclusion): Q1 = Q3 = IQR = NaN and nothing is flagged.
+// - n = 1: Q1 = Q3 = the value (Weka throws ArrayIndexOutOfBoundsException).
+// - n = 2: "hf6" and "weka" both give Q1 = min, Q3 = max (Weka computes these, then throws on the median).
+// - all values equal: IQR = 0 and nothing is flagged, since the fences are strict inequalities.
+// Weka's own default factors are OF = 3, EF = 6, and its Outlier attribute excludes extreme values;
+// here OF defaults to 1.5 as the paper states (§5.3.3) and `flags` marks every value beyond the outlier
+// fences, extreme or not; `extreme` (when extremeFactor is given) marks those beyond the extreme fences.
+import * as Plot from "@observablehq/plot";
+
+export type QuartileMethod = "hf6" | "weka";
+
+export interface IqrFlagsOptions {
+  /** OF, the outlier factor; paper default 1.5 (§5.3.3). */
+  outlierFactor?: number;
+  /** EF: when given, `extreme` flags values beyond Q1 − EF·IQR / Q3 + EF·IQR. Weka's usual value is 2·OF. */
+  extremeFactor?: number;
+  /** Quartile method; default "hf6" (the paper's worked example). */
+  method?: QuartileMethod;
+}
+
+export interface IqrFlagsResult {
+  q1: number;
+  q3: number;
+  iqr: number;
+  /** −1 below Q1 − OF·IQR, +1 above Q3 + OF·IQR, 0 otherwise (and for NaN values). */
+  flags: Int8Array;
+  /** Same for the extreme fences; present only when extremeFactor was given. */
+  extreme?: Int8Array;
+  /** Fences actually used, for plots (NaN when n = 0). */
+  lowerFence: number;
+  upperFence: number;
+  /** Number of NaN (missing) values excluded. */
+  missing: number;
+}
+
+const METHODS: readonly QuartileMethod[] = ["hf6", "weka"];
+
+function sortedFinite(values: ArrayLike<number>): { sorted: Float64Array; missing: number } {
+  const out = new Float64Array(values.length);
+  let n = 0;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (!Number.isNaN(v)) out[n++] = v;
+  }
+  const sorted = out.subarray(0, n).sort();
+  return { sorted, missing: values.length - n };
+}
+
+function hf6(s: Float64Array, p: number): number {
+  const n = s.length;
+  const h = (n + 1) * p; // 1-based position, Hyndman & Fan (1996) definition 6
+  if (h <= 1) return s[0]!;
+  if (h >= n) return s[n - 1]!;
+  const lo = Math.floor(h);
+  return s[lo - 1]! + (h - lo) * (s[lo]! - s[lo - 1]!);
+}
+
+function wekaQuartiles(s: Float64Array): { q1: number; q3: number } {
+  const n = s.length;
+  if (n === 1) return { q1: s[0]!, q3: s[0]! };
+  const half = Math.floor(n / 2);
+  const quarter = Math.floor(half / 2);
+  if (half % 2 === 1) return { q1: s[quarter]!, q3: s[n - quarter - 1]! };
+  return { q1: (s[quarter]! + s[quarter + 1]!) / 2, q3: (s[n - quarter - 1]! + s[n - quarter]!) / 2 };
+}
+
+function quartilesOfSorted(s: Float64Array, method: QuartileMethod): { q1: number; q3: number } {
+  if (s.length === 0) return { q1: NaN, q3: NaN };
+  if (method === "weka") return wekaQuartiles(s);
+  return { q1: hf6(s, 0.25), q3: hf6(s, 0.75) };
+}
+
+function checkMethod(method: string): QuartileMethod {
+  if (!METHODS.includes(method as QuartileMethod)) throw new Error(`invalid quartile method: ${method} (expected hf6 or weka)`);
+  return method as QuartileMethod;
+}
+
+/** Q1 and Q3 of the non-NaN values (NaN for an empty input). */
+export function quartiles(values: ArrayLike<number>, method: QuartileMethod = "hf6"): { q1: number; q3: number } {
+  return quartilesOfSorted(sortedFinite(values).sorted, checkMethod(method));
+}
+
+/** Flags each value against the IQR fences of all the values given (the new run included, as in §5.3.3). */
+export function iqrFlags(values: ArrayLike<number>, options: IqrFlagsOptions = {}): IqrFlagsResult {
+  const of = options.outlierFactor ?? 1.5;
+  if (!(of >= 0)) throw new Error(`invalid outlierFactor: ${of} (expected a number >= 0)`);
+  const ef = options.extremeFactor;
+  if (ef !== undefined && !(ef >= 0)) throw new Error(`invalid extremeFactor: ${ef} (expected a number >= 0)`);
+  const { sorted, missing } = sortedFinite(values);
+  const { q1, q3 } = quartilesOfSorted(sorted, checkMethod(options.method ?? "hf6"));
+  const iqr = q3 - q1;
+  const lowerFence = q1 - of * iqr; // §5.3.3 equation (1)
+  const upperFence = q3 + of * iqr; // §5.3.3 equation (2)
+  const flags = new Int8Array(values.length);
+  const extreme = ef === undefined ? undefined : new Int8Array(values.length);
+  const lowerExtreme = ef === undefined ? NaN : q1 - ef * iqr;
+  const upperExtreme = ef === undefined ? NaN : q3 + ef * iqr;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    // Comparisons with NaN are false, so missing values and an empty input flag nothing.
+    if (v < lowerFence) flags[i] = -1;
+    else if (v > upperFence) flags[i] = 1;
+    if (extreme) {
+      if (v < lowerExtreme) extreme[i] = -1;
+      else if (v > upperExtreme) extreme[i] = 1;
+    }
+  }
+  const result: IqrFlagsResult = { q1, q3, iqr, flags, lowerFence, upperFence, missing };
+  if (extreme) result.extreme = extreme;
+  return result;
+}
+
+/** A strip of the values with the quartiles and fences drawn (Figure 8 for one metric). */
+export function iqrFlagsPlot(result: IqrFlagsResult, values: ArrayLike<number>, options: { label?: string } = {}): Plot.PlotOptions {
+  const rows = Array.from(values, (v, i) => ({ v, flag: result.flags[i] === -1 ? "below" : result.flags[i] === 1 ? "above" : "inside" }));
+  const lines = [
+    { x: result.lowerFence, what: "Q1 − OF·IQR" },
+    { x: result.q1, what: "Q1" },
+    { x: result.q3, what: "Q3" },
+    { x: result.upperFence, what: "Q3 + OF·IQR" },
+  ].filter((l) => Number.isFinite(l.x));
+  return {
+    x: { label: options.label ?? "value" },
+    color: { domain: ["below", "inside", "above"], range: ["#d62728", "#7f7f7f", "#2ca02c"], legend: true },
+    marks: [
+      Plot.ruleX(lines, { x: "x", stroke: "#444", strokeDasharray: "4,3" }),
+      Plot.text(lines, { x: "x", text: "what", frameAnchor: "top", dy: -4 }),
+      Plot.dot(rows.filter((r) => !Number.isNaN(r.v)), { x: "v", fill: "flag", r: 4 }),
+    ],
+  };
+}
