@@ -12,8 +12,9 @@
 // least its confidence; such a rule is also a returned rule, since its support and confidence are no lower.
 // `aprioriReport` returns the pruned rules with the rule that made each redundant.
 //
-// Mining: items are encoded to ints, each frequent item gets a bitset of the rows holding it (Uint32Array),
-// and itemsets are enumerated depth first (Eclat): a child's rows are its parent's AND one sibling item's.
+// Mining: items are encoded to ints; each frequent item gets a bitset (Uint32Array) and a tid-list
+// (Int32Array) of its rows; itemsets are enumerated depth first (Eclat), a child's tid-list being its
+// parent's filtered through one sibling item's bitset. Rules list their items in attribute order.
 import * as Plot from "@observablehq/plot";
 import { isMissingValue } from "./similarity";
 
@@ -49,18 +50,6 @@ function minCountFor(minSupport: number, n: number): number {
   const x = minSupport * n;
   const r = Math.round(x);
   return Math.max(1, Math.abs(x - r) <= 1e-9 * Math.max(1, x) ? r : Math.ceil(x));
-}
-
-function andCount(a: Uint32Array, b: Uint32Array, out: Uint32Array): number {
-  let c = 0;
-  for (let i = 0; i < a.length; i++) {
-    let v = a[i]! & b[i]!;
-    out[i] = v;
-    v = v - ((v >>> 1) & 0x55555555);
-    v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-    c += Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
-  }
-  return c;
 }
 
 /** Rules and what pruning removed. */
@@ -107,51 +96,62 @@ export function aprioriReport(rows: Record<string, string>[], options: AprioriOp
   }
   const classAttr = options.consequentAttribute === undefined ? -1 : (attrIndex.get(options.consequentAttribute) ?? -2);
 
-  // Frequent items, renumbered in attribute order so a sorted itemset lists its attributes in order.
+  // Frequent items, numbered by ascending count (Eclat's usual order: small tid-lists get the most
+  // extensions), each with a bitset (membership tests) and a tid-list (the rows holding it).
   const frequent = rawAttr.map((_, id) => id).filter((id) => rawCount[id]! >= minCount);
-  frequent.sort((x, y) => rawAttr[x]! - rawAttr[y]! || x - y);
+  frequent.sort((x, y) => rawCount[x]! - rawCount[y]! || rawAttr[x]! - rawAttr[y]! || x - y);
   const itemOf = new Int32Array(rawAttr.length).fill(-1);
   frequent.forEach((raw, i) => (itemOf[raw] = i));
   const itemAttr = frequent.map((raw) => rawAttr[raw]!);
   const itemPair: Item[] = frequent.map((raw) => [attrs[rawAttr[raw]!]!, rawValue[raw]!]);
   const words = (n + 31) >>> 5;
   const bits = frequent.map(() => new Uint32Array(words));
-  for (let a = 0; a < attrs.length; a++) {
-    const col = columns[a]!;
-    for (let r = 0; r < n; r++) {
-      const raw = col[r]!;
+  const tids = frequent.map((raw) => new Int32Array(rawCount[raw]!));
+  const fill = new Int32Array(frequent.length);
+  for (let r = 0; r < n; r++) {
+    for (let a = 0; a < attrs.length; a++) {
+      const raw = columns[a]![r]!;
       if (raw < 0) continue;
       const it = itemOf[raw]!;
-      if (it >= 0) bits[it]![r >>> 5]! |= 1 << (r & 31);
+      if (it < 0) continue;
+      bits[it]![r >>> 5]! |= 1 << (r & 31);
+      tids[it]![fill[it]!++] = r;
     }
   }
 
-  // Eclat: enumerate all frequent itemsets into a prefix tree (for count lookups) and a flat list.
+  // Eclat: enumerate all frequent itemsets depth first into a prefix tree (for count lookups) and a flat
+  // list. A child's rows are its parent's rows filtered by the added item's bitset.
   const root: Node = { count: n, children: new Map() };
   const itemsets: { items: number[]; count: number }[] = [];
-  type Ext = { item: number; bits: Uint32Array; count: number };
+  type Ext = { item: number; tids: Int32Array };
+  const scratch = new Int32Array(n);
   const grow = (node: Node, prefix: number[], ext: Ext[]) => {
     for (let a = 0; a < ext.length; a++) {
       const e = ext[a]!;
-      const child: Node = { count: e.count, children: new Map() };
+      const child: Node = { count: e.tids.length, children: new Map() };
       node.children.set(e.item, child);
       const items = [...prefix, e.item];
-      itemsets.push({ items, count: e.count });
+      itemsets.push({ items, count: e.tids.length });
       const next: Ext[] = [];
-      let scratch = new Uint32Array(words);
+      const rowsE = e.tids;
+      const allowedMisses = rowsE.length - minCount;
       for (let b = a + 1; b < ext.length; b++) {
         const f = ext[b]!;
         if (itemAttr[f.item] === itemAttr[e.item]) continue; // one value per attribute per row
-        const c = andCount(e.bits, f.bits, scratch);
-        if (c >= minCount) {
-          next.push({ item: f.item, bits: scratch, count: c });
-          scratch = new Uint32Array(words);
+        const bf = bits[f.item]!;
+        let c = 0;
+        let misses = 0;
+        for (let i = 0; i < rowsE.length; i++) {
+          const r = rowsE[i]!;
+          if ((bf[r >>> 5]! >>> (r & 31)) & 1) scratch[c++] = r;
+          else if (++misses > allowedMisses) break; // cannot reach minCount any more
         }
+        if (misses <= allowedMisses) next.push({ item: f.item, tids: scratch.slice(0, c) });
       }
       if (next.length > 0) grow(child, items, next);
     }
   };
-  grow(root, [], frequent.map((_, i) => ({ item: i, bits: bits[i]!, count: rawCount[frequent[i]!]! })));
+  grow(root, [], frequent.map((_, i) => ({ item: i, tids: tids[i]! })));
   const countOf = (items: number[]): number => {
     let node: Node | undefined = root;
     for (const it of items) node = node?.children.get(it);
@@ -182,9 +182,10 @@ export function aprioriReport(rows: Record<string, string>[], options: AprioriOp
     }
   }
 
+  const byAttribute = (items: number[]) => [...items].sort((p, q) => itemAttr[p]! - itemAttr[q]!);
   const toRule = (r: R): Rule => ({
-    antecedent: r.x.map((i) => itemPair[i]!),
-    consequent: r.y.map((i) => itemPair[i]!),
+    antecedent: byAttribute(r.x).map((i) => itemPair[i]!),
+    consequent: byAttribute(r.y).map((i) => itemPair[i]!),
     supportCount: r.count,
     support: n === 0 ? 0 : r.count / n,
     confidence: r.count / r.cx,
