@@ -1,2 +1,3 @@
 // Every analysis, one namespace per paper, as notebooks see them (the `jb` builtin).
 export * as common from "./common/index";
+export * as dune from "./dune/index";
