@@ -24,7 +24,7 @@ describe("similarityWeights", () => {
   });
   it("never shares a missing attribute (absent, empty or ?) on either side", () => {
     const target = { sdk: "4.1", cpu: "x86", network: "?" };
-    const runs = [
+    const runs: Record<string, string>[] = [
       { sdk: "4.1", cpu: "x86", network: "?" }, // "?" = "?" is not a shared property
       { sdk: "4.1", network: "" },
       {},
