@@ -23,11 +23,29 @@ function rng(seed: number) {
 }
 const pick = <T>(r: () => number, xs: readonly T[]) => xs[Math.floor(r() * xs.length)]!;
 
-const SDKS = [["4.3", "18"], ["4.4", "19"], ["5.0.0", "21"], ["5.1.0", "22"], ["6.0.0", "23"], ["7.0", "24"], ["8.1", "27"], ["9", "28"]] as const;
+const SDKS = [
+  ["4.3", "18"],
+  ["4.4", "19"],
+  ["5.0.0", "21"],
+  ["5.1.0", "22"],
+  ["6.0.0", "23"],
+  ["7.0", "24"],
+  ["8.1", "27"],
+  ["9", "28"],
+] as const;
 const DEVICES = [
-  ["Google", "Nexus 4", "armeabi-v7a"], ["Google", "Nexus 5", "armeabi-v7a"], ["Google", "Nexus 5X", "arm64-v8a"], ["Google", "Nexus 7", "armeabi-v7a"],
-  ["Google", "Pixel", "arm64-v8a"], ["samsung", "SM-G900F", "armeabi-v7a"], ["samsung", "SM-G930F", "arm64-v8a"], ["samsung", "SM-A505F", "arm64-v8a"],
-  ["LGE", "Nexus 5", "armeabi-v7a"], ["LGE", "G4", "arm64-v8a"], ["motorola", "Moto G", "armeabi-v7a"], ["Genymotion", "Custom Phone", "x86"],
+  ["Google", "Nexus 4", "armeabi-v7a"],
+  ["Google", "Nexus 5", "armeabi-v7a"],
+  ["Google", "Nexus 5X", "arm64-v8a"],
+  ["Google", "Nexus 7", "armeabi-v7a"],
+  ["Google", "Pixel", "arm64-v8a"],
+  ["samsung", "SM-G900F", "armeabi-v7a"],
+  ["samsung", "SM-G930F", "arm64-v8a"],
+  ["samsung", "SM-A505F", "arm64-v8a"],
+  ["LGE", "Nexus 5", "armeabi-v7a"],
+  ["LGE", "G4", "arm64-v8a"],
+  ["motorola", "Moto G", "armeabi-v7a"],
+  ["Genymotion", "Custom Phone", "x86"],
 ] as const;
 
 /** 100,000 runs x 8 context attributes + label: correlated like a real device lab (§7.4, §8.2). */
@@ -39,7 +57,16 @@ export function contextRows(n = N, seed = 42): Record<string, string>[] {
     const [manufacturer, model, cpu] = pick(r, DEVICES);
     const regress = sdk.startsWith("5.") || (sdk === "6.0.0" && model === "Nexus 5X");
     const label = regress ? (r() < 0.97 ? "Outlier-" : "N") : r() < 0.03 ? "Outlier+" : "N";
-    rows.push({ version: pick(r, ["1.0", "1.1", "1.2", "2.0", "2.1"]), sdk, api, manufacturer, model, cpu, network: pick(r, ["wifi", "4g", "3g"]), label });
+    rows.push({
+      version: pick(r, ["1.0", "1.1", "1.2", "2.0", "2.1"]),
+      sdk,
+      api,
+      manufacturer,
+      model,
+      cpu,
+      network: pick(r, ["wifi", "4g", "3g"]),
+      label,
+    });
   }
   return rows;
 }
@@ -52,20 +79,51 @@ export function toArff(rows: Record<string, string>[]): string {
 }
 
 /** Weka's Apriori, one JVM, `repeats` buildAssociations calls; returns [ms, rules] per call (first = warm-up). */
-export function wekaApriori(rows: Record<string, string>[], extra: string[], repeats = 6): { ms: number; rules: number }[] {
+export function wekaApriori(
+  rows: Record<string, string>[],
+  extra: string[],
+  repeats = 6,
+): { ms: number; rules: number }[] {
   const dir = mkdtempSync(join(tmpdir(), "dune-weka-"));
   try {
     const arff = join(dir, "runs.arff");
     writeFileSync(arff, toArff(rows));
-    execFileSync("javac", ["-cp", WEKA_JAR, "-d", dir, join(import.meta.dirname, "weka", "AprioriTimer.java")]);
+    execFileSync("javac", [
+      "-cp",
+      WEKA_JAR,
+      "-d",
+      dir,
+      join(import.meta.dirname, "weka", "AprioriTimer.java"),
+    ]);
     // -U 1.0 -D 0.99: Weka starts at 1.0 − 0.99 = 0.01 and stops after that one pass; -N: keep every rule.
-    const args = ["-Xmx4g", "-cp", `${WEKA_JAR}:${dir}`, "AprioriTimer", arff, String(repeats), "-N", "100000000", "-C", "0.9", "-D", "0.99", "-U", "1.0", "-M", "0.01", ...extra];
+    const args = [
+      "-Xmx4g",
+      "-cp",
+      `${WEKA_JAR}:${dir}`,
+      "AprioriTimer",
+      arff,
+      String(repeats),
+      "-N",
+      "100000000",
+      "-C",
+      "0.9",
+      "-D",
+      "0.99",
+      "-U",
+      "1.0",
+      "-M",
+      "0.01",
+      ...extra,
+    ];
     const out = execFileSync("java", args, { encoding: "utf8", timeout: 20 * 60_000, maxBuffer: 1 << 24 });
-    return out.trim().split("\n").map((l) => {
-      const m = /ms=([\d.]+) rules=(\d+)/.exec(l);
-      if (!m) throw new Error(`AprioriTimer: unexpected output line: ${l}`);
-      return { ms: Number(m[1]), rules: Number(m[2]) };
-    });
+    return out
+      .trim()
+      .split("\n")
+      .map((l) => {
+        const m = /ms=([\d.]+) rules=(\d+)/.exec(l);
+        if (!m) throw new Error(`AprioriTimer: unexpected output line: ${l}`);
+        return { ms: Number(m[1]), rules: Number(m[2]) };
+      });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -82,10 +140,14 @@ function aprioriBench(name: string, consequentAttribute?: string): Benchmark {
     setup() {
       rows = contextRows();
       const ours = aprioriReport(rows, { minSupport: 0.01, minConfidence: 0.9, consequentAttribute });
-      process.stderr.write(`  ours: ${ours.rules.length} rules from ${ours.frequentItemsets} frequent itemsets (minCount ${ours.minCount})\n`);
+      process.stderr.write(
+        `  ours: ${ours.rules.length} rules from ${ours.frequentItemsets} frequent itemsets (minCount ${ours.minCount})\n`,
+      );
       if (existsSync(WEKA_JAR)) {
         const samples = wekaApriori(rows, consequentAttribute ? ["-A"] : []);
-        process.stderr.write(`  weka: ${samples.map((s) => `${s.ms.toFixed(0)} ms/${s.rules} rules`).join(", ")} (first is warm-up)\n`);
+        process.stderr.write(
+          `  weka: ${samples.map((s) => `${s.ms.toFixed(0)} ms/${s.rules} rules`).join(", ")} (first is warm-up)\n`,
+        );
         weka = samples.slice(1).map((s) => s.ms);
       }
     },
@@ -117,7 +179,11 @@ function labelsBench(): Benchmark {
           frames: 400 + Math.floor(r() * 100),
           smoothRatio: 0.85 + r() * 0.15,
           meanFrameMs: 8 + r() * 10,
-          events: Array.from({ length: 21 }, () => ({ frames: 20 + Math.floor(r() * 10), smoothRatio: 0.8 + r() * 0.2, meanFrameMs: 8 + r() * 10 })),
+          events: Array.from({ length: 21 }, () => ({
+            frames: 20 + Math.floor(r() * 10),
+            smoothRatio: 0.8 + r() * 0.2,
+            meanFrameMs: 8 + r() * 10,
+          })),
         },
       });
       history = ctx.slice(0, N).map(run);

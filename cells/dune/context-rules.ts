@@ -19,7 +19,13 @@ import * as Plot from "@observablehq/plot";
 import { isMissingValue } from "./similarity";
 
 export type Item = [attribute: string, value: string];
-export type Rule = { antecedent: Item[]; consequent: Item[]; supportCount: number; support: number; confidence: number };
+export type Rule = {
+  antecedent: Item[];
+  consequent: Item[];
+  supportCount: number;
+  support: number;
+  confidence: number;
+};
 
 export interface AprioriOptions {
   /** Minimum support, a fraction of all rows; paper 0.01 (§8.2). */
@@ -55,8 +61,10 @@ function minCountFor(minSupport: number, n: number): number {
 /** Rules and what pruning removed. */
 export function aprioriReport(rows: Record<string, string>[], options: AprioriOptions): AprioriReport {
   const { minSupport, minConfidence } = options;
-  if (!(minSupport >= 0 && minSupport <= 1)) throw new Error(`invalid minSupport: ${minSupport} (expected 0..1)`);
-  if (!(minConfidence >= 0 && minConfidence <= 1)) throw new Error(`invalid minConfidence: ${minConfidence} (expected 0..1)`);
+  if (!(minSupport >= 0 && minSupport <= 1))
+    throw new Error(`invalid minSupport: ${minSupport} (expected 0..1)`);
+  if (!(minConfidence >= 0 && minConfidence <= 1))
+    throw new Error(`invalid minConfidence: ${minConfidence} (expected 0..1)`);
   const n = rows.length;
   const minCount = minCountFor(minSupport, n);
 
@@ -94,7 +102,8 @@ export function aprioriReport(rows: Record<string, string>[], options: AprioriOp
       rawCount[id]!++;
     }
   }
-  const classAttr = options.consequentAttribute === undefined ? -1 : (attrIndex.get(options.consequentAttribute) ?? -2);
+  const classAttr =
+    options.consequentAttribute === undefined ? -1 : (attrIndex.get(options.consequentAttribute) ?? -2);
 
   // Frequent items, numbered by ascending count (Eclat's usual order: small tid-lists get the most
   // extensions), each with a bitset (membership tests) and a tid-list (the rows holding it).
@@ -105,7 +114,7 @@ export function aprioriReport(rows: Record<string, string>[], options: AprioriOp
   const itemAttr = frequent.map((raw) => rawAttr[raw]!);
   const itemPair: Item[] = frequent.map((raw) => [attrs[rawAttr[raw]!]!, rawValue[raw]!]);
   const words = (n + 31) >>> 5;
-  const bits = frequent.map(() => new Uint32Array(words));
+  const bits = frequent.map(() => new Int32Array(words));
   const tids = frequent.map((raw) => new Int32Array(rawCount[raw]!));
   const fill = new Int32Array(frequent.length);
   for (let r = 0; r < n; r++) {
@@ -139,19 +148,25 @@ export function aprioriReport(rows: Record<string, string>[], options: AprioriOp
         const f = ext[b]!;
         if (itemAttr[f.item] === itemAttr[e.item]) continue; // one value per attribute per row
         const bf = bits[f.item]!;
+        // Branch-free filter (the bit is unpredictable); every 256 rows, stop once minCount is out of reach.
         let c = 0;
-        let misses = 0;
-        for (let i = 0; i < rowsE.length; i++) {
+        let i = 0;
+        for (; i < rowsE.length; i++) {
           const r = rowsE[i]!;
-          if ((bf[r >>> 5]! >>> (r & 31)) & 1) scratch[c++] = r;
-          else if (++misses > allowedMisses) break; // cannot reach minCount any more
+          scratch[c] = r;
+          c += (bf[r >>> 5]! >> (r & 31)) & 1;
+          if ((i & 255) === 255 && i + 1 - c > allowedMisses) break;
         }
-        if (misses <= allowedMisses) next.push({ item: f.item, tids: scratch.slice(0, c) });
+        if (i === rowsE.length && c >= minCount) next.push({ item: f.item, tids: scratch.slice(0, c) });
       }
       if (next.length > 0) grow(child, items, next);
     }
   };
-  grow(root, [], frequent.map((_, i) => ({ item: i, tids: tids[i]! })));
+  grow(
+    root,
+    [],
+    frequent.map((_, i) => ({ item: i, tids: tids[i]! })),
+  );
   const countOf = (items: number[]): number => {
     let node: Node | undefined = root;
     for (const it of items) node = node?.children.get(it);
@@ -198,7 +213,11 @@ export function aprioriReport(rows: Record<string, string>[], options: AprioriOp
     else kept.push(r);
   }
   const order = (a: R, b: R) =>
-    b.count * a.cx - a.count * b.cx || b.count - a.count || a.x.length - b.x.length || cmp(a.x, b.x) || cmp(a.y, b.y);
+    b.count * a.cx - a.count * b.cx ||
+    b.count - a.count ||
+    a.x.length - b.x.length ||
+    cmp(a.x, b.x) ||
+    cmp(a.y, b.y);
   kept.sort(order);
   prunedRaw.sort((a, b) => order(a.rule, b.rule));
   return {
@@ -216,7 +235,10 @@ function cmp(a: number[], b: number[]): number {
 }
 
 /** The rule X' ⇒ Y (X' ⊂ X, smallest first) whose confidence is at least that of X ⇒ Y, if any. */
-function generalisation(r: { x: number[]; y: number[]; count: number; cx: number }, countOf: (items: number[]) => number) {
+function generalisation(
+  r: { x: number[]; y: number[]; count: number; cx: number },
+  countOf: (items: number[]) => number,
+) {
   const k = r.x.length;
   const masks: number[] = [];
   for (let m = 1; m < (1 << k) - 1; m++) masks.push(m);
@@ -250,15 +272,27 @@ export function formatRule(rule: Rule): string {
 
 /** Rules as a ranked table (Figure 9): one bar per rule, length = support, colour = confidence. */
 export function aprioriPlot(rules: Rule[], options: { top?: number } = {}): Plot.PlotOptions {
-  const rows = rules.slice(0, options.top ?? 20).map((r, i) => ({ rank: i + 1, rule: formatRule(r), support: r.support, confidence: r.confidence }));
+  const rows = rules
+    .slice(0, options.top ?? 20)
+    .map((r, i) => ({ rank: i + 1, rule: formatRule(r), support: r.support, confidence: r.confidence }));
   return {
     marginLeft: 320,
     x: { label: "support", grid: true },
     y: { label: null, domain: rows.map((r) => r.rule) },
-    color: { label: "confidence", legend: true, scheme: "blues", domain: [Math.min(0.9, ...rows.map((r) => r.confidence)), 1] },
+    color: {
+      label: "confidence",
+      legend: true,
+      scheme: "blues",
+      domain: [Math.min(0.9, ...rows.map((r) => r.confidence)), 1],
+    },
     marks: [
       Plot.barX(rows, { x: "support", y: "rule", fill: "confidence", tip: true }),
-      Plot.text(rows, { x: "support", y: "rule", text: (d: { confidence: number }) => d.confidence.toFixed(2), dx: 16 }),
+      Plot.text(rows, {
+        x: "support",
+        y: "rule",
+        text: (d: { confidence: number }) => d.confidence.toFixed(2),
+        dx: 16,
+      }),
       Plot.ruleX([0]),
     ],
   };

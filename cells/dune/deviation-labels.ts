@@ -73,19 +73,44 @@ function combine(labels: Label[]): Label {
   return labels.includes("Outlier+") ? "Outlier+" : "N";
 }
 
-function deviation(metric: MetricName, values: Float64Array, of: number, method: QuartileMethod): MetricDeviation {
+function deviation(
+  metric: MetricName,
+  values: Float64Array,
+  of: number,
+  method: QuartileMethod,
+): MetricDeviation {
   const r = iqrFlags(values, { outlierFactor: of, method });
   const flag = r.flags[values.length - 1]!;
   const label: Label = flag === 0 ? "N" : flag === METRIC_DIRECTION[metric] ? "Outlier-" : "Outlier+";
-  return { metric, values, newValue: values[values.length - 1]!, q1: r.q1, q3: r.q3, lowerFence: r.lowerFence, upperFence: r.upperFence, flag, label };
+  return {
+    metric,
+    values,
+    newValue: values[values.length - 1]!,
+    q1: r.q1,
+    q3: r.q3,
+    lowerFence: r.lowerFence,
+    upperFence: r.upperFence,
+    flag,
+    label,
+  };
 }
 
-export function deviationLabels(target: RunWithContext, history: RunWithContext[], options: DeviationLabelsOptions): DeviationLabelsResult {
+export function deviationLabels(
+  target: RunWithContext,
+  history: RunWithContext[],
+  options: DeviationLabelsOptions,
+): DeviationLabelsResult {
   const metrics = options.metrics ?? DEFAULT_METRICS;
-  for (const m of metrics) if (!(m in METRIC_DIRECTION)) throw new Error(`unknown metric: ${m} (expected ${Object.keys(METRIC_DIRECTION).join(", ")})`);
+  for (const m of metrics)
+    if (!(m in METRIC_DIRECTION))
+      throw new Error(`unknown metric: ${m} (expected ${Object.keys(METRIC_DIRECTION).join(", ")})`);
   const of = options.outlierFactor ?? 1.5;
   const method = options.method ?? "hf6";
-  const similarity = similarityWeights(target.context, history.map((h) => h.context), options.dimensions);
+  const similarity = similarityWeights(
+    target.context,
+    history.map((h) => h.context),
+    options.dimensions,
+  );
   const members = clusterMembers(similarity, options.cluster ?? 0);
   const k = members.length;
   const gather = (get: (m: RunMetrics) => number | undefined, newValue: number | undefined) => {
@@ -94,10 +119,24 @@ export function deviationLabels(target: RunWithContext, history: RunWithContext[
     v[k] = newValue ?? NaN;
     return v;
   };
-  const coarseMetrics = metrics.map((m) => deviation(m, gather((x) => x[m], target.metrics[m]), of, method));
+  const coarseMetrics = metrics.map((m) =>
+    deviation(
+      m,
+      gather((x) => x[m], target.metrics[m]),
+      of,
+      method,
+    ),
+  );
   const coarse = { label: combine(coarseMetrics.map((d) => d.label)), metrics: coarseMetrics };
   const events = (target.metrics.events ?? []).map((bucket, b) => {
-    const ms = metrics.map((m) => deviation(m, gather((x) => x.events?.[b]?.[m], bucket[m]), of, method));
+    const ms = metrics.map((m) =>
+      deviation(
+        m,
+        gather((x) => x.events?.[b]?.[m], bucket[m]),
+        of,
+        method,
+      ),
+    );
     return { bucket: b, label: combine(ms.map((d) => d.label)), metrics: ms };
   });
   const labels: string[] = [coarse.label];
@@ -111,8 +150,12 @@ export function regressedEvents(result: DeviationLabelsResult): number[] {
 }
 
 /** Figure 8: one metric's distribution in the cluster, the new run marked, the fences drawn. */
-export function deviationLabelsPlot(result: DeviationLabelsResult, options: { metric?: MetricName; bucket?: number } = {}): Plot.PlotOptions {
-  const set = options.bucket === undefined ? result.coarse.metrics : (result.events[options.bucket]?.metrics ?? []);
+export function deviationLabelsPlot(
+  result: DeviationLabelsResult,
+  options: { metric?: MetricName; bucket?: number } = {},
+): Plot.PlotOptions {
+  const set =
+    options.bucket === undefined ? result.coarse.metrics : (result.events[options.bucket]?.metrics ?? []);
   const d = set.find((m) => m.metric === (options.metric ?? set[0]?.metric));
   if (!d) throw new Error(`no metric ${options.metric ?? "(any)"} for bucket ${options.bucket ?? "run"}`);
   const n = d.values.length - 1;
@@ -131,7 +174,14 @@ export function deviationLabelsPlot(result: DeviationLabelsResult, options: { me
       Plot.dotX(history, Plot.dodgeY({ x: (v: number) => v, fill: "#888", r: 2.5 })),
       Plot.ruleX(fences, { x: "x", stroke: "#444", strokeDasharray: "4,3" }),
       Plot.text(fences, { x: "x", text: "what", frameAnchor: "top", dy: -4 }),
-      ...(Number.isNaN(d.newValue) ? [] : [Plot.ruleX([d.newValue], { stroke: d.label === "Outlier-" ? "#d62728" : d.label === "Outlier+" ? "#2ca02c" : "#1f77b4", strokeWidth: 2 })]),
+      ...(Number.isNaN(d.newValue)
+        ? []
+        : [
+            Plot.ruleX([d.newValue], {
+              stroke: d.label === "Outlier-" ? "#d62728" : d.label === "Outlier+" ? "#2ca02c" : "#1f77b4",
+              strokeWidth: 2,
+            }),
+          ]),
     ],
   };
 }

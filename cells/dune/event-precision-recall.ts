@@ -11,7 +11,10 @@ export interface EventPrecisionRecall {
   recall: number;
 }
 
-export function eventPrecisionRecall(flagged: Iterable<number>, janky: Iterable<number>): EventPrecisionRecall {
+export function eventPrecisionRecall(
+  flagged: Iterable<number>,
+  janky: Iterable<number>,
+): EventPrecisionRecall {
   const f = [...new Set(flagged)].sort((a, b) => a - b);
   const j = new Set(janky);
   const truePositives = f.filter((e) => j.has(e));
@@ -27,7 +30,10 @@ export function eventPrecisionRecall(flagged: Iterable<number>, janky: Iterable<
 }
 
 /** Table 3 as a chart: precision and recall per test run. */
-export function eventPrecisionRecallPlot(results: EventPrecisionRecall[], options: { labels?: string[] } = {}): Plot.PlotOptions {
+export function eventPrecisionRecallPlot(
+  results: EventPrecisionRecall[],
+  options: { labels?: string[] } = {},
+): Plot.PlotOptions {
   const rows = results.flatMap((r, i) => {
     const test = options.labels?.[i] ?? `T${i + 1}`;
     return [
@@ -39,6 +45,9 @@ export function eventPrecisionRecallPlot(results: EventPrecisionRecall[], option
     x: { label: null, domain: rows.filter((r) => r.measure === "precision").map((r) => r.test) },
     y: { domain: [0, 1], grid: true, label: "value" },
     color: { legend: true },
-    marks: [Plot.dot(rows, { x: "test", y: "value", fill: "measure", r: 4 }), Plot.lineY(rows, { x: "test", y: "value", stroke: "measure" })],
+    marks: [
+      Plot.dot(rows, { x: "test", y: "value", fill: "measure", r: 4 }),
+      Plot.lineY(rows, { x: "test", y: "value", stroke: "measure" }),
+    ],
   };
 }

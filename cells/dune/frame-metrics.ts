@@ -59,9 +59,14 @@ const RULE_TEXT: Record<JankRule, string> = {
   fixed: "fixed deadline",
 };
 
-function numbers(v: Vector | null, i: number): number {
-  if (!v || !v.isValid(i)) return NaN;
-  return Number(v.get(i));
+/** An int64 (or any numeric) column as doubles, NaN where null; ns timestamps stay exact below 2^53. */
+function numbers(v: Vector | null, length: number): Float64Array {
+  const out = new Float64Array(length).fill(NaN);
+  if (!v) return out;
+  const raw = v.toArray() as ArrayLike<bigint | number>;
+  const checkNulls = v.nullCount > 0;
+  for (let i = 0; i < length; i++) if (!checkNulls || v.isValid(i)) out[i] = Number(raw[i]!);
+  return out;
 }
 
 function stats(durations: number[], janky: number): FrameStats {
@@ -70,7 +75,14 @@ function stats(durations: number[], janky: number): FrameStats {
   const rank = (p: number) => (n === 0 ? NaN : s[Math.max(0, Math.ceil(p * n) - 1)]!);
   let sum = 0;
   for (const d of durations) sum += d;
-  return { frames: n, jankyFrames: janky, smoothRatio: n === 0 ? NaN : 1 - janky / n, meanFrameMs: n === 0 ? NaN : sum / n, p90FrameMs: rank(0.9), p99FrameMs: rank(0.99) };
+  return {
+    frames: n,
+    jankyFrames: janky,
+    smoothRatio: n === 0 ? NaN : 1 - janky / n,
+    meanFrameMs: n === 0 ? NaN : sum / n,
+    p90FrameMs: rank(0.9),
+    p99FrameMs: rank(0.99),
+  };
 }
 
 function groupRows(table: Table | undefined, name: string): Map<string, number[]> {
@@ -91,17 +103,25 @@ export function frameMetrics(frames: Table, options: FrameMetricsOptions = {}): 
   requireColumns(frames, { run_id: "utf8", intended_vsync: "int64", duration: "int64" }, "frames");
   const fixedMs = options.fixedDeadlineMs ?? 16.67;
   const has = (t: Table, c: string) => t.schema.fields.some((f) => f.name === c);
-  const vsync = frames.getChild("intended_vsync")!;
-  const duration = frames.getChild("duration")!;
-  const deadlineCol = has(frames, "frame_deadline") ? frames.getChild("frame_deadline") : null;
-  const intervalCol = has(frames, "frame_interval") ? frames.getChild("frame_interval") : null;
+  const rowsTotal = frames.numRows;
+  const vsync = numbers(frames.getChild("intended_vsync"), rowsTotal);
+  const duration = numbers(frames.getChild("duration"), rowsTotal);
+  const frameDeadline = numbers(
+    has(frames, "frame_deadline") ? frames.getChild("frame_deadline") : null,
+    rowsTotal,
+  );
+  const frameInterval = numbers(
+    has(frames, "frame_interval") ? frames.getChild("frame_interval") : null,
+    rowsTotal,
+  );
 
   const refresh = new Map<string, number>();
   if (options.runs) {
     requireColumns(options.runs, { run_id: "utf8", refresh_hz: "float64" }, "runs");
     const ids = options.runs.getChild("run_id")!;
     const hz = options.runs.getChild("refresh_hz")!;
-    for (let i = 0; i < options.runs.numRows; i++) if (hz.isValid(i) && Number(hz.get(i)) > 0) refresh.set(String(ids.get(i)), Number(hz.get(i)));
+    for (let i = 0; i < options.runs.numRows; i++)
+      if (hz.isValid(i) && Number(hz.get(i)) > 0) refresh.set(String(ids.get(i)), Number(hz.get(i)));
   }
   let events = new Map<string, { ts: number; seq: number; kind: string }[]>();
   if (options.uiEvents) {
@@ -113,18 +133,30 @@ export function frameMetrics(frames: Table, options: FrameMetricsOptions = {}): 
     events = new Map(
       [...groupRows(ev, "ui_events")].map(([id, rows]) => [
         id,
-        rows.map((i) => ({ ts: Number(ts.get(i)), seq: Number(seq.get(i)), kind: String(kind.get(i)) })).sort((a, b) => a.ts - b.ts || a.seq - b.seq),
+        rows
+          .map((i) => ({ ts: Number(ts.get(i)), seq: Number(seq.get(i)), kind: String(kind.get(i)) }))
+          .sort((a, b) => a.ts - b.ts || a.seq - b.seq),
       ]),
     );
   }
 
   const out: RunFrameMetrics[] = [];
   for (const [runId, rowsUnsorted] of groupRows(frames, "frames")) {
-    const rows = rowsUnsorted.sort((a, b) => numbers(vsync, a) - numbers(vsync, b));
+    const rows = rowsUnsorted.sort((a, b) => vsync[a]! - vsync[b]!);
     const hz = refresh.get(runId) ?? options.refreshHz;
-    const rule: Record<JankRule, number> = { frame_deadline: 0, frame_interval: 0, refresh_rate: 0, fixed: 0 };
+    const rule: Record<JankRule, number> = {
+      frame_deadline: 0,
+      frame_interval: 0,
+      refresh_rate: 0,
+      fixed: 0,
+    };
     const n = rows.length;
-    const timeline = { start: new Float64Array(n), durationMs: new Float64Array(n), deadlineMs: new Float64Array(n), jank: new Uint8Array(n) };
+    const timeline = {
+      start: new Float64Array(n),
+      durationMs: new Float64Array(n),
+      deadlineMs: new Float64Array(n),
+      jank: new Uint8Array(n),
+    };
     const evs = events.get(runId) ?? [];
     const bucketDur: number[][] = evs.map(() => []).concat([[]]);
     const bucketJank = new Int32Array(evs.length + 1);
@@ -132,15 +164,15 @@ export function frameMetrics(frames: Table, options: FrameMetricsOptions = {}): 
     let janky = 0;
     let b = 0;
     rows.forEach((row, j) => {
-      const start = numbers(vsync, row);
-      const dur = numbers(duration, row);
-      const fd = numbers(deadlineCol, row);
-      const fi = numbers(intervalCol, row);
+      const start = vsync[row]!;
+      const dur = duration[row]!;
+      const fd = frameDeadline[row]!;
+      const fi = frameInterval[row]!;
       let deadline: number;
-      if (fd > start) (deadline = fd - start), rule.frame_deadline++;
-      else if (fi > 0) (deadline = fi), rule.frame_interval++;
-      else if (hz !== undefined && hz > 0) (deadline = 1e9 / hz), rule.refresh_rate++;
-      else (deadline = fixedMs * 1e6), rule.fixed++;
+      if (fd > start) ((deadline = fd - start), rule.frame_deadline++);
+      else if (fi > 0) ((deadline = fi), rule.frame_interval++);
+      else if (hz !== undefined && hz > 0) ((deadline = 1e9 / hz), rule.refresh_rate++);
+      else ((deadline = fixedMs * 1e6), rule.fixed++);
       const jank = dur > deadline ? 1 : 0;
       timeline.start[j] = start;
       timeline.durationMs[j] = dur / 1e6;
@@ -154,13 +186,22 @@ export function frameMetrics(frames: Table, options: FrameMetricsOptions = {}): 
     });
     const used = (Object.keys(rule) as JankRule[]).filter((r) => rule[r] > 0);
     const ruleText =
-      used.map((r) => `${r === "fixed" ? `${RULE_TEXT.fixed} ${fixedMs} ms` : RULE_TEXT[r]} for ${rule[r]} frame${rule[r] === 1 ? "" : "s"}`).join("; ") || "no frames";
+      used
+        .map(
+          (r) =>
+            `${r === "fixed" ? `${RULE_TEXT.fixed} ${fixedMs} ms` : RULE_TEXT[r]} for ${rule[r]} frame${rule[r] === 1 ? "" : "s"}`,
+        )
+        .join("; ") || "no frames";
     out.push({
       runId,
       rule,
       ruleText: `jank = duration > deadline, deadline from ${ruleText}`,
       total: stats(all, janky),
-      buckets: bucketDur.map((d, k) => ({ bucket: k, event: k === 0 ? null : evs[k - 1]!, ...stats(d, bucketJank[k]!) })),
+      buckets: bucketDur.map((d, k) => ({
+        bucket: k,
+        event: k === 0 ? null : evs[k - 1]!,
+        ...stats(d, bucketJank[k]!),
+      })),
       timeline,
     });
   }
@@ -169,12 +210,21 @@ export function frameMetrics(frames: Table, options: FrameMetricsOptions = {}): 
 
 /** A run's metrics in the shape deviationLabels compares (coarse plus one set per bucket). */
 export function toRunMetrics(run: RunFrameMetrics): RunMetrics {
-  const pick = (s: FrameStats) => ({ frames: s.frames, smoothRatio: s.smoothRatio, meanFrameMs: s.meanFrameMs, p90FrameMs: s.p90FrameMs, p99FrameMs: s.p99FrameMs });
+  const pick = (s: FrameStats) => ({
+    frames: s.frames,
+    smoothRatio: s.smoothRatio,
+    meanFrameMs: s.meanFrameMs,
+    p90FrameMs: s.p90FrameMs,
+    p99FrameMs: s.p99FrameMs,
+  });
   return { ...pick(run.total), events: run.buckets.map(pick) };
 }
 
 /** Figure 3: each frame as a bar at its start time (s), janky ones red, the deadline dashed, UI events as rules. */
-export function frameMetricsPlot(result: RunFrameMetrics[], options: { runId?: string } = {}): Plot.PlotOptions {
+export function frameMetricsPlot(
+  result: RunFrameMetrics[],
+  options: { runId?: string } = {},
+): Plot.PlotOptions {
   const run = options.runId === undefined ? result[0] : result.find((r) => r.runId === options.runId);
   if (!run) throw new Error(`no frame metrics for run ${options.runId ?? "(any)"}`);
   const t0 = run.timeline.start[0] ?? 0;
@@ -184,7 +234,9 @@ export function frameMetricsPlot(result: RunFrameMetrics[], options: { runId?: s
     deadline: run.timeline.deadlineMs[i]!,
     jank: run.timeline.jank[i] ? "janky" : "smooth",
   }));
-  const events = run.buckets.filter((b) => b.event).map((b) => ({ t: (b.event!.ts - t0) / 1e9, name: `E${b.bucket} ${b.event!.kind}` }));
+  const events = run.buckets
+    .filter((b) => b.event)
+    .map((b) => ({ t: (b.event!.ts - t0) / 1e9, name: `E${b.bucket} ${b.event!.kind}` }));
   return {
     title: `${run.runId}: ${run.total.frames} frames, ${run.total.jankyFrames} janky (${run.ruleText})`,
     x: { label: "time (s)" },
@@ -192,7 +244,13 @@ export function frameMetricsPlot(result: RunFrameMetrics[], options: { runId?: s
     color: { domain: ["smooth", "janky"], range: ["#4c78a8", "#d62728"], legend: true },
     marks: [
       Plot.ruleX(frames, { x: "t", y1: 0, y2: "ms", stroke: "jank" }),
-      Plot.line(frames, { x: "t", y: "deadline", stroke: "#444", strokeDasharray: "4,3", curve: "step-after" }),
+      Plot.line(frames, {
+        x: "t",
+        y: "deadline",
+        stroke: "#444",
+        strokeDasharray: "4,3",
+        curve: "step-after",
+      }),
       Plot.ruleX(events, { x: "t", stroke: "#999", strokeDasharray: "2,2" }),
       Plot.text(events, { x: "t", text: "name", frameAnchor: "top", rotate: -90, textAnchor: "end", dx: -3 }),
     ],

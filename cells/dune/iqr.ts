@@ -86,12 +86,16 @@ function quartilesOfSorted(s: Float64Array, method: QuartileMethod): { q1: numbe
 }
 
 function checkMethod(method: string): QuartileMethod {
-  if (!METHODS.includes(method as QuartileMethod)) throw new Error(`invalid quartile method: ${method} (expected hf6 or weka)`);
+  if (!METHODS.includes(method as QuartileMethod))
+    throw new Error(`invalid quartile method: ${method} (expected hf6 or weka)`);
   return method as QuartileMethod;
 }
 
 /** Q1 and Q3 of the non-NaN values (NaN for an empty input). */
-export function quartiles(values: ArrayLike<number>, method: QuartileMethod = "hf6"): { q1: number; q3: number } {
+export function quartiles(
+  values: ArrayLike<number>,
+  method: QuartileMethod = "hf6",
+): { q1: number; q3: number } {
   return quartilesOfSorted(sortedFinite(values).sorted, checkMethod(method));
 }
 
@@ -100,7 +104,8 @@ export function iqrFlags(values: ArrayLike<number>, options: IqrFlagsOptions = {
   const of = options.outlierFactor ?? 1.5;
   if (!(of >= 0)) throw new Error(`invalid outlierFactor: ${of} (expected a number >= 0)`);
   const ef = options.extremeFactor;
-  if (ef !== undefined && !(ef >= 0)) throw new Error(`invalid extremeFactor: ${ef} (expected a number >= 0)`);
+  if (ef !== undefined && !(ef >= 0))
+    throw new Error(`invalid extremeFactor: ${ef} (expected a number >= 0)`);
   const { sorted, missing } = sortedFinite(values);
   const { q1, q3 } = quartilesOfSorted(sorted, checkMethod(options.method ?? "hf6"));
   const iqr = q3 - q1;
@@ -126,8 +131,15 @@ export function iqrFlags(values: ArrayLike<number>, options: IqrFlagsOptions = {
 }
 
 /** A strip of the values with the quartiles and fences drawn (Figure 8 for one metric). */
-export function iqrFlagsPlot(result: IqrFlagsResult, values: ArrayLike<number>, options: { label?: string } = {}): Plot.PlotOptions {
-  const rows = Array.from(values, (v, i) => ({ v, flag: result.flags[i] === -1 ? "below" : result.flags[i] === 1 ? "above" : "inside" }));
+export function iqrFlagsPlot(
+  result: IqrFlagsResult,
+  values: ArrayLike<number>,
+  options: { label?: string } = {},
+): Plot.PlotOptions {
+  const rows = Array.from(values, (v, i) => ({
+    v,
+    flag: result.flags[i] === -1 ? "below" : result.flags[i] === 1 ? "above" : "inside",
+  }));
   const lines = [
     { x: result.lowerFence, what: "Q1 − OF·IQR" },
     { x: result.q1, what: "Q1" },
@@ -140,7 +152,10 @@ export function iqrFlagsPlot(result: IqrFlagsResult, values: ArrayLike<number>, 
     marks: [
       Plot.ruleX(lines, { x: "x", stroke: "#444", strokeDasharray: "4,3" }),
       Plot.text(lines, { x: "x", text: "what", frameAnchor: "top", dy: -4 }),
-      Plot.dot(rows.filter((r) => !Number.isNaN(r.v)), { x: "v", fill: "flag", r: 4 }),
+      Plot.dot(
+        rows.filter((r) => !Number.isNaN(r.v)),
+        { x: "v", fill: "flag", r: 4 },
+      ),
     ],
   };
 }

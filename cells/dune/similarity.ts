@@ -64,7 +64,10 @@ export function clusterMembers(result: SimilarityWeightsResult, cluster = 0): nu
 }
 
 /** Weight of each history run, coloured by cluster (Table 1 as a chart). */
-export function similarityWeightsPlot(result: SimilarityWeightsResult, options: { labels?: string[] } = {}): Plot.PlotOptions {
+export function similarityWeightsPlot(
+  result: SimilarityWeightsResult,
+  options: { labels?: string[] } = {},
+): Plot.PlotOptions {
   const rows = Array.from(result.weight, (w, i) => ({
     run: options.labels?.[i] ?? `T${i + 1}`,
     weight: w,

@@ -22,11 +22,14 @@ const table3: [number[], number, number][] = [
 const janky = [3, 7, 16, 17];
 
 describe("eventPrecisionRecall", () => {
-  it.each(table3.map((row, i) => [`T${i + 1}`, ...row] as const))("reproduces Table 3 %s", (_t, flagged, precision, recall) => {
-    const r = eventPrecisionRecall(flagged, janky);
-    expect(+r.precision.toFixed(2)).toBe(precision);
-    expect(r.recall).toBe(recall);
-  });
+  it.each(table3.map((row, i) => [`T${i + 1}`, ...row] as const))(
+    "reproduces Table 3 %s",
+    (_t, flagged, precision, recall) => {
+      const r = eventPrecisionRecall(flagged, janky);
+      expect(+r.precision.toFixed(2)).toBe(precision);
+      expect(r.recall).toBe(recall);
+    },
+  );
   it("averages to the paper's precision 0.53 (recall from the printed rows averages 0.85; the paper prints 0.83)", () => {
     const rs = table3.map(([f]) => eventPrecisionRecall(f, janky));
     expect(+(rs.reduce((s, r) => s + r.precision, 0) / rs.length).toFixed(2)).toBe(0.53);

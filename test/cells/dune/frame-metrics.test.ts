@@ -22,16 +22,36 @@ function runA(): Table {
 // Run "b" (older Android): no deadline columns; 90 Hz per the runs table, so the deadline is 11.11 ms.
 function runB(): Table {
   const dur = [5, 12, 11, 40].map(t);
-  return makeBundleTable("frames", "b", { intended_vsync: [t(0), t(11), t(22), t(33)], duration: dur, deadline: dur.map(() => 0n), jank: dur.map(() => false) });
+  return makeBundleTable("frames", "b", {
+    intended_vsync: [t(0), t(11), t(22), t(33)],
+    duration: dur,
+    deadline: dur.map(() => 0n),
+    jank: dur.map(() => false),
+  });
 }
 // Run "c": nothing known but the fixed 16.67 ms.
 function runC(): Table {
   const dur = [16.6, 16.7, 50].map(t);
-  return makeBundleTable("frames", "c", { intended_vsync: [t(0), t(20), t(40)], duration: dur, deadline: dur.map(() => 0n), jank: dur.map(() => false) });
+  return makeBundleTable("frames", "c", {
+    intended_vsync: [t(0), t(20), t(40)],
+    duration: dur,
+    deadline: dur.map(() => 0n),
+    jank: dur.map(() => false),
+  });
 }
-const runs = makeBundleTable("runs", "b", { app: ["x"], refresh_hz: [90], complete: [true], synthetic: [true], warnings: [[]] });
+const runs = makeBundleTable("runs", "b", {
+  app: ["x"],
+  refresh_hz: [90],
+  complete: [true],
+  synthetic: [true],
+  warnings: [[]],
+});
 // Two UI events in run a: at 1020 ms (between frames 1 and 2) and exactly at frame 4's IntendedVsync (1064 ms).
-const events = makeBundleTable("ui_events", "a", { ts: [t(1064), t(1020)], seq: [1, 0], kind: ["scroll", "click"] });
+const events = makeBundleTable("ui_events", "a", {
+  ts: [t(1064), t(1020)],
+  seq: [1, 0],
+  kind: ["scroll", "click"],
+});
 
 describe("frameMetrics", () => {
   const [a, b, c] = frameMetrics(runA().concat(runB(), runC()), { uiEvents: events, runs });
@@ -44,7 +64,9 @@ describe("frameMetrics", () => {
     expect(a!.total.meanFrameMs).toBeCloseTo(16, 9);
     // nearest rank: p90 = 6th of 6 sorted (ceil(5.4)), p99 = 6th
     expect(a!.total.p90FrameMs).toBe(30);
-    expect(a!.ruleText).toBe("jank = duration > deadline, deadline from FrameDeadline − IntendedVsync (Android 12+) for 5 frames; FrameInterval (vsync period) for 1 frame");
+    expect(a!.ruleText).toBe(
+      "jank = duration > deadline, deadline from FrameDeadline − IntendedVsync (Android 12+) for 5 frames; FrameInterval (vsync period) for 1 frame",
+    );
   });
   it("falls back to the device refresh rate, then to 16.67 ms", () => {
     expect(b!.rule).toEqual({ frame_deadline: 0, frame_interval: 0, refresh_rate: 4, fixed: 0 });
@@ -67,7 +89,11 @@ describe("frameMetrics", () => {
     expect(b!.buckets[0]).toMatchObject({ ...b!.total, bucket: 0 });
   });
   it("defines empty buckets as 0 frames with NaN ratios", () => {
-    const ev = makeBundleTable("ui_events", "c", { ts: [t(100), t(200)], seq: [0, 1], kind: ["click", "click"] });
+    const ev = makeBundleTable("ui_events", "c", {
+      ts: [t(100), t(200)],
+      seq: [0, 1],
+      kind: ["click", "click"],
+    });
     const [r] = frameMetrics(runC(), { uiEvents: ev });
     expect(r!.buckets.map((x) => x.frames)).toEqual([3, 0, 0]);
     expect(r!.buckets[2]!.smoothRatio).toBeNaN();

@@ -35,13 +35,34 @@ const wekaCases: [number[], number, number][] = [
 //   IqrProbe 10 20 30 40 50 60 70 80 90 100 200  → outlier=...,yes (last only)
 //   IqrProbe 10 20 30 40 50 60 70 80 90 100 1000 → extreme=...,yes (last only)
 const wekaFlagCases: [number[], number[]][] = [
-  [[0, 10, 10, 20, 20, 35], [0, 0, 0, 0, 0, 0]],
-  [[0, 10, 10, 20, 20, 35.5], [0, 0, 0, 0, 0, 1]],
-  [[-5, 10, 10, 20, 20, 30], [0, 0, 0, 0, 0, 0]],
-  [[-5.5, 10, 10, 20, 20, 30], [-1, 0, 0, 0, 0, 0]],
-  [[10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 200], [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]],
-  [[10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 1000], [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]],
-  [[448, 453, 450, 457, 430, 270], [0, 0, 0, 0, 0, -1]],
+  [
+    [0, 10, 10, 20, 20, 35],
+    [0, 0, 0, 0, 0, 0],
+  ],
+  [
+    [0, 10, 10, 20, 20, 35.5],
+    [0, 0, 0, 0, 0, 1],
+  ],
+  [
+    [-5, 10, 10, 20, 20, 30],
+    [0, 0, 0, 0, 0, 0],
+  ],
+  [
+    [-5.5, 10, 10, 20, 20, 30],
+    [-1, 0, 0, 0, 0, 0],
+  ],
+  [
+    [10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 200],
+    [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
+  ],
+  [
+    [10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 1000],
+    [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
+  ],
+  [
+    [448, 453, 450, 457, 430, 270],
+    [0, 0, 0, 0, 0, -1],
+  ],
 ];
 
 describe("quartiles hf6 (default)", () => {
@@ -57,14 +78,18 @@ describe("quartiles hf6 (default)", () => {
   });
   it("is order-independent, lies within [min, max] and q1 <= q3 (property)", () => {
     fc.assert(
-      fc.property(fc.array(fc.double({ noNaN: true, min: -1e6, max: 1e6 }), { minLength: 1, maxLength: 40 }), fc.constantFrom("hf6" as const, "weka" as const), (xs, m) => {
-        const { q1, q3 } = quartiles(xs, m);
-        const rev = quartiles([...xs].reverse(), m);
-        expect(rev).toEqual({ q1, q3 });
-        expect(q1).toBeLessThanOrEqual(q3);
-        expect(q1).toBeGreaterThanOrEqual(Math.min(...xs));
-        expect(q3).toBeLessThanOrEqual(Math.max(...xs));
-      }),
+      fc.property(
+        fc.array(fc.double({ noNaN: true, min: -1e6, max: 1e6 }), { minLength: 1, maxLength: 40 }),
+        fc.constantFrom("hf6" as const, "weka" as const),
+        (xs, m) => {
+          const { q1, q3 } = quartiles(xs, m);
+          const rev = quartiles([...xs].reverse(), m);
+          expect(rev).toEqual({ q1, q3 });
+          expect(q1).toBeLessThanOrEqual(q3);
+          expect(q1).toBeGreaterThanOrEqual(Math.min(...xs));
+          expect(q3).toBeLessThanOrEqual(Math.max(...xs));
+        },
+      ),
     );
   });
   it("hf6 matches the definition computed independently (1-based (n+1)p, clamped)", () => {
@@ -140,10 +165,16 @@ describe("iqrFlags", () => {
   });
   it("flags exactly the values outside the fences (property)", () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: -100, max: 100 }), { maxLength: 30 }), fc.double({ min: 0, max: 3, noNaN: true }), (xs, of) => {
-        const r = iqrFlags(xs, { outlierFactor: of });
-        xs.forEach((x, i) => expect(r.flags[i]).toBe(x < r.q1 - of * r.iqr ? -1 : x > r.q3 + of * r.iqr ? 1 : 0));
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: -100, max: 100 }), { maxLength: 30 }),
+        fc.double({ min: 0, max: 3, noNaN: true }),
+        (xs, of) => {
+          const r = iqrFlags(xs, { outlierFactor: of });
+          xs.forEach((x, i) =>
+            expect(r.flags[i]).toBe(x < r.q1 - of * r.iqr ? -1 : x > r.q3 + of * r.iqr ? 1 : 0),
+          );
+        },
+      ),
     );
   });
   it("rejects a negative outlier factor by name", () => {

@@ -42,7 +42,11 @@ describe("similarityWeights", () => {
     expect(e.weight.length + e.degree.length + e.cluster.length).toBe(0);
   });
   it("weights sum to 1 and clusters rank degrees, most similar first (property)", () => {
-    const row = fc.record({ a: fc.constantFrom("x", "y", ""), b: fc.constantFrom("x", "y"), c: fc.constantFrom("x", "y", "?") });
+    const row = fc.record({
+      a: fc.constantFrom("x", "y", ""),
+      b: fc.constantFrom("x", "y"),
+      c: fc.constantFrom("x", "y", "?"),
+    });
     fc.assert(
       fc.property(row, fc.array(row, { minLength: 1, maxLength: 20 }), (target, hist) => {
         const r = similarityWeights(target, hist, ["a", "b", "c"]);
