@@ -1,0 +1,88 @@
+// The `Inputs` builtin where there is no DOM (the headless runner, tests): the same calls as
+// @observablehq/inputs 0.12 (range, number, select, radio, checkbox, toggle, text, search), each returning an
+// EventTarget with a `value` that starts at the default @observablehq/inputs would give. `view(el)` reads
+// `value` and re-reads it on each "input" event, exactly as with the real elements, so a notebook's inputs
+// behave the same in both hosts; NotebookRuntime.setInput / `--set name=value` set `value` and dispatch "input".
+//
+// Defaults (as @observablehq/inputs): range -> options.value, else the midpoint of the extent (the HTML range
+// default); number -> options.value (undefined if none); select -> options.value, else the first option ([] if
+// multiple); radio -> options.value ?? null; checkbox -> options.value ?? []; toggle -> options.value ?? false;
+// text -> options.value ?? ""; search -> all its rows. Give every input an explicit `value` and both hosts agree trivially.
+
+export interface HeadlessInput extends EventTarget {
+  readonly kind: string;
+  label?: string;
+  value: unknown;
+  /** the choices offered (select, radio, checkbox) or the extent (range, number) */
+  options?: unknown;
+}
+
+interface InputOptions {
+  label?: unknown;
+  value?: unknown;
+  step?: number;
+  multiple?: boolean;
+  [key: string]: unknown;
+}
+
+class StandIn extends EventTarget implements HeadlessInput {
+  value: unknown;
+  label?: string;
+  constructor(
+    readonly kind: string,
+    value: unknown,
+    options: InputOptions | undefined,
+    readonly choices?: unknown,
+  ) {
+    super();
+    this.value = value;
+    this.label = options?.label === undefined ? undefined : String(options.label);
+  }
+  get options() {
+    return this.choices;
+  }
+  toJSON() {
+    return { input: this.kind, label: this.label, value: this.value };
+  }
+}
+
+function choicesOf(data: unknown): unknown[] {
+  if (data instanceof Map) return [...data.values()];
+  if (data && typeof (data as Iterable<unknown>)[Symbol.iterator] === "function") return [...(data as Iterable<unknown>)];
+  throw new Error("Inputs: options must be an array or a Map");
+}
+
+export const headlessInputs = {
+  range(extent: [number, number] = [0, 1], options?: InputOptions): HeadlessInput {
+    const [a, b] = extent;
+    const step = options?.step;
+    let mid = (Number(a) + Number(b)) / 2;
+    if (step) mid = Number(a) + Math.round((mid - Number(a)) / step) * step;
+    return new StandIn("range", options?.value ?? mid, options, extent);
+  },
+  number(extent?: [number, number] | InputOptions, options?: InputOptions): HeadlessInput {
+    if (!Array.isArray(extent)) return new StandIn("number", extent?.value, extent);
+    return new StandIn("number", options?.value, options, extent);
+  },
+  select(data: unknown, options?: InputOptions): HeadlessInput {
+    const choices = choicesOf(data);
+    const value = options?.value !== undefined ? options.value : options?.multiple ? [] : choices[0];
+    return new StandIn("select", value, options, choices);
+  },
+  radio(data: unknown, options?: InputOptions): HeadlessInput {
+    return new StandIn("radio", options?.value ?? null, options, choicesOf(data));
+  },
+  checkbox(data: unknown, options?: InputOptions): HeadlessInput {
+    return new StandIn("checkbox", options?.value ?? [], options, choicesOf(data));
+  },
+  toggle(options?: InputOptions): HeadlessInput {
+    return new StandIn("toggle", options?.value ?? false, options);
+  },
+  text(options?: InputOptions): HeadlessInput {
+    return new StandIn("text", options?.value ?? "", options);
+  },
+  search(data: unknown, options?: InputOptions): HeadlessInput {
+    // Inputs.search's value is the rows matching the query; the default (empty) query matches them all.
+    return new StandIn("search", choicesOf(data), options, data);
+  },
+};
