@@ -1,0 +1,222 @@
+// Node only: runs a notebook file headless, with the browser's runtime, cells and SQL engine (DuckDB-WASM's
+// Node build). The CLI (`jankbook run`, `jankbook publish`), the tests and the benchmarks go through here.
+//
+//   const r = await runNotebookFile("notebooks/triage.md", {runs?: [dir...], set?: {tauMs: "300"}});
+//   r.states, r.checks, r.failedCells, r.failedChecks, r.inputs, r.provenance; then r.close()
+//   await headlessSnapshot("notebooks/x.md")  -> NotebookSnapshot (JSON) for the browser parity test
+import { existsSync } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { readBundleFolder } from "../../bundle/node-io";
+import { loadBundleIntoEngine, type LoadReport, type SqlEngine } from "../db/engine";
+import { createNodeEngine } from "../db/duckdb-node";
+import { parseNotebook, type Notebook } from "./format";
+import { globToRegExp, hasGlob, matchRunNames } from "./runs";
+import { NotebookRuntime, type CellState, type CheckResult } from "./runtime";
+import { snapshotNotebook, type NotebookSnapshot } from "./snapshot";
+
+export const SAMPLES_DIR = fileURLToPath(new URL("../public/samples/", import.meta.url));
+export const PACKAGE_JSON = fileURLToPath(new URL("../../package.json", import.meta.url));
+
+export interface HeadlessOptions {
+  /** run folders (or folders of run folders) that replace the front matter's `runs:` */
+  runs?: string[];
+  /** input values by name, as text (coerced to the input's type) or values */
+  set?: Record<string, unknown>;
+  /** share one engine across notebooks (a run already loaded into it is not loaded again) */
+  engine?: SqlEngine;
+  /** progress lines (the CLI writes them to stderr) */
+  onProgress?: (line: string) => void;
+  /** give up waiting for cells after this long (default 120 s) */
+  timeoutMs?: number;
+  samplesDir?: string;
+}
+
+export interface RunInfo {
+  run_id: string;
+  dir: string;
+  app?: string;
+  app_version?: string;
+  device_model?: string;
+  manufacturer?: string;
+  sdk_release?: string;
+  api_level?: number;
+  started_at?: string;
+  synthetic?: boolean;
+  complete?: boolean;
+  tables: { name: string; rows: number }[];
+  errors: string[];
+}
+
+export interface Provenance {
+  notebook: string;
+  title?: string;
+  runs: RunInfo[];
+  jankbookVersion: string;
+  generatedAt: string;
+  inputs: { name: string; value: unknown; label?: string }[];
+}
+
+export interface HeadlessResult {
+  path: string;
+  notebook: Notebook;
+  runtime: NotebookRuntime;
+  engine: SqlEngine;
+  states: CellState[];
+  checks: CheckResult[];
+  failedCells: CellState[];
+  failedChecks: CheckResult[];
+  provenance: Provenance;
+  /** wall time of loading runs and running every cell, ms */
+  ms: { load: number; run: number };
+  close(): Promise<void>;
+}
+
+const loaded = new WeakMap<SqlEngine, Set<string>>();
+
+async function isRun(dir: string): Promise<boolean> {
+  return existsSync(join(dir, "manifest.json"));
+}
+
+async function subRuns(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const out: string[] = [];
+  for (const e of entries) if (e.isDirectory() && (await isRun(join(dir, e.name)))) out.push(join(dir, e.name));
+  return out.sort();
+}
+
+async function sampleNames(samplesDir: string): Promise<string[]> {
+  try {
+    return JSON.parse(await readFile(join(samplesDir, "index.json"), "utf8")) as string[];
+  } catch {
+    return (await subRuns(samplesDir)).map((d) => relative(samplesDir, d));
+  }
+}
+
+/** The run folders a notebook names (front matter `runs:`, rule in runs.ts), or the --runs overrides. */
+export async function resolveRunDirs(nb: Notebook, notebookPath: string, options: Pick<HeadlessOptions, "runs" | "samplesDir"> = {}): Promise<string[]> {
+  if (options.runs && options.runs.length) {
+    const out: string[] = [];
+    for (const dir of options.runs) {
+      const abs = resolve(dir);
+      if (await isRun(abs)) out.push(abs);
+      else {
+        const subs = await subRuns(abs);
+        if (!subs.length) throw new Error(`--runs ${dir}: neither a run (no manifest.json) nor a folder of runs`);
+        out.push(...subs);
+      }
+    }
+    return out;
+  }
+  const base = dirname(resolve(notebookPath));
+  const samplesDir = options.samplesDir ?? SAMPLES_DIR;
+  const out: string[] = [];
+  for (const ref of nb.frontMatter?.runs ?? []) {
+    let found: string[] = [];
+    if (hasGlob(ref)) {
+      const parent = resolve(base, dirname(ref));
+      const re = globToRegExp(ref.split("/").pop()!);
+      found = (await subRuns(parent)).filter((d) => re.test(d.slice(parent.length + 1)));
+    } else if (await isRun(resolve(base, ref))) found = [resolve(base, ref)];
+    if (!found.length) found = matchRunNames(ref, await sampleNames(samplesDir)).map((n) => join(samplesDir, n));
+    if (!found.length) throw new Error(`runs: ${ref} matches no run folder next to ${notebookPath} nor in ${samplesDir}`);
+    for (const f of found) if (!out.includes(f)) out.push(f);
+  }
+  return out;
+}
+
+export async function jankbookVersion(): Promise<string> {
+  return (JSON.parse(await readFile(PACKAGE_JSON, "utf8")) as { version: string }).version;
+}
+
+export async function runNotebookFile(path: string, options: HeadlessOptions = {}): Promise<HeadlessResult> {
+  const progress = options.onProgress ?? (() => {});
+  const notebook = parseNotebook(await readFile(path, "utf8"));
+  const dirs = await resolveRunDirs(notebook, path, options);
+  const t0 = performance.now();
+  const ownEngine = !options.engine;
+  const engine = options.engine ?? (await createNodeEngine());
+  const seen = loaded.get(engine) ?? new Set<string>();
+  loaded.set(engine, seen);
+  const runs: RunInfo[] = [];
+  for (const dir of dirs) {
+    const bundle = await readBundleFolder(dir);
+    const m = bundle.manifest;
+    let report: LoadReport = { run_id: m.run_id, tables: [...bundle.tables].map(([name, t]) => ({ name, rows: t.numRows })), errors: bundle.errors.map((e) => e.message) };
+    if (!seen.has(m.run_id)) {
+      report = await loadBundleIntoEngine(engine, bundle);
+      seen.add(m.run_id);
+    }
+    const c = m.context;
+    runs.push({
+      run_id: m.run_id,
+      dir,
+      app: c.app,
+      app_version: c.app_version ?? undefined,
+      device_model: c.device_model ?? undefined,
+      manufacturer: c.manufacturer ?? undefined,
+      sdk_release: c.sdk_release ?? undefined,
+      api_level: c.api_level ?? undefined,
+      started_at: m.started_at ?? undefined,
+      synthetic: m.synthetic,
+      complete: m.complete,
+      tables: report.tables,
+      errors: report.errors,
+    });
+    progress(`run ${m.run_id}: ${report.tables.map((t) => `${t.name} ${t.rows}`).join(", ")}${report.errors.length ? ` (${report.errors.length} errors: ${report.errors.join("; ")})` : ""}`);
+  }
+  const t1 = performance.now();
+  const reported = new Set<string>();
+  const runtime = new NotebookRuntime({
+    engine,
+    onCell: (s) => {
+      if (s.status === "pending" || reported.has(s.id)) return;
+      reported.add(s.id);
+      const label = s.kind === "sql" ? `sql ${s.name ?? s.id}` : `ts ${s.defines.length ? s.defines.join(", ") : s.id}`;
+      progress(`${s.status === "fulfilled" ? "ok  " : "FAIL"} ${label}${s.ms !== undefined ? ` (${Math.round(s.ms)} ms)` : ""}${s.error ? `: ${s.error}` : ""}`);
+    },
+  });
+  for (const [name, value] of Object.entries(options.set ?? {})) runtime.setInput(name, value);
+  runtime.load(notebook);
+  await runtime.settled(options.timeoutMs ?? 120_000);
+  const inputs = runtime.inputs();
+  const unknown = Object.keys(options.set ?? {}).filter((n) => !inputs.some((i) => i.name === n));
+  for (const n of unknown) progress(`warning: --set ${n}: the notebook declares no input named ${n} (inputs: ${inputs.map((i) => i.name).join(", ") || "none"})`);
+  const t2 = performance.now();
+  const states = runtime.states();
+  const checks = runtime.checks();
+  return {
+    path,
+    notebook,
+    runtime,
+    engine,
+    states,
+    checks,
+    failedCells: states.filter((s) => s.status === "rejected"),
+    failedChecks: checks.filter((c) => !c.ok),
+    provenance: {
+      notebook: path,
+      title: notebook.frontMatter?.title,
+      runs,
+      jankbookVersion: await jankbookVersion(),
+      generatedAt: new Date().toISOString(),
+      inputs: inputs.map((i) => ({ name: i.name, value: i.value, label: i.label })),
+    },
+    ms: { load: t1 - t0, run: t2 - t1 },
+    async close() {
+      runtime.dispose();
+      if (ownEngine) await engine.close();
+    },
+  };
+}
+
+/** The headless half of the parity test: the notebook's cell values as JSON (see snapshot.ts). */
+export async function headlessSnapshot(path: string, options: HeadlessOptions = {}): Promise<NotebookSnapshot> {
+  const r = await runNotebookFile(path, options);
+  try {
+    return await snapshotNotebook(r.runtime);
+  } finally {
+    await r.close();
+  }
+}

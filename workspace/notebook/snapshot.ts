@@ -1,0 +1,96 @@
+// A notebook's cell values as plain JSON, the same shape in the browser and headless: the parity check
+// (issue 9) compares two of these. Tables become their columns, types and first rows; plots their spec and row
+// count; inputs their value; numbers are kept exactly (NaN/±Infinity and bigint become tagged strings).
+import { isPlotSpec } from "./plot-spec";
+import { isMarkdown, type NotebookRuntime } from "./runtime";
+
+export interface CellSnapshot {
+  id: string;
+  kind: string;
+  name?: string;
+  status: string;
+  error?: string;
+  /** value of every name the cell defines */
+  values: Record<string, unknown>;
+  /** the cell's own value (sql: its table; expression cells: the expression) */
+  value?: unknown;
+  displays: unknown[];
+  checks: { name: string; ok: boolean; detail?: string }[];
+}
+
+export interface NotebookSnapshot {
+  cells: CellSnapshot[];
+  inputs: { name: string; value: unknown }[];
+}
+
+const HEAD_ROWS = 20;
+
+export async function snapshotNotebook(rt: NotebookRuntime): Promise<NotebookSnapshot> {
+  await rt.settled();
+  const cells: CellSnapshot[] = [];
+  for (const s of rt.states()) {
+    const values: Record<string, unknown> = {};
+    if (s.status === "fulfilled")
+      for (const name of s.defines) values[name] = snapshotValue(await rt.value(name).catch((e: Error) => ({ error: e.message })));
+    cells.push({
+      id: s.id,
+      kind: s.kind,
+      name: s.name,
+      status: s.status,
+      error: s.error,
+      values,
+      value: s.kind === "sql" || !s.defines.length ? snapshotValue(s.value) : undefined,
+      displays: s.displays.map(snapshotValue),
+      checks: s.checks.map((c) => ({ name: c.name, ok: c.ok, detail: c.detail })),
+    });
+  }
+  return { cells, inputs: rt.inputs().map((i) => ({ name: i.name, value: snapshotValue(i.value) })) };
+}
+
+function isTable(v: unknown): v is { numRows: number; schema: { fields: { name: string; type: unknown }[] }; getChild(n: string): { get(i: number): unknown } | null } {
+  const t = v as { numRows?: unknown; schema?: { fields?: unknown }; getChild?: unknown } | null;
+  return !!t && typeof t.numRows === "number" && Array.isArray(t.schema?.fields) && typeof t.getChild === "function";
+}
+
+export function snapshotValue(v: unknown, depth = 0): unknown {
+  if (v === null || v === undefined) return v ?? null;
+  switch (typeof v) {
+    case "number":
+      return Number.isFinite(v) ? v : `number:${v}`;
+    case "bigint":
+      return `bigint:${v}`;
+    case "string":
+    case "boolean":
+      return v;
+    case "function":
+      return `function:${(v as { name?: string }).name ?? ""}`;
+    case "symbol":
+      return `symbol:${String(v)}`;
+  }
+  if (depth > 6) return "…";
+  if (v instanceof Date) return `date:${v.toISOString()}`;
+  if (isTable(v)) {
+    const fields = v.schema.fields;
+    const rows: unknown[][] = [];
+    for (let i = 0; i < Math.min(HEAD_ROWS, v.numRows); i++) rows.push(fields.map((f) => snapshotValue(v.getChild(f.name)?.get(i), depth + 1)));
+    return { table: { numRows: v.numRows, columns: fields.map((f) => [f.name, String(f.type)]), rows } };
+  }
+  if (isPlotSpec(v)) {
+    const { data, extra, ...rest } = v;
+    return { plot: { ...rest, rows: isTable(data) ? data.numRows : Array.isArray(data) ? data.length : null, extra: extra?.length ?? 0 } };
+  }
+  if (isMarkdown(v)) return { markdown: v.text };
+  const o = v as Record<string, unknown>;
+  // An input element (real @observablehq/inputs form or headless stand-in): its value is what matters.
+  if (typeof o.addEventListener === "function" && "value" in o) return { input: snapshotValue(o.value, depth + 1) };
+  if (typeof (o as { nodeType?: unknown }).nodeType === "number") return { node: String((o as { nodeName?: unknown }).nodeName) };
+  if (ArrayBuffer.isView(v)) return { typed: Array.from(v as unknown as ArrayLike<number | bigint>).slice(0, 100).map((x) => snapshotValue(x)) };
+  if (Array.isArray(v)) return v.slice(0, 100).map((x) => snapshotValue(x, depth + 1));
+  if (v instanceof Map) return { map: [...v].slice(0, 100).map(([k, x]) => [snapshotValue(k, depth + 1), snapshotValue(x, depth + 1)]) };
+  if (v instanceof Set) return { set: [...v].slice(0, 100).map((x) => snapshotValue(x, depth + 1)) };
+  if (typeof (o as { toJSON?: unknown }).toJSON === "function" && typeof (o as { get?: unknown }).get === "function")
+    return snapshotValue((o as { toJSON(): unknown }).toJSON(), depth + 1); // Arrow row proxies
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(o)) out[k] = snapshotValue(x, depth + 1);
+  return out;
+}

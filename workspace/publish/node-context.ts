@@ -1,0 +1,37 @@
+// Node side of publish: DOMPurify on a jsdom window, Plot on linkedom's document (5x faster than jsdom for
+// Plot, STACK.md), and Arrow encoding that accepts tables from either apache-arrow instance (ESM, or the CJS one
+// DuckDB-WASM's results come from: STACK.md, dual-package hazard).
+import { createRequire } from "node:module";
+import createDOMPurify from "dompurify";
+import { JSDOM } from "jsdom";
+import { parseHTML } from "linkedom";
+import { Table, tableToIPC } from "apache-arrow";
+import type { PublishContext, PublishProvenance } from "./publish";
+
+const require = createRequire(import.meta.url);
+
+let purifier: ReturnType<typeof createDOMPurify> | undefined;
+
+export function nodeSanitize(html: string): string {
+  if (!purifier) purifier = createDOMPurify(new JSDOM("").window as unknown as Window & typeof globalThis);
+  return purifier.sanitize(html, { USE_PROFILES: { html: true, svg: true, svgFilters: true } });
+}
+
+function encodeArrow(table: unknown): Uint8Array {
+  if (table instanceof Table) return tableToIPC(table, "file");
+  const cjs = require("apache-arrow") as { Table: new () => unknown; tableToIPC(t: unknown, type: "file"): Uint8Array };
+  if (table instanceof cjs.Table) return cjs.tableToIPC(table, "file");
+  throw new Error("cannot encode this table as Arrow: it comes from neither apache-arrow instance");
+}
+
+export function createNodePublishContext(provenance: PublishProvenance, options: { embedData?: boolean; headRows?: number } = {}): PublishContext {
+  const { document } = parseHTML("<!doctype html><html><head></head><body></body></html>");
+  return {
+    document: document as unknown as Document,
+    sanitize: nodeSanitize,
+    provenance,
+    embedData: options.embedData,
+    headRows: options.headRows,
+    encodeArrow,
+  };
+}

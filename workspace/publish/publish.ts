@@ -1,0 +1,222 @@
+// Publish: one self-contained HTML file of an investigation (issue 9): prose, every plot as inline SVG, result
+// tables (first rows; optionally the full data as a downloadable Arrow file), code folded in <details>, the input
+// values at publish time and the provenance. It runs no code on open: a CSP meta forbids every script, and all
+// rendered Markdown/HTML goes through DOMPurify (script tags, on* attributes and javascript: URLs come out inert).
+//
+//   publishNotebook(nb, states, context) -> string
+// Host-independent: the browser passes its `document` and DOMPurify; Node uses node-context.ts (jsdom).
+import * as Plot from "@observablehq/plot";
+import MarkdownIt from "markdown-it";
+import type { Notebook } from "../notebook/format";
+import { isPlotSpec, plotSpecToOptions } from "../notebook/plot-spec";
+import { isMarkdown, type CellState } from "../notebook/runtime";
+
+export interface RunProvenance {
+  run_id: string;
+  app?: string;
+  app_version?: string;
+  device_model?: string;
+  manufacturer?: string;
+  sdk_release?: string;
+  api_level?: number;
+  started_at?: string;
+  synthetic?: boolean;
+  complete?: boolean;
+}
+
+export interface PublishProvenance {
+  notebook: string;
+  title?: string;
+  runs: RunProvenance[];
+  jankbookVersion: string;
+  generatedAt: string;
+  inputs: { name: string; value: unknown; label?: string }[];
+}
+
+export interface PublishContext {
+  /** a DOM document Plot renders into (browser: window.document; Node: jsdom or linkedom) */
+  document: Document;
+  /** DOMPurify's sanitize (or equivalent): HTML in, safe HTML out; used for every rendered fragment */
+  sanitize: (html: string) => string;
+  provenance: PublishProvenance;
+  /** rows shown per result table (default 10) */
+  headRows?: number;
+  /** embed each result table in full as an Arrow IPC file (a download link); needs encodeArrow */
+  embedData?: boolean;
+  /** skip embedding tables larger than this many bytes (default 5 MB) */
+  maxEmbedBytes?: number;
+  encodeArrow?: (table: unknown) => Uint8Array;
+}
+
+const markdown = new MarkdownIt({ html: true, linkify: true });
+
+export const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:; script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'";
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+}
+
+export function renderMarkdown(text: string, sanitize: (html: string) => string): string {
+  return sanitize(markdown.render(text));
+}
+
+type TableLike = { numRows: number; schema: { fields: { name: string; type: unknown }[] }; getChild(n: string): { get(i: number): unknown } | null };
+
+function isTable(v: unknown): v is TableLike {
+  const t = v as { numRows?: unknown; schema?: { fields?: unknown }; getChild?: unknown } | null;
+  return !!t && typeof t.numRows === "number" && Array.isArray(t.schema?.fields) && typeof t.getChild === "function";
+}
+
+function isPlotOptions(v: unknown): v is Plot.PlotOptions {
+  return typeof v === "object" && v !== null && Array.isArray((v as { marks?: unknown }).marks);
+}
+
+function formatCell(v: unknown): string {
+  if (v === null || v === undefined) return "";
+  if (typeof v === "bigint") return v.toString();
+  if (typeof v === "number") return Number.isInteger(v) ? String(v) : String(Math.round(v * 1e6) / 1e6);
+  if (v instanceof Date) return v.toISOString();
+  if (typeof v === "object") return jsonText(v, 0);
+  return String(v);
+}
+
+function jsonText(v: unknown, indent = 2): string {
+  try {
+    const text = JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? x.toString() : x), indent) ?? String(v);
+    return text.length > 20_000 ? text.slice(0, 20_000) + " …" : text;
+  } catch {
+    return String(v);
+  }
+}
+
+function base64(bytes: Uint8Array): string {
+  let s = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+
+function renderTable(t: TableLike, label: string, ctx: PublishContext): string {
+  const n = Math.min(ctx.headRows ?? 10, t.numRows);
+  const fields = t.schema.fields;
+  const cols = fields.map((f) => ({ name: f.name, vec: t.getChild(f.name) }));
+  let html = `<div class="table"><table><thead><tr>${fields.map((f) => `<th title="${escapeHtml(String(f.type))}">${escapeHtml(f.name)}</th>`).join("")}</tr></thead><tbody>`;
+  for (let i = 0; i < n; i++) html += `<tr>${cols.map((c) => `<td>${escapeHtml(formatCell(c.vec?.get(i)))}</td>`).join("")}</tr>`;
+  html += `</tbody></table><p class="rows">${n < t.numRows ? `first ${n} of ` : ""}${t.numRows} row${t.numRows === 1 ? "" : "s"}`;
+  if (ctx.embedData && ctx.encodeArrow) {
+    const bytes = ctx.encodeArrow(t);
+    if (bytes.length <= (ctx.maxEmbedBytes ?? 5_000_000))
+      html += ` · <a download="${escapeHtml(label)}.arrow" href="data:application/vnd.apache.arrow.file;base64,${base64(bytes)}">all rows as Arrow (${bytes.length} bytes)</a>`;
+    else html += ` · full data not embedded (${bytes.length} bytes > limit)`;
+  }
+  return html + "</p></div>";
+}
+
+function addXmlns(root: Element) {
+  const svgs = [...(root.tagName.toLowerCase() === "svg" ? [root] : []), ...Array.from(root.querySelectorAll("svg"))];
+  for (const s of svgs) s.setAttribute("xmlns", "http://www.w3.org/2000/svg");
+}
+
+export function renderPlot(options: Plot.PlotOptions, ctx: Pick<PublishContext, "document" | "sanitize">): string {
+  const el = Plot.plot({ ...options, document: ctx.document }) as unknown as Element;
+  addXmlns(el);
+  return `<div class="plot">${ctx.sanitize(el.outerHTML)}</div>`;
+}
+
+/** One display value as safe HTML. */
+export function renderDisplay(v: unknown, label: string, ctx: PublishContext): string {
+  try {
+    if (isPlotSpec(v)) return renderPlot(plotSpecToOptions(v), ctx);
+    if (isPlotOptions(v)) return renderPlot(v, ctx);
+    if (isTable(v)) return renderTable(v, label, ctx);
+    if (isMarkdown(v)) return `<div class="md">${renderMarkdown(v.text, ctx.sanitize)}</div>`;
+    const o = v as Record<string, unknown> | null;
+    if (o && typeof o === "object" && typeof o.addEventListener === "function" && "value" in o) {
+      const lab = o.label === undefined ? "" : typeof o.label === "string" ? o.label : String((o.label as { textContent?: string }).textContent ?? "");
+      return `<div class="input"><span class="label">${escapeHtml(lab)}</span> <output>${escapeHtml(formatCell(o.value))}</output></div>`;
+    }
+    if (o && typeof o === "object" && typeof (o as { outerHTML?: unknown }).outerHTML === "string")
+      return `<div class="node">${ctx.sanitize((o as unknown as { outerHTML: string }).outerHTML)}</div>`;
+    if (typeof v === "string") return `<pre class="value">${escapeHtml(v)}</pre>`;
+    return `<pre class="value">${escapeHtml(typeof v === "object" ? jsonText(v) : formatCell(v))}</pre>`;
+  } catch (e) {
+    return `<div class="error">could not render this output: ${escapeHtml((e as Error).message)}</div>`;
+  }
+}
+
+const STYLE = `
+body{font:15px/1.5 system-ui,sans-serif;max-width:980px;margin:2rem auto;padding:0 1rem;color:#1b1b1f}
+pre,code{font:13px/1.4 ui-monospace,monospace}
+details.code{margin:.5rem 0;border-left:3px solid #ddd;padding-left:.5rem}
+details.code summary{cursor:pointer;color:#666;font-size:13px}
+.cell{margin:1rem 0}
+.error{color:#a00;background:#fee;padding:.4rem .6rem;border-radius:4px;white-space:pre-wrap}
+.table{overflow-x:auto}
+table{border-collapse:collapse;font-size:13px}
+th,td{border-bottom:1px solid #eee;padding:2px 8px;text-align:left}
+.rows{color:#666;font-size:12px;margin:.2rem 0}
+.checks li.ok::marker{content:"✓ ";color:#070}
+.checks li.fail::marker{content:"✗ ";color:#a00}
+.input output{font-weight:600}
+footer{margin-top:3rem;border-top:1px solid #ddd;font-size:13px;color:#444}
+.plot svg{max-width:100%;height:auto}
+`;
+
+export function publishNotebook(nb: Notebook, states: readonly CellState[], ctx: PublishContext): string {
+  const byId = new Map(states.map((s) => [s.id, s]));
+  const p = ctx.provenance;
+  const title = p.title ?? nb.frontMatter?.title ?? "jankbook notebook";
+  const body: string[] = [];
+  const firstProse = nb.blocks.find((b) => b.type === "prose");
+  if (!(firstProse && /^#\s/m.test(firstProse.text))) body.push(`<h1>${escapeHtml(title)}</h1>`);
+  let index = 0;
+  for (const block of nb.blocks) {
+    if (block.type === "prose") {
+      body.push(renderMarkdown(block.text, ctx.sanitize));
+      continue;
+    }
+    index++;
+    const s = byId.get(block.id);
+    const label = block.kind === "sql" ? `sql ${block.name ?? ""}`.trim() : `ts${s?.defines.length ? " " + s.defines.join(", ") : ""}`;
+    const parts = [`<details class="code"><summary>${escapeHtml(label)}</summary><pre><code>${escapeHtml(block.source)}</code></pre></details>`];
+    if (!s) parts.push(`<div class="error">not run</div>`);
+    else {
+      const tableLabel = (block.name ?? `cell-${index}`).replace(/[^\w.-]/g, "_");
+      for (const d of s.displays) parts.push(renderDisplay(d, tableLabel, ctx));
+      if (s.checks.length)
+        parts.push(`<ul class="checks">${s.checks.map((c) => `<li class="${c.ok ? "ok" : "fail"}">${escapeHtml(c.name)}${c.detail ? `: ${escapeHtml(c.detail)}` : ""}</li>`).join("")}</ul>`);
+      if (s.status === "rejected") parts.push(`<div class="error">${escapeHtml(s.error ?? "failed")}</div>`);
+      if (s.status === "pending") parts.push(`<div class="error">still running when published</div>`);
+    }
+    body.push(`<section class="cell" data-kind="${block.kind}">${parts.join("\n")}</section>`);
+  }
+  const inputs = p.inputs.length
+    ? `<h3>Inputs at publish time</h3><table><tbody>${p.inputs.map((i) => `<tr><th>${escapeHtml(i.label || i.name)}</th><td><code>${escapeHtml(i.name)}</code></td><td>${escapeHtml(formatCell(i.value))}</td></tr>`).join("")}</tbody></table>`
+    : "";
+  const runs = `<h3>Runs</h3><table><thead><tr><th>run</th><th>app</th><th>device</th><th>Android</th><th>collected</th><th></th></tr></thead><tbody>${p.runs
+    .map(
+      (r) =>
+        `<tr><td>${escapeHtml(r.run_id)}</td><td>${escapeHtml([r.app, r.app_version].filter(Boolean).join(" "))}</td><td>${escapeHtml([r.manufacturer, r.device_model].filter(Boolean).join(" "))}</td><td>${escapeHtml(
+          [r.sdk_release, r.api_level !== undefined ? `(API ${r.api_level})` : ""].filter(Boolean).join(" "),
+        )}</td><td>${escapeHtml(r.started_at ?? "")}</td><td>${r.synthetic ? "synthetic" : ""}${r.complete === false ? " incomplete" : ""}</td></tr>`,
+    )
+    .join("")}</tbody></table>`;
+  const footer = `<footer><h2>Provenance</h2>${runs}${inputs}<p>Notebook <code>${escapeHtml(p.notebook)}</code>, published ${escapeHtml(p.generatedAt)} by jankbook ${escapeHtml(p.jankbookVersion)}. This page runs no code.</p></footer>`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="jankbook ${escapeHtml(p.jankbookVersion)}">
+<title>${escapeHtml(title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+${body.join("\n")}
+</main>
+${footer}
+</body>
+</html>
+`;
+}
