@@ -160,34 +160,45 @@ function aprioriBench(name: string, consequentAttribute?: string): Benchmark {
   };
 }
 
-function labelsBench(): Benchmark {
-  const dims = ["version", "sdk", "api", "manufacturer", "model", "cpu", "network"];
-  let history: { context: Record<string, string>; metrics: RunMetrics }[] = [];
-  let target: { context: Record<string, string>; metrics: RunMetrics };
+type Run = { context: Record<string, string>; metrics: RunMetrics };
+
+/** 100,001 runs with coarse metrics and `buckets` UI-event buckets (fine-grained mode, §5.2.2). */
+function labelRuns(buckets: number): Run[] {
+  const r = rng(7);
+  return contextRows(N + 1, 7).map((context) => ({
+    context,
+    metrics: {
+      frames: 400 + Math.floor(r() * 100),
+      smoothRatio: 0.85 + r() * 0.15,
+      meanFrameMs: 8 + r() * 10,
+      events: Array.from({ length: buckets }, () => ({
+        frames: 20 + Math.floor(r() * 10),
+        smoothRatio: 0.8 + r() * 0.2,
+        meanFrameMs: 8 + r() * 10,
+      })),
+    },
+  }));
+}
+
+/**
+ * similarityWeights over 100,000 history runs, then IQR flags against the chosen cluster.
+ * `dims` = 7 context dimensions gives a realistic most-similar cluster (runs sharing every property);
+ * `dims` = [] puts all 100,000 runs in cluster 0, the worst case for the IQR step.
+ */
+function labelsBench(name: string, dims: string[], buckets: number, budget?: number): Benchmark {
+  let history: Run[] = [];
+  let target: Run;
   return {
-    name: "dune/similarity weights + IQR labels, 100,000 history runs",
+    name,
     unit: "ms",
-    budget: 100,
+    ...(budget === undefined ? {} : { budget }),
     runs: 9,
     setup() {
-      const r = rng(7);
-      const ctx = contextRows(N + 1, 7);
-      // Coarse metrics plus 20 UI-event buckets per run (fine-grained mode, §5.2.2).
-      const run = (c: Record<string, string>): { context: Record<string, string>; metrics: RunMetrics } => ({
-        context: c,
-        metrics: {
-          frames: 400 + Math.floor(r() * 100),
-          smoothRatio: 0.85 + r() * 0.15,
-          meanFrameMs: 8 + r() * 10,
-          events: Array.from({ length: 21 }, () => ({
-            frames: 20 + Math.floor(r() * 10),
-            smoothRatio: 0.8 + r() * 0.2,
-            meanFrameMs: 8 + r() * 10,
-          })),
-        },
-      });
-      history = ctx.slice(0, N).map(run);
-      target = run(ctx[N]!);
+      const runs = labelRuns(buckets);
+      history = runs.slice(0, N);
+      target = runs[N]!;
+      const r = deviationLabels(target, history, { dimensions: dims });
+      process.stderr.write(`  cluster 0: ${r.members.length} runs; labels ${r.labels.join(" ")}\n`);
     },
     measure() {
       const t0 = performance.now();
@@ -197,8 +208,12 @@ function labelsBench(): Benchmark {
   };
 }
 
+const DIMS = ["version", "sdk", "api", "manufacturer", "model", "cpu", "network"];
+
 export const benchmarks: Benchmark[] = [
-  labelsBench(),
+  labelsBench("dune/similarity weights + IQR labels, 100,000 history runs, 7 dims, coarse + 21 buckets", DIMS, 21, 100),
+  labelsBench("dune/similarity weights + IQR labels, 100,000 history runs all in cluster 0, coarse", [], 0, 100),
+  labelsBench("dune/similarity weights + IQR labels, 100,000 history runs all in cluster 0, coarse + 21 buckets", [], 21),
   aprioriBench("dune/apriori 100,000 runs x 8 attributes, minSupport 0.01, all rules"),
   aprioriBench("dune/apriori 100,000 runs x 8 attributes, minSupport 0.01, class rules (label)", "label"),
 ];

@@ -66,6 +66,14 @@ export interface RunWithContext {
   metrics: RunMetrics;
 }
 
+const GET: Record<MetricName, (v: MetricValues) => number | undefined> = {
+  frames: (v) => v.frames,
+  smoothRatio: (v) => v.smoothRatio,
+  meanFrameMs: (v) => v.meanFrameMs,
+  p90FrameMs: (v) => v.p90FrameMs,
+  p99FrameMs: (v) => v.p99FrameMs,
+};
+
 const DEFAULT_METRICS: MetricName[] = ["frames", "smoothRatio", "meanFrameMs"];
 
 function combine(labels: Label[]): Label {
@@ -113,30 +121,29 @@ export function deviationLabels(
   );
   const members = clusterMembers(similarity, options.cluster ?? 0);
   const k = members.length;
-  const gather = (get: (m: RunMetrics) => number | undefined, newValue: number | undefined) => {
-    const v = new Float64Array(k + 1);
-    for (let i = 0; i < k; i++) v[i] = get(history[members[i]!]!.metrics) ?? NaN;
-    v[k] = newValue ?? NaN;
-    return v;
+  // Columns are filled one run at a time, all metrics together: with 100,000 runs x buckets the cost is
+  // one cache miss per metrics object, so each object is visited once.
+  const getters = metrics.map((m) => GET[m]);
+  const gather = (sets: (MetricValues | undefined)[], target: MetricValues | undefined) => {
+    const cols = metrics.map(() => new Float64Array(k + 1));
+    for (let i = 0; i <= k; i++) {
+      const set = i < k ? sets[i] : target;
+      for (let j = 0; j < getters.length; j++)
+        cols[j]![i] = set === undefined ? NaN : (getters[j]!(set) ?? NaN);
+    }
+    return metrics.map((m, j) => deviation(m, cols[j]!, of, method));
   };
-  const coarseMetrics = metrics.map((m) =>
-    deviation(
-      m,
-      gather((x) => x[m], target.metrics[m]),
-      of,
-      method,
-    ),
-  );
+  const runs = members.map((i) => history[i]!.metrics);
+  const coarseMetrics = gather(runs, target.metrics);
   const coarse = { label: combine(coarseMetrics.map((d) => d.label)), metrics: coarseMetrics };
-  const events = (target.metrics.events ?? []).map((bucket, b) => {
-    const ms = metrics.map((m) =>
-      deviation(
-        m,
-        gather((x) => x.events?.[b]?.[m], bucket[m]),
-        of,
-        method,
-      ),
-    );
+  const targetEvents = target.metrics.events ?? [];
+  const bucketSets = targetEvents.map(() => new Array<MetricValues | undefined>(k));
+  for (let i = 0; i < k; i++) {
+    const evs = runs[i]!.events;
+    for (let b = 0; b < bucketSets.length; b++) bucketSets[b]![i] = evs?.[b];
+  }
+  const events = targetEvents.map((bucket, b) => {
+    const ms = gather(bucketSets[b]!, bucket);
     return { bucket: b, label: combine(ms.map((d) => d.label)), metrics: ms };
   });
   const labels: string[] = [coarse.label];

@@ -191,6 +191,44 @@ describe("apriori", () => {
       { numRuns: 200 },
     );
   });
+  it("prunes exactly the rules that have a more general rule with at least their confidence (property)", () => {
+    const value = fc.constantFrom("a", "b", "?");
+    const row = fc.record({
+      p: value,
+      q: value,
+      r: fc.constantFrom("a", "b"),
+      label: fc.constantFrom("N", "Outlier-"),
+    });
+    const key = (items: [string, string][]) =>
+      items
+        .map((i) => i.join("="))
+        .sort()
+        .join("&");
+    fc.assert(
+      fc.property(
+        fc.array(row, { maxLength: 30 }),
+        fc.double({ min: 0, max: 0.3, noNaN: true }),
+        fc.constantFrom(undefined, "label"),
+        (rows, s, cons) => {
+          const opts = { minSupport: s, minConfidence: 0.5, ...(cons ? { consequentAttribute: cons } : {}) };
+          const all = apriori(rows, opts);
+          const report = aprioriReport(rows, { ...opts, pruneRedundant: true });
+          const redundant = (r: Rule) =>
+            all.some(
+              (g) =>
+                key(g.consequent) === key(r.consequent) &&
+                g.antecedent.length < r.antecedent.length &&
+                g.antecedent.every((it) => r.antecedent.some((x) => x[0] === it[0] && x[1] === it[1])) &&
+                g.confidence >= r.confidence,
+            );
+          const show = (rs: Rule[]) => rs.map(formatRule).sort();
+          expect(show(report.rules)).toEqual(show(all.filter((r) => !redundant(r))));
+          expect(show(report.pruned.map((x) => x.rule))).toEqual(show(all.filter(redundant)));
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
   it("rejects out-of-range thresholds by name", () => {
     expect(() => apriori(small, { minSupport: 2, minConfidence: 0.9 })).toThrow("invalid minSupport: 2");
     expect(() => apriori(small, { minSupport: 0.1, minConfidence: -1 })).toThrow("invalid minConfidence: -1");

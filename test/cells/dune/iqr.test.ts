@@ -116,6 +116,21 @@ describe("quartiles weka (Weka 3.6 InterquartileRange)", () => {
   it.each(wekaFlagCases)("flags %j like Weka's Outlier/ExtremeValue at OF = 1.5", (xs, flags) => {
     expect(Array.from(iqrFlags(xs, { method: "weka" }).flags)).toEqual(flags);
   });
+  it("matches Weka's computeThresholds formula on a full sort, ties included (property)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 3, maxLength: 60 }), (xs) => {
+        const s = [...xs].sort((a, b) => a - b);
+        const half = Math.floor(s.length / 2);
+        const quarter = Math.floor(half / 2);
+        const n = s.length;
+        const ref =
+          half % 2 === 1
+            ? { q1: s[quarter]!, q3: s[n - quarter - 1]! }
+            : { q1: (s[quarter]! + s[quarter + 1]!) / 2, q3: (s[n - quarter - 1]! + s[n - quarter]!) / 2 };
+        expect(quartiles(xs, "weka")).toEqual(ref);
+      }),
+    );
+  });
   it("rejects an unknown method by name", () => {
     expect(() => quartiles([1, 2], "r7" as never)).toThrow("invalid quartile method: r7");
   });
