@@ -2,6 +2,7 @@
 // on 100,000 runs x 8 attributes at minSupport 0.01 (budget 1 s) with Weka 3.6's Apriori as the peer.
 // The peer is bench/weka/AprioriTimer.java: it times only buildAssociations, in one JVM, after one warm-up
 // run; the ratio is ours / Weka's median. Needs Debian's `weka` package (javac and /usr/share/java/weka.jar).
+// bench/weka/compare-apriori.ts checks that both find the same rules (they do, with and without missing values).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -71,11 +72,15 @@ export function contextRows(n = N, seed = 42): Record<string, string>[] {
   return rows;
 }
 
+/** ARFF with every attribute nominal; absent, "" and "?" values are written as Weka's missing value (?). */
 export function toArff(rows: Record<string, string>[]): string {
-  const attrs = Object.keys(rows[0]!);
-  const q = (v: string) => `'${v.replace(/'/g, "\\'")}'`;
-  const head = attrs.map((a) => `@attribute ${a} {${[...new Set(rows.map((r) => r[a]!))].map(q).join(",")}}`);
-  return `@relation dune\n${head.join("\n")}\n@data\n${rows.map((r) => attrs.map((a) => q(r[a]!)).join(",")).join("\n")}\n`;
+  const attrs = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const missing = (v: string | undefined) => v === undefined || v === "" || v === "?";
+  const q = (v: string | undefined) =>
+    missing(v) ? "?" : `'${v!.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
+  const values = (a: string) => [...new Set(rows.map((r) => r[a]).filter((v) => !missing(v)))] as string[];
+  const head = attrs.map((a) => `@attribute ${a} {${values(a).map(q).join(",")}}`);
+  return `@relation dune\n${head.join("\n")}\n@data\n${rows.map((r) => attrs.map((a) => q(r[a])).join(",")).join("\n")}\n`;
 }
 
 /** Weka's Apriori, one JVM, `repeats` buildAssociations calls; returns [ms, rules] per call (first = warm-up). */
@@ -211,9 +216,23 @@ function labelsBench(name: string, dims: string[], buckets: number, budget?: num
 const DIMS = ["version", "sdk", "api", "manufacturer", "model", "cpu", "network"];
 
 export const benchmarks: Benchmark[] = [
-  labelsBench("dune/similarity weights + IQR labels, 100,000 history runs, 7 dims, coarse + 21 buckets", DIMS, 21, 100),
-  labelsBench("dune/similarity weights + IQR labels, 100,000 history runs all in cluster 0, coarse", [], 0, 100),
-  labelsBench("dune/similarity weights + IQR labels, 100,000 history runs all in cluster 0, coarse + 21 buckets", [], 21),
+  labelsBench(
+    "dune/similarity weights + IQR labels, 100,000 history runs, 7 dims, coarse + 21 buckets",
+    DIMS,
+    21,
+    100,
+  ),
+  labelsBench(
+    "dune/similarity weights + IQR labels, 100,000 history runs all in cluster 0, coarse",
+    [],
+    0,
+    100,
+  ),
+  labelsBench(
+    "dune/similarity weights + IQR labels, 100,000 history runs all in cluster 0, coarse + 21 buckets",
+    [],
+    21,
+  ),
   aprioriBench("dune/apriori 100,000 runs x 8 attributes, minSupport 0.01, all rules"),
   aprioriBench("dune/apriori 100,000 runs x 8 attributes, minSupport 0.01, class rules (label)", "label"),
 ];
