@@ -52,7 +52,7 @@ type AnyNode = Node & Record<string, any>;
 export function analyzeTs(source: string): TsAnalysis {
   let js: string;
   try {
-    js = transform(source, { transforms: ["typescript"], disableESTransforms: true }).code;
+    js = transform(source, { transforms: ["typescript"], disableESTransforms: true, keepUnusedImports: true }).code;
   } catch (e) {
     return { js: "", defines: [], references: [], views: [], error: `TypeScript: ${(e as Error).message}` };
   }
