@@ -281,8 +281,7 @@ export function aprioriPlot(rules: Rule[], options: { top?: number } = {}): Plot
     y: { label: null, domain: rows.map((r) => r.rule) },
     color: {
       label: "confidence",
-      legend: true,
-      scheme: "blues",
+      scheme: "blues", // no ramp legend: it needs a canvas, absent when publishing from Node
       domain: [Math.min(0.9, ...rows.map((r) => r.confidence)), 1],
     },
     marks: [

@@ -167,17 +167,19 @@ export function deviationLabelsPlot(
   if (!d) throw new Error(`no metric ${options.metric ?? "(any)"} for bucket ${options.bucket ?? "run"}`);
   const n = d.values.length - 1;
   const history = Array.from(d.values.subarray(0, n)).filter((v) => !Number.isNaN(v));
+  // Our quartiles and fences, drawn as rules (Plot's boxX would compute its own, different quartiles).
   const fences = [
     { x: d.lowerFence, what: "Q1 − OF·IQR" },
     { x: d.upperFence, what: "Q3 + OF·IQR" },
   ].filter((f) => Number.isFinite(f.x));
+  const quartiles = [d.q1, d.q3].filter(Number.isFinite);
   const title = `${options.bucket === undefined ? "run" : `E${options.bucket}`}: ${d.metric} — new run ${d.label}`;
   return {
     title,
     x: { label: d.metric },
     y: { axis: null },
     marks: [
-      Plot.boxX(history, { x: (v: number) => v, fill: "#ddd" }),
+      Plot.ruleX(quartiles, { stroke: "#bbb", strokeWidth: 6, strokeOpacity: 0.5 }),
       Plot.dotX(history, Plot.dodgeY({ x: (v: number) => v, fill: "#888", r: 2.5 })),
       Plot.ruleX(fences, { x: "x", stroke: "#444", strokeDasharray: "4,3" }),
       Plot.text(fences, { x: "x", text: "what", frameAnchor: "top", dy: -4 }),
