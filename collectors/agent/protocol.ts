@@ -1,0 +1,68 @@
+// The agent's line protocol, version 1 (docs/agent-protocol.md). Shared by the Frida agent and the
+// simulated phone so both print the same bytes; the collector parses it in collectors/sources/agent-lines.ts.
+// Pure and dependency-free: it also runs inside Frida's JavaScript runtime.
+
+/** logcat tag of every agent line. */
+export const AGENT_TAG = "JankbookAgent";
+export const PROTOCOL_VERSION = 1;
+export const LINE_PREFIX = `jb${PROTOCOL_VERSION}`;
+/** logd truncates messages near 4 KB; stacks are cut to keep each line below this many characters. */
+export const MAX_LINE = 3800;
+
+export type TaskCategory = "thread" | "handler_thread" | "intent_service" | "thread_pool_executor" | "async_task";
+export type RenderOp = "measure" | "layout" | "draw";
+
+/** Percent-encodes what would break a space-separated field; "-" alone stands for null. */
+export function field(value: string | number | bigint | null | undefined): string {
+  if (value === null || value === undefined) return "-";
+  const s = String(value);
+  if (s === "") return "%";
+  if (s === "-") return "%2D";
+  return s.replace(/[%\s|\x00-\x1f]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0"));
+}
+
+export function unfield(text: string): string | null {
+  if (text === "-") return null;
+  if (text === "%") return "";
+  return text.replace(/%([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+}
+
+export type AgentRecord =
+  | { type: "hello"; agent_version: string; pid: number; package: string }
+  | { type: "ctx"; context_id: number; frames: string[] }
+  | { type: "task"; task_id: number; category: TaskCategory; executor_id: string; pool_capacity: number | null; task_class: string; scheduled: bigint; context_id: number }
+  | { type: "begin"; task_id: number; ts: bigint; tid: number; thread_name: string }
+  | { type: "end"; task_id: number; ts: bigint }
+  | { type: "op"; frame: number; view_id: number; parent_id: number | null; view_class: string; op: RenderOp; start: bigint; dur: bigint; ui_thread: boolean; hw_accelerated: boolean; left: number; top: number; width: number; height: number; has_background: boolean; visibility: "visible" | "invisible" | "gone"; xml_id: string | null; layout_file: string | null }
+  | { type: "input"; ts: bigint; kind: string; target: string | null; source: string };
+
+/** The message part of one logcat line: `jb1 <seq> <type> <fields...>`. */
+export function encodeRecord(seq: number, r: AgentRecord): string {
+  const f = (...xs: (string | number | bigint | null | undefined)[]) => `${LINE_PREFIX} ${seq} ${r.type} ${xs.map(field).join(" ")}`;
+  switch (r.type) {
+    case "hello":
+      return f(r.agent_version, r.pid, r.package);
+    case "ctx": {
+      const frames: string[] = [];
+      let length = 40;
+      for (const fr of r.frames) {
+        length += fr.length + 1;
+        if (length > MAX_LINE) break;
+        frames.push(fr);
+      }
+      return f(r.context_id, frames.length < r.frames.length ? "cut" : "full", ...frames);
+    }
+    case "task":
+      return f(r.task_id, r.category, r.executor_id, r.pool_capacity, r.task_class, r.scheduled, r.context_id);
+    case "begin":
+      return f(r.task_id, r.ts, r.tid, r.thread_name);
+    case "end":
+      return f(r.task_id, r.ts);
+    case "op": {
+      const flags = (r.ui_thread ? "U" : "") + (r.hw_accelerated ? "H" : "") + (r.has_background ? "B" : "");
+      return f(r.frame, r.view_id, r.parent_id, r.view_class, r.op, r.start, r.dur, flags || "0", r.left, r.top, r.width, r.height, r.visibility, r.xml_id, r.layout_file);
+    }
+    case "input":
+      return f(r.ts, r.kind, r.target, r.source);
+  }
+}

@@ -1,0 +1,145 @@
+// Turns what the collectors read (framestats records, agent data) into bundle tables through the schema.
+import type { Table } from "apache-arrow";
+import { makeBundleTable } from "../bundle/table-builder";
+import { tableSpec, type TableName } from "../bundle/schema";
+import type { FrameRecord } from "./sources/framestats";
+import type { AgentData } from "./sources/agent-lines";
+
+const FRAME_COLUMNS = new Set(tableSpec("frames").columns.map((c) => c.name));
+const DEFAULT_DEADLINE_NS = 16_670_000n;
+
+/** Which budget a frame is judged against: FrameDeadline - IntendedVsync, else one refresh period, else 16.67 ms. */
+export function frameDeadline(values: Record<string, bigint>, refreshHz: number | null): bigint {
+  const fd = values.frame_deadline;
+  const iv = values.intended_vsync!;
+  if (fd !== undefined && fd > iv) return fd - iv;
+  if (refreshHz && refreshHz > 0) return BigInt(Math.round(1e9 / refreshHz));
+  return DEFAULT_DEADLINE_NS;
+}
+
+/** Frames rows in intended_vsync order; frames without FrameCompleted are left out and counted. */
+export function framesTable(runId: string, frames: FrameRecord[], refreshHz: number | null): { table: Table; skipped: number; unknownColumns: string[] } {
+  const kept = frames.filter((f) => f.values.intended_vsync !== undefined && (f.values.frame_completed ?? 0n) > 0n);
+  kept.sort((a, b) => (a.values.intended_vsync! < b.values.intended_vsync! ? -1 : a.values.intended_vsync! > b.values.intended_vsync! ? 1 : 0));
+  const unknown = new Set<string>();
+  const columns: Record<string, (bigint | null)[]> = {};
+  for (const f of kept) for (const k of Object.keys(f.values)) if (!FRAME_COLUMNS.has(k)) unknown.add(k);
+  for (const name of FRAME_COLUMNS) {
+    if (["run_id", "window", "duration", "deadline", "jank"].includes(name)) continue;
+    if (!kept.some((f) => f.values[name] !== undefined)) continue;
+    columns[name] = kept.map((f) => f.values[name] ?? null);
+  }
+  const duration = kept.map((f) => f.values.frame_completed! - f.values.intended_vsync!);
+  const deadline = kept.map((f) => frameDeadline(f.values, refreshHz));
+  const table = makeBundleTable(
+    "frames",
+    runId,
+    {
+      ...columns,
+      window: kept.map((f) => f.window),
+      duration,
+      deadline,
+      jank: duration.map((d, i) => d > deadline[i]!),
+    },
+    kept.length,
+  );
+  return { table, skipped: frames.length - kept.length, unknownColumns: [...unknown] };
+}
+
+/** tasks, contexts, render_ops and ui_events from the agent's lines; empty tables are left out. */
+export function agentTables(runId: string, d: AgentData): Partial<Record<TableName, Table>> {
+  const out: Partial<Record<TableName, Table>> = {};
+  const t = d.tasks;
+  if (t.length) {
+    out.tasks = makeBundleTable("tasks", runId, {
+      task_id: t.map((x) => x.task_id),
+      category: t.map((x) => x.category),
+      executor_id: t.map((x) => x.executor_id),
+      pool_capacity: t.map((x) => x.pool_capacity),
+      task_class: t.map((x) => x.task_class),
+      scheduled: t.map((x) => x.scheduled),
+      started: t.map((x) => x.started),
+      ended: t.map((x) => x.ended),
+      thread_id: t.map((x) => x.thread_id),
+      thread_name: t.map((x) => x.thread_name),
+      context_id: t.map((x) => x.context_id),
+    }, t.length);
+  }
+  if (d.contexts.size) {
+    const ids = [...d.contexts.keys()].sort((a, b) => a - b);
+    out.contexts = makeBundleTable("contexts", runId, { context_id: ids, frames: ids.map((i) => d.contexts.get(i)!) }, ids.length);
+  }
+  const r = d.renderOps;
+  if (r.length) {
+    out.render_ops = makeBundleTable("render_ops", runId, {
+      frame: r.map((x) => x.frame), view_id: r.map((x) => x.view_id), parent_id: r.map((x) => x.parent_id),
+      view_class: r.map((x) => x.view_class), op: r.map((x) => x.op), start: r.map((x) => x.start), dur: r.map((x) => x.dur),
+      ui_thread: r.map((x) => x.ui_thread), hw_accelerated: r.map((x) => x.hw_accelerated), left: r.map((x) => x.left),
+      top: r.map((x) => x.top), width: r.map((x) => x.width), height: r.map((x) => x.height),
+      has_background: r.map((x) => x.has_background), visibility: r.map((x) => x.visibility),
+      xml_id: r.map((x) => x.xml_id), layout_file: r.map((x) => x.layout_file),
+    }, r.length);
+  }
+  const u = d.uiEvents;
+  if (u.length) {
+    out.ui_events = makeBundleTable("ui_events", runId, {
+      ts: u.map((x) => x.ts), seq: u.map((_, i) => i), kind: u.map((x) => x.kind), target: u.map((x) => x.target), source: u.map((x) => x.source),
+    }, u.length);
+  }
+  return out;
+}
+
+/** Accumulates framestats polls: each frame exactly once, keyed by window and IntendedVsync (plus the
+ * vsync id on Android 12+); a poll that overlaps nothing seen before while the ring was full means lost frames. */
+export class FrameDeduper {
+  private byKey = new Map<string, FrameRecord>();
+  private lastMax = new Map<string, bigint>();
+  readonly warnings: string[] = [];
+  duplicates = 0;
+  constructor(readonly ringSize = 120) {}
+
+  add(frames: FrameRecord[], pollLabel: string): number {
+    const byWindow = new Map<string, FrameRecord[]>();
+    for (const f of frames) {
+      const w = f.window ?? "";
+      let list = byWindow.get(w);
+      if (!list) byWindow.set(w, (list = []));
+      list.push(f);
+    }
+    let added = 0;
+    for (const [w, list] of byWindow) {
+      let overlap = false;
+      let min: bigint | null = null;
+      let max: bigint | null = null;
+      for (const f of list) {
+        const iv = f.values.intended_vsync!;
+        const key = `${w}\u0000${iv}\u0000${f.values.frame_timeline_vsync_id ?? ""}`;
+        if (min === null || iv < min) min = iv;
+        if (max === null || iv > max) max = iv;
+        if (this.byKey.has(key)) {
+          overlap = true;
+          this.duplicates++;
+          this.byKey.set(key, f); // a later poll may have filled in late columns (DisplayPresentTime)
+        } else {
+          this.byKey.set(key, f);
+          added++;
+        }
+      }
+      const prev = this.lastMax.get(w);
+      if (prev !== undefined && !overlap && list.length >= this.ringSize && min !== null && min > prev)
+        this.warnings.push(
+          `${pollLabel}: window ${w || "?"}: frames lost between polls (the ${this.ringSize}-frame window moved past ` +
+            `${prev} ns before it was read; first frame seen again at ${min} ns); poll more often`,
+        );
+      if (max !== null && (prev === undefined || max > prev)) this.lastMax.set(w, max);
+    }
+    return added;
+  }
+
+  get size() {
+    return this.byKey.size;
+  }
+  frames(): FrameRecord[] {
+    return [...this.byKey.values()];
+  }
+}
