@@ -27,7 +27,11 @@ export function parseSets(sets: string[] = []): Record<string, string> {
   return out;
 }
 
+const REPORT_TYPES = [".html", ".htm", ".json", ".md"];
+
 export async function executeNotebook(path: string, opts: NotebookCommandOptions): Promise<HeadlessResult> {
+  if (opts.out && !REPORT_TYPES.includes(extname(opts.out).toLowerCase()))
+    throw new Error(`--out ${opts.out}: the report must end in .html, .json or .md`);
   return runNotebookFile(path, {
     runs: opts.runs,
     set: parseSets(opts.set),

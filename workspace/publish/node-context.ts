@@ -6,7 +6,7 @@ import createDOMPurify from "dompurify";
 import { JSDOM } from "jsdom";
 import { parseHTML } from "linkedom";
 import { Table, tableToIPC } from "apache-arrow";
-import type { PublishContext, PublishProvenance } from "./publish";
+import { PURIFY_CONFIG, type PublishContext, type PublishProvenance } from "./publish";
 
 const require = createRequire(import.meta.url);
 
@@ -14,7 +14,7 @@ let purifier: ReturnType<typeof createDOMPurify> | undefined;
 
 export function nodeSanitize(html: string): string {
   if (!purifier) purifier = createDOMPurify(new JSDOM("").window as unknown as Window & typeof globalThis);
-  return purifier.sanitize(html, { USE_PROFILES: { html: true, svg: true, svgFilters: true } });
+  return purifier.sanitize(html, PURIFY_CONFIG);
 }
 
 function encodeArrow(table: unknown): Uint8Array {

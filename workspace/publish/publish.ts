@@ -48,6 +48,15 @@ export interface PublishContext {
   encodeArrow?: (table: unknown) => Uint8Array;
 }
 
+/**
+ * The DOMPurify configuration every host uses: HTML and SVG (plots), no forms or controls (dead weight in a page
+ * that runs nothing, and phishing bait). Browser: `(html) => DOMPurify.sanitize(html, PURIFY_CONFIG)`.
+ */
+export const PURIFY_CONFIG = {
+  USE_PROFILES: { html: true, svg: true, svgFilters: true },
+  FORBID_TAGS: ["form", "input", "button", "textarea", "select"],
+};
+
 const markdown = new MarkdownIt({ html: true, linkify: true });
 
 export const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:; script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'";
