@@ -6,14 +6,17 @@ import createDOMPurify from "dompurify";
 import { JSDOM } from "jsdom";
 import { parseHTML } from "linkedom";
 import { Table, tableToIPC } from "apache-arrow";
-import { PURIFY_CONFIG, type PublishContext, type PublishProvenance } from "./publish";
+import { installPurifyHooks, PURIFY_CONFIG, type PublishContext, type PublishProvenance } from "./publish";
 
 const require = createRequire(import.meta.url);
 
 let purifier: ReturnType<typeof createDOMPurify> | undefined;
 
 export function nodeSanitize(html: string): string {
-  if (!purifier) purifier = createDOMPurify(new JSDOM("").window as unknown as Window & typeof globalThis);
+  if (!purifier) {
+    purifier = createDOMPurify(new JSDOM("").window as unknown as Window & typeof globalThis);
+    installPurifyHooks(purifier);
+  }
   return purifier.sanitize(html, PURIFY_CONFIG);
 }
 

@@ -57,6 +57,18 @@ export const PURIFY_CONFIG = {
   FORBID_TAGS: ["form", "input", "button", "textarea", "select"],
 };
 
+/**
+ * Hooks for a DOMPurify instance (call once per instance, in every host): an image that is not embedded as a
+ * data: URL could not load in a self-contained page (the CSP blocks it, with a console error), so its src goes
+ * and its alt text stays.
+ */
+export function installPurifyHooks(purify: { addHook(entry: "afterSanitizeAttributes", hook: (node: Element) => void): void }) {
+  purify.addHook("afterSanitizeAttributes", (node) => {
+    if (node.tagName?.toLowerCase() === "img" && !/^data:image\//i.test(node.getAttribute("src") ?? "")) node.removeAttribute("src");
+    if (node.tagName?.toLowerCase() === "image") for (const a of ["href", "xlink:href"]) if (!/^data:image\//i.test(node.getAttribute(a) ?? "")) node.removeAttribute(a);
+  });
+}
+
 const markdown = new MarkdownIt({ html: true, linkify: true });
 
 export const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:; script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'";
