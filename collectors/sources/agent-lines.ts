@@ -112,6 +112,7 @@ export class AgentLineReader {
   readonly data: AgentData = { tasks: [], contexts: new Map(), renderOps: [], uiEvents: [], hello: null, lines: 0, duplicates: 0, warnings: [] };
   private seen = new Map<number, Set<number>>();
   private maxSeq = new Map<number, number>();
+  private minSeq = new Map<number, number>();
   private byId = new Map<number, TaskRow>();
   private pending = new Map<number, { begin?: Extract<AgentRecord, { type: "begin" }>; end?: bigint }>();
   private warnedVersion = false;
@@ -140,6 +141,7 @@ export class AgentLineReader {
     }
     seen.add(seq);
     this.maxSeq.set(pid, Math.max(this.maxSeq.get(pid) ?? -1, seq));
+    this.minSeq.set(pid, Math.min(this.minSeq.get(pid) ?? seq, seq));
     let record: AgentRecord;
     try {
       record = decodeRecord(parts[2] ?? "", parts.slice(3));
@@ -202,9 +204,11 @@ export class AgentLineReader {
   /** Call once at the end: reports seq holes (lost lines), orphan begin/end lines and tasks with unknown contexts. */
   finish(): AgentData {
     for (const [pid, seen] of this.seen) {
+      // Collection may start while the agent already runs: count holes from the first sequence number seen.
       const max = this.maxSeq.get(pid) ?? -1;
-      const lost = max + 1 - seen.size;
-      if (lost > 0) this.data.warnings.push(`agent pid ${pid}: ${lost} of ${max + 1} lines lost (sequence numbers missing; logcat buffer overrun?)`);
+      const min = this.minSeq.get(pid) ?? 0;
+      const lost = max - min + 1 - seen.size;
+      if (lost > 0) this.data.warnings.push(`agent pid ${pid}: ${lost} of ${max - min + 1} lines lost (sequence numbers ${min}-${max} have holes; logcat buffer overrun?)`);
     }
     if (this.pending.size) this.data.warnings.push(`agent: ${this.pending.size} task begin/end lines for tasks never scheduled in the trace`);
     const missing = new Set(this.data.tasks.filter((t) => !this.data.contexts.has(t.context_id)).map((t) => t.context_id));

@@ -1,0 +1,96 @@
+// The one module that talks to the adb server (through @devicefarmer/adbkit): shell commands with
+// timeouts, streamed shells, and a disconnect check.
+import { createRequire } from "node:module";
+import type { Duplex } from "node:stream";
+
+// adbkit is CommonJS with named exports only: take it through require so tsx and Node agree.
+const { Adb } = createRequire(import.meta.url)("@devicefarmer/adbkit") as typeof import("@devicefarmer/adbkit");
+
+export type AdbClient = ReturnType<typeof Adb.createClient>;
+
+export class CommandTimeout extends Error {
+  constructor(readonly command: string, readonly ms: number) {
+    super(`"${command}" did not answer within ${(ms / 1000).toFixed(1)} s`);
+    this.name = "CommandTimeout";
+  }
+}
+
+export function adbClient(host?: string, port?: number): AdbClient {
+  return Adb.createClient({ host: host ?? "127.0.0.1", port: port ?? 5037 });
+}
+
+function withTimeout<T>(p: PromiseLike<T>, ms: number, onTimeout: () => Error, cleanup?: () => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      cleanup?.();
+      reject(onTimeout());
+    }, ms);
+    Promise.resolve(p).then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e) => {
+        clearTimeout(timer);
+        reject(e);
+      },
+    );
+  });
+}
+
+export class DeviceShell {
+  constructor(
+    readonly client: AdbClient,
+    readonly serial: string,
+    readonly timeoutMs = 10_000,
+  ) {}
+
+  /** Runs a command and returns its whole output; throws CommandTimeout if it takes longer than `ms`. */
+  async run(command: string, ms = this.timeoutMs): Promise<string> {
+    let stream: Duplex | null = null;
+    const work = (async () => {
+      stream = (await this.client.getDevice(this.serial).shell(command)) as Duplex;
+      return await new Promise<string>((resolve, reject) => {
+        const chunks: Buffer[] = [];
+        stream!.on("data", (c: Buffer) => chunks.push(c));
+        stream!.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+        stream!.on("error", reject);
+      });
+    })();
+    return withTimeout(work, ms, () => new CommandTimeout(command, ms), () => (stream as Duplex | null)?.destroy());
+  }
+
+  /** Opens a long-running shell (logcat, monkey); the caller reads and ends it. */
+  async open(command: string, ms = this.timeoutMs): Promise<Duplex> {
+    return withTimeout(this.client.getDevice(this.serial).shell(command) as PromiseLike<Duplex>, ms, () => new CommandTimeout(command, ms));
+  }
+
+  /** true while the adb server lists the device as online */
+  async online(ms = 3000): Promise<boolean> {
+    try {
+      const devices = await withTimeout(this.client.listDevices() as PromiseLike<{ id: string; type: string }[]>, ms, () => new Error("adb server did not answer"));
+      return devices.some((d) => d.id === this.serial && d.type === "device");
+    } catch {
+      return false;
+    }
+  }
+
+  async pull(path: string, ms = 60_000): Promise<Buffer> {
+    const work = (async () => {
+      const transfer = await this.client.getDevice(this.serial).pull(path);
+      return await new Promise<Buffer>((resolve, reject) => {
+        const chunks: Buffer[] = [];
+        transfer.on("data", (c: Buffer) => chunks.push(c));
+        transfer.on("end", () => resolve(Buffer.concat(chunks)));
+        transfer.on("error", reject);
+      });
+    })();
+    return withTimeout(work, ms, () => new CommandTimeout(`pull ${path}`, ms));
+  }
+}
+
+/** Serials of every device the adb server lists as online. */
+export async function onlineDevices(client: AdbClient): Promise<string[]> {
+  const devices = (await client.listDevices()) as { id: string; type: string }[];
+  return devices.filter((d) => d.type === "device").map((d) => d.id);
+}
