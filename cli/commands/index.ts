@@ -1,9 +1,11 @@
 // The subcommands, one file each. A command reports its exit code through setExitCode.
 import type { Command } from "commander";
+import { registerCollect } from "./collect";
 import { registerInfo } from "./info";
+import { registerSimulate } from "./simulate";
 import { registerPublish } from "./publish";
 import { registerRun } from "./run";
 
 export type RegisterCommand = (program: Command, setExitCode: (code: number) => void) => void;
 
-export const commands: RegisterCommand[] = [registerInfo, registerRun, registerPublish];
+export const commands: RegisterCommand[] = [registerInfo, registerCollect, registerSimulate, registerRun, registerPublish];
