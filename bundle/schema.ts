@@ -58,6 +58,8 @@ const framestatsColumns: ColumnSpec[] = [
   opt("frame_deadline", "int64", "FrameDeadline (Android 12+): absolute deadline of this frame"),
   opt("frame_start_time", "int64", "FrameStartTime (Android 12+)"),
   opt("frame_interval", "int64", "FrameInterval (Android 12+): the vsync period, ns"),
+  opt("workload_target", "int64", "WorkloadTarget (Android 15+): the frame's CPU work target, ns"),
+  opt("animation_time", "int64", "AnimationTime (Android 16+)"),
   opt("sync_queued", "int64", "SyncQueued"),
   opt("sync_start", "int64", "SyncStart"),
   opt("issue_draw_commands_start", "int64", "IssueDrawCommandsStart"),
