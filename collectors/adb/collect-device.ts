@@ -271,7 +271,9 @@ export async function collectDevice(shell: DeviceShell, o: CollectOptions): Prom
   Object.assign(tables, agentTables(o.runId, agent));
   if (!agent.lines) warn(`no ${AGENT_TAG} lines in logcat: is the agent running? (frida -U -l collectors/agent/dist/agent.js ${o.package})`, false);
 
-  const manifest = newManifest(o.runId, context, { started_at: startedAt, created_by: "jankbook collect", complete, warnings, sources });
+  // A simulated phone says so in getprop; its runs are marked synthetic like any generated data.
+  const synthetic = getprop !== null && /\[ro\.jankbook\.simulated\]: \[1\]/.test(getprop);
+  const manifest = newManifest(o.runId, context, { started_at: startedAt, created_by: "jankbook collect", synthetic, complete, warnings, sources });
   const written = await writeBundleFolder(o.dir, manifest, tables);
   if (driverOut) await writeFileSafe(join(o.dir, "driver.log"), Buffer.from(driverOut));
   return { serial: shell.serial, dir: o.dir, manifest: written, ended };

@@ -113,6 +113,8 @@ export class AppSim {
   private inputId = 0;
   readonly renderOpCount = { n: 0 };
   lastInput: number | null = null;
+  /** false when the agent runs without its View hooks (a device lab that only needs frames and events) */
+  viewHooks = true;
 
   constructor(
     readonly rand: Rand,
@@ -201,14 +203,15 @@ export class AppSim {
       const animation = handleInput + (hadInput ? between(this.rand, 0.3, 1.2) : between(this.rand, 0.05, 0.2)) * MS;
       const traversals = animation + between(this.rand, 0.1, 0.3) * MS;
       const frameIndex = this.traversal++;
+      const emitOps = opts.renderOps !== false && this.viewHooks;
       let cursor = traversals;
       const layout = opts.layoutFirst === true && first;
       if (layout) {
-        cursor = this.walk(root, null, "measure", cursor, frameIndex, opts.renderOps !== false);
-        cursor = this.walk(root, null, "layout", cursor, frameIndex, opts.renderOps !== false);
+        cursor = this.walk(root, null, "measure", cursor, frameIndex, emitOps);
+        cursor = this.walk(root, null, "layout", cursor, frameIndex, emitOps);
       }
       const drawStart = cursor + 0.05 * MS;
-      let drawEnd = this.walk(root, null, "draw", drawStart, frameIndex, opts.renderOps !== false);
+      let drawEnd = this.walk(root, null, "draw", drawStart, frameIndex, emitOps);
       drawEnd += ((opts.extraDrawMs ?? 0) * MS * between(this.rand, 0.8, 1.2)) / this.device.speed;
       const syncQueued = drawEnd + 0.05 * MS;
       const syncStart = syncQueued + between(this.rand, 0.05, 0.3) * MS;

@@ -33,6 +33,8 @@ export interface PhoneOptions {
   faults?: PhoneFaults;
   /** CLOCK_MONOTONIC at which the scenario starts, ns (default about an hour after boot, from the seed) */
   bootNs?: number;
+  /** false: the agent runs without View hooks (no render_ops lines) */
+  viewHooks?: boolean;
 }
 
 const RING = 120;
@@ -52,7 +54,7 @@ export class SimulatedPhone {
   readonly commands: string[] = [];
 
   constructor(readonly options: PhoneOptions) {
-    this.timeline = buildScenario(options.scenario, options.profile, options.seed);
+    this.timeline = buildScenario(options.scenario, options.profile, options.seed, options.viewHooks ?? true);
     this.base = options.bootNs ?? 3_600_000_000_000 + (options.seed % 1000) * 1_000_000;
     this.hangsLeft = options.faults?.hang?.times ?? Infinity;
     this.prepareLog();

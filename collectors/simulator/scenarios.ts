@@ -211,11 +211,12 @@ export function appFor(scenario: ScenarioName) {
 }
 
 /** Builds the whole scenario up front from the seed; the phone then plays it out in device time. */
-export function buildScenario(scenario: ScenarioName, device: DeviceProfile, seed: number): Timeline {
+export function buildScenario(scenario: ScenarioName, device: DeviceProfile, seed: number, viewHooks = true): Timeline {
   const app = appFor(scenario);
   const rand = mulberry32(seed);
   const pid = 3000 + Math.floor(rand() * 20000);
   const sim = new AppSim(rand, device, app.package, pid, app.activity);
+  sim.viewHooks = viewHooks;
   const c: Ctx = { sim, cases: [] };
   let t = 0;
   const steps: Record<string, ((c: Ctx, t0: number) => number)[]> = {
