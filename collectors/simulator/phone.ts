@@ -4,7 +4,7 @@
 // `timeScale` times faster than the wall clock, so a 20 s scenario can be collected in 4 s.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { encodeRecord, AGENT_TAG } from "../agent/protocol";
+import { encodeRecord, AGENT_TAG, type AgentRecord } from "../agent/protocol";
 import { framestatsLayoutFor, frameColumnName } from "../sources/framestats";
 import { AdbTransportServer, type ShellStream } from "./adb-transport";
 import type { SimFrame } from "./app-model";
@@ -142,7 +142,7 @@ export class SimulatedPhone {
       const rec = l.record;
       if (typeof rec === "string") all.push({ ts: l.ts, pid: l.pid, tid: l.tid, level: l.level, tag: l.tag, msg: () => rec });
       else {
-        const msg = encodeRecord(seq++, rec);
+        const msg = encodeRecord(seq++, shiftRecord(rec, BigInt(this.base)));
         all.push({ ts: l.ts, pid: l.pid, tid: l.tid, level: "I", tag: AGENT_TAG, msg: () => msg });
       }
     }
@@ -315,6 +315,22 @@ export class SimulatedPhone {
       }
     }, 20);
     this.timers.add(timer);
+  }
+}
+
+/** The model keeps scenario-relative times; the agent prints CLOCK_MONOTONIC (System.nanoTime()). */
+function shiftRecord(r: AgentRecord, by: bigint): AgentRecord {
+  switch (r.type) {
+    case "task":
+      return { ...r, scheduled: r.scheduled + by };
+    case "begin":
+    case "end":
+    case "input":
+      return { ...r, ts: r.ts + by };
+    case "op":
+      return { ...r, start: r.start + by };
+    default:
+      return r;
   }
 }
 

@@ -146,7 +146,7 @@ function faceq(c: Ctx, t0: number): number {
     return sim.view("android.widget.RelativeLayout", [l, t, cell, cellH], { layout_file: "res/layout/editor_item.xml", background: true, cost: 0.1, children: [sim.view("android.widget.ImageView", [l, t, cell, cellH], { xml_id: "item_image", layout_file: "res/layout/editor_item.xml", background: true, cost: 0.35 })] });
   });
   const grid = sim.view("android.widget.GridView", [0, top, w, h - top], { xml_id: "gridview", layout_file: "res/layout/activity_editor.xml", background: true, cost: 0.6, children: cells });
-  const avatar = sim.view("com.faceq.editor.AvatarView", [0, 168, w, top - 168], { xml_id: "avatar", layout_file: "res/layout/activity_editor.xml", cost: 3.2 });
+  const avatar = sim.view("com.faceq.editor.AvatarView", [0, 168, w, top - 168], { xml_id: "avatar", layout_file: "res/layout/activity_editor.xml", cost: 9.5 });
   const root = screenChrome(sim, w, h, [avatar, grid]);
   for (const at of [0.2, 1.4, 2.6]) {
     sim.input(t0 + at * S, "scroll", "gridview");
@@ -164,7 +164,7 @@ function picsplay(c: Ctx, t0: number): number {
   const submenus = Array.from({ length: 5 }, (_, k) =>
     sim.view("android.widget.LinearLayout", [0, top, w, 420], { xml_id: `submenu_${k + 1}`, layout_file: `res/layout/main_submenu${k + 1}.xml`, background: true, cost: 0.15, children: Array.from({ length: 4 }, (_, i) => sim.view("android.widget.ImageButton", [i * Math.floor(w / 4), top + 40, Math.floor(w / 4), 340], { xml_id: `submenu${k + 1}_button${i + 1}`, layout_file: `res/layout/main_submenu${k + 1}.xml`, background: true, cost: 0.3 })) }),
   );
-  const photo = sim.view("com.picsplay.PhotoView", [0, 168, w, top - 168], { xml_id: "photo", layout_file: "res/layout/main.xml", cost: 2.5 });
+  const photo = sim.view("com.picsplay.PhotoView", [0, 168, w, top - 168], { xml_id: "photo", layout_file: "res/layout/main.xml", cost: 8.5 });
   const root = screenChrome(sim, w, h, [photo, sim.view("android.widget.FrameLayout", [0, top, w, 420], { xml_id: "submenu_container", layout_file: "res/layout/main.xml", children: submenus })]);
   for (const at of [0.2, 1.3, 2.5]) {
     sim.input(t0 + at * S, "click", "submenu_tab");
