@@ -1,0 +1,85 @@
+// Faults during collection: the bundle keeps what was read, is marked incomplete with warnings that say
+// what happened, and the frames it has are still each there once.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { readBundleFolder } from "../../../bundle/node-io";
+import { collectDevice } from "../../../collectors/adb/collect-device";
+import { PROFILES } from "../../../collectors/simulator/device-profiles";
+import type { PhoneFaults, SimulatedPhone } from "../../../collectors/simulator/phone";
+import { attachPhone, detachPhone, startAdb } from "./sim-harness";
+
+const S = 1e9;
+let phone: SimulatedPhone | null = null;
+let dir = "";
+
+beforeAll(startAdb);
+afterEach(async () => {
+  if (phone) await detachPhone(phone);
+  phone = null;
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+async function collectWith(faults: PhoneFaults, port: number, timeoutMs = 5000) {
+  const a = await attachPhone({ profile: PROFILES["pixel-4a"]!, scenario: "openlaw", seed: 11, timeScale: 5, faults }, port, timeoutMs);
+  phone = a.phone;
+  dir = await mkdtemp(join(tmpdir(), "jankbook-fault-"));
+  const res = await collectDevice(a.shell, { package: "org.jankbook.sample", scenario: "monkey:50", durationMs: 20_000, pollMs: 150, dir, runId: "fault" });
+  const bundle = await readBundleFolder(dir);
+  expect(bundle.errors).toEqual([]);
+  const frames = bundle.tables.get("frames");
+  const iv = frames ? Array.from(frames.getChild("intended_vsync")!.toArray() as BigInt64Array) : [];
+  expect(new Set(iv).size).toBe(iv.length); // never a frame twice
+  return { res, bundle, iv, phone: a.phone };
+}
+
+describe("collection faults", () => {
+  it("the device disconnects mid-run: the frames and tasks before it are kept, bundle incomplete", async () => {
+    const { res, bundle, iv, phone } = await collectWith({ disconnectAt: 3 * S }, 6721);
+    expect(res.ended).toBe("disconnected");
+    expect(bundle.manifest.complete).toBe(false);
+    expect(bundle.manifest.warnings.some((w) => /device 127\.0\.0\.1:6721 disconnected at .* kept what was collected before/.test(w))).toBe(true);
+    // what was collected is exactly the scenario's frames up to about the disconnect
+    const expected = phone.expectedFrames().map((f) => f.intended_vsync!);
+    expect(iv.length).toBeGreaterThan(10);
+    expect(iv.length).toBeLessThan(expected.length);
+    expect(iv).toEqual(expected.slice(0, iv.length));
+    expect(bundle.tables.get("tasks")!.numRows).toBeGreaterThan(0);
+  }, 40_000);
+
+  it("logcat restarts: it is restarted, nothing is lost or counted twice", async () => {
+    const { res, bundle, phone } = await collectWith({ logcatRestartAt: 2.5 * S }, 6722);
+    expect(res.ended).toBe("scenario-finished");
+    expect(bundle.manifest.warnings.some((w) => /logcat stream ended at .*restarted it/.test(w))).toBe(true);
+    const t = phone.groundTruth().counts;
+    expect(bundle.tables.get("tasks")!.numRows).toBe(t.tasks);
+    expect(bundle.tables.get("render_ops")!.numRows).toBe(t.render_ops);
+    expect(bundle.tables.get("ui_events")!.numRows).toBe(t.ui_events);
+    expect(phone.commands.filter((c) => c.startsWith("logcat")).length).toBe(2);
+  }, 40_000);
+
+  it('framestats answers "Failure while dumping" for a while: incomplete, with the failure named', async () => {
+    const { res, bundle, iv, phone } = await collectWith({ framestatsFailure: [1 * S, 1.6 * S] }, 6723);
+    expect(res.ended).toBe("scenario-finished");
+    expect(bundle.manifest.complete).toBe(false);
+    expect(bundle.manifest.warnings.some((w) => /framestats poll \d+ line 1: Failure while dumping the app/.test(w))).toBe(true);
+    // the outage (0.6 s device) is shorter than the 120-frame ring, so later polls still had every frame
+    expect(iv).toEqual(phone.expectedFrames().map((f) => f.intended_vsync!));
+  }, 40_000);
+
+  it("a command hangs: it times out, the rest of the run is collected", async () => {
+    const { res, bundle, phone } = await collectWith({ hang: { command: /^dumpsys battery/ } }, 6724, 1000);
+    expect(res.ended).toBe("scenario-finished");
+    expect(bundle.manifest.complete).toBe(false);
+    expect(bundle.manifest.warnings).toContain('dumpsys battery: "dumpsys battery" did not answer within 1.0 s; skipped');
+    expect(bundle.manifest.context.battery_level).toBeNull();
+    expect(bundle.tables.get("frames")!.numRows).toBe(phone.groundTruth().counts.frames);
+  }, 40_000);
+
+  it("a poll hangs once: that poll times out and the frames still arrive through later polls", async () => {
+    const { bundle, iv, phone } = await collectWith({ hang: { command: /framestats$/, times: 1 } }, 6725, 1000);
+    expect(bundle.manifest.warnings.some((w) => /framestats poll 1: .*did not answer within 1\.0 s/.test(w))).toBe(true);
+    expect(iv).toEqual(phone.expectedFrames().map((f) => f.intended_vsync!));
+  }, 40_000);
+});
