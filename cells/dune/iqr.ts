@@ -15,7 +15,8 @@
 //   (Weka refuses missing values: NoSupportForMissingValuesException.)
 // - n = 0 (after exclusion): Q1 = Q3 = IQR = NaN and nothing is flagged.
 // - n = 1: Q1 = Q3 = the value (Weka throws ArrayIndexOutOfBoundsException).
-// - n = 2: "hf6" and "weka" both give Q1 = min, Q3 = max (Weka computes these, then throws on the median).
+// - n = 2: "hf6" and "weka" both give Q1 = min, Q3 = max (what Weka's quartile formula gives; Weka itself throws
+//   ArrayIndexOutOfBoundsException computing the median first).
 // - all values equal: IQR = 0 and nothing is flagged, since the fences are strict inequalities.
 // Weka's own default factors are OF = 3, EF = 6, and its Outlier attribute excludes extreme values;
 // here OF defaults to 1.5 as the paper states (§5.3.3) and `flags` marks every value beyond the outlier
