@@ -126,7 +126,11 @@ export class FrameDeduper {
         }
       }
       const prev = this.lastMax.get(w);
-      if (prev !== undefined && !overlap && list.length >= this.ringSize && min !== null && min > prev)
+      // Adjacent frames (no more than ~1.5 frame intervals apart) are not a loss even without overlap.
+      const ivs = list.map((f) => f.values.intended_vsync!).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const steps = ivs.slice(1).map((v, k) => v - ivs[k]!).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const typical = steps[steps.length >> 1] ?? 0n;
+      if (prev !== undefined && !overlap && list.length >= this.ringSize && min !== null && min - prev > (typical * 3n) / 2n)
         this.warnings.push(
           `${pollLabel}: window ${w || "?"}: frames lost between polls (the ${this.ringSize}-frame window moved past ` +
             `${prev} ns before it was read; first frame seen again at ${min} ns); poll more often`,
