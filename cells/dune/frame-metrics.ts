@@ -24,6 +24,12 @@ export interface FrameMetricsOptions {
   refreshHz?: number;
   /** Last-resort deadline in ms; default 16.67 (one 60 Hz period; the paper uses 16 ms, §5.2.2). */
   fixedDeadlineMs?: number;
+  /**
+   * Leave out frames whose framestats Flags are non-zero (WindowLayoutChanged, SkippedFrame, ...), as the
+   * Android framestats documentation advises for frame-time statistics. Default false: the paper counts
+   * every frame gfxinfo reports (§5.1).
+   */
+  skipFlaggedFrames?: boolean;
 }
 
 export interface FrameStats {
@@ -45,6 +51,8 @@ export interface BucketStats extends FrameStats {
 export interface RunFrameMetrics {
   runId: string;
   rule: Record<JankRule, number>;
+  /** Frames left out because their Flags were non-zero (skipFlaggedFrames). */
+  flaggedSkipped: number;
   ruleText: string;
   total: FrameStats;
   buckets: BucketStats[];
@@ -114,6 +122,10 @@ export function frameMetrics(frames: Table, options: FrameMetricsOptions = {}): 
     has(frames, "frame_interval") ? frames.getChild("frame_interval") : null,
     rowsTotal,
   );
+  const flags = numbers(
+    options.skipFlaggedFrames && has(frames, "flags") ? frames.getChild("flags") : null,
+    rowsTotal,
+  );
 
   const refresh = new Map<string, number>();
   if (options.runs) {
@@ -142,7 +154,9 @@ export function frameMetrics(frames: Table, options: FrameMetricsOptions = {}): 
 
   const out: RunFrameMetrics[] = [];
   for (const [runId, rowsUnsorted] of groupRows(frames, "frames")) {
-    const rows = rowsUnsorted.sort((a, b) => vsync[a]! - vsync[b]!);
+    // flags[r] > 0 is false for null (NaN) and for 0
+    const rows = rowsUnsorted.filter((r) => !(flags[r]! > 0)).sort((a, b) => vsync[a]! - vsync[b]!);
+    const flaggedSkipped = rowsUnsorted.length - rows.length;
     const hz = refresh.get(runId) ?? options.refreshHz;
     const rule: Record<JankRule, number> = {
       frame_deadline: 0,
@@ -192,10 +206,12 @@ export function frameMetrics(frames: Table, options: FrameMetricsOptions = {}): 
             `${r === "fixed" ? `${RULE_TEXT.fixed} ${fixedMs} ms` : RULE_TEXT[r]} for ${rule[r]} frame${rule[r] === 1 ? "" : "s"}`,
         )
         .join("; ") || "no frames";
+    const skipped = flaggedSkipped > 0 ? `; ${flaggedSkipped} frame(s) with non-zero Flags left out` : "";
     out.push({
       runId,
       rule,
-      ruleText: `jank = duration > deadline, deadline from ${ruleText}`,
+      flaggedSkipped,
+      ruleText: `jank = duration > deadline, deadline from ${ruleText}${skipped}`,
       total: stats(all, janky),
       buckets: bucketDur.map((d, k) => ({
         bucket: k,

@@ -99,6 +99,21 @@ describe("frameMetrics", () => {
     expect(r!.buckets[2]!.smoothRatio).toBeNaN();
     expect(r!.buckets[2]!.p99FrameMs).toBeNaN();
   });
+  it("leaves out frames with non-zero Flags only when asked", () => {
+    const dur = [10, 40, 12].map(t);
+    const table = makeBundleTable("frames", "f", {
+      intended_vsync: [t(0), t(16), t(32)],
+      duration: dur,
+      deadline: dur.map(() => 0n),
+      jank: dur.map(() => false),
+      flags: [0n, 8n, null], // 8 = SkippedFrame (bit 3)
+    });
+    expect(frameMetrics(table)[0]!.total).toMatchObject({ frames: 3, jankyFrames: 1 });
+    const [r] = frameMetrics(table, { skipFlaggedFrames: true });
+    expect(r!.total).toMatchObject({ frames: 2, jankyFrames: 0, smoothRatio: 1 });
+    expect(r!.flaggedSkipped).toBe(1);
+    expect(r!.ruleText).toContain("1 frame(s) with non-zero Flags left out");
+  });
   it("feeds deviationLabels through toRunMetrics", () => {
     const m = toRunMetrics(a!);
     expect(m).toMatchObject({ frames: 6, smoothRatio: 0.5 });
