@@ -144,15 +144,19 @@ function sweep(n: number, onSlab: (y0: number, y1: number, m: number, active: nu
       active++;
       for (let k = a; k < b; k++) {
         const wk = xs[k + 1]! - xs[k]!;
-        lenAt[counts[k]!] -= wk;
-        lenAt[++counts[k]!] += wk;
+        const c = counts[k]!;
+        lenAt[c] = lenAt[c]! - wk;
+        lenAt[c + 1] = lenAt[c + 1]! + wk;
+        counts[k] = c + 1;
       }
     } else {
       active--;
       for (let k = a; k < b; k++) {
         const wk = xs[k + 1]! - xs[k]!;
-        lenAt[counts[k]!] -= wk;
-        lenAt[--counts[k]!] += wk;
+        const c = counts[k]!;
+        lenAt[c] = lenAt[c]! - wk;
+        lenAt[c - 1] = lenAt[c - 1]! + wk;
+        counts[k] = c - 1;
       }
     }
   }
@@ -165,7 +169,7 @@ export function overdrawDepth(rects: readonly Rect[], screen: Screen): OverdrawD
   const hist = new Float64Array(n + 1);
   sweep(n, (y0, y1, _m, active) => {
     const dy = y1 - y0;
-    for (let d = 1; d <= active; d++) hist[d] += lenAt[d]! * dy;
+    for (let d = 1; d <= active; d++) hist[d] = hist[d]! + lenAt[d]! * dy;
   });
   let max = 0;
   let drawn = 0;

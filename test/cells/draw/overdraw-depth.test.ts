@@ -76,7 +76,7 @@ describe("overdrawDepth", () => {
         const ref = reference(rects, 20, 20);
         const painted = new Int32Array(400);
         for (const g of overdrawRegions(rects, { width: 20, height: 20 }))
-          for (let y = g.y0; y < g.y1; y++) for (let x = g.x0; x < g.x1; x++) painted[y * 20 + x] += g.depth;
+          for (let y = g.y0; y < g.y1; y++) for (let x = g.x0; x < g.x1; x++) painted[y * 20 + x] = painted[y * 20 + x]! + g.depth;
         expect([...painted]).toEqual([...ref.depth]);
       }),
       { numRuns: 200 },

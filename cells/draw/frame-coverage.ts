@@ -1,0 +1,146 @@
+// What each draw operation of a frame leaves visible (DRAW §IV): the pixels where it is the last painter.
+//
+// visiblePixels works on compressed coordinates, painting rectangles from the last drawn to the first:
+// a cell already painted by a later rectangle is covered. Each row of cells keeps "next unpainted cell"
+// pointers (path-compressed), so every cell is painted once: O(n log n + Σ rows spanned + cells).
+//
+// Which operations paint (frameCoverage): a draw operation of a view that is visible (itself and every
+// ancestor drawn in the frame), and that either has a background or has no child drawn in the frame
+// (a leaf paints its content). A container without a background only places its children (§VI-A: "a
+// layout itself usually does not include any visible pixels"), so it paints nothing and covers nothing.
+import type { Rect, Screen } from "./overdraw-depth";
+import type { RenderTrace } from "./render-trace";
+
+/** Pixels of each rectangle not painted over by a later one (index order = drawing order), clipped. */
+export function visiblePixels(rects: readonly Rect[], screen: Screen): Float64Array {
+  const w = Math.ceil(screen.width);
+  const h = Math.ceil(screen.height);
+  const n = rects.length;
+  const out = new Float64Array(n);
+  const box = new Int32Array(4 * n);
+  const xsSet: number[] = [];
+  const ysSet: number[] = [];
+  const live: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = rects[i]!;
+    const x0 = Math.max(0, Math.ceil(r.left));
+    const x1 = Math.min(w, Math.ceil(r.left + r.width));
+    const y0 = Math.max(0, Math.ceil(r.top));
+    const y1 = Math.min(h, Math.ceil(r.top + r.height));
+    if (!(x1 > x0 && y1 > y0)) continue;
+    box.set([x0, x1, y0, y1], 4 * i);
+    xsSet.push(x0, x1);
+    ysSet.push(y0, y1);
+    live.push(i);
+  }
+  const xs = uniqueSorted(xsSet);
+  const ys = uniqueSorted(ysSet);
+  const nx = xs.length - 1;
+  const ny = ys.length - 1;
+  if (nx <= 0 || ny <= 0) return out;
+  const xi = new Map<number, number>(Array.from(xs, (v, i) => [v, i]));
+  const yi = new Map<number, number>(Array.from(ys, (v, i) => [v, i]));
+  // next[row * (nx + 1) + c] = the first unpainted cell ≥ c in that row (nx = past the end).
+  const next = new Int32Array(ny * (nx + 1));
+  for (let r = 0; r < ny; r++) for (let c = 0; c <= nx; c++) next[r * (nx + 1) + c] = c;
+  const findNext = (base: number, c: number): number => {
+    let root = c;
+    while (next[base + root]! !== root) root = next[base + root]!;
+    while (next[base + c]! !== root) {
+      const up = next[base + c]!;
+      next[base + c] = root;
+      c = up;
+    }
+    return root;
+  };
+  for (let k = live.length - 1; k >= 0; k--) {
+    const i = live[k]!;
+    const a = xi.get(box[4 * i]!)!;
+    const b = xi.get(box[4 * i + 1]!)!;
+    const c0 = yi.get(box[4 * i + 2]!)!;
+    const c1 = yi.get(box[4 * i + 3]!)!;
+    let area = 0;
+    for (let r = c0; r < c1; r++) {
+      const base = r * (nx + 1);
+      const rowH = ys[r + 1]! - ys[r]!;
+      for (let c = findNext(base, a); c < b; c = findNext(base, c + 1)) {
+        area += (xs[c + 1]! - xs[c]!) * rowH;
+        next[base + c] = c + 1;
+      }
+    }
+    out[i] = area;
+  }
+  return out;
+}
+
+function uniqueSorted(values: number[]): Int32Array {
+  const s = Int32Array.from(values).sort();
+  let u = 0;
+  for (let i = 0; i < s.length; i++) if (i === 0 || s[i] !== s[u - 1]) s[u++] = s[i]!;
+  return s.slice(0, u);
+}
+
+export interface FrameCoverage {
+  /** trace rows of the painting draw operations, in drawing order */
+  ops: Int32Array;
+  rects: Rect[];
+  /** clipped pixels each painting operation draws */
+  drawn: Float64Array;
+  /** pixels each painting operation leaves visible at the end of the frame */
+  visible: Float64Array;
+  /** views (trace view indices) of this frame that are invisible: not visible, off screen, zero area,
+   *  fully covered, or a non-painting container none of whose descendants shows a pixel */
+  invisibleViews: Int32Array;
+}
+
+/** The painting draw operations of trace.frames[f] and what each leaves visible. */
+export function frameCoverage(t: RenderTrace, f: number, screen: Screen): FrameCoverage {
+  const fr = t.frames[f]!;
+  const nv = fr.views.length;
+  const local = new Map<number, number>();
+  fr.views.forEach((v, i) => local.set(v, i));
+  const parentLocal = Int32Array.from(fr.parents, (p) => local.get(p) ?? -1);
+  const hasChild = new Uint8Array(nv);
+  for (let i = 0; i < nv; i++) if (parentLocal[i]! >= 0) hasChild[parentLocal[i]!] = 1;
+  // A view's visibility in this frame: that of its last operation; effective = all ancestors visible too.
+  const own = new Int8Array(nv);
+  for (let k = fr.begin; k < fr.end; k++) own[local.get(t.view[k]!)!] = t.visibility[k]!;
+  const effVisible = new Int8Array(nv).fill(-1);
+  const resolve = (i: number): number => {
+    if (effVisible[i]! >= 0) return effVisible[i]!;
+    effVisible[i] = 0; // guards against a cycle (render-trace cuts them, so this only stops recursion)
+    const p = parentLocal[i]!;
+    const v = own[i] === 0 && (p < 0 || resolve(p) === 1) ? 1 : 0;
+    effVisible[i] = v;
+    return v;
+  };
+  for (let i = 0; i < nv; i++) resolve(i);
+
+  const ops: number[] = [];
+  const rects: Rect[] = [];
+  for (let k = fr.begin; k < fr.end; k++) {
+    if (t.op[k] !== 2) continue;
+    const i = local.get(t.view[k]!)!;
+    if (!effVisible[i] || !(t.hasBackground[k] || !hasChild[i])) continue;
+    ops.push(k);
+    rects.push({ left: t.left[k]!, top: t.top[k]!, width: t.width[k]!, height: t.height[k]! });
+  }
+  const visible = visiblePixels(rects, screen);
+  const drawn = Float64Array.from(rects, (r) => clippedArea(r, screen));
+
+  // Visible views: painters with a visible pixel, and every ancestor of one.
+  const shows = new Uint8Array(nv);
+  for (let j = 0; j < ops.length; j++) {
+    if (visible[j]! <= 0) continue;
+    for (let i = local.get(t.view[ops[j]!]!)!; i >= 0 && !shows[i]; i = parentLocal[i]!) shows[i] = 1;
+  }
+  const invisible: number[] = [];
+  for (let i = 0; i < nv; i++) if (!shows[i]) invisible.push(fr.views[i]!);
+  return { ops: Int32Array.from(ops), rects, drawn, visible, invisibleViews: Int32Array.from(invisible) };
+}
+
+export function clippedArea(r: Rect, screen: Screen): number {
+  const w = Math.max(0, Math.min(Math.ceil(screen.width), Math.ceil(r.left + r.width)) - Math.max(0, Math.ceil(r.left)));
+  const h = Math.max(0, Math.min(Math.ceil(screen.height), Math.ceil(r.top + r.height)) - Math.max(0, Math.ceil(r.top)));
+  return Number.isFinite(w * h) ? w * h : 0;
+}

@@ -1,0 +1,335 @@
+// Trace preprocessing (DRAW §III-B): the render_ops table as typed columns, the view hierarchy per frame,
+// and overlapped rendering time eliminated.
+//
+// Overlapped time: a view's measure/layout/draw includes its children's, and a measure may run again from
+// inside a layout. Operations on one thread form a call stack, so an operation that starts inside another
+// one's [start, start + dur) is nested in it; an operation's self time is its dur minus the time of the
+// operations directly nested in it. A measure called from a layout thus keeps its own time once and the
+// layout loses it, and a parent loses its children's time (the FaceQ footnote, §VI-B).
+//
+// Bad input, defined behaviour (each reported once in `warnings` with a count and the first example):
+// - rows out of start order: processed in start order (ties: longer first) — the log is meant to be sorted;
+// - negative dur: taken as 0; negative width/height: taken as 0 (the view covers no pixel);
+// - an operation that starts inside another but ends after it: only the overlapping part is removed
+//   from the enclosing one (partial overlap is not nesting);
+// - a parent_id that is no view_id anywhere in the trace: the view is a root of its frame's hierarchy;
+//   a parent cycle: broken at the view where it is found (that view becomes a root);
+// - an op other than measure/layout/draw: the row is dropped; visibility other than visible/invisible/gone:
+//   taken as visible.
+// A view's parent in a frame is its parent_id in that frame, else the last one seen in earlier frames.
+import type { Table, Vector } from "apache-arrow";
+import { requireColumns } from "../common/require-columns";
+
+export const OPS = ["measure", "layout", "draw"] as const;
+export type OpName = (typeof OPS)[number];
+export const VISIBILITIES = ["visible", "invisible", "gone"] as const;
+
+export interface ViewInfo {
+  viewId: number;
+  viewClass: string;
+  xmlId: string | null;
+  layoutFile: string | null;
+}
+
+/** One frame: its operations are rows [begin, end) of the trace (in start order). */
+export interface FrameInfo {
+  frame: number;
+  begin: number;
+  end: number;
+  /** distinct view indices with an operation in this frame, in first-operation order */
+  views: Int32Array;
+  /** parent view index per entry of `views` (-1 for a root) */
+  parents: Int32Array;
+  /** depth in the view tree per entry of `views` (root = 0) */
+  depths: Int32Array;
+}
+
+export interface RenderTrace {
+  /** operations in start order */
+  length: number;
+  frame: Int32Array;
+  /** index into `views` */
+  view: Int32Array;
+  /** 0 measure, 1 layout, 2 draw */
+  op: Int8Array;
+  start: Float64Array;
+  dur: Float64Array;
+  /** dur without the operations nested in it, ns (§III-B) */
+  self: Float64Array;
+  uiThread: Uint8Array;
+  hwAccelerated: Uint8Array;
+  left: Int32Array;
+  top: Int32Array;
+  width: Int32Array;
+  height: Int32Array;
+  hasBackground: Uint8Array;
+  /** 0 visible, 1 invisible, 2 gone */
+  visibility: Int8Array;
+  views: ViewInfo[];
+  frames: FrameInfo[];
+  warnings: string[];
+}
+
+const COLUMNS = {
+  frame: "int32", view_id: "int32", parent_id: "int32", view_class: "utf8", op: "utf8", start: "int64",
+  dur: "int64", ui_thread: "bool", hw_accelerated: "bool", left: "int32", top: "int32", width: "int32",
+  height: "int32", has_background: "bool", visibility: "utf8",
+} as const;
+
+/** Codes of a string column against known words (-1 for null or other), reading UTF-8 bytes directly. */
+function wordCodes(vector: Vector, words: readonly string[]): Int8Array {
+  const out = new Int8Array(vector.length);
+  const enc = words.map((w) => new TextEncoder().encode(w));
+  let row = 0;
+  for (const data of vector.data as unknown as { length: number; valueOffsets?: Int32Array; values: Uint8Array; dictionary?: Vector; nullCount: number }[]) {
+    if (data.dictionary) {
+      const dcodes = Array.from({ length: data.dictionary.length }, (_, k) => words.indexOf(String(data.dictionary!.get(k))));
+      const idx = data.values as unknown as ArrayLike<number>;
+      for (let i = 0; i < data.length; i++) out[row + i] = dcodes[idx[i]!] ?? -1;
+    } else {
+      const off = data.valueOffsets!;
+      const bytes = data.values;
+      for (let i = 0; i < data.length; i++) {
+        const a = off[i]!;
+        const len = off[i + 1]! - a;
+        let code = -1;
+        for (let w = 0; w < enc.length && code < 0; w++) {
+          const e = enc[w]!;
+          if (e.length !== len) continue;
+          let k = 0;
+          while (k < len && bytes[a + k] === e[k]) k++;
+          if (k === len) code = w;
+        }
+        out[row + i] = code;
+      }
+    }
+    row += data.length;
+  }
+  for (let i = 0; i < vector.length; i++) if (out[i]! >= 0 && !vector.isValid(i)) out[i] = -1;
+  return out;
+}
+
+const asInt32 = (v: Vector): Int32Array => Int32Array.from(v.toArray() as ArrayLike<number>);
+const asBool = (v: Vector): Uint8Array => {
+  const out = new Uint8Array(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = v.get(i) ? 1 : 0;
+  return out;
+};
+const asNumber = (v: Vector): Float64Array => {
+  const a = v.toArray() as BigInt64Array;
+  const out = new Float64Array(a.length);
+  for (let i = 0; i < a.length; i++) out[i] = Number(a[i]!);
+  return out;
+};
+
+class Warnings {
+  private seen = new Map<string, { count: number; first: string }>();
+  add(kind: string, example: string): void {
+    const w = this.seen.get(kind);
+    if (w) w.count++;
+    else this.seen.set(kind, { count: 1, first: example });
+  }
+  list(): string[] {
+    return [...this.seen].map(([kind, w]) => `render_ops: ${w.count} ${kind} (first: ${w.first})`);
+  }
+}
+
+/** Reads render_ops, nests operations, eliminates overlapped time and builds each frame's hierarchy. */
+export function preprocessRenderOps(table: Table): RenderTrace {
+  requireColumns(table, COLUMNS, "render_ops");
+  const col = (name: string) => table.getChild(name)!;
+  const warn = new Warnings();
+  const rows = table.numRows;
+  const opCode = wordCodes(col("op"), OPS);
+  const visCode = wordCodes(col("visibility"), VISIBILITIES);
+  const startRaw = asNumber(col("start"));
+  const durRaw = asNumber(col("dur"));
+
+  // Keep valid rows, in start order (ties: the enclosing, longer one first).
+  let order: number[] = [];
+  for (let i = 0; i < rows; i++) {
+    if (opCode[i]! < 0) warn.add("rows with an op other than measure, layout or draw, dropped", `row ${i}: ${col("op").get(i)}`);
+    else order.push(i);
+  }
+  let sorted = true;
+  for (let k = 1; k < order.length; k++)
+    if (startRaw[order[k]!]! < startRaw[order[k - 1]!]!) {
+      if (sorted) warn.add("operations out of start order, processed in start order", `row ${order[k]}`);
+      sorted = false;
+    }
+  if (!sorted) order = order.sort((a, b) => startRaw[a]! - startRaw[b]! || durRaw[b]! - durRaw[a]! || a - b);
+
+  const n = order.length;
+  const pick32 = (src: Int32Array) => Int32Array.from(order, (i) => src[i]!);
+  const pick8 = (src: Uint8Array) => Uint8Array.from(order, (i) => src[i]!);
+  const frameCol = pick32(asInt32(col("frame")));
+  const viewIdCol = pick32(asInt32(col("view_id")));
+  const parentVec = col("parent_id");
+  const parentRaw = asInt32(parentVec);
+  const parentId = new Float64Array(n);
+  order.forEach((i, k) => (parentId[k] = parentVec.isValid(i) ? parentRaw[i]! : NaN));
+  const t: RenderTrace = {
+    length: n,
+    frame: frameCol,
+    view: new Int32Array(n),
+    op: Int8Array.from(order, (i) => opCode[i]!),
+    start: Float64Array.from(order, (i) => startRaw[i]!),
+    dur: Float64Array.from(order, (i) => {
+      if (durRaw[i]! >= 0) return durRaw[i]!;
+      warn.add("operations with negative dur, taken as 0", `row ${i}: dur ${durRaw[i]}`);
+      return 0;
+    }),
+    self: new Float64Array(n),
+    uiThread: pick8(asBool(col("ui_thread"))),
+    hwAccelerated: pick8(asBool(col("hw_accelerated"))),
+    left: pick32(asInt32(col("left"))),
+    top: pick32(asInt32(col("top"))),
+    width: pick32(asInt32(col("width"))),
+    height: pick32(asInt32(col("height"))),
+    hasBackground: pick8(asBool(col("has_background"))),
+    visibility: Int8Array.from(order, (i) => {
+      if (visCode[i]! >= 0) return visCode[i]!;
+      warn.add("rows with unknown visibility, taken as visible", `row ${i}: ${col("visibility").get(i)}`);
+      return 0;
+    }),
+    views: [],
+    frames: [],
+    warnings: [],
+  };
+  for (let k = 0; k < n; k++) {
+    for (const [arr, what] of [[t.width, "width"], [t.height, "height"]] as const)
+      if (arr[k]! < 0) (warn.add(`rows with negative ${what}, taken as 0`, `row ${order[k]}: ${what} ${arr[k]}`), (arr[k] = 0));
+  }
+
+  // Views: one entry per view_id, strings read once.
+  const viewIndex = new Map<number, number>();
+  const xml = col("xml_id");
+  const layout = col("layout_file");
+  for (let k = 0; k < n; k++) {
+    const id = viewIdCol[k]!;
+    let v = viewIndex.get(id);
+    if (v === undefined) {
+      const i = order[k]!;
+      v = t.views.length;
+      viewIndex.set(id, v);
+      t.views.push({
+        viewId: id,
+        viewClass: String(col("view_class").get(i)),
+        xmlId: xml && xml.isValid(i) ? String(xml.get(i)) : null,
+        layoutFile: layout && layout.isValid(i) ? String(layout.get(i)) : null,
+      });
+    }
+    t.view[k] = v;
+  }
+
+  eliminateOverlap(t, order, warn);
+  buildFrames(t, parentId, viewIndex, order, warn);
+  t.warnings = warn.list();
+  return t;
+}
+
+/** Self time = dur minus the (overlapping part of the) operations directly nested in it, per thread kind. */
+function eliminateOverlap(t: RenderTrace, order: number[], warn: Warnings): void {
+  const stacks: number[][] = [[], []];
+  for (let k = 0; k < t.length; k++) {
+    t.self[k] = t.dur[k]!;
+    const stack = stacks[t.uiThread[k]!]!;
+    const s = t.start[k]!;
+    while (stack.length && t.start[stack.at(-1)!]! + t.dur[stack.at(-1)!]! <= s) stack.pop();
+    const parent = stack.at(-1);
+    if (parent !== undefined) {
+      const pEnd = t.start[parent]! + t.dur[parent]!;
+      const end = s + t.dur[k]!;
+      if (end > pEnd) warn.add("operations overlapping another without nesting in it", `row ${order[k]}`);
+      t.self[parent] = t.self[parent]! - (Math.min(end, pEnd) - s);
+    }
+    stack.push(k);
+  }
+  for (let k = 0; k < t.length; k++) if (t.self[k]! < 0) t.self[k] = 0;
+}
+
+function buildFrames(t: RenderTrace, parentId: Float64Array, viewIndex: Map<number, number>, order: number[], warn: Warnings): void {
+  // Group operations by frame, keeping start order inside each.
+  const byFrame = new Map<number, number[]>();
+  for (let k = 0; k < t.length; k++) {
+    const f = t.frame[k]!;
+    let list = byFrame.get(f);
+    if (!list) byFrame.set(f, (list = []));
+    list.push(k);
+  }
+  const frameNumbers = [...byFrame.keys()].sort((a, b) => a - b);
+  const regroup = new Int32Array(t.length);
+  let pos = 0;
+  const spans: [number, number, number][] = [];
+  for (const f of frameNumbers) {
+    const begin = pos;
+    for (const k of byFrame.get(f)!) regroup[pos++] = k;
+    spans.push([f, begin, pos]);
+  }
+  if (regroup.some((k, i) => k !== i)) permute(t, regroup, parentId, order);
+
+  const lastParent = new Int32Array(t.views.length).fill(-1);
+  for (const [frame, begin, end] of spans) {
+    const local = new Map<number, number>();
+    const views: number[] = [];
+    for (let k = begin; k < end; k++) {
+      const v = t.view[k]!;
+      if (!local.has(v)) (local.set(v, views.length), views.push(v));
+      const pid = parentId[k]!;
+      if (Number.isNaN(pid)) lastParent[v] = -1;
+      else {
+        const p = viewIndex.get(pid);
+        if (p === undefined) {
+          warn.add("views whose parent_id is no view in the trace, taken as roots", `frame ${frame} view ${t.views[v]!.viewId} parent ${pid}`);
+          lastParent[v] = -1;
+        } else lastParent[v] = p;
+      }
+    }
+    const parents = Int32Array.from(views, (v) => lastParent[v]!);
+    const depths = new Int32Array(views.length).fill(-1);
+    for (let i = 0; i < views.length; i++) {
+      // Walk up until a known depth; a repeat on the way is a cycle, cut at this view.
+      const chain: number[] = [];
+      const onChain = new Set<number>();
+      let v = views[i]!;
+      let d = -1;
+      for (;;) {
+        const li = local.get(v);
+        if (li !== undefined && depths[li]! >= 0) { d = depths[li]!; break; }
+        if (onChain.has(v)) {
+          warn.add("parent cycles, cut (the view becomes a root)", `frame ${frame} view ${t.views[v]!.viewId}`);
+          lastParent[v] = -1;
+          if (li !== undefined) parents[li] = -1;
+          chain.length = chain.indexOf(v) + 1;
+          d = -1;
+          break;
+        }
+        chain.push(v);
+        onChain.add(v);
+        const p = lastParent[v]!;
+        if (p < 0) break;
+        v = p;
+      }
+      for (let c = chain.length - 1; c >= 0; c--) {
+        d++;
+        const li = local.get(chain[c]!);
+        if (li !== undefined) depths[li] = d;
+      }
+    }
+    t.frames.push({ frame, begin, end, views: Int32Array.from(views), parents, depths });
+  }
+}
+
+/** Reorders every per-operation column by `perm` (new position → old position). */
+function permute(t: RenderTrace, perm: Int32Array, parentId: Float64Array, order: number[]): void {
+  const keys = ["frame", "view", "op", "start", "dur", "self", "uiThread", "hwAccelerated", "left", "top", "width", "height", "hasBackground", "visibility"] as const;
+  for (const key of keys) {
+    const src = t[key];
+    const dst = src.slice();
+    for (let i = 0; i < perm.length; i++) dst[i] = src[perm[i]!]!;
+    (t as unknown as Record<string, unknown>)[key] = dst;
+  }
+  const p = parentId.slice();
+  const o = order.slice();
+  for (let i = 0; i < perm.length; i++) ((parentId[i] = p[perm[i]!]!), (order[i] = o[perm[i]!]!));
+}
