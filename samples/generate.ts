@@ -1,142 +1,108 @@
-// A seeded, synthetic sample run so a fresh `npm start` shows real charts. Marked synthetic in the
-// manifest and the UI. (Temporary: the simulated phone will collect realistic sample runs.)
-import { mkdir, rm, writeFile } from "node:fs/promises";
+// `npm run sample-data`: the bundled sample runs, collected from simulated phones through the real adb
+// server and the real collector, reproducibly from the seeds below. Writes workspace/public/samples/<run_id>/
+// (bundle + ground_truth.json) and index.json (the run folders the workspace loads).
+import { execFile } from "node:child_process";
+import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { newManifest } from "../bundle/manifest";
-import { writeBundleFolder } from "../bundle/node-io";
-import { makeBundleTable } from "../bundle/table-builder";
+import { promisify } from "node:util";
+import { collectDevice } from "../collectors/adb/collect-device";
+import { adbClient, DeviceShell } from "../collectors/adb/shell";
+import { PROFILES, upgraded, type DeviceProfile } from "../collectors/simulator/device-profiles";
+import { SimulatedPhone } from "../collectors/simulator/phone";
+import type { ScenarioName } from "../collectors/simulator/scenarios";
+import { generateSample } from "./synthetic-feed";
 
-function mulberry32(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+const run = promisify(execFile);
+/** Device seconds per wall second: 5 keeps a 20 s scenario to 4 s while 150 ms polls stay well inside the 120-frame ring. */
+const TIME_SCALE = 5;
+const POLL_MS = 150;
+const FIRST_PORT = 6601;
+
+interface Planned {
+  runId: string;
+  profile: DeviceProfile;
+  scenario: ScenarioName;
+  seed: number;
+  viewHooks: boolean;
+  startedAt: string;
 }
 
-const MS = 1_000_000;
-
-export async function generateSample(outRoot: string, seed = 42) {
-  const rand = mulberry32(seed);
-  const runId = "synthetic-feed-scroll";
-  const refreshHz = 60;
-  const period = 1e9 / refreshHz;
-  const t0 = 5_000_000_000;
-  const seconds = 30;
-
-  // UI events: a scroll every ~1.5 s, a few clicks.
-  const evTs: number[] = [];
-  const evKind: string[] = [];
-  const evTarget: string[] = [];
-  for (let t = 1e9; t < seconds * 1e9; t += 1.2e9 + rand() * 0.6e9) {
-    evTs.push(t0 + Math.round(t));
-    const click = rand() < 0.25;
-    evKind.push(click ? "click" : "scroll");
-    evTarget.push(click ? "feed_item" : "feed_list");
-  }
-
-  // Frames: mostly smooth; janky bursts for 300 ms after some scrolls (image decoding on the UI thread).
-  const n = seconds * refreshHz;
-  const vsync = new BigInt64Array(n);
-  const completed = new BigInt64Array(n);
-  const dur: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const start = t0 + i * period;
-    const afterEvent = evTs.some((e, k) => evKind[k] === "scroll" && start >= e && start < e + 300 * MS && k % 3 === 1);
-    const d = afterEvent ? (18 + rand() * 30) * MS : (5 + rand() * 7) * MS + (rand() < 0.02 ? 12 * MS : 0);
-    vsync[i] = BigInt(Math.round(start));
-    completed[i] = BigInt(Math.round(start + d));
-    dur.push(Math.round(d));
-  }
-  const frames = makeBundleTable("frames", runId, {
-    window: Array.from({ length: n }, () => "com.example.feed/.FeedActivity"),
-    intended_vsync: vsync,
-    vsync: vsync,
-    frame_completed: completed,
-    duration: dur,
-    deadline: dur.map(() => Math.round(period)),
-    jank: dur.map((d) => d > period),
-  });
-  const uiEvents = makeBundleTable("ui_events", runId, {
-    ts: evTs,
-    seq: evTs.map((_, i) => i),
-    kind: evKind,
-    target: evTarget,
-    source: evTs.map(() => "generator"),
-  });
-
-  // Tasks: AsyncTasks on the serial executor queue behind a slow one (DiagDroid's OpenLaw case).
-  const contexts = [
-    ["com.example.feed.FeedActivity.loadImages", "com.example.feed.FeedAdapter.bind", "android.widget.ListView.layoutChildren"],
-    ["com.example.feed.FeedActivity.refresh", "com.example.feed.FeedActivity.onResume"],
-    ["com.example.feed.SyncService.onHandleIntent", "android.app.IntentService$ServiceHandler.handleMessage"],
-    ["com.example.feed.Analytics.log", "com.example.feed.FeedActivity.onClick"],
+/** DUNE §7.4 / §8.1: a device lab runs K-9's scenario on four models; then the models get an OS upgrade. */
+function plan(): Planned[][] {
+  const lab: [string, DeviceProfile, DeviceProfile][] = [
+    ["nexus-5x", PROFILES["nexus-5x"]!, upgraded(PROFILES["nexus-5x"]!, "7.0", 24)],
+    ["pixel-2", PROFILES["pixel-2"]!, upgraded(PROFILES["pixel-2"]!, "10", 29)],
+    ["pixel-4a", PROFILES["pixel-4a"]!, upgraded(PROFILES["pixel-4a"]!, "12", 31)],
+    ["galaxy-s21", PROFILES["galaxy-s21"]!, upgraded(PROFILES["galaxy-s21"]!, "13", 33)],
   ];
-  const task = { id: [] as number[], cat: [] as string[], exec: [] as string[], cap: [] as (number | null)[], cls: [] as string[], sch: [] as number[], st: [] as number[], en: [] as number[], ctx: [] as number[] };
-  const serialFree = { at: 0 };
-  let id = 0;
-  for (const e of evTs) {
-    for (let k = 0; k < 3; k++) {
-      const scheduled = e + k * 5 * MS;
-      const started = Math.max(scheduled, serialFree.at);
-      const exec = (k === 0 && rand() < 0.3 ? 600 : 20 + rand() * 80) * MS;
-      serialFree.at = started + exec;
-      Object.entries({ id: id++, cat: "async_task", exec: "AsyncTask.SERIAL_EXECUTOR", cap: 1, cls: k === 0 ? "ImageLoadTask" : "RefreshTask", sch: scheduled, st: started, en: started + exec, ctx: k === 0 ? 0 : 1 }).forEach(([key, v]) => (task as Record<string, unknown[]>)[key]!.push(v));
-    }
-    const scheduled = e + 2 * MS;
-    Object.entries({ id: id++, cat: "thread_pool_executor", exec: "Analytics.pool", cap: 4, cls: "LogRunnable", sch: scheduled, st: scheduled + MS, en: scheduled + 4 * MS, ctx: 3 }).forEach(([key, v]) => (task as Record<string, unknown[]>)[key]!.push(v));
+  const day = (d: number, h: number) => new Date(Date.UTC(2026, 9, 1 + d, h)).toISOString();
+  const batches: Planned[][] = [[{ runId: "paper-cases-pixel-4a", profile: PROFILES["pixel-4a"]!, scenario: "paper-cases", seed: 42, viewHooks: true, startedAt: day(30, 10) }]];
+  for (let round = 0; round < 4; round++) {
+    const after = round === 3;
+    batches.push(
+      lab.map(([name, before, upgradedTo], i) => {
+        const p = after ? upgradedTo : before;
+        return { runId: `k9-${name}-android${p.sdk_release}-${after ? "upgraded" : `r${round + 1}`}`, profile: p, scenario: after ? "k9-regressed" : "k9", seed: 100 + round * 10 + i, viewHooks: false, startedAt: day(round * 7, 9 + i) };
+      }),
+    );
   }
-  const tasks = makeBundleTable("tasks", runId, {
-    task_id: task.id,
-    category: task.cat,
-    executor_id: task.exec,
-    pool_capacity: task.cap,
-    task_class: task.cls,
-    scheduled: task.sch.map(Math.round),
-    started: task.st.map(Math.round),
-    ended: task.en.map(Math.round),
-    context_id: task.ctx,
-  });
-  const contextsTable = makeBundleTable("contexts", runId, {
-    context_id: contexts.map((_, i) => i),
-    frames: contexts,
-  });
+  return batches;
+}
 
-  const manifest = newManifest(
-    runId,
-    {
-      app: "com.example.feed",
-      app_version: "2.3.0",
-      scenario: "synthetic: scroll the feed",
-      device_model: "Pixel 4a",
-      manufacturer: "Google",
-      sdk_release: "13",
-      api_level: 33,
-      cpu_abi: "arm64-v8a",
-      screen_width: 1080,
-      screen_height: 2340,
-      refresh_hz: refreshHz,
-      network: "wifi",
-      battery_level: 80,
-    },
-    {
-      synthetic: true,
-      created_by: "jankbook samples/generate.ts",
-      started_at: "2026-11-01T10:00:00.000Z",
-      sources: [{ kind: "generator", origin: `samples/generate.ts seed ${seed}` }],
-    },
-  );
-  const dir = join(outRoot, runId);
-  await rm(dir, { recursive: true, force: true });
-  await writeBundleFolder(dir, manifest, { frames, ui_events: uiEvents, tasks, contexts: contextsTable });
-  return runId;
+async function collectBatch(batch: Planned[], out: string): Promise<string[]> {
+  const client = adbClient();
+  const phones = batch.map((p) => new SimulatedPhone({ profile: p.profile, scenario: p.scenario, seed: p.seed, timeScale: TIME_SCALE, viewHooks: p.viewHooks }));
+  try {
+    for (const [i, phone] of phones.entries()) {
+      await phone.listen(FIRST_PORT + i);
+      await run("adb", ["connect", phone.serial]);
+    }
+    for (let i = 0; i < 50; i++) {
+      const online = ((await client.listDevices()) as { id: string; type: string }[]).filter((d) => d.type === "device").map((d) => d.id);
+      if (phones.every((p) => online.includes(p.serial))) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const results = await Promise.all(
+      batch.map(async (p, i) => {
+        const phone = phones[i]!;
+        const dir = join(out, p.runId);
+        await rm(dir, { recursive: true, force: true });
+        const r = await collectDevice(new DeviceShell(client, phone.serial, 10_000), {
+          package: phone.timeline.truth.package, scenario: "monkey:300", durationMs: 60_000, pollMs: POLL_MS, dir, runId: p.runId, startedAt: p.startedAt, monkeySeed: p.seed,
+        });
+        if (!r.manifest.complete) throw new Error(`${p.runId}: collection incomplete: ${r.manifest.warnings.join("; ")}`);
+        await phone.writeGroundTruth(dir);
+        await rm(join(dir, "driver.log"), { force: true });
+        process.stdout.write(`  ${p.runId}: ${Object.entries(r.manifest.tables).map(([k, v]) => `${k} ${v.rows}`).join(", ")}\n`);
+        return p.runId;
+      }),
+    );
+    return results;
+  } finally {
+    for (const phone of phones) {
+      await run("adb", ["disconnect", phone.serial]).catch(() => {});
+      await phone.close();
+    }
+  }
+}
+
+export async function generateSamples(out: string): Promise<string[]> {
+  await run("adb", ["start-server"]);
+  await mkdir(out, { recursive: true });
+  // Folders of earlier generations that are no longer produced go away; the synthetic run stays while
+  // notebooks and tests still name it.
+  const runs = [await generateSample(out)];
+  // One phone at a time: Arrow JS numbers dictionaries from a process-wide counter, so bundles finished in
+  // a racing order would differ in bytes (not in values) from one generation to the next.
+  for (const batch of plan()) for (const one of batch) runs.push(...(await collectBatch([one], out)));
+  for (const entry of await readdir(out, { withFileTypes: true }))
+    if (entry.isDirectory() && !runs.includes(entry.name)) await rm(join(out, entry.name), { recursive: true, force: true });
+  await writeFile(join(out, "index.json"), JSON.stringify(runs, null, 2) + "\n");
+  return runs;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const out = new URL("../workspace/public/samples/", import.meta.url).pathname;
-  await mkdir(out, { recursive: true });
-  const runs = [await generateSample(out)];
-  await writeFile(join(out, "index.json"), JSON.stringify(runs, null, 2) + "\n");
-  process.stdout.write(`wrote ${runs.length} sample run(s) to ${out}\n`);
+  const runs = await generateSamples(out);
+  process.stdout.write(`wrote ${runs.length} sample runs to ${out}\n`);
 }
