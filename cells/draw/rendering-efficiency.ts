@@ -39,13 +39,16 @@ export function renderingEfficiency(t: RenderTrace, options: RenderingEfficiency
   const utility = new Float64Array(nv);
   const cost = new Float64Array(nv);
   const drawnFrames = new Int32Array(nv);
-  for (let k = 0; k < t.length; k++) cost[t.view[k]!] += t.self[k]! / 1e9;
+  for (let k = 0; k < t.length; k++) cost[t.view[k]!] = cost[t.view[k]!]! + t.self[k]! / 1e9;
   t.frames.forEach((fr, f) => {
     const cov = frameCoverage(t, f, options.screen);
-    for (let j = 0; j < cov.ops.length; j++) utility[t.view[cov.ops[j]!]!] += cov.visible[j]! * display[f]!;
+    for (let j = 0; j < cov.ops.length; j++) {
+      const v = t.view[cov.ops[j]!]!;
+      utility[v] = utility[v]! + cov.visible[j]! * display[f]!;
+    }
     const seen = new Set<number>();
     for (let k = fr.begin; k < fr.end; k++) if (t.op[k] === 2) seen.add(t.view[k]!);
-    for (const v of seen) drawnFrames[v]!++;
+    for (const v of seen) drawnFrames[v] = drawnFrames[v]! + 1;
   });
   const out = t.views.map((info, v) => ({
     ...info,
@@ -87,7 +90,7 @@ export function renderingEfficiencyPlot(ranking: readonly ViewEfficiency[], opti
   const rows = ranking
     .filter((r) => Number.isFinite(r.res))
     .slice(0, options.top ?? 15)
-    .map((r, i) => ({ ...r, rank: i + 1, label: `${r.viewClass.split(".").pop()} ${r.xmlId ?? ""} ${r.layoutFile ?? ""}`.trim() }));
+    .map((r, i) => ({ ...r, rank: i + 1, label: `${r.viewClass.split(".").pop()}#${r.viewId} ${r.xmlId ?? ""} ${r.layoutFile ?? ""}`.trim() }));
   const floor = rows.length ? Math.min(...rows.map((r) => r.res)) / 2 : 1;
   return {
     marginLeft: 260,

@@ -1,0 +1,254 @@
+// User interactions and their rendering features (DRAW §V-A, Tables I and II).
+//
+// An interaction starts at a ui_events row and ends at the end of the last rendering operation before
+// the next input (§V-A). A frame belongs to the interaction in which its first operation starts; frames
+// before the first input belong to none (counted in a warning). Metrics: rendering time = Σ self times of
+// its operations (§III-B, so nothing counts twice), in ms; average frame rate = frames completed in
+// [start, end] (frames table: intended_vsync + duration; else trace frames with a draw) / duration in s.
+//
+// Features (43; times in ms, areas in px), named after Table II's wording:
+// - Table I: overdraw_max, overdraw_avg (over pixels drawn at least once, all frames pooled),
+//   invisible_view_count (views of the interaction that show no pixel in any of its frames), and
+//   effective_drawing_ratio_avg (mean over frames with draw operations of distinct drawn pixels / Σ drawn
+//   pixels; Android's draws leave no other record of "changed" pixels, so a pixel drawn at all changed);
+// - {measure,layout,draw}_time_{avg,max,min,var}: over every execution's self time;
+// - {measure,layout,draw}_count_{avg,max,min,var}: executions per view, over the interaction's views;
+// - view_count: views drawn; pixel_depth_{avg,max,min,var}: over every screen pixel of every frame with
+//   a draw (undrawn pixels have depth 0); view_area_{avg,max,min,var}: width × height per view (last op);
+// - view_tree_depth_{max,avg}; rendering_time_ratio = rendering time / duration; binary: hw_accelerated
+//   (every op was), off_ui_thread (some op was not on the UI thread), invisible_draw (some view drew while
+//   not visible). Statistics of an empty set are 0; variance is the population variance.
+import type { Table } from "apache-arrow";
+import { requireColumns } from "../common/require-columns";
+import { frameCoverage } from "./frame-coverage";
+import { overdrawDepth, overdrawRegions, type Rect, type Screen } from "./overdraw-depth";
+import type { RenderTrace } from "./render-trace";
+
+const STATS = ["avg", "max", "min", "var"] as const;
+const OPNAMES = ["measure", "layout", "draw"] as const;
+export const FEATURE_NAMES: readonly string[] = [
+  "overdraw_max", "overdraw_avg", "invisible_view_count", "effective_drawing_ratio_avg",
+  ...OPNAMES.flatMap((op) => STATS.map((s) => `${op}_time_${s}`)),
+  ...OPNAMES.flatMap((op) => STATS.map((s) => `${op}_count_${s}`)),
+  "view_count",
+  ...STATS.map((s) => `pixel_depth_${s}`),
+  ...STATS.map((s) => `view_area_${s}`),
+  "view_tree_depth_max", "view_tree_depth_avg", "rendering_time_ratio",
+  "hw_accelerated", "off_ui_thread", "invisible_draw",
+];
+
+type OpStat = `${(typeof OPNAMES)[number]}_${"sum" | "sumsq" | "n" | "max" | "min"}`;
+export type ViewStat = OpStat | "area" | "depth" | "drawn_px" | "wasted_px" | "self" | "non_hw" | "off_ui"
+  | "invisible_draw" | "invisible" | "drawn" | "covers_max" | "covers_min";
+/** Per-view columns kept for each interaction, for contributions (root-cause.ts). */
+export const VIEW_STATS: readonly ViewStat[] = [
+  ...OPNAMES.flatMap((op) => (["sum", "sumsq", "n", "max", "min"] as const).map((s): ViewStat => `${op}_${s}`)),
+  "area", "depth", "drawn_px", "wasted_px", "self", "non_hw", "off_ui", "invisible_draw", "invisible",
+  "drawn", "covers_max", "covers_min",
+];
+const S = Object.fromEntries(VIEW_STATS.map((s, i) => [s, i])) as Record<ViewStat, number>;
+const NS = VIEW_STATS.length;
+
+export interface Interaction {
+  seq: number;
+  kind: string;
+  /** ns */
+  start: number;
+  end: number;
+  /** indices into trace.frames */
+  frames: number[];
+  /** Σ self time of its operations, ms */
+  renderingTime: number;
+  /** frames per second over [start, end] */
+  frameRate: number;
+  /** feature values, in FEATURE_NAMES order */
+  features: Float64Array;
+  /** trace view indices of the interaction's views */
+  views: Int32Array;
+  /** views × VIEW_STATS, row-major */
+  viewStats: Float64Array;
+}
+
+export interface UserInteractionsOptions {
+  screen: Screen;
+  /** the frames table, for the frame rate; without it trace frames with a draw are counted */
+  frames?: Table;
+}
+
+export interface UserInteractionsResult {
+  interactions: Interaction[];
+  featureNames: readonly string[];
+  warnings: string[];
+}
+
+export function userInteractions(t: RenderTrace, uiEvents: Table, options: UserInteractionsOptions): UserInteractionsResult {
+  requireColumns(uiEvents, { ts: "int64", seq: "int32", kind: "utf8" }, "ui_events");
+  const warnings: string[] = [];
+  const tsRaw = uiEvents.getChild("ts")!.toArray() as BigInt64Array;
+  const seqs = uiEvents.getChild("seq")!.toArray() as Int32Array;
+  const kindVec = uiEvents.getChild("kind")!;
+  const events = Array.from({ length: uiEvents.numRows }, (_, i) => ({ ts: Number(tsRaw[i]!), seq: seqs[i]!, i }));
+  events.sort((a, b) => a.ts - b.ts || a.seq - b.seq);
+
+  const completions = frameCompletions(options.frames);
+  const frameStart = t.frames.map((fr) => t.start[fr.begin] ?? 0);
+  const buckets: number[][] = events.map(() => []);
+  let before = 0;
+  for (let f = 0; f < t.frames.length; f++) {
+    let lo = 0, hi = events.length; // last event with ts ≤ frame start
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (events[mid]!.ts <= frameStart[f]!) lo = mid + 1; else hi = mid; }
+    if (lo === 0) before++;
+    else buckets[lo - 1]!.push(f);
+  }
+  if (before > 0) warnings.push(`render_ops: ${before} frames before the first input, in no interaction`);
+
+  const interactions = events.map((e, i) =>
+    interactionOf(t, buckets[i]!, e.ts, e.seq, String(kindVec.get(e.i)), completions, options.screen));
+  return { interactions, featureNames: FEATURE_NAMES, warnings };
+}
+
+/** Completion times (ns, sorted) from the frames table, or null. */
+function frameCompletions(frames?: Table): Float64Array | null {
+  if (!frames) return null;
+  requireColumns(frames, { intended_vsync: "int64", duration: "int64" }, "frames");
+  const v = frames.getChild("intended_vsync")!.toArray() as BigInt64Array;
+  const d = frames.getChild("duration")!.toArray() as BigInt64Array;
+  return Float64Array.from(v, (x, i) => Number(x) + Number(d[i]!)).sort();
+}
+
+function countIn(sorted: Float64Array, lo: number, hi: number): number {
+  const lower = (x: number) => { let a = 0, b = sorted.length; while (a < b) { const m = (a + b) >> 1; if (sorted[m]! < x) a = m + 1; else b = m; } return a; };
+  const upper = (x: number) => { let a = 0, b = sorted.length; while (a < b) { const m = (a + b) >> 1; if (sorted[m]! <= x) a = m + 1; else b = m; } return a; };
+  return upper(hi) - lower(lo);
+}
+
+function interactionOf(t: RenderTrace, frames: number[], start: number, seq: number, kind: string,
+  completions: Float64Array | null, screen: Screen): Interaction {
+  const local = new Map<number, number>();
+  const rows: number[] = [];
+  const stats: number[] = [];
+  const row = (v: number): number => {
+    let r = local.get(v);
+    if (r === undefined) {
+      r = rows.length;
+      local.set(v, r);
+      rows.push(v);
+      for (let s = 0; s < NS; s++) stats.push(0);
+      for (const op of OPNAMES) stats[r * NS + S[`${op}_min`]] = Infinity;
+      stats[r * NS + S.invisible] = 1;
+    }
+    return r;
+  };
+  const at = (r: number, s: ViewStat) => r * NS + S[s];
+  const add = (i: number, x: number) => void (stats[i] = stats[i]! + x);
+  let end = start, renderNs = 0, allHw = 1, offUi = 0, invisibleDraw = 0, drawFrames = 0;
+  const hist: number[] = [];
+  let ratioSum = 0, ratioFrames = 0, screenPx = 0;
+  const frameDepth: { f: number; max: number; min: number; cov: ReturnType<typeof frameCoverage> }[] = [];
+  const execs: number[][] = [[], [], []];
+  for (const f of frames) {
+    const fr = t.frames[f]!;
+    fr.views.forEach((v, i) => { const r = row(v); stats[at(r, "depth")] = fr.depths[i]!; });
+    let hasDraw = false;
+    for (let k = fr.begin; k < fr.end; k++) {
+      const r = row(t.view[k]!);
+      const op = t.op[k]!;
+      const name = OPNAMES[op]!;
+      const x = t.self[k]! / 1e6;
+      execs[op]!.push(x);
+      add(at(r, `${name}_sum`), x);
+      add(at(r, `${name}_sumsq`), x * x);
+      add(at(r, `${name}_n`), 1);
+      stats[at(r, `${name}_max`)] = Math.max(stats[at(r, `${name}_max`)]!, x);
+      stats[at(r, `${name}_min`)] = Math.min(stats[at(r, `${name}_min`)]!, x);
+      stats[at(r, "area")] = t.width[k]! * t.height[k]!;
+      add(at(r, "self"), x);
+      renderNs += t.self[k]!;
+      end = Math.max(end, t.start[k]! + t.dur[k]!);
+      if (!t.hwAccelerated[k]) (allHw = 0, (stats[at(r, "non_hw")] = 1));
+      if (!t.uiThread[k]) (offUi = 1, (stats[at(r, "off_ui")] = 1));
+      if (op === 2) {
+        hasDraw = true;
+        stats[at(r, "drawn")] = 1;
+        if (t.visibility[k] !== 0) (invisibleDraw = 1, (stats[at(r, "invisible_draw")] = 1));
+      }
+    }
+    if (!hasDraw) continue;
+    drawFrames++;
+    const cov = frameCoverage(t, f, screen);
+    const depth = overdrawDepth(cov.rects, screen);
+    depth.histogram.forEach((c, d) => (hist[d] = (hist[d] ?? 0) + c));
+    screenPx += Math.ceil(screen.width) * Math.ceil(screen.height);
+    let drawnSum = 0;
+    for (let j = 0; j < cov.ops.length; j++) {
+      const r = row(t.view[cov.ops[j]!]!);
+      add(at(r, "drawn_px"), cov.drawn[j]!);
+      add(at(r, "wasted_px"), cov.drawn[j]! - cov.visible[j]!);
+      drawnSum += cov.drawn[j]!;
+    }
+    const distinct = drawnSum > 0 ? depth.histogram.reduce((a, c, d) => a + (d > 0 ? c : 0), 0) : 0;
+    if (drawnSum > 0) (ratioSum += distinct / drawnSum, ratioFrames++);
+    const shown = new Set(fr.views);
+    for (const v of cov.invisibleViews) shown.delete(v);
+    for (const v of shown) stats[at(row(v), "invisible")] = 0;
+    let min = 0;
+    while (min < depth.histogram.length && depth.histogram[min] === 0) min++;
+    frameDepth.push({ f, max: depth.max, min, cov });
+  }
+  for (const op of OPNAMES) for (let r = 0; r < rows.length; r++) if (stats[at(r, `${op}_n`)] === 0) stats[at(r, `${op}_min`)] = 0;
+
+  // Views covering a pixel at the interaction's max (min) depth, in frames attaining it (1/m shares).
+  let maxDepth = 0, minDepth = Infinity;
+  for (const fd of frameDepth) (maxDepth = Math.max(maxDepth, fd.max), (minDepth = Math.min(minDepth, fd.min)));
+  for (const fd of frameDepth) {
+    for (const [depth, stat] of [[maxDepth, "covers_max"], [minDepth, "covers_min"]] as const) {
+      if (depth < 1 || (stat === "covers_max" ? fd.max : fd.min) !== depth) continue;
+      const regions = overdrawRegions(fd.cov.rects, screen).filter((g) => g.depth === depth);
+      fd.cov.rects.forEach((rc: Rect, j) => {
+        if (regions.some((g) => g.x0 < rc.left + rc.width && g.x1 > rc.left && g.y0 < rc.top + rc.height && g.y1 > rc.top))
+          stats[at(row(t.view[fd.cov.ops[j]!]!), stat)] = 1;
+      });
+    }
+  }
+
+  const nv = rows.length;
+  const col = (s: ViewStat) => Array.from({ length: nv }, (_, r) => stats[at(r, s)]!);
+  const feats: number[] = [];
+  const histTotal = hist.reduce((a, c) => a + (c ?? 0), 0);
+  const drawnPx = histTotal - (hist[0] ?? 0);
+  let depthSum = 0, depthSq = 0;
+  hist.forEach((c, d) => ((depthSum += d * (c ?? 0)), (depthSq += d * d * (c ?? 0))));
+  feats.push(hist.length > 0 ? hist.length - 1 : 0, drawnPx > 0 ? depthSum / drawnPx : 0,
+    col("invisible").reduce((a, b) => a + b, 0), ratioFrames > 0 ? ratioSum / ratioFrames : 0);
+  for (let op = 0; op < 3; op++) feats.push(...describe(execs[op]!));
+  for (const op of OPNAMES) feats.push(...describe(col(`${op}_n`)));
+  feats.push(col("drawn").reduce((a, b) => a + b, 0));
+  const pxMean = screenPx > 0 ? depthSum / screenPx : 0;
+  feats.push(pxMean, hist.length > 0 ? hist.length - 1 : 0, frameDepth.length ? minDepth : 0,
+    screenPx > 0 ? depthSq / screenPx - pxMean * pxMean : 0);
+  feats.push(...describe(col("area")));
+  const depths = col("depth");
+  feats.push(nv ? Math.max(...depths) : 0, nv ? depths.reduce((a, b) => a + b, 0) / nv : 0);
+  const renderingTime = renderNs / 1e6;
+  const durationS = (end - start) / 1e9;
+  feats.push(end > start ? renderNs / (end - start) : 0, frames.length ? allHw : 0, offUi, invisibleDraw);
+  const completed = completions ? countIn(completions, start, end) : drawFrames;
+  return {
+    seq, kind, start, end, frames, renderingTime,
+    frameRate: durationS > 0 ? completed / durationS : 0,
+    features: Float64Array.from(feats),
+    views: Int32Array.from(rows),
+    viewStats: Float64Array.from(stats),
+  };
+}
+
+/** [avg, max, min, population variance]; all 0 for an empty list. */
+function describe(xs: readonly number[]): [number, number, number, number] {
+  if (xs.length === 0) return [0, 0, 0, 0];
+  let sum = 0, max = -Infinity, min = Infinity;
+  for (const x of xs) ((sum += x), (max = Math.max(max, x)), (min = Math.min(min, x)));
+  const mean = sum / xs.length;
+  let v = 0;
+  for (const x of xs) v += (x - mean) * (x - mean);
+  return [mean, max, min, v / xs.length];
+}
