@@ -28,7 +28,10 @@ export function visiblePixels(rects: readonly Rect[], screen: Screen): Float64Ar
     const y0 = Math.max(0, Math.ceil(r.top));
     const y1 = Math.min(h, Math.ceil(r.top + r.height));
     if (!(x1 > x0 && y1 > y0)) continue;
-    box.set([x0, x1, y0, y1], 4 * i);
+    box[4 * i] = x0;
+    box[4 * i + 1] = x1;
+    box[4 * i + 2] = y0;
+    box[4 * i + 3] = y1;
     xsSet.push(x0, x1);
     ysSet.push(y0, y1);
     live.push(i);
@@ -38,8 +41,11 @@ export function visiblePixels(rects: readonly Rect[], screen: Screen): Float64Ar
   const nx = xs.length - 1;
   const ny = ys.length - 1;
   if (nx <= 0 || ny <= 0) return out;
-  const xi = new Map<number, number>(Array.from(xs, (v, i) => [v, i]));
-  const yi = new Map<number, number>(Array.from(ys, (v, i) => [v, i]));
+  const at = (sorted: Int32Array, v: number): number => {
+    let lo = 0, hi = sorted.length - 1;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (sorted[mid]! < v) lo = mid + 1; else hi = mid; }
+    return lo;
+  };
   // next[row * (nx + 1) + c] = the first unpainted cell ≥ c in that row (nx = past the end).
   const next = new Int32Array(ny * (nx + 1));
   for (let r = 0; r < ny; r++) for (let c = 0; c <= nx; c++) next[r * (nx + 1) + c] = c;
@@ -55,10 +61,10 @@ export function visiblePixels(rects: readonly Rect[], screen: Screen): Float64Ar
   };
   for (let k = live.length - 1; k >= 0; k--) {
     const i = live[k]!;
-    const a = xi.get(box[4 * i]!)!;
-    const b = xi.get(box[4 * i + 1]!)!;
-    const c0 = yi.get(box[4 * i + 2]!)!;
-    const c1 = yi.get(box[4 * i + 3]!)!;
+    const a = at(xs, box[4 * i]!);
+    const b = at(xs, box[4 * i + 1]!);
+    const c0 = at(ys, box[4 * i + 2]!);
+    const c1 = at(ys, box[4 * i + 3]!);
     let area = 0;
     for (let r = c0; r < c1; r++) {
       const base = r * (nx + 1);
@@ -88,55 +94,66 @@ export interface FrameCoverage {
   drawn: Float64Array;
   /** pixels each painting operation leaves visible at the end of the frame */
   visible: Float64Array;
-  /** views (trace view indices) of this frame that are invisible: not visible, off screen, zero area,
-   *  fully covered, or a non-painting container none of whose descendants shows a pixel */
+  /** views (trace view indices) of the frame that show a pixel: painters with a visible pixel and
+   *  their ancestors. The others are invisible: not visible, off screen, zero area, fully covered, or
+   *  a container without background none of whose descendants shows a pixel. */
+  shown: Int32Array;
   invisibleViews: Int32Array;
 }
+
+// Per-view scratch (trace view index → local index), grown as needed and reset after each frame.
+let localOf = new Int32Array(0);
 
 /** The painting draw operations of trace.frames[f] and what each leaves visible. */
 export function frameCoverage(t: RenderTrace, f: number, screen: Screen): FrameCoverage {
   const fr = t.frames[f]!;
   const nv = fr.views.length;
-  const local = new Map<number, number>();
-  fr.views.forEach((v, i) => local.set(v, i));
-  const parentLocal = Int32Array.from(fr.parents, (p) => local.get(p) ?? -1);
+  if (localOf.length < t.views.length) localOf = new Int32Array(Math.max(t.views.length, 2 * localOf.length)).fill(-1);
+  for (let i = 0; i < nv; i++) localOf[fr.views[i]!] = i;
+  const parentLocal = new Int32Array(nv);
   const hasChild = new Uint8Array(nv);
-  for (let i = 0; i < nv; i++) if (parentLocal[i]! >= 0) hasChild[parentLocal[i]!] = 1;
+  for (let i = 0; i < nv; i++) {
+    const p = fr.parents[i]!;
+    const pl = p >= 0 ? localOf[p]! : -1;
+    parentLocal[i] = pl;
+    if (pl >= 0) hasChild[pl] = 1;
+  }
   // A view's visibility in this frame: that of its last operation; effective = all ancestors visible too.
+  // Views are listed in first-operation order and parents operate first, so one pass usually settles it;
+  // the loop resolves any order.
   const own = new Int8Array(nv);
-  for (let k = fr.begin; k < fr.end; k++) own[local.get(t.view[k]!)!] = t.visibility[k]!;
-  const effVisible = new Int8Array(nv).fill(-1);
-  const resolve = (i: number): number => {
-    if (effVisible[i]! >= 0) return effVisible[i]!;
-    effVisible[i] = 0; // guards against a cycle (render-trace cuts them, so this only stops recursion)
-    const p = parentLocal[i]!;
-    const v = own[i] === 0 && (p < 0 || resolve(p) === 1) ? 1 : 0;
-    effVisible[i] = v;
-    return v;
-  };
-  for (let i = 0; i < nv; i++) resolve(i);
+  for (let k = fr.begin; k < fr.end; k++) own[localOf[t.view[k]!]!] = t.visibility[k]!;
+  const eff = new Int8Array(nv).fill(-1);
+  const path = new Int32Array(nv + 1);
+  for (let i = 0; i < nv; i++) {
+    let j = i, len = 0;
+    while (j >= 0 && eff[j]! < 0 && len <= nv) ((path[len++] = j), (j = parentLocal[j]!));
+    let v = j < 0 ? 1 : Math.max(0, eff[j]!);
+    for (let q = len - 1; q >= 0; q--) eff[path[q]!] = v = own[path[q]!] === 0 && v === 1 ? 1 : 0;
+  }
 
   const ops: number[] = [];
   const rects: Rect[] = [];
   for (let k = fr.begin; k < fr.end; k++) {
     if (t.op[k] !== 2) continue;
-    const i = local.get(t.view[k]!)!;
-    if (!effVisible[i] || !(t.hasBackground[k] || !hasChild[i])) continue;
+    const i = localOf[t.view[k]!]!;
+    if (!eff[i] || !(t.hasBackground[k] || !hasChild[i])) continue;
     ops.push(k);
     rects.push({ left: t.left[k]!, top: t.top[k]!, width: t.width[k]!, height: t.height[k]! });
   }
   const visible = visiblePixels(rects, screen);
   const drawn = Float64Array.from(rects, (r) => clippedArea(r, screen));
 
-  // Visible views: painters with a visible pixel, and every ancestor of one.
   const shows = new Uint8Array(nv);
   for (let j = 0; j < ops.length; j++) {
     if (visible[j]! <= 0) continue;
-    for (let i = local.get(t.view[ops[j]!]!)!; i >= 0 && !shows[i]; i = parentLocal[i]!) shows[i] = 1;
+    for (let i = localOf[t.view[ops[j]!]!]!; i >= 0 && !shows[i]; i = parentLocal[i]!) shows[i] = 1;
   }
+  const shown: number[] = [];
   const invisible: number[] = [];
-  for (let i = 0; i < nv; i++) if (!shows[i]) invisible.push(fr.views[i]!);
-  return { ops: Int32Array.from(ops), rects, drawn, visible, invisibleViews: Int32Array.from(invisible) };
+  for (let i = 0; i < nv; i++) (shows[i] ? shown : invisible).push(fr.views[i]!);
+  for (let i = 0; i < nv; i++) localOf[fr.views[i]!] = -1;
+  return { ops: Int32Array.from(ops), rects, drawn, visible, shown: Int32Array.from(shown), invisibleViews: Int32Array.from(invisible) };
 }
 
 export function clippedArea(r: Rect, screen: Screen): number {

@@ -110,9 +110,36 @@ function wordCodes(vector: Vector, words: readonly string[]): Int8Array {
 }
 
 const asInt32 = (v: Vector): Int32Array => Int32Array.from(v.toArray() as ArrayLike<number>);
+/** Bool column as 0/1 bytes, read from the bitmaps (null reads as false). */
 const asBool = (v: Vector): Uint8Array => {
   const out = new Uint8Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = v.get(i) ? 1 : 0;
+  let row = 0;
+  for (const data of v.data as unknown as { length: number; offset: number; values: Uint8Array; nullBitmap?: Uint8Array; nullCount: number }[]) {
+    const bits = data.values;
+    const nulls = data.nullCount > 0 ? data.nullBitmap : undefined;
+    for (let i = 0; i < data.length; i++) {
+      const b = data.offset + i;
+      const set = (bits[b >> 3]! >> (b & 7)) & 1;
+      out[row + i] = nulls && !((nulls[b >> 3]! >> (b & 7)) & 1) ? 0 : set;
+    }
+    row += data.length;
+  }
+  return out;
+};
+/** Validity per row (1 = not null), from the null bitmaps. */
+const validity = (v: Vector): Uint8Array => {
+  const out = new Uint8Array(v.length).fill(1);
+  if (v.nullCount === 0) return out;
+  let row = 0;
+  for (const data of v.data as unknown as { length: number; offset: number; nullBitmap?: Uint8Array; nullCount: number }[]) {
+    if (data.nullCount > 0 && data.nullBitmap && data.nullBitmap.length > 0)
+      for (let i = 0; i < data.length; i++) {
+        const b = data.offset + i;
+        out[row + i] = (data.nullBitmap[b >> 3]! >> (b & 7)) & 1;
+      }
+    else if (data.nullCount === data.length) out.fill(0, row, row + data.length);
+    row += data.length;
+  }
   return out;
 };
 const asNumber = (v: Vector): Float64Array => {
@@ -160,25 +187,31 @@ export function preprocessRenderOps(table: Table): RenderTrace {
   if (!sorted) order = order.sort((a, b) => startRaw[a]! - startRaw[b]! || durRaw[b]! - durRaw[a]! || a - b);
 
   const n = order.length;
-  const pick32 = (src: Int32Array) => Int32Array.from(order, (i) => src[i]!);
-  const pick8 = (src: Uint8Array) => Uint8Array.from(order, (i) => src[i]!);
+  // Gathers by explicit loops: TypedArray.from(array, fn) goes through the iterator protocol (slow).
+  const ord = Int32Array.from(order);
+  const gather = <A extends Int32Array | Uint8Array | Int8Array | Float64Array>(src: A, dst: A): A => {
+    for (let k = 0; k < n; k++) dst[k] = src[ord[k]!]!;
+    return dst;
+  };
+  const pick32 = (src: Int32Array) => gather(src, new Int32Array(n));
+  const pick8 = (src: Uint8Array) => gather(src, new Uint8Array(n));
   const frameCol = pick32(asInt32(col("frame")));
   const viewIdCol = pick32(asInt32(col("view_id")));
   const parentVec = col("parent_id");
   const parentRaw = asInt32(parentVec);
+  const parentValid = validity(parentVec);
   const parentId = new Float64Array(n);
-  order.forEach((i, k) => (parentId[k] = parentVec.isValid(i) ? parentRaw[i]! : NaN));
+  for (let k = 0; k < n; k++) {
+    const i = order[k]!;
+    parentId[k] = parentValid[i] ? parentRaw[i]! : NaN;
+  }
   const t: RenderTrace = {
     length: n,
     frame: frameCol,
     view: new Int32Array(n),
-    op: Int8Array.from(order, (i) => opCode[i]!),
-    start: Float64Array.from(order, (i) => startRaw[i]!),
-    dur: Float64Array.from(order, (i) => {
-      if (durRaw[i]! >= 0) return durRaw[i]!;
-      warn.add("operations with negative dur, taken as 0", `row ${i}: dur ${durRaw[i]}`);
-      return 0;
-    }),
+    op: gather(opCode, new Int8Array(n)),
+    start: gather(startRaw, new Float64Array(n)),
+    dur: gather(durRaw, new Float64Array(n)),
     self: new Float64Array(n),
     uiThread: pick8(asBool(col("ui_thread"))),
     hwAccelerated: pick8(asBool(col("hw_accelerated"))),
@@ -187,16 +220,18 @@ export function preprocessRenderOps(table: Table): RenderTrace {
     width: pick32(asInt32(col("width"))),
     height: pick32(asInt32(col("height"))),
     hasBackground: pick8(asBool(col("has_background"))),
-    visibility: Int8Array.from(order, (i) => {
-      if (visCode[i]! >= 0) return visCode[i]!;
-      warn.add("rows with unknown visibility, taken as visible", `row ${i}: ${col("visibility").get(i)}`);
-      return 0;
-    }),
+    visibility: gather(visCode, new Int8Array(n)),
     views: [],
     frames: [],
     warnings: [],
   };
   for (let k = 0; k < n; k++) {
+    if (t.dur[k]! < 0) (warn.add("operations with negative dur, taken as 0", `row ${order[k]}: dur ${t.dur[k]}`), (t.dur[k] = 0));
+    if (t.visibility[k]! < 0) {
+      warn.add("rows with unknown visibility, taken as visible", `row ${order[k]}: ${col("visibility").get(order[k]!)}`);
+      t.visibility[k] = 0;
+    }
+    if (t.width[k]! >= 0 && t.height[k]! >= 0) continue;
     for (const [arr, what] of [[t.width, "width"], [t.height, "height"]] as const)
       if (arr[k]! < 0) (warn.add(`rows with negative ${what}, taken as 0`, `row ${order[k]}: ${what} ${arr[k]}`), (arr[k] = 0));
   }

@@ -49,56 +49,74 @@ export interface RootCauseResult {
 const NS = VIEW_STATS.length;
 const SI = Object.fromEntries(VIEW_STATS.map((s, i) => [s, i])) as Record<ViewStat, number>;
 
-/** con(v, f) for every view of one interaction (Float64Array over inter.views). */
-export function contributions(inter: Interaction, feature: string): Float64Array {
-  const nv = inter.views.length;
-  const out = new Float64Array(nv);
-  const stat = (r: number, s: ViewStat) => inter.viewStats[r * NS + SI[s]]!;
-  const value = inter.features[FEATURE_NAMES.indexOf(feature)]!;
-  const share = (w: (r: number) => number) => {
-    let total = 0;
-    for (let r = 0; r < nv; r++) total += (out[r] = Math.max(0, w(r)));
-    if (total > 0) for (let r = 0; r < nv; r++) out[r] = out[r]! / total;
-    else out.fill(0);
-    return out;
-  };
-  const flag = (s: ViewStat) => share((r) => (stat(r, s) ? 1 : 0));
-  const deviation = (x: (r: number) => number, mean: number) => share((r) => (x(r) - mean) ** 2);
+// How each feature's contributions are computed, parsed once: [rule, stat column, aux] where aux is the
+// feature index of the mean for deviations, the executions column for Positive (max/min of times).
+const enum Rule { Flag, Share, Equal, Deviation, TimeDeviation, Positive }
+const RULES: [Rule, number, number][] = FEATURE_NAMES.map((feature) => {
+  const f = (name: string) => FEATURE_NAMES.indexOf(name);
   switch (feature) {
-    case "overdraw_max": case "pixel_depth_max": return flag("covers_max");
-    case "pixel_depth_min": return flag("covers_min");
-    case "overdraw_avg": case "pixel_depth_avg": case "pixel_depth_var": return share((r) => stat(r, "drawn_px"));
-    case "invisible_view_count": return flag("invisible");
-    case "effective_drawing_ratio_avg": return share((r) => stat(r, "wasted_px"));
-    case "view_count": return flag("drawn");
-    case "rendering_time_ratio": return share((r) => stat(r, "self"));
-    case "hw_accelerated": return flag("non_hw");
-    case "off_ui_thread": return flag("off_ui");
-    case "invisible_draw": return flag("invisible_draw");
-    case "view_tree_depth_max": return share((r) => (stat(r, "depth") === value ? 1 : 0));
-    case "view_tree_depth_avg": return share((r) => stat(r, "depth"));
+    case "overdraw_max": case "pixel_depth_max": return [Rule.Flag, SI.covers_max, -1];
+    case "pixel_depth_min": return [Rule.Flag, SI.covers_min, -1];
+    case "overdraw_avg": case "pixel_depth_avg": case "pixel_depth_var": return [Rule.Share, SI.drawn_px, -1];
+    case "invisible_view_count": return [Rule.Flag, SI.invisible, -1];
+    case "effective_drawing_ratio_avg": return [Rule.Share, SI.wasted_px, -1];
+    case "view_count": return [Rule.Flag, SI.drawn, -1];
+    case "rendering_time_ratio": return [Rule.Share, SI.self, -1];
+    case "hw_accelerated": return [Rule.Flag, SI.non_hw, -1];
+    case "off_ui_thread": return [Rule.Flag, SI.off_ui, -1];
+    case "invisible_draw": return [Rule.Flag, SI.invisible_draw, -1];
+    case "view_tree_depth_max": return [Rule.Equal, SI.depth, -1];
+    case "view_tree_depth_avg": return [Rule.Share, SI.depth, -1];
   }
   const m = /^(measure|layout|draw|view)_(time|count|area)_(avg|max|min|var)$/.exec(feature);
-  if (!m) throw new Error(`contributions: unknown feature ${feature}`);
+  if (!m) throw new Error(`contributions: no rule for feature ${feature}`);
   const [, op, what, kind] = m as unknown as [string, "measure" | "layout" | "draw", string, string];
-  if (what === "area") {
-    const a = (r: number) => stat(r, "area");
-    if (kind === "avg") return share(a);
-    if (kind === "var") return deviation(a, inter.features[FEATURE_NAMES.indexOf("view_area_avg")]!);
-    return share((r) => (a(r) === value ? 1 : 0));
+  const column = what === "area" ? SI.area : what === "count" ? SI[`${op}_n`] : SI[`${op}_sum`];
+  if (kind === "avg") return [Rule.Share, column, -1];
+  if (kind === "var")
+    return what === "time" ? [Rule.TimeDeviation, SI[`${op}_sum`], f(`${op}_time_avg`)] : [Rule.Deviation, column, f(`${what === "area" ? "view_area" : `${op}_count`}_avg`)];
+  if (what === "time") return [Rule.Positive, SI[`${op}_${kind as "max" | "min"}`], SI[`${op}_n`]];
+  return [Rule.Equal, column, -1];
+});
+
+/** con(v, f_j) for every view of one interaction into out[0..views) (§V-B; rules in the header). */
+function contributionsInto(inter: Interaction, j: number, out: Float64Array): void {
+  const nv = inter.views.length;
+  const st = inter.viewStats;
+  const [rule, c, aux] = RULES[j]!;
+  const value = inter.features[j]!;
+  const mean = rule === Rule.Deviation || rule === Rule.TimeDeviation ? inter.features[aux]! : 0;
+  let total = 0;
+  for (let r = 0, base = 0; r < nv; r++, base += NS) {
+    const x = st[base + c]!;
+    let w: number;
+    switch (rule) {
+      case Rule.Flag: w = x ? 1 : 0; break;
+      case Rule.Share: w = x > 0 ? x : 0; break;
+      case Rule.Equal: w = x === value ? 1 : 0; break;
+      case Rule.Deviation: w = (x - mean) * (x - mean); break;
+      case Rule.Positive: w = st[base + aux]! > 0 && x === value ? 1 : 0; break;
+      case Rule.TimeDeviation: {
+        // Σ over the view's executions of (x − mean)², from its sum of squares, sum and count.
+        const n = st[base + c + 2]!;
+        w = Math.max(0, st[base + c + 1]! - 2 * mean * x + n * mean * mean);
+        break;
+      }
+    }
+    out[r] = w;
+    total += w;
   }
-  const n = (r: number) => stat(r, `${op}_n`);
-  if (what === "count") {
-    if (kind === "avg") return share(n);
-    if (kind === "var") return deviation(n, inter.features[FEATURE_NAMES.indexOf(`${op}_count_avg`)]!);
-    return share((r) => (n(r) === value ? 1 : 0));
-  }
-  if (kind === "avg") return share((r) => stat(r, `${op}_sum`));
-  if (kind === "max") return share((r) => (n(r) > 0 && stat(r, `${op}_max`) === value ? 1 : 0));
-  if (kind === "min") return share((r) => (n(r) > 0 && stat(r, `${op}_min`) === value ? 1 : 0));
-  const mean = inter.features[FEATURE_NAMES.indexOf(`${op}_time_avg`)]!;
-  // Σ over the view's executions of (x − mean)², from its sum and sum of squares.
-  return share((r) => stat(r, `${op}_sumsq`) - 2 * mean * stat(r, `${op}_sum`) + n(r) * mean * mean);
+  if (total > 0) for (let r = 0; r < nv; r++) out[r] = out[r]! / total;
+  else out.fill(0, 0, nv);
+}
+
+/** con(v, f) for every view of one interaction (Float64Array over inter.views). */
+export function contributions(inter: Interaction, feature: string): Float64Array {
+  const j = FEATURE_NAMES.indexOf(feature);
+  if (j < 0) throw new Error(`contributions: unknown feature ${feature}`);
+  const out = new Float64Array(inter.views.length);
+  contributionsInto(inter, j, out);
+  return out;
 }
 
 /** Correlations, correlation graph, significance scores and the RCS ranking of views, worst first. */
@@ -112,23 +130,29 @@ export function rootCauses(t: RenderTrace, interactions: readonly Interaction[],
   const scores = significanceScores(graph);
   const correlations = Object.fromEntries(graph.nodes.map((nd) => [nd.id, nd.corr]));
 
-  const perFeature = new Map<number, Float64Array>(); // view → Σ_i sig · con_i per feature
+  // Equation 3, with con averaged over the interactions: acc[v · F + j] = Σ_i sig_j · con_i(v, f_j) / I.
+  const F = FEATURE_NAMES.length;
+  const sig = Float64Array.from(FEATURE_NAMES, (name) => scores[name]!.sig);
+  const acc = new Float64Array(t.views.length * F);
+  const seen = new Uint8Array(t.views.length);
+  let con = new Float64Array(64);
   for (const inter of used) {
-    for (let j = 0; j < FEATURE_NAMES.length; j++) {
-      const name = FEATURE_NAMES[j]!;
-      const sig = scores[name]!.sig;
-      if (sig === 0) continue;
-      const con = contributions(inter, name);
-      for (let r = 0; r < con.length; r++) {
-        if (con[r] === 0) continue;
+    const nv = inter.views.length;
+    if (con.length < nv) con = new Float64Array(nv * 2);
+    for (let j = 0; j < F; j++) {
+      if (sig[j] === 0) continue;
+      contributionsInto(inter, j, con);
+      const scale = sig[j]! / used.length;
+      for (let r = 0; r < nv; r++) if (con[r] !== 0) {
         const v = inter.views[r]!;
-        let acc = perFeature.get(v);
-        if (!acc) perFeature.set(v, (acc = new Float64Array(FEATURE_NAMES.length)));
-        acc[j] = acc[j]! + (sig * con[r]!) / used.length; // Equation 3, averaged over interactions
+        seen[v] = 1;
+        acc[v * F + j] = acc[v * F + j]! + scale * con[r]!;
       }
     }
   }
-  const ranking = [...perFeature].map(([v, acc]) => {
+  const perFeature: [number, Float64Array][] = [];
+  for (let v = 0; v < t.views.length; v++) if (seen[v]) perFeature.push([v, acc.subarray(v * F, (v + 1) * F)]);
+  const ranking = perFeature.map(([v, acc]) => {
     const rcs = acc.reduce((a, b) => a + b, 0);
     const top = [...acc].map((x, j) => ({ feature: FEATURE_NAMES[j]!, share: rcs > 0 ? x / rcs : 0 }))
       .filter((x) => x.share > 0).sort((a, b) => b.share - a.share).slice(0, 3);

@@ -20,7 +20,7 @@
 //   not visible). Statistics of an empty set are 0; variance is the population variance.
 import type { Table } from "apache-arrow";
 import { requireColumns } from "../common/require-columns";
-import { frameCoverage } from "./frame-coverage";
+import { frameCoverage, type FrameCoverage } from "./frame-coverage";
 import { overdrawDepth, overdrawRegions, type Rect, type Screen } from "./overdraw-depth";
 import type { RenderTrace } from "./render-trace";
 
@@ -102,8 +102,9 @@ export function userInteractions(t: RenderTrace, uiEvents: Table, options: UserI
   }
   if (before > 0) warnings.push(`render_ops: ${before} frames before the first input, in no interaction`);
 
+  const slot = new Int32Array(t.views.length).fill(-1);
   const interactions = events.map((e, i) =>
-    interactionOf(t, buckets[i]!, e.ts, e.seq, String(kindVec.get(e.i)), completions, options.screen));
+    interactionOf(t, buckets[i]!, e.ts, e.seq, String(kindVec.get(e.i)), completions, options.screen, slot));
   return { interactions, featureNames: FEATURE_NAMES, warnings };
 }
 
@@ -122,133 +123,151 @@ function countIn(sorted: Float64Array, lo: number, hi: number): number {
   return upper(hi) - lower(lo);
 }
 
+// Column offsets, resolved once for the hot loops.
+const O_SUM = OPNAMES.map((op) => S[`${op}_sum`]);
+const O_MIN = OPNAMES.map((op) => S[`${op}_min`]);
+const O_N = OPNAMES.map((op) => S[`${op}_n`]);
+
 function interactionOf(t: RenderTrace, frames: number[], start: number, seq: number, kind: string,
-  completions: Float64Array | null, screen: Screen): Interaction {
-  const local = new Map<number, number>();
-  const rows: number[] = [];
-  const stats: number[] = [];
+  completions: Float64Array | null, screen: Screen, slot: Int32Array): Interaction {
+  let cap = 0;
+  for (const f of frames) cap += t.frames[f]!.views.length;
+  const rows = new Int32Array(cap);
+  const st = new Float64Array(cap * NS);
+  let nv = 0;
+  // slot[v] = v's row in this interaction (-1: none yet); reset before returning.
   const row = (v: number): number => {
-    let r = local.get(v);
-    if (r === undefined) {
-      r = rows.length;
-      local.set(v, r);
-      rows.push(v);
-      for (let s = 0; s < NS; s++) stats.push(0);
-      for (const op of OPNAMES) stats[r * NS + S[`${op}_min`]] = Infinity;
-      stats[r * NS + S.invisible] = 1;
+    let r = slot[v]!;
+    if (r < 0) {
+      r = slot[v] = nv++;
+      rows[r] = v;
+      for (let op = 0; op < 3; op++) st[r * NS + O_MIN[op]!] = Infinity;
+      st[r * NS + S.invisible] = 1;
     }
     return r;
   };
-  const at = (r: number, s: ViewStat) => r * NS + S[s];
-  const add = (i: number, x: number) => void (stats[i] = stats[i]! + x);
   let end = start, renderNs = 0, allHw = 1, offUi = 0, invisibleDraw = 0, drawFrames = 0;
   const hist: number[] = [];
   let ratioSum = 0, ratioFrames = 0, screenPx = 0;
-  const frameDepth: { f: number; max: number; min: number; cov: ReturnType<typeof frameCoverage> }[] = [];
+  const frameDepth: { max: number; min: number; cov: FrameCoverage }[] = [];
   const execs: number[][] = [[], [], []];
   for (const f of frames) {
     const fr = t.frames[f]!;
-    fr.views.forEach((v, i) => { const r = row(v); stats[at(r, "depth")] = fr.depths[i]!; });
+    for (let i = 0; i < fr.views.length; i++) st[row(fr.views[i]!) * NS + S.depth] = fr.depths[i]!;
     let hasDraw = false;
     for (let k = fr.begin; k < fr.end; k++) {
-      const r = row(t.view[k]!);
+      const b = row(t.view[k]!) * NS;
       const op = t.op[k]!;
-      const name = OPNAMES[op]!;
       const x = t.self[k]! / 1e6;
       execs[op]!.push(x);
-      add(at(r, `${name}_sum`), x);
-      add(at(r, `${name}_sumsq`), x * x);
-      add(at(r, `${name}_n`), 1);
-      stats[at(r, `${name}_max`)] = Math.max(stats[at(r, `${name}_max`)]!, x);
-      stats[at(r, `${name}_min`)] = Math.min(stats[at(r, `${name}_min`)]!, x);
-      stats[at(r, "area")] = t.width[k]! * t.height[k]!;
-      add(at(r, "self"), x);
+      const o = O_SUM[op]!; // sum, sumsq, n, max, min are consecutive (VIEW_STATS)
+      st[b + o] = st[b + o]! + x;
+      st[b + o + 1] = st[b + o + 1]! + x * x;
+      st[b + o + 2] = st[b + o + 2]! + 1;
+      if (x > st[b + o + 3]!) st[b + o + 3] = x;
+      if (x < st[b + o + 4]!) st[b + o + 4] = x;
+      st[b + S.area] = t.width[k]! * t.height[k]!;
+      st[b + S.self] = st[b + S.self]! + x;
       renderNs += t.self[k]!;
-      end = Math.max(end, t.start[k]! + t.dur[k]!);
-      if (!t.hwAccelerated[k]) (allHw = 0, (stats[at(r, "non_hw")] = 1));
-      if (!t.uiThread[k]) (offUi = 1, (stats[at(r, "off_ui")] = 1));
+      const e = t.start[k]! + t.dur[k]!;
+      if (e > end) end = e;
+      if (!t.hwAccelerated[k]) ((allHw = 0), (st[b + S.non_hw] = 1));
+      if (!t.uiThread[k]) ((offUi = 1), (st[b + S.off_ui] = 1));
       if (op === 2) {
         hasDraw = true;
-        stats[at(r, "drawn")] = 1;
-        if (t.visibility[k] !== 0) (invisibleDraw = 1, (stats[at(r, "invisible_draw")] = 1));
+        st[b + S.drawn] = 1;
+        if (t.visibility[k] !== 0) ((invisibleDraw = 1), (st[b + S.invisible_draw] = 1));
       }
     }
     if (!hasDraw) continue;
     drawFrames++;
     const cov = frameCoverage(t, f, screen);
     const depth = overdrawDepth(cov.rects, screen);
-    depth.histogram.forEach((c, d) => (hist[d] = (hist[d] ?? 0) + c));
+    for (let d = 0; d < depth.histogram.length; d++) hist[d] = (hist[d] ?? 0) + depth.histogram[d]!;
     screenPx += Math.ceil(screen.width) * Math.ceil(screen.height);
     let drawnSum = 0;
     for (let j = 0; j < cov.ops.length; j++) {
-      const r = row(t.view[cov.ops[j]!]!);
-      add(at(r, "drawn_px"), cov.drawn[j]!);
-      add(at(r, "wasted_px"), cov.drawn[j]! - cov.visible[j]!);
+      const b = row(t.view[cov.ops[j]!]!) * NS;
+      st[b + S.drawn_px] = st[b + S.drawn_px]! + cov.drawn[j]!;
+      st[b + S.wasted_px] = st[b + S.wasted_px]! + cov.drawn[j]! - cov.visible[j]!;
       drawnSum += cov.drawn[j]!;
     }
-    const distinct = drawnSum > 0 ? depth.histogram.reduce((a, c, d) => a + (d > 0 ? c : 0), 0) : 0;
-    if (drawnSum > 0) (ratioSum += distinct / drawnSum, ratioFrames++);
-    const shown = new Set(fr.views);
-    for (const v of cov.invisibleViews) shown.delete(v);
-    for (const v of shown) stats[at(row(v), "invisible")] = 0;
+    if (drawnSum > 0) ((ratioSum += (screenSize(screen) - depth.histogram[0]!) / drawnSum), ratioFrames++);
     let min = 0;
     while (min < depth.histogram.length && depth.histogram[min] === 0) min++;
-    frameDepth.push({ f, max: depth.max, min, cov });
+    frameDepth.push({ max: depth.max, min, cov });
   }
-  for (const op of OPNAMES) for (let r = 0; r < rows.length; r++) if (stats[at(r, `${op}_n`)] === 0) stats[at(r, `${op}_min`)] = 0;
+  for (let r = 0; r < nv; r++) for (let op = 0; op < 3; op++) if (st[r * NS + O_N[op]!] === 0) st[r * NS + O_MIN[op]!] = 0;
 
   // Views covering a pixel at the interaction's max (min) depth, in frames attaining it (1/m shares).
   let maxDepth = 0, minDepth = Infinity;
-  for (const fd of frameDepth) (maxDepth = Math.max(maxDepth, fd.max), (minDepth = Math.min(minDepth, fd.min)));
+  for (const fd of frameDepth) ((maxDepth = Math.max(maxDepth, fd.max)), (minDepth = Math.min(minDepth, fd.min)));
   for (const fd of frameDepth) {
-    for (const [depth, stat] of [[maxDepth, "covers_max"], [minDepth, "covers_min"]] as const) {
-      if (depth < 1 || (stat === "covers_max" ? fd.max : fd.min) !== depth) continue;
-      const regions = overdrawRegions(fd.cov.rects, screen).filter((g) => g.depth === depth);
-      fd.cov.rects.forEach((rc: Rect, j) => {
-        if (regions.some((g) => g.x0 < rc.left + rc.width && g.x1 > rc.left && g.y0 < rc.top + rc.height && g.y1 > rc.top))
-          stats[at(row(t.view[fd.cov.ops[j]!]!), stat)] = 1;
-      });
+    const wantMax = maxDepth >= 1 && fd.max === maxDepth;
+    const wantMin = minDepth >= 1 && fd.min === minDepth;
+    if (!wantMax && !wantMin) continue;
+    const regions = overdrawRegions(fd.cov.rects, screen);
+    for (let j = 0; j < fd.cov.rects.length; j++) {
+      const rc = fd.cov.rects[j]!;
+      const b = row(t.view[fd.cov.ops[j]!]!) * NS;
+      for (const g of regions) {
+        if (!(g.x0 < rc.left + rc.width && g.x1 > rc.left && g.y0 < rc.top + rc.height && g.y1 > rc.top)) continue;
+        if (wantMax && g.depth === maxDepth) st[b + S.covers_max] = 1;
+        if (wantMin && g.depth === minDepth) st[b + S.covers_min] = 1;
+      }
     }
   }
+  // invisible_view_count: views showing no pixel in any frame of the interaction.
+  for (const fd of frameDepth) for (const v of fd.cov.shown) st[slot[v]! * NS + S.invisible] = 0;
 
-  const nv = rows.length;
-  const col = (s: ViewStat) => Array.from({ length: nv }, (_, r) => stats[at(r, s)]!);
+  const col = (c: number) => {
+    const out = new Float64Array(nv);
+    for (let r = 0; r < nv; r++) out[r] = st[r * NS + c]!;
+    return out;
+  };
+  const sum = (xs: Float64Array) => xs.reduce((a, b) => a + b, 0);
   const feats: number[] = [];
-  const histTotal = hist.reduce((a, c) => a + (c ?? 0), 0);
+  let histTotal = 0, depthSum = 0, depthSq = 0;
+  for (let d = 0; d < hist.length; d++) {
+    const c = hist[d] ?? 0;
+    histTotal += c;
+    depthSum += d * c;
+    depthSq += d * d * c;
+  }
   const drawnPx = histTotal - (hist[0] ?? 0);
-  let depthSum = 0, depthSq = 0;
-  hist.forEach((c, d) => ((depthSum += d * (c ?? 0)), (depthSq += d * d * (c ?? 0))));
-  feats.push(hist.length > 0 ? hist.length - 1 : 0, drawnPx > 0 ? depthSum / drawnPx : 0,
-    col("invisible").reduce((a, b) => a + b, 0), ratioFrames > 0 ? ratioSum / ratioFrames : 0);
+  const maxD = hist.length > 0 ? hist.length - 1 : 0;
+  feats.push(maxD, drawnPx > 0 ? depthSum / drawnPx : 0, sum(col(S.invisible)), ratioFrames > 0 ? ratioSum / ratioFrames : 0);
   for (let op = 0; op < 3; op++) feats.push(...describe(execs[op]!));
-  for (const op of OPNAMES) feats.push(...describe(col(`${op}_n`)));
-  feats.push(col("drawn").reduce((a, b) => a + b, 0));
+  for (let op = 0; op < 3; op++) feats.push(...describe(col(O_N[op]!)));
+  feats.push(sum(col(S.drawn)));
   const pxMean = screenPx > 0 ? depthSum / screenPx : 0;
-  feats.push(pxMean, hist.length > 0 ? hist.length - 1 : 0, frameDepth.length ? minDepth : 0,
-    screenPx > 0 ? depthSq / screenPx - pxMean * pxMean : 0);
-  feats.push(...describe(col("area")));
-  const depths = col("depth");
-  feats.push(nv ? Math.max(...depths) : 0, nv ? depths.reduce((a, b) => a + b, 0) / nv : 0);
-  const renderingTime = renderNs / 1e6;
-  const durationS = (end - start) / 1e9;
+  feats.push(pxMean, maxD, frameDepth.length ? minDepth : 0, screenPx > 0 ? depthSq / screenPx - pxMean * pxMean : 0);
+  feats.push(...describe(col(S.area)));
+  const depths = col(S.depth);
+  feats.push(nv ? Math.max(...depths) : 0, nv ? sum(depths) / nv : 0);
   feats.push(end > start ? renderNs / (end - start) : 0, frames.length ? allHw : 0, offUi, invisibleDraw);
+  const durationS = (end - start) / 1e9;
   const completed = completions ? countIn(completions, start, end) : drawFrames;
+  const views = rows.slice(0, nv);
+  for (const v of views) slot[v] = -1;
   return {
-    seq, kind, start, end, frames, renderingTime,
+    seq, kind, start, end, frames, renderingTime: renderNs / 1e6,
     frameRate: durationS > 0 ? completed / durationS : 0,
     features: Float64Array.from(feats),
-    views: Int32Array.from(rows),
-    viewStats: Float64Array.from(stats),
+    views,
+    viewStats: st.slice(0, nv * NS),
   };
 }
 
+const screenSize = (screen: Screen) => Math.ceil(screen.width) * Math.ceil(screen.height);
+
 /** [avg, max, min, population variance]; all 0 for an empty list. */
-function describe(xs: readonly number[]): [number, number, number, number] {
+function describe(xs: ArrayLike<number>): [number, number, number, number] {
   if (xs.length === 0) return [0, 0, 0, 0];
   let sum = 0, max = -Infinity, min = Infinity;
-  for (const x of xs) ((sum += x), (max = Math.max(max, x)), (min = Math.min(min, x)));
+  for (let i = 0; i < xs.length; i++) { const x = xs[i]!; sum += x; if (x > max) max = x; if (x < min) min = x; }
   const mean = sum / xs.length;
   let v = 0;
-  for (const x of xs) v += (x - mean) * (x - mean);
+  for (let i = 0; i < xs.length; i++) v += (xs[i]! - mean) * (xs[i]! - mean);
   return [mean, max, min, v / xs.length];
 }
