@@ -51,6 +51,9 @@ let xs = new Int32Array(0);
 let events = new Float64Array(0);
 let counts = new Int32Array(0);
 let lenAt = new Float64Array(0);
+let ia = new Int32Array(0);
+let ib = new Int32Array(0);
+let widths = new Int32Array(0);
 
 function ensure(n: number): void {
   if (n <= cap) return;
@@ -63,6 +66,9 @@ function ensure(n: number): void {
   events = new Float64Array(2 * cap);
   counts = new Int32Array(2 * cap);
   lenAt = new Float64Array(cap + 2);
+  ia = new Int32Array(cap);
+  ib = new Int32Array(cap);
+  widths = new Int32Array(2 * cap);
 }
 
 function screenSize(screen: Screen): [number, number] {
@@ -95,69 +101,79 @@ function clip(rects: readonly Rect[], w: number, h: number): number {
 
 /** Index of v in the sorted unique xs[0..m). */
 function find(v: number, m: number): number {
+  const X = xs;
   let lo = 0;
   let hi = m - 1;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (xs[mid]! < v) lo = mid + 1;
+    if (X[mid]! < v) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
 /**
- * The sweep shared by overdrawDepth and overdrawRegions. `slab(y0, y1, m)` is called for every y range in
- * which the depths over the compressed x intervals (counts[0..m-1), xs) are constant.
+ * The sweep shared by overdrawDepth and overdrawRegions. Between y events the depths over the compressed
+ * x intervals are constant: with `hist`, each such slab adds (height × length at depth d) to hist[d];
+ * otherwise `onSlab(y0, y1, m)` is called (counts[0..m-1) and xs describe the slab).
  */
-function sweep(n: number, onSlab: (y0: number, y1: number, m: number, active: number) => void): void {
+function sweep(n: number, hist: Float64Array | null, onSlab?: (y0: number, y1: number, m: number) => void): void {
+  // Module-level scratch copied to locals: V8 keeps locals in registers, not reassignable module bindings.
+  const X = xs, R0 = rx0, R1 = rx1, C = counts, L = lenAt, E = events;
   let m = 0;
   for (let i = 0; i < n; i++) {
-    xs[m++] = rx0[i]!;
-    xs[m++] = rx1[i]!;
+    X[m++] = R0[i]!;
+    X[m++] = R1[i]!;
   }
-  const sorted = xs.subarray(0, m).sort();
+  const sorted = X.subarray(0, m).sort();
   let u = 0;
-  for (let i = 0; i < m; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) xs[u++] = sorted[i]!;
+  for (let i = 0; i < m; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) X[u++] = sorted[i]!;
   m = u;
+  // Rectangles as compressed x index ranges, and each interval's width.
+  const a0 = ia, a1 = ib, wd = widths;
+  for (let i = 0; i < n; i++) ((a0[i] = find(R0[i]!, m)), (a1[i] = find(R1[i]!, m)));
+  for (let k = 0; k + 1 < m; k++) wd[k] = X[k + 1]! - X[k]!;
   // Event key: y·2n + 2i + (0 enter | 1 leave), exact in a double; leaving and entering at one y both
   // happen before the next slab, so their relative order does not matter.
   const stride = 2 * n;
   for (let i = 0; i < n; i++) {
-    events[2 * i] = ry0[i]! * stride + 2 * i;
-    events[2 * i + 1] = ry1[i]! * stride + 2 * i + 1;
+    E[2 * i] = ry0[i]! * stride + 2 * i;
+    E[2 * i + 1] = ry1[i]! * stride + 2 * i + 1;
   }
-  const ev = events.subarray(0, 2 * n).sort();
-  counts.fill(0, 0, m);
-  lenAt.fill(0, 0, n + 2);
-  let active = 0;
+  const ev = E.subarray(0, 2 * n).sort();
+  C.fill(0, 0, m);
+  L.fill(0, 0, n + 2);
+  let top = 0; // every depth above `top` has length 0
   let prevY = 0;
   for (let e = 0; e < 2 * n; e++) {
     const key = ev[e]!;
     const y = Math.floor(key / stride);
     const rest = key - y * stride;
     const i = rest >> 1;
-    if (y > prevY && active > 0) onSlab(prevY, y, m, active);
+    if (y > prevY && top > 0) {
+      if (hist) {
+        const dy = y - prevY;
+        for (let d = 1; d <= top; d++) hist[d] = hist[d]! + L[d]! * dy;
+      } else onSlab!(prevY, y, m);
+    }
     prevY = y;
-    const a = find(rx0[i]!, m);
-    const b = find(rx1[i]!, m);
+    const b = a1[i]!;
     if ((rest & 1) === 0) {
-      active++;
-      for (let k = a; k < b; k++) {
-        const wk = xs[k + 1]! - xs[k]!;
-        const c = counts[k]!;
-        lenAt[c] = lenAt[c]! - wk;
-        lenAt[c + 1] = lenAt[c + 1]! + wk;
-        counts[k] = c + 1;
+      for (let k = a0[i]!; k < b; k++) {
+        const c = C[k]!, wk = wd[k]!;
+        L[c] = L[c]! - wk;
+        L[c + 1] = L[c + 1]! + wk;
+        C[k] = c + 1;
+        if (c + 1 > top) top = c + 1;
       }
     } else {
-      active--;
-      for (let k = a; k < b; k++) {
-        const wk = xs[k + 1]! - xs[k]!;
-        const c = counts[k]!;
-        lenAt[c] = lenAt[c]! - wk;
-        lenAt[c - 1] = lenAt[c - 1]! + wk;
-        counts[k] = c - 1;
+      for (let k = a0[i]!; k < b; k++) {
+        const c = C[k]!, wk = wd[k]!;
+        L[c] = L[c]! - wk;
+        L[c - 1] = L[c - 1]! + wk;
+        C[k] = c - 1;
       }
+      while (top > 0 && L[top] === 0) top--;
     }
   }
 }
@@ -167,10 +183,7 @@ export function overdrawDepth(rects: readonly Rect[], screen: Screen): OverdrawD
   const [w, h] = screenSize(screen);
   const n = clip(rects, w, h);
   const hist = new Float64Array(n + 1);
-  sweep(n, (y0, y1, _m, active) => {
-    const dy = y1 - y0;
-    for (let d = 1; d <= active; d++) hist[d] = hist[d]! + lenAt[d]! * dy;
-  });
+  sweep(n, hist);
   let max = 0;
   let drawn = 0;
   let sum = 0;
@@ -193,7 +206,7 @@ export function overdrawRegions(rects: readonly Rect[], screen: Screen): DepthRe
   const [w, h] = screenSize(screen);
   const n = clip(rects, w, h);
   const out: DepthRegion[] = [];
-  sweep(n, (y0, y1, m) => {
+  sweep(n, null, (y0, y1, m) => {
     let k = 0;
     while (k < m - 1) {
       const d = counts[k]!;

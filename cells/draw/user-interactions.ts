@@ -206,7 +206,7 @@ function interactionOf(t: RenderTrace, frames: number[], start: number, seq: num
     const wantMax = maxDepth >= 1 && fd.max === maxDepth;
     const wantMin = minDepth >= 1 && fd.min === minDepth;
     if (!wantMax && !wantMin) continue;
-    const regions = overdrawRegions(fd.cov.rects, screen);
+    const regions = overdrawRegions(fd.cov.rects, screen).filter((g) => (wantMax && g.depth === maxDepth) || (wantMin && g.depth === minDepth));
     for (let j = 0; j < fd.cov.rects.length; j++) {
       const rc = fd.cov.rects[j]!;
       const b = row(t.view[fd.cov.ops[j]!]!) * NS;
