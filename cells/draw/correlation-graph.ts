@@ -54,23 +54,23 @@ export function pearson(a: ArrayLike<number>, b: ArrayLike<number>): number {
 /** Equal-frequency states 0..r-1 by rank; equal values share a state. Returns states and r. */
 export function discretize(values: ArrayLike<number>, bins: number): { states: Uint8Array; arity: number } {
   const n = values.length;
-  const idx = Array.from({ length: n }, (_, i) => i).sort((a, b) => values[a]! - values[b]!);
+  // A tie group's state is where its first rank falls among the bins: floor(rank · bins / n), where the
+  // first rank of value x is the number of values below it (binary search in a natively sorted copy).
+  const sorted = Float64Array.from(values).sort();
   const states = new Uint8Array(n);
-  let state = 0, i = 0;
-  let used = 0;
-  while (i < n) {
-    let j = i;
-    while (j < n && values[idx[j]!] === values[idx[i]!]) j++;
-    // The state of a tie group: where its first rank falls among the bins.
-    state = Math.min(bins - 1, Math.floor((i * bins) / n));
-    for (let k = i; k < j; k++) states[idx[k]!] = state;
-    used = Math.max(used, state + 1);
-    i = j;
+  const present = new Uint8Array(bins);
+  for (let k = 0; k < n; k++) {
+    const x = values[k]!;
+    let lo = 0, hi = n;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (sorted[mid]! < x) lo = mid + 1; else hi = mid; }
+    const s = Math.min(bins - 1, Math.floor((lo * bins) / n));
+    states[k] = s;
+    present[s] = 1;
   }
   // Renumber so states are 0..arity-1 with none empty.
-  const map = new Int16Array(bins).fill(-1);
+  const map = new Int16Array(bins);
   let arity = 0;
-  for (let s = 0; s < used; s++) if (states.includes(s)) map[s] = arity++;
+  for (let s = 0; s < bins; s++) map[s] = present[s] ? arity++ : -1;
   for (let k = 0; k < n; k++) states[k] = map[states[k]!]!;
   return { states, arity: Math.max(arity, 1) };
 }

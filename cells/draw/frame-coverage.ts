@@ -17,10 +17,10 @@ export function visiblePixels(rects: readonly Rect[], screen: Screen): Float64Ar
   const h = Math.ceil(screen.height);
   const n = rects.length;
   const out = new Float64Array(n);
-  const box = new Int32Array(4 * n);
-  const xsSet: number[] = [];
-  const ysSet: number[] = [];
+  if (scratchBox.length < 4 * n) ((scratchBox = new Int32Array(8 * n)), (scratchXs = new Int32Array(4 * n)), (scratchYs = new Int32Array(4 * n)));
+  const box = scratchBox;
   const live: number[] = [];
+  let m = 0;
   for (let i = 0; i < n; i++) {
     const r = rects[i]!;
     const x0 = Math.max(0, Math.ceil(r.left));
@@ -32,12 +32,15 @@ export function visiblePixels(rects: readonly Rect[], screen: Screen): Float64Ar
     box[4 * i + 1] = x1;
     box[4 * i + 2] = y0;
     box[4 * i + 3] = y1;
-    xsSet.push(x0, x1);
-    ysSet.push(y0, y1);
+    scratchXs[m] = x0;
+    scratchXs[m + 1] = x1;
+    scratchYs[m] = y0;
+    scratchYs[m + 1] = y1;
+    m += 2;
     live.push(i);
   }
-  const xs = uniqueSorted(xsSet);
-  const ys = uniqueSorted(ysSet);
+  const xs = uniqueSorted(scratchXs.subarray(0, m));
+  const ys = uniqueSorted(scratchYs.subarray(0, m));
   const nx = xs.length - 1;
   const ny = ys.length - 1;
   if (nx <= 0 || ny <= 0) return out;
@@ -47,7 +50,8 @@ export function visiblePixels(rects: readonly Rect[], screen: Screen): Float64Ar
     return lo;
   };
   // next[row * (nx + 1) + c] = the first unpainted cell ≥ c in that row (nx = past the end).
-  const next = new Int32Array(ny * (nx + 1));
+  if (scratchNext.length < ny * (nx + 1)) scratchNext = new Int32Array(2 * ny * (nx + 1));
+  const next = scratchNext;
   for (let r = 0; r < ny; r++) for (let c = 0; c <= nx; c++) next[r * (nx + 1) + c] = c;
   const findNext = (base: number, c: number): number => {
     let root = c;
@@ -79,11 +83,18 @@ export function visiblePixels(rects: readonly Rect[], screen: Screen): Float64Ar
   return out;
 }
 
-function uniqueSorted(values: number[]): Int32Array {
-  const s = Int32Array.from(values).sort();
+// Scratch for visiblePixels (grown as needed): a frame must not allocate per rectangle.
+let scratchBox = new Int32Array(0);
+let scratchXs = new Int32Array(0);
+let scratchYs = new Int32Array(0);
+let scratchNext = new Int32Array(0);
+
+/** Sorts `s` in place and returns its unique prefix (a view of the same memory). */
+function uniqueSorted(s: Int32Array): Int32Array {
+  s.sort();
   let u = 0;
   for (let i = 0; i < s.length; i++) if (i === 0 || s[i] !== s[u - 1]) s[u++] = s[i]!;
-  return s.slice(0, u);
+  return s.subarray(0, u);
 }
 
 export interface FrameCoverage {
@@ -142,7 +153,8 @@ export function frameCoverage(t: RenderTrace, f: number, screen: Screen): FrameC
     rects.push({ left: t.left[k]!, top: t.top[k]!, width: t.width[k]!, height: t.height[k]! });
   }
   const visible = visiblePixels(rects, screen);
-  const drawn = Float64Array.from(rects, (r) => clippedArea(r, screen));
+  const drawn = new Float64Array(rects.length);
+  for (let j = 0; j < rects.length; j++) drawn[j] = clippedArea(rects[j]!, screen);
 
   const shows = new Uint8Array(nv);
   for (let j = 0; j < ops.length; j++) {
@@ -153,7 +165,7 @@ export function frameCoverage(t: RenderTrace, f: number, screen: Screen): FrameC
   const invisible: number[] = [];
   for (let i = 0; i < nv; i++) (shows[i] ? shown : invisible).push(fr.views[i]!);
   for (let i = 0; i < nv; i++) localOf[fr.views[i]!] = -1;
-  return { ops: Int32Array.from(ops), rects, drawn, visible, shown: Int32Array.from(shown), invisibleViews: Int32Array.from(invisible) };
+  return { ops: new Int32Array(ops), rects, drawn, visible, shown: new Int32Array(shown), invisibleViews: new Int32Array(invisible) };
 }
 
 export function clippedArea(r: Rect, screen: Screen): number {

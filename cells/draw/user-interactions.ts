@@ -103,8 +103,12 @@ export function userInteractions(t: RenderTrace, uiEvents: Table, options: UserI
   if (before > 0) warnings.push(`render_ops: ${before} frames before the first input, in no interaction`);
 
   const slot = new Int32Array(t.views.length).fill(-1);
+  // One pool for every interaction's per-view rows and stats (many small typed arrays are slow to allocate).
+  let total = 0;
+  for (const b of buckets) for (const f of b) total += t.frames[f]!.views.length;
+  const pool = { rows: new Int32Array(total), stats: new Float64Array(total * NS), used: 0 };
   const interactions = events.map((e, i) =>
-    interactionOf(t, buckets[i]!, e.ts, e.seq, String(kindVec.get(e.i)), completions, options.screen, slot));
+    interactionOf(t, buckets[i]!, e.ts, e.seq, String(kindVec.get(e.i)), completions, options.screen, slot, pool));
   return { interactions, featureNames: FEATURE_NAMES, warnings };
 }
 
@@ -129,11 +133,13 @@ const O_MIN = OPNAMES.map((op) => S[`${op}_min`]);
 const O_N = OPNAMES.map((op) => S[`${op}_n`]);
 
 function interactionOf(t: RenderTrace, frames: number[], start: number, seq: number, kind: string,
-  completions: Float64Array | null, screen: Screen, slot: Int32Array): Interaction {
+  completions: Float64Array | null, screen: Screen, slot: Int32Array,
+  pool: { rows: Int32Array; stats: Float64Array; used: number }): Interaction {
   let cap = 0;
   for (const f of frames) cap += t.frames[f]!.views.length;
-  const rows = new Int32Array(cap);
-  const st = new Float64Array(cap * NS);
+  const rows = pool.rows.subarray(pool.used, pool.used + cap);
+  const st = pool.stats.subarray(pool.used * NS, (pool.used + cap) * NS);
+  pool.used += cap;
   let nv = 0;
   // slot[v] = v's row in this interaction (-1: none yet); reset before returning.
   const row = (v: number): number => {
@@ -248,14 +254,14 @@ function interactionOf(t: RenderTrace, frames: number[], start: number, seq: num
   feats.push(end > start ? renderNs / (end - start) : 0, frames.length ? allHw : 0, offUi, invisibleDraw);
   const durationS = (end - start) / 1e9;
   const completed = completions ? countIn(completions, start, end) : drawFrames;
-  const views = rows.slice(0, nv);
+  const views = rows.subarray(0, nv);
   for (const v of views) slot[v] = -1;
   return {
     seq, kind, start, end, frames, renderingTime: renderNs / 1e6,
     frameRate: durationS > 0 ? completed / durationS : 0,
-    features: Float64Array.from(feats),
+    features: new Float64Array(feats),
     views,
-    viewStats: st.slice(0, nv * NS),
+    viewStats: st.subarray(0, nv * NS),
   };
 }
 
