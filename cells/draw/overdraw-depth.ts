@@ -233,10 +233,11 @@ export function overdrawDepthPlot(regions: readonly DepthRegion[], options: Over
     height: Math.round((360 * screen.height) / Math.max(1, screen.width)),
     x: { domain: [0, screen.width], label: "x (px)" },
     y: { domain: [screen.height, 0], label: "y (px)" },
-    color: { type: "linear", scheme, legend: true, label: "overdraw depth" },
+    // No ramp legend: continuous legends draw on a canvas, which headless rendering lacks.
+    color: { type: "linear", scheme, label: "overdraw depth" },
     marks: [
       Plot.frame(),
-      Plot.rect(regions as DepthRegion[], { x1: "x0", x2: "x1", y1: "y0", y2: "y1", fill: "depth" }),
+      Plot.rect(regions as DepthRegion[], { x1: "x0", x2: "x1", y1: "y0", y2: "y1", fill: "depth", title: (d: DepthRegion) => `depth ${d.depth}` }),
     ],
   };
 }
