@@ -44,7 +44,14 @@ interface View {
 
 /** One UI-like view tree of about `target` views. */
 function tree(rand: () => number, target: number, nextId: () => number): View {
-  const mk = (parent: View | null, cls: string, rect: [number, number, number, number], bg: boolean, cost: number, vis = "visible"): View => {
+  const mk = (
+    parent: View | null,
+    cls: string,
+    rect: [number, number, number, number],
+    bg: boolean,
+    cost: number,
+    vis = "visible",
+  ): View => {
     const v: View = { id: nextId(), parent: parent?.id ?? null, cls, rect, bg, vis, children: [], cost };
     parent?.children.push(v);
     return v;
@@ -57,13 +64,26 @@ function tree(rand: () => number, target: number, nextId: () => number): View {
   if (rand() < 0.3) {
     // FaceQ: a blue GridView fully covered by 3x3 image cells.
     const grid = mk(content, "android.widget.GridView", [0, 160, 1080, 1080], true, 80_000 * heavy());
-    for (let i = 0; i < 9; i++) mk(grid, "android.widget.ImageView", [(i % 3) * 360, 160 + Math.floor(i / 3) * 360, 360, 360], false, 150_000 * heavy());
+    for (let i = 0; i < 9; i++)
+      mk(
+        grid,
+        "android.widget.ImageView",
+        [(i % 3) * 360, 160 + Math.floor(i / 3) * 360, 360, 360],
+        false,
+        150_000 * heavy(),
+      );
     count += 10;
   }
   if (rand() < 0.3) {
     // PicsPlay: submenus laid out off screen to the right.
     for (let i = 0; i < 3; i++) {
-      const sub = mk(content, "android.widget.LinearLayout", [1080 + i * 1080, 2000, 1080, 400], true, 40_000 * heavy());
+      const sub = mk(
+        content,
+        "android.widget.LinearLayout",
+        [1080 + i * 1080, 2000, 1080, 400],
+        true,
+        40_000 * heavy(),
+      );
       mk(sub, "android.widget.TextView", [1080 + i * 1080, 2000, 540, 400], false, 60_000 * heavy());
       count += 2;
     }
@@ -73,7 +93,14 @@ function tree(rand: () => number, target: number, nextId: () => number): View {
   const rowH = 180 + Math.floor(rand() * 4) * 40;
   for (let y = 160; count < target; y += rowH) {
     const row = mk(list, "android.widget.RelativeLayout", [0, y, 1080, rowH], rand() < 0.6, 30_000 * heavy());
-    mk(row, "android.widget.ImageView", [24, y + 16, rowH - 32, rowH - 32], false, 200_000 * heavy(), rand() < 0.05 ? "invisible" : "visible");
+    mk(
+      row,
+      "android.widget.ImageView",
+      [24, y + 16, rowH - 32, rowH - 32],
+      false,
+      200_000 * heavy(),
+      rand() < 0.05 ? "invisible" : "visible",
+    );
     mk(row, "android.widget.TextView", [rowH, y + 16, 1080 - rowH - 24, 60], false, 90_000 * heavy());
     mk(row, "android.widget.TextView", [rowH, y + 90, 1080 - rowH - 24, 50], false, 70_000 * heavy());
     count += 4;
@@ -89,7 +116,8 @@ export function uiFrames(frames: number, views: number, seed = 1): Rect[][] {
   for (let f = 0; f < frames; f++) {
     const rects: Rect[] = [];
     const walk = (v: View) => {
-      if (rects.length < views) rects.push({ left: v.rect[0], top: v.rect[1], width: v.rect[2], height: v.rect[3] });
+      if (rects.length < views)
+        rects.push({ left: v.rect[0], top: v.rect[1], width: v.rect[2], height: v.rect[3] });
       v.children.forEach(walk);
     };
     walk(tree(rand, views, () => id++));
@@ -112,14 +140,31 @@ export function randomFrames(frames: number, views: number, seed = 2): Rect[][] 
 }
 
 /** A render_ops + ui_events pair: one input, then one frame (measure, layout, draw per view) each. */
-export function syntheticRun(interactions: number, views: number, seed = 3): { renderOps: Table; uiEvents: Table } {
+export function syntheticRun(
+  interactions: number,
+  views: number,
+  seed = 3,
+): { renderOps: Table; uiEvents: Table } {
   const rand = rng(seed);
   let id = 0;
   const cols = {
-    frame: [] as number[], view_id: [] as number[], parent_id: [] as (number | null)[], view_class: [] as string[],
-    op: [] as string[], start: [] as bigint[], dur: [] as bigint[], ui_thread: [] as boolean[], hw_accelerated: [] as boolean[],
-    left: [] as number[], top: [] as number[], width: [] as number[], height: [] as number[], has_background: [] as boolean[],
-    visibility: [] as string[], xml_id: [] as (string | null)[], layout_file: [] as (string | null)[],
+    frame: [] as number[],
+    view_id: [] as number[],
+    parent_id: [] as (number | null)[],
+    view_class: [] as string[],
+    op: [] as string[],
+    start: [] as bigint[],
+    dur: [] as bigint[],
+    ui_thread: [] as boolean[],
+    hw_accelerated: [] as boolean[],
+    left: [] as number[],
+    top: [] as number[],
+    width: [] as number[],
+    height: [] as number[],
+    has_background: [] as boolean[],
+    visibility: [] as string[],
+    xml_id: [] as (string | null)[],
+    layout_file: [] as (string | null)[],
   };
   const ts: bigint[] = [];
   const seq: number[] = [];
@@ -139,11 +184,23 @@ export function syntheticRun(interactions: number, views: number, seed = 3): { r
         const start = now;
         now += Math.round((op === "draw" ? v.cost : v.cost / 4) * (0.8 + 0.4 * rand()));
         for (const c of v.children) emit(c);
-        cols.frame.push(i); cols.view_id.push(v.id); cols.parent_id.push(v.parent); cols.view_class.push(v.cls);
-        cols.op.push(op); cols.start.push(BigInt(start)); cols.dur.push(BigInt(now - start)); cols.ui_thread.push(true);
-        cols.hw_accelerated.push(accel); cols.left.push(v.rect[0]); cols.top.push(v.rect[1]); cols.width.push(v.rect[2]);
-        cols.height.push(v.rect[3]); cols.has_background.push(v.bg); cols.visibility.push(v.vis);
-        cols.xml_id.push(`id_${v.id % 50}`); cols.layout_file.push(`res/layout/screen_${v.id % 7}.xml`);
+        cols.frame.push(i);
+        cols.view_id.push(v.id);
+        cols.parent_id.push(v.parent);
+        cols.view_class.push(v.cls);
+        cols.op.push(op);
+        cols.start.push(BigInt(start));
+        cols.dur.push(BigInt(now - start));
+        cols.ui_thread.push(true);
+        cols.hw_accelerated.push(accel);
+        cols.left.push(v.rect[0]);
+        cols.top.push(v.rect[1]);
+        cols.width.push(v.rect[2]);
+        cols.height.push(v.rect[3]);
+        cols.has_background.push(v.bg);
+        cols.visibility.push(v.vis);
+        cols.xml_id.push(`id_${v.id % 50}`);
+        cols.layout_file.push(`res/layout/screen_${v.id % 7}.xml`);
         return now - start;
       };
       emit(root);
@@ -153,9 +210,13 @@ export function syntheticRun(interactions: number, views: number, seed = 3): { r
   }
   // Rows are emitted when each call ends; the log is in start order, as the agent writes it.
   const n = cols.start.length;
-  const order = Array.from({ length: n }, (_, k) => k).sort((a, b) => (cols.start[a]! < cols.start[b]! ? -1 : cols.start[a]! > cols.start[b]! ? 1 : a - b));
-  const pick = <T,>(xs: T[]) => order.map((k) => xs[k]!);
-  const sorted = Object.fromEntries(Object.entries(cols).map(([k, v]) => [k, pick(v as unknown[])])) as typeof cols;
+  const order = Array.from({ length: n }, (_, k) => k).sort((a, b) =>
+    cols.start[a]! < cols.start[b]! ? -1 : cols.start[a]! > cols.start[b]! ? 1 : a - b,
+  );
+  const pick = <T>(xs: T[]) => order.map((k) => xs[k]!);
+  const sorted = Object.fromEntries(
+    Object.entries(cols).map(([k, v]) => [k, pick(v as unknown[])]),
+  ) as typeof cols;
   return {
     renderOps: makeBundleTable("render_ops", "bench", sorted),
     uiEvents: makeBundleTable("ui_events", "bench", { ts, seq, kind }),
@@ -171,8 +232,10 @@ function rasterDepth(rects: readonly Rect[]): Float64Array {
   const buf = (depthBuffer ??= new Uint16Array(W * H));
   buf.fill(0);
   for (const r of rects) {
-    const x0 = Math.max(0, r.left), x1 = Math.min(W, r.left + r.width);
-    const y0 = Math.max(0, r.top), y1 = Math.min(H, r.top + r.height);
+    const x0 = Math.max(0, r.left),
+      x1 = Math.min(W, r.left + r.width);
+    const y0 = Math.max(0, r.top),
+      y1 = Math.min(H, r.top + r.height);
     for (let y = y0; y < y1; y++) for (let i = y * W + x0, e = y * W + x1; i < e; i++) buf[i]!++;
   }
   const hist = new Float64Array(rects.length + 1);
@@ -191,15 +254,24 @@ function overdrawBench(label: string, make: () => Rect[][]): Benchmark {
       frames = make();
       // The sweep and the raster agree on a sample (a benchmark of a wrong answer is worthless).
       for (const f of frames.slice(0, 3)) {
-        const a = overdrawDepth(f, SCREEN).histogram, b = rasterDepth(f);
-        for (let d = 0; d < b.length; d++) if ((a[d] ?? 0) !== b[d]) throw new Error(`${label}: sweep and raster differ at depth ${d}`);
+        const a = overdrawDepth(f, SCREEN).histogram,
+          b = rasterDepth(f);
+        for (let d = 0; d < b.length; d++)
+          if ((a[d] ?? 0) !== b[d]) throw new Error(`${label}: sweep and raster differ at depth ${d}`);
       }
     },
-    measure: () => timeMs(() => { for (const f of frames) overdrawDepth(f, SCREEN); }),
+    measure: () =>
+      timeMs(() => {
+        for (const f of frames) overdrawDepth(f, SCREEN);
+      }),
     peer: {
       name: "per-pixel raster, 20 frames timed x 500",
       runs: 3,
-      measure: async () => 500 * (await timeMs(() => { for (const f of frames.slice(0, 20)) rasterDepth(f); })),
+      measure: async () =>
+        500 *
+        (await timeMs(() => {
+          for (const f of frames.slice(0, 20)) rasterDepth(f);
+        })),
     },
   };
 }
@@ -223,11 +295,12 @@ export const benchmarks: Benchmark[] = [
     budget: 2000,
     runs: 3,
     setup: () => void traceOnce(),
-    measure: () => timeMs(() => {
-      const t = traceOnce();
-      const ui = userInteractions(t, run!.uiEvents, { screen: SCREEN });
-      rootCauses(t, ui.interactions);
-    }),
+    measure: () =>
+      timeMs(() => {
+        const t = traceOnce();
+        const ui = userInteractions(t, run!.uiEvents, { screen: SCREEN });
+        rootCauses(t, ui.interactions);
+      }),
   },
   {
     name: `draw/preprocess render_ops (10,000 interactions, ~${INTERACTIONS * VIEWS * 3} rows)`,

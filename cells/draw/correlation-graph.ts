@@ -38,13 +38,17 @@ export interface LearntGraph extends CorrelationGraph {
 
 export function pearson(a: ArrayLike<number>, b: ArrayLike<number>): number {
   const n = a.length;
-  let ma = 0, mb = 0;
+  let ma = 0,
+    mb = 0;
   for (let i = 0; i < n; i++) ((ma += a[i]!), (mb += b[i]!));
   ma /= n;
   mb /= n;
-  let sab = 0, saa = 0, sbb = 0;
+  let sab = 0,
+    saa = 0,
+    sbb = 0;
   for (let i = 0; i < n; i++) {
-    const x = a[i]! - ma, y = b[i]! - mb;
+    const x = a[i]! - ma,
+      y = b[i]! - mb;
     ((sab += x * y), (saa += x * x), (sbb += y * y));
   }
   // A constant variable correlates with nothing.
@@ -61,8 +65,13 @@ export function discretize(values: ArrayLike<number>, bins: number): { states: U
   const present = new Uint8Array(bins);
   for (let k = 0; k < n; k++) {
     const x = values[k]!;
-    let lo = 0, hi = n;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (sorted[mid]! < x) lo = mid + 1; else hi = mid; }
+    let lo = 0,
+      hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (sorted[mid]! < x) lo = mid + 1;
+      else hi = mid;
+    }
     const s = Math.min(bins - 1, Math.floor((lo * bins) / n));
     states[k] = s;
     present[s] = 1;
@@ -79,8 +88,12 @@ export function discretize(values: ArrayLike<number>, bins: number): { states: U
  * The correlation graph of `features` (name → values per interaction) and `metric` (values), rooted at
  * the node named `metricName`.
  */
-export function correlationGraph(features: Record<string, ArrayLike<number>>, metricName: string, metric: ArrayLike<number>,
-  options: CorrelationGraphOptions = {}): LearntGraph {
+export function correlationGraph(
+  features: Record<string, ArrayLike<number>>,
+  metricName: string,
+  metric: ArrayLike<number>,
+  options: CorrelationGraphOptions = {},
+): LearntGraph {
   const { bins = 3, maxParents = 3, maxMoves = 10_000 } = options;
   const names = [metricName, ...Object.keys(features)];
   const raw = [metric, ...Object.values(features)];
@@ -102,25 +115,38 @@ export function correlationGraph(features: Record<string, ArrayLike<number>>, me
     if (without >= 0) {
       cfg = new Int32Array(N);
       qv = 1;
-      for (const p of parents[v]!) if (p !== without) {
-        const d = data[p]!;
-        for (let i = 0; i < N; i++) cfg[i] = cfg[i]! * arity[p]! + d[i]!;
-        qv *= arity[p]!;
-      }
+      for (const p of parents[v]!)
+        if (p !== without) {
+          const d = data[p]!;
+          for (let i = 0; i < N; i++) cfg[i] = cfg[i]! * arity[p]! + d[i]!;
+          qv *= arity[p]!;
+        }
     }
-    const rv = arity[v]!, dv = data[v]!;
+    const rv = arity[v]!,
+      dv = data[v]!;
     const re = extra >= 0 ? arity[extra]! : 1;
     const de = extra >= 0 ? data[extra]! : null;
     const cells = qv * re * rv;
     counts.fill(0, 0, cells);
-    if (de) for (let i = 0; i < N; i++) { const c = (cfg[i]! * re + de[i]!) * rv + dv[i]!; counts[c] = counts[c]! + 1; }
-    else for (let i = 0; i < N; i++) { const c = cfg[i]! * rv + dv[i]!; counts[c] = counts[c]! + 1; }
+    if (de)
+      for (let i = 0; i < N; i++) {
+        const c = (cfg[i]! * re + de[i]!) * rv + dv[i]!;
+        counts[c] = counts[c]! + 1;
+      }
+    else
+      for (let i = 0; i < N; i++) {
+        const c = cfg[i]! * rv + dv[i]!;
+        counts[c] = counts[c]! + 1;
+      }
     let ll = 0;
     for (let j = 0; j < qv * re; j++) {
       let nj = 0;
       for (let k = 0; k < rv; k++) nj += counts[j * rv + k]!;
       if (nj === 0) continue;
-      for (let k = 0; k < rv; k++) { const c = counts[j * rv + k]!; if (c > 0) ll += c * Math.log(c / nj); }
+      for (let k = 0; k < rv; k++) {
+        const c = counts[j * rv + k]!;
+        if (c > 0) ll += c * Math.log(c / nj);
+      }
     }
     return ll - penalty * qv * re * (rv - 1);
   };
@@ -143,7 +169,8 @@ export function correlationGraph(features: Record<string, ArrayLike<number>>, me
       del[u * n + v] = -Infinity;
       if (u === v || v === 0 || arity[u]! < 2 || arity[v]! < 2) continue;
       if (parents[v]!.includes(u)) del[u * n + v] = score(v, -1, u) - local[v]!;
-      else if (parents[v]!.length < maxParents && q[v]! * arity[u]! * arity[v]! <= counts.length) add[u * n + v] = score(v, u) - local[v]!;
+      else if (parents[v]!.length < maxParents && q[v]! * arity[u]! * arity[v]! <= counts.length)
+        add[u * n + v] = score(v, u) - local[v]!;
     }
   };
   for (let v = 0; v < n; v++) refresh(v);
@@ -158,7 +185,9 @@ export function correlationGraph(features: Record<string, ArrayLike<number>>, me
     for (let s = 0; s < n; s++) {
       const stack = [s];
       reach[s * n + s] = 1;
-      while (stack.length) for (const c of children[stack.pop()!]!) if (!reach[s * n + c]) ((reach[s * n + c] = 1), stack.push(c));
+      while (stack.length)
+        for (const c of children[stack.pop()!]!)
+          if (!reach[s * n + c]) ((reach[s * n + c] = 1), stack.push(c));
     }
   };
   // Is there a path from → to other than the edge from → to itself? (For reversing that edge.)
@@ -169,17 +198,21 @@ export function correlationGraph(features: Record<string, ArrayLike<number>>, me
   closure();
 
   for (let move = 0; move < maxMoves; move++) {
-    let best = 1e-9, kind = 0, bu = -1, bv = -1;
-    for (let u = 0; u < n; u++) for (let v = 0; v < n; v++) {
-      const a = add[u * n + v]!;
-      if (a > best && !reach[v * n + u]) ((best = a), (kind = 1), (bu = u), (bv = v));
-      const d = del[u * n + v]!;
-      if (d > best) ((best = d), (kind = 2), (bu = u), (bv = v));
-      if (d > -Infinity) {
-        const r = d + add[v * n + u]!;
-        if (r > best && !otherPath(u, v)) ((best = r), (kind = 3), (bu = u), (bv = v));
+    let best = 1e-9,
+      kind = 0,
+      bu = -1,
+      bv = -1;
+    for (let u = 0; u < n; u++)
+      for (let v = 0; v < n; v++) {
+        const a = add[u * n + v]!;
+        if (a > best && !reach[v * n + u]) ((best = a), (kind = 1), (bu = u), (bv = v));
+        const d = del[u * n + v]!;
+        if (d > best) ((best = d), (kind = 2), (bu = u), (bv = v));
+        if (d > -Infinity) {
+          const r = d + add[v * n + u]!;
+          if (r > best && !otherPath(u, v)) ((best = r), (kind = 3), (bu = u), (bv = v));
+        }
       }
-    }
     if (kind === 0) break;
     const changed = kind === 3 ? [bu, bv] : [bv];
     if (kind !== 1) parents[bv]!.splice(parents[bv]!.indexOf(bu), 1);
@@ -196,15 +229,18 @@ export function correlationGraph(features: Record<string, ArrayLike<number>>, me
   const adj = names.map(() => new Set<number>());
   parents.forEach((ps, v) => ps.forEach((p) => (adj[p]!.add(v), adj[v]!.add(p))));
   const queue = [0];
-  for (let h = 0; h < queue.length; h++) for (const y of adj[queue[h]!]!) if (level[y]! < 0) ((level[y] = level[queue[h]!]! + 1), queue.push(y));
+  for (let h = 0; h < queue.length; h++)
+    for (const y of adj[queue[h]!]!) if (level[y]! < 0) ((level[y] = level[queue[h]!]! + 1), queue.push(y));
   const edges: CorrelationGraph["edges"] = [];
   const learnt: LearntGraph["learnt"] = [];
-  parents.forEach((ps, v) => ps.forEach((p) => {
-    learnt.push({ from: names[p]!, to: names[v]! });
-    if (level[p]! < 0) return; // a component without the metric: Algorithm 1 never reaches it
-    const [from, to] = level[p]! <= level[v]! ? [p, v] : [v, p];
-    edges.push({ from: names[from]!, to: names[to]!, weight: Math.abs(pearson(raw[from]!, raw[to]!)) });
-  }));
+  parents.forEach((ps, v) =>
+    ps.forEach((p) => {
+      learnt.push({ from: names[p]!, to: names[v]! });
+      if (level[p]! < 0) return; // a component without the metric: Algorithm 1 never reaches it
+      const [from, to] = level[p]! <= level[v]! ? [p, v] : [v, p];
+      edges.push({ from: names[from]!, to: names[to]!, weight: Math.abs(pearson(raw[from]!, raw[to]!)) });
+    }),
+  );
   return {
     root: metricName,
     nodes: names.slice(1).map((id, i) => ({ id, corr: pearson(raw[i + 1]!, metric) })),
@@ -221,17 +257,31 @@ export function correlationGraphPlot(graph: LearntGraph, scores: SignificanceSco
   for (const [id, l] of Object.entries(graph.levels)) byLevel.set(l, [...(byLevel.get(l) ?? []), id]);
   const pos = new Map<string, { x: number; y: number }>();
   for (const [l, ids] of byLevel) ids.forEach((id, i) => pos.set(id, { x: l < 0 ? -1 : l, y: i }));
-  const nodes = [...pos].map(([id, p]) => ({ id, ...p, iv: scores[id]?.iv ?? 0, sig: scores[id]?.sig ?? 0,
-    label: `${id} iv=${(scores[id]?.iv ?? 0).toFixed(2)} sig=${(scores[id]?.sig ?? 0).toFixed(2)}` }));
+  const nodes = [...pos].map(([id, p]) => ({
+    id,
+    ...p,
+    iv: scores[id]?.iv ?? 0,
+    sig: scores[id]?.sig ?? 0,
+    label: `${id} iv=${(scores[id]?.iv ?? 0).toFixed(2)} sig=${(scores[id]?.sig ?? 0).toFixed(2)}`,
+  }));
   const links = graph.edges.map((e) => ({ ...e, a: pos.get(e.from)!, b: pos.get(e.to)! }));
   return {
     marginRight: 220,
-    x: { label: "distance from the metric (-1: not connected)", ticks: [...byLevel.keys()].map((l) => (l < 0 ? -1 : l)) },
+    x: {
+      label: "distance from the metric (-1: not connected)",
+      ticks: [...byLevel.keys()].map((l) => (l < 0 ? -1 : l)),
+    },
     y: { axis: null, reverse: true },
     r: { range: [2, 10] },
     marks: [
-      Plot.arrow(links, { x1: (d: (typeof links)[number]) => d.a.x, y1: (d: (typeof links)[number]) => d.a.y,
-        x2: (d: (typeof links)[number]) => d.b.x, y2: (d: (typeof links)[number]) => d.b.y, strokeOpacity: (d: (typeof links)[number]) => d.weight, inset: 6 }),
+      Plot.arrow(links, {
+        x1: (d: (typeof links)[number]) => d.a.x,
+        y1: (d: (typeof links)[number]) => d.a.y,
+        x2: (d: (typeof links)[number]) => d.b.x,
+        y2: (d: (typeof links)[number]) => d.b.y,
+        strokeOpacity: (d: (typeof links)[number]) => d.weight,
+        inset: 6,
+      }),
       Plot.dot(nodes, { x: "x", y: "y", r: "sig", fill: "sig", tip: true }),
       Plot.text(nodes, { x: "x", y: "y", text: "label", dx: 12, textAnchor: "start", fontSize: 9 }),
     ],

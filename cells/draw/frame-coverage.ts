@@ -17,7 +17,10 @@ export function visiblePixels(rects: readonly Rect[], screen: Screen): Float64Ar
   const h = Math.ceil(screen.height);
   const n = rects.length;
   const out = new Float64Array(n);
-  if (scratchBox.length < 4 * n) ((scratchBox = new Int32Array(8 * n)), (scratchXs = new Int32Array(4 * n)), (scratchYs = new Int32Array(4 * n)));
+  if (scratchBox.length < 4 * n)
+    ((scratchBox = new Int32Array(8 * n)),
+      (scratchXs = new Int32Array(4 * n)),
+      (scratchYs = new Int32Array(4 * n)));
   const box = scratchBox;
   const live: number[] = [];
   let m = 0;
@@ -45,8 +48,13 @@ export function visiblePixels(rects: readonly Rect[], screen: Screen): Float64Ar
   const ny = ys.length - 1;
   if (nx <= 0 || ny <= 0) return out;
   const at = (sorted: Int32Array, v: number): number => {
-    let lo = 0, hi = sorted.length - 1;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (sorted[mid]! < v) lo = mid + 1; else hi = mid; }
+    let lo = 0,
+      hi = sorted.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (sorted[mid]! < v) lo = mid + 1;
+      else hi = mid;
+    }
     return lo;
   };
   // next[row * (nx + 1) + c] = the first unpainted cell ≥ c in that row (nx = past the end).
@@ -119,7 +127,8 @@ let localOf = new Int32Array(0);
 export function frameCoverage(t: RenderTrace, f: number, screen: Screen): FrameCoverage {
   const fr = t.frames[f]!;
   const nv = fr.views.length;
-  if (localOf.length < t.views.length) localOf = new Int32Array(Math.max(t.views.length, 2 * localOf.length)).fill(-1);
+  if (localOf.length < t.views.length)
+    localOf = new Int32Array(Math.max(t.views.length, 2 * localOf.length)).fill(-1);
   for (let i = 0; i < nv; i++) localOf[fr.views[i]!] = i;
   const parentLocal = new Int32Array(nv);
   const hasChild = new Uint8Array(nv);
@@ -137,7 +146,8 @@ export function frameCoverage(t: RenderTrace, f: number, screen: Screen): FrameC
   const eff = new Int8Array(nv).fill(-1);
   const path = new Int32Array(nv + 1);
   for (let i = 0; i < nv; i++) {
-    let j = i, len = 0;
+    let j = i,
+      len = 0;
     while (j >= 0 && eff[j]! < 0 && len <= nv) ((path[len++] = j), (j = parentLocal[j]!));
     let v = j < 0 ? 1 : Math.max(0, eff[j]!);
     for (let q = len - 1; q >= 0; q--) eff[path[q]!] = v = own[path[q]!] === 0 && v === 1 ? 1 : 0;
@@ -165,11 +175,24 @@ export function frameCoverage(t: RenderTrace, f: number, screen: Screen): FrameC
   const invisible: number[] = [];
   for (let i = 0; i < nv; i++) (shows[i] ? shown : invisible).push(fr.views[i]!);
   for (let i = 0; i < nv; i++) localOf[fr.views[i]!] = -1;
-  return { ops: new Int32Array(ops), rects, drawn, visible, shown: new Int32Array(shown), invisibleViews: new Int32Array(invisible) };
+  return {
+    ops: new Int32Array(ops),
+    rects,
+    drawn,
+    visible,
+    shown: new Int32Array(shown),
+    invisibleViews: new Int32Array(invisible),
+  };
 }
 
 export function clippedArea(r: Rect, screen: Screen): number {
-  const w = Math.max(0, Math.min(Math.ceil(screen.width), Math.ceil(r.left + r.width)) - Math.max(0, Math.ceil(r.left)));
-  const h = Math.max(0, Math.min(Math.ceil(screen.height), Math.ceil(r.top + r.height)) - Math.max(0, Math.ceil(r.top)));
+  const w = Math.max(
+    0,
+    Math.min(Math.ceil(screen.width), Math.ceil(r.left + r.width)) - Math.max(0, Math.ceil(r.left)),
+  );
+  const h = Math.max(
+    0,
+    Math.min(Math.ceil(screen.height), Math.ceil(r.top + r.height)) - Math.max(0, Math.ceil(r.top)),
+  );
   return Number.isFinite(w * h) ? w * h : 0;
 }

@@ -4,6 +4,7 @@ export * from "./overdraw-depth";
 export * from "./frame-coverage";
 export * from "./rendering-efficiency";
 export * from "./user-interactions";
+export * from "./interaction-features";
 export * from "./correlation-graph";
 export * from "./significance";
 export * from "./root-cause";

@@ -117,9 +117,18 @@ function find(v: number, m: number): number {
  * x intervals are constant: with `hist`, each such slab adds (height × length at depth d) to hist[d];
  * otherwise `onSlab(y0, y1, m)` is called (counts[0..m-1) and xs describe the slab).
  */
-function sweep(n: number, hist: Float64Array | null, onSlab?: (y0: number, y1: number, m: number) => void): void {
+function sweep(
+  n: number,
+  hist: Float64Array | null,
+  onSlab?: (y0: number, y1: number, m: number) => void,
+): void {
   // Module-level scratch copied to locals: V8 keeps locals in registers, not reassignable module bindings.
-  const X = xs, R0 = rx0, R1 = rx1, C = counts, L = lenAt, E = events;
+  const X = xs,
+    R0 = rx0,
+    R1 = rx1,
+    C = counts,
+    L = lenAt,
+    E = events;
   let m = 0;
   for (let i = 0; i < n; i++) {
     X[m++] = R0[i]!;
@@ -130,7 +139,9 @@ function sweep(n: number, hist: Float64Array | null, onSlab?: (y0: number, y1: n
   for (let i = 0; i < m; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) X[u++] = sorted[i]!;
   m = u;
   // Rectangles as compressed x index ranges, and each interval's width.
-  const a0 = ia, a1 = ib, wd = widths;
+  const a0 = ia,
+    a1 = ib,
+    wd = widths;
   for (let i = 0; i < n; i++) ((a0[i] = find(R0[i]!, m)), (a1[i] = find(R1[i]!, m)));
   for (let k = 0; k + 1 < m; k++) wd[k] = X[k + 1]! - X[k]!;
   // Event key: y·2n + 2i + (0 enter | 1 leave), exact in a double; leaving and entering at one y both
@@ -160,7 +171,8 @@ function sweep(n: number, hist: Float64Array | null, onSlab?: (y0: number, y1: n
     const b = a1[i]!;
     if ((rest & 1) === 0) {
       for (let k = a0[i]!; k < b; k++) {
-        const c = C[k]!, wk = wd[k]!;
+        const c = C[k]!,
+          wk = wd[k]!;
         L[c] = L[c]! - wk;
         L[c + 1] = L[c + 1]! + wk;
         C[k] = c + 1;
@@ -168,7 +180,8 @@ function sweep(n: number, hist: Float64Array | null, onSlab?: (y0: number, y1: n
       }
     } else {
       for (let k = a0[i]!; k < b; k++) {
-        const c = C[k]!, wk = wd[k]!;
+        const c = C[k]!,
+          wk = wd[k]!;
         L[c] = L[c]! - wk;
         L[c - 1] = L[c - 1]! + wk;
         C[k] = c - 1;
@@ -226,7 +239,10 @@ export interface OverdrawDepthPlotOptions {
 }
 
 /** Heat map of one frame's overdraw depth: one rectangle per constant-depth region, y pointing down. */
-export function overdrawDepthPlot(regions: readonly DepthRegion[], options: OverdrawDepthPlotOptions): Plot.PlotOptions {
+export function overdrawDepthPlot(
+  regions: readonly DepthRegion[],
+  options: OverdrawDepthPlotOptions,
+): Plot.PlotOptions {
   const { screen, scheme = "ylorrd" } = options;
   return {
     width: 360,
@@ -237,7 +253,14 @@ export function overdrawDepthPlot(regions: readonly DepthRegion[], options: Over
     color: { type: "linear", scheme, label: "overdraw depth" },
     marks: [
       Plot.frame(),
-      Plot.rect(regions as DepthRegion[], { x1: "x0", x2: "x1", y1: "y0", y2: "y1", fill: "depth", title: (d: DepthRegion) => `depth ${d.depth}` }),
+      Plot.rect(regions as DepthRegion[], {
+        x1: "x0",
+        x2: "x1",
+        y1: "y0",
+        y2: "y1",
+        fill: "depth",
+        title: (d: DepthRegion) => `depth ${d.depth}`,
+      }),
     ],
   };
 }

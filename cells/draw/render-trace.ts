@@ -17,8 +17,10 @@
 // - an op other than measure/layout/draw: the row is dropped; visibility other than visible/invisible/gone:
 //   taken as visible.
 // A view's parent in a frame is its parent_id in that frame, else the last one seen in earlier frames.
-import type { Table, Vector } from "apache-arrow";
+import type { Table } from "apache-arrow";
 import { requireColumns } from "../common/require-columns";
+import { asBool, asInt32, asNumber, validity, Warnings, wordCodes } from "./read-columns";
+import { buildFrames } from "./view-hierarchy";
 
 export const OPS = ["measure", "layout", "draw"] as const;
 export type OpName = (typeof OPS)[number];
@@ -71,95 +73,22 @@ export interface RenderTrace {
 }
 
 const COLUMNS = {
-  frame: "int32", view_id: "int32", parent_id: "int32", view_class: "utf8", op: "utf8", start: "int64",
-  dur: "int64", ui_thread: "bool", hw_accelerated: "bool", left: "int32", top: "int32", width: "int32",
-  height: "int32", has_background: "bool", visibility: "utf8",
+  frame: "int32",
+  view_id: "int32",
+  parent_id: "int32",
+  view_class: "utf8",
+  op: "utf8",
+  start: "int64",
+  dur: "int64",
+  ui_thread: "bool",
+  hw_accelerated: "bool",
+  left: "int32",
+  top: "int32",
+  width: "int32",
+  height: "int32",
+  has_background: "bool",
+  visibility: "utf8",
 } as const;
-
-/** Codes of a string column against known words (-1 for null or other), reading UTF-8 bytes directly. */
-function wordCodes(vector: Vector, words: readonly string[]): Int8Array {
-  const out = new Int8Array(vector.length);
-  const enc = words.map((w) => new TextEncoder().encode(w));
-  let row = 0;
-  for (const data of vector.data as unknown as { length: number; valueOffsets?: Int32Array; values: Uint8Array; dictionary?: Vector; nullCount: number }[]) {
-    if (data.dictionary) {
-      const dcodes = Array.from({ length: data.dictionary.length }, (_, k) => words.indexOf(String(data.dictionary!.get(k))));
-      const idx = data.values as unknown as ArrayLike<number>;
-      for (let i = 0; i < data.length; i++) out[row + i] = dcodes[idx[i]!] ?? -1;
-    } else {
-      const off = data.valueOffsets!;
-      const bytes = data.values;
-      for (let i = 0; i < data.length; i++) {
-        const a = off[i]!;
-        const len = off[i + 1]! - a;
-        let code = -1;
-        for (let w = 0; w < enc.length && code < 0; w++) {
-          const e = enc[w]!;
-          if (e.length !== len) continue;
-          let k = 0;
-          while (k < len && bytes[a + k] === e[k]) k++;
-          if (k === len) code = w;
-        }
-        out[row + i] = code;
-      }
-    }
-    row += data.length;
-  }
-  for (let i = 0; i < vector.length; i++) if (out[i]! >= 0 && !vector.isValid(i)) out[i] = -1;
-  return out;
-}
-
-const asInt32 = (v: Vector): Int32Array => Int32Array.from(v.toArray() as ArrayLike<number>);
-/** Bool column as 0/1 bytes, read from the bitmaps (null reads as false). */
-const asBool = (v: Vector): Uint8Array => {
-  const out = new Uint8Array(v.length);
-  let row = 0;
-  for (const data of v.data as unknown as { length: number; offset: number; values: Uint8Array; nullBitmap?: Uint8Array; nullCount: number }[]) {
-    const bits = data.values;
-    const nulls = data.nullCount > 0 ? data.nullBitmap : undefined;
-    for (let i = 0; i < data.length; i++) {
-      const b = data.offset + i;
-      const set = (bits[b >> 3]! >> (b & 7)) & 1;
-      out[row + i] = nulls && !((nulls[b >> 3]! >> (b & 7)) & 1) ? 0 : set;
-    }
-    row += data.length;
-  }
-  return out;
-};
-/** Validity per row (1 = not null), from the null bitmaps. */
-const validity = (v: Vector): Uint8Array => {
-  const out = new Uint8Array(v.length).fill(1);
-  if (v.nullCount === 0) return out;
-  let row = 0;
-  for (const data of v.data as unknown as { length: number; offset: number; nullBitmap?: Uint8Array; nullCount: number }[]) {
-    if (data.nullCount > 0 && data.nullBitmap && data.nullBitmap.length > 0)
-      for (let i = 0; i < data.length; i++) {
-        const b = data.offset + i;
-        out[row + i] = (data.nullBitmap[b >> 3]! >> (b & 7)) & 1;
-      }
-    else if (data.nullCount === data.length) out.fill(0, row, row + data.length);
-    row += data.length;
-  }
-  return out;
-};
-const asNumber = (v: Vector): Float64Array => {
-  const a = v.toArray() as BigInt64Array;
-  const out = new Float64Array(a.length);
-  for (let i = 0; i < a.length; i++) out[i] = Number(a[i]!);
-  return out;
-};
-
-class Warnings {
-  private seen = new Map<string, { count: number; first: string }>();
-  add(kind: string, example: string): void {
-    const w = this.seen.get(kind);
-    if (w) w.count++;
-    else this.seen.set(kind, { count: 1, first: example });
-  }
-  list(): string[] {
-    return [...this.seen].map(([kind, w]) => `render_ops: ${w.count} ${kind} (first: ${w.first})`);
-  }
-}
 
 /** Reads render_ops, nests operations, eliminates overlapped time and builds each frame's hierarchy. */
 export function preprocessRenderOps(table: Table): RenderTrace {
@@ -175,7 +104,11 @@ export function preprocessRenderOps(table: Table): RenderTrace {
   // Keep valid rows, in start order (ties: the enclosing, longer one first).
   let order: number[] = [];
   for (let i = 0; i < rows; i++) {
-    if (opCode[i]! < 0) warn.add("rows with an op other than measure, layout or draw, dropped", `row ${i}: ${col("op").get(i)}`);
+    if (opCode[i]! < 0)
+      warn.add(
+        "rows with an op other than measure, layout or draw, dropped",
+        `row ${i}: ${col("op").get(i)}`,
+      );
     else order.push(i);
   }
   let sorted = true;
@@ -226,14 +159,24 @@ export function preprocessRenderOps(table: Table): RenderTrace {
     warnings: [],
   };
   for (let k = 0; k < n; k++) {
-    if (t.dur[k]! < 0) (warn.add("operations with negative dur, taken as 0", `row ${order[k]}: dur ${t.dur[k]}`), (t.dur[k] = 0));
+    if (t.dur[k]! < 0)
+      (warn.add("operations with negative dur, taken as 0", `row ${order[k]}: dur ${t.dur[k]}`),
+        (t.dur[k] = 0));
     if (t.visibility[k]! < 0) {
-      warn.add("rows with unknown visibility, taken as visible", `row ${order[k]}: ${col("visibility").get(order[k]!)}`);
+      warn.add(
+        "rows with unknown visibility, taken as visible",
+        `row ${order[k]}: ${col("visibility").get(order[k]!)}`,
+      );
       t.visibility[k] = 0;
     }
     if (t.width[k]! >= 0 && t.height[k]! >= 0) continue;
-    for (const [arr, what] of [[t.width, "width"], [t.height, "height"]] as const)
-      if (arr[k]! < 0) (warn.add(`rows with negative ${what}, taken as 0`, `row ${order[k]}: ${what} ${arr[k]}`), (arr[k] = 0));
+    for (const [arr, what] of [
+      [t.width, "width"],
+      [t.height, "height"],
+    ] as const)
+      if (arr[k]! < 0)
+        (warn.add(`rows with negative ${what}, taken as 0`, `row ${order[k]}: ${what} ${arr[k]}`),
+          (arr[k] = 0));
   }
 
   // Views: one entry per view_id, strings read once.
@@ -281,90 +224,4 @@ function eliminateOverlap(t: RenderTrace, order: number[], warn: Warnings): void
     stack.push(k);
   }
   for (let k = 0; k < t.length; k++) if (t.self[k]! < 0) t.self[k] = 0;
-}
-
-function buildFrames(t: RenderTrace, parentId: Float64Array, viewIndex: Map<number, number>, order: number[], warn: Warnings): void {
-  // Group operations by frame, keeping start order inside each.
-  const byFrame = new Map<number, number[]>();
-  for (let k = 0; k < t.length; k++) {
-    const f = t.frame[k]!;
-    let list = byFrame.get(f);
-    if (!list) byFrame.set(f, (list = []));
-    list.push(k);
-  }
-  const frameNumbers = [...byFrame.keys()].sort((a, b) => a - b);
-  const regroup = new Int32Array(t.length);
-  let pos = 0;
-  const spans: [number, number, number][] = [];
-  for (const f of frameNumbers) {
-    const begin = pos;
-    for (const k of byFrame.get(f)!) regroup[pos++] = k;
-    spans.push([f, begin, pos]);
-  }
-  if (regroup.some((k, i) => k !== i)) permute(t, regroup, parentId, order);
-
-  const lastParent = new Int32Array(t.views.length).fill(-1);
-  for (const [frame, begin, end] of spans) {
-    const local = new Map<number, number>();
-    const views: number[] = [];
-    for (let k = begin; k < end; k++) {
-      const v = t.view[k]!;
-      if (!local.has(v)) (local.set(v, views.length), views.push(v));
-      const pid = parentId[k]!;
-      if (Number.isNaN(pid)) lastParent[v] = -1;
-      else {
-        const p = viewIndex.get(pid);
-        if (p === undefined) {
-          warn.add("views whose parent_id is no view in the trace, taken as roots", `frame ${frame} view ${t.views[v]!.viewId} parent ${pid}`);
-          lastParent[v] = -1;
-        } else lastParent[v] = p;
-      }
-    }
-    const parents = Int32Array.from(views, (v) => lastParent[v]!);
-    const depths = new Int32Array(views.length).fill(-1);
-    for (let i = 0; i < views.length; i++) {
-      // Walk up until a known depth; a repeat on the way is a cycle, cut at this view.
-      const chain: number[] = [];
-      const onChain = new Set<number>();
-      let v = views[i]!;
-      let d = -1;
-      for (;;) {
-        const li = local.get(v);
-        if (li !== undefined && depths[li]! >= 0) { d = depths[li]!; break; }
-        if (onChain.has(v)) {
-          warn.add("parent cycles, cut (the view becomes a root)", `frame ${frame} view ${t.views[v]!.viewId}`);
-          lastParent[v] = -1;
-          if (li !== undefined) parents[li] = -1;
-          chain.length = chain.indexOf(v) + 1;
-          d = -1;
-          break;
-        }
-        chain.push(v);
-        onChain.add(v);
-        const p = lastParent[v]!;
-        if (p < 0) break;
-        v = p;
-      }
-      for (let c = chain.length - 1; c >= 0; c--) {
-        d++;
-        const li = local.get(chain[c]!);
-        if (li !== undefined) depths[li] = d;
-      }
-    }
-    t.frames.push({ frame, begin, end, views: Int32Array.from(views), parents, depths });
-  }
-}
-
-/** Reorders every per-operation column by `perm` (new position → old position). */
-function permute(t: RenderTrace, perm: Int32Array, parentId: Float64Array, order: number[]): void {
-  const keys = ["frame", "view", "op", "start", "dur", "self", "uiThread", "hwAccelerated", "left", "top", "width", "height", "hasBackground", "visibility"] as const;
-  for (const key of keys) {
-    const src = t[key];
-    const dst = src.slice();
-    for (let i = 0; i < perm.length; i++) dst[i] = src[perm[i]!]!;
-    (t as unknown as Record<string, unknown>)[key] = dst;
-  }
-  const p = parentId.slice();
-  const o = order.slice();
-  for (let i = 0; i < perm.length; i++) ((parentId[i] = p[perm[i]!]!), (order[i] = o[perm[i]!]!));
 }

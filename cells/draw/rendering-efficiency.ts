@@ -86,18 +86,31 @@ export interface RenderingEfficiencyPlotOptions {
 }
 
 /** The RES ranking: the worst views as bars on a log scale, labelled with class and layout file. */
-export function renderingEfficiencyPlot(ranking: readonly ViewEfficiency[], options: RenderingEfficiencyPlotOptions = {}): Plot.PlotOptions {
+export function renderingEfficiencyPlot(
+  ranking: readonly ViewEfficiency[],
+  options: RenderingEfficiencyPlotOptions = {},
+): Plot.PlotOptions {
   const rows = ranking
     .filter((r) => Number.isFinite(r.res))
     .slice(0, options.top ?? 15)
-    .map((r, i) => ({ ...r, rank: i + 1, label: `${r.viewClass.split(".").pop()}#${r.viewId} ${r.xmlId ?? ""} ${r.layoutFile ?? ""}`.trim() }));
+    .map((r, i) => ({
+      ...r,
+      rank: i + 1,
+      label: `${r.viewClass.split(".").pop()}#${r.viewId} ${r.xmlId ?? ""} ${r.layoutFile ?? ""}`.trim(),
+    }));
   const floor = rows.length ? Math.min(...rows.map((r) => r.res)) / 2 : 1;
   return {
     marginLeft: 260,
     x: { type: "log", label: "RES (visible pixel·s + 1) / s; lower is worse", grid: true },
     y: { domain: rows.map((r) => r.label), label: null },
     marks: [
-      Plot.barX(rows, { x1: floor, x2: "res", y: "label", fill: "steelblue", title: (d: (typeof rows)[number]) => `${d.viewClass} #${d.viewId}\nRES ${d.res.toPrecision(3)}` }),
+      Plot.barX(rows, {
+        x1: floor,
+        x2: "res",
+        y: "label",
+        fill: "steelblue",
+        title: (d: (typeof rows)[number]) => `${d.viewClass} #${d.viewId}\nRES ${d.res.toPrecision(3)}`,
+      }),
       Plot.ruleX([floor]),
     ],
   };

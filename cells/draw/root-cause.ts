@@ -18,7 +18,7 @@ import * as Plot from "@observablehq/plot";
 import { correlationGraph, type CorrelationGraphOptions, type LearntGraph } from "./correlation-graph";
 import type { RenderTrace } from "./render-trace";
 import { significanceScores, type SignificanceScores } from "./significance";
-import { FEATURE_NAMES, VIEW_STATS, type Interaction, type ViewStat } from "./user-interactions";
+import { FEATURE_NAMES, VIEW_STATS, type Interaction, type ViewStat } from "./interaction-features";
 
 export type DiagnosisMetric = "rendering_time" | "frame_rate";
 
@@ -51,22 +51,44 @@ const SI = Object.fromEntries(VIEW_STATS.map((s, i) => [s, i])) as Record<ViewSt
 
 // How each feature's contributions are computed, parsed once: [rule, stat column, aux] where aux is the
 // feature index of the mean for deviations, the executions column for Positive (max/min of times).
-const enum Rule { Flag, Share, Equal, Deviation, TimeDeviation, Positive }
+const enum Rule {
+  Flag,
+  Share,
+  Equal,
+  Deviation,
+  TimeDeviation,
+  Positive,
+}
 const RULES: [Rule, number, number][] = FEATURE_NAMES.map((feature) => {
   const f = (name: string) => FEATURE_NAMES.indexOf(name);
   switch (feature) {
-    case "overdraw_max": case "pixel_depth_max": return [Rule.Flag, SI.covers_max, -1];
-    case "pixel_depth_min": return [Rule.Flag, SI.covers_min, -1];
-    case "overdraw_avg": case "pixel_depth_avg": case "pixel_depth_var": return [Rule.Share, SI.drawn_px, -1];
-    case "invisible_view_count": return [Rule.Flag, SI.invisible, -1];
-    case "effective_drawing_ratio_avg": return [Rule.Share, SI.wasted_px, -1];
-    case "view_count": return [Rule.Flag, SI.drawn, -1];
-    case "rendering_time_ratio": return [Rule.Share, SI.self, -1];
-    case "hw_accelerated": return [Rule.Flag, SI.non_hw, -1];
-    case "off_ui_thread": return [Rule.Flag, SI.off_ui, -1];
-    case "invisible_draw": return [Rule.Flag, SI.invisible_draw, -1];
-    case "view_tree_depth_max": return [Rule.Equal, SI.depth, -1];
-    case "view_tree_depth_avg": return [Rule.Share, SI.depth, -1];
+    case "overdraw_max":
+    case "pixel_depth_max":
+      return [Rule.Flag, SI.covers_max, -1];
+    case "pixel_depth_min":
+      return [Rule.Flag, SI.covers_min, -1];
+    case "overdraw_avg":
+    case "pixel_depth_avg":
+    case "pixel_depth_var":
+      return [Rule.Share, SI.drawn_px, -1];
+    case "invisible_view_count":
+      return [Rule.Flag, SI.invisible, -1];
+    case "effective_drawing_ratio_avg":
+      return [Rule.Share, SI.wasted_px, -1];
+    case "view_count":
+      return [Rule.Flag, SI.drawn, -1];
+    case "rendering_time_ratio":
+      return [Rule.Share, SI.self, -1];
+    case "hw_accelerated":
+      return [Rule.Flag, SI.non_hw, -1];
+    case "off_ui_thread":
+      return [Rule.Flag, SI.off_ui, -1];
+    case "invisible_draw":
+      return [Rule.Flag, SI.invisible_draw, -1];
+    case "view_tree_depth_max":
+      return [Rule.Equal, SI.depth, -1];
+    case "view_tree_depth_avg":
+      return [Rule.Share, SI.depth, -1];
   }
   const m = /^(measure|layout|draw|view)_(time|count|area)_(avg|max|min|var)$/.exec(feature);
   if (!m) throw new Error(`contributions: no rule for feature ${feature}`);
@@ -74,7 +96,9 @@ const RULES: [Rule, number, number][] = FEATURE_NAMES.map((feature) => {
   const column = what === "area" ? SI.area : what === "count" ? SI[`${op}_n`] : SI[`${op}_sum`];
   if (kind === "avg") return [Rule.Share, column, -1];
   if (kind === "var")
-    return what === "time" ? [Rule.TimeDeviation, SI[`${op}_sum`], f(`${op}_time_avg`)] : [Rule.Deviation, column, f(`${what === "area" ? "view_area" : `${op}_count`}_avg`)];
+    return what === "time"
+      ? [Rule.TimeDeviation, SI[`${op}_sum`], f(`${op}_time_avg`)]
+      : [Rule.Deviation, column, f(`${what === "area" ? "view_area" : `${op}_count`}_avg`)];
   if (what === "time") return [Rule.Positive, SI[`${op}_${kind as "max" | "min"}`], SI[`${op}_n`]];
   return [Rule.Equal, column, -1];
 });
@@ -91,11 +115,21 @@ function contributionsInto(inter: Interaction, j: number, out: Float64Array): vo
     const x = st[base + c]!;
     let w: number;
     switch (rule) {
-      case Rule.Flag: w = x ? 1 : 0; break;
-      case Rule.Share: w = x > 0 ? x : 0; break;
-      case Rule.Equal: w = x === value ? 1 : 0; break;
-      case Rule.Deviation: w = (x - mean) * (x - mean); break;
-      case Rule.Positive: w = st[base + aux]! > 0 && x === value ? 1 : 0; break;
+      case Rule.Flag:
+        w = x ? 1 : 0;
+        break;
+      case Rule.Share:
+        w = x > 0 ? x : 0;
+        break;
+      case Rule.Equal:
+        w = x === value ? 1 : 0;
+        break;
+      case Rule.Deviation:
+        w = (x - mean) * (x - mean);
+        break;
+      case Rule.Positive:
+        w = st[base + aux]! > 0 && x === value ? 1 : 0;
+        break;
       case Rule.TimeDeviation: {
         // Σ over the view's executions of (x − mean)², from its sum of squares, sum and count.
         const n = st[base + c + 2]!;
@@ -120,7 +154,11 @@ export function contributions(inter: Interaction, feature: string): Float64Array
 }
 
 /** Correlations, correlation graph, significance scores and the RCS ranking of views, worst first. */
-export function rootCauses(t: RenderTrace, interactions: readonly Interaction[], options: RootCauseOptions = {}): RootCauseResult {
+export function rootCauses(
+  t: RenderTrace,
+  interactions: readonly Interaction[],
+  options: RootCauseOptions = {},
+): RootCauseResult {
   const metric = options.metric ?? "rendering_time";
   const used = interactions.filter((i) => i.frames.length > 0);
   const features: Record<string, Float64Array> = {};
@@ -143,19 +181,24 @@ export function rootCauses(t: RenderTrace, interactions: readonly Interaction[],
       if (sig[j] === 0) continue;
       contributionsInto(inter, j, con);
       const scale = sig[j]! / used.length;
-      for (let r = 0; r < nv; r++) if (con[r] !== 0) {
-        const v = inter.views[r]!;
-        seen[v] = 1;
-        acc[v * F + j] = acc[v * F + j]! + scale * con[r]!;
-      }
+      for (let r = 0; r < nv; r++)
+        if (con[r] !== 0) {
+          const v = inter.views[r]!;
+          seen[v] = 1;
+          acc[v * F + j] = acc[v * F + j]! + scale * con[r]!;
+        }
     }
   }
   const perFeature: [number, Float64Array][] = [];
-  for (let v = 0; v < t.views.length; v++) if (seen[v]) perFeature.push([v, acc.subarray(v * F, (v + 1) * F)]);
+  for (let v = 0; v < t.views.length; v++)
+    if (seen[v]) perFeature.push([v, acc.subarray(v * F, (v + 1) * F)]);
   const ranking = perFeature.map(([v, acc]) => {
     const rcs = acc.reduce((a, b) => a + b, 0);
-    const top = [...acc].map((x, j) => ({ feature: FEATURE_NAMES[j]!, share: rcs > 0 ? x / rcs : 0 }))
-      .filter((x) => x.share > 0).sort((a, b) => b.share - a.share).slice(0, 3);
+    const top = [...acc]
+      .map((x, j) => ({ feature: FEATURE_NAMES[j]!, share: rcs > 0 ? x / rcs : 0 }))
+      .filter((x) => x.share > 0)
+      .sort((a, b) => b.share - a.share)
+      .slice(0, 3);
     return { ...t.views[v]!, rcs, features: top };
   });
   ranking.sort((a, b) => b.rcs - a.rcs || a.viewId - b.viewId);

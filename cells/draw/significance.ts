@@ -30,10 +30,13 @@ export function significanceScores(graph: CorrelationGraph): SignificanceScores 
   const children = new Map<string, string[]>();
   for (const id of ids) (parents.set(id, []), children.set(id, []));
   for (const e of graph.edges) {
-    if (!ids.has(e.from)) throw new Error(`significanceScores: edge ${e.from} → ${e.to}: unknown node ${e.from}`);
+    if (!ids.has(e.from))
+      throw new Error(`significanceScores: edge ${e.from} → ${e.to}: unknown node ${e.from}`);
     if (!ids.has(e.to)) throw new Error(`significanceScores: edge ${e.from} → ${e.to}: unknown node ${e.to}`);
-    if (e.to === graph.root) throw new Error(`significanceScores: edge ${e.from} → ${e.to} points into the root`);
-    if (!Number.isFinite(e.weight)) throw new Error(`significanceScores: edge ${e.from} → ${e.to} has weight ${e.weight}`);
+    if (e.to === graph.root)
+      throw new Error(`significanceScores: edge ${e.from} → ${e.to} points into the root`);
+    if (!Number.isFinite(e.weight))
+      throw new Error(`significanceScores: edge ${e.from} → ${e.to} has weight ${e.weight}`);
     parents.get(e.to)!.push({ from: e.from, weight: e.weight });
     children.get(e.from)!.push(e.to);
   }
@@ -41,7 +44,8 @@ export function significanceScores(graph: CorrelationGraph): SignificanceScores 
   // Nodes reachable from the metric: the only ones Algorithm 1's queue ever holds.
   const reachable = new Set<string>([graph.root]);
   const stack = [graph.root];
-  while (stack.length) for (const c of children.get(stack.pop()!)!) if (!reachable.has(c)) (reachable.add(c), stack.push(c));
+  while (stack.length)
+    for (const c of children.get(stack.pop()!)!) if (!reachable.has(c)) (reachable.add(c), stack.push(c));
 
   // A cycle would keep Algorithm 1's queue busy forever: find it first (Kahn over the reachable part).
   const indegree = new Map<string, number>();

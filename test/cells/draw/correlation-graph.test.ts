@@ -6,7 +6,7 @@ import { correlationGraph, discretize, pearson } from "../../../cells/draw/corre
 // (up to a few rows at the bin edges), so b ⟂ p | a holds in the discretised data too.
 function rng(seed: number) {
   let s = seed;
-  return () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
+  return () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
 }
 function data(n: number) {
   const r = rng(7);
@@ -50,8 +50,14 @@ describe("pearson and discretize", () => {
   });
 
   it("makes equal-frequency states by rank, ties together, empty states dropped", () => {
-    expect(discretize([9, 1, 5, 3, 7, 2, 8, 4, 6], 3)).toEqual({ states: Uint8Array.from([2, 0, 1, 0, 2, 0, 2, 1, 1]), arity: 3 });
-    expect(discretize([1, 1, 1, 1, 2, 3], 3)).toEqual({ states: Uint8Array.from([0, 0, 0, 0, 1, 1]), arity: 2 });
+    expect(discretize([9, 1, 5, 3, 7, 2, 8, 4, 6], 3)).toEqual({
+      states: Uint8Array.from([2, 0, 1, 0, 2, 0, 2, 1, 1]),
+      arity: 3,
+    });
+    expect(discretize([1, 1, 1, 1, 2, 3], 3)).toEqual({
+      states: Uint8Array.from([0, 0, 0, 0, 1, 1]),
+      arity: 2,
+    });
     expect(discretize([4, 4, 4], 3)).toEqual({ states: Uint8Array.from([0, 0, 0]), arity: 1 });
   });
 });
@@ -68,7 +74,12 @@ describe("correlationGraph (BIC hill climbing)", () => {
 
   it("roots the graph at the metric, edges pointing away from it with |corr| weights", () => {
     expect(g.learnt.some((e) => e.to === "p")).toBe(false);
-    expect(g.edges.map((e) => [e.from, e.to])).toEqual(expect.arrayContaining([["p", "a"], ["a", "b"]]));
+    expect(g.edges.map((e) => [e.from, e.to])).toEqual(
+      expect.arrayContaining([
+        ["p", "a"],
+        ["a", "b"],
+      ]),
+    );
     expect(g.edges).toHaveLength(2);
     const ab = g.edges.find((e) => e.from === "a")!;
     expect(ab.weight).toBeCloseTo(Math.abs(pearson(a, b)), 12);

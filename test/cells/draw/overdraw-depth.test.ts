@@ -1,6 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { overdrawDepth, overdrawRegions, overdrawDepthPlot, type Rect } from "../../../cells/draw/overdraw-depth";
+import {
+  overdrawDepth,
+  overdrawRegions,
+  overdrawDepthPlot,
+  type Rect,
+} from "../../../cells/draw/overdraw-depth";
 
 // Reference: rasterise every pixel (the definition itself: x in [left, left + width), y likewise).
 function raster(rects: Rect[], w: number, h: number): Int32Array {
@@ -76,7 +81,8 @@ describe("overdrawDepth", () => {
         const ref = reference(rects, 20, 20);
         const painted = new Int32Array(400);
         for (const g of overdrawRegions(rects, { width: 20, height: 20 }))
-          for (let y = g.y0; y < g.y1; y++) for (let x = g.x0; x < g.x1; x++) painted[y * 20 + x] = painted[y * 20 + x]! + g.depth;
+          for (let y = g.y0; y < g.y1; y++)
+            for (let x = g.x0; x < g.x1; x++) painted[y * 20 + x] = painted[y * 20 + x]! + g.depth;
         expect([...painted]).toEqual([...ref.depth]);
       }),
       { numRuns: 200 },
@@ -85,7 +91,11 @@ describe("overdrawDepth", () => {
 
   it.each([
     ["nothing drawn", [], { histogram: [6], max: 0, mean: 0 }],
-    ["one full-screen background", [{ left: 0, top: 0, width: 3, height: 2 }], { histogram: [0, 6], max: 1, mean: 1 }],
+    [
+      "one full-screen background",
+      [{ left: 0, top: 0, width: 3, height: 2 }],
+      { histogram: [0, 6], max: 1, mean: 1 },
+    ],
     [
       "a child over its parent's background",
       [
@@ -104,7 +114,10 @@ describe("overdrawDepth", () => {
   });
 
   it("is resolution independent: a 1080x2400 screen costs no per-pixel work", () => {
-    const r = overdrawDepth([{ left: -10, top: 100, width: 2000, height: 200 }], { width: 1080, height: 2400 });
+    const r = overdrawDepth([{ left: -10, top: 100, width: 2000, height: 200 }], {
+      width: 1080,
+      height: 2400,
+    });
     expect([...r.histogram]).toEqual([1080 * 2400 - 1080 * 200, 1080 * 200]);
   });
 

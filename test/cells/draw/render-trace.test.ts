@@ -69,7 +69,9 @@ describe("preprocessRenderOps: bad input", () => {
     );
     expect(Array.from(t.start)).toEqual([0, 10]);
     expect(Array.from(t.self)).toEqual([80, 20]);
-    expect(t.warnings).toEqual(["render_ops: 1 operations out of start order, processed in start order (first: row 1)"]);
+    expect(t.warnings).toEqual([
+      "render_ops: 1 operations out of start order, processed in start order (first: row 1)",
+    ]);
   });
 
   it("makes unknown parents roots, negative sizes and durations 0, drops unknown ops", () => {

@@ -7,7 +7,8 @@ import { overdrawDepthPlot, overdrawRegions } from "../../../cells/draw/overdraw
 import { renderingEfficiency, renderingEfficiencyPlot } from "../../../cells/draw/rendering-efficiency";
 import { contributions, rootCausePlot, rootCauses } from "../../../cells/draw/root-cause";
 import { preprocessRenderOps } from "../../../cells/draw/render-trace";
-import { FEATURE_NAMES, userInteractions } from "../../../cells/draw/user-interactions";
+import { FEATURE_NAMES } from "../../../cells/draw/interaction-features";
+import { userInteractions } from "../../../cells/draw/user-interactions";
 import { renderOps, type OpRow } from "./render-ops-fixture";
 
 const MS = 1_000_000;
@@ -20,7 +21,7 @@ function run() {
   const rows: OpRow[] = [];
   const ts: bigint[] = [];
   let seed = 11;
-  const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+  const rand = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
   for (let i = 0; i < 80; i++) {
     const t0 = i * 200 * MS;
     ts.push(BigInt(t0));
@@ -28,16 +29,49 @@ function run() {
     const leaves = 4;
     const galleryDur = heavy ? (6 + 3 * rand()) * MS : 0.4 * MS;
     const childDur = leaves * 0.5 * MS + galleryDur + 0.1 * MS;
-    rows.push({ frame: i, view: 1, cls: "android.widget.FrameLayout", op: "draw", start: t0 + MS, dur: childDur + MS, rect: [0, 0, 400, 800], bg: true });
+    rows.push({
+      frame: i,
+      view: 1,
+      cls: "android.widget.FrameLayout",
+      op: "draw",
+      start: t0 + MS,
+      dur: childDur + MS,
+      rect: [0, 0, 400, 800],
+      bg: true,
+    });
     let t = t0 + 1.5 * MS;
     for (let k = 0; k < leaves; k++) {
       const dur = (0.3 + 0.2 * rand()) * MS;
-      rows.push({ frame: i, view: 10 + k, parent: 1, cls: "android.widget.TextView", op: "draw", start: t, dur, rect: [0, k * 100, 400, 100] });
+      rows.push({
+        frame: i,
+        view: 10 + k,
+        parent: 1,
+        cls: "android.widget.TextView",
+        op: "draw",
+        start: t,
+        dur,
+        rect: [0, k * 100, 400, 100],
+      });
       t += 0.5 * MS;
     }
-    rows.push({ frame: i, view: 99, parent: 1, cls: "com.hp.pregnancy.MyTimeLineGallery", op: "draw", start: t, dur: galleryDur, rect: [0, 400, 400, 300], xml: "timeline", layout: "res/layout/timeline.xml" });
+    rows.push({
+      frame: i,
+      view: 99,
+      parent: 1,
+      cls: "com.hp.pregnancy.MyTimeLineGallery",
+      op: "draw",
+      start: t,
+      dur: galleryDur,
+      rect: [0, 400, 400, 300],
+      xml: "timeline",
+      layout: "res/layout/timeline.xml",
+    });
   }
-  const events = makeBundleTable("ui_events", "r1", { ts, seq: ts.map((_, i) => i), kind: ts.map(() => "click") });
+  const events = makeBundleTable("ui_events", "r1", {
+    ts,
+    seq: ts.map((_, i) => i),
+    kind: ts.map(() => "click"),
+  });
   return { trace: preprocessRenderOps(renderOps(rows)), events };
 }
 
@@ -62,7 +96,10 @@ describe("rootCauses (§V-B, Equation 3)", () => {
         const con = contributions(inter, name);
         inter.views.forEach((v, r) => {
           const id = trace.views[v]!.viewId;
-          expected.set(id, (expected.get(id) ?? 0) + (result.scores[name]!.sig * con[r]!) / ui.interactions.length);
+          expected.set(
+            id,
+            (expected.get(id) ?? 0) + (result.scores[name]!.sig * con[r]!) / ui.interactions.length,
+          );
         });
       }
     }
@@ -82,8 +119,18 @@ describe("rootCauses (§V-B, Equation 3)", () => {
 
   it("renders all four plots", () => {
     const { document } = parseHTML("<html><body></body></html>");
-    const render = (spec: Plot.PlotOptions) => Plot.plot({ ...spec, document } as Plot.PlotOptions & { document: unknown });
-    const heat = overdrawDepthPlot(overdrawRegions([{ left: 0, top: 0, width: 400, height: 800 }, { left: 0, top: 0, width: 200, height: 100 }], screen), { screen });
+    const render = (spec: Plot.PlotOptions) =>
+      Plot.plot({ ...spec, document } as Plot.PlotOptions & { document: unknown });
+    const heat = overdrawDepthPlot(
+      overdrawRegions(
+        [
+          { left: 0, top: 0, width: 400, height: 800 },
+          { left: 0, top: 0, width: 200, height: 100 },
+        ],
+        screen,
+      ),
+      { screen },
+    );
     const svgs = [
       render(heat),
       render(renderingEfficiencyPlot(renderingEfficiency(trace, { screen }))),

@@ -65,11 +65,29 @@ describe("significanceScores (Algorithm 1)", () => {
   });
 
   it("rejects cycles, unknown nodes and edges into the root", () => {
-    const cyc = { root: "p", nodes: [{ id: "a", corr: 0 }, { id: "b", corr: 0 }], edges: [
-      { from: "p", to: "a", weight: 1 }, { from: "a", to: "b", weight: 1 }, { from: "b", to: "a", weight: 1 }] };
+    const cyc = {
+      root: "p",
+      nodes: [
+        { id: "a", corr: 0 },
+        { id: "b", corr: 0 },
+      ],
+      edges: [
+        { from: "p", to: "a", weight: 1 },
+        { from: "a", to: "b", weight: 1 },
+        { from: "b", to: "a", weight: 1 },
+      ],
+    };
     expect(() => significanceScores(cyc)).toThrow(/cycle among a, b/);
-    expect(() => significanceScores({ root: "p", nodes: [], edges: [{ from: "p", to: "x", weight: 1 }] })).toThrow(/unknown node x/);
-    expect(() => significanceScores({ root: "p", nodes: [{ id: "a", corr: 0 }], edges: [{ from: "a", to: "p", weight: 1 }] })).toThrow(/into the root/);
+    expect(() =>
+      significanceScores({ root: "p", nodes: [], edges: [{ from: "p", to: "x", weight: 1 }] }),
+    ).toThrow(/unknown node x/);
+    expect(() =>
+      significanceScores({
+        root: "p",
+        nodes: [{ id: "a", corr: 0 }],
+        edges: [{ from: "a", to: "p", weight: 1 }],
+      }),
+    ).toThrow(/into the root/);
   });
 
   it("equals the recursive definition iv(f) = 1 + Σ iv(parent)·w on random DAGs", () => {
@@ -79,7 +97,12 @@ describe("significanceScores (Algorithm 1)", () => {
         corr: fc.array(fc.double({ min: -1, max: 1, noNaN: true }), { minLength: n, maxLength: n }),
         // edges only from lower to higher index (node 0 is the root): acyclic by construction
         edges: fc.uniqueArray(
-          fc.tuple(fc.integer({ min: 0, max: n }), fc.integer({ min: 0, max: n }), fc.double({ min: 0, max: 1, noNaN: true }))
+          fc
+            .tuple(
+              fc.integer({ min: 0, max: n }),
+              fc.integer({ min: 0, max: n }),
+              fc.double({ min: 0, max: 1, noNaN: true }),
+            )
             .filter(([a, b]) => a < b),
           { selector: ([a, b]) => `${a}-${b}` },
         ),
@@ -97,7 +120,9 @@ describe("significanceScores (Algorithm 1)", () => {
         for (let i = 1; i <= n; i++) if (edges.some(([a, b]) => b === i && reach.has(a))) reach.add(i);
         const iv: number[] = [1];
         for (let i = 1; i <= n; i++)
-          iv[i] = reach.has(i) ? 1 + edges.filter(([a, b]) => b === i && reach.has(a)).reduce((s, [a, , w]) => s + iv[a]! * w, 0) : 0;
+          iv[i] = reach.has(i)
+            ? 1 + edges.filter(([a, b]) => b === i && reach.has(a)).reduce((s, [a, , w]) => s + iv[a]! * w, 0)
+            : 0;
         const max = Math.max(...iv);
         const s = significanceScores(graph);
         for (let i = 1; i <= n; i++) {

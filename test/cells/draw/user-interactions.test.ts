@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { makeBundleTable } from "../../../bundle/table-builder";
 import { preprocessRenderOps } from "../../../cells/draw/render-trace";
-import { FEATURE_NAMES, userInteractions } from "../../../cells/draw/user-interactions";
+import { FEATURE_NAMES } from "../../../cells/draw/interaction-features";
+import { userInteractions } from "../../../cells/draw/user-interactions";
 import { contributions } from "../../../cells/draw/root-cause";
 import { renderOps, type OpRow } from "./render-ops-fixture";
 
@@ -18,7 +19,11 @@ export const rows: OpRow[] = [
   { frame: 1, view: 2, parent: 1, op: "draw", start: 50 * MS, dur: MS, rect: [0, 0, 50, 50] },
   { frame: 2, view: 1, op: "draw", start: 120 * MS, dur: MS, rect: [0, 0, 100, 100], bg: true },
 ];
-export const events = makeBundleTable("ui_events", "r1", { ts: [0n, BigInt(100 * MS)], seq: [0, 1], kind: ["click", "scroll"] });
+export const events = makeBundleTable("ui_events", "r1", {
+  ts: [0n, BigInt(100 * MS)],
+  seq: [0, 1],
+  kind: ["click", "scroll"],
+});
 
 const feature = (values: Float64Array, name: string) => values[FEATURE_NAMES.indexOf(name)]!;
 
@@ -52,17 +57,39 @@ describe("userInteractions (§V-A, Tables I and II)", () => {
     ["overdraw_avg", 15000 / 12500],
     ["invisible_view_count", 1], // D, off screen
     ["effective_drawing_ratio_avg", (10000 / 12500 + 2500 / 2500) / 2],
-    ["measure_time_avg", 0.5], ["measure_time_max", 0.5], ["measure_time_min", 0.5], ["measure_time_var", 0],
-    ["layout_time_avg", 0], ["layout_time_max", 0],
-    ["draw_time_avg", 1], ["draw_time_max", 1.8], ["draw_time_min", 0.2], ["draw_time_var", 0.32],
-    ["measure_count_avg", 2 / 3], ["measure_count_max", 1], ["measure_count_min", 0], ["measure_count_var", 2 / 9],
-    ["draw_count_avg", 4 / 3], ["draw_count_max", 2], ["draw_count_min", 1], ["draw_count_var", 2 / 9],
+    ["measure_time_avg", 0.5],
+    ["measure_time_max", 0.5],
+    ["measure_time_min", 0.5],
+    ["measure_time_var", 0],
+    ["layout_time_avg", 0],
+    ["layout_time_max", 0],
+    ["draw_time_avg", 1],
+    ["draw_time_max", 1.8],
+    ["draw_time_min", 0.2],
+    ["draw_time_var", 0.32],
+    ["measure_count_avg", 2 / 3],
+    ["measure_count_max", 1],
+    ["measure_count_min", 0],
+    ["measure_count_var", 2 / 9],
+    ["draw_count_avg", 4 / 3],
+    ["draw_count_max", 2],
+    ["draw_count_min", 1],
+    ["draw_count_var", 2 / 9],
     ["view_count", 3],
-    ["pixel_depth_avg", 0.75], ["pixel_depth_max", 2], ["pixel_depth_min", 0], ["pixel_depth_var", 0.4375],
-    ["view_area_avg", 4200], ["view_area_max", 10000], ["view_area_min", 100], ["view_area_var", 53340000 / 3],
-    ["view_tree_depth_max", 1], ["view_tree_depth_avg", 2 / 3],
+    ["pixel_depth_avg", 0.75],
+    ["pixel_depth_max", 2],
+    ["pixel_depth_min", 0],
+    ["pixel_depth_var", 0.4375],
+    ["view_area_avg", 4200],
+    ["view_area_max", 10000],
+    ["view_area_min", 100],
+    ["view_area_var", 53340000 / 3],
+    ["view_tree_depth_max", 1],
+    ["view_tree_depth_avg", 2 / 3],
     ["rendering_time_ratio", 5 / 51],
-    ["hw_accelerated", 1], ["off_ui_thread", 0], ["invisible_draw", 0],
+    ["hw_accelerated", 1],
+    ["off_ui_thread", 0],
+    ["invisible_draw", 0],
   ])("%s = %d", (name, expected) => {
     expect(feature(a.features, name)).toBeCloseTo(expected, 9);
   });
@@ -86,7 +113,9 @@ describe("userInteractions (§V-A, Tables I and II)", () => {
   });
 
   it("needs ts, seq and kind in ui_events", () => {
-    expect(() => userInteractions(trace, renderOps(rows), { screen })).toThrow(/missing column ts \(int64\) in ui_events/);
+    expect(() => userInteractions(trace, renderOps(rows), { screen })).toThrow(
+      /missing column ts \(int64\) in ui_events/,
+    );
   });
 });
 
