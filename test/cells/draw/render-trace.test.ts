@@ -1,3 +1,4 @@
+import { Dictionary, Int32, Table, Utf8, vectorFromArray } from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import { makeBundleTable } from "../../../bundle/table-builder";
 import { preprocessRenderOps } from "../../../cells/draw/render-trace";
@@ -120,5 +121,62 @@ describe("preprocessRenderOps: bad input", () => {
   it("names a missing column", () => {
     const table = makeBundleTable("ui_events", "r", { ts: [1n], seq: [0], kind: ["click"] });
     expect(() => preprocessRenderOps(table)).toThrow(/missing column frame \(int32\) in render_ops/);
+  });
+});
+
+describe("preprocessRenderOps: Arrow layouts", () => {
+  const rows: OpRow[] = Array.from({ length: 23 }, (_, i) => ({
+    frame: i >> 2,
+    view: 1 + (i % 4),
+    parent: i % 4 === 0 ? null : 1,
+    op: ["measure", "layout", "draw"][i % 3]!,
+    start: i * 100,
+    dur: i % 4 === 0 ? 350 : 50,
+    rect: [i, 2 * i, 10 + i, 20],
+    bg: i % 3 === 0,
+    ui: i % 5 !== 0,
+    hw: i % 7 !== 0,
+    vis: ["visible", "invisible", "gone"][i % 3]!,
+  }));
+  const whole = preprocessRenderOps(renderOps(rows));
+  const same = (t: ReturnType<typeof preprocessRenderOps>) => {
+    for (const key of [
+      "frame",
+      "op",
+      "start",
+      "self",
+      "uiThread",
+      "hwAccelerated",
+      "hasBackground",
+      "visibility",
+      "width",
+    ] as const)
+      expect(Array.from(t[key])).toEqual(Array.from(whole[key]));
+    expect(t.frames.map((f) => Array.from(f.parents))).toEqual(
+      whole.frames.map((f) => Array.from(f.parents)),
+    );
+  };
+
+  it("reads several record batches and sliced (offset) chunks the same as one", () => {
+    const table = renderOps(rows);
+    same(preprocessRenderOps(table.slice(0, 9).concat(table.slice(9, 17), table.slice(17))));
+  });
+
+  it("reads dictionary-encoded strings (as bundles may store them)", () => {
+    const table = renderOps(rows);
+    const dict = (name: string) =>
+      vectorFromArray(
+        Array.from({ length: table.numRows }, (_, i) => table.getChild(name)!.get(i) as string),
+        new Dictionary(new Utf8(), new Int32()),
+      );
+    const columns = Object.fromEntries(table.schema.fields.map((f) => [f.name, table.getChild(f.name)!]));
+    const dictTable = new Table({
+      ...columns,
+      op: dict("op"),
+      visibility: dict("visibility"),
+      view_class: dict("view_class"),
+    });
+    expect(String(dictTable.schema.fields.find((f) => f.name === "op")!.type)).toMatch(/^Dictionary/);
+    same(preprocessRenderOps(dictTable));
   });
 });
