@@ -1,0 +1,43 @@
+// Browser byte sources for readBundle: a bundle at a URL, or files dropped on the page.
+import type { BundleSource } from "./read-bundle";
+
+export function urlSource(base: string): BundleSource {
+  const root = base.endsWith("/") ? base : `${base}/`;
+  return {
+    label: root.replace(/\/$/, ""),
+    async read(file) {
+      const response = await fetch(new URL(file, new URL(root, location.href)));
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      return new Uint8Array(await response.arrayBuffer());
+    },
+  };
+}
+
+/**
+ * Groups dropped files into bundles: every folder holding a manifest.json is one run. Files dropped
+ * without folders (just manifest.json + tables) form one bundle.
+ */
+export function droppedSources(files: readonly File[]): BundleSource[] {
+  const byDir = new Map<string, Map<string, File>>();
+  for (const f of files) {
+    const path = (f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name;
+    const cut = path.lastIndexOf("/");
+    const dir = cut >= 0 ? path.slice(0, cut) : "";
+    const name = cut >= 0 ? path.slice(cut + 1) : path;
+    if (!byDir.has(dir)) byDir.set(dir, new Map());
+    byDir.get(dir)!.set(name, f);
+  }
+  const sources: BundleSource[] = [];
+  for (const [dir, entries] of byDir) {
+    if (!entries.has("manifest.json")) continue;
+    sources.push({
+      label: dir || "dropped files",
+      async read(file) {
+        const f = entries.get(file);
+        if (!f) throw new Error("not among the dropped files");
+        return new Uint8Array(await f.arrayBuffer());
+      },
+    });
+  }
+  return sources;
+}

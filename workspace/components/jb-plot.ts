@@ -1,0 +1,23 @@
+// <jb-plot>: renders Observable Plot options into the page; options in through a property.
+import * as Plot from "@observablehq/plot";
+import { LitElement, css, html } from "lit";
+
+export class JbPlot extends LitElement {
+  static override properties = { options: { attribute: false } };
+  declare options: Plot.PlotOptions | undefined;
+
+  static override styles = css`
+    :host { display: block; overflow-x: auto; }
+    .error { color: var(--jb-bad, #c92a2a); font-family: ui-monospace, monospace; white-space: pre-wrap; }
+  `;
+
+  override render() {
+    if (!this.options) return html``;
+    try {
+      return html`${Plot.plot({ ...this.options, document })}`;
+    } catch (e) {
+      return html`<div class="error">plot failed: ${(e as Error).message}</div>`;
+    }
+  }
+}
+customElements.define("jb-plot", JbPlot);

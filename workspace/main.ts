@@ -1,0 +1,2 @@
+// The workspace entry point.
+import "./components/jb-app";

@@ -1,0 +1,65 @@
+// Serves the built workspace (dist/) over HTTP without compression: big .arrows and .wasm files go out
+// as they are (vite preview gzips on the fly and made a 28 MB table take 18x longer, STACK.md).
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { extname, join, normalize, resolve } from "node:path";
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json",
+  ".wasm": "application/wasm",
+  ".arrows": "application/vnd.apache.arrow.stream",
+  ".arrow": "application/vnd.apache.arrow.file",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".md": "text/markdown; charset=utf-8",
+};
+
+export interface StaticServer {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/** Serves `root`, plus extra folders mounted at URL prefixes (e.g. {"/runs/": "/data/bundles"}). */
+export async function serveStatic(root: string, port = 0, mounts: Record<string, string> = {}): Promise<StaticServer> {
+  const base = resolve(root);
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
+    const mount = Object.keys(mounts).find((prefix) => path.startsWith(prefix));
+    const dir = mount ? resolve(mounts[mount]!) : base;
+    const rel = normalize(mount ? path.slice(mount.length) : path).replace(/^(\.\.[/\\])+/, "");
+    let file = join(dir, rel);
+    if (!file.startsWith(dir)) {
+      res.writeHead(403).end();
+      return;
+    }
+    try {
+      let info = await stat(file);
+      if (info.isDirectory()) {
+        file = join(file, "index.html");
+        info = await stat(file);
+      }
+      res.writeHead(200, {
+        "content-type": TYPES[extname(file)] ?? "application/octet-stream",
+        "content-length": info.size,
+        "cache-control": "no-cache",
+      });
+      createReadStream(file).pipe(res);
+    } catch {
+      res.writeHead(404, { "content-type": "text/plain" }).end(`not found: ${path}`);
+    }
+  });
+  await new Promise<void>((ok) => server.listen(port, "127.0.0.1", ok));
+  const { port: actual } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${actual}/`,
+    server,
+    close: () => new Promise((ok) => server.close(() => ok())),
+  };
+}
