@@ -21,6 +21,11 @@ export interface PlotSpec extends Partial<Record<Channel, string>> {
   extra?: unknown[];
   width?: number;
   height?: number;
+  /**
+   * A column whose value a click on a mark selects. Wrapped in view(), the plot is an input: its value is the
+   * clicked row's value of this column (null until something is clicked, and headless).
+   */
+  select?: string;
 }
 
 export function isPlotSpec(value: unknown): value is PlotSpec & { __plotSpec: true } {
@@ -32,7 +37,7 @@ export function plot(spec: PlotSpec): PlotSpec & { __plotSpec: true } {
   if (!MARKS.includes(spec.mark)) throw new Error(`plot: invalid mark: ${String(spec.mark)} (one of ${MARKS.join(", ")})`);
   if (spec.filter && !FILTER_OPS.includes(spec.filter[1]))
     throw new Error(`plot: invalid filter operator: ${String(spec.filter[1])}`);
-  return { ...spec, __plotSpec: true };
+  return { ...spec, __plotSpec: true, ...(spec.select ? { value: null } : {}) };
 }
 
 function compare(op: FilterOp, a: unknown, b: unknown): boolean {
