@@ -40,7 +40,7 @@ export function delayDistributionPlot(rows: readonly DelayRow[], options: DelayD
     fx: { domain: options.labels ?? ["before", "after"], label: null },
     fy: { domain: ["queuing", "execution"], label: null },
     marks: [
-      Plot.rectY(rows, Plot.binX({ y: "count" }, { x: "ms", fx: "run", fy: "kind", fill: "kind" } as Plot.RectYOptions)),
+      Plot.rectY(rows, Plot.binX<Plot.RectYOptions>({ y: "count" }, { x: "ms", fx: "run", fy: "kind", fill: "kind" })),
       Plot.ruleX([options.tauMs ?? 500], { stroke: "#d62728", strokeDasharray: "4,3" }),
       Plot.ruleY([0]),
     ],

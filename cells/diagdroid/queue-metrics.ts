@@ -241,7 +241,7 @@ export function queueMetricsPlot(metrics: Table, options: { tauMs?: number } = {
     x: { type: "symlog", label: "time (ms)" },
     fy: { label: null },
     marks: [
-      Plot.rectY(rows, Plot.binX({ y: "count" }, { x: "ms", fy: "kind", fill: "kind" } as Plot.RectYOptions)),
+      Plot.rectY(rows, Plot.binX<Plot.RectYOptions>({ y: "count" }, { x: "ms", fy: "kind", fill: "kind" })),
       Plot.ruleX([tau], { stroke: "#d62728", strokeDasharray: "4,3" }),
       Plot.ruleY([0]),
     ],
