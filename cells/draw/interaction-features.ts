@@ -14,7 +14,7 @@
 //   (every op was), off_ui_thread (some op was not on the UI thread), invisible_draw (some view drew while
 //   not visible). Statistics of an empty set are 0; variance is the population variance.
 import { frameCoverage, type FrameCoverage } from "./frame-coverage";
-import { overdrawDepth, overdrawRegions, type Screen } from "./overdraw-depth";
+import { overdrawRegions, type DepthRegion, type Screen } from "./overdraw-depth";
 import type { RenderTrace } from "./render-trace";
 
 const STATS = ["avg", "max", "min", "var"] as const;
@@ -162,7 +162,7 @@ export function interactionOf(
   let ratioSum = 0,
     ratioFrames = 0,
     screenPx = 0;
-  const frameDepth: { max: number; min: number; cov: FrameCoverage }[] = [];
+  const frameDepth: { max: number; min: number; cov: FrameCoverage; regions: DepthRegion[] }[] = [];
   const execs: number[][] = [[], [], []];
   for (const f of frames) {
     const fr = t.frames[f]!;
@@ -195,9 +195,15 @@ export function interactionOf(
     if (!hasDraw) continue;
     drawFrames++;
     const cov = frameCoverage(t, f, screen);
-    const depth = overdrawDepth(cov.rects, screen);
-    for (let d = 0; d < depth.histogram.length; d++) hist[d] = (hist[d] ?? 0) + depth.histogram[d]!;
-    screenPx += Math.ceil(screen.width) * Math.ceil(screen.height);
+    // One sweep gives the depth regions; the frame's histogram is their areas by depth.
+    const regions = overdrawRegions(cov.rects, screen);
+    const frameHist: number[] = [0];
+    for (const g of regions) frameHist[g.depth] = (frameHist[g.depth] ?? 0) + (g.x1 - g.x0) * (g.y1 - g.y0);
+    let drawnPx = 0;
+    for (let d = 1; d < frameHist.length; d++) drawnPx += frameHist[d] ??= 0;
+    frameHist[0] = screenSize(screen) - drawnPx;
+    for (let d = 0; d < frameHist.length; d++) hist[d] = (hist[d] ?? 0) + frameHist[d]!;
+    screenPx += screenSize(screen);
     let drawnSum = 0;
     for (let j = 0; j < cov.ops.length; j++) {
       const b = row(t.view[cov.ops[j]!]!) * NS;
@@ -205,10 +211,10 @@ export function interactionOf(
       st[b + S.wasted_px] = st[b + S.wasted_px]! + cov.drawn[j]! - cov.visible[j]!;
       drawnSum += cov.drawn[j]!;
     }
-    if (drawnSum > 0) ((ratioSum += (screenSize(screen) - depth.histogram[0]!) / drawnSum), ratioFrames++);
+    if (drawnSum > 0) ((ratioSum += drawnPx / drawnSum), ratioFrames++);
     let min = 0;
-    while (min < depth.histogram.length && depth.histogram[min] === 0) min++;
-    frameDepth.push({ max: depth.max, min, cov });
+    while (min < frameHist.length && frameHist[min] === 0) min++;
+    frameDepth.push({ max: frameHist.length - 1, min, cov, regions });
   }
   for (let r = 0; r < nv; r++)
     for (let op = 0; op < 3; op++) if (st[r * NS + O_N[op]!] === 0) st[r * NS + O_MIN[op]!] = 0;
@@ -222,17 +228,22 @@ export function interactionOf(
     const wantMax = maxDepth >= 1 && fd.max === maxDepth;
     const wantMin = minDepth >= 1 && fd.min === minDepth;
     if (!wantMax && !wantMin) continue;
-    const regions = overdrawRegions(fd.cov.rects, screen).filter(
+    const regions = fd.regions.filter(
       (g) => (wantMax && g.depth === maxDepth) || (wantMin && g.depth === minDepth),
     );
+    // A region lies wholly inside or wholly outside each rectangle (both come from the same edges), so a
+    // rectangle covers it iff it contains the region's top-left pixel.
     for (let j = 0; j < fd.cov.rects.length; j++) {
       const rc = fd.cov.rects[j]!;
       const b = row(t.view[fd.cov.ops[j]!]!) * NS;
-      for (const g of regions) {
-        if (!(g.x0 < rc.left + rc.width && g.x1 > rc.left && g.y0 < rc.top + rc.height && g.y1 > rc.top))
+      let needMax = wantMax && st[b + S.covers_max] === 0;
+      let needMin = wantMin && st[b + S.covers_min] === 0;
+      for (let q = 0; q < regions.length && (needMax || needMin); q++) {
+        const g = regions[q]!;
+        if (g.x0 < rc.left || g.x0 >= rc.left + rc.width || g.y0 < rc.top || g.y0 >= rc.top + rc.height)
           continue;
-        if (wantMax && g.depth === maxDepth) st[b + S.covers_max] = 1;
-        if (wantMin && g.depth === minDepth) st[b + S.covers_min] = 1;
+        if (needMax && g.depth === maxDepth) ((st[b + S.covers_max] = 1), (needMax = false));
+        if (needMin && g.depth === minDepth) ((st[b + S.covers_min] = 1), (needMin = false));
       }
     }
   }

@@ -176,8 +176,9 @@ function sweep(
         L[c] = L[c]! - wk;
         L[c + 1] = L[c + 1]! + wk;
         C[k] = c + 1;
-        if (c + 1 > top) top = c + 1;
       }
+      // Entering raises depths by one, so only top + 1 can appear.
+      if (L[top + 1]! > 0) top++;
     } else {
       for (let k = a0[i]!; k < b; k++) {
         const c = C[k]!,
