@@ -7,8 +7,18 @@ import { filesFromDrop } from "../app/dropped-files";
 import { overviewChartData, overviewChartOptions } from "../app/overview-chart";
 import { Session } from "../app/session";
 import { createBrowserEngine } from "../db/duckdb-browser";
+import { listTables, type TableInfo } from "../db/engine";
+import { loadDraft, clearDraft } from "../app/autosave";
+import { bundledNotebooks, runsForNotebook } from "../app/notebook-sources";
+import { openNotebookFile, saveNotebookFile } from "../app/notebook-files";
+import { parseNotebook } from "../notebook/format";
+import { PURIFY_CONFIG, installPurifyHooks, publishNotebook } from "../publish/publish";
+import DOMPurify from "dompurify";
+import type { JbNotebook } from "./jb-notebook";
+import "./jb-notebook";
 import "./jb-plot";
 import "./jb-run-overview";
+import "./jb-schema";
 
 export class JbApp extends LitElement {
   static override properties = {
@@ -17,7 +27,16 @@ export class JbApp extends LitElement {
     chart: { state: true },
     chartError: { state: true },
     dragging: { state: true },
+    notebookText: { state: true },
+    notebookPath: { state: true },
+    recovered: { state: true },
+    tables: { state: true },
   };
+  declare notebookText: string | undefined;
+  declare notebookPath: string;
+  declare recovered: string | undefined;
+  declare tables: TableInfo[];
+  private fileHandle?: FileSystemFileHandle;
   declare session: Session | undefined;
   declare status: string;
   declare chart: Plot.PlotOptions | undefined;
@@ -28,6 +47,8 @@ export class JbApp extends LitElement {
     super();
     this.status = "starting DuckDB…";
     this.dragging = false;
+    this.notebookPath = "triage.md";
+    this.tables = [];
   }
 
   static override styles = css`
@@ -42,6 +63,8 @@ export class JbApp extends LitElement {
     h2 { font-size: 15px; margin: 0 0 8px; }
     .hint { color: var(--jb-muted); font-size: 12px; }
     .error { color: var(--jb-bad); font-family: ui-monospace, monospace; font-size: 12px; }
+    .recovered { background: #fff3bf; border: 1px solid #ffe066; border-radius: 6px; padding: 8px 12px; margin-bottom: 12px; font-size: 13px; }
+    #schema { margin-bottom: 16px; font-size: 13px; }
     .drop { position: fixed; inset: 0; background: rgba(59, 91, 219, 0.12); border: 3px dashed var(--jb-accent); display: flex; align-items: center; justify-content: center; font-size: 20px; pointer-events: none; }
   `;
 
@@ -62,17 +85,81 @@ export class JbApp extends LitElement {
       this.session = new Session(engine);
       this.session.addEventListener("change", () => this.requestUpdate());
       const params = new URLSearchParams(location.search);
-      const urls = params.get("runs")?.split(",").filter(Boolean) ?? (await this.sampleUrls());
+      const notebooks = bundledNotebooks();
+      const name = params.get("notebook") ?? (notebooks.triage ? "triage" : Object.keys(notebooks)[0]);
+      const original = name ? notebooks[name] : undefined;
+      this.notebookPath = `${name ?? "untitled"}.md`;
+      // A draft typed before a crash or reload wins over the bundled text: nothing typed is lost.
+      const draft = loadDraft(this.notebookPath);
+      const text = draft && draft.text !== original ? draft.text : original;
+      if (draft && draft.text !== original) this.recovered = draft.at;
+      const available = await this.sampleNames();
+      const wanted = text ? runsForNotebook(text, available) : { runs: available, missing: [] };
+      const urls = params.get("runs")?.split(",").filter(Boolean) ?? wanted.runs.map((r) => `samples/${r}/`);
       await this.open(urls.map((u) => urlSource(u)));
+      if (wanted.missing.length) this.status += `; notebook names runs not among the samples: ${wanted.missing.join(", ")}`;
+      this.notebookText = text;
     } catch (e) {
       this.status = `could not start: ${(e as Error).message}`;
     }
   }
 
-  private async sampleUrls(): Promise<string[]> {
+  private async sampleNames(): Promise<string[]> {
     const response = await fetch("samples/index.json");
     if (!response.ok) return [];
-    return ((await response.json()) as string[]).map((run) => `samples/${run}/`);
+    return (await response.json()) as string[];
+  }
+
+  private notebookElement(): JbNotebook | null {
+    return this.renderRoot.querySelector("jb-notebook");
+  }
+
+  private async openFile() {
+    const file = await openNotebookFile();
+    if (!file) return;
+    this.fileHandle = file.handle;
+    this.notebookPath = file.name;
+    this.notebookText = file.text;
+  }
+
+  private async saveFile() {
+    const nb = this.notebookElement();
+    if (!nb) return;
+    this.fileHandle = await saveNotebookFile(this.notebookPath, nb.currentText(), this.fileHandle);
+    nb.markSaved();
+    this.recovered = undefined;
+  }
+
+  private async publish() {
+    const nb = this.notebookElement();
+    const rt = nb?.runtime;
+    if (!nb || !rt) return;
+    await rt.settled(30_000).catch(() => undefined);
+    installPurifyHooks(DOMPurify);
+    const notebook = rt.notebook;
+    const html = publishNotebook(notebook, rt.states(), {
+      document,
+      sanitize: (h) => DOMPurify.sanitize(h, PURIFY_CONFIG) as unknown as string,
+      provenance: {
+        notebook: this.notebookPath,
+        title: parseNotebook(nb.currentText()).frontMatter?.title,
+        runs: (this.session?.runs ?? []).filter((r) => r.manifest).map((r) => ({ run_id: r.manifest!.run_id, ...r.manifest!.context, started_at: r.manifest!.started_at ?? undefined, synthetic: r.manifest!.synthetic, complete: r.manifest!.complete })) as never,
+        jankbookVersion: "0.1.0",
+        generatedAt: new Date().toISOString(),
+        inputs: rt.inputs(),
+      },
+    });
+    const a = Object.assign(document.createElement("a"), {
+      href: URL.createObjectURL(new Blob([html], { type: "text/html" })),
+      download: this.notebookPath.replace(/\.md$/, ".html"),
+    });
+    a.click();
+  }
+
+  private discardRecovered() {
+    clearDraft(this.notebookPath);
+    this.recovered = undefined;
+    this.notebookText = bundledNotebooks()[this.notebookPath.replace(/\.md$/, "")] ?? this.notebookText;
   }
 
   private async open(sources: Parameters<Session["load"]>[0]) {
@@ -82,6 +169,7 @@ export class JbApp extends LitElement {
     const failed = this.session.runs.filter((r) => r.errors.length).length;
     this.status = `${this.session.runs.length} run${this.session.runs.length === 1 ? "" : "s"} loaded${failed ? `, ${failed} with errors` : ""}`;
     await this.refreshChart();
+    this.tables = await listTables(this.session.engine).catch(() => []);
   }
 
   private async refreshChart() {
@@ -127,12 +215,18 @@ export class JbApp extends LitElement {
       <header>
         <h1>jankbook</h1>
         <span class="status" role="status">${this.status}</span>
+        <button @click=${this.openFile} title="open a notebook (.md)">Open notebook</button>
+        <button @click=${this.saveFile} title="save the notebook (.md)">Save</button>
+        <button @click=${this.publish} title="download a self-contained HTML report">Publish</button>
         <form @submit=${this.onUrl}>
           <input type="url" name="url" placeholder="open a run bundle by URL…" aria-label="run bundle URL" />
           <button>Open</button>
         </form>
       </header>
       <main>
+        ${this.recovered
+          ? html`<div class="recovered" role="status">Recovered unsaved edits from ${this.recovered}. <button @click=${this.discardRecovered}>Discard them</button></div>`
+          : nothing}
         <section id="overview">
           <h2>Runs</h2>
           <jb-run-overview .runs=${runs}></jb-run-overview>
@@ -143,6 +237,13 @@ export class JbApp extends LitElement {
           ${this.chartError ? html`<div class="error">${this.chartError}</div>` : nothing}
           ${this.chart ? html`<jb-plot .options=${this.chart}></jb-plot>` : html`<p class="hint">No frames loaded.</p>`}
         </section>
+        <details id="schema">
+          <summary>Tables</summary>
+          <jb-schema .tables=${this.tables}></jb-schema>
+        </details>
+        ${this.notebookText !== undefined && this.session
+          ? html`<section id="notebook"><jb-notebook .engine=${this.session.engine} .text=${this.notebookText} .path=${this.notebookPath}></jb-notebook></section>`
+          : nothing}
       </main>
       ${this.dragging ? html`<div class="drop">Drop run bundles to open them</div>` : nothing}
     `;

@@ -1,0 +1,89 @@
+// <jb-output>: one displayed value of a cell: an editable plot (chart + form; clicking a mark selects when
+// the plot is a view), Plot options, a result table, Markdown (sanitized), an input element, or a value.
+import * as Plot from "@observablehq/plot";
+import DOMPurify from "dompurify";
+import { LitElement, css, html } from "lit";
+import { unsafeHTML } from "lit/directives/unsafe-html.js";
+import { isMarkdown } from "../notebook/runtime";
+import { isPlotSpec, plotSpecToOptions, type PlotSpec } from "../notebook/plot-spec";
+import { PURIFY_CONFIG, installPurifyHooks, renderMarkdown } from "../publish/publish";
+import "./jb-plot-form";
+import "./jb-table";
+
+installPurifyHooks(DOMPurify);
+const sanitize = (h: string) => DOMPurify.sanitize(h, PURIFY_CONFIG) as unknown as string;
+
+function isTable(v: unknown): boolean {
+  const t = v as { numRows?: unknown; schema?: { fields?: unknown }; getChild?: unknown } | null;
+  return !!t && typeof t.numRows === "number" && Array.isArray(t.schema?.fields) && typeof t.getChild === "function";
+}
+
+export class JbOutput extends LitElement {
+  static override properties = { value: { attribute: false }, plotIndex: { type: Number } };
+  declare value: unknown;
+  /** which plot({...}) call of the cell this is, for writing edits back */
+  declare plotIndex: number;
+
+  static override styles = css`
+    :host { display: block; margin: 6px 0; }
+    .plot { display: flex; gap: 12px; align-items: flex-start; }
+    .chart { flex: 1; min-width: 0; overflow-x: auto; }
+    jb-plot-form { flex: 0 0 200px; border-left: 1px solid var(--jb-border, #dfe3ea); padding-left: 10px; }
+    .selectable svg [aria-label] > * { cursor: pointer; }
+    pre { margin: 0; font-size: 12px; white-space: pre-wrap; }
+    .md :first-child { margin-top: 0; }
+    .md :last-child { margin-bottom: 0; }
+    .selected { font-size: 12px; color: var(--jb-accent, #3b5bdb); }
+  `;
+
+  private plotElement(spec: PlotSpec) {
+    const options = plotSpecToOptions(spec);
+    const figure = Plot.plot({ ...options, document, width: Math.min(options.width ?? 760, 760) });
+    if (spec.select) {
+      const rows = ((options.marks?.[0] as { data?: unknown[] } | undefined)?.data ?? []) as Record<string, unknown>[];
+      figure.addEventListener("click", (e) => {
+        const target = e.target as Element & { __data__?: unknown };
+        if (typeof target.__data__ !== "number") return;
+        const row = rows[target.__data__];
+        if (!row) return;
+        const input = spec as PlotSpec & { value: unknown } & EventTarget;
+        input.value = row[spec.select!];
+        input.dispatchEvent(new Event("input"));
+        this.requestUpdate();
+      });
+    }
+    return figure;
+  }
+
+  override render() {
+    const v = this.value;
+    if (isPlotSpec(v)) {
+      const selectable = !!v.select;
+      const selected = selectable ? (v as unknown as { value: unknown }).value : undefined;
+      return html`<div class="plot">
+          <div class="chart ${selectable ? "selectable" : ""}">
+            ${this.plotElement(v)}
+            ${selectable ? html`<div class="selected">${selected == null ? `click a mark to select its ${v.select}` : `selected ${v.select}: ${String(selected)}`}</div>` : ""}
+          </div>
+          <jb-plot-form .spec=${v}></jb-plot-form>
+        </div>`;
+    }
+    if (typeof v === "object" && v !== null && Array.isArray((v as { marks?: unknown }).marks))
+      return html`<div class="chart">${Plot.plot({ ...(v as Plot.PlotOptions), document })}</div>`;
+    if (isTable(v)) return html`<jb-table .table=${v}></jb-table>`;
+    if (isMarkdown(v)) return html`<div class="md">${unsafeHTML(renderMarkdown(v.text, sanitize))}</div>`;
+    if (v instanceof Node) return html`${v}`;
+    return html`<pre>${formatValue(v)}</pre>`;
+  }
+}
+
+function formatValue(v: unknown): string {
+  if (v === undefined) return "undefined";
+  if (typeof v === "string") return v;
+  try {
+    return JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? x.toString() : x), 2)?.slice(0, 4000) ?? String(v);
+  } catch {
+    return String(v);
+  }
+}
+customElements.define("jb-output", JbOutput);
