@@ -122,6 +122,7 @@ export interface FrameCoverage {
 
 // Per-view scratch (trace view index → local index), grown as needed and reset after each frame.
 let localOf = new Int32Array(0);
+let perView = new Int32Array(0);
 
 /** The painting draw operations of trace.frames[f] and what each leaves visible. */
 export function frameCoverage(t: RenderTrace, f: number, screen: Screen): FrameCoverage {
@@ -130,8 +131,11 @@ export function frameCoverage(t: RenderTrace, f: number, screen: Screen): FrameC
   if (localOf.length < t.views.length)
     localOf = new Int32Array(Math.max(t.views.length, 2 * localOf.length)).fill(-1);
   for (let i = 0; i < nv; i++) localOf[fr.views[i]!] = i;
-  const parentLocal = new Int32Array(nv);
-  const hasChild = new Uint8Array(nv);
+  if (perView.length < 5 * (nv + 1)) perView = new Int32Array(10 * (nv + 1));
+  // Per-view scratch, zeroed: parent's local index, has-a-child, own visibility, effective visibility, path.
+  perView.fill(0, 0, 5 * (nv + 1));
+  const parentLocal = perView.subarray(0, nv);
+  const hasChild = perView.subarray(nv, 2 * nv);
   for (let i = 0; i < nv; i++) {
     const p = fr.parents[i]!;
     const pl = p >= 0 ? localOf[p]! : -1;
@@ -141,10 +145,10 @@ export function frameCoverage(t: RenderTrace, f: number, screen: Screen): FrameC
   // A view's visibility in this frame: that of its last operation; effective = all ancestors visible too.
   // Views are listed in first-operation order and parents operate first, so one pass usually settles it;
   // the loop resolves any order.
-  const own = new Int8Array(nv);
+  const own = perView.subarray(2 * nv, 3 * nv);
   for (let k = fr.begin; k < fr.end; k++) own[localOf[t.view[k]!]!] = t.visibility[k]!;
-  const eff = new Int8Array(nv).fill(-1);
-  const path = new Int32Array(nv + 1);
+  const eff = perView.subarray(3 * nv, 4 * nv).fill(-1);
+  const path = perView.subarray(4 * nv, 5 * nv + 1);
   for (let i = 0; i < nv; i++) {
     let j = i,
       len = 0;
@@ -166,7 +170,7 @@ export function frameCoverage(t: RenderTrace, f: number, screen: Screen): FrameC
   const drawn = new Float64Array(rects.length);
   for (let j = 0; j < rects.length; j++) drawn[j] = clippedArea(rects[j]!, screen);
 
-  const shows = new Uint8Array(nv);
+  const shows = hasChild.fill(0); // hasChild is no longer needed
   for (let j = 0; j < ops.length; j++) {
     if (visible[j]! <= 0) continue;
     for (let i = localOf[t.view[ops[j]!]!]!; i >= 0 && !shows[i]; i = parentLocal[i]!) shows[i] = 1;

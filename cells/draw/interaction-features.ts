@@ -250,12 +250,6 @@ export function interactionOf(
   // invisible_view_count: views showing no pixel in any frame of the interaction.
   for (const fd of frameDepth) for (const v of fd.cov.shown) st[slot[v]! * NS + S.invisible] = 0;
 
-  const col = (c: number) => {
-    const out = new Float64Array(nv);
-    for (let r = 0; r < nv; r++) out[r] = st[r * NS + c]!;
-    return out;
-  };
-  const sum = (xs: Float64Array) => xs.reduce((a, b) => a + b, 0);
   const feats: number[] = [];
   let histTotal = 0,
     depthSum = 0,
@@ -271,12 +265,12 @@ export function interactionOf(
   feats.push(
     maxD,
     drawnPx > 0 ? depthSum / drawnPx : 0,
-    sum(col(S.invisible)),
+    sumOf(st, nv, S.invisible),
     ratioFrames > 0 ? ratioSum / ratioFrames : 0,
   );
-  for (let op = 0; op < 3; op++) feats.push(...describe(execs[op]!));
-  for (let op = 0; op < 3; op++) feats.push(...describe(col(O_N[op]!)));
-  feats.push(sum(col(S.drawn)));
+  for (let op = 0; op < 3; op++) feats.push(...describe(execs[op]!, execs[op]!.length, 0, 1));
+  for (let op = 0; op < 3; op++) feats.push(...describe(st, nv, O_N[op]!));
+  feats.push(sumOf(st, nv, S.drawn));
   const pxMean = screenPx > 0 ? depthSum / screenPx : 0;
   feats.push(
     pxMean,
@@ -284,9 +278,9 @@ export function interactionOf(
     frameDepth.length ? minDepth : 0,
     screenPx > 0 ? depthSq / screenPx - pxMean * pxMean : 0,
   );
-  feats.push(...describe(col(S.area)));
-  const depths = col(S.depth);
-  feats.push(nv ? Math.max(...depths) : 0, nv ? sum(depths) / nv : 0);
+  feats.push(...describe(st, nv, S.area));
+  const [depthAvg, depthMax] = describe(st, nv, S.depth);
+  feats.push(depthMax, depthAvg);
   feats.push(end > start ? renderNs / (end - start) : 0, frames.length ? allHw : 0, offUi, invisibleDraw);
   const durationS = (end - start) / 1e9;
   const completed = completions ? countIn(completions, start, end) : drawFrames;
@@ -308,20 +302,32 @@ export function interactionOf(
 
 const screenSize = (screen: Screen) => Math.ceil(screen.width) * Math.ceil(screen.height);
 
-/** [avg, max, min, population variance]; all 0 for an empty list. */
-function describe(xs: ArrayLike<number>): [number, number, number, number] {
-  if (xs.length === 0) return [0, 0, 0, 0];
+/** [avg, max, min, population variance] of xs[offset + k·stride], k < n (per-view stat columns read in
+ *  place); all 0 for an empty list. */
+function describe(
+  xs: ArrayLike<number>,
+  n: number,
+  offset: number,
+  stride = NS,
+): [number, number, number, number] {
+  if (n === 0) return [0, 0, 0, 0];
   let sum = 0,
     max = -Infinity,
     min = Infinity;
-  for (let i = 0; i < xs.length; i++) {
+  for (let k = 0, i = offset; k < n; k++, i += stride) {
     const x = xs[i]!;
     sum += x;
     if (x > max) max = x;
     if (x < min) min = x;
   }
-  const mean = sum / xs.length;
+  const mean = sum / n;
   let v = 0;
-  for (let i = 0; i < xs.length; i++) v += (xs[i]! - mean) * (xs[i]! - mean);
-  return [mean, max, min, v / xs.length];
+  for (let k = 0, i = offset; k < n; k++, i += stride) v += (xs[i]! - mean) * (xs[i]! - mean);
+  return [mean, max, min, v / n];
+}
+
+function sumOf(xs: Float64Array, n: number, offset: number): number {
+  let sum = 0;
+  for (let k = 0, i = offset; k < n; k++, i += NS) sum += xs[i]!;
+  return sum;
 }
