@@ -86,8 +86,15 @@ export class JbApp extends LitElement {
       this.session.addEventListener("change", () => this.requestUpdate());
       const params = new URLSearchParams(location.search);
       const notebooks = bundledNotebooks();
-      const name = params.get("notebook") ?? (notebooks.triage ? "triage" : Object.keys(notebooks)[0]);
-      const original = name ? notebooks[name] : undefined;
+      let name = params.get("notebook") ?? (notebooks.triage ? "triage" : Object.keys(notebooks)[0]);
+      let original = name ? notebooks[name] : undefined;
+      if (name && original === undefined && name.endsWith(".md")) {
+        // ?notebook=<url>.md opens a notebook served next to the workspace.
+        const response = await fetch(name);
+        if (!response.ok) throw new Error(`notebook ${name}: HTTP ${response.status}`);
+        original = await response.text();
+        name = name.replace(/^.*\//, "").replace(/\.md$/, "");
+      }
       this.notebookPath = `${name ?? "untitled"}.md`;
       // A draft typed before a crash or reload wins over the bundled text: nothing typed is lost.
       const draft = loadDraft(this.notebookPath);
