@@ -23,7 +23,7 @@ export const benchmarks: Benchmark[] = [
       // A new context per run: no HTTP cache, no compiled wasm, like a first visit.
       const context = await browser.newContext();
       const page = await context.newPage();
-      await page.goto(server.url);
+      await page.goto(server.url + (process.env.JB_BENCH_QUERY ?? ""));
       await page.locator("#frames jb-plot svg g[aria-label='dot'] circle").first().waitFor({ timeout: 60_000 });
       await page.waitForFunction(() => performance.getEntriesByName("jb:first-chart").length > 0);
       const ms = await page.evaluate(() => performance.getEntriesByName("jb:first-chart")[0]!.startTime);

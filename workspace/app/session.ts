@@ -18,15 +18,22 @@ export class Session extends EventTarget {
     super();
   }
 
-  /** Loads bundles one by one; a bundle that fails entirely is listed with its error, never thrown. */
+  /**
+   * Loads bundles: all are fetched and decoded at once, then registered in DuckDB in order, each announced
+   * ("run-loaded") as soon as it is in, so the first chart need not wait for the last run. A bundle that fails
+   * entirely is listed with its error, never thrown.
+   */
   async load(sources: readonly BundleSource[]): Promise<LoadedRun[]> {
+    const reads = sources.map((source) => readBundle(source).then((bundle) => ({ bundle }), (error: Error) => ({ error })));
     const added: LoadedRun[] = [];
-    for (const source of sources) {
-      const run: LoadedRun = { label: source.label, rows: {}, errors: [] };
+    for (let i = 0; i < sources.length; i++) {
+      const run: LoadedRun = { label: sources[i]!.label, rows: {}, errors: [] };
       try {
-        const bundle = await readBundle(source);
+        const read = await reads[i]!;
+        if ("error" in read) throw read.error;
+        const bundle = read.bundle;
         if (this.runs.some((r) => r.manifest?.run_id === bundle.manifest.run_id))
-          throw new BundleError(source.label, `run ${bundle.manifest.run_id} is already loaded`);
+          throw new BundleError(run.label, `run ${bundle.manifest.run_id} is already loaded`);
         run.manifest = bundle.manifest;
         const report = await loadBundleIntoEngine(this.engine, bundle);
         for (const t of report.tables) run.rows[t.name] = t.rows;
@@ -36,6 +43,7 @@ export class Session extends EventTarget {
       }
       added.push(run);
       this.runs = [...this.runs, run];
+      this.dispatchEvent(new CustomEvent("run-loaded", { detail: run }));
       this.dispatchEvent(new Event("change"));
     }
     return added;

@@ -172,7 +172,15 @@ export class JbApp extends LitElement {
   private async open(sources: Parameters<Session["load"]>[0]) {
     if (!this.session) return;
     this.status = `loading ${sources.length} run${sources.length === 1 ? "" : "s"}…`;
+    // The chart appears with the first run that has frames, and is redrawn once every run is in.
+    let early: Promise<void> | undefined;
+    const onRun = (e: Event) => {
+      if (!early && ((e as CustomEvent).detail.rows.frames ?? 0) > 0) early = this.refreshChart();
+    };
+    this.session.addEventListener("run-loaded", onRun);
     await this.session.load(sources);
+    this.session.removeEventListener("run-loaded", onRun);
+    await early;
     const failed = this.session.runs.filter((r) => r.errors.length).length;
     this.status = `${this.session.runs.length} run${this.session.runs.length === 1 ? "" : "s"} loaded${failed ? `, ${failed} with errors` : ""}`;
     await this.refreshChart();
@@ -210,10 +218,6 @@ export class JbApp extends LitElement {
     const input = (e.target as HTMLFormElement).elements.namedItem("url") as HTMLInputElement;
     if (input.value) void this.open([urlSource(input.value)]);
     input.value = "";
-  }
-
-  override updated() {
-    if (this.chart && this.renderRoot.querySelector("jb-plot svg")) performance.mark("jb:first-chart");
   }
 
   override render() {

@@ -12,6 +12,7 @@ import { setPlotFields, type PlotFields } from "../notebook/plot-edit";
 import { NotebookRuntime, type CellState } from "../notebook/runtime";
 import { PURIFY_CONFIG, renderMarkdown } from "../publish/publish";
 import { clearDraft, saveDraft } from "../app/autosave";
+import { ANALYSES, type PaletteEntry } from "../app/analysis-palette";
 import "./jb-code-editor";
 import "./jb-output";
 
@@ -52,6 +53,7 @@ export class JbNotebook extends LitElement {
     .error { color: var(--jb-bad, #c92a2a); background: #fff5f5; border: 1px solid #ffc9c9; border-radius: 4px; padding: 6px 8px; font-family: ui-monospace, monospace; font-size: 12px; white-space: pre-wrap; }
     details.code > summary { cursor: pointer; font-size: 11px; color: var(--jb-muted, #5d6678); }
     .draft { color: #b35c00; }
+    .toolbar { display: flex; gap: 8px; margin-bottom: 12px; position: sticky; top: 0; background: var(--jb-panel, #fff); padding: 6px 0; z-index: 2; border-bottom: 1px solid var(--jb-border, #dfe3ea); }
   `;
 
   override connectedCallback() {
@@ -157,6 +159,17 @@ export class JbNotebook extends LitElement {
     this.focusIndex = at;
   }
 
+  /** Inserts a palette entry's cells after the focused block (at the end when nothing is focused). */
+  insertAnalysis(entry: PaletteEntry, after = this.focusIndex) {
+    let at = after < 0 ? this.nb!.blocks.length : after + 1;
+    let next = this.nb!;
+    for (const c of entry.cells) {
+      next = insertCell(next, at, c.kind, c.source, c.name);
+      at += 2; // the cell and the blank prose line after it
+    }
+    this.commit(next);
+  }
+
   deleteCell(index = this.focusIndex) {
     const block = this.nb!.blocks[index];
     if (block?.type !== "cell") return;
@@ -206,7 +219,21 @@ export class JbNotebook extends LitElement {
   override render() {
     if (!this.nb || !this.rt) return html`<p>no notebook</p>`;
     const states = new Map(this.rt.states().map((s) => [s.id, s]));
-    return html`${this.nb.blocks.map((b, i) => this.block(b, i, states))}`;
+    return html`<div class="toolbar">
+        <select aria-label="insert analysis" @change=${(e: Event) => {
+          const select = e.target as HTMLSelectElement;
+          const entry = ANALYSES[Number(select.value)];
+          if (entry) this.insertAnalysis(entry);
+          select.value = "";
+        }}>
+          <option value="">Insert analysis…</option>
+          ${ANALYSES.map((a, i) => html`<option value=${i}>${a.label}</option>`)}
+        </select>
+        <button @click=${() => this.addCell()} title="Alt+N">Add cell</button>
+        <button @click=${() => this.runAll()} title="Alt+Enter">Run all</button>
+        <button @click=${() => this.undo()} title="Ctrl+Z outside an editor">Undo</button>
+      </div>
+      ${this.nb.blocks.map((b, i) => this.block(b, i, states))}`;
   }
 
   private block(b: Block, index: number, states: Map<string, CellState>) {

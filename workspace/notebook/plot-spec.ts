@@ -37,7 +37,9 @@ export function plot(spec: PlotSpec): PlotSpec & { __plotSpec: true } {
   if (!MARKS.includes(spec.mark)) throw new Error(`plot: invalid mark: ${String(spec.mark)} (one of ${MARKS.join(", ")})`);
   if (spec.filter && !FILTER_OPS.includes(spec.filter[1]))
     throw new Error(`plot: invalid filter operator: ${String(spec.filter[1])}`);
-  return { ...spec, __plotSpec: true, ...(spec.select ? { value: null } : {}) };
+  const tagged = { ...spec, __plotSpec: true as const };
+  // A selectable plot is an input (an EventTarget with a value), so view() can wrap it in both hosts.
+  return spec.select ? Object.assign(new EventTarget(), tagged, { value: null as unknown }) : tagged;
 }
 
 function compare(op: FilterOp, a: unknown, b: unknown): boolean {

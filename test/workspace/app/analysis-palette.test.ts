@@ -1,0 +1,23 @@
+// Every palette entry, inserted into an empty notebook, runs without a failing cell on the sample runs
+// that have its tables, and displays something.
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ANALYSES } from "../../../workspace/app/analysis-palette";
+import { insertCell, parseNotebook, serializeNotebook } from "../../../workspace/notebook/format";
+import { SAMPLES_DIR, runNotebookFile } from "../../../workspace/notebook/headless";
+
+describe("ANALYSES palette", () => {
+  it.each(ANALYSES.map((a) => [a.label, a] as const))("%s runs on the samples", async (_label, entry) => {
+    let nb = parseNotebook("# palette\n");
+    for (const c of entry.cells) nb = insertCell(nb, nb.blocks.length, c.kind, c.source, c.name);
+    const dir = await mkdtemp(join(tmpdir(), "jb-palette-"));
+    const path = join(dir, "palette.md");
+    await writeFile(path, serializeNotebook(nb));
+    const result = await runNotebookFile(path, { runs: [join(SAMPLES_DIR, "paper-cases-pixel-4a"), join(SAMPLES_DIR, "k9-pixel-4a-android11-r1")] });
+    const failed = result.states.filter((s) => s.status === "rejected").map((s) => `${s.id}: ${s.error}`);
+    expect(failed).toEqual([]);
+    expect(result.states.some((s) => s.displays.length > 0)).toBe(true);
+  });
+});
