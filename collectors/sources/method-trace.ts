@@ -4,7 +4,7 @@
 // Format: AOSP art runtime/trace.cc (writer) and tools/dmtracedump (reader); AndroScope §IV.
 // Streaming over the bytes: only the key text is decoded; records are read with a DataView.
 import type { Table } from "apache-arrow";
-import { makeBundleTable } from "../../bundle/table-builder";
+import { makeBundleTable, type ColumnValues } from "../../bundle/table-builder";
 
 export type TraceClock = "thread-cpu" | "wall" | "dual";
 export type TraceAction = "enter" | "exit" | "unwind";
@@ -312,12 +312,10 @@ function finish(key: Key, header: Header, sink: RecordSink, warnings: string[], 
   let unknown = 0;
   for (let i = 0; i < n; i++) if (!known.has(methodId[i]!)) unknown++;
   if (unknown) warnings.push(`${unknown} records name a method id not in the method list`);
-  const events = makeBundleTable(
-    "method_events",
-    "trace",
-    { thread_id: threadId, method_id: methodNs, action: actionText, wall: wallNs, thread_cpu: cpuNs },
-    n,
-  );
+  const columns: Record<string, ColumnValues> = { thread_id: threadId, method_id: methodNs, action: actionText };
+  if (wallNs) columns.wall = wallNs;
+  if (cpuNs) columns.thread_cpu = cpuNs;
+  const events = makeBundleTable("method_events", "trace", columns, n);
   return {
     version: key.version,
     dataVersion: header.version,
