@@ -223,6 +223,8 @@ export const TABLES: readonly TableSpec[] = [
       opt("cpu_inclusive", "int64", "thread-CPU inclusive time, ns"),
       opt("cpu_exclusive", "int64", "thread-CPU exclusive time, ns"),
       col("synthetic_exit", "bool", "exit added by the reader (unmatched exit, unwind or trace end), §V-2"),
+      opt("synthetic_enter", "bool", "entry added by the reader: the call was running when tracing began, §V-1"),
+      opt("unwound", "bool", "left by an exception (unwind record)"),
     ],
   },
   {

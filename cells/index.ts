@@ -3,3 +3,4 @@ export * as common from "./common/index";
 export * as dune from "./dune/index";
 export * as diagdroid from "./diagdroid/index";
 export * as draw from "./draw/index";
+export * as androscope from "./androscope/index";

@@ -1,0 +1,2 @@
+// AndroScope (method traces, TraceBridge): every cell, as notebooks see them (`jb.androscope`).
+export * from "./calls";
