@@ -173,6 +173,10 @@ function readRecords(
   const dual = size >= (wide ? 14 : 13);
   const end = bytes.length;
   let p = header.dataStart;
+  if (p > end) {
+    warnings.push(`data header says records start at byte ${p}, past the end of the file (byte ${end})`);
+    return true;
+  }
   let badActions = 0;
   let firstBad = -1;
   while (p < end) {
