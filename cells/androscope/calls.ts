@@ -12,7 +12,7 @@ export interface CallsResult {
   repairs: { unmatchedAtStart: number; popped: number; openAtEnd: number };
 }
 
-/** The calls table (bundle/schema.ts "calls") for a trace; run id "trace". */
+/** The calls table (bundle/schema.ts "calls") for a trace, with the trace's run id ("trace" by default). */
 export function buildCalls(trace: MethodTrace): Table {
   return buildCallsWithRepairs(trace).table;
 }
@@ -136,7 +136,7 @@ export function buildCallsWithRepairs(trace: MethodTrace): CallsResult {
     const pick = <T>(a: T[]) => order.map((i) => a[i]!);
     return makeBundleTable(
       "calls",
-      "trace",
+      trace.runId ?? "trace",
       {
         call_id: Int32Array.from(order, (_, row) => row),
         thread_id: Int32Array.from(order, (i) => tid[i]!),

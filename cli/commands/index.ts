@@ -5,7 +5,8 @@ import { registerInfo } from "./info";
 import { registerSimulate } from "./simulate";
 import { registerPublish } from "./publish";
 import { registerRun } from "./run";
+import { registerImport } from "./import";
 
 export type RegisterCommand = (program: Command, setExitCode: (code: number) => void) => void;
 
-export const commands: RegisterCommand[] = [registerInfo, registerCollect, registerSimulate, registerRun, registerPublish];
+export const commands: RegisterCommand[] = [registerInfo, registerCollect, registerSimulate, registerRun, registerPublish, registerImport];

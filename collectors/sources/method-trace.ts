@@ -35,7 +35,14 @@ export interface TraceRecords {
   threadCpu: Float64Array | null;
 }
 
+export interface ReadMethodTraceOptions {
+  /** run id written into the tables; default "trace" */
+  runId?: string;
+}
+
 export interface MethodTrace {
+  /** run id of `events` (and of the calls built from it) */
+  runId?: string;
   /** key section version (*version line) */
   version: number;
   /** data section version (1, 2, 3; 0xF2/0xF3 for streaming) */
@@ -48,7 +55,7 @@ export interface MethodTrace {
   properties: Record<string, string>;
   threads: TraceThread[];
   methods: TraceMethod[];
-  /** method_events table, run id "trace" */
+  /** method_events table, run id `runId` ("trace" unless given) */
   events: Table;
   records: TraceRecords;
   /** true when the data ended early or could not all be read; warnings say where */
@@ -63,10 +70,11 @@ const OP_NEW_THREAD = 2;
 const OP_SUMMARY = 3;
 
 /** Reads a method trace; throws an Error naming what the bytes look like when they are not one. */
-export function readMethodTrace(bytes: Uint8Array): MethodTrace {
+export function readMethodTrace(bytes: Uint8Array, options: ReadMethodTraceOptions = {}): MethodTrace {
+  const runId = options.runId ?? "trace";
   if (bytes.length === 0) throw new Error("method trace: empty file");
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (bytes.length >= 4 && view.getUint32(0, true) === MAGIC) return readStreaming(bytes, view);
+  if (bytes.length >= 4 && view.getUint32(0, true) === MAGIC) return readStreaming(bytes, view, runId);
   if (!startsWith(bytes, 0, "*version")) throw new Error(`not a method trace: ${describeBytes(bytes, 0)}`);
   const end = findKeyEnd(bytes);
   if (end < 0) throw new Error(`method trace: key section has no *end line (file ends at byte ${bytes.length})`);
@@ -78,7 +86,7 @@ export function readMethodTrace(bytes: Uint8Array): MethodTrace {
     throw new Error(`method trace: data header at byte ${headerAt} has streaming version 0x${header.version.toString(16)} after a key section`);
   const sink = new RecordSink(Math.max(0, Math.floor((bytes.length - header.dataStart) / header.recordSize)));
   const partial = readRecords(bytes, view, header, sink, warnings, null);
-  return finish(key, header, sink, warnings, partial, false);
+  return finish(key, header, sink, warnings, partial, false, runId);
 }
 
 interface Header {
@@ -249,7 +257,7 @@ function readSpecial(bytes: Uint8Array, view: DataView, p: number, s: Streaming,
   return -1;
 }
 
-function readStreaming(bytes: Uint8Array, view: DataView): MethodTrace {
+function readStreaming(bytes: Uint8Array, view: DataView, runId: string): MethodTrace {
   const header = readHeader(bytes, view, 0);
   if (!header.streaming)
     throw new Error(`method trace: data header at byte 0 (version ${header.version}) without a key section before it`);
@@ -270,10 +278,19 @@ function readStreaming(bytes: Uint8Array, view: DataView): MethodTrace {
     warnings,
     partial,
     true,
+    runId,
   );
 }
 
-function finish(key: Key, header: Header, sink: RecordSink, warnings: string[], partial: boolean, streaming: boolean): MethodTrace {
+function finish(
+  key: Key,
+  header: Header,
+  sink: RecordSink,
+  warnings: string[],
+  partial: boolean,
+  streaming: boolean,
+  runId: string,
+): MethodTrace {
   const clockText = key.properties.clock;
   let clock: TraceClock;
   if (clockText === "dual" || clockText === "wall" || clockText === "thread-cpu") clock = clockText;
@@ -319,8 +336,9 @@ function finish(key: Key, header: Header, sink: RecordSink, warnings: string[], 
   const columns: Record<string, ColumnValues> = { thread_id: threadId, method_id: methodNs, action: actionText };
   if (wallNs) columns.wall = wallNs;
   if (cpuNs) columns.thread_cpu = cpuNs;
-  const events = makeBundleTable("method_events", "trace", columns, n);
+  const events = makeBundleTable("method_events", runId, columns, n);
   return {
+    runId,
     version: key.version,
     dataVersion: header.version,
     streaming,

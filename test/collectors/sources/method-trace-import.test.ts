@@ -1,0 +1,59 @@
+// `jankbook import`: kind detection across all importers and the bundle written for a method trace.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { readBundleFolder } from "../../../bundle/node-io";
+import { importFile } from "../../../cli/commands/import";
+import { detectMethodTrace } from "../../../collectors/import/method-trace";
+import { readFileSync } from "node:fs";
+
+const tmp = () => mkdtempSync(join(tmpdir(), "jb-import-"));
+
+describe("jankbook import", () => {
+  it("writes a bundle with method_events and calls for an ART streaming trace", async () => {
+    const out = tmp();
+    const r = await importFile("test/fixtures/dmtrace/firefox-profiler_art-trace-streaming.trace", out, "art-stream");
+    expect(r.kind).toBe("method-trace");
+    expect(r.dir).toBe(join(out, "art-stream"));
+    const b = await readBundleFolder(r.dir);
+    expect(b.errors).toEqual([]);
+    expect(b.manifest.run_id).toBe("art-stream");
+    expect(b.manifest.complete).toBe(true);
+    expect(b.manifest.sources).toEqual([{ kind: "method-trace", origin: "firefox-profiler_art-trace-streaming.trace", tables: ["method_events", "calls"] }]);
+    const ev = b.tables.get("method_events")!;
+    const calls = b.tables.get("calls")!;
+    expect(ev.numRows).toBe(39377);
+    // One call per entry record here: the trace has no exits without entries.
+    expect(calls.numRows).toBe(19885);
+    expect(calls.getChild("run_id")!.get(0)).toBe("art-stream");
+    expect(ev.getChild("run_id")!.get(ev.numRows - 1)).toBe("art-stream");
+  });
+
+  it("names the run after the file by default and marks a truncated trace incomplete", async () => {
+    const out = tmp();
+    const bytes = readFileSync("test/fixtures/dmtrace/aosp-perflib_basic.trace");
+    const file = join(out, "cut.trace");
+    writeFileSync(file, bytes.subarray(0, bytes.length - 3));
+    const r = await importFile(file, out);
+    expect(r.dir).toBe(join(out, "import-cut"));
+    const b = await readBundleFolder(r.dir);
+    expect(b.manifest.complete).toBe(false);
+    expect(b.manifest.warnings.join("\n")).toMatch(/cut\.trace: data cut short at byte \d+/);
+    expect(b.tables.get("method_events")!.numRows).toBe(8);
+  });
+
+  it("detects the other importers' kinds from content", async () => {
+    const r = await importFile("test/fixtures/logcat/loghub_Android_2k_threadtime.log", tmp(), "lc");
+    expect(r.kind).toBe("logcat");
+    expect(detectMethodTrace(new TextEncoder().encode("03-17 16:13:38.811  1702  2395 D Wm: x"))).toBe(false);
+  });
+
+  it("rejects files that no importer knows, and the header-only trace, saying what they look like", async () => {
+    const out = tmp();
+    const file = join(out, "x.bin");
+    writeFileSync(file, new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0]));
+    await expect(importFile(file, out)).rejects.toThrow(/not a method trace, framestats, gfxinfo or logcat file; it looks like gzip-compressed data/);
+    await expect(importFile("test/fixtures/dmtrace/aosp-perflib_header.trace", out)).rejects.toThrow(/data header at byte 557/);
+  });
+});
