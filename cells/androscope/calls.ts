@@ -22,7 +22,7 @@ export function buildCallsWithRepairs(trace: MethodTrace): CallsResult {
   const n = r.action.length;
   // The primary clock: wall when recorded, else thread CPU (Dalvik v1 thread-cpu traces).
   const primary = r.wall ?? r.threadCpu ?? new Float64Array(n);
-  const cpu = r.wall ? r.threadCpu : null;
+  const cpu = r.threadCpu;
   // Per-call columns, grown as calls are opened.
   const tid: number[] = [];
   const method: number[] = [];

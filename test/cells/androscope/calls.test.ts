@@ -217,3 +217,34 @@ describe("buildCalls against a brute-force reference (fast-check)", () => {
     );
   });
 });
+
+describe("buildCalls agrees with AOSP dmtracedump", () => {
+  // dmtracedump reads the first time of each record (thread CPU in dual-clock files) and counts a method's
+  // inclusive time over its outermost calls only; the expected numbers are its output (SOURCES.md).
+  const expected = JSON.parse(readFileSync("test/fixtures/dmtrace/dmtracedump-expected.json", "utf8")).files as Record<string, Record<string, [number, number]>>;
+  it.each(Object.keys(expected))("%s: per-method call counts and inclusive times", (file) => {
+    const t = fixture(file);
+    const c = buildCalls(t);
+    const names = new Map(t.methods.map((m) => [m.id, `${m.className}.${m.methodName} ${m.signature}`]));
+    const mid = c.getChild("method_id")!.toArray() as BigInt64Array;
+    const parent = c.getChild("parent")!;
+    const inc = c.getChild("cpu_inclusive")!.toArray() as BigInt64Array;
+    const agg = new Map<string, [number, number]>();
+    for (let i = 0; i < c.numRows; i++) {
+      let p = parent.isValid(i) ? (parent.get(i) as number) : -1;
+      let recursive = false;
+      while (p >= 0 && !recursive) {
+        recursive = mid[p] === mid[i];
+        p = parent.isValid(p) ? (parent.get(p) as number) : -1;
+      }
+      const name = names.get(Number(mid[i])) ?? "(unknown)";
+      const a = agg.get(name) ?? [0, 0];
+      a[0]++;
+      if (!recursive) a[1] += Number(inc[i]) / 1000;
+      agg.set(name, a);
+    }
+    const want = expected[file]!;
+    expect(Object.keys(want).length).toBeGreaterThan(5);
+    for (const [name, v] of Object.entries(want)) expect(agg.get(name), name).toEqual(v);
+  });
+});
