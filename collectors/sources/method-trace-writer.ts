@@ -20,7 +20,8 @@ export interface WriteTraceSpec {
   startTimeUs?: number;
   threads: TraceThread[];
   methods: TraceMethod[];
-  records: TraceRecordSpec[];
+  /** the records, or a generator of them by index (large benchmark traces without a big array) */
+  records: readonly TraceRecordSpec[] | { length: number; at(i: number): TraceRecordSpec };
   /** extra key=value lines after *version (vm=art, ...) */
   properties?: Record<string, string>;
 }
@@ -69,7 +70,9 @@ export function writeMethodTrace(spec: WriteTraceSpec): Uint8Array {
   }
   const data = new Uint8Array(spec.records.length * size);
   const dv = new DataView(data.buffer);
-  spec.records.forEach((r, i) => {
+  const n = spec.records.length;
+  for (let i = 0; i < n; i++) {
+    const r = spec.records.at(i)!;
     let p = i * size;
     if (v === 1) data[p++] = r.threadId;
     else dv.setUint16(p, r.threadId, true), (p += 2);
@@ -78,7 +81,7 @@ export function writeMethodTrace(spec: WriteTraceSpec): Uint8Array {
     // Dual clock: thread CPU, then wall (trace.cc EncodeEventEntry).
     if (spec.clock !== "wall") dv.setUint32(p, r.threadCpuUs ?? 0, true), (p += 4);
     if (spec.clock !== "thread-cpu") dv.setUint32(p, r.wallUs ?? 0, true);
-  });
+  }
   chunks.push(data);
   if (spec.streaming) {
     const summary = enc.encode(keyText);

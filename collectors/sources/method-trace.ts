@@ -303,22 +303,17 @@ function finish(
   const threadId = sink.tid.slice(0, n);
   const methodId = new Float64Array(n);
   const action = new Uint8Array(n);
-  const actionText: TraceAction[] = new Array(n);
+  const actionIndex = new Int32Array(n);
   const hasCpu = clock !== "wall";
   const hasWall = clock !== "thread-cpu";
   const cpu = hasCpu ? new Float64Array(n) : null;
   const wall = hasWall ? new Float64Array(n) : null;
-  const cpuNs = hasCpu ? new BigInt64Array(n) : undefined;
-  const wallNs = hasWall ? new BigInt64Array(n) : undefined;
-  const methodNs = new BigInt64Array(n);
   for (let i = 0; i < n; i++) {
     const w = sink.word[i]!;
     const a = w & 3;
     action[i] = a;
-    actionText[i] = ACTIONS[a]!;
-    const id = w - a; // low 2 bits hold the action; the key lists ids with them clear
-    methodId[i] = id;
-    methodNs[i] = BigInt(id);
+    actionIndex[i] = a;
+    methodId[i] = w - a; // low 2 bits hold the action; the key lists ids with them clear
     // Dual-clock records hold thread-CPU then wall time (trace.cc EncodeEventEntry), µs.
     const t1 = sink.t1[i]! * 1000;
     if (clock === "dual") {
@@ -326,16 +321,18 @@ function finish(
       wall![i] = sink.t2[i]! * 1000;
     } else if (cpu) cpu[i] = t1;
     else wall![i] = t1;
-    if (cpuNs) cpuNs[i] = BigInt(cpu![i]!);
-    if (wallNs) wallNs[i] = BigInt(wall![i]!);
   }
   const known = new Set(key.methods.map((m) => m.id));
   let unknown = 0;
   for (let i = 0; i < n; i++) if (!known.has(methodId[i]!)) unknown++;
   if (unknown) warnings.push(`${unknown} records name a method id not in the method list`);
-  const columns: Record<string, ColumnValues> = { thread_id: threadId, method_id: methodNs, action: actionText };
-  if (wallNs) columns.wall = wallNs;
-  if (cpuNs) columns.thread_cpu = cpuNs;
+  const columns: Record<string, ColumnValues> = {
+    thread_id: threadId,
+    method_id: toInt64(methodId),
+    action: { dictionary: ACTIONS, indices: actionIndex },
+  };
+  if (wall) columns.wall = toInt64(wall);
+  if (cpu) columns.thread_cpu = toInt64(cpu);
   const events = makeBundleTable("method_events", runId, columns, n);
   return {
     runId,
@@ -352,6 +349,18 @@ function finish(
     partial,
     warnings,
   };
+}
+
+/** Non-negative integers below 2^53 into int64 without a BigInt per value (little-endian words). */
+function toInt64(values: Float64Array): BigInt64Array {
+  const out = new BigInt64Array(values.length);
+  const words = new Uint32Array(out.buffer);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    words[2 * i] = v % 4294967296;
+    words[2 * i + 1] = Math.floor(v / 4294967296);
+  }
+  return out;
 }
 
 interface Key {
