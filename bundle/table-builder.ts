@@ -26,7 +26,9 @@ export type ColumnValues =
   | readonly (string | null | undefined)[]
   | readonly (boolean | null | undefined)[]
   | readonly (readonly string[] | null | undefined)[]
-  | DictionaryValues;
+  | DictionaryValues
+  /** bool columns only: 0 false, anything else true */
+  | Uint8Array;
 
 /** A utf8 column already dictionary-encoded (millions of rows drawn from a few strings, e.g. method actions). */
 export interface DictionaryValues {
@@ -114,6 +116,12 @@ function typeFor(column: ColumnSpec) {
 
 function toVector(table: string, column: ColumnSpec, values: ColumnValues): Vector {
   const where = `makeBundleTable(${table}): column ${column.name}`;
+  if (values instanceof Uint8Array) {
+    if (column.type !== "bool") throw new Error(`${where}: Uint8Array given for a ${column.type} column (bool only)`);
+    const bits = new Uint8Array((values.length + 7) >> 3);
+    for (let i = 0; i < values.length; i++) if (values[i]) bits[i >> 3]! |= 1 << (i & 7);
+    return makeVector(makeData({ type: new Bool(), length: values.length, nullCount: 0, data: bits }));
+  }
   if ("indices" in values) {
     if (column.type !== "utf8") throw new Error(`${where}: dictionary values given for a ${column.type} column`);
     const max = values.dictionary.length;

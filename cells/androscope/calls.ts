@@ -23,17 +23,18 @@ export function buildCallsWithRepairs(trace: MethodTrace): CallsResult {
   // The primary clock: wall when recorded, else thread CPU (Dalvik v1 thread-cpu traces).
   const primary = r.wall ?? r.threadCpu ?? new Float64Array(n);
   const cpu = r.threadCpu;
-  // Per-call columns, grown as calls are opened.
-  const tid: number[] = [];
-  const method: number[] = [];
-  const parent: number[] = [];
-  const enter: number[] = [];
-  const exit: number[] = [];
-  const cEnter: number[] = [];
-  const cExit: number[] = [];
-  const synthExit: boolean[] = [];
-  const synthEnter: boolean[] = [];
-  const unwound: boolean[] = [];
+  // Per-call columns: at most one call per record, so sized once.
+  const tid = new Int32Array(n);
+  const method = new Float64Array(n);
+  const parent = new Int32Array(n);
+  const enter = new Float64Array(n);
+  const exit = new Float64Array(n);
+  const cEnter = new Float64Array(n);
+  const cExit = new Float64Array(n);
+  const synthExit = new Uint8Array(n);
+  const synthEnter = new Uint8Array(n);
+  const unwound = new Uint8Array(n);
+  let count = 0;
   interface ThreadState {
     stack: number[];
     /** calls with no caller yet: adopted by a later exit that has no entry (§V-1, tracing began inside it) */
@@ -45,17 +46,13 @@ export function buildCallsWithRepairs(trace: MethodTrace): CallsResult {
   const repairs = { unmatchedAtStart: 0, popped: 0, openAtEnd: 0 };
 
   const open = (t: ThreadState, th: number, m: number, at: number, atCpu: number, fromStart: boolean) => {
-    const id = method.length;
-    tid.push(th);
-    method.push(m);
-    parent.push(-1);
-    enter.push(at);
-    exit.push(at);
-    cEnter.push(atCpu);
-    cExit.push(atCpu);
-    synthExit.push(false);
-    synthEnter.push(fromStart);
-    unwound.push(false);
+    const id = count++;
+    tid[id] = th;
+    method[id] = m;
+    parent[id] = -1;
+    enter[id] = exit[id] = at;
+    cEnter[id] = cExit[id] = atCpu;
+    synthEnter[id] = fromStart ? 1 : 0;
     if (fromStart) return id;
     const caller = t.stack[t.stack.length - 1];
     if (caller === undefined) t.tops.push(id);
@@ -66,7 +63,7 @@ export function buildCallsWithRepairs(trace: MethodTrace): CallsResult {
   const close = (id: number, at: number, atCpu: number, synthetic: boolean) => {
     exit[id] = at;
     cExit[id] = atCpu;
-    synthExit[id] = synthetic;
+    synthExit[id] = synthetic ? 1 : 0;
   };
 
   for (let i = 0; i < n; i++) {
@@ -94,14 +91,14 @@ export function buildCallsWithRepairs(trace: MethodTrace): CallsResult {
       for (const child of t.tops) parent[child] = id;
       t.tops = [id];
       close(id, at, atCpu, false);
-      unwound[id] = a === 2;
+      unwound[id] = a === 2 ? 1 : 0;
       repairs.unmatchedAtStart++;
       continue;
     }
     while (t.stack.length - 1 > k) close(t.stack.pop()!, at, atCpu, true), repairs.popped++;
     const id = t.stack.pop()!;
     close(id, at, atCpu, false);
-    unwound[id] = a === 2;
+    unwound[id] = a === 2 ? 1 : 0;
   }
   // Calls still open when tracing stopped end at the thread's last record.
   for (const t of threads.values())
@@ -110,16 +107,10 @@ export function buildCallsWithRepairs(trace: MethodTrace): CallsResult {
   return { table: toTable(), repairs };
 
   function toTable(): Table {
-    const count = method.length;
-    // Rows ordered by thread (first appearance), then entry time, outer calls first.
-    const depth = depths(parent);
-    const firstSeen = new Map<number, number>();
-    for (let i = 0; i < count; i++) if (!firstSeen.has(tid[i]!)) firstSeen.set(tid[i]!, firstSeen.size);
-    const order = Array.from({ length: count }, (_, i) => i).sort(
-      (x, y) => firstSeen.get(tid[x]!)! - firstSeen.get(tid[y]!)! || enter[x]! - enter[y]! || depth[x]! - depth[y]! || x - y,
-    );
+    const depth = depths(parent, count);
+    const order = rowOrder(tid, enter, depth, count);
     const rowOf = new Int32Array(count);
-    order.forEach((old, row) => (rowOf[old] = row));
+    for (let row = 0; row < count; row++) rowOf[order[row]!] = row;
     const childSum = new Float64Array(count);
     const childCpu = new Float64Array(count);
     for (let i = 0; i < count; i++) {
@@ -128,45 +119,98 @@ export function buildCallsWithRepairs(trace: MethodTrace): CallsResult {
       childSum[p] = childSum[p]! + exit[i]! - enter[i]!;
       childCpu[p] = childCpu[p]! + cExit[i]! - cEnter[i]!;
     }
-    const big = (f: (i: number) => number) => {
-      const out = new BigInt64Array(count);
-      order.forEach((i, row) => (out[row] = BigInt(Math.round(f(i)))));
-      return out;
-    };
-    const pick = <T>(a: T[]) => order.map((i) => a[i]!);
+    // Columns in row order, computed in plain loops (a closure per value costs more than the pairing).
+    const col = () => new Float64Array(count);
+    const [m, en, ex, inc, exc, ci, ce] = [col(), col(), col(), col(), col(), col(), col()];
+    const th = new Int32Array(count);
+    const dp = new Int32Array(count);
+    const se = new Uint8Array(count);
+    const sn = new Uint8Array(count);
+    const uw = new Uint8Array(count);
+    const par: (number | null)[] = new Array(count);
+    for (let row = 0; row < count; row++) {
+      const i = order[row]!;
+      th[row] = tid[i]!;
+      dp[row] = depth[i]!;
+      m[row] = method[i]!;
+      en[row] = enter[i]!;
+      ex[row] = exit[i]!;
+      inc[row] = exit[i]! - enter[i]!;
+      exc[row] = inc[row]! - childSum[i]!;
+      ci[row] = cExit[i]! - cEnter[i]!;
+      ce[row] = ci[row]! - childCpu[i]!;
+      se[row] = synthExit[i]!;
+      sn[row] = synthEnter[i]!;
+      uw[row] = unwound[i]!;
+      par[row] = parent[i]! < 0 ? null : rowOf[parent[i]!]!;
+    }
     return makeBundleTable(
       "calls",
       trace.runId ?? "trace",
       {
-        call_id: Int32Array.from(order, (_, row) => row),
-        thread_id: Int32Array.from(order, (i) => tid[i]!),
-        method_id: big((i) => method[i]!),
-        depth: Int32Array.from(order, (i) => depth[i]!),
-        parent: order.map((i) => (parent[i]! < 0 ? null : rowOf[parent[i]!]!)),
-        enter: big((i) => enter[i]!),
-        exit: big((i) => exit[i]!),
-        inclusive: big((i) => exit[i]! - enter[i]!),
-        exclusive: big((i) => exit[i]! - enter[i]! - childSum[i]!),
-        ...(cpu
-          ? {
-              cpu_inclusive: big((i) => cExit[i]! - cEnter[i]!),
-              cpu_exclusive: big((i) => cExit[i]! - cEnter[i]! - childCpu[i]!),
-            }
-          : {}),
-        synthetic_exit: pick(synthExit),
-        synthetic_enter: pick(synthEnter),
-        unwound: pick(unwound),
+        call_id: Int32Array.from({ length: count }, (_, row) => row),
+        thread_id: th,
+        method_id: int64(m),
+        depth: dp,
+        parent: par,
+        enter: int64(en),
+        exit: int64(ex),
+        inclusive: int64(inc),
+        exclusive: int64(exc),
+        ...(cpu ? { cpu_inclusive: int64(ci), cpu_exclusive: int64(ce) } : {}),
+        synthetic_exit: se,
+        synthetic_enter: sn,
+        unwound: uw,
       },
       count,
     );
   }
 }
 
+/** Rounded values as int64: two 32-bit words (little-endian) for the usual non-negative values, BigInt otherwise. */
+function int64(values: Float64Array): BigInt64Array {
+  const out = new BigInt64Array(values.length);
+  const words = new Uint32Array(out.buffer);
+  for (let i = 0; i < values.length; i++) {
+    const v = Math.round(values[i]!);
+    if (v >= 0 && v <= Number.MAX_SAFE_INTEGER) {
+      words[2 * i] = v % 4294967296;
+      words[2 * i + 1] = Math.floor(v / 4294967296);
+    } else out[i] = BigInt(Number.isFinite(v) ? v : 0);
+  }
+  return out;
+}
+
+/** Rows by thread (first appearance), then entry time, outer calls first; calls are mostly made in that order already. */
+function rowOrder(tid: Int32Array, enter: Float64Array, depth: Int32Array, count: number): Int32Array {
+  const rank = new Map<number, number>();
+  const rankOf = new Int32Array(count);
+  for (let i = 0; i < count; i++) {
+    let k = rank.get(tid[i]!);
+    if (k === undefined) rank.set(tid[i]!, (k = rank.size));
+    rankOf[i] = k;
+  }
+  const start = new Int32Array(rank.size + 1);
+  for (let i = 0; i < count; i++) start[rankOf[i]! + 1] = start[rankOf[i]! + 1]! + 1;
+  for (let k = 0; k < rank.size; k++) start[k + 1] = start[k + 1]! + start[k]!;
+  const fill = start.slice();
+  const order = new Int32Array(count);
+  for (let i = 0; i < count; i++) order[fill[rankOf[i]!]!++] = i;
+  const before = (x: number, y: number) => enter[x]! - enter[y]! || depth[x]! - depth[y]! || x - y;
+  for (let k = 0; k < rank.size; k++) {
+    const slice = order.subarray(start[k]!, start[k + 1]!);
+    let sorted = true;
+    for (let j = 1; j < slice.length && sorted; j++) sorted = before(slice[j - 1]!, slice[j]!) < 0;
+    if (!sorted) slice.sort(before);
+  }
+  return order;
+}
+
 /** Depth of each call from its parent chain (adopting calls are created after their children). */
-function depths(parent: number[]): Int32Array {
-  const d = new Int32Array(parent.length).fill(-1);
+function depths(parent: Int32Array, count: number): Int32Array {
+  const d = new Int32Array(count).fill(-1);
   const chain: number[] = [];
-  for (let i = 0; i < parent.length; i++) {
+  for (let i = 0; i < count; i++) {
     let j = i;
     while (j >= 0 && d[j] === -1) chain.push(j), (j = parent[j]!);
     let base = j < 0 ? -1 : d[j]!;
