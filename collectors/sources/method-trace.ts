@@ -308,31 +308,51 @@ function finish(
   const hasWall = clock !== "thread-cpu";
   const cpu = hasCpu ? new Float64Array(n) : null;
   const wall = hasWall ? new Float64Array(n) : null;
+  // int64 columns written as 32-bit word pairs in the same pass (no BigInt per value; little-endian).
+  const methodNs = new BigInt64Array(n);
+  const cpuNs = hasCpu ? new BigInt64Array(n) : null;
+  const wallNs = hasWall ? new BigInt64Array(n) : null;
+  const mW = new Uint32Array(methodNs.buffer);
+  const cW = cpuNs ? new Uint32Array(cpuNs.buffer) : null;
+  const wW = wallNs ? new Uint32Array(wallNs.buffer) : null;
+  const known = new Set(key.methods.map((m) => m.id));
+  let unknown = 0;
+  let lastKnown = -1;
+  const dual = clock === "dual";
   for (let i = 0; i < n; i++) {
     const w = sink.word[i]!;
     const a = w & 3;
     action[i] = a;
     actionIndex[i] = a;
-    methodId[i] = w - a; // low 2 bits hold the action; the key lists ids with them clear
+    const id = w - a; // low 2 bits hold the action; the key lists ids with them clear
+    methodId[i] = id;
+    mW[2 * i] = id;
+    if (id !== lastKnown) {
+      if (known.has(id)) lastKnown = id;
+      else unknown++;
+    }
     // Dual-clock records hold thread-CPU then wall time (trace.cc EncodeEventEntry), µs.
     const t1 = sink.t1[i]! * 1000;
-    if (clock === "dual") {
-      cpu![i] = t1;
-      wall![i] = sink.t2[i]! * 1000;
-    } else if (cpu) cpu[i] = t1;
-    else wall![i] = t1;
+    const t2 = dual ? sink.t2[i]! * 1000 : t1;
+    if (cpu) {
+      cpu[i] = t1;
+      cW![2 * i] = t1 % 4294967296;
+      cW![2 * i + 1] = Math.floor(t1 / 4294967296);
+    }
+    if (wall) {
+      wall[i] = t2;
+      wW![2 * i] = t2 % 4294967296;
+      wW![2 * i + 1] = Math.floor(t2 / 4294967296);
+    }
   }
-  const known = new Set(key.methods.map((m) => m.id));
-  let unknown = 0;
-  for (let i = 0; i < n; i++) if (!known.has(methodId[i]!)) unknown++;
   if (unknown) warnings.push(`${unknown} records name a method id not in the method list`);
   const columns: Record<string, ColumnValues> = {
     thread_id: threadId,
-    method_id: toInt64(methodId),
+    method_id: methodNs,
     action: { dictionary: ACTIONS, indices: actionIndex },
   };
-  if (wall) columns.wall = toInt64(wall);
-  if (cpu) columns.thread_cpu = toInt64(cpu);
+  if (wallNs) columns.wall = wallNs;
+  if (cpuNs) columns.thread_cpu = cpuNs;
   const events = makeBundleTable("method_events", runId, columns, n);
   return {
     runId,
@@ -349,18 +369,6 @@ function finish(
     partial,
     warnings,
   };
-}
-
-/** Non-negative integers below 2^53 into int64 without a BigInt per value (little-endian words). */
-function toInt64(values: Float64Array): BigInt64Array {
-  const out = new BigInt64Array(values.length);
-  const words = new Uint32Array(out.buffer);
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i]!;
-    words[2 * i] = v % 4294967296;
-    words[2 * i + 1] = Math.floor(v / 4294967296);
-  }
-  return out;
 }
 
 interface Key {
