@@ -222,7 +222,7 @@ export const TABLES: readonly TableSpec[] = [
       col("exclusive", "int64", "inclusive minus the children's inclusive, ns"),
       opt("cpu_inclusive", "int64", "thread-CPU inclusive time, ns"),
       opt("cpu_exclusive", "int64", "thread-CPU exclusive time, ns"),
-      col("synthetic_exit", "bool", "exit added by the reader (unmatched exit, unwind or trace end), §V-2"),
+      col("synthetic_exit", "bool", "exit added by the reader: frame popped by an exit further down the stack (longjmp) or still open at trace end, §V-2; unwinds are recorded exits (see unwound)"),
       opt("synthetic_enter", "bool", "entry added by the reader: the call was running when tracing began, §V-1"),
       opt("unwound", "bool", "left by an exception (unwind record)"),
     ],
