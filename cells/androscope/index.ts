@@ -1,2 +1,3 @@
 // AndroScope (method traces, TraceBridge): every cell, as notebooks see them (`jb.androscope`).
 export * from "./calls";
+export * from "./method-profile";
