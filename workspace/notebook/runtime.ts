@@ -1,6 +1,8 @@
 // The reactive notebook runtime: one implementation for the browser and the headless runner, on
 // @observablehq/runtime 6 (a cell's inputs are the names it references, found by parsing; a change recomputes
-// exactly its dependents, in topological order).
+// exactly its dependents, in topological order). This file reconciles cells with runtime variables and reports
+// their state; cell-definitions.ts turns one cell's code into variables, cell-state.ts is what gets reported,
+// view-input.ts is view()'s input protocol and markdown-value.ts the md`` value.
 //
 // API
 //   const rt = new NotebookRuntime({engine, builtins?, onCell?, isGlobal?});
@@ -38,48 +40,24 @@
 // What a display can be, for the UI and publish to render: a PlotSpec (isPlotSpec), Plot options (an object
 // with a `marks` array), an Arrow Table (duck-typed: numRows + schema + getChild), a markdown value
 // (isMarkdown), an input element (the view's element), a DOM node (browser), or any other value.
-import { Runtime, type Module, type Variable } from "@observablehq/runtime";
+import { Runtime, type Module } from "@observablehq/runtime";
 import * as Plot from "@observablehq/plot";
 import * as jb from "../../cells/index";
 import type { SqlEngine } from "../db/engine";
+import { CELL_LOCALS, defineCell, type CellHost, type Slot } from "./cell-definitions";
+import { newCellState, type CellState, type CheckResult } from "./cell-state";
 import { cells as cellsOf, withCellSource, type Cell, type Notebook } from "./format";
 import { headlessInputs } from "./headless-inputs";
+import { md } from "./markdown-value";
 import { plot } from "./plot-spec";
 import { analyzeNotebook, type CellAnalysis } from "./references";
-import { bindSqlTemplate, sqlTag } from "./sql-template";
+import { sqlTag } from "./sql-template";
+import { coerce, labelText, type InputElementLike } from "./view-input";
 
-export type CellStatus = "pending" | "fulfilled" | "rejected";
-
-export interface CheckResult {
-  name: string;
-  ok: boolean;
-  detail?: string;
-  cellId: string;
-}
-
-export interface CellState {
-  id: string;
-  kind: Cell["kind"];
-  /** sql: the id= name */
-  name?: string;
-  /** the names this cell defines */
-  defines: string[];
-  /** the names it references (its inputs) */
-  references: string[];
-  status: CellStatus;
-  /** sql: the Table; ts expression cell: the expression's value; ts declarations: {name: value} */
-  value?: unknown;
-  /** the error message when rejected (parse error, cycle, duplicate, SQL error, thrown exception, failed input) */
-  error?: string;
-  displays: unknown[];
-  checks: CheckResult[];
-  /** references nothing defines (the cell rejects with "x is not defined") */
-  undefinedReferences: string[];
-  /** how many times the cell's code has started running */
-  runs: number;
-  /** duration of the last completed run, ms */
-  ms?: number;
-}
+export { CELL_LOCALS } from "./cell-definitions";
+export type { CellState, CellStatus, CheckResult } from "./cell-state";
+export { isMarkdown, md, type MarkdownValue } from "./markdown-value";
+export type { InputElementLike } from "./view-input";
 
 export interface NotebookRuntimeOptions {
   engine: SqlEngine | null;
@@ -87,80 +65,6 @@ export interface NotebookRuntimeOptions {
   onCell?: (state: CellState) => void;
   /** is a name a host global? default `name in globalThis` */
   isGlobal?: (name: string) => boolean;
-}
-
-export interface MarkdownValue {
-  __markdown: true;
-  text: string;
-}
-
-export function isMarkdown(value: unknown): value is MarkdownValue {
-  return typeof value === "object" && value !== null && (value as { __markdown?: unknown }).__markdown === true;
-}
-
-/** md`...`: markdown text with interpolated values, rendered (and sanitized) by the UI and publish. */
-export function md(strings: TemplateStringsArray | string, ...values: unknown[]): MarkdownValue {
-  if (typeof strings === "string") return { __markdown: true, text: strings };
-  let text = strings[0]!;
-  for (let k = 0; k < values.length; k++) text += String(values[k]) + strings[k + 1]!;
-  return { __markdown: true, text };
-}
-
-export interface InputElementLike {
-  value: unknown;
-  addEventListener(type: string, listener: () => void): void;
-  removeEventListener(type: string, listener: () => void): void;
-  dispatchEvent(event: Event): boolean;
-}
-
-/** Framework's Generators.input: yields el.value now, then again after each "input" event. */
-function inputGenerator(el: InputElementLike) {
-  let resolve: ((v: unknown) => void) | null = null;
-  let stale = true;
-  const onInput = () => {
-    if (resolve) {
-      resolve(el.value);
-      resolve = null;
-    } else stale = true;
-  };
-  el.addEventListener("input", onInput);
-  const generator = {
-    next() {
-      if (stale) {
-        stale = false;
-        return { done: false, value: Promise.resolve(el.value) };
-      }
-      return { done: false, value: new Promise((r) => (resolve = r)) };
-    },
-    return() {
-      el.removeEventListener("input", onInput);
-      return { done: true, value: undefined };
-    },
-    throw(e: unknown): never {
-      throw e;
-    },
-    [Symbol.iterator]() {
-      return generator;
-    },
-  };
-  return generator;
-}
-
-const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor as new (...args: string[]) => (...a: unknown[]) => Promise<unknown>;
-
-/** Names each cell gets as its own local, not as a runtime variable. */
-export const CELL_LOCALS = ["display", "view", "check"] as const;
-
-interface Slot {
-  key: number;
-  cell: Cell;
-  analysis: CellAnalysis;
-  variable: Variable;
-  outputs: Map<string, Variable>;
-  defKey: string;
-  state: CellState;
-  token: number;
-  pendingToken: number;
 }
 
 interface NamedInput {
@@ -185,6 +89,7 @@ export class NotebookRuntime {
   /** bumped on every engine.interrupt(), so a query that was collateral damage can tell and retry */
   private interruptEpoch = 0;
   private disposed = false;
+  private readonly host: CellHost;
 
   constructor(options: NotebookRuntimeOptions) {
     this.engine = options.engine;
@@ -213,6 +118,18 @@ export class NotebookRuntime {
       throw new Error(`${name} is not defined`);
     } : undefined);
     this.module = this.runtime.module();
+    this.host = {
+      engine,
+      module: this.module,
+      emit: (slot) => this.emit(slot),
+      inputOverride: (inputName) => (this.inputOverrides.has(inputName) ? { value: this.inputOverrides.get(inputName) } : undefined),
+      registerInput: (inputName, el, slot) => void this.namedInputs.set(inputName, { el, slot }),
+      interruptEpoch: () => this.interruptEpoch,
+      interruptStale: () => {
+        this.interruptEpoch++;
+        void engine?.interrupt();
+      },
+    };
   }
 
   get notebook(): Notebook {
@@ -343,10 +260,10 @@ export class NotebookRuntime {
           key,
           cell: p.cell,
           analysis: p.analysis,
-          variable: null as unknown as Variable,
+          variable: null as unknown as Slot["variable"],
           outputs: new Map(),
           defKey: "",
-          state: newState(p.cell, p.analysis),
+          state: newCellState(p.cell, p.analysis),
           token: 0,
           pendingToken: 0,
         };
@@ -361,7 +278,7 @@ export class NotebookRuntime {
         slot.defKey = defKey;
         slot.state.defines = p.analysis.defines;
         slot.state.references = p.analysis.references;
-        this.define(slot);
+        defineCell(this.host, slot);
       }
       slots.push(slot);
     }
@@ -411,165 +328,4 @@ export class NotebookRuntime {
     if (this.onCell && !this.disposed) this.onCell({ ...slot.state, displays: slot.state.displays.slice(), checks: slot.state.checks.slice() });
   }
 
-  private define(slot: Slot) {
-    const a = slot.analysis;
-    const name = `cell ${slot.key}`;
-    if (a.errors.length > 0) {
-      const message = a.errors.join("; ");
-      slot.variable.define(name, [], () => {
-        this.begin(slot);
-        throw new Error(message);
-      });
-    } else if (a.kind === "sql") this.defineSql(slot, name);
-    else this.defineTs(slot, name);
-    for (const d of a.defines) {
-      if (slot.outputs.has(d)) continue;
-      // Observer `true`: reachable (so computed) without being shown.
-      const pick = a.kind === "sql" ? (table: unknown) => table : (exports: Record<string, unknown>) => exports[d];
-      slot.outputs.set(d, this.module.variable(true).define(d, [name], pick));
-    }
-  }
-
-  /** A cell run starts: fresh displays and checks; calls from stale runs are ignored by token. */
-  private begin(slot: Slot): number {
-    slot.state.runs++;
-    slot.state.displays = [];
-    slot.state.checks = [];
-    return ++slot.token;
-  }
-
-  private defineTs(slot: Slot, name: string) {
-    const ts = slot.analysis.ts!;
-    const refs = slot.analysis.references;
-    let js = ts.js;
-    // `const x = view(...)` -> `const x = view.as("x")(...)`: the input knows its name (setInput, publish).
-    for (const v of [...ts.views].sort((p, q) => q.start - p.start))
-      js = js.slice(0, v.start) + `view.as(${JSON.stringify(v.name)})` + js.slice(v.end);
-    const body =
-      ts.expression !== undefined && ts.views.length === 0
-        ? `"use strict";\nreturn (\n${ts.expression}\n);`
-        : `"use strict";\n${js}\nreturn {${ts.defines.join(", ")}};`;
-    let fn: (...a: unknown[]) => Promise<unknown>;
-    try {
-      fn = new AsyncFunction(...CELL_LOCALS, ...refs, body);
-    } catch (e) {
-      const message = `syntax error: ${(e as Error).message}`;
-      slot.variable.define(name, [], () => {
-        this.begin(slot);
-        throw new Error(message);
-      });
-      return;
-    }
-    slot.variable.define(name, refs, async (...args: unknown[]) => {
-      const token = this.begin(slot);
-      const t0 = now();
-      const display = (x: unknown) => {
-        if (token === slot.token) {
-          slot.state.displays = [...slot.state.displays, x];
-          this.emit(slot);
-        }
-        return x;
-      };
-      const check = (checkName: string, ok: unknown, detail?: unknown) => {
-        if (token === slot.token)
-          slot.state.checks = [...slot.state.checks, { name: String(checkName), ok: !!ok, detail: detail === undefined ? undefined : String(detail), cellId: slot.cell.id }];
-        return !!ok;
-      };
-      const makeView = (inputName?: string) => (el: InputElementLike) => {
-        if (!el || typeof el.addEventListener !== "function" || !("value" in el))
-          throw new Error(`view: expected an input element (e.g. Inputs.range(...)), got ${typeof el}`);
-        if (inputName !== undefined) {
-          if (this.inputOverrides.has(inputName)) el.value = coerce(this.inputOverrides.get(inputName), el.value);
-          this.namedInputs.set(inputName, { el, slot });
-        }
-        display(el);
-        return inputGenerator(el);
-      };
-      const view = Object.assign(makeView(), { as: makeView });
-      try {
-        return await fn(display, view, check, ...args);
-      } finally {
-        slot.state.ms = now() - t0;
-      }
-    });
-  }
-
-  private defineSql(slot: Slot, name: string) {
-    const template = slot.analysis.sql!.template!;
-    const refs = slot.analysis.references;
-    const exprFn = new Function(...refs, `"use strict";\nreturn [${template.expressions.map((e) => `(${e})`).join(", ")}];`) as (...a: unknown[]) => unknown[];
-    slot.variable.define(name, ["invalidation", ...refs], async (invalidation: Promise<void>, ...args: unknown[]) => {
-      this.begin(slot);
-      const t0 = now();
-      const engine = this.engine;
-      if (!engine) throw new Error("no SQL engine is loaded");
-      const bound = bindSqlTemplate(template, exprFn(...args));
-      let invalidated = false;
-      let done = false;
-      invalidation.then(() => {
-        invalidated = true;
-        // A stale query is pointless: stop it. Its late result is dropped by the runtime (version check).
-        if (!done) {
-          this.interruptEpoch++;
-          void engine.interrupt();
-        }
-      });
-      try {
-        for (;;) {
-          const epoch = this.interruptEpoch;
-          try {
-            const table = await engine.query(bound.sql, bound.params);
-            return table;
-          } catch (e) {
-            // Interrupted because another cell's query was stale (one connection): run ours again.
-            if (!invalidated && epoch !== this.interruptEpoch) continue;
-            throw e;
-          }
-        }
-      } finally {
-        done = true;
-        slot.state.ms = now() - t0;
-      }
-    });
-  }
-}
-
-function now(): number {
-  return typeof performance !== "undefined" ? performance.now() : Date.now();
-}
-
-function labelText(label: unknown): string {
-  if (typeof label === "string") return label;
-  const node = label as { textContent?: string } | null;
-  return node && typeof node.textContent === "string" ? node.textContent : String(label);
-}
-
-/** `--set tauMs=300` arrives as text: make it the type of the input's current value. */
-function coerce(value: unknown, current: unknown): unknown {
-  if (typeof value !== "string") return value;
-  if (typeof current === "number") {
-    const n = Number(value);
-    if (value.trim() === "" || Number.isNaN(n)) throw new Error(`input expects a number, got "${value}"`);
-    return n;
-  }
-  if (typeof current === "boolean") {
-    if (value !== "true" && value !== "false") throw new Error(`input expects true or false, got "${value}"`);
-    return value === "true";
-  }
-  return value;
-}
-
-function newState(cell: Cell, analysis: CellAnalysis): CellState {
-  return {
-    id: cell.id,
-    kind: cell.kind,
-    name: cell.name,
-    defines: analysis.defines,
-    references: analysis.references,
-    status: "pending",
-    displays: [],
-    checks: [],
-    undefinedReferences: analysis.undefinedReferences,
-    runs: 0,
-  };
 }

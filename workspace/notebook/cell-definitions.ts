@@ -1,0 +1,167 @@
+// How one notebook cell becomes @observablehq/runtime variables: a hidden variable that runs the cell's code
+// (TypeScript through sucrase, or SQL on the engine with bound parameters) and one visible variable per name it
+// defines. The NotebookRuntime (runtime.ts) owns the slots and reports their state.
+import type { Module, Variable } from "@observablehq/runtime";
+import type { SqlEngine } from "../db/engine";
+import type { Cell } from "./format";
+import type { CellState } from "./cell-state";
+import type { CellAnalysis } from "./references";
+import { bindSqlTemplate } from "./sql-template";
+import { coerce, inputGenerator, type InputElementLike } from "./view-input";
+
+/** Names each cell gets as its own local, not as a runtime variable. */
+export const CELL_LOCALS = ["display", "view", "check"] as const;
+
+/** One cell's place in the runtime; kept across reloads while the cell's content is unchanged. */
+export interface Slot {
+  key: number;
+  cell: Cell;
+  analysis: CellAnalysis;
+  variable: Variable;
+  outputs: Map<string, Variable>;
+  defKey: string;
+  state: CellState;
+  /** bumped when the cell's code starts; display/check calls from a stale run carry an older token */
+  token: number;
+  /** the token when the cell last went pending: equal on rejection means its code never started */
+  pendingToken: number;
+}
+
+/** What cell code needs from the runtime that owns it. */
+export interface CellHost {
+  readonly engine: SqlEngine | null;
+  readonly module: Module;
+  /** report a changed state (displays, checks) */
+  emit(slot: Slot): void;
+  /** the value a setInput gave input `name` (before it existed, or across re-runs) */
+  inputOverride(name: string): { value: unknown } | undefined;
+  /** `const name = view(el)`: el becomes input `name` (setInput, inputs(), publish) */
+  registerInput(name: string, el: InputElementLike, slot: Slot): void;
+  /** the engine has one connection: interrupting a stale query bumps this epoch so collateral victims retry */
+  interruptEpoch(): number;
+  interruptStale(): void;
+}
+
+const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor as new (...args: string[]) => (...a: unknown[]) => Promise<unknown>;
+
+function now(): number {
+  return typeof performance !== "undefined" ? performance.now() : Date.now();
+}
+
+/** A cell run starts: fresh displays and checks; calls from stale runs are ignored by token. */
+function begin(slot: Slot): number {
+  slot.state.runs++;
+  slot.state.displays = [];
+  slot.state.checks = [];
+  return ++slot.token;
+}
+
+/** (Re)defines the slot's variable from its analysis, and adds a variable for each name it newly defines. */
+export function defineCell(host: CellHost, slot: Slot): void {
+  const a = slot.analysis;
+  const name = `cell ${slot.key}`;
+  if (a.errors.length > 0) defineFailure(slot, name, a.errors.join("; "));
+  else if (a.kind === "sql") defineSql(host, slot, name);
+  else defineTs(host, slot, name);
+  for (const d of a.defines) {
+    if (slot.outputs.has(d)) continue;
+    // Observer `true`: reachable (so computed) without being shown.
+    const pick = a.kind === "sql" ? (table: unknown) => table : (exports: Record<string, unknown>) => exports[d];
+    slot.outputs.set(d, host.module.variable(true).define(d, [name], pick));
+  }
+}
+
+function defineFailure(slot: Slot, name: string, message: string) {
+  slot.variable.define(name, [], () => {
+    begin(slot);
+    throw new Error(message);
+  });
+}
+
+function defineTs(host: CellHost, slot: Slot, name: string) {
+  const ts = slot.analysis.ts!;
+  const refs = slot.analysis.references;
+  let js = ts.js;
+  // `const x = view(...)` -> `const x = view.as("x")(...)`: the input knows its name (setInput, publish).
+  for (const v of [...ts.views].sort((p, q) => q.start - p.start))
+    js = js.slice(0, v.start) + `view.as(${JSON.stringify(v.name)})` + js.slice(v.end);
+  const body =
+    ts.expression !== undefined && ts.views.length === 0
+      ? `"use strict";\nreturn (\n${ts.expression}\n);`
+      : `"use strict";\n${js}\nreturn {${ts.defines.join(", ")}};`;
+  let fn: (...a: unknown[]) => Promise<unknown>;
+  try {
+    fn = new AsyncFunction(...CELL_LOCALS, ...refs, body);
+  } catch (e) {
+    defineFailure(slot, name, `syntax error: ${(e as Error).message}`);
+    return;
+  }
+  slot.variable.define(name, refs, async (...args: unknown[]) => {
+    const token = begin(slot);
+    const t0 = now();
+    const display = (x: unknown) => {
+      if (token === slot.token) {
+        slot.state.displays = [...slot.state.displays, x];
+        host.emit(slot);
+      }
+      return x;
+    };
+    const check = (checkName: string, ok: unknown, detail?: unknown) => {
+      if (token === slot.token)
+        slot.state.checks = [...slot.state.checks, { name: String(checkName), ok: !!ok, detail: detail === undefined ? undefined : String(detail), cellId: slot.cell.id }];
+      return !!ok;
+    };
+    const makeView = (inputName?: string) => (el: InputElementLike) => {
+      if (!el || typeof el.addEventListener !== "function" || !("value" in el))
+        throw new Error(`view: expected an input element (e.g. Inputs.range(...)), got ${typeof el}`);
+      if (inputName !== undefined) {
+        const preset = host.inputOverride(inputName);
+        if (preset) el.value = coerce(preset.value, el.value);
+        host.registerInput(inputName, el, slot);
+      }
+      display(el);
+      return inputGenerator(el);
+    };
+    const view = Object.assign(makeView(), { as: makeView });
+    try {
+      return await fn(display, view, check, ...args);
+    } finally {
+      slot.state.ms = now() - t0;
+    }
+  });
+}
+
+function defineSql(host: CellHost, slot: Slot, name: string) {
+  const template = slot.analysis.sql!.template!;
+  const refs = slot.analysis.references;
+  const exprFn = new Function(...refs, `"use strict";\nreturn [${template.expressions.map((e) => `(${e})`).join(", ")}];`) as (...a: unknown[]) => unknown[];
+  slot.variable.define(name, ["invalidation", ...refs], async (invalidation: Promise<void>, ...args: unknown[]) => {
+    begin(slot);
+    const t0 = now();
+    const engine = host.engine;
+    if (!engine) throw new Error("no SQL engine is loaded");
+    const bound = bindSqlTemplate(template, exprFn(...args));
+    let invalidated = false;
+    let done = false;
+    invalidation.then(() => {
+      invalidated = true;
+      // A stale query is pointless: stop it. Its late result is dropped by the runtime (version check).
+      if (!done) host.interruptStale();
+    });
+    try {
+      for (;;) {
+        const epoch = host.interruptEpoch();
+        try {
+          return await engine.query(bound.sql, bound.params);
+        } catch (e) {
+          // Interrupted because another cell's query was stale (one connection): run ours again.
+          if (!invalidated && epoch !== host.interruptEpoch()) continue;
+          throw e;
+        }
+      }
+    } finally {
+      done = true;
+      slot.state.ms = now() - t0;
+    }
+  });
+}

@@ -1,0 +1,52 @@
+// What the runtime reports about each cell (status, value, displays, checks), for the UI, publish, the headless
+// runner and the snapshots of the parity test.
+import type { Cell } from "./format";
+import type { CellAnalysis } from "./references";
+
+export type CellStatus = "pending" | "fulfilled" | "rejected";
+
+export interface CheckResult {
+  name: string;
+  ok: boolean;
+  detail?: string;
+  cellId: string;
+}
+
+export interface CellState {
+  id: string;
+  kind: Cell["kind"];
+  /** sql: the id= name */
+  name?: string;
+  /** the names this cell defines */
+  defines: string[];
+  /** the names it references (its inputs) */
+  references: string[];
+  status: CellStatus;
+  /** sql: the Table; ts expression cell: the expression's value; ts declarations: {name: value} */
+  value?: unknown;
+  /** the error message when rejected (parse error, cycle, duplicate, SQL error, thrown exception, failed input) */
+  error?: string;
+  displays: unknown[];
+  checks: CheckResult[];
+  /** references nothing defines (the cell rejects with "x is not defined") */
+  undefinedReferences: string[];
+  /** how many times the cell's code has started running */
+  runs: number;
+  /** duration of the last completed run, ms */
+  ms?: number;
+}
+
+export function newCellState(cell: Cell, analysis: CellAnalysis): CellState {
+  return {
+    id: cell.id,
+    kind: cell.kind,
+    name: cell.name,
+    defines: analysis.defines,
+    references: analysis.references,
+    status: "pending",
+    displays: [],
+    checks: [],
+    undefinedReferences: analysis.undefinedReferences,
+    runs: 0,
+  };
+}

@@ -1,0 +1,63 @@
+// What view(el) needs of an input element, in both hosts: the real @observablehq/inputs form in the browser,
+// the stand-ins of headless-inputs.ts in Node, a selectable plot (plot-spec.ts) in either.
+export interface InputElementLike {
+  value: unknown;
+  addEventListener(type: string, listener: () => void): void;
+  removeEventListener(type: string, listener: () => void): void;
+  dispatchEvent(event: Event): boolean;
+}
+
+/** Framework's Generators.input: yields el.value now, then again after each "input" event. */
+export function inputGenerator(el: InputElementLike) {
+  let resolve: ((v: unknown) => void) | null = null;
+  let stale = true;
+  const onInput = () => {
+    if (resolve) {
+      resolve(el.value);
+      resolve = null;
+    } else stale = true;
+  };
+  el.addEventListener("input", onInput);
+  const generator = {
+    next() {
+      if (stale) {
+        stale = false;
+        return { done: false, value: Promise.resolve(el.value) };
+      }
+      return { done: false, value: new Promise((r) => (resolve = r)) };
+    },
+    return() {
+      el.removeEventListener("input", onInput);
+      return { done: true, value: undefined };
+    },
+    throw(e: unknown): never {
+      throw e;
+    },
+    [Symbol.iterator]() {
+      return generator;
+    },
+  };
+  return generator;
+}
+
+/** An input's label as text: Inputs gives a string or a DOM node. */
+export function labelText(label: unknown): string {
+  if (typeof label === "string") return label;
+  const node = label as { textContent?: string } | null;
+  return node && typeof node.textContent === "string" ? node.textContent : String(label);
+}
+
+/** `--set tauMs=300` arrives as text: make it the type of the input's current value. */
+export function coerce(value: unknown, current: unknown): unknown {
+  if (typeof value !== "string") return value;
+  if (typeof current === "number") {
+    const n = Number(value);
+    if (value.trim() === "" || Number.isNaN(n)) throw new Error(`input expects a number, got "${value}"`);
+    return n;
+  }
+  if (typeof current === "boolean") {
+    if (value !== "true" && value !== "false") throw new Error(`input expects true or false, got "${value}"`);
+    return value === "true";
+  }
+  return value;
+}
