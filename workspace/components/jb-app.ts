@@ -14,6 +14,7 @@ import { openNotebookFile, saveNotebookFile } from "../app/notebook-files";
 import { parseNotebook } from "../notebook/format";
 import { PURIFY_CONFIG, installPurifyHooks, publishNotebook } from "../publish/publish";
 import DOMPurify from "dompurify";
+import { version } from "../../package.json";
 import type { JbNotebook } from "./jb-notebook";
 import "./jb-notebook";
 import "./jb-plot";
@@ -151,7 +152,7 @@ export class JbApp extends LitElement {
         notebook: this.notebookPath,
         title: parseNotebook(nb.currentText()).frontMatter?.title,
         runs: (this.session?.runs ?? []).filter((r) => r.manifest).map((r) => ({ run_id: r.manifest!.run_id, ...r.manifest!.context, started_at: r.manifest!.started_at ?? undefined, synthetic: r.manifest!.synthetic, complete: r.manifest!.complete })) as never,
-        jankbookVersion: "0.1.0",
+        jankbookVersion: version,
         generatedAt: new Date().toISOString(),
         inputs: rt.inputs(),
       },

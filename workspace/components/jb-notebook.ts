@@ -10,6 +10,7 @@ import type { SqlEngine } from "../db/engine";
 import { insertCell, parseNotebook, removeCell, serializeNotebook, type Block, type Cell, type Notebook } from "../notebook/format";
 import { setPlotFields, type PlotFields } from "../notebook/plot-edit";
 import { NotebookRuntime, type CellState } from "../notebook/runtime";
+import { snapshotNotebook, type NotebookSnapshot } from "../notebook/snapshot";
 import { PURIFY_CONFIG, renderMarkdown } from "../publish/publish";
 import { clearDraft, saveDraft } from "../app/autosave";
 import { ANALYSES, type PaletteEntry } from "../app/analysis-palette";
@@ -105,6 +106,13 @@ export class JbNotebook extends LitElement {
 
   get runtime(): NotebookRuntime | undefined {
     return this.rt;
+  }
+
+  /** Every cell's value as JSON once the notebook settles: the browser half of the parity test (issue 9). */
+  async snapshot(): Promise<NotebookSnapshot> {
+    if (!this.rt) throw new Error("no notebook is open");
+    await this.rt.settled(60_000);
+    return snapshotNotebook(this.rt);
   }
 
   private commit(next: Notebook) {

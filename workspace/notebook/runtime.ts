@@ -52,7 +52,7 @@ import { md } from "./markdown-value";
 import { plot } from "./plot-spec";
 import { analyzeNotebook, type CellAnalysis } from "./references";
 import { sqlTag } from "./sql-template";
-import { coerce, labelText, type InputElementLike } from "./view-input";
+import { coerce, inputLabel, type InputElementLike } from "./view-input";
 
 export { CELL_LOCALS } from "./cell-definitions";
 export type { CellState, CellStatus, CheckResult } from "./cell-state";
@@ -176,13 +176,17 @@ export class NotebookRuntime {
   }
 
   inputs(): { name: string; value: unknown; label?: string; kind?: string; cellId: string }[] {
-    return [...this.namedInputs].map(([name, { el, slot }]) => ({
-      name,
-      value: el.value,
-      label: (el as { label?: unknown }).label === undefined ? undefined : labelText((el as { label?: unknown }).label),
-      kind: (el as { kind?: string }).kind,
-      cellId: slot.cell.id,
-    }));
+    // Notebook order, not the order the runtime happened to compute the cells in (publish lists them).
+    const position = new Map(this.slots.map((s, i) => [s, i]));
+    return [...this.namedInputs]
+      .sort(([, a], [, b]) => (position.get(a.slot) ?? Infinity) - (position.get(b.slot) ?? Infinity))
+      .map(([name, { el, slot }]) => ({
+        name,
+        value: el.value,
+        label: inputLabel(el),
+        kind: (el as { kind?: string }).kind,
+        cellId: slot.cell.id,
+      }));
   }
 
   async settled(timeoutMs = 0): Promise<void> {

@@ -1,6 +1,7 @@
 // A notebook's cell values as plain JSON, the same shape in the browser and headless: the parity check
 // (issue 9) compares two of these. Tables become their columns, types and first rows; plots their spec and row
-// count; inputs their value; numbers are kept exactly (NaN/±Infinity and bigint become tagged strings).
+// count; inputs their value; numbers are kept exactly (NaN/±Infinity and bigint become tagged strings); functions
+// are just "function".
 import { isPlotSpec } from "./plot-spec";
 import { isMarkdown, type NotebookRuntime } from "./runtime";
 
@@ -63,7 +64,7 @@ export function snapshotValue(v: unknown, depth = 0): unknown {
     case "boolean":
       return v;
     case "function":
-      return `function:${(v as { name?: string }).name ?? ""}`;
+      return "function"; // not its name: the workspace's production bundle renames functions (Plot's `nonempty` -> `Qm`)
     case "symbol":
       return `symbol:${String(v)}`;
   }

@@ -47,6 +47,18 @@ export function labelText(label: unknown): string {
   return node && typeof node.textContent === "string" ? node.textContent : String(label);
 }
 
+/**
+ * The label of an input element, or undefined: the headless stand-ins carry a `label` property; the browser's
+ * @observablehq/inputs forms carry none, their label is the form's <label> element.
+ */
+export function inputLabel(el: unknown): string | undefined {
+  const o = el as { label?: unknown; querySelector?: (selector: string) => { textContent: string | null } | null } | null;
+  if (!o) return undefined;
+  if (o.label !== undefined) return labelText(o.label);
+  const label = typeof o.querySelector === "function" ? o.querySelector("label") : null;
+  return label?.textContent?.trim() || undefined;
+}
+
 /** `--set tauMs=300` arrives as text: make it the type of the input's current value. */
 export function coerce(value: unknown, current: unknown): unknown {
   if (typeof value !== "string") return value;

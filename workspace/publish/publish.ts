@@ -10,6 +10,7 @@ import MarkdownIt from "markdown-it";
 import type { Notebook } from "../notebook/format";
 import { isPlotSpec, plotSpecToOptions } from "../notebook/plot-spec";
 import { isMarkdown, type CellState } from "../notebook/runtime";
+import { inputLabel } from "../notebook/view-input";
 
 export interface RunProvenance {
   run_id: string;
@@ -152,7 +153,7 @@ export function renderDisplay(v: unknown, label: string, ctx: PublishContext): s
     if (isMarkdown(v)) return `<div class="md">${renderMarkdown(v.text, ctx.sanitize)}</div>`;
     const o = v as Record<string, unknown> | null;
     if (o && typeof o === "object" && typeof o.addEventListener === "function" && "value" in o) {
-      const lab = o.label === undefined ? "" : typeof o.label === "string" ? o.label : String((o.label as { textContent?: string }).textContent ?? "");
+      const lab = inputLabel(o) ?? "";
       return `<div class="input"><span class="label">${escapeHtml(lab)}</span> <output>${escapeHtml(formatCell(o.value))}</output></div>`;
     }
     if (o && typeof o === "object" && typeof (o as { outerHTML?: unknown }).outerHTML === "string")

@@ -105,6 +105,18 @@ describe("NotebookRuntime", () => {
     rt.dispose();
   });
 
+  it("inputs() lists inputs in notebook order, not in the order their cells happened to run", async () => {
+    const { engine, calls } = fakeEngine();
+    const nb = nbOf("sql slow\nSELECT 1", "const late = view(Inputs.range([0, 9], {label: 'late', value: slow.numRows}));", "const early = view(Inputs.select(['a', 'b'], {label: 'early'}));");
+    const { rt } = await start(nb, engine);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(rt.inputs().map((i) => i.name)).toEqual(["early"]); // the first input waits on its query
+    calls[0]!.resolve(tableFromArrays({ x: Int32Array.from([1, 2, 3]) }));
+    await rt.settled();
+    expect(rt.inputs().map((i) => [i.name, i.value, i.label])).toEqual([["late", 3, "late"], ["early", "a", "early"]]);
+    rt.dispose();
+  });
+
   it("inputs: view() yields the default, setInput re-runs the dependents, --set-style text is coerced", async () => {
     const nb = nbOf("const tauMs = view(Inputs.range([50, 2000], {label: 'τ (ms)', value: 500, step: 10}));", "const doubled = tauMs * 2;", "const other = 1;");
     const { rt, byDefine } = await start(nb);
