@@ -1,9 +1,11 @@
 // The profile of a method trace (AndroScope §VI, the method and class views): per method or per class,
-// calls, inclusive and exclusive times in wall and thread-CPU clocks. Inclusive time counts outermost
-// calls only, so a recursive method's time is not counted twice (as traceview and dmtracedump do).
+// calls, inclusive and exclusive times in wall and thread-CPU clocks, counter sums and IPC where hardware
+// counters were recorded (§VI-3). Inclusive time counts outermost calls only, so a recursive method's time
+// is not counted twice (as traceview and dmtracedump do). A time window restricts it to the timeline's selection.
 import * as Plot from "@observablehq/plot";
 import type { Table } from "apache-arrow";
-import { requireColumns } from "../common/require-columns";
+import { readCallColumns, type CallColumns } from "./call-columns";
+import type { CallCounters } from "./counter-attribution";
 
 export interface ProfileMethod {
   id: number;
@@ -17,6 +19,15 @@ export interface MethodProfileOptions {
   by?: "method" | "class";
   /** keep only this thread's calls; default all threads */
   threadId?: number;
+  /**
+   * [t0, t1] ns: only the calls that overlap this window (the timeline's selection), their times cut to it.
+   * Thread-CPU times of a partly shown call are scaled by the shown share of its wall time.
+   */
+  window?: readonly [number, number] | null;
+  /** counter values per call (attributeCounters, with the same window) for counter sums and IPC (§VI-3) */
+  counters?: CallCounters;
+  /** the counters IPC is instructions / cycles of; default simpleperf's names */
+  ipcCounters?: { instructions: string; cycles: string };
 }
 
 export interface ProfileRow {
@@ -32,54 +43,107 @@ export interface ProfileRow {
   exclusive: number;
   cpuInclusive: number | null;
   cpuExclusive: number | null;
+  /** counter sums over outermost calls (inclusive), when counters were given */
+  counters: Record<string, number> | null;
+  /** counter sums of the calls' own time */
+  exclusiveCounters: Record<string, number> | null;
+  /** instructions per cycle over the inclusive counters; null without both counters or with no cycles */
+  ipc: number | null;
 }
 
 /** Rows sorted by inclusive time, largest first. */
 export function methodProfile(calls: Table, methods: readonly ProfileMethod[], options: MethodProfileOptions = {}): ProfileRow[] {
   const by = options.by ?? "method";
   if (by !== "method" && by !== "class") throw new Error(`invalid by: ${String(by)} (expected method or class)`);
-  requireColumns(calls, { thread_id: "int32", method_id: "int64", parent: "int32", inclusive: "int64", exclusive: "int64" }, "calls");
-  const n = calls.numRows;
-  const tid = calls.getChild("thread_id")!.toArray() as Int32Array;
-  const mid = calls.getChild("method_id")!.toArray() as BigInt64Array;
-  const parent = calls.getChild("parent")!;
-  const inc = calls.getChild("inclusive")!.toArray() as BigInt64Array;
-  const exc = calls.getChild("exclusive")!.toArray() as BigInt64Array;
-  const cpuIncCol = calls.getChild("cpu_inclusive");
-  const hasCpu = !!cpuIncCol && cpuIncCol.nullCount < n;
-  const cpuInc = hasCpu ? (cpuIncCol!.toArray() as BigInt64Array) : null;
-  const cpuExc = hasCpu ? (calls.getChild("cpu_exclusive")!.toArray() as BigInt64Array) : null;
+  const c = readCallColumns(calls);
+  const n = c.n;
+  const window = options.window ? [Number(options.window[0]), Number(options.window[1])] as const : null;
+  if (window && !(window[0] <= window[1])) throw new Error(`invalid window: [${window[0]}, ${window[1]}] (expected t0 <= t1)`);
+  const counters = options.counters;
+  if (counters) {
+    if (counters.calls !== n) throw new Error(`methodProfile: counters were attributed to ${counters.calls} calls, this table has ${n}`);
+    const same = (counters.window === null && window === null) || (!!counters.window && !!window && counters.window[0] === window[0] && counters.window[1] === window[1]);
+    if (!same) throw new Error("methodProfile: counters were attributed over a different window than the profile's (pass the same window to attributeCounters)");
+  }
+  const times = window ? clippedTimes(c, window) : { shown: null, inclusive: c.inclusive, exclusive: c.exclusive, cpuInclusive: c.cpuInclusive, cpuExclusive: c.cpuExclusive };
+  const hasCpu = !!times.cpuInclusive;
+  const counterNames = counters ? Object.keys(counters.inclusive) : [];
+  const ipcNames = options.ipcCounters ?? { instructions: "instructions", cycles: "cpu-cycles" };
   const info = new Map(methods.map((m) => [m.id, m]));
   const keyOf = (id: number) => {
     const m = info.get(id);
     if (by === "class") return m ? m.className : "(unknown)";
     return m ? `${m.className}.${m.methodName} ${m.signature}` : "(unknown)";
   };
-  const parentOf = (i: number) => (parent.isValid(i) ? (parent.get(i) as number) : -1);
   // A call is outermost for its key when no ancestor has the same key.
   const rows = new Map<string, ProfileRow>();
   const keys: string[] = new Array(n);
-  for (let i = 0; i < n; i++) keys[i] = keyOf(Number(mid[i]));
+  for (let i = 0; i < n; i++) keys[i] = keyOf(c.methodId[i]!);
   for (let i = 0; i < n; i++) {
-    if (options.threadId !== undefined && tid[i] !== options.threadId) continue;
+    if (options.threadId !== undefined && c.threadId[i] !== options.threadId) continue;
+    if (times.shown && !times.shown[i]) continue;
     const key = keys[i]!;
+    const id = c.methodId[i]!;
     let row = rows.get(key);
     if (!row) {
-      row = { name: key, methodId: by === "method" && info.has(Number(mid[i])) ? Number(mid[i]) : null, calls: 0, recursiveCalls: 0, inclusive: 0, exclusive: 0, cpuInclusive: hasCpu ? 0 : null, cpuExclusive: hasCpu ? 0 : null };
+      row = {
+        name: key,
+        methodId: by === "method" && info.has(id) ? id : null,
+        calls: 0,
+        recursiveCalls: 0,
+        inclusive: 0,
+        exclusive: 0,
+        cpuInclusive: hasCpu ? 0 : null,
+        cpuExclusive: hasCpu ? 0 : null,
+        counters: counters ? Object.fromEntries(counterNames.map((k) => [k, 0])) : null,
+        exclusiveCounters: counters ? Object.fromEntries(counterNames.map((k) => [k, 0])) : null,
+        ipc: null,
+      };
       rows.set(key, row);
     }
     let recursive = false;
-    for (let p = parentOf(i); p >= 0 && !recursive; p = parentOf(p)) recursive = keys[p] === key;
+    for (let p = c.parent[i]!; p >= 0 && !recursive; p = c.parent[p]!) recursive = keys[p] === key;
     row.calls++;
-    row.exclusive += Number(exc[i]);
-    if (cpuExc) row.cpuExclusive! += Number(cpuExc[i]);
+    row.exclusive += times.exclusive[i]!;
+    if (times.cpuExclusive) row.cpuExclusive! += times.cpuExclusive[i]!;
+    for (const k of counterNames) row.exclusiveCounters![k]! += counters!.exclusive[k]![i]!;
     if (recursive) row.recursiveCalls++;
     else {
-      row.inclusive += Number(inc[i]);
-      if (cpuInc) row.cpuInclusive! += Number(cpuInc[i]);
+      row.inclusive += times.inclusive[i]!;
+      if (times.cpuInclusive) row.cpuInclusive! += times.cpuInclusive[i]!;
+      for (const k of counterNames) row.counters![k]! += counters!.inclusive[k]![i]!;
     }
   }
+  for (const row of rows.values()) {
+    const ins = row.counters?.[ipcNames.instructions];
+    const cyc = row.counters?.[ipcNames.cycles];
+    row.ipc = ins !== undefined && cyc !== undefined && cyc > 0 ? ins / cyc : null;
+  }
   return [...rows.values()].sort((a, b) => b.inclusive - a.inclusive || a.name.localeCompare(b.name));
+}
+
+/** Times cut to the window: a call's shown span, minus its callees' shown spans for the exclusive time. */
+function clippedTimes(c: CallColumns, [t0, t1]: readonly [number, number]) {
+  const shown = new Uint8Array(c.n);
+  const inclusive = new Float64Array(c.n);
+  const exclusive = new Float64Array(c.n);
+  const cpuInclusive = c.cpuInclusive ? new Float64Array(c.n) : null;
+  const cpuExclusive = c.cpuExclusive ? new Float64Array(c.n) : null;
+  for (let i = 0; i < c.n; i++) {
+    const enter = c.enter[i]!;
+    const exit = c.exit[i]!;
+    // Overlapping the window by some time, or an instant call inside it.
+    shown[i] = enter < t1 && (exit > t0 || (exit === enter && enter >= t0)) ? 1 : 0;
+    if (shown[i]) inclusive[i] = Math.max(0, Math.min(exit, t1) - Math.max(enter, t0));
+  }
+  for (let i = 0; i < c.n; i++) exclusive[i] = inclusive[i]!;
+  for (let i = 0; i < c.n; i++) if (c.parent[i]! >= 0) exclusive[c.parent[i]!] = exclusive[c.parent[i]!]! - inclusive[i]!;
+  for (let i = 0; i < c.n; i++) {
+    const f = c.inclusive[i]! > 0 ? inclusive[i]! / c.inclusive[i]! : shown[i]!;
+    if (cpuInclusive) cpuInclusive[i] = c.cpuInclusive![i]! * f;
+    if (cpuExclusive) cpuExclusive[i] = c.cpuExclusive![i]! * f;
+  }
+  return { shown, inclusive, exclusive, cpuInclusive, cpuExclusive };
 }
 
 /** The top methods (or classes) as bars of inclusive and exclusive time, ms. */

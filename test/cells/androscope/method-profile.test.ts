@@ -4,6 +4,9 @@ import { buildCalls } from "../../../cells/androscope/calls";
 import { methodProfile, methodProfilePlot } from "../../../cells/androscope/method-profile";
 import { readMethodTrace } from "../../../collectors/sources/method-trace";
 import { writeMethodTrace } from "../../../collectors/sources/method-trace-writer";
+import { makeBundleTable } from "../../../bundle/table-builder";
+import { attributeCounters } from "../../../cells/androscope/counter-attribution";
+import { callsTable, flatten, type CallSpec, type FlatCall } from "./call-table";
 
 const fixture = (f: string) => readMethodTrace(new Uint8Array(readFileSync(`test/fixtures/dmtrace/${f}`)));
 const expected = JSON.parse(readFileSync("test/fixtures/dmtrace/dmtracedump-expected.json", "utf8")).files as Record<string, Record<string, [number, number]>>;
@@ -46,3 +49,55 @@ describe("methodProfile", () => {
     expect(() => methodProfile(t.events, t.methods)).toThrow(/missing column parent \(int32\) in calls/);
   });
 });
+
+describe("methodProfile with a window and counters", () => {
+  // thread 1: A 0..100 { B 20..60 { A 30..40 } }, thread 2: B 50..90 (cpu time = wall / 2)
+  const threads: Record<number, CallSpec[]> = { 1: [[1, 0, 100, [[2, 20, 60, [[1, 30, 40]]]]]], 2: [[2, 50, 90]] };
+  const names = [1, 2].map((id) => ({ id, className: "p.C", methodName: "AB"[id - 1]!, signature: "()V" }));
+  const calls = callsTable(threads, "t", 0.5);
+  const hpc = makeBundleTable("hpc_samples", "t", {
+    ts: [50, 100, 50, 100],
+    counter: ["cpu-cycles", "cpu-cycles", "instructions", "instructions"],
+    value: Float64Array.from([1000, 1000, 500, 2000]),
+  });
+
+  it("cuts times to the window: only overlapping calls, exclusive time minus the callees' shown time", () => {
+    const rows = methodProfile(calls, names, { window: [35, 55] });
+    const get = (n: string) => rows.find((r) => r.name === `p.C.${n} ()V`)!;
+    // A: outer 35..55 (20), recursive inner 35..40 (5); B: 35..55 on thread 1 (20), 50..55 on thread 2 (5)
+    expect([get("A").calls, get("A").recursiveCalls, get("A").inclusive, get("A").exclusive]).toEqual([2, 1, 20, 0 + 5]);
+    expect([get("B").calls, get("B").inclusive, get("B").exclusive]).toEqual([2, 25, 15 + 5]);
+    // thread CPU scaled by the shown share: outer A 100 wall / 50 cpu, 20 shown -> 10
+    expect(get("A").cpuInclusive).toBeCloseTo(10, 9);
+    // a window after every call shows nothing
+    expect(methodProfile(calls, names, { window: [200, 300] })).toEqual([]);
+    expect(() => methodProfile(calls, names, { window: [3, 1] })).toThrow(/invalid window/);
+  });
+
+  it("sums attributed counters per method and gives IPC = instructions / cpu-cycles (outermost calls)", () => {
+    const counters = attributeCounters(calls, hpc);
+    const rows = methodProfile(calls, names, { counters });
+    for (const r of rows) {
+      const ids = r.name === "p.C.A ()V" ? 1 : 2;
+      // brute force: each outermost call's inclusive counters
+      const flat = flatten(threads);
+      const outer = flat.map((c, i) => ({ c, i })).filter(({ c }) => c.method === ids && !ancestors(flat, c).some((a) => a.method === ids));
+      const sum = (name: string) => outer.reduce((s, { i }) => s + counters.inclusive[name]![i]!, 0);
+      expect(r.counters!["cpu-cycles"]).toBeCloseTo(sum("cpu-cycles"), 9);
+      expect(r.ipc).toBeCloseTo(sum("instructions") / sum("cpu-cycles"), 9);
+    }
+    // (0, 50]: thread 1 only; (50, 100] has both threads: B on thread 2 gets 40/90 of the second interval
+    const b2 = counters.exclusive["cpu-cycles"]![3]!;
+    expect(b2).toBeCloseTo((1000 * 40) / 90, 9);
+    expect(methodProfile(calls, names).every((r) => r.counters === null && r.ipc === null)).toBe(true);
+    expect(() => methodProfile(calls, names, { counters, window: [0, 10] })).toThrow(/different window/);
+    const windowed = attributeCounters(calls, hpc, { window: [0, 10] });
+    expect(methodProfile(calls, names, { counters: windowed, window: [0, 10] })[0]!.counters!["cpu-cycles"]).toBeCloseTo(200, 9);
+  });
+});
+
+function ancestors(flat: FlatCall[], c: FlatCall): FlatCall[] {
+  const out: FlatCall[] = [];
+  for (let p = c.parent; p >= 0; p = flat[p]!.parent) out.push(flat[p]!);
+  return out;
+}
