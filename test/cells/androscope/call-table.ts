@@ -34,7 +34,7 @@ export function callsTable(threads: Record<number, CallSpec[]>, runId = "test", 
 export function callsTableOf(calls: FlatCall[], runId = "test", cpuFactor?: number): Table {
   const inc = calls.map((c) => c.exit - c.enter);
   const childSum = calls.map(() => 0);
-  calls.forEach((c, i) => c.parent >= 0 && (childSum[c.parent] += inc[i]!));
+  calls.forEach((c, i) => c.parent >= 0 && (childSum[c.parent] = childSum[c.parent]! + inc[i]!));
   const exc = inc.map((v, i) => v - childSum[i]!);
   return makeBundleTable("calls", runId, {
     call_id: calls.map((_, i) => i),
