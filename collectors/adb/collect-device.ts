@@ -15,6 +15,7 @@ import { AgentLineReader } from "../sources/agent-lines";
 import { parseBattery, parseConnectivity, parseDisplayRefresh, parseGetprop, parseWmSize } from "../sources/device-props";
 import { parseFramestats } from "../sources/framestats";
 import { parseLogLine } from "../sources/logcat";
+import { pullMethodTrace } from "./method-trace";
 import { CommandTimeout, type DeviceShell } from "./shell";
 
 export interface CollectOptions {
@@ -58,6 +59,11 @@ export interface CollectResult {
 
 const RESTART_TAIL = 5000;
 
+/** The collection could not start (the package is not installed): no bundle was written. */
+export class CollectSetupError extends Error {
+  override name = "CollectSetupError";
+}
+
 export async function collectDevice(shell: DeviceShell, o: CollectOptions): Promise<CollectResult> {
   const pollMs = o.pollMs ?? 1000;
   const settleMs = o.settleMs ?? Math.max(1000, 3 * pollMs);
@@ -87,6 +93,12 @@ export async function collectDevice(shell: DeviceShell, o: CollectOptions): Prom
       return null;
     }
   };
+
+  // Nothing to collect from a package the phone does not have: say so before writing anything.
+  const pmPath = await tryRun(`pm path ${o.package}`, "pm path");
+  if (disconnected) throw new CollectSetupError(`device ${shell.serial} is not online (adb devices lists it as absent or offline)`);
+  if (pmPath !== null && !/^package:/m.test(pmPath))
+    throw new CollectSetupError(`package ${o.package} is not installed on ${shell.serial} (pm path printed ${pmPath.trim() ? JSON.stringify(pmPath.trim()) : "nothing"})`);
 
   // Device context.
   const context: RunContext = { app: o.package, scenario: o.scenario };
@@ -193,11 +205,13 @@ export async function collectDevice(shell: DeviceShell, o: CollectOptions): Prom
   let driverDone = o.scenario === "manual";
   let driverEndedAt: number | null = null;
   let driverOut = "";
+  let driver: Duplex | null = null;
   const [kind, arg] = splitScenario(o.scenario);
   if (kind !== "manual") {
     const cmd = kind === "monkey" ? `monkey -p ${o.package} -s ${o.monkeySeed ?? 1} --throttle 300 -v ${arg}` : `am instrument -w ${arg}`;
     try {
       const s = await shell.open(cmd);
+      driver = s;
       s.on("data", (c: Buffer) => (driverOut += c.toString("utf8")));
       s.on("error", () => {});
       s.on("end", () => {
@@ -242,18 +256,17 @@ export async function collectDevice(shell: DeviceShell, o: CollectOptions): Prom
   if (!disconnected) await poll("final");
   stopping = true;
   (logcat as Duplex | null)?.destroy();
+  // A driver still running (Ctrl-C, --duration) is let go: its adb stream would keep the process alive.
+  if (!driverDone) (driver as Duplex | null)?.destroy();
   report("writing");
 
+  const traced: Partial<Record<TableName, Table>> = {};
   if (o.methodTrace && !disconnected) {
     await tryRun("am profile stop " + o.package, "am profile stop");
-    try {
-      const bytes = await shell.pull(tracePath, 30_000);
-      await writeFileSafe(join(o.dir, "method.trace"), bytes);
-      sources.push({ kind: "method-trace", origin: tracePath });
-      warn("method trace pulled as method.trace; turn it into tables with `jankbook import`", false);
-    } catch (e) {
-      warn(`method trace: could not pull ${tracePath}: ${(e as Error).message}`, false);
-    }
+    const pulled = await pullMethodTrace(shell, tracePath, o.dir, o.runId);
+    for (const [w, incomplete] of pulled.warnings) warn(w, incomplete);
+    Object.assign(traced, pulled.tables);
+    if (pulled.origin) sources.push({ kind: "method-trace", origin: `adb pull ${pulled.origin}`, tables: Object.keys(pulled.tables) });
   }
 
   const agent = reader.finish();
@@ -268,7 +281,7 @@ export async function collectDevice(shell: DeviceShell, o: CollectOptions): Prom
   if (frames.unknownColumns.length) warn(`framestats columns not in the schema, not kept: ${frames.unknownColumns.join(", ")}`, false);
   if (frames.skipped) warn(`${frames.skipped} framestats rows without FrameCompleted left out`, false);
   sources.push({ kind: "framestats", origin: `adb shell dumpsys gfxinfo ${o.package} framestats`, tables: ["frames"] });
-  Object.assign(tables, agentTables(o.runId, agent));
+  Object.assign(tables, agentTables(o.runId, agent), traced);
   if (!agent.lines) warn(`no ${AGENT_TAG} lines in logcat: is the agent running? (frida -U -l collectors/agent/dist/agent.js ${o.package})`, false);
 
   // A simulated phone says so in getprop; its runs are marked synthetic like any generated data.

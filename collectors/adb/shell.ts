@@ -75,17 +75,30 @@ export class DeviceShell {
     }
   }
 
+  /** A file's bytes over the sync service; STAT first, since adbkit reports a failed RECV only after 'end'. */
   async pull(path: string, ms = 60_000): Promise<Buffer> {
+    let end: (() => void) | null = null;
     const work = (async () => {
-      const transfer = await this.client.getDevice(this.serial).pull(path);
-      return await new Promise<Buffer>((resolve, reject) => {
-        const chunks: Buffer[] = [];
-        transfer.on("data", (c: Buffer) => chunks.push(c));
-        transfer.on("end", () => resolve(Buffer.concat(chunks)));
-        transfer.on("error", reject);
-      });
+      const sync = await this.client.getDevice(this.serial).syncService();
+      end = () => sync.end();
+      let bytes: Buffer;
+      let stat: { size: bigint };
+      try {
+        stat = await sync.stat(path);
+        const transfer = sync.pull(path);
+        bytes = await new Promise<Buffer>((resolve, reject) => {
+          const chunks: Buffer[] = [];
+          transfer.on("data", (c: Buffer) => chunks.push(c));
+          transfer.on("end", () => resolve(Buffer.concat(chunks)));
+          transfer.on("error", reject);
+        });
+      } finally {
+        sync.end();
+      }
+      if (BigInt(bytes.length) < stat.size) throw new Error(`pull ${path}: got ${bytes.length} of its ${stat.size} bytes`);
+      return bytes;
     })();
-    return withTimeout(work, ms, () => new CommandTimeout(`pull ${path}`, ms));
+    return withTimeout(work, ms, () => new CommandTimeout(`pull ${path}`, ms), () => (end as (() => void) | null)?.());
   }
 }
 

@@ -1,7 +1,9 @@
 // A device end of the adb transport protocol (packages/modules/adb protocol.txt) over TCP, so the real
-// adb server attaches it with `adb connect 127.0.0.1:PORT`. It serves `shell:` streams; every other
-// service is refused with CLSE. One WRTE in flight per stream: the next waits for the host's OKAY.
+// adb server attaches it with `adb connect 127.0.0.1:PORT`. It serves `shell:` streams and, when given a
+// file lookup, `sync:` (adb-sync.ts); every other service is refused with CLSE. One WRTE in flight per
+// stream: the next waits for the host's OKAY.
 import { createServer, type Server, type Socket } from "node:net";
+import { serveSync, type SyncFiles } from "./adb-sync";
 
 const A_CNXN = 0x4e584e43;
 const A_OPEN = 0x4e45504f;
@@ -47,12 +49,16 @@ interface StreamState {
   waiting: { resolve: () => void; reject: (e: Error) => void } | null;
   queue: Promise<void>;
   closers: (() => void)[];
+  /** bytes the host wrote to this stream (sync requests); shell stdin is ignored */
+  onData: ((data: Buffer) => void) | null;
 }
 
 export interface TransportOptions {
   /** the banner's properties: ro.product.name, ro.product.model, ro.product.device */
   banner: Record<string, string>;
   shell: ShellHandler;
+  /** files `adb pull` can read (the `sync:` service); absent: sync is refused like any other service */
+  files?: SyncFiles;
 }
 
 export class AdbTransportServer {
@@ -88,6 +94,34 @@ export class AdbTransportServer {
   dropConnections(): void {
     for (const s of this.sockets) s.destroy();
     this.sockets.clear();
+  }
+
+  /** The handler's view of a stream: writes wait for the host's OKAY, one WRTE in flight. */
+  private streamOf(s: StreamState, send: (p: Buffer) => void, closeStream: (s: StreamState, notifyHost: boolean) => void): ShellStream {
+    return {
+      write: (d) => {
+        const bytes = typeof d === "string" ? Buffer.from(d, "utf8") : d;
+        const run = async () => {
+          for (let off = 0; off < bytes.length; off += CHUNK) {
+            if (s.closed) throw new Error("stream closed");
+            const piece = bytes.subarray(off, off + CHUNK);
+            await new Promise<void>((resolve, reject) => {
+              s.waiting = { resolve, reject };
+              send(packet(A_WRTE, s.local, s.remote, piece));
+            });
+          }
+        };
+        s.queue = s.queue.then(run, run);
+        return s.queue;
+      },
+      end: () => {
+        void s.queue.catch(() => {}).then(() => closeStream(s, true));
+      },
+      get closed() {
+        return s.closed;
+      },
+      onClose: (cb) => s.closers.push(cb),
+    };
   }
 
   private serve(socket: Socket) {
@@ -133,39 +167,18 @@ export class AdbTransportServer {
           case A_OPEN: {
             const service = data.toString("utf8").replace(/\0+$/, "");
             const m = /^shell(?:,[^:]*)?:(.*)$/s.exec(service);
-            if (!m) {
+            const sync = service === "sync:" && this.options.files;
+            if (!m && !sync) {
               send(packet(A_CLSE, 0, arg0));
               break;
             }
-            const s: StreamState = { local: this.nextId++, remote: arg0, closed: false, waiting: null, queue: Promise.resolve(), closers: [] };
+            const s: StreamState = { local: this.nextId++, remote: arg0, closed: false, waiting: null, queue: Promise.resolve(), closers: [], onData: null };
             streams.set(s.local, s);
             send(packet(A_OKAY, s.local, s.remote));
-            const stream: ShellStream = {
-              write: (d) => {
-                const bytes = typeof d === "string" ? Buffer.from(d, "utf8") : d;
-                const run = async () => {
-                  for (let off = 0; off < bytes.length; off += CHUNK) {
-                    if (s.closed) throw new Error("stream closed");
-                    const piece = bytes.subarray(off, off + CHUNK);
-                    await new Promise<void>((resolve, reject) => {
-                      s.waiting = { resolve, reject };
-                      send(packet(A_WRTE, s.local, s.remote, piece));
-                    });
-                  }
-                };
-                s.queue = s.queue.then(run, run);
-                return s.queue;
-              },
-              end: () => {
-                void s.queue.catch(() => {}).then(() => closeStream(s, true));
-              },
-              get closed() {
-                return s.closed;
-              },
-              onClose: (cb) => s.closers.push(cb),
-            };
+            const stream = this.streamOf(s, send, closeStream);
             try {
-              this.options.shell(m[1]!, stream);
+              if (m) this.options.shell(m[1]!, stream);
+              else s.onData = serveSync(stream, this.options.files!);
             } catch {
               stream.end();
             }
@@ -182,7 +195,10 @@ export class AdbTransportServer {
           }
           case A_WRTE: {
             const s = streams.get(arg1);
-            if (s) send(packet(A_OKAY, s.local, s.remote)); // shell stdin is ignored
+            if (s) {
+              send(packet(A_OKAY, s.local, s.remote));
+              s.onData?.(Buffer.from(data));
+            }
             break;
           }
           case A_CLSE: {

@@ -11,6 +11,8 @@ import type { SimFrame } from "./app-model";
 import type { DeviceProfile } from "./device-profiles";
 import { mulberry32 } from "./random";
 import { buildScenario, type GroundTruth, type ScenarioName, type Timeline } from "./scenarios";
+import { simMethodTrace, type SimMethodTrace } from "./method-trace-model";
+import { writeMethodTrace } from "../sources/method-trace-writer";
 
 export interface PhoneFaults {
   /** device ns after the scenario start at which the device vanishes from adb */
@@ -21,6 +23,8 @@ export interface PhoneFaults {
   framestatsFailure?: [number, number];
   /** commands matching this never answer (the first `times` of them; all when times is absent) */
   hang?: { command: RegExp; times?: number };
+  /** wall ms the app takes to finish writing a method trace after `am profile stop`; pulls before get half of it */
+  traceFlushMs?: number;
 }
 
 export interface PhoneOptions {
@@ -50,8 +54,14 @@ export class SimulatedPhone {
   private timers = new Set<NodeJS.Timeout>();
   private hangsLeft: number;
   private logcatRestarted = false;
+  private profiling: { path: string; from: number } | null = null;
+  private files = new Map<string, { bytes: Uint8Array; readyAt: number }>();
   disconnected = false;
   readonly commands: string[] = [];
+  /** Date.now() when each of `commands` arrived */
+  readonly commandTimes: number[] = [];
+  /** the method traces `am profile stop` wrote, by path: what a reader should find in them */
+  readonly methodTraces = new Map<string, SimMethodTrace>();
 
   constructor(readonly options: PhoneOptions) {
     this.timeline = buildScenario(options.scenario, options.profile, options.seed, options.viewHooks ?? true);
@@ -62,6 +72,7 @@ export class SimulatedPhone {
     this.server = new AdbTransportServer({
       banner: { "ro.product.name": p.device, "ro.product.model": p.model.replace(/\s/g, "_"), "ro.product.device": p.device },
       shell: (cmd, stream) => this.shell(cmd, stream),
+      files: (path) => this.file(path),
     });
   }
 
@@ -154,8 +165,35 @@ export class SimulatedPhone {
     this.lines = all.map((l) => ({ ts: l.ts, text: (fmt: Fmt) => `${fmtTime(this.base + l.ts, fmt)} ${String(l.pid).padStart(5)} ${String(l.tid).padStart(5)} ${l.level} ${l.tag.padEnd(8)}: ${l.msg()}` }));
   }
 
+  private file(path: string): Uint8Array | null {
+    const f = this.files.get(path);
+    if (!f) return null;
+    return Date.now() >= f.readyAt ? f.bytes : f.bytes.subarray(0, f.bytes.length >> 1);
+  }
+
+  /** am profile start <process> <file> / am profile stop <process> (ActivityManagerShellCommand). */
+  private profile(args: string[]): string {
+    const [verb, pkg, path] = args;
+    if (pkg !== this.timeline.sim.pkg) return `Error: Unknown process: ${pkg}\n`;
+    if (verb === "start") {
+      if (!path) return "Error: no profile file path specified\n";
+      this.profiling = { path, from: this.elapsed() };
+      return "";
+    }
+    if (verb !== "stop") return `Error: unknown profile command ${verb}\n`;
+    if (this.profiling) {
+      const { path: file, from } = this.profiling;
+      const t = simMethodTrace(this.timeline.sim, from, this.elapsed(), 1_700_000_000_000_000 + Math.floor((this.base + from) / 1000));
+      this.methodTraces.set(file, t);
+      this.files.set(file, { bytes: writeMethodTrace(t.spec), readyAt: Date.now() + (this.options.faults?.traceFlushMs ?? 0) });
+      this.profiling = null;
+    }
+    return "";
+  }
+
   private shell(cmd: string, stream: ShellStream) {
     this.commands.push(cmd);
+    this.commandTimes.push(Date.now());
     this.streams.add(stream);
     stream.onClose(() => this.streams.delete(stream));
     const hang = this.options.faults?.hang;
@@ -188,7 +226,8 @@ export class SimulatedPhone {
     if (args[0] === "dumpsys" && args[1] === "gfxinfo") return this.gfxinfo(args.slice(2), reply);
     if (args[0] === "logcat") return this.logcat(args.slice(1), stream);
     if (args[0] === "monkey" || (args[0] === "am" && args[1] === "instrument")) return this.drive(args, stream);
-    if (args[0] === "am" && args[1] === "profile") return reply(args[2] === "start" || args[2] === "stop" ? "" : "Error: unknown profile command\n");
+    if (args[0] === "am" && args[1] === "profile") return reply(this.profile(args.slice(2)));
+    if (args[0] === "pm" && args[1] === "path") return reply(args[2] === sim.pkg ? `package:/data/app/~~c0ffee==/${sim.pkg}-1/base.apk\n` : "");
     if (args[0] === "echo") return reply(args.slice(1).join(" ") + "\n");
     return reply(`/system/bin/sh: ${args[0]}: inaccessible or not found\n`);
   }
