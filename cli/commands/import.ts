@@ -1,4 +1,4 @@
-// `jankbook import <file> --out <dir>`: a saved file (method trace, framestats, gfxinfo, logcat) into a run
+// `jankbook import <file> --out <dir>`: a saved file (method trace, framestats, gfxinfo, logcat, simpleperf stat) into a run
 // bundle. The kind is detected from the content, not the file name.
 import { readFile, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
@@ -9,6 +9,7 @@ import { detectFramestats, importFramestats, type TextImport } from "../../colle
 import { detectGfxinfo, importGfxinfo } from "../../collectors/import/gfxinfo";
 import { detectLogcat, importLogcat } from "../../collectors/import/logcat";
 import { detectMethodTrace, importMethodTrace } from "../../collectors/import/method-trace";
+import { detectSimpleperfStat, importSimpleperfStat } from "../../collectors/import/simpleperf";
 import { describeBytes } from "../../collectors/sources/method-trace";
 
 export interface ImportResult {
@@ -27,7 +28,8 @@ export async function importFile(file: string, out: string, runId = defaultRunId
   if (detectMethodTrace(bytes)) imported = importMethodTrace(bytes, name, runId);
   else {
     const text = new TextDecoder().decode(bytes);
-    if (detectFramestats(text)) imported = importFramestats(text, name, runId);
+    if (detectSimpleperfStat(text)) imported = importSimpleperfStat(text, name, runId);
+    else if (detectFramestats(text)) imported = importFramestats(text, name, runId);
     else if (detectGfxinfo(text)) {
       const g = importGfxinfo(text, name);
       imported = g;
@@ -35,7 +37,7 @@ export async function importFile(file: string, out: string, runId = defaultRunId
     } else if (detectLogcat(text)) imported = importLogcat(text, name, runId);
     else
       throw new Error(
-        `${file}: not a method trace, framestats, gfxinfo or logcat file; it looks like ${describeBytes(bytes, 0)}`,
+        `${file}: not a method trace, framestats, gfxinfo, logcat or simpleperf stat file; it looks like ${describeBytes(bytes, 0)}`,
       );
   }
   const manifest = newManifest(runId, imported.context, {
@@ -55,7 +57,7 @@ function defaultRunId(file: string): string {
 export function registerImport(program: Command, setExitCode: (code: number) => void) {
   program
     .command("import")
-    .description("import a saved file (method trace, framestats, gfxinfo, logcat) into a run bundle")
+    .description("import a saved file (method trace, framestats, gfxinfo, logcat, simpleperf stat) into a run bundle")
     .argument("<file>", "file to import; its kind is detected from its content")
     .requiredOption("--out <dir>", "folder to write the bundle into (one sub-folder per run)")
     .option("--run-id <id>", "run id (default: import-<file name>)")

@@ -53,7 +53,7 @@ describe("jankbook import", () => {
     const out = tmp();
     const file = join(out, "x.bin");
     writeFileSync(file, new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0]));
-    await expect(importFile(file, out)).rejects.toThrow(/not a method trace, framestats, gfxinfo or logcat file; it looks like gzip-compressed data/);
+    await expect(importFile(file, out)).rejects.toThrow(/not a method trace, framestats, gfxinfo, logcat or simpleperf stat file; it looks like gzip-compressed data/);
     await expect(importFile("test/fixtures/dmtrace/aosp-perflib_header.trace", out)).rejects.toThrow(/data header at byte 557/);
   });
 });
