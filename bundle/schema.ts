@@ -201,9 +201,9 @@ export const TABLES: readonly TableSpec[] = [
       opt("wall", "int64", "wall-clock time since trace start, ns"),
       opt("thread_cpu", "int64", "thread CPU time, ns"),
       opt("cpu", "int32", "CPU core the record was taken on (AndroScope extended records)"),
-      opt("heap_bytes", "int64", "heap in use (AndroScope extended records)"),
-      opt("cycles", "int64", "hardware counter: CPU cycles (AndroScope extended records)"),
-      opt("instructions", "int64", "hardware counter: instructions retired (AndroScope extended records)"),
+      opt("heap_bytes", "int64", "heap allocated, bytes (AndroScope extended records)"),
+      opt("cycles", "int64", "hardware counter: CPU cycles, the thread's running count at this record (AndroScope extended records)"),
+      opt("instructions", "int64", "hardware counter: instructions, the thread's running count at this record (AndroScope extended records)"),
     ],
   },
   {
@@ -245,7 +245,7 @@ export const TABLES: readonly TableSpec[] = [
       runId,
       col("ts", "int64", "sample time, ns"),
       col("kind", "utf8", "what was measured (java_heap, native_heap, pss_total, ...)"),
-      col("value", "int64", "bytes"),
+      col("value", "int64", "bytes (a count for heap_objects)"),
     ],
   },
 ];
