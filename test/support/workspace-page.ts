@@ -1,0 +1,45 @@
+// Driving the built workspace in Chromium: open a notebook, wait until no cell is pending, find a cell by what
+// it defines, read the notebook's value snapshot.
+import type { Browser, Locator, Page } from "playwright-core";
+import type { NotebookSnapshot } from "../../workspace/notebook/snapshot";
+
+export interface OpenedNotebook {
+  page: Page;
+  /** uncaught exceptions in the page */
+  errors: string[];
+}
+
+/** Opens the workspace at `query` (e.g. "?notebook=triage", or "" for the default) in a fresh context. */
+export async function openWorkspace(browser: Browser, url: string, query = ""): Promise<OpenedNotebook> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(`${url}${query}`);
+  await page.locator("jb-notebook .block.cell").first().waitFor({ timeout: 60_000 });
+  await notebookSettled(page);
+  return { page, errors };
+}
+
+/** Resolves once the runtime has nothing pending (cells, scheduled recomputes), as the runtime itself says. */
+export async function notebookSettled(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const nb = document.querySelector("jb-app")!.shadowRoot!.querySelector("jb-notebook") as unknown as { runtime?: { settled(ms: number): Promise<void> } };
+    await nb.runtime!.settled(60_000);
+  });
+  // the notebook re-renders on the next animation frame after its cells settle
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+/** The ts cell whose defined names are exactly `names` (the cell bar shows "ts a, b"). */
+export function cellDefining(page: Page, ...names: string[]): Locator {
+  const label = new RegExp(`^ts ${names.join(", ")}$`);
+  return page.locator("jb-notebook .block.cell").filter({ has: page.locator(".bar .name", { hasText: label }) });
+}
+
+export function notebookSnapshot(page: Page): Promise<NotebookSnapshot> {
+  return page.evaluate(() => {
+    const nb = document.querySelector("jb-app")!.shadowRoot!.querySelector("jb-notebook") as unknown as { snapshot(): Promise<NotebookSnapshot> };
+    return nb.snapshot();
+  });
+}
