@@ -1,24 +1,85 @@
 // `jankbook collect`: one run bundle per device from the adb server (collectors/adb/collect-device.ts).
 import type { Command } from "commander";
 import { join } from "node:path";
-import { collectDevice, splitScenario, type CollectResult, type Progress } from "../../collectors/adb/collect-device";
-import { adbClient, DeviceShell, onlineDevices } from "../../collectors/adb/shell";
+import { collectDevice, splitScenario, type CollectResult } from "../../collectors/adb/collect-device";
+import { ProgressPrinter } from "../../collectors/adb/progress";
+import { adbClient, DeviceShell, type AdbClient } from "../../collectors/adb/shell";
+
+/** Exit codes, as the help text documents them. */
+export const COLLECT_EXIT = { complete: 0, error: 1, incomplete: 2, interrupted: 130 } as const;
+
+const EXIT_HELP = `
+Exit codes:
+  0    every bundle complete (with --scenario manual, Ctrl-C is how a run ends: still 0)
+  1    nothing collected: bad option, no device, unknown serial, package not installed, adb unreachable
+  2    a bundle was written but is incomplete (device gone, failed dumps, a hung command); see its warnings
+  130  interrupted by Ctrl-C before a monkey/instrument scenario ended: the bundles keep what was collected
+       and are marked incomplete; a second Ctrl-C quits at once without writing
+`;
 
 export function parseDuration(text: string): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text.trim());
-  if (!m) throw new Error(`--duration ${text}: expected e.g. 120s, 2m or 500ms`);
+  if (!m || Number(m[1]) <= 0)
+    throw new Error(`--duration ${text}: expected a positive time, e.g. 120s, 2m or 500ms`);
   const n = Number(m[1]);
   return m[2] === "ms" ? n : m[2] === "m" ? n * 60_000 : n * 1000;
 }
 
+function positiveInt(name: string, text: string): number {
+  if (!/^\d+$/.test(text) || Number(text) <= 0)
+    throw new Error(`${name} ${text}: expected a positive whole number`);
+  return Number(text);
+}
+
 function slug(s: string): string {
-  return s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  return s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
+}
+
+/** The serials to collect from, or an error saying why there are none. */
+async function chooseDevices(
+  client: AdbClient,
+  o: { serial?: string; allDevices?: boolean; adbPort: number },
+): Promise<string[]> {
+  let listed: { id: string; type: string }[];
+  try {
+    listed = (await client.listDevices()) as { id: string; type: string }[];
+  } catch (e) {
+    throw new Error(
+      `cannot reach the adb server on port ${o.adbPort}: ${(e as Error).message} (is adb installed? try \`adb start-server\`)`,
+    );
+  }
+  const online = listed.filter((d) => d.type === "device").map((d) => d.id);
+  const seen = listed.length
+    ? `adb devices lists ${listed.map((d) => `${d.id} (${d.type})`).join(", ")}`
+    : "adb devices lists none";
+  if (o.serial) {
+    const d = listed.find((x) => x.id === o.serial);
+    if (!d) throw new Error(`device ${o.serial} not found; ${seen}`);
+    if (d.type !== "device")
+      throw new Error(
+        `device ${o.serial} is ${d.type}, not ready${d.type === "unauthorized" ? " (accept the USB debugging prompt on the phone)" : ""}`,
+      );
+    return [o.serial];
+  }
+  if (!online.length)
+    throw new Error(
+      `no device online (${seen}); plug in a phone with USB debugging on, or start a simulated one with \`jankbook simulate\``,
+    );
+  if (o.allDevices || online.length === 1) return online;
+  throw new Error(
+    `several devices online (${online.join(", ")}): pick one with --serial or use --all-devices`,
+  );
 }
 
 export function registerCollect(program: Command, setExitCode: (code: number) => void) {
   program
     .command("collect")
-    .description("collect frames, the agent's tasks/render ops/UI events and device context over adb; one bundle per device")
+    .description(
+      "collect frames, the agent's tasks/render ops/UI events and device context over adb; one bundle per device",
+    )
     .requiredOption("--package <pkg>", "application package")
     .option("--serial <serial>", "device serial (default: the only device)")
     .option("--all-devices", "collect from every online device at once (a device lab)")
@@ -31,50 +92,64 @@ export function registerCollect(program: Command, setExitCode: (code: number) =>
     .option("--run-id <id>", "run id (default: <package>_<model>_<time>)")
     .option("--adb-port <port>", "adb server port", "5037")
     .requiredOption("--out <dir>", "folder to write bundles into (one sub-folder per run)")
+    .addHelpText("after", EXIT_HELP)
     .action(async (o: Record<string, string | boolean | undefined>) => {
+      // Every option is checked before the phone is touched.
+      const pkg = String(o.package);
+      if (!/^[A-Za-z][\w]*(\.[A-Za-z][\w]*)+$/.test(pkg))
+        throw new Error(`--package ${pkg}: expected an application id like com.example.app`);
       const scenario = String(o.scenario);
       splitScenario(scenario);
-      const client = adbClient("127.0.0.1", Number(o.adbPort));
-      let serials: string[];
-      const online = await onlineDevices(client);
-      if (o.allDevices) serials = online;
-      else if (o.serial) serials = [String(o.serial)];
-      else if (online.length === 1) serials = online;
-      else throw new Error(online.length ? `several devices online (${online.join(", ")}): pick one with --serial or use --all-devices` : "no device online (adb devices lists none)");
-      if (!serials.length) throw new Error("no device online (adb devices lists none)");
+      const durationMs = parseDuration(String(o.duration));
+      const pollMs = positiveInt("--poll", String(o.poll));
+      const commandTimeout = positiveInt("--command-timeout", String(o.commandTimeout));
+      const adbPort = positiveInt("--adb-port", String(o.adbPort));
+      if (o.serial && o.allDevices) throw new Error("--serial and --all-devices: choose one");
+      const client = adbClient("127.0.0.1", adbPort);
+      const serials = await chooseDevices(client, {
+        serial: o.serial as string | undefined,
+        allDevices: o.allDevices === true,
+        adbPort,
+      });
+
       const controller = new AbortController();
       const onSigint = () => {
-        process.stderr.write("\nstopping: writing what was collected...\n");
+        if (controller.signal.aborted) {
+          process.stderr.write("\njankbook collect: second Ctrl-C: quitting without writing\n");
+          process.exit(COLLECT_EXIT.interrupted);
+        }
+        process.stderr.write(
+          "\njankbook collect: Ctrl-C: stopping and writing what was collected (Ctrl-C again to quit at once)\n",
+        );
         controller.abort();
       };
-      process.once("SIGINT", onSigint);
-      const progress = new Map<string, Progress>();
-      const tty = process.stderr.isTTY;
-      let lastLine = 0;
-      const render = () => {
-        const now = Date.now();
-        if (!tty && now - lastLine < 5000) return;
-        lastLine = now;
-        const line = [...progress.values()].map((p) => `${p.serial} ${(p.elapsedMs / 1000).toFixed(0)}s frames ${p.frames} tasks ${p.tasks} events ${p.events} warnings ${p.warnings}`).join(" | ");
-        process.stderr.write(tty ? `\r${line.slice(0, (process.stderr.columns ?? 200) - 1)}\x1b[K` : line + "\n");
-      };
+      process.on("SIGINT", onSigint);
+      const progress = new ProgressPrinter(process.stderr);
       const stamp = new Date().toISOString().replace(/[-:]/g, "").slice(0, 15);
       const results: (CollectResult | Error)[] = await Promise.all(
         serials.map(async (serial) => {
-          const shell = new DeviceShell(client, serial, Number(o.commandTimeout));
+          const shell = new DeviceShell(client, serial, commandTimeout);
           let model = serial;
           try {
             model = (await shell.run("getprop ro.product.model", 5000)).trim() || serial;
           } catch {
             /* the collection itself reports it */
           }
-          const base = o.runId ? String(o.runId) : `${slug(String(o.package).split(".").pop()!)}_${slug(model)}_${stamp}`;
-          const runId = o.runId && serials.length > 1 ? `${base}_${slug(serial)}` : base;
+          // Several devices (maybe the same model): the serial keeps their bundles apart.
+          const base = o.runId ? String(o.runId) : `${slug(pkg.split(".").pop()!)}_${slug(model)}_${stamp}`;
+          const runId = serials.length > 1 ? `${base}_${slug(serial)}` : base;
           try {
             return await collectDevice(shell, {
-              package: String(o.package), scenario, durationMs: parseDuration(String(o.duration)), pollMs: Number(o.poll),
-              methodTrace: o.methodTrace === true, counters: o.counters === true, dir: join(String(o.out), runId), runId,
-              signal: controller.signal, onProgress: (p) => { progress.set(serial, p); render(); },
+              package: pkg,
+              scenario,
+              durationMs,
+              pollMs,
+              methodTrace: o.methodTrace === true,
+              counters: o.counters === true,
+              dir: join(String(o.out), runId),
+              runId,
+              signal: controller.signal,
+              onProgress: (p) => progress.update(p),
             });
           } catch (e) {
             return e as Error;
@@ -82,23 +157,36 @@ export function registerCollect(program: Command, setExitCode: (code: number) =>
         }),
       );
       process.removeListener("SIGINT", onSigint);
-      if (tty) process.stderr.write("\n");
-      let code = 0;
+      progress.done();
+      const seen = { failed: false, incomplete: false, interrupted: false };
       for (const [i, r] of results.entries()) {
         if (r instanceof Error) {
-          process.stderr.write(`jankbook collect: ${serials[i]}: ${r.message}\n`);
-          code = 1;
+          process.stderr.write(`jankbook collect: ${serials[i]}: ${r.message} (no bundle written)\n`);
+          seen.failed = true;
           continue;
         }
         const m = r.manifest;
-        const rows = Object.entries(m.tables).map(([k, v]) => `${k} ${v.rows}`).join(", ");
+        const rows = Object.entries(m.tables)
+          .map(([k, v]) => `${k} ${v.rows}`)
+          .join(", ");
         process.stdout.write(`${r.dir}: ${rows || "no tables"}${m.complete ? "" : "  [incomplete]"}\n`);
         if (!m.complete) {
-          code = Math.max(code, 2);
-          process.stderr.write(`jankbook collect: ${r.serial}: collection incomplete (${r.ended}); the bundle keeps what was collected:\n`);
+          const interrupted = r.ended === "interrupted";
+          seen[interrupted ? "interrupted" : "incomplete"] = true;
+          process.stderr.write(
+            `jankbook collect: ${r.serial}: ${interrupted ? "interrupted" : `collection incomplete (${r.ended})`}; the bundle keeps what was collected:\n`,
+          );
           for (const w of m.warnings) process.stderr.write(`  - ${w}\n`);
         }
       }
+      // The most telling outcome wins: the user's Ctrl-C, then a device with no bundle, then an incomplete one.
+      const code = seen.interrupted
+        ? COLLECT_EXIT.interrupted
+        : seen.failed
+          ? COLLECT_EXIT.error
+          : seen.incomplete
+            ? COLLECT_EXIT.incomplete
+            : COLLECT_EXIT.complete;
       setExitCode(code);
     });
 }

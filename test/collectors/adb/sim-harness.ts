@@ -6,16 +6,21 @@ import { SimulatedPhone, type PhoneOptions } from "../../../collectors/simulator
 
 const run = promisify(execFile);
 
-export async function startAdb() {
-  await run("adb", ["start-server"]);
+/** adbPort: a private adb server (tests that list every device must not see other tests' phones). */
+export async function startAdb(adbPort = 5037) {
+  await run("adb", ["-P", String(adbPort), "start-server"]);
 }
 
-export async function attachPhone(options: PhoneOptions, port: number, timeoutMs = 5000) {
+export async function stopAdb(adbPort: number) {
+  await run("adb", ["-P", String(adbPort), "kill-server"]).catch(() => {});
+}
+
+export async function attachPhone(options: PhoneOptions, port: number, timeoutMs = 5000, adbPort = 5037) {
   const phone = new SimulatedPhone(options);
   await phone.listen(port);
-  const { stdout } = await run("adb", ["connect", `127.0.0.1:${port}`]);
+  const { stdout } = await run("adb", ["-P", String(adbPort), "connect", `127.0.0.1:${port}`]);
   if (!/connected to/.test(stdout)) throw new Error(`adb connect 127.0.0.1:${port}: ${stdout}`);
-  const client = adbClient();
+  const client = adbClient("127.0.0.1", adbPort);
   for (let i = 0; i < 50; i++) {
     const list = (await client.listDevices()) as { id: string; type: string }[];
     if (list.some((d) => d.id === phone.serial && d.type === "device")) break;
@@ -24,7 +29,7 @@ export async function attachPhone(options: PhoneOptions, port: number, timeoutMs
   return { phone, shell: new DeviceShell(client, phone.serial, timeoutMs), client };
 }
 
-export async function detachPhone(phone: SimulatedPhone) {
-  await run("adb", ["disconnect", phone.serial]).catch(() => {});
+export async function detachPhone(phone: SimulatedPhone, adbPort = 5037) {
+  await run("adb", ["-P", String(adbPort), "disconnect", phone.serial]).catch(() => {});
   await phone.close();
 }
