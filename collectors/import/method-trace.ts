@@ -3,6 +3,7 @@
 import type { TextImport } from "./framestats";
 import { buildCallsWithRepairs } from "../../cells/androscope/calls";
 import { readMethodTrace } from "../sources/method-trace";
+import { traceHeapSamples } from "../sources/method-trace-samples";
 
 const MAGIC = [0x53, 0x4c, 0x4f, 0x57]; // "SLOW": ART streaming traces begin with the data header
 
@@ -23,9 +24,10 @@ export function importMethodTrace(bytes: Uint8Array, file: string, runId: string
         `${repairs.popped} frames were closed by an exit further down the stack`,
     );
   const vm = t.properties.vm ? `${t.properties.vm} ` : "";
+  const heap = traceHeapSamples(t); // AndroScope extended records with heap values
   return {
     context: { app: "unknown", scenario: `import ${file} (${vm}method trace, clock ${t.clock})` },
-    tables: { method_events: t.events, calls },
+    tables: { method_events: t.events, calls, ...(heap ? { heap_samples: heap } : {}) },
     warnings,
     complete: !t.partial,
     source: { kind: "method-trace", origin: file },

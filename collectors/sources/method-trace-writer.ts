@@ -1,6 +1,9 @@
 // Writer for Android method trace files, the inverse of method-trace.ts: tests round-trip through it and
-// benchmarks generate large traces with it. Layout as AOSP art runtime/trace.cc writes it.
+// benchmarks generate large traces with it. Layout as AOSP art runtime/trace.cc writes it; AndroScope's
+// extended records (CPU id, heap, counters, EBV-8 compact deltas) as method-trace-extended.ts reads them.
 import type { TraceClock, TraceMethod, TraceThread } from "./method-trace";
+import { EXTENDED_NAMES_AT, FLAG_COMPACT, FLAG_EXTENDED, FLAG_HEAP, extendedRecordSize } from "./method-trace-extended";
+import { encodeExtendedRecords } from "./method-trace-writer-extended";
 
 export interface TraceRecordSpec {
   threadId: number;
@@ -10,6 +13,21 @@ export interface TraceRecordSpec {
   /** µs (32-bit) */
   threadCpuUs?: number;
   wallUs?: number;
+  /** extended records: the CPU the record was taken on (u1) */
+  cpu?: number;
+  /** extended records with heap: heap size, heap allocated (bytes), heap objects (u4 each) */
+  heap?: readonly [number, number, number];
+  /** extended records: one value per counter the spec names (u8: a safe integer or a bigint) */
+  counters?: readonly (number | bigint)[];
+}
+
+/** AndroScope extended records (§IV-5/6): a data version 3 trace with the key section, not streaming. */
+export interface ExtendedSpec {
+  heap?: boolean;
+  /** hardware counter names, e.g. ["cpu-cycles", "instructions"] */
+  counters?: readonly string[];
+  /** the compact log: EBV-8 deltas against the same thread's previous record */
+  compact?: boolean;
 }
 
 export interface WriteTraceSpec {
@@ -24,6 +42,7 @@ export interface WriteTraceSpec {
   records: readonly TraceRecordSpec[] | { length: number; at(i: number): TraceRecordSpec };
   /** extra key=value lines after *version (vm=art, ...) */
   properties?: Record<string, string>;
+  extended?: ExtendedSpec;
 }
 
 const enc = new TextEncoder();
@@ -36,17 +55,33 @@ export function traceRecordSize(dataVersion: number, clock: TraceClock): number 
 export function writeMethodTrace(spec: WriteTraceSpec): Uint8Array {
   const v = spec.dataVersion;
   if (spec.clock === "dual" && v < 3) throw new Error(`writeMethodTrace: clock=dual needs data version 3, got ${v}`);
-  const size = traceRecordSize(v, spec.clock);
+  const x = spec.extended;
+  if (x && (v !== 3 || spec.streaming))
+    throw new Error(`writeMethodTrace: extended records need data version 3 without streaming, got ${v}${spec.streaming ? " streaming" : ""}`);
+  const times = spec.clock === "dual" ? 2 : 1;
+  const counters = x?.counters ?? [];
+  const size = x ? (x.compact ? 0 : extendedRecordSize(times, !!x.heap, counters.length)) : traceRecordSize(v, spec.clock);
   const chunks: Uint8Array[] = [];
   const keyText = key(spec);
   if (!spec.streaming) chunks.push(enc.encode(keyText));
-  const header = new Uint8Array(v >= 3 ? 32 : 16);
+  const names = counters.map((c) => enc.encode(c));
+  if (names.length > 255 || names.some((b) => b.length > 255)) throw new Error("writeMethodTrace: at most 255 counters, names of at most 255 bytes");
+  const header = new Uint8Array(v >= 3 ? EXTENDED_NAMES_AT + names.reduce((s, b) => s + 1 + b.length, 0) : 16);
   const hv = new DataView(header.buffer);
   hv.setUint32(0, 0x574f4c53, true);
   hv.setUint16(4, spec.streaming ? 0xf0 | v : v, true);
   hv.setUint16(6, header.length, true);
   hv.setBigUint64(8, BigInt(spec.startTimeUs ?? 0), true);
   if (v >= 3) hv.setUint16(16, size, true);
+  if (x) {
+    // Header flags and counter names (docs/method-trace-format.md, "AndroScope extended records").
+    hv.setUint16(18, FLAG_EXTENDED | (x.heap ? FLAG_HEAP : 0) | (x.compact ? FLAG_COMPACT : 0), true);
+    header[20] = names.length;
+    let p = EXTENDED_NAMES_AT;
+    for (const b of names) (header[p] = b.length), header.set(b, p + 1), (p += 1 + b.length);
+    chunks.push(header, encodeExtendedRecords(spec.records, spec.clock, !!x.heap, counters.length, !!x.compact));
+    return concat(chunks);
+  }
   chunks.push(header);
   if (spec.streaming) {
     for (const t of spec.threads) {
@@ -90,6 +125,10 @@ export function writeMethodTrace(spec: WriteTraceSpec): Uint8Array {
     new DataView(b.buffer).setUint32(3, summary.length, true);
     chunks.push(b, summary);
   }
+  return concat(chunks);
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(chunks.reduce((s, c) => s + c.length, 0));
   let o = 0;
   for (const c of chunks) out.set(c, o), (o += c.length);
