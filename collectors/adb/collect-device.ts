@@ -15,6 +15,7 @@ import { AgentLineReader } from "../sources/agent-lines";
 import { parseBattery, parseConnectivity, parseDisplayRefresh, parseGetprop, parseWmSize } from "../sources/device-props";
 import { parseFramestats } from "../sources/framestats";
 import { parseLogLine } from "../sources/logcat";
+import { CountersSession } from "./counters";
 import { pullMethodTrace } from "./method-trace";
 import { CommandTimeout, type DeviceShell } from "./shell";
 
@@ -29,6 +30,8 @@ export interface CollectOptions {
   settleMs?: number;
   methodTrace?: boolean;
   counters?: boolean;
+  /** simpleperf stat --interval for --counters, ms (default 100) */
+  countersIntervalMs?: number;
   /** bundle folder to write */
   dir: string;
   runId: string;
@@ -199,7 +202,7 @@ export async function collectDevice(shell: DeviceShell, o: CollectOptions): Prom
     const r = await tryRun(`am profile start ${o.package} ${tracePath}`, "am profile start");
     if (r !== null && /error|exception/i.test(r)) warn(`am profile start: ${r.trim()}`, false);
   }
-  if (o.counters) warn("--counters: simpleperf stat collection is not wired into this collector yet; no hpc_samples", false);
+  const counters = o.counters && !disconnected ? await CountersSession.start(shell, { package: o.package, runId: o.runId, intervalMs: o.countersIntervalMs, maxDurationMs: o.durationMs }, (w) => warn(w, false)) : null;
 
   // The scenario driver.
   let driverDone = o.scenario === "manual";
@@ -261,6 +264,12 @@ export async function collectDevice(shell: DeviceShell, o: CollectOptions): Prom
   report("writing");
 
   const traced: Partial<Record<TableName, Table>> = {};
+  if (counters && !disconnected) {
+    const c = await counters.stop();
+    for (const [w, incomplete] of c.warnings) warn(w, incomplete);
+    if (c.table) traced.hpc_samples = c.table;
+    if (c.origin) sources.push({ kind: "simpleperf-stat", origin: c.origin, tables: ["hpc_samples"] });
+  } else counters?.abandon();
   if (o.methodTrace && !disconnected) {
     await tryRun("am profile stop " + o.package, "am profile stop");
     const pulled = await pullMethodTrace(shell, tracePath, o.dir, o.runId);

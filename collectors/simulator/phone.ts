@@ -11,6 +11,7 @@ import type { SimFrame } from "./app-model";
 import type { DeviceProfile } from "./device-profiles";
 import { mulberry32 } from "./random";
 import { buildScenario, type GroundTruth, type ScenarioName, type Timeline } from "./scenarios";
+import { SimulatedSimpleperf } from "./simpleperf";
 import { simMethodTrace, type SimMethodTrace } from "./method-trace-model";
 import { writeMethodTrace } from "../sources/method-trace-writer";
 
@@ -39,6 +40,8 @@ export interface PhoneOptions {
   bootNs?: number;
   /** false: the agent runs without View hooks (no render_ops lines) */
   viewHooks?: boolean;
+  /** whether /system/bin/simpleperf exists (default: API 26+) */
+  simpleperf?: boolean;
 }
 
 const RING = 120;
@@ -62,6 +65,8 @@ export class SimulatedPhone {
   readonly commandTimes: number[] = [];
   /** the method traces `am profile stop` wrote, by path: what a reader should find in them */
   readonly methodTraces = new Map<string, SimMethodTrace>();
+  /** `simpleperf stat` and what it printed */
+  readonly simpleperf = new SimulatedSimpleperf(this);
 
   constructor(readonly options: PhoneOptions) {
     this.timeline = buildScenario(options.scenario, options.profile, options.seed, options.viewHooks ?? true);
@@ -165,6 +170,13 @@ export class SimulatedPhone {
     this.lines = all.map((l) => ({ ts: l.ts, text: (fmt: Fmt) => `${fmtTime(this.base + l.ts, fmt)} ${String(l.pid).padStart(5)} ${String(l.tid).padStart(5)} ${l.level} ${l.tag.padEnd(8)}: ${l.msg()}` }));
   }
 
+  /** `log -t tag message`: one more log line, at ts ns after the scenario start (not before lines already sent). */
+  appendLog(tag: string, message: string, ts: number) {
+    const at = this.lines.findIndex((l) => l.ts > ts);
+    const text = (fmt: Fmt) => `${fmtTime(this.base + ts, fmt)} ${String(2000).padStart(5)} ${String(2000).padStart(5)} I ${tag.padEnd(8)}: ${message}`;
+    this.lines.splice(at < 0 ? this.lines.length : at, 0, { ts, text });
+  }
+
   private file(path: string): Uint8Array | null {
     const f = this.files.get(path);
     if (!f) return null;
@@ -201,6 +213,7 @@ export class SimulatedPhone {
       this.hangsLeft--;
       return; // never answers, never closes
     }
+    if (this.simpleperf.accepts(cmd)) return this.simpleperf.shell(cmd, stream);
     const reply = (text: string) => {
       void stream.write(text).catch(() => {}).finally(() => stream.end());
     };
