@@ -14,6 +14,7 @@ import { agentTables, FrameDeduper, framesTable } from "../bundle-tables";
 import { AgentLineReader } from "../sources/agent-lines";
 import { parseBattery, parseConnectivity, parseDisplayRefresh, parseGetprop, parseWmSize } from "../sources/device-props";
 import { parseFramestats } from "../sources/framestats";
+import { parseGfxinfo } from "../sources/gfxinfo";
 import { parseLogLine } from "../sources/logcat";
 import { CountersSession } from "./counters";
 import { pullMethodTrace } from "./method-trace";
@@ -183,6 +184,7 @@ export async function collectDevice(shell: DeviceShell, o: CollectOptions): Prom
   await tryRun(`dumpsys gfxinfo ${o.package} reset`, "framestats reset");
   const dedupe = new FrameDeduper();
   let failedDumps = 0;
+  let rendered: { total: number; collected: number; label: string } | null = null;
   const poll = async (label: string) => {
     const out = await tryRun(`dumpsys gfxinfo ${o.package} framestats`, `framestats poll ${label}`);
     if (out === null) return;
@@ -194,6 +196,9 @@ export async function collectDevice(shell: DeviceShell, o: CollectOptions): Prom
     }
     for (const w of r.warnings.slice(0, 3)) warn(w, false);
     dedupe.add(r.sections.flatMap((s) => s.frames), `framestats poll ${label}`);
+    // The app's own count since the reset (JankTracker) tells whether the 120-frame window moved past frames unread.
+    const total = parseGfxinfo(out, `framestats poll ${label}`).summaries.find((x) => x.scope === "process")?.total_frames;
+    if (total != null) rendered = { total, collected: dedupe.size, label };
   };
 
   // Method tracing and counters (optional).
@@ -282,6 +287,9 @@ export async function collectDevice(shell: DeviceShell, o: CollectOptions): Prom
   for (const w of agent.warnings) warn(w, /lost/.test(w));
   for (const w of dedupe.warnings) warn(w);
   if (failedDumps > 3) warn(`framestats: ${failedDumps} polls failed in all`);
+  const r = rendered as { total: number; collected: number; label: string } | null;
+  if (r && r.total > r.collected)
+    warn(`framestats: ${r.total - r.collected} of the ${r.total} frames the app rendered since the reset were never seen (poll ${r.label}'s "Total frames rendered"); polls came too far apart or failed`);
   if (logcatRestarts) sources.push({ kind: "logcat", origin: `restarted ${logcatRestarts}x; lines de-duplicated by agent sequence number` });
 
   const tables: Partial<Record<TableName, Table>> = {};

@@ -10,7 +10,7 @@ import { readBundleFolder } from "../../../bundle/node-io";
 import { main } from "../../../cli/main";
 import { PROFILES } from "../../../collectors/simulator/device-profiles";
 import type { PhoneOptions, SimulatedPhone } from "../../../collectors/simulator/phone";
-import { attachPhone, detachPhone, startAdb, stopAdb } from "./sim-harness";
+import { attachPhone, detachPhone, startAdbOn, stopAdb } from "./sim-harness";
 
 const ADB = 5141;
 const S = 1e9;
@@ -75,7 +75,7 @@ async function until(cond: () => boolean, what: string, ms = 30_000) {
 }
 
 beforeAll(async () => {
-  await startAdb(ADB);
+  await startAdbOn(ADB);
 });
 afterAll(async () => {
   await stopAdb(ADB);

@@ -8,6 +8,7 @@ import { readBundleFolder } from "../../../bundle/node-io";
 import { collectDevice } from "../../../collectors/adb/collect-device";
 import { PROFILES } from "../../../collectors/simulator/device-profiles";
 import type { PhoneFaults, SimulatedPhone } from "../../../collectors/simulator/phone";
+import type { ScenarioName } from "../../../collectors/simulator/scenarios";
 import { attachPhone, detachPhone, startAdb } from "./sim-harness";
 
 const S = 1e9;
@@ -21,11 +22,11 @@ afterEach(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-async function collectWith(faults: PhoneFaults, port: number, timeoutMs = 5000) {
-  const a = await attachPhone({ profile: PROFILES["pixel-4a"]!, scenario: "openlaw", seed: 11, timeScale: 5, faults }, port, timeoutMs);
+async function collectWith(faults: PhoneFaults, port: number, timeoutMs = 5000, scenario: ScenarioName = "openlaw") {
+  const a = await attachPhone({ profile: PROFILES["pixel-4a"]!, scenario, seed: 11, timeScale: 5, faults }, port, timeoutMs);
   phone = a.phone;
   dir = await mkdtemp(join(tmpdir(), "jankbook-fault-"));
-  const res = await collectDevice(a.shell, { package: "org.jankbook.sample", scenario: "monkey:50", durationMs: 20_000, pollMs: 150, dir, runId: "fault" });
+  const res = await collectDevice(a.shell, { package: a.phone.timeline.truth.package, scenario: "monkey:50", durationMs: 20_000, pollMs: 150, dir, runId: "fault" });
   const bundle = await readBundleFolder(dir);
   expect(bundle.errors).toEqual([]);
   const frames = bundle.tables.get("frames");
@@ -52,6 +53,7 @@ describe("collection faults", () => {
     const { res, bundle, phone } = await collectWith({ logcatRestartAt: 2.5 * S }, 6722);
     expect(res.ended).toBe("scenario-finished");
     expect(bundle.manifest.warnings.some((w) => /logcat stream ended at .*restarted it/.test(w))).toBe(true);
+    expect(bundle.manifest.complete).toBe(true); // re-read from the tail and de-duplicated: nothing missing
     const t = phone.groundTruth().counts;
     expect(bundle.tables.get("tasks")!.numRows).toBe(t.tasks);
     expect(bundle.tables.get("render_ops")!.numRows).toBe(t.render_ops);
@@ -60,12 +62,31 @@ describe("collection faults", () => {
   }, 40_000);
 
   it('framestats answers "Failure while dumping" for a while: incomplete, with the failure named', async () => {
-    const { res, bundle, iv, phone } = await collectWith({ framestatsFailure: [1 * S, 1.6 * S] }, 6723);
+    // 1.2 s device (240 ms wall): longer than a poll interval, shorter than the 120-frame ring
+    const { res, bundle, iv, phone } = await collectWith({ framestatsFailure: [1 * S, 2.2 * S] }, 6723);
     expect(res.ended).toBe("scenario-finished");
     expect(bundle.manifest.complete).toBe(false);
     expect(bundle.manifest.warnings.some((w) => /framestats poll \d+ line 1: Failure while dumping the app/.test(w))).toBe(true);
-    // the outage (0.6 s device) is shorter than the 120-frame ring, so later polls still had every frame
+    // the outage is shorter than the 120-frame ring, so later polls still had every frame
     expect(iv).toEqual(phone.expectedFrames().map((f) => f.intended_vsync!));
+  }, 40_000);
+
+  it('"Failure while dumping" for longer than the 120-frame ring: the lost frames are named, the rest kept once', async () => {
+    // K-9 draws about 40 frames a second: 4.5 s of failed dumps let the ring move past ~60 of them
+    const { bundle, iv, phone } = await collectWith({ framestatsFailure: [0.5 * S, 5 * S] }, 6726, 5000, "k9");
+    expect(bundle.manifest.complete).toBe(false);
+    const all = phone.expectedFrames().map((f) => f.intended_vsync!);
+    const kept = new Set(iv);
+    const lost = all.filter((v) => !kept.has(v));
+    expect(lost.length).toBeGreaterThan(0);
+    expect(bundle.manifest.warnings).toContain(
+      `framestats: ${lost.length} of the ${all.length} frames the app rendered since the reset were never seen (poll final's "Total frames rendered"); polls came too far apart or failed`,
+    );
+    expect(iv).toEqual(all.filter((v) => kept.has(v))); // nothing that never was, in order
+    // the lost frames are one run, from the last good poll into the outage; everything after it was read
+    const first = all.indexOf(lost[0]!);
+    expect(lost).toEqual(all.slice(first, first + lost.length));
+    expect(lost.at(-1)! < BigInt(phone.base + 5 * S)).toBe(true);
   }, 40_000);
 
   it("a command hangs: it times out, the rest of the run is collected", async () => {

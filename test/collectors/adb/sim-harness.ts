@@ -6,8 +6,12 @@ import { SimulatedPhone, type PhoneOptions } from "../../../collectors/simulator
 
 const run = promisify(execFile);
 
-/** adbPort: a private adb server (tests that list every device must not see other tests' phones). */
-export async function startAdb(adbPort = 5037) {
+export async function startAdb() {
+  await startAdbOn(5037);
+}
+
+/** A private adb server: tests that list every device must not see other tests' phones. */
+export async function startAdbOn(adbPort: number) {
   await run("adb", ["-P", String(adbPort), "start-server"]);
 }
 
