@@ -35,7 +35,8 @@ export function registerSimulate(program: Command, _setExitCode: (code: number) 
         if (o.truth) await phone.writeGroundTruth(`${o.truth}/${phone.serial.replace(":", "_")}`);
         process.stdout.write(`simulated ${profile.model} (Android ${profile.sdk_release}, API ${profile.api_level}) playing ${o.scenario} for ${phone.timeline.truth.package}: adb connect ${phone.serial}\n`);
       }
-      process.stdout.write(`try: jankbook collect --package ${phones[0]!.timeline.truth.package} ${phones.length > 1 ? "--all-devices" : `--serial ${phones[0]!.serial}`} --scenario monkey:500 --out runs/\n`);
+      // Faster device time needs faster polls, or the 120-frame window moves past frames between them.
+      process.stdout.write(`try: jankbook collect --package ${phones[0]!.timeline.truth.package} ${phones.length > 1 ? "--all-devices" : `--serial ${phones[0]!.serial}`} --scenario monkey:500${Number(o.timeScale) > 1 ? ` --poll ${Math.floor(1000 / Number(o.timeScale))}` : ""} --out runs/\n`);
       await new Promise<void>((resolve) => process.once("SIGINT", () => resolve()));
       for (const p of phones) {
         await client.disconnect("127.0.0.1", p.port).catch(() => {});
