@@ -3,3 +3,4 @@ export * from "./calls";
 export * from "./method-profile";
 export * from "./call-tree";
 export * from "./counter-attribution";
+export * from "./segments";
