@@ -112,6 +112,10 @@ export class CountersSession {
       warnings,
       origin: table ? `adb shell ${this.command}` : null,
     });
+    const without = (why: string, incomplete = false): CountersResult => {
+      warnings.push([`--counters: ${why}`, incomplete]);
+      return result();
+    };
     const pid = new RegExp(`${COUNTERS_TAG}-pid (\\d+)`).exec(this.output)?.[1];
     if (!this.ended && pid) await this.shell.run(`kill -INT ${pid}`).catch(() => {});
     if (!(await this.waitEnd(5000))) {
@@ -123,12 +127,8 @@ export class CountersSession {
     }
     const said = this.output.replace(new RegExp(`^${COUNTERS_TAG}-pid \\d+\\n`, "m"), "").trim();
     if (/simpleperf: (inaccessible or )?not found/.test(said))
-      return (
-        warnings.push([
-          "--counters: this device has no simpleperf (it ships with Android 8 and later; or push one from the NDK to /data/local/tmp); no hpc_samples",
-          false,
-        ]),
-        result()
+      return without(
+        "no simpleperf on this device's PATH (recent Android releases have it in /system/bin); no hpc_samples",
       );
     for (const line of said.split("\n").filter((l) => l.trim()))
       warnings.push([`--counters: ${line.trim()}`, false]);
@@ -137,17 +137,11 @@ export class CountersSession {
     try {
       text = await this.shell.run(`cat ${this.file}`, 30_000);
     } catch (e) {
-      return (
-        warnings.push([`--counters: could not read ${this.file}: ${(e as Error).message}`, true]),
-        result()
-      );
+      return without(`could not read ${this.file}: ${(e as Error).message}`, true);
     }
     await this.shell.run(`rm -f ${this.file}`).catch(() => {});
     if (/No such file or directory/.test(text) && !/Performance counter statistics/.test(text))
-      return (
-        warnings.push([`--counters: simpleperf wrote no ${this.file}; no hpc_samples`, false]),
-        result()
-      );
+      return without(`simpleperf wrote no ${this.file}; no hpc_samples`);
 
     const stat = parseSimpleperfStat(text, "simpleperf output");
     for (const e of stat.errors) warnings.push([e, true]);
@@ -155,13 +149,8 @@ export class CountersSession {
     const origin = await this.startMarker(warnings);
     const samples = hpcSamples(stat, { values: "cumulative", originNs: origin ?? 0n });
     for (const w of samples.warnings) warnings.push([`simpleperf output: ${w}`, false]);
-    if (!samples.ts.length) {
-      warnings.push([
-        `--counters: simpleperf printed no reports (${stat.reports.length}); no hpc_samples`,
-        false,
-      ]);
-      return result();
-    }
+    if (!samples.ts.length)
+      return without(`${stat.reports.length} simpleperf reports, no counted samples; no hpc_samples`);
     return result(hpcSamplesTable(this.runId, samples));
   }
 

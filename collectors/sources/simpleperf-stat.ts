@@ -109,7 +109,7 @@ export function parseSimpleperfStat(text: string, file = "simpleperf stat"): Sim
     warnings: [],
     errors: [],
   };
-  const lines = text.split(/\r?\n/);
+  const lines = text.split("\n"); // "\r" goes with trimEnd
   let report: (Omit<StatReport, "elapsedNs"> & { layout: Layout | null }) | null = null;
   let lastMessage: SimpleperfStat["messages"][number] | null = null;
   let errorCount = 0;
@@ -130,14 +130,15 @@ export function parseSimpleperfStat(text: string, file = "simpleperf stat"): Sim
       lastMessage = null;
       continue;
     }
-    const start = REPORT_START.exec(line);
+    const c0 = line.charCodeAt(0);
+    const start = c0 === 80 /* P */ ? REPORT_START.exec(line) : null;
     if (start) {
       closeCutOff(i + 1);
       report = { line: i + 1, csv: start[1] === ",", rows: [], layout: null };
       lastMessage = null;
       continue;
     }
-    const total = TOTAL_TEXT.exec(line) ?? TOTAL_CSV.exec(line);
+    const total = c0 === 84 /* T */ ? (TOTAL_TEXT.exec(line) ?? TOTAL_CSV.exec(line)) : null;
     if (total) {
       if (!report) error(i, "a Total test time line without a report before it", line);
       else {
@@ -148,7 +149,7 @@ export function parseSimpleperfStat(text: string, file = "simpleperf stat"): Sim
       lastMessage = null;
       continue;
     }
-    const log = LOG_LINE.exec(line);
+    const log = c0 === 115 /* s */ ? LOG_LINE.exec(line) : null;
     if (log) {
       lastMessage = { line: i + 1, level: log[1]!, text: log[2]!.replace(LOG_SOURCE, "") };
       out.messages.push(lastMessage);
@@ -156,7 +157,7 @@ export function parseSimpleperfStat(text: string, file = "simpleperf stat"): Sim
       if (refused) out.unsupported.push((refused[1] ?? refused[2])!);
       continue;
     }
-    if (VERBOSE_TEXT.test(line) || VERBOSE_CSV.test(line)) continue; // --verbose per-fd counts; the summary rows follow
+    if (line.includes("tid") && (VERBOSE_TEXT.test(line) || VERBOSE_CSV.test(line))) continue; // --verbose per-fd counts; the summary rows follow
     if (report && line.startsWith("#")) {
       report.layout = headerLayout(line) ?? report.layout;
       continue;
@@ -199,7 +200,7 @@ function textRow(line: string, layout: Layout | null): Parsed | null {
   if (hash < 0) return null;
   let left = line.slice(0, hash);
   let right = line.slice(hash + 1).trim();
-  const notCounted = NOT_COUNTED.test(left);
+  const notCounted = left.includes("<") && NOT_COUNTED.test(left);
   if (notCounted) left = left.replace(NOT_COUNTED, "\u0000");
   const tokens = left.trim().split(/\s+/);
   if (tokens.length < 2) return null;
@@ -210,10 +211,10 @@ function textRow(line: string, layout: Layout | null): Parsed | null {
   if (count === undefined) return `"${countText}" is not a count`;
   const prefix = readPrefix(tokens, layout);
   if (typeof prefix === "string") return prefix;
-  const generated = GENERATED.test(right);
-  right = right.replace(GENERATED, "").trim();
-  const pct = PCT.exec(right);
-  right = right.replace(PCT, "").trim();
+  const generated = right.endsWith(")") && GENERATED.test(right);
+  if (generated) right = right.replace(GENERATED, "").trim();
+  const pct = right.endsWith(")") ? PCT.exec(right) : null;
+  if (pct) right = right.replace(PCT, "").trim();
   return makeRow(counter, count, prefix, right, pct ? Number(pct[1]) : null, generated);
 }
 
@@ -225,11 +226,12 @@ function lastHash(line: string): number {
   return -1;
 }
 
+const int = (t: string | undefined) => (t !== undefined && /^-?\d+$/.test(t) ? Number(t) : null);
+
 function readPrefix(
   tokens: string[],
   layout: Layout | null,
 ): { cpu: number | null; thread: StatThread | null } | string {
-  const int = (t: string | undefined) => (t !== undefined && /^-?\d+$/.test(t) ? Number(t) : null);
   const wantCpu = layout ? layout.cpu : tokens.length === 1;
   const wantThread = layout ? layout.thread : false;
   let cpu: number | null = null;
