@@ -36,14 +36,23 @@ export interface DictionaryValues {
   indices: Int32Array;
 }
 
+export interface MakeBundleTableOptions {
+  /** the table takes the typed arrays over instead of copying them (large tables: no second copy). Each
+   * must have its own buffer (checked: apache-arrow corrupts IPC when two columns share one, STACK.md),
+   * and the caller must not change them afterwards. */
+  adopt?: boolean;
+}
+
 /** A bundle table from columns by name; run_id is filled in, absent nullable columns are all null. */
 export function makeBundleTable(
   name: TableName,
   runId: string,
   columns: Record<string, ColumnValues>,
   length?: number,
+  options: MakeBundleTableOptions = {},
 ): Table {
   const spec = tableSpec(name);
+  if (options.adopt) requireOwnBuffers(name, columns);
   const rows = length ?? inferLength(name, columns);
   const vectors: Record<string, Vector> = {};
   for (const column of spec.columns) {
@@ -59,11 +68,22 @@ export function makeBundleTable(
     }
     const got = "indices" in values ? values.indices.length : values.length;
     if (got !== rows) throw new Error(`makeBundleTable(${name}): column ${column.name} has ${got} rows, expected ${rows}`);
-    vectors[column.name] = toVector(name, column, values);
+    vectors[column.name] = toVector(name, column, values, options.adopt === true);
   }
   for (const key of Object.keys(columns))
     if (!spec.columns.some((c) => c.name === key)) throw new Error(`makeBundleTable(${name}): unknown column ${key}`);
   return new Table(vectors);
+}
+
+function requireOwnBuffers(name: string, columns: Record<string, ColumnValues>) {
+  const owner = new Map<ArrayBufferLike, string>();
+  for (const [key, values] of Object.entries(columns)) {
+    const array = "indices" in values ? values.indices : values;
+    if (!ArrayBuffer.isView(array)) continue;
+    const other = owner.get(array.buffer);
+    if (other) throw new Error(`makeBundleTable(${name}): columns ${other} and ${key} share one buffer (adopt needs one per column)`);
+    owner.set(array.buffer, key);
+  }
 }
 
 function inferLength(name: string, columns: Record<string, ColumnValues>): number {
@@ -114,7 +134,7 @@ function typeFor(column: ColumnSpec) {
   }
 }
 
-function toVector(table: string, column: ColumnSpec, values: ColumnValues): Vector {
+function toVector(table: string, column: ColumnSpec, values: ColumnValues, adopt: boolean): Vector {
   const where = `makeBundleTable(${table}): column ${column.name}`;
   if (values instanceof Uint8Array) {
     if (column.type !== "bool") throw new Error(`${where}: Uint8Array given for a ${column.type} column (bool only)`);
@@ -128,20 +148,21 @@ function toVector(table: string, column: ColumnSpec, values: ColumnValues): Vect
     for (const k of values.indices) if (k < 0 || k >= max) throw new Error(`${where}: dictionary index ${k} outside 0..${max - 1}`);
     const dictionary = vectorFromArray([...values.dictionary], new Utf8());
     const type = new Dictionary(new Utf8(), new Int32());
-    return makeVector(makeData({ type, length: values.indices.length, nullCount: 0, data: values.indices.slice(), dictionary }));
+    const data = adopt ? values.indices : values.indices.slice();
+    return makeVector(makeData({ type, length: values.indices.length, nullCount: 0, data, dictionary }));
   }
   switch (column.type) {
     case "int64":
-      if (values instanceof BigInt64Array) return makeVector(values.slice());
+      if (values instanceof BigInt64Array) return makeVector(adopt ? values : values.slice());
       return numericWithNulls(new Int64(), values as readonly (number | bigint | null)[], where, column.nullable);
     case "int32":
-      if (values instanceof Int32Array) return makeVector(values.slice());
+      if (values instanceof Int32Array) return makeVector(adopt ? values : values.slice());
       return numericWithNulls(new Int32(), values as readonly (number | null)[], where, column.nullable);
     case "int8":
-      if (values instanceof Int8Array) return makeVector(values.slice());
+      if (values instanceof Int8Array) return makeVector(adopt ? values : values.slice());
       return numericWithNulls(new Int8(), values as readonly (number | null)[], where, column.nullable);
     case "float64":
-      if (values instanceof Float64Array) return makeVector(values.slice());
+      if (values instanceof Float64Array) return makeVector(adopt ? values : values.slice());
       return numericWithNulls(new Float64(), values as readonly (number | null)[], where, column.nullable);
     default:
       checkNulls(values as readonly unknown[], where, column.nullable);

@@ -1,0 +1,34 @@
+import { tableFromIPC, tableToIPC } from "apache-arrow";
+import { describe, expect, it } from "vitest";
+import { makeBundleTable } from "../../bundle/table-builder";
+
+describe("makeBundleTable adopt", () => {
+  // Views shorter than their buffers, as a reader that sized its columns by an upper bound hands over.
+  const columns = () => ({
+    thread_id: new Int32Array([7, 8, 9, 99]).subarray(0, 3),
+    method_id: new BigInt64Array([4n, 8n, 12n, 99n]).subarray(0, 3),
+    action: { dictionary: ["enter", "exit", "unwind"], indices: new Int32Array([0, 2, 1, 0]).subarray(0, 3) },
+    wall: new BigInt64Array([10n, 20n, 30n, 99n]).subarray(0, 3),
+  });
+
+  it("takes the arrays without copying, and the table survives an IPC round trip", () => {
+    const c = columns();
+    const t = makeBundleTable("method_events", "r", c, 3, { adopt: true });
+    expect(t.getChild("wall")!.data[0]!.values.buffer).toBe(c.wall.buffer);
+    const back = tableFromIPC(tableToIPC(t));
+    expect(back.toArray().map((r) => [r.thread_id, r.method_id, r.action, r.wall, r.run_id])).toEqual([
+      [7, 4n, "enter", 10n, "r"],
+      [8, 8n, "unwind", 20n, "r"],
+      [9, 12n, "exit", 30n, "r"],
+    ]);
+  });
+
+  it("copies by default, and refuses two adopted columns on one buffer", () => {
+    const c = columns();
+    expect(makeBundleTable("method_events", "r", c, 3).getChild("wall")!.data[0]!.values.buffer).not.toBe(c.wall.buffer);
+    const shared = new BigInt64Array(6);
+    expect(() =>
+      makeBundleTable("method_events", "r", { ...c, wall: shared.subarray(0, 3), thread_cpu: shared.subarray(3, 6) }, 3, { adopt: true }),
+    ).toThrow(/columns wall and thread_cpu share one buffer/);
+  });
+});
