@@ -4,3 +4,4 @@ export * from "./method-profile";
 export * from "./call-tree";
 export * from "./counter-attribution";
 export * from "./segments";
+export * from "./call-timeline";

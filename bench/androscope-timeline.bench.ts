@@ -1,0 +1,111 @@
+// The call timeline's level-of-detail query at 1M calls in DuckDB-WASM (Node build): one window query per
+// measurement, the whole trace (buckets) and zoomed in (wide calls one by one, short ones bucketed).
+// Budget: a slider or brush change redrawn in < 100 ms (DESIGN.md, workspace budgets).
+import type { Table } from "apache-arrow";
+import { makeBundleTable } from "../bundle/table-builder";
+import { encodeStream } from "../bundle/encode-stream";
+import { callTimelineQuery } from "../cells/androscope/call-timeline";
+import { createNodeEngine } from "../workspace/db/duckdb-node";
+import type { SqlEngine } from "../workspace/db/engine";
+import { timeMs, type Benchmark } from "./harness";
+
+const CALLS = Number(process.env.JB_TIMELINE_CALLS ?? 1_000_000);
+const THREADS = 8;
+
+/** Nested calls on 8 threads: per thread a random walk of entries and exits, 1-200 µs apart, at most 40 deep. */
+export function syntheticCalls(count: number, seed = 7): Table {
+  let s = seed >>> 0;
+  const rand = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+  const [tid, method, depth, parent] = [new Int32Array(count), new BigInt64Array(count), new Int32Array(count), new Array<number | null>(count)];
+  const [enter, exit, inc, exc] = [new BigInt64Array(count), new BigInt64Array(count), new BigInt64Array(count), new BigInt64Array(count)];
+  const childTime = new Float64Array(count);
+  const enterNs = new Float64Array(count);
+  let made = 0;
+  const perThread = Math.ceil(count / THREADS);
+  for (let t = 0; t < THREADS && made < count; t++) {
+    const stack: number[] = [];
+    let now = 0;
+    const close = () => {
+      const id = stack.pop()!;
+      const dur = now - enterNs[id]!;
+      exit[id] = BigInt(now);
+      inc[id] = BigInt(dur);
+      exc[id] = BigInt(dur - childTime[id]!);
+      if (stack.length) childTime[stack[stack.length - 1]!] = childTime[stack[stack.length - 1]!]! + dur;
+    };
+    const limit = Math.min(count, made + perThread);
+    while (made < limit) {
+      now += 1000 + Math.floor(rand() * 199_000);
+      if (stack.length === 0 || (stack.length < 40 && rand() < 0.5)) {
+        const id = made++;
+        tid[id] = t + 1;
+        method[id] = BigInt(1 + Math.floor(rand() * 500));
+        depth[id] = stack.length;
+        parent[id] = stack.length ? stack[stack.length - 1]! : null;
+        enterNs[id] = now;
+        enter[id] = BigInt(now);
+        stack.push(id);
+      } else close();
+    }
+    while (stack.length) (now += 1000), close();
+  }
+  return makeBundleTable("calls", "bench", {
+    call_id: Int32Array.from({ length: count }, (_, i) => i),
+    thread_id: tid,
+    method_id: method,
+    depth,
+    parent,
+    enter,
+    exit,
+    inclusive: inc,
+    exclusive: exc,
+    synthetic_exit: new Uint8Array(count),
+  });
+}
+
+let engine: SqlEngine | null = null;
+let end = 0;
+let k = 0;
+
+async function setup() {
+  if (engine) return;
+  const calls = syntheticCalls(CALLS);
+  end = Math.max(...Array.from(calls.getChild("exit")!.toArray() as BigInt64Array, Number).filter((_, i) => i % 997 === 0), 0);
+  engine = await createNodeEngine();
+  await engine.insertArrowStream("calls", encodeStream(calls));
+}
+
+async function query(window: [number, number] | null): Promise<number> {
+  const q = callTimelineQuery({ window, widthPx: 1200, runId: "bench" });
+  let rows = 0;
+  const ms = await timeMs(async () => (rows = (await engine!.query(q.sql, q.params)).numRows));
+  if (rows === 0) throw new Error("timeline query returned no rows");
+  return ms;
+}
+
+export const benchmarks: Benchmark[] = [
+  {
+    name: `androscope/call timeline query, whole trace, ${CALLS / 1e6}M calls`,
+    unit: "ms",
+    budget: 100,
+    runs: 9,
+    setup,
+    measure: () => query(null),
+  },
+  {
+    name: `androscope/call timeline query, 1 % windows, ${CALLS / 1e6}M calls`,
+    unit: "ms",
+    budget: 100,
+    runs: 9,
+    setup,
+    // a different window each time, across the trace
+    measure: () => {
+      const at = ((k++ * 0.37) % 0.99) * end;
+      return query([at, at + end / 100]);
+    },
+    async teardown() {
+      await engine?.close();
+      engine = null;
+    },
+  },
+];
