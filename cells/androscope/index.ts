@@ -5,3 +5,4 @@ export * from "./call-tree";
 export * from "./counter-attribution";
 export * from "./segments";
 export * from "./call-timeline";
+export * from "./counter-series";
