@@ -16,15 +16,40 @@ export const EVENTS_SQL = `
   FROM ui_events e JOIN t0 USING (run_id)
   ORDER BY e.run_id, e.ts`;
 
+/** Above this many frames the chart shows the slowest frame of each time slice instead of every frame. */
+export const OVERVIEW_MAX_DOTS = 40_000;
+
+/**
+ * Level of detail for long runs: each run's time span cut into `?` slices, one dot per slice for its slowest
+ * frame (so no janky spike disappears), with how many frames and janky frames the slice holds.
+ */
+export const FRAMES_BUCKETED_SQL = `
+  WITH span AS (SELECT run_id, min(intended_vsync) AS t0, greatest(max(intended_vsync) - min(intended_vsync), 1) AS len
+                FROM frames GROUP BY run_id),
+  sliced AS (SELECT f.run_id, least(floor((f.intended_vsync - s.t0) * ?::DOUBLE / s.len), ? - 1)::INTEGER AS slice,
+                    f.intended_vsync - s.t0 AS dt, f.duration, f.deadline, f.jank
+             FROM frames f JOIN span s USING (run_id))
+  SELECT run_id, arg_max(dt, duration) / 1e9 AS t_s, max(duration) / 1e6 AS duration_ms,
+         arg_max(deadline, duration) / 1e6 AS deadline_ms, arg_max(jank, duration) AS jank,
+         count(*)::INTEGER AS frames, count(*) FILTER (WHERE jank)::INTEGER AS janky_frames
+  FROM sliced GROUP BY run_id, slice ORDER BY run_id, t_s`;
+
 type Row = Record<string, unknown>;
 
-export async function overviewChartData(engine: SqlEngine, hasEvents: boolean) {
-  const frames = (await engine.query(FRAMES_SQL)).toArray().map((r: Row) => ({ ...r })) as Row[];
+export async function overviewChartData(
+  engine: SqlEngine,
+  hasEvents: boolean,
+  { maxDots = OVERVIEW_MAX_DOTS, slices = 1200 }: { maxDots?: number; slices?: number } = {},
+) {
+  const total = Number((await engine.query("SELECT count(*)::BIGINT AS n FROM frames")).getChild("n")!.get(0));
+  const bucketed = total > maxDots;
+  const frameTable = bucketed ? await engine.query(FRAMES_BUCKETED_SQL, [slices, slices]) : await engine.query(FRAMES_SQL);
+  const frames = frameTable.toArray().map((r: Row) => ({ ...r })) as Row[];
   const events = hasEvents ? ((await engine.query(EVENTS_SQL)).toArray().map((r: Row) => ({ ...r })) as Row[]) : [];
-  return { frames, events };
+  return { frames, events, bucketed, totalFrames: total };
 }
 
-export function overviewChartOptions(data: { frames: Row[]; events: Row[] }, width = 960): Plot.PlotOptions {
+export function overviewChartOptions(data: { frames: Row[]; events: Row[]; bucketed?: boolean }, width = 960): Plot.PlotOptions {
   const runs = new Set(data.frames.map((f) => f.run_id));
   const facet = runs.size > 1 ? { fy: "run_id" } : {};
   return {
@@ -33,7 +58,7 @@ export function overviewChartOptions(data: { frames: Row[]; events: Row[] }, wid
     marginLeft: 50,
     marginRight: runs.size > 1 ? 140 : 20,
     x: { label: "time since first frame (s)" },
-    y: { label: "frame duration (ms)", grid: true },
+    y: { label: data.bucketed ? "slowest frame per time slice (ms)" : "frame duration (ms)", grid: true },
     color: { domain: ["smooth", "janky"], range: ["#5c7cfa", "#e03131"], legend: true },
     marks: [
       Plot.ruleX(data.events, { x: "t_s", ...facet, stroke: "#adb5bd", strokeDasharray: "2,3", title: "kind" }),
@@ -45,6 +70,7 @@ export function overviewChartOptions(data: { frames: Row[]; events: Row[] }, wid
         r: 1.8,
         fill: (d: Row) => (d.jank ? "janky" : "smooth"),
         tip: true,
+        ...(data.bucketed ? { title: (d: Row) => `${d.frames} frames, ${d.janky_frames} janky; slowest ${Number(d.duration_ms).toFixed(1)} ms` } : {}),
       }),
     ],
   };

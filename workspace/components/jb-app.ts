@@ -180,6 +180,8 @@ export class JbApp extends LitElement {
     };
     this.session.addEventListener("run-loaded", onRun);
     await this.session.load(sources);
+    // The 10M-row load benchmark reads this mark: every table of every run is in DuckDB.
+    if (performance.getEntriesByName("jb:runs-loaded").length === 0) performance.mark("jb:runs-loaded");
     this.session.removeEventListener("run-loaded", onRun);
     await early;
     const failed = this.session.runs.filter((r) => r.errors.length).length;

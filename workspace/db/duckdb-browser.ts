@@ -39,7 +39,16 @@ export async function createBrowserEngine(): Promise<SqlEngine> {
         await stmt.close();
       }
     },
-    async insertArrowStream(table, ipc) {
+    async insertArrowStream(table, ipc, options) {
+      if (options?.append) {
+        try {
+          await loadConn.insertArrowFromIPCStream(ipc, { name: table, create: false });
+        } catch (e) {
+          loadConn = await db.connect();
+          throw e;
+        }
+        return;
+      }
       const target = (await exists(table)) ? `_load_${++loadSeq}` : table;
       try {
         await loadConn.insertArrowFromIPCStream(ipc, { name: target, create: true });

@@ -40,7 +40,11 @@ export async function createNodeEngine(): Promise<SqlEngine> {
         stmt.close();
       }
     },
-    async insertArrowStream(table, ipc) {
+    async insertArrowStream(table, ipc, options) {
+      if (options?.append) {
+        conn.insertArrowFromIPCStream(ipc, { name: table, create: false });
+        return;
+      }
       const target = exists(table) ? `_load_${++loadSeq}` : table;
       try {
         conn.insertArrowFromIPCStream(ipc, { name: target, create: true });

@@ -19,8 +19,12 @@ export interface TableInfo {
 export interface SqlEngine {
   /** Runs one statement; `?` placeholders are bound from params in order (never spliced into the text). */
   query(sql: string, params?: readonly unknown[]): Promise<Table>;
-  /** Creates `table` from an Arrow IPC stream, or appends to it by column name when it exists. */
-  insertArrowStream(table: string, ipcStream: Uint8Array): Promise<void>;
+  /**
+   * Creates `table` from an Arrow IPC stream, or appends to it by column name when it exists. With
+   * `append`, the caller vouches that the stream has exactly the table's columns (the next chunk of the
+   * stream that created it), so rows go straight in.
+   */
+  insertArrowStream(table: string, ipcStream: Uint8Array, options?: { append?: boolean }): Promise<void>;
   /** Cancels the query in flight, if any (a re-run makes the stale one pointless). */
   interrupt(): Promise<void>;
   close(): Promise<void>;
@@ -56,6 +60,13 @@ export interface LoadReport {
 }
 
 /**
+ * Rows per insert. A big table goes in as several inserts so the main thread never encodes more than a
+ * few tens of MB at once (no long task while 10M frames load: issue 8) and DuckDB's worker never holds
+ * the whole stream beside the table it builds.
+ */
+export const LOAD_CHUNK_ROWS = 262_144;
+
+/**
  * Registers every table of a loaded bundle, appending to tables other runs already created. Columns are
  * put in schema order first, so runs written by different jankbook versions line up by name.
  */
@@ -63,7 +74,10 @@ export async function loadBundleIntoEngine(engine: SqlEngine, bundle: LoadedBund
   const report: LoadReport = { run_id: bundle.manifest.run_id, tables: [], errors: bundle.errors.map((e) => e.message) };
   for (const [name, table] of bundle.tables) {
     try {
-      await engine.insertArrowStream(name, encodeStream(canonicalColumns(name, table)));
+      const ordered = canonicalColumns(name, table);
+      await engine.insertArrowStream(name, encodeStream(ordered.slice(0, LOAD_CHUNK_ROWS)));
+      for (let start = LOAD_CHUNK_ROWS; start < ordered.numRows; start += LOAD_CHUNK_ROWS)
+        await engine.insertArrowStream(name, encodeStream(ordered.slice(start, start + LOAD_CHUNK_ROWS)), { append: true });
       report.tables.push({ name, rows: table.numRows });
     } catch (e) {
       report.errors.push(`${bundle.manifest.run_id}: table ${name}: could not be registered in DuckDB (${(e as Error).message})`);

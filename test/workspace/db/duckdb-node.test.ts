@@ -3,7 +3,7 @@ import { newManifest } from "../../../bundle/manifest";
 import { runsTable } from "../../../bundle/read-bundle";
 import { makeBundleTable } from "../../../bundle/table-builder";
 import { createNodeEngine } from "../../../workspace/db/duckdb-node";
-import { listTables, loadBundleIntoEngine, type SqlEngine } from "../../../workspace/db/engine";
+import { LOAD_CHUNK_ROWS, listTables, loadBundleIntoEngine, type SqlEngine } from "../../../workspace/db/engine";
 
 function bundleFor(runId: string, n: number) {
   const manifest = newManifest(runId, { app: "com.example", device_model: `Pixel ${runId}` });
@@ -40,6 +40,19 @@ describe("createNodeEngine", () => {
     ]);
     const runs = await engine.query("SELECT run_id, device_model, complete FROM runs ORDER BY run_id");
     expect(runs.toArray().map((r) => r.device_model)).toEqual(["Pixel a", "Pixel b"]);
+  });
+
+  it("loads a table bigger than one insert chunk in chunks, every row once and in order", async () => {
+    const n = LOAD_CHUNK_ROWS * 2 + 17; // two full chunks and a short one
+    const big = bundleFor("big", n);
+    await loadBundleIntoEngine(engine, big);
+    const t = await engine.query(
+      "SELECT count(*)::INTEGER AS n, count(DISTINCT seq)::INTEGER AS distinct_seq, sum(ts)::BIGINT AS s, max(seq)::INTEGER AS last FROM ui_events WHERE run_id = 'big'",
+    );
+    // sum of i * 1000 over 0..n-1, computed independently of the engine
+    const expectedSum = (BigInt(n) * BigInt(n - 1) * 1000n) / 2n;
+    expect({ ...t.toArray()[0] }).toEqual({ n, distinct_seq: n, s: expectedSum, last: n - 1 });
+    await engine.query("DELETE FROM ui_events WHERE run_id = 'big'");
   });
 
   it("binds parameters instead of splicing them", async () => {

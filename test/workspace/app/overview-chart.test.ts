@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newManifest } from "../../../bundle/manifest";
+import { runsTable } from "../../../bundle/read-bundle";
+import { makeBundleTable } from "../../../bundle/table-builder";
+import { overviewChartData } from "../../../workspace/app/overview-chart";
+import { createNodeEngine } from "../../../workspace/db/duckdb-node";
+import { loadBundleIntoEngine, type SqlEngine } from "../../../workspace/db/engine";
+
+const PERIOD = 16_666_667;
+// 100 frames, one every period; frame i takes 5 ms plus a spike of 40 ms on every 13th frame.
+const durations = Array.from({ length: 100 }, (_, i) => 5_000_000 + (i % 13 === 0 ? 40_000_000 : (i * 7919) % 3_000_000));
+
+describe("overviewChartData", () => {
+  let engine: SqlEngine;
+  beforeAll(async () => {
+    engine = await createNodeEngine();
+    const manifest = newManifest("r1", { app: "com.example" });
+    const frames = makeBundleTable("frames", "r1", {
+      intended_vsync: durations.map((_, i) => i * PERIOD),
+      duration: durations,
+      deadline: durations.map(() => PERIOD),
+      jank: durations.map((d) => d > PERIOD),
+    });
+    await loadBundleIntoEngine(engine, { manifest, tables: new Map([["runs", runsTable(manifest)], ["frames", frames]] as const), errors: [] });
+  });
+  afterAll(() => engine.close());
+
+  it("draws every frame while the run is small", async () => {
+    const data = await overviewChartData(engine, false);
+    expect(data.bucketed).toBe(false);
+    expect(data.frames.map((f) => f.duration_ms)).toEqual(durations.map((d) => d / 1e6));
+  });
+
+  it("shows the slowest frame of each time slice for a long run, with its slice's counts", async () => {
+    const slices = 8;
+    const data = await overviewChartData(engine, false, { maxDots: 50, slices });
+    expect(data.bucketed).toBe(true);
+    expect(data.totalFrames).toBe(100);
+    // Brute force: slice of frame i = floor(i * PERIOD * slices / (99 * PERIOD)), capped at slices - 1.
+    const expected = new Map<number, { slowest: number; at: number; frames: number; janky: number }>();
+    durations.forEach((d, i) => {
+      const slice = Math.min(Math.floor((i * slices) / 99), slices - 1);
+      const e = expected.get(slice) ?? { slowest: -1, at: 0, frames: 0, janky: 0 };
+      if (d > e.slowest) Object.assign(e, { slowest: d, at: i });
+      e.frames++;
+      if (d > PERIOD) e.janky++;
+      expected.set(slice, e);
+    });
+    const want = [...expected.values()].map((e) => ({
+      t_s: (e.at * PERIOD) / 1e9,
+      duration_ms: e.slowest / 1e6,
+      jank: e.slowest > PERIOD,
+      frames: e.frames,
+      janky_frames: e.janky,
+    }));
+    expect(data.frames.map((f) => ({ t_s: f.t_s, duration_ms: f.duration_ms, jank: f.jank, frames: f.frames, janky_frames: f.janky_frames }))).toEqual(want);
+    // No spike is lost to the level of detail: every janky frame's slice shows a janky dot.
+    expect(data.frames.filter((f) => f.jank).length).toBe([...expected.values()].filter((e) => e.janky > 0).length);
+  });
+});
