@@ -5,7 +5,7 @@ import DOMPurify from "dompurify";
 import { LitElement, css, html } from "lit";
 import { unsafeHTML } from "lit/directives/unsafe-html.js";
 import { isMarkdown } from "../notebook/runtime";
-import { isPlotSpec, plotSpecToOptions, type PlotSpec } from "../notebook/plot-spec";
+import { brushInterval, isBrushX, isPlotSpec, plotSpecToOptions, type BrushX, type PlotSpec } from "../notebook/plot-spec";
 import { PURIFY_CONFIG, installPurifyHooks, renderMarkdown } from "../publish/publish";
 import "./jb-plot-form";
 import "./jb-table";
@@ -55,8 +55,61 @@ export class JbOutput extends LitElement {
     return figure;
   }
 
+  /** A brushable chart: dragging across it sets the input's value to the x interval (plot-spec.ts brushX). */
+  private brushElement(input: BrushX) {
+    const { value, __brushX: _tag, ...options } = input as BrushX & Record<string, unknown>;
+    const shown = value ? [Plot.rectX([value], { x1: (d: number[]) => d[0], x2: (d: number[]) => d[1], fill: "#3b5bdb", fillOpacity: 0.12 })] : [];
+    const figure = Plot.plot({ ...(options as Plot.PlotOptions), marks: [...(input.marks ?? []), ...shown], document, width: Math.min(input.width ?? 760, 760) });
+    const svgs = figure.tagName.toLowerCase() === "svg" ? [figure] : Array.from(figure.querySelectorAll("svg"));
+    const svg = svgs.sort((a, b) => Number(b.getAttribute("width")) - Number(a.getAttribute("width")))[0] as SVGSVGElement | undefined;
+    if (!svg) return figure;
+    const scale = figure.scale("x") as { invert?: (px: number) => unknown; domain?: unknown[] };
+    // Pixels in the chart's own coordinates (the SVG may be drawn narrower than its width attribute).
+    const px = (e: PointerEvent) => {
+      const r = svg.getBoundingClientRect();
+      return ((e.clientX - r.left) * Number(svg.getAttribute("width") ?? r.width)) / (r.width || 1);
+    };
+    const band = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+    band.setAttribute("fill", "#3b5bdb");
+    band.setAttribute("fill-opacity", "0.2");
+    band.setAttribute("height", svg.getAttribute("height") ?? "0");
+    band.setAttribute("pointer-events", "none");
+    let from: number | null = null;
+    svg.style.cursor = "crosshair";
+    svg.style.touchAction = "none";
+    svg.addEventListener("pointerdown", (e) => {
+      from = px(e);
+      svg.setPointerCapture(e.pointerId);
+      band.setAttribute("x", String(from));
+      band.setAttribute("width", "0");
+      svg.append(band);
+    });
+    svg.addEventListener("pointermove", (e) => {
+      if (from === null) return;
+      const at = px(e);
+      band.setAttribute("x", String(Math.min(from, at)));
+      band.setAttribute("width", String(Math.abs(at - from)));
+    });
+    svg.addEventListener("pointerup", (e) => {
+      if (from === null) return;
+      input.value = brushInterval(scale, from, px(e));
+      from = null;
+      band.remove();
+      input.dispatchEvent(new Event("input"));
+      this.requestUpdate();
+    });
+    return figure;
+  }
+
   override render() {
     const v = this.value;
+    if (isBrushX(v)) {
+      const w = v.value;
+      return html`<div class="chart">
+        ${this.brushElement(v)}
+        <div class="selected">${w ? `selected ${w[0].toFixed(3)} – ${w[1].toFixed(3)} (drag to change, click to clear)` : "drag across the chart to select an interval"}</div>
+      </div>`;
+    }
     if (isPlotSpec(v)) {
       const selectable = !!v.select;
       const selected = selectable ? (v as unknown as { value: unknown }).value : undefined;

@@ -93,3 +93,47 @@ export function plotSpecToOptions(spec: PlotSpec): Plot.PlotOptions {
     marks,
   };
 }
+
+/**
+ * A chart whose x interval is chosen by dragging across it (a brush), as `plot.brushX(options)` in notebooks.
+ * It is still Plot options (every display renders it as a chart); wrapped in view() it is an input whose value
+ * is the dragged interval [x1, x2] in x's units (ordered, within the domain), null until something is dragged
+ * (and headless, unless `initial` is given). A click without a drag clears it.
+ */
+export type BrushX = Plot.PlotOptions & EventTarget & { __brushX: true; value: [number, number] | null };
+
+export function brushX(options: Plot.PlotOptions, initial: readonly [number, number] | null = null): BrushX {
+  if (typeof options !== "object" || options === null || !Array.isArray(options.marks))
+    throw new Error("plot.brushX: expected Plot options with a marks array");
+  const value = initial ? ordered(Number(initial[0]), Number(initial[1])) : null;
+  return Object.assign(new EventTarget(), options, { __brushX: true as const, value });
+}
+plot.brushX = brushX;
+
+export function isBrushX(value: unknown): value is BrushX {
+  return typeof value === "object" && value !== null && (value as { __brushX?: boolean }).__brushX === true;
+}
+
+/** The x interval between two pixel positions of a drag, in data units, inside the scale's domain; null below minPx (a click). */
+export function brushInterval(
+  scale: { invert?: (px: number) => unknown; domain?: readonly unknown[] },
+  px0: number,
+  px1: number,
+  minPx = 3,
+): [number, number] | null {
+  if (Math.abs(px1 - px0) < minPx) return null;
+  if (typeof scale.invert !== "function") throw new Error("plot.brushX: the x scale cannot be inverted (use a linear or time x)");
+  const num = (v: unknown) => (v instanceof Date ? v.getTime() : Number(v));
+  let [a, b] = ordered(num(scale.invert(px0)), num(scale.invert(px1)));
+  const d = (scale.domain ?? []).map(num);
+  if (d.length >= 2) {
+    const [lo, hi] = ordered(Math.min(...d), Math.max(...d));
+    a = Math.min(Math.max(a, lo), hi);
+    b = Math.min(Math.max(b, lo), hi);
+  }
+  return [a, b];
+}
+
+function ordered(a: number, b: number): [number, number] {
+  return a <= b ? [a, b] : [b, a];
+}
