@@ -33,7 +33,8 @@ export type ColumnValues =
 /** A utf8 column already dictionary-encoded (millions of rows drawn from a few strings, e.g. method actions). */
 export interface DictionaryValues {
   dictionary: readonly string[];
-  indices: Int32Array;
+  /** Int8Array for at most 128 strings (1 byte a row; DuckDB reads int8 indices), else Int32Array */
+  indices: Int32Array | Int8Array;
 }
 
 export interface MakeBundleTableOptions {
@@ -145,9 +146,10 @@ function toVector(table: string, column: ColumnSpec, values: ColumnValues, adopt
   if ("indices" in values) {
     if (column.type !== "utf8") throw new Error(`${where}: dictionary values given for a ${column.type} column`);
     const max = values.dictionary.length;
-    for (const k of values.indices) if (k < 0 || k >= max) throw new Error(`${where}: dictionary index ${k} outside 0..${max - 1}`);
+    const idx = values.indices;
+    for (let i = 0; i < idx.length; i++) if (idx[i]! < 0 || idx[i]! >= max) throw new Error(`${where}: dictionary index ${idx[i]} outside 0..${max - 1}`);
     const dictionary = vectorFromArray([...values.dictionary], new Utf8());
-    const type = new Dictionary(new Utf8(), new Int32());
+    const type = new Dictionary(new Utf8(), idx instanceof Int8Array ? new Int8() : new Int32());
     const data = adopt ? values.indices : values.indices.slice();
     return makeVector(makeData({ type, length: values.indices.length, nullCount: 0, data, dictionary }));
   }

@@ -34,7 +34,8 @@ export interface TraceMethod {
   line?: number;
 }
 
-/** The records as typed arrays (same rows as `events`), for analyses that walk them in order. */
+/** The records as typed arrays (same rows as `events`), for analyses that walk them in order. Read-only:
+ * threadId and action are the memory of events' thread_id and action columns. */
 export interface TraceRecords {
   threadId: Int32Array;
   methodId: Float64Array;
@@ -189,7 +190,8 @@ function finish(
   const columns: Record<string, ColumnValues> = {
     thread_id: threadId,
     method_id: cut(cols.methodNs),
-    action: { dictionary: ACTIONS, indices: Int32Array.from(action) },
+    // Int8 indices over the records' action bytes: one byte a row, no copy.
+    action: { dictionary: ACTIONS, indices: new Int8Array(action.buffer, action.byteOffset, n) },
   };
   if (wallNs) columns.wall = cut(wallNs);
   if (cpuNs) columns.thread_cpu = cut(cpuNs);
@@ -215,7 +217,8 @@ function finish(
       if (column && !(column in columns)) columns[column] = int64Of(values);
     }
   }
-  const events = makeBundleTable("method_events", runId, columns, n);
+  // The columns are this reader's own arrays, one buffer each: the table takes them without a copy.
+  const events = makeBundleTable("method_events", runId, columns, n, { adopt: true });
   return {
     runId,
     version: key.version,

@@ -7,7 +7,7 @@ describe("makeBundleTable adopt", () => {
   const columns = () => ({
     thread_id: new Int32Array([7, 8, 9, 99]).subarray(0, 3),
     method_id: new BigInt64Array([4n, 8n, 12n, 99n]).subarray(0, 3),
-    action: { dictionary: ["enter", "exit", "unwind"], indices: new Int32Array([0, 2, 1, 0]).subarray(0, 3) },
+    action: { dictionary: ["enter", "exit", "unwind"], indices: new Int8Array([0, 2, 1, 0]).subarray(0, 3) },
     wall: new BigInt64Array([10n, 20n, 30n, 99n]).subarray(0, 3),
   });
 
@@ -15,6 +15,7 @@ describe("makeBundleTable adopt", () => {
     const c = columns();
     const t = makeBundleTable("method_events", "r", c, 3, { adopt: true });
     expect(t.getChild("wall")!.data[0]!.values.buffer).toBe(c.wall.buffer);
+    expect(String(t.getChild("action")!.type)).toBe("Dictionary<Int8, Utf8>"); // 1-byte indices kept
     const back = tableFromIPC(tableToIPC(t));
     expect(back.toArray().map((r) => [r.thread_id, r.method_id, r.action, r.wall, r.run_id])).toEqual([
       [7, 4n, "enter", 10n, "r"],
@@ -23,7 +24,9 @@ describe("makeBundleTable adopt", () => {
     ]);
   });
 
-  it("copies by default, and refuses two adopted columns on one buffer", () => {
+  it("Int32 indices by default; copies by default; refuses two adopted columns on one buffer", () => {
+    const wide = { dictionary: ["a", "b"], indices: Int32Array.of(1, 0, 1) };
+    expect(makeBundleTable("method_events", "r", { ...columns(), action: wide }, 3).getChild("action")!.toArray()).toEqual(["b", "a", "b"]);
     const c = columns();
     expect(makeBundleTable("method_events", "r", c, 3).getChild("wall")!.data[0]!.values.buffer).not.toBe(c.wall.buffer);
     const shared = new BigInt64Array(6);
