@@ -5,11 +5,13 @@
 // same counter and core, ts]; the first sample's interval is as long as the series' second one (simpleperf
 // prints equal intervals), or `intervalNs` when given. Within an interval the events are spread over the
 // traced code that ran: each call's own time (its exclusive segments: entry to exit minus its children, on
-// every thread) overlapping the interval gets value x overlap / max(interval length, total overlap of all
-// segments). So a call running the whole interval alone gets all of it; two threads running it in parallel
-// share it; when traced code covers only part of the interval, the rest (idle, untraced or native code) is
-// left unattributed, never pushed onto the calls that happened to run. A call's inclusive value adds its
-// callees', as inclusive time does. With a window, intervals are cut to it and their value scaled by the
+// every thread) overlapping the interval, weighted by the share of that own time the thread was on a CPU
+// (thread-CPU exclusive / wall exclusive, when the trace has both clocks; else 1), gets
+// value x weighted overlap / max(interval length, total weighted overlap of all segments). So a call running
+// the whole interval alone gets all of it; two threads running in parallel share it; a thread blocked in a
+// call (a poll, a socket read) takes almost nothing; when traced code covers only part of the interval, the
+// rest (idle, untraced or native threads) is left unattributed, never pushed onto the calls that happened to
+// run. A call's inclusive value adds its callees', as inclusive time does. With a window, intervals are cut to it and their value scaled by the
 // share of their length inside (counts taken as uniform over an interval).
 import type { Table } from "apache-arrow";
 import { requireColumns } from "../common/require-columns";
@@ -22,6 +24,8 @@ export interface AttributeCountersOptions {
   intervalNs?: number;
   /** added to hpc_samples.ts to put it on the calls' clock (ns since tracing began); default 0 */
   timeShiftNs?: number;
+  /** weight own time by its thread-CPU share when the calls have thread-CPU times; default true */
+  cpuWeighted?: boolean;
 }
 
 export interface CallCounters {
@@ -52,15 +56,18 @@ export function attributeCounters(calls: Table, hpc: Table, options: AttributeCo
   const warnings: string[] = [];
   const series = readSeries(hpc, options, window, warnings);
   const segments = exclusiveSegments(c, window);
+  const weight = new Float64Array(c.n).fill(1);
+  if (options.cpuWeighted !== false && c.cpuExclusive)
+    for (let i = 0; i < c.n; i++) weight[i] = c.exclusive[i]! > 0 ? Math.min(1, Math.max(0, c.cpuExclusive[i]! / c.exclusive[i]!)) : 1;
   const exclusive: Record<string, Float64Array> = {};
   const totals: Record<string, { counted: number; attributed: number }> = {};
   for (const s of series) {
     const out = (exclusive[s.counter] ??= new Float64Array(c.n));
     const total = (totals[s.counter] ??= { counted: 0, attributed: 0 });
     const covered = new Float64Array(s.start.length);
-    forEachOverlap(segments, s, (_call, j, overlap) => (covered[j] = covered[j]! + overlap));
+    forEachOverlap(segments, s, (call, j, overlap) => (covered[j] = covered[j]! + overlap * weight[call]!));
     forEachOverlap(segments, s, (call, j, overlap) => {
-      const share = (s.value[j]! * overlap) / Math.max(s.end[j]! - s.start[j]!, covered[j]!);
+      const share = (s.value[j]! * overlap * weight[call]!) / Math.max(s.end[j]! - s.start[j]!, covered[j]!);
       out[call] = out[call]! + share;
       total.attributed += share;
     });

@@ -23,8 +23,12 @@ const hpcTable = (samples: Sample[]): Table =>
  * Brute force on a 1 ns grid: in each interval, every (thread, ns) with a running call belongs to that
  * thread's innermost call; each such ns gets value / max(interval length, such ns in the interval).
  */
-function reference(threads: Record<number, CallSpec[]>, samples: Sample[], window: [number, number] | null, intervalNs?: number) {
+function reference(threads: Record<number, CallSpec[]>, samples: Sample[], window: [number, number] | null, intervalNs?: number, cpuFactor?: number) {
   const calls = flatten(threads);
+  // a call's weight: its thread-CPU own time over its wall own time, as the table stores them
+  const inc = calls.map((c) => c.exit - c.enter);
+  const exc = calls.map((c, i) => inc[i]! - calls.reduce((sum, d, j) => sum + (d.parent === i ? inc[j]! : 0), 0));
+  const weight = exc.map((e) => (cpuFactor === undefined || e === 0 ? 1 : Math.min(1, Math.round(e * cpuFactor) / e)));
   const out = new Map<string, number[]>();
   const series = new Map<string, Sample[]>();
   for (const s of samples) series.set(`${s.counter}/${s.cpu ?? -1}`, [...(series.get(`${s.counter}/${s.cpu ?? -1}`) ?? []), s]);
@@ -41,16 +45,16 @@ function reference(threads: Record<number, CallSpec[]>, samples: Sample[], windo
       if (hi <= lo || s.ts <= from) return;
       const value = (s.value * (hi - lo)) / (s.ts - from);
       const owners: number[] = [];
+      let covered = 0;
       for (let t = lo; t < hi; t++)
         for (const thread of Object.keys(threads).map(Number)) {
           let best = -1;
           calls.forEach((c, i) => {
             if (c.thread === thread && c.enter <= t && c.exit >= t + 1 && (best < 0 || c.depth > calls[best]!.depth)) best = i;
           });
-          if (best >= 0) owners.push(best);
+          if (best >= 0) owners.push(best), (covered += weight[best]!);
         }
-      const share = value / Math.max(hi - lo, owners.length);
-      for (const i of owners) acc[i] = acc[i]! + share;
+      for (const i of owners) acc[i] = acc[i]! + (value * weight[i]!) / Math.max(hi - lo, covered);
     });
   }
   return out;
@@ -91,6 +95,18 @@ describe("attributeCounters", () => {
     expect([...shifted.exclusive["cpu-cycles"]!]).toEqual([800, 700]);
   });
 
+  it("weights own time by its thread-CPU share: a thread blocked in a call takes almost nothing", () => {
+    // thread 1 blocked in P 0..50 (1 ns of CPU), thread 2 running Q 0..50
+    const calls = makeBundleTable("calls", "t", {
+      call_id: [0, 1], thread_id: [1, 2], method_id: [1, 2], depth: [0, 0], parent: [null, null], enter: [0, 0], exit: [50, 50],
+      inclusive: [50, 50], exclusive: [50, 50], cpu_inclusive: [1, 50], cpu_exclusive: [1, 50], synthetic_exit: [false, false],
+    });
+    const r = attributeCounters(calls, hpcTable([{ ts: 50, counter: "cpu-cycles", value: 1020 }]), { intervalNs: 50 });
+    expect([...r.exclusive["cpu-cycles"]!].map((v) => +v.toFixed(9))).toEqual([20, 1000]);
+    const flat = attributeCounters(calls, hpcTable([{ ts: 50, counter: "cpu-cycles", value: 1020 }]), { intervalNs: 50, cpuWeighted: false });
+    expect([...flat.exclusive["cpu-cycles"]!]).toEqual([510, 510]);
+  });
+
   it("warns about a series it cannot give an interval to, and names a missing column", () => {
     const r = attributeCounters(callsTable(one), hpcTable([{ ts: 50, counter: "instructions", value: 9 }]));
     expect(r.warnings).toEqual(["hpc_samples: instructions has one sample and no interval length: not attributed (pass intervalNs)"]);
@@ -106,12 +122,12 @@ describe("attributeCounters", () => {
     );
     const windowArb = fc.option(fc.tuple(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 60 })).map(([a, b]) => [Math.min(a, b), Math.max(a, b)] as [number, number]));
     fc.assert(
-      fc.property(arbitraryCalls({ threads: 2, span: 60 }), samples, windowArb, fc.option(fc.integer({ min: 1, max: 20 })), (threads, raw, window, interval) => {
+      fc.property(arbitraryCalls({ threads: 2, span: 60 }), samples, windowArb, fc.option(fc.integer({ min: 1, max: 20 })), fc.option(fc.double({ min: 0, max: 1.2, noNaN: true })), (threads, raw, window, interval, factor) => {
         // one sample per (counter, core, ts)
         const unique = [...new Map(raw.map((s) => [`${s.counter}/${s.cpu}/${s.ts}`, s])).values()];
-        const calls = callsTable(threads);
+        const calls = callsTable(threads, "test", factor ?? undefined);
         const got = attributeCounters(calls, hpcTable(unique), { window, intervalNs: interval ?? undefined });
-        const want = reference(threads, unique, window, interval ?? undefined);
+        const want = reference(threads, unique, window, interval ?? undefined, factor ?? undefined);
         expect(Object.keys(got.exclusive).sort()).toEqual([...want.keys()].sort());
         for (const [name, values] of want) {
           [...got.exclusive[name]!].forEach((v, i) => expect(v).toBeCloseTo(values[i]!, 6));

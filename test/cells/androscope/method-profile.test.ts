@@ -86,13 +86,15 @@ describe("methodProfile with a window and counters", () => {
       expect(r.counters!["cpu-cycles"]).toBeCloseTo(sum("cpu-cycles"), 9);
       expect(r.ipc).toBeCloseTo(sum("instructions") / sum("cpu-cycles"), 9);
     }
-    // (0, 50]: thread 1 only; (50, 100] has both threads: B on thread 2 gets 40/90 of the second interval
+    // (50, 100]: both threads run, each at half CPU (thread-CPU = wall / 2), 45 weighted ns of 50:
+    // B on thread 2 gets 1000 * (40 * 0.5) / 50
     const b2 = counters.exclusive["cpu-cycles"]![3]!;
-    expect(b2).toBeCloseTo((1000 * 40) / 90, 9);
+    expect(b2).toBeCloseTo(400, 9);
     expect(methodProfile(calls, names).every((r) => r.counters === null && r.ipc === null)).toBe(true);
     expect(() => methodProfile(calls, names, { counters, window: [0, 10] })).toThrow(/different window/);
     const windowed = attributeCounters(calls, hpc, { window: [0, 10] });
-    expect(methodProfile(calls, names, { counters: windowed, window: [0, 10] })[0]!.counters!["cpu-cycles"]).toBeCloseTo(200, 9);
+    // (0, 50] cut to 0..10 counts 200; A's own 0..10 at half CPU covers half of it
+    expect(methodProfile(calls, names, { counters: windowed, window: [0, 10] })[0]!.counters!["cpu-cycles"]).toBeCloseTo(100, 9);
   });
 });
 
