@@ -152,29 +152,33 @@ const TWO64 = 2n ** 64n;
 /** Compact records: EBV-8 deltas against the same thread's previous record (first record: against 0). */
 function readCompact(bytes: Uint8Array, h: Header, x: ExtendedLayout, times: 1 | 2, cols: RecordColumns, warnings: string[]): boolean {
   const end = bytes.length;
+  const { threadId, action, methodId, time1, cpuId, counters } = cols;
+  const time2 = cols.time2 ?? time1;
   const w1 = new Uint32Array(cols.time1Ns.buffer);
   const w2 = cols.time2Ns ? new Uint32Array(cols.time2Ns.buffer) : null;
   const mW = new Uint32Array(cols.methodNs.buffer);
+  const [h0, h1, h2] = cols.heap ?? [w1, w1, w1];
+  const heap = cols.heap !== null;
   const k = x.counters.length;
-  const u4Fields = times + (x.heap ? 3 : 0);
-  // Per-thread previous values, by a slot per thread id in order of appearance.
+  const u4Fields = times + (heap ? 3 : 0);
+  // Per-thread previous values, by a slot per thread id in order of appearance. A record's fields update
+  // them as they are decoded: a record that cannot be decoded stops the reading, so no rollback is needed.
   const slotOf = new Int32Array(65536).fill(-1);
   let slots = 0;
   let prev32 = new Uint32Array(16 * u4Fields);
-  let prev64 = new Float64Array(16 * k);
-  const v32 = new Uint32Array(u4Fields);
-  const v64 = new Float64Array(k);
+  let prev64 = new Float64Array(16 * Math.max(1, k));
   const fieldName = (f: number) =>
     f < times ? (times === 2 && f === 1 ? "wall time" : "time") : f < u4Fields ? ["heap size", "heap allocated", "heap objects"][f - times]! : `counter ${x.counters[f - u4Fields]}`;
   let n = cols.n;
   let p = h.dataStart;
-  const stop = (message: string) => {
+  // No closure over n or p: V8 would keep them in a heap context instead of registers.
+  const stop = (count: number, message: string) => {
     warnings.push(message);
-    cols.n = n;
+    cols.n = count;
     return true;
   };
   while (p < end) {
-    if (p + 7 > end) return stop(`data cut short at byte ${p}: ${end - p} bytes left, a compact record takes at least 7`);
+    if (p + 7 > end) return stop(n, `data cut short at byte ${p}: ${end - p} bytes left, a compact record takes at least 7`);
     const tid = bytes[p + 1]! | (bytes[p + 2]! << 8);
     let slot = slotOf[tid]!;
     if (slot < 0) {
@@ -183,39 +187,59 @@ function readCompact(bytes: Uint8Array, h: Header, x: ExtendedLayout, times: 1 |
       if (slots * k > prev64.length) prev64 = grow(prev64, Float64Array);
     }
     let q = p + 7;
+    // EBV-8 decoded in line (no object per value): up to 7 bytes stay exact in a double.
+    const base32 = slot * u4Fields;
     for (let f = 0; f < u4Fields; f++) {
-      const d = readEbv8(bytes, q, EBV8_MAX_U32);
-      if (!d) return stop(ebvProblem(bytes, p, q, EBV8_MAX_U32, fieldName(f)));
-      if (d.value > 0xffffffff) return stop(`byte ${q}: ${fieldName(f)} delta ${d.value} in the record at byte ${p} exceeds u4; reading stopped`);
-      v32[f] = (prev32[slot * u4Fields + f]! + d.value) >>> 0;
-      q = d.next;
+      const from = q;
+      let b = q < end ? bytes[q++]! : 0x80;
+      let d = b & 0x7f;
+      while (b & 0x80) {
+        if (q >= end || q - from >= EBV8_MAX_U32) return stop(n, ebvProblem(bytes, p, from, EBV8_MAX_U32, fieldName(f)));
+        b = bytes[q++]!;
+        d = d * 128 + (b & 0x7f);
+      }
+      if (d > 0xffffffff) return stop(n, `byte ${from}: ${fieldName(f)} delta ${d} in the record at byte ${p} exceeds u4; reading stopped`);
+      prev32[base32 + f] = prev32[base32 + f]! + d; // stored mod 2^32
     }
+    const base64 = slot * k;
     for (let c = 0; c < k; c++) {
-      const d = readEbv8(bytes, q, EBV8_MAX_U64);
-      if (!d) return stop(ebvProblem(bytes, p, q, EBV8_MAX_U64, fieldName(u4Fields + c)));
-      const before = prev64[slot * k + c]!;
-      let v = before + d.value;
-      if (d.big !== undefined || v >= 2 ** 53) v = Number((BigInt(before) + (d.big ?? BigInt(d.value))) % TWO64);
-      v64[c] = v;
-      q = d.next;
+      const from = q;
+      let b = q < end ? bytes[q++]! : 0x80;
+      let d = b & 0x7f;
+      while (b & 0x80 && q - from < 7) {
+        if (q >= end) return stop(n, ebvProblem(bytes, p, from, EBV8_MAX_U64, fieldName(u4Fields + c)));
+        b = bytes[q++]!;
+        d = d * 128 + (b & 0x7f);
+      }
+      const before = prev64[base64 + c]!;
+      let v = before + d;
+      if (b & 0x80 || v >= 2 ** 53) {
+        // Longer than 7 bytes, or past 2^53: exact arithmetic mod 2^64.
+        const e = readEbv8(bytes, from, EBV8_MAX_U64);
+        if (!e) return stop(n, ebvProblem(bytes, p, from, EBV8_MAX_U64, fieldName(u4Fields + c)));
+        v = Number((BigInt(before) + (e.big ?? BigInt(e.value))) % TWO64);
+        q = e.next;
+      }
+      prev64[base64 + c] = v;
     }
-    // The record is whole: commit the thread's new values, then the record (unless its action is invalid).
-    prev32.set(v32, slot * u4Fields);
-    prev64.set(v64, slot * k);
     const word = u32(bytes, p + 3);
     const a = word & 3;
     if (a === 3) cols.skip(p);
     else {
       const i = n++;
-      cols.cpuId![i] = bytes[p]!;
-      cols.threadId[i] = tid;
-      cols.action[i] = a;
-      cols.methodId[i] = word - a;
+      cpuId![i] = bytes[p]!;
+      threadId[i] = tid;
+      action[i] = a;
+      methodId[i] = word - a;
       mW[2 * i] = word - a;
-      putTime(cols.time1, w1, i, v32[0]!);
-      if (w2) putTime(cols.time2!, w2, i, v32[1]!);
-      if (cols.heap) for (let f = 0; f < 3; f++) cols.heap[f]![i] = v32[times + f]!;
-      for (let c = 0; c < k; c++) cols.counters[c]![i] = v64[c]!;
+      putTime(time1, w1, i, prev32[base32]!);
+      if (w2) putTime(time2, w2, i, prev32[base32 + 1]!);
+      if (heap) {
+        h0[i] = prev32[base32 + times]!;
+        h1[i] = prev32[base32 + times + 1]!;
+        h2[i] = prev32[base32 + times + 2]!;
+      }
+      for (let c = 0; c < k; c++) counters[c]![i] = prev64[base64 + c]!;
     }
     p = q;
   }

@@ -66,7 +66,7 @@ export class RecordColumns {
   readonly time2: Float64Array | null;
   readonly time2Ns: BigInt64Array | null;
   /** AndroScope extended records: CPU id, heap size/allocated/objects, hardware counters */
-  readonly cpuId: Uint8Array | null;
+  readonly cpuId: Int32Array | null;
   readonly heap: [Uint32Array, Uint32Array, Uint32Array] | null;
   readonly counters: Float64Array[];
   badActions = 0;
@@ -82,7 +82,7 @@ export class RecordColumns {
     this.time1Ns = new BigInt64Array(c);
     this.time2 = times === 2 ? new Float64Array(c) : null;
     this.time2Ns = times === 2 ? new BigInt64Array(c) : null;
-    this.cpuId = extended ? new Uint8Array(c) : null;
+    this.cpuId = extended ? new Int32Array(c) : null;
     this.heap = extended?.heap ? [new Uint32Array(c), new Uint32Array(c), new Uint32Array(c)] : null;
     this.counters = (extended?.counters ?? []).map(() => new Float64Array(c));
   }

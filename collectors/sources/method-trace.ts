@@ -35,7 +35,7 @@ export interface TraceMethod {
 }
 
 /** The records as typed arrays (same rows as `events`), for analyses that walk them in order. Read-only:
- * threadId and action are the memory of events' thread_id and action columns. */
+ * threadId, action and cpu are the memory of events' thread_id, action and cpu columns. */
 export interface TraceRecords {
   threadId: Int32Array;
   methodId: Float64Array;
@@ -46,7 +46,7 @@ export interface TraceRecords {
   /** thread CPU ns since the thread's first record; null when the clock has no thread-CPU time */
   threadCpu: Float64Array | null;
   /** CPU id of each record (AndroScope extended records); null or absent otherwise */
-  cpu?: Uint8Array | null;
+  cpu?: Int32Array | null;
   /** heap size, allocated bytes and object count at each record (extended records with heap values) */
   heap?: { size: Uint32Array; allocated: Uint32Array; objects: Uint32Array } | null;
   /** hardware counters: the thread's running count at each record, in header order (extended records) */
@@ -204,8 +204,8 @@ function finish(
   };
   const x = header.extended;
   if (x) {
-    records.cpu = cut(cols.cpuId!);
-    columns.cpu = Int32Array.from(records.cpu);
+    records.cpu = cut(cols.cpuId!); // the memory of the cpu column
+    columns.cpu = records.cpu;
     if (cols.heap) {
       const [size, allocated, objects] = cols.heap.map(cut) as [Uint32Array, Uint32Array, Uint32Array];
       records.heap = { size, allocated, objects };
