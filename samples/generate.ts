@@ -10,6 +10,7 @@ import { adbClient, DeviceShell } from "../collectors/adb/shell";
 import { PROFILES, upgraded, type DeviceProfile } from "../collectors/simulator/device-profiles";
 import { SimulatedPhone } from "../collectors/simulator/phone";
 import type { ScenarioName } from "../collectors/simulator/scenarios";
+import { generateMethodTraceSample } from "./method-trace-sample";
 import { generateSample } from "./synthetic-feed";
 
 const run = promisify(execFile);
@@ -95,6 +96,8 @@ export async function generateSamples(out: string): Promise<string[]> {
   // One phone at a time: Arrow JS numbers dictionaries from a process-wide counter, so bundles finished in
   // a racing order would differ in bytes (not in values) from one generation to the next.
   for (const batch of plan()) for (const one of batch) runs.push(...(await collectBatch([one], out)));
+  // A run with a method trace and hardware counters (AndroScope), generated without a phone.
+  runs.push(await generateMethodTraceSample(out));
   for (const entry of await readdir(out, { withFileTypes: true }))
     if (entry.isDirectory() && !runs.includes(entry.name)) await rm(join(out, entry.name), { recursive: true, force: true });
   await writeFile(join(out, "index.json"), JSON.stringify(runs, null, 2) + "\n");

@@ -16,7 +16,7 @@ const ROOT = join(import.meta.dirname, "../..");
 const TRIAGE = readFileSync(join(ROOT, "notebooks/triage.md"), "utf8");
 const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 const SAMPLE_RUNS = (JSON.parse(readFileSync(join(ROOT, "workspace/public/samples/index.json"), "utf8")) as string[]).filter(
-  (r) => r === "paper-cases-pixel-4a" || r.startsWith("k9-"), // triage.md's front matter: paper-cases-pixel-4a, k9-*
+X
 );
 
 describe("Publish from the workspace", () => {

@@ -26,6 +26,7 @@ interface Truth {
 const truth = (run: string): Truth => JSON.parse(readFileSync(join(SAMPLES_DIR, run, "ground_truth.json"), "utf8"));
 const samples: string[] = JSON.parse(readFileSync(join(SAMPLES_DIR, "index.json"), "utf8"));
 const lab = samples.filter((s) => s.startsWith("k9-"));
+const TRACE = "feed-methods-pixel-4a";
 const mainTruth = truth(MAIN);
 const culprit = (name: string) => mainTruth.cases.find((c) => c.case === name)!.culprit;
 
@@ -94,7 +95,7 @@ describe("notebooks/triage.md headless", () => {
   it("runs every cell on the main run and the K-9 lab, with the documented inputs and their defaults", () => {
     expect(r.failedCells.map((c) => `${c.name ?? c.defines.join(",")}: ${c.error}`)).toEqual([]);
     expect(r.checks).toEqual([]);
-    expect(r.provenance.runs.map((x) => x.run_id).sort()).toEqual([MAIN, ...lab].sort());
+    expect(r.provenance.runs.map((x) => x.run_id).sort()).toEqual([MAIN, ...lab, TRACE].sort());
     expect(Object.fromEntries(r.provenance.inputs.map((i) => [i.name, i.value]))).toEqual({
       tauMs: 500,
       chosenGroup: null,
@@ -104,12 +105,15 @@ describe("notebooks/triage.md headless", () => {
       weightsRun: "k9-pixel-4a-android12-upgraded",
       minSupport: 0.1,
       minConfidence: 0.9,
+      selectedMs: null,
+      treeRoot: "android.view.Choreographer.doFrame",
+      treeThreshold: 5,
     });
   });
 
   it("row counts and the main run's jank share match each run's ground truth", async () => {
     const counts = (await value<{ toArray(): { toJSON(): Record<string, number | string> }[] }>("row_counts")).toArray().map((x) => x.toJSON());
-    expect(counts).toHaveLength(1 + lab.length);
+    expect(counts).toHaveLength(2 + lab.length);
     for (const c of counts) {
       const t = truth(String(c.run_id)).counts;
       for (const k of ["frames", "ui_events", "tasks", "contexts", "render_ops"]) expect([c.run_id, k, c[k]]).toEqual([c.run_id, k, t[k]]);
@@ -328,5 +332,91 @@ describe("DRAW section", () => {
     const [frames] = await rows(`SELECT count(DISTINCT frame)::INTEGER AS n FROM render_ops WHERE run_id = '${MAIN}'`);
     expect(overdraw).toHaveLength(frames!.n as number);
     expect((await value<{ maxDepth: number }>("deepest")).maxDepth).toBe(Math.max(...overdraw.map((o) => o.maxDepth)));
+  });
+});
+
+interface CriticalRow {
+  depth: number;
+  method: string;
+  calls: number;
+  inclusiveMs: number;
+  share: number;
+  ipc: number;
+}
+
+describe("AndroScope section", () => {
+  const traceTruth = JSON.parse(readFileSync(join(SAMPLES_DIR, TRACE, "ground_truth.json"), "utf8")) as {
+    counts: Record<string, number>;
+    cases: { culprit: { root: string; method: string; ipc: Record<string, number> } }[];
+  };
+  const culpritOf = traceTruth.cases[0]!.culprit;
+  const named = (method: string) =>
+    `SELECT c.* FROM calls c JOIN methods m ON m.run_id = c.run_id AND m.method_id = c.method_id WHERE c.run_id = '${TRACE}' AND m.class_name || '.' || m.method_name = '${method}'`;
+
+  it("every late frame decoded a thumbnail on the main thread, and the decode ends doFrame's critical path", async () => {
+    expect(await value<number>("traceLate")).toBe(traceTruth.counts.janky_frames);
+    expect(await value<number>("lateDecoded")).toBe(traceTruth.counts.janky_frames);
+    expect(await value<number>("onTimeDecoded")).toBe(0);
+    const path = await value<CriticalRow[]>("criticalRows");
+    expect(path[0]!.method).toBe(culpritOf.root);
+    expect(path.at(-1)!.method).toBe(culpritOf.method);
+    // the leaf merges every decode: its calls and time are the decode calls' straight from SQL
+    const [decodes] = await rows(`SELECT count(*)::INTEGER AS n, sum(inclusive)::DOUBLE / 1e6 AS ms FROM (${named(culpritOf.method)})`);
+    expect(path.at(-1)!.calls).toBe(traceTruth.counts.decodes);
+    expect(path.at(-1)!.calls).toBe(decodes!.n);
+    expect(path.at(-1)!.inclusiveMs).toBeCloseTo(decodes!.ms as number, 6);
+    // shares fall along the path; the decode's IPC is close to what the generator ran it at, and above layout's
+    for (let k = 1; k < path.length; k++) expect(path[k]!.share).toBeLessThanOrEqual(path[k - 1]!.share);
+    expect(Math.abs(path.at(-1)!.ipc - culpritOf.ipc[culpritOf.method]!)).toBeLessThan(0.2);
+  });
+
+  it("the threshold hides subtrees below its share of doFrame's time", async () => {
+    try {
+      await set("treeThreshold", 40);
+      const tree = await value<{ nodes: { visible: boolean; share: number }[] }>("tree");
+      const shown = tree.nodes.filter((n) => n.visible);
+      expect(shown.every((n) => n.share >= 0.4)).toBe(true);
+      // and nothing at or above it is hidden (an ancestor never has less time than its callee)
+      expect(tree.nodes.filter((n) => !n.visible && n.share >= 0.4)).toEqual([]);
+      expect(shown.length).toBeLessThan(tree.nodes.length);
+    } finally {
+      await set("treeThreshold", 5);
+    }
+  });
+
+  it("a selected window cuts the detail timeline, the counters and the profile to it (brute force from SQL)", async () => {
+    const [t0, t1] = [900, 1000];
+    try {
+      await set("selectedMs", [t0, t1]);
+      const [a, b] = [t0 * 1e6, t1 * 1e6];
+      expect(await value<number[]>("windowNs")).toEqual([a, b]);
+      // the detail timeline accounts for every main-thread call overlapping the window once
+      const detail = await value<{ toArray(): { calls: number }[] }>("detail");
+      const [visible] = await rows(
+        `SELECT count(*)::INTEGER AS n FROM calls c JOIN threads t ON t.run_id = c.run_id AND t.thread_id = c.thread_id WHERE c.run_id = '${TRACE}' AND t.name = 'main' AND c.enter < ${b} AND (c.exit > ${a} OR (c.exit = c.enter AND c.enter >= ${a}))`,
+      );
+      expect(detail.toArray().reduce((s, r) => s + Number(r.calls), 0)).toBe(visible!.n);
+      // the profile's doFrame: the calls overlapping the window, their time cut to it
+      const profile = await value<{ name: string; calls: number; inclusive: number }[]>("profile");
+      const doFrame = profile.find((p) => p.name.startsWith("android.view.Choreographer.doFrame "))!;
+      const [cut] = await rows(`SELECT count(*)::INTEGER AS n, sum(least(exit, ${b}) - greatest(enter, ${a}))::DOUBLE AS ns FROM (${named("android.view.Choreographer.doFrame")}) WHERE enter < ${b} AND exit > ${a}`);
+      expect([doFrame.calls, doFrame.inclusive]).toEqual([cut!.n, cut!.ns]);
+      // counted cycles in the window: each 10 ms interval's count times the share of it inside the window
+      const counters = await value<{ totals: Record<string, { counted: number; attributed: number }> }>("windowCounters");
+      const [cycles] = await rows(
+        `SELECT sum(value * greatest(0, least(ts, ${b}) - greatest(ts - 10000000, ${a})) / 10000000) AS v FROM hpc_samples WHERE run_id = '${TRACE}' AND counter = 'cpu-cycles'`,
+      );
+      expect(counters.totals["cpu-cycles"]!.counted).toBeCloseTo(cycles!.v as number, 0);
+      expect(counters.totals["cpu-cycles"]!.attributed).toBeLessThanOrEqual(counters.totals["cpu-cycles"]!.counted);
+      // the counter and heap views show only the window (and the heap's neighbours on each side)
+      const series = await value<{ start: number; end: number }[]>("counterRows");
+      expect(series.length).toBeGreaterThan(0);
+      expect(series.every((s) => s.end > a && s.start < b)).toBe(true);
+      const heap = await value<{ ts: number }[]>("heapPoints");
+      expect(heap.filter((p) => p.ts < a || p.ts > b).length).toBeLessThanOrEqual(4);
+    } finally {
+      await set("selectedMs", null);
+    }
+    expect(await value<number[]>("windowNs")).toEqual([0, (await rows(`SELECT max(exit)::DOUBLE AS e FROM calls WHERE run_id = '${TRACE}'`))[0]!.e]);
   });
 });
