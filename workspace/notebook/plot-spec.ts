@@ -116,7 +116,7 @@ export function isBrushX(value: unknown): value is BrushX {
 
 /** The x interval between two pixel positions of a drag, in data units, inside the scale's domain; null below minPx (a click). */
 export function brushInterval(
-  scale: { invert?: (px: number) => unknown; domain?: readonly unknown[] },
+  scale: { invert?: (px: number) => unknown; domain?: Iterable<unknown> },
   px0: number,
   px1: number,
   minPx = 3,
@@ -125,7 +125,7 @@ export function brushInterval(
   if (typeof scale.invert !== "function") throw new Error("plot.brushX: the x scale cannot be inverted (use a linear or time x)");
   const num = (v: unknown) => (v instanceof Date ? v.getTime() : Number(v));
   let [a, b] = ordered(num(scale.invert(px0)), num(scale.invert(px1)));
-  const d = (scale.domain ?? []).map(num);
+  const d = [...(scale.domain ?? [])].map(num);
   if (d.length >= 2) {
     const [lo, hi] = ordered(Math.min(...d), Math.max(...d));
     a = Math.min(Math.max(a, lo), hi);
