@@ -6,3 +6,4 @@ export * from "./counter-attribution";
 export * from "./segments";
 export * from "./call-timeline";
 export * from "./counter-series";
+export * from "./trace-names";

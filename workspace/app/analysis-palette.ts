@@ -64,4 +64,63 @@ export const ANALYSES: PaletteEntry[] = [
       { kind: "ts", source: "const res = jb.draw.renderingEfficiency(jb.draw.preprocessRenderOps(draw_ops), {screen: {width: draw_screen.get(0).width, height: draw_screen.get(0).height}});\ndisplay(jb.draw.renderingEfficiencyPlot(res));" },
     ],
   },
+  {
+    label: "AndroScope: method profile (method and class views)",
+    needs: ["calls", "methods"],
+    cells: [
+      { kind: "sql", name: "prof_runs", source: "SELECT DISTINCT run_id FROM calls ORDER BY run_id" },
+      { kind: "ts", source: `const profRun = view(Inputs.select(prof_runs.toArray().map((r) => r.run_id), {label: "run"}))` },
+      { kind: "ts", source: `const profBy = view(Inputs.radio(["method", "class"], {label: "view", value: "method"}))` },
+      { kind: "sql", name: "prof_calls", source: "SELECT * FROM calls WHERE run_id = ${profRun} ORDER BY call_id" },
+      { kind: "sql", name: "prof_methods", source: "SELECT * FROM methods WHERE run_id = ${profRun}" },
+      { kind: "ts", source: "const profRows = jb.androscope.methodProfile(prof_calls, jb.androscope.methodList(prof_methods), {by: profBy});\ndisplay(jb.androscope.methodProfilePlot(profRows, {top: 15}));" },
+    ],
+  },
+  {
+    label: "AndroScope: call tree of a method (threshold, critical path)",
+    needs: ["calls", "methods"],
+    cells: [
+      { kind: "sql", name: "ct_runs", source: "SELECT DISTINCT run_id FROM calls ORDER BY run_id" },
+      { kind: "ts", source: `const ctRun = view(Inputs.select(ct_runs.toArray().map((r) => r.run_id), {label: "run"}))` },
+      { kind: "sql", name: "ct_calls", source: "SELECT * FROM calls WHERE run_id = ${ctRun} ORDER BY call_id" },
+      { kind: "sql", name: "ct_methods", source: "SELECT * FROM methods WHERE run_id = ${ctRun}" },
+      // The busiest method (most inclusive time) is the first root offered.
+      { kind: "ts", source: "const ctMethods = jb.androscope.methodList(ct_methods);\nconst ctBusiest = jb.androscope.methodProfile(ct_calls, ctMethods)[0]?.methodId;" },
+      { kind: "ts", source: `const ctRoot = view(Inputs.select(jb.androscope.methodChoices(ctMethods), {label: "call tree of", value: ctBusiest}))` },
+      { kind: "ts", source: `const ctPercent = view(Inputs.range([0, 100], {label: "hide subtrees below (% of the root's time)", value: 5, step: 1}))` },
+      { kind: "ts", source: "const ctTree = jb.androscope.callTree(ct_calls, ctMethods, ctRoot, {thresholdPercent: ctPercent});\ndisplay(jb.androscope.callTreePlot(ctTree));\ndisplay(md`Critical path: ${ctTree.criticalPath.map((n) => n.name).join(\" → \")}`);" },
+    ],
+  },
+  {
+    label: "AndroScope: call timeline (drag to select a window)",
+    needs: ["calls", "methods", "threads"],
+    cells: [
+      { kind: "sql", name: "ctl_runs", source: "SELECT DISTINCT run_id FROM calls ORDER BY run_id" },
+      { kind: "ts", source: `const ctlRun = view(Inputs.select(ctl_runs.toArray().map((r) => r.run_id), {label: "run"}))` },
+      { kind: "sql", name: "ctl_methods", source: "SELECT * FROM methods WHERE run_id = ${ctlRun}" },
+      { kind: "sql", name: "ctl_threads", source: "SELECT * FROM threads WHERE run_id = ${ctlRun}" },
+      // Level of detail in SQL: the query returns every call when few are visible, else per-pixel aggregates.
+      { kind: "ts", source: "const ctlNames = {methods: jb.androscope.methodList(ctl_methods), threads: jb.androscope.threadList(ctl_threads)};\nconst ctlQuery = jb.androscope.callTimelineQuery({runId: ctlRun, widthPx: 760});\nconst ctlRows = await sql(ctlQuery.parts, ...ctlQuery.params);" },
+      { kind: "ts", source: `const ctlWindowMs = view(plot.brushX(jb.androscope.callTimelinePlot(ctlRows, {...ctlNames, title: "Calls per thread and depth (drag to select a window)"})))` },
+      { kind: "ts", source: "const ctlWindow = ctlWindowMs ? [ctlWindowMs[0] * 1e6, ctlWindowMs[1] * 1e6] : null;\nconst ctlDetailQuery = jb.androscope.callTimelineQuery({runId: ctlRun, widthPx: 760, window: ctlWindow});\ndisplay(jb.androscope.callTimelinePlot(await sql(ctlDetailQuery.parts, ...ctlDetailQuery.params), {...ctlNames, window: ctlWindow, title: ctlWindow ? \"The selected window\" : \"Whole trace (nothing selected)\"}));" },
+    ],
+  },
+  {
+    label: "AndroScope: counters and heap linked to the call timeline, the window's profile with IPC",
+    needs: ["calls", "methods", "threads", "hpc_samples", "heap_samples"],
+    cells: [
+      { kind: "sql", name: "hw_runs", source: "SELECT DISTINCT run_id FROM calls WHERE run_id IN (SELECT run_id FROM hpc_samples) ORDER BY run_id" },
+      { kind: "ts", source: `const hwRun = view(Inputs.select(hw_runs.toArray().map((r) => r.run_id), {label: "run"}))` },
+      { kind: "sql", name: "hw_calls", source: "SELECT * FROM calls WHERE run_id = ${hwRun} ORDER BY call_id" },
+      { kind: "sql", name: "hw_methods", source: "SELECT * FROM methods WHERE run_id = ${hwRun}" },
+      { kind: "sql", name: "hw_threads", source: "SELECT * FROM threads WHERE run_id = ${hwRun}" },
+      { kind: "sql", name: "hw_hpc", source: "SELECT * FROM hpc_samples WHERE run_id = ${hwRun} ORDER BY ts" },
+      { kind: "sql", name: "hw_heap", source: "SELECT * FROM heap_samples WHERE run_id = ${hwRun} ORDER BY ts" },
+      { kind: "ts", source: "const hwMethods = jb.androscope.methodList(hw_methods);\nconst hwQuery = jb.androscope.callTimelineQuery({runId: hwRun, widthPx: 760});\nconst hwTimeline = await sql(hwQuery.parts, ...hwQuery.params);\nconst hwEnd = Number(hw_calls.getChild(\"exit\").toArray().reduce((a, b) => (b > a ? b : a), 0n));" },
+      { kind: "ts", source: `const hwWindowMs = view(plot.brushX(jb.androscope.callTimelinePlot(hwTimeline, {methods: hwMethods, threads: jb.androscope.threadList(hw_threads), title: "Calls (drag to select a window)"})))` },
+      // One shared window: the counters, the heap and the profile all take the timeline's selection.
+      { kind: "ts", source: "const hwWindow = hwWindowMs ? [hwWindowMs[0] * 1e6, hwWindowMs[1] * 1e6] : [0, hwEnd];\nconst hwSeries = jb.androscope.counterSeries(hw_hpc, {window: hwWindow});\ndisplay(jb.androscope.counterSeriesPlot(hwSeries, \"cpu-cycles\", {window: hwWindow}));\ndisplay(jb.androscope.counterSeriesPlot(hwSeries, \"IPC\", {window: hwWindow}));\ndisplay(jb.androscope.heapSeriesPlot(jb.androscope.heapSeries(hw_heap, {window: hwWindow}), {window: hwWindow}));" },
+      { kind: "ts", source: "const hwProfile = jb.androscope.methodProfile(hw_calls, hwMethods, {window: hwWindow, counters: jb.androscope.attributeCounters(hw_calls, hw_hpc, {window: hwWindow})});\ndisplay(md(hwProfile.slice(0, 15).map((r) => `- ${r.name}: ${r.calls} calls, ${(r.inclusive / 1e6).toFixed(1)} ms, IPC ${r.ipc === null ? \"–\" : r.ipc.toFixed(2)}`).join(\"\\n\")));" },
+    ],
+  },
 ];
