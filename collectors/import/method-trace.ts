@@ -1,7 +1,8 @@
 // Importer for Android method trace files (.trace from Debug.startMethodTracing, `am profile`, Android
-// Studio): method_events as recorded and the calls built from them (AndroScope TraceBridge, §V).
+// Studio): methods and threads from the key, method_events as recorded and the calls built from them
+// (AndroScope TraceBridge, §V).
 import type { TextImport } from "./framestats";
-import { buildCallsWithRepairs } from "../../cells/androscope/calls";
+import { methodTraceTables } from "../method-trace-tables";
 import { readMethodTrace } from "../sources/method-trace";
 import { traceHeapSamples } from "../sources/method-trace-samples";
 
@@ -15,19 +16,15 @@ export function detectMethodTrace(bytes: Uint8Array): boolean {
 
 export function importMethodTrace(bytes: Uint8Array, file: string, runId: string): TextImport {
   const t = readMethodTrace(bytes, { runId });
-  const { table: calls, repairs } = buildCallsWithRepairs(t);
+  const { tables, note } = methodTraceTables(t, runId);
   const warnings = t.warnings.map((w) => `${file}: ${w}`);
   // The repairs are expected in real traces (tracing starts and stops inside calls): say how many, once.
-  if (repairs.unmatchedAtStart || repairs.popped || repairs.openAtEnd)
-    warnings.push(
-      `${file}: ${repairs.unmatchedAtStart} calls began before tracing, ${repairs.openAtEnd} were still open at the end, ` +
-        `${repairs.popped} frames were closed by an exit further down the stack`,
-    );
+  if (note) warnings.push(`${file}: ${note}`);
   const vm = t.properties.vm ? `${t.properties.vm} ` : "";
   const heap = traceHeapSamples(t); // AndroScope extended records with heap values
   return {
     context: { app: "unknown", scenario: `import ${file} (${vm}method trace, clock ${t.clock})` },
-    tables: { method_events: t.events, calls, ...(heap ? { heap_samples: heap } : {}) },
+    tables: { ...tables, ...(heap ? { heap_samples: heap } : {}) },
     warnings,
     complete: !t.partial,
     source: { kind: "method-trace", origin: file },

@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 const tmp = () => mkdtempSync(join(tmpdir(), "jb-import-"));
 
 describe("jankbook import", () => {
-  it("writes a bundle with method_events and calls for an ART streaming trace", async () => {
+  it("writes a bundle with methods, threads, method_events and calls for an ART streaming trace", async () => {
     const out = tmp();
     const r = await importFile("test/fixtures/dmtrace/firefox-profiler_art-trace-streaming.trace", out, "art-stream");
     expect(r.kind).toBe("method-trace");
@@ -20,7 +20,7 @@ describe("jankbook import", () => {
     expect(b.errors).toEqual([]);
     expect(b.manifest.run_id).toBe("art-stream");
     expect(b.manifest.complete).toBe(true);
-    expect(b.manifest.sources).toEqual([{ kind: "method-trace", origin: "firefox-profiler_art-trace-streaming.trace", tables: ["method_events", "calls"] }]);
+    expect(b.manifest.sources).toEqual([{ kind: "method-trace", origin: "firefox-profiler_art-trace-streaming.trace", tables: ["methods", "threads", "method_events", "calls"] }]);
     const ev = b.tables.get("method_events")!;
     const calls = b.tables.get("calls")!;
     expect(ev.numRows).toBe(39377);
@@ -28,6 +28,18 @@ describe("jankbook import", () => {
     expect(calls.numRows).toBe(19885);
     expect(calls.getChild("run_id")!.get(0)).toBe("art-stream");
     expect(ev.getChild("run_id")!.get(ev.numRows - 1)).toBe("art-stream");
+    // The key's tables make the ids readable: every thread a record names is defined, and so is every method
+    // but those of the 38 records the reader warns about (this real trace names methods it never defines).
+    const methodIds = new Set(b.tables.get("methods")!.getChild("method_id")!.toArray() as Iterable<number>);
+    const threadNames = new Map<number, string>();
+    const threads = b.tables.get("threads")!;
+    for (let i = 0; i < threads.numRows; i++) threadNames.set(threads.getChild("thread_id")!.get(i), threads.getChild("name")!.get(i));
+    const eventMethods = ev.getChild("method_id")!.toArray() as Iterable<number>;
+    const usedThreads = new Set(ev.getChild("thread_id")!.toArray() as Iterable<number>);
+    expect([...eventMethods].filter((id) => !methodIds.has(id)).length).toBe(38);
+    expect(b.manifest.warnings.join("\n")).toMatch(/38 records name a method id not in the method list/);
+    expect([...usedThreads].filter((id) => !threadNames.has(id))).toEqual([]);
+    expect(threadNames.get(ev.getChild("thread_id")!.get(0))).toMatch(/\S/);
   });
 
   it("names the run after the file by default and marks a truncated trace incomplete", async () => {
