@@ -195,14 +195,14 @@ export function callTimelinePlot(rows: Table, options: CallTimelinePlotOptions =
     title: options.title,
     width: options.width,
     height: 40 + threadOrder.length * (12 + 9 * depth),
-    marginLeft: 10,
+    marginLeft: 130,
     x: { label: "time since tracing began (ms)", domain: w ? [Number(w[0]) / 1e6, Number(w[1]) / 1e6] : undefined, grid: true },
     y: { axis: null, domain: [depth, 0] },
-    fy: { label: null, domain: threadOrder },
+    fy: { label: null, domain: threadOrder, axis: "left", tickSize: 0 },
     color: { type: "ordinal", scheme: "tableau10" },
     marks: [
       Plot.rect(rects, { x1: "x1", x2: "x2", y1: "depth", y2: (r: TimelineRect) => r.depth + 0.9, fy: "thread", fill: "method", fillOpacity: (r: TimelineRect) => 0.25 + 0.75 * r.occupancy, title: "title", clip: true }),
-      Plot.text(threadOrder, { fy: (d: string) => d, frameAnchor: "top-left", text: (d: string) => d, dy: -2, fontSize: 10 }),
+      Plot.frame({ stroke: "#ddd" }),
     ],
   };
 }

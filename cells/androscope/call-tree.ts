@@ -240,7 +240,8 @@ function icicleRows(tree: CallTree, options: CallTreePlotOptions): IcicleRow[] {
       kind: n.critical ? "critical path" : "other",
       label: n.name.split(/[./]/).slice(-2).join("."),
       title: `${n.name}\n${n.calls} calls, inclusive ${(n.inclusive / 1e6).toFixed(3)} ms (${(n.share * 100).toFixed(1)} %), exclusive ${(n.exclusive / 1e6).toFixed(3)} ms${ratioText}${n.hiddenChildren ? `\n${n.hiddenChildren} children below the threshold (${(n.hiddenInclusive / 1e6).toFixed(3)} ms)` : ""}`,
-      wide: total > 0 && n.inclusive / total > 0.08,
+      // room for the label: about 6.5 px a character on a ~640 px wide plot
+      wide: total > 0 && (n.inclusive / total) * 640 > 6.5 * (n.name.split(/[./]/).slice(-2).join(".").length + 1),
     });
   }
   return rows;
