@@ -1,10 +1,12 @@
 // The call timeline's level-of-detail query at 1M calls in DuckDB-WASM (Node build): one window query per
-// measurement, the whole trace (buckets) and zoomed in (wide calls one by one, short ones bucketed).
+// measurement, the whole trace (buckets) and zoomed in (wide calls one by one, short ones bucketed), at the
+// workspace's plot width (760 px). As the notebook does, the run's extent and lanes are queried once
+// (callTimelineExtentQuery) and passed in, so every window query is made of constants.
 // Budget: a slider or brush change redrawn in < 100 ms (DESIGN.md, workspace budgets).
 import type { Table } from "apache-arrow";
 import { makeBundleTable } from "../bundle/table-builder";
 import { encodeStream } from "../bundle/encode-stream";
-import { callTimelineQuery } from "../cells/androscope/call-timeline";
+import { callTimelineExtentQuery, callTimelineQuery } from "../cells/androscope/call-timeline";
 import { createNodeEngine } from "../workspace/db/duckdb-node";
 import type { SqlEngine } from "../workspace/db/engine";
 import { timeMs, type Benchmark } from "./harness";
@@ -64,19 +66,20 @@ export function syntheticCalls(count: number, seed = 7): Table {
 }
 
 let engine: SqlEngine | null = null;
-let end = 0;
+let extent = { t0: 0, t1: 0, lanes: 0 };
 let k = 0;
 
 async function setup() {
   if (engine) return;
-  const calls = syntheticCalls(CALLS);
-  end = Math.max(...Array.from(calls.getChild("exit")!.toArray() as BigInt64Array, Number).filter((_, i) => i % 997 === 0), 0);
   engine = await createNodeEngine();
-  await engine.insertArrowStream("calls", encodeStream(calls));
+  await engine.insertArrowStream("calls", encodeStream(syntheticCalls(CALLS)));
+  const q = callTimelineExtentQuery({ runId: "bench" });
+  const row = (await engine.query(q.sql, q.params)).get(0)!;
+  extent = { t0: Number(row.t0), t1: Number(row.t1), lanes: Number(row.lanes) };
 }
 
-async function query(window: [number, number] | null): Promise<number> {
-  const q = callTimelineQuery({ window, widthPx: 1200, runId: "bench" });
+async function query(window: [number, number]): Promise<number> {
+  const q = callTimelineQuery({ window, widthPx: 760, runId: "bench", lanes: extent.lanes });
   let rows = 0;
   const ms = await timeMs(async () => (rows = (await engine!.query(q.sql, q.params)).numRows));
   if (rows === 0) throw new Error("timeline query returned no rows");
@@ -90,7 +93,7 @@ export const benchmarks: Benchmark[] = [
     budget: 100,
     runs: 9,
     setup,
-    measure: () => query(null),
+    measure: () => query([extent.t0, extent.t1]),
   },
   {
     name: `androscope/call timeline query, 1 % windows, ${CALLS / 1e6}M calls`,
@@ -100,8 +103,9 @@ export const benchmarks: Benchmark[] = [
     setup,
     // a different window each time, across the trace
     measure: () => {
-      const at = ((k++ * 0.37) % 0.99) * end;
-      return query([at, at + end / 100]);
+      const span = extent.t1 - extent.t0;
+      const at = extent.t0 + ((k++ * 0.37) % 0.99) * span;
+      return query([at, at + span / 100]);
     },
     async teardown() {
       await engine?.close();

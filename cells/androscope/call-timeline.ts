@@ -1,33 +1,26 @@
 // The per-thread call timeline (AndroScope §VI-1, Fig. 13a) at any number of calls: level of detail by SQL
-// aggregation, not by drawing every call. For a time window and a plot width, DuckDB returns a bounded
-// number of rows per thread and depth (a lane):
-//   - when few calls are visible (at most maxCalls), every one of them, cut to the window ("call" rows);
-//   - otherwise the window [t0, t1) is cut into B equal buckets per lane, B = min(width / bucketPx,
-//     maxRects / lanes) (lanes: every thread's deepest visible depth + 1, so the whole plot stays within what
-//     SVG draws quickly); a call with (exit - enter) * B >= t1 - t0 (at least a bucket wide) stays one by one
-//     (in one lane calls do not overlap: at most about B of them), shorter ones are counted per bucket
-//     ("bucket" rows: how many, how much time they cover, the longest one's method, ties to the smaller id).
-//     A short call goes to bucket floor((start - t0) * B / (t1 - t0)) of its (cut) start; bucket b spans
-//     t0 + floor(b (t1 - t0) / B) to t0 + floor((b + 1) (t1 - t0) / B).
+// aggregation, not by drawing every call. For a time window [t0, t1) and a plot width, DuckDB returns a
+// bounded number of rows per thread and depth (a lane). The window is cut into B equal buckets per lane,
+// B = min(width / bucketPx, maxRects / lanes) (lanes: every thread's deepest depth + 1 in the run, so the
+// whole plot stays within what SVG draws quickly):
+//   - a call at least a bucket wide, (exit - enter) * B >= t1 - t0, is drawn as itself, cut to the window
+//     (in one lane calls do not overlap: at most about B of them);
+//   - shorter calls are grouped by the bucket their (cut) start falls in, floor((start - t0) * B / (t1 - t0));
+//     a bucket holding one call draws that call ("call" row), so individual calls appear wherever few are
+//     visible; a bucket holding more is one "bucket" row spanning t0 + floor(b (t1 - t0) / B) to
+//     t0 + floor((b + 1) (t1 - t0) / B): how many calls, the time they cover, the longest one's method (ties
+//     to the smaller id).
 // Thread ids, depths below 65,536 and 32-bit method ids (as method traces have) are packed into BIGINT keys.
 // The cell builds the SQL and its bound parameters; the notebook runs it (cells never touch DuckDB).
+// Passing the window and the lanes (callTimelineExtentQuery, once per run) makes every term of the query a
+// constant; DuckDB-WASM then runs it about twice as fast as with them computed inside.
 import * as Plot from "@observablehq/plot";
 import type { Table } from "apache-arrow";
 import { requireColumns } from "../common/require-columns";
 import { int32Values, int64Values } from "./call-columns";
 import type { ProfileMethod } from "./method-profile";
 
-export interface CallTimelineOptions {
-  /** [t0, t1] ns on the calls' clock; null or absent: the whole trace */
-  window?: readonly [number, number] | null;
-  /** the plot's width in pixels */
-  widthPx: number;
-  /** pixels per bucket; default 2 */
-  bucketPx?: number;
-  /** buckets per lane are cut so that lanes x buckets stays below this; default 20,000 */
-  maxRects?: number;
-  /** draw every call when at most this many are visible; default 3,000 (Plot draws SVG) */
-  maxCalls?: number;
+export interface CallTimelineFilter {
   /** the run whose calls to show; default every row of the table (load one run) */
   runId?: string | null;
   /** only these threads; default all */
@@ -36,14 +29,76 @@ export interface CallTimelineOptions {
   maxDepth?: number | null;
 }
 
+export interface CallTimelineOptions extends CallTimelineFilter {
+  /** [t0, t1] ns on the calls' clock; null or absent: the whole trace */
+  window?: readonly [number, number] | null;
+  /** the plot's width in pixels */
+  widthPx: number;
+  /** pixels per bucket; default 2 */
+  bucketPx?: number;
+  /** buckets per lane are cut so that lanes x buckets stays below this; default 8,000 (SVG rectangles Plot draws quickly) */
+  maxRects?: number;
+  /** the lanes of the calls shown (callTimelineExtentQuery's `lanes`); default computed in the query */
+  lanes?: number | null;
+}
+
 export interface CallTimelineQuery {
   /** SQL over the `calls` table with `?` placeholders */
   sql: string;
   params: unknown[];
   /** the SQL split at its placeholders, for the notebook's sql builtin: sql(q.parts, ...q.params) */
   parts: string[];
-  /** buckets per lane at most (fewer when there are many lanes) */
-  maxBuckets: number;
+}
+
+class SqlBuilder {
+  private text: string[] = [];
+  readonly params: unknown[] = [];
+  sql(t: string): this {
+    this.text.push(t);
+    return this;
+  }
+  bind(v: unknown, type: string): this {
+    this.text.push(`?::${type}`);
+    this.params.push(v);
+    return this;
+  }
+  /** The filters of the options given only, so DuckDB pushes constant comparisons into the scan. */
+  filters(f: CallTimelineFilter, threads: readonly number[] | null): this {
+    if (f.runId != null) this.sql(" AND run_id = ").bind(f.runId, "VARCHAR");
+    if (threads) {
+      this.sql(" AND thread_id IN (");
+      threads.forEach((t, k) => (k && this.sql(", "), this.bind(t, "INTEGER")));
+      this.sql(")");
+    }
+    if (f.maxDepth != null) this.sql(" AND depth <= ").bind(f.maxDepth, "INTEGER");
+    return this;
+  }
+  call(term: () => unknown): this {
+    term();
+    return this;
+  }
+  done(): CallTimelineQuery {
+    const parts = this.text.join("").split("?");
+    return { sql: parts.join("?"), params: this.params, parts };
+  }
+}
+
+function checkFilter(f: CallTimelineFilter): readonly number[] | null {
+  const threads = f.threadIds ?? null;
+  if (threads && !(threads.length > 0 && threads.every((t) => Number.isInteger(t)))) throw new Error(`invalid threadIds: [${threads.join(", ")}] (expected integers)`);
+  if (f.maxDepth != null && !(Number.isInteger(f.maxDepth) && f.maxDepth >= 0 && f.maxDepth < 65_536))
+    throw new Error(`invalid maxDepth: ${String(f.maxDepth)} (expected an integer from 0 to 65535)`);
+  return threads;
+}
+
+/** One row for the run's calls (filtered as given): t0 (first entry), t1 (last exit), lanes. */
+export function callTimelineExtentQuery(filter: CallTimelineFilter = {}): CallTimelineQuery {
+  const threads = checkFilter(filter);
+  return new SqlBuilder()
+    .sql("SELECT min(lo) AS t0, max(hi) AS t1, coalesce(sum(deepest), 0)::INTEGER AS lanes\nFROM (SELECT min(enter) AS lo, max(exit) AS hi, max(depth) + 1 AS deepest FROM calls WHERE TRUE")
+    .filters(filter, threads)
+    .sql(" GROUP BY thread_id)")
+    .done();
 }
 
 /** The level-of-detail query for one window and width (rows: kind, thread_id, depth, start, end, calls, busy, method_id, call_id). */
@@ -52,78 +107,55 @@ export function callTimelineQuery(options: CallTimelineOptions): CallTimelineQue
   if (!(Number.isFinite(width) && width >= 1)) throw new Error(`invalid widthPx: ${String(width)} (expected a width in pixels >= 1)`);
   const bucketPx = options.bucketPx ?? 2;
   if (!(bucketPx > 0)) throw new Error(`invalid bucketPx: ${String(bucketPx)} (expected > 0)`);
-  const maxCalls = options.maxCalls ?? 3000;
-  if (!(Number.isInteger(maxCalls) && maxCalls >= 0)) throw new Error(`invalid maxCalls: ${String(maxCalls)} (expected an integer >= 0)`);
   const w = options.window ?? null;
   if (w && !(Number.isFinite(Number(w[0])) && Number.isFinite(Number(w[1])) && Number(w[0]) <= Number(w[1])))
     throw new Error(`invalid window: [${w[0]}, ${w[1]}] (expected [t0, t1] ns with t0 <= t1)`);
-  const threads = options.threadIds ?? null;
-  if (threads && !(threads.length > 0 && threads.every((t) => Number.isInteger(t)))) throw new Error(`invalid threadIds: [${threads.join(", ")}] (expected integers)`);
-  const maxRects = options.maxRects ?? 20_000;
+  const threads = checkFilter(options);
+  const maxRects = options.maxRects ?? 8_000;
   if (!(Number.isInteger(maxRects) && maxRects >= 1)) throw new Error(`invalid maxRects: ${String(maxRects)} (expected an integer >= 1)`);
+  const lanes = options.lanes ?? null;
+  if (lanes !== null && !(Number.isInteger(lanes) && lanes >= 0)) throw new Error(`invalid lanes: ${String(lanes)} (expected an integer >= 0)`);
   // At most 65,535 buckets keeps (s - t0) * B within BIGINT for traces up to 39 hours.
   const maxBuckets = Math.min(65_535, Math.max(1, Math.floor(width / bucketPx)));
   // Whole nanoseconds: bucket bounds and cut ends are exact integers.
-  const [t0, t1] = w ? [Math.floor(Number(w[0])), Math.ceil(Number(w[1]))] : [null, null];
-
-  // Filters are written only for the options given, so DuckDB pushes constant comparisons into the scan.
-  if (options.maxDepth != null && !(Number.isInteger(options.maxDepth) && options.maxDepth >= 0 && options.maxDepth < 65_536))
-    throw new Error(`invalid maxDepth: ${String(options.maxDepth)} (expected an integer from 0 to 65535)`);
-  const sql: string[] = [];
-  const params: unknown[] = [];
-  const text = (t: string) => void sql.push(t);
-  const bind = (v: unknown, type: string) => void (sql.push(`?::${type}`), params.push(v));
-  const filters = () => {
-    if (options.runId != null) text(" AND run_id = "), bind(options.runId, "VARCHAR");
-    if (threads) {
-      text(" AND thread_id IN (");
-      threads.forEach((t, k) => (k && text(", "), bind(t, "INTEGER")));
-      text(")");
-    }
-    if (options.maxDepth != null) text(" AND depth <= "), bind(options.maxDepth, "INTEGER");
-  };
-  // The window: given, or the trace's extent.
-  if (w) text("WITH ext AS (SELECT "), bind(t0, "BIGINT"), text(" AS t0, "), bind(t1, "BIGINT"), text(" AS t1),\n");
-  else text("WITH ext AS (SELECT min(enter) AS t0, max(exit) AS t1 FROM calls WHERE TRUE"), filters(), text("),\n");
-  // Inlined where used (not materialized); CASE, not greatest/least, which DuckDB-WASM runs 20x slower.
-  text("shown AS NOT MATERIALIZED (\n  SELECT c.thread_id, c.depth, c.method_id, c.call_id, CASE WHEN c.enter < x.t0 THEN x.t0 ELSE c.enter END AS s,\n");
-  text("         CASE WHEN c.exit > x.t1 THEN x.t1 ELSE c.exit END AS e\n  FROM calls c, ext x\n  WHERE TRUE");
-  filters();
-  if (w) text(" AND c.enter < "), bind(t1, "BIGINT"), text(" AND c.exit >= "), bind(t0, "BIGINT");
-  text(`
-    AND c.enter < x.t1 AND (c.exit > x.t0 OR (c.exit = c.enter AND c.enter >= x.t0))
-),
-grid AS (
-  SELECT x.t0, x.t1 - x.t0 AS len, p.n,
-         greatest(1, least(`);
-  bind(maxBuckets, "BIGINT"), text(", "), bind(maxRects, "BIGINT");
-  text(` // greatest(p.lanes, 1)))::BIGINT AS b_count
-  FROM ext x, (SELECT coalesce(sum(n), 0) AS n, coalesce(sum(deepest), 0) AS lanes
-               FROM (SELECT count(*) AS n, max(depth) + 1 AS deepest FROM shown GROUP BY thread_id)) p
-),
--- the longest short call's method, ties to the smaller id: duration and id packed into one BIGINT
--- (method ids are 32-bit in method traces; durations in units that keep the product below 2^63)
-packing AS (SELECT greatest(1, (len // b_count) // 2147483648 + 1) AS unit FROM grid)
-SELECT 'call' AS kind, thread_id, depth, s AS start, e AS "end", 1 AS calls, e - s AS busy, method_id, call_id
-FROM shown, grid g
-WHERE g.n <= `);
-  bind(maxCalls, "BIGINT");
-  text(` OR (e - s) * g.b_count >= g.len
-UNION ALL
-SELECT 'bucket', (k // 4294967296)::INTEGER, (k // 65536 % 65536)::INTEGER, g.t0 + (k % 65536 * g.len) // g.b_count,
-       g.t0 + ((k % 65536 + 1) * g.len) // g.b_count, calls, busy, 4294967295 - longest % 4294967296, NULL
-FROM (
-  SELECT thread_id::BIGINT * 4294967296 + depth * 65536 + (s - g.t0) * g.b_count // g.len AS k,
-         count(*)::INTEGER AS calls, sum(e - s)::BIGINT AS busy, max((e - s) // u.unit * 4294967296 + (4294967295 - method_id)) AS longest
-  FROM shown, grid g, packing u
-  WHERE g.n > `);
-  bind(maxCalls, "BIGINT");
-  text(` AND (e - s) * g.b_count < g.len
-  GROUP BY k
-) x, grid g
-ORDER BY thread_id, depth, start, kind`);
-  const parts = sql.join("").split("?");
-  return { sql: parts.join("?"), params, parts, maxBuckets };
+  const [t0, t1] = w ? [Math.floor(Number(w[0])), Math.ceil(Number(w[1]))] : [0, 0];
+  const q = new SqlBuilder();
+  // Every term is a bound constant when known here, else a column of the one-row `grid`.
+  const known = w !== null && lanes !== null;
+  const B = known ? Math.max(1, Math.min(maxBuckets, Math.floor(maxRects / Math.max(lanes!, 1)))) : 0;
+  const T0 = () => (known ? q.bind(t0, "BIGINT") : q.sql("g.t0"));
+  const T1 = () => (known ? q.bind(t1, "BIGINT") : q.sql("g.t1"));
+  const LEN = () => (known ? q.bind(t1 - t0, "BIGINT") : q.sql("g.len"));
+  const NB = () => (known ? q.bind(B, "BIGINT") : q.sql("g.b_count"));
+  const GRID = known ? "" : ", grid g";
+  q.sql("WITH ");
+  if (!known) {
+    q.sql("mine AS (SELECT thread_id, depth, enter, exit FROM calls WHERE TRUE").filters(options, threads).sql("),\n");
+    q.sql("grid AS (\n  SELECT t0, t1, t1 - t0 AS len, greatest(1, least(").bind(maxBuckets, "BIGINT").sql(", ").bind(maxRects, "BIGINT").sql(" // greatest(lanes, 1)))::BIGINT AS b_count\n");
+    q.sql("  FROM (SELECT ");
+    w ? q.bind(t0, "BIGINT") : q.sql("(SELECT min(enter) FROM mine)");
+    q.sql(" AS t0, ");
+    w ? q.bind(t1, "BIGINT") : q.sql("(SELECT max(exit) FROM mine)");
+    q.sql(" AS t1, ");
+    lanes !== null ? q.bind(lanes, "BIGINT") : q.sql("(SELECT sum(d) FROM (SELECT max(depth) + 1 AS d FROM mine GROUP BY thread_id))");
+    q.sql(" AS lanes)\n),\n");
+  }
+  // CASE, not greatest/least, which DuckDB-WASM runs 20x slower.
+  q.sql("shown AS NOT MATERIALIZED (\n  SELECT thread_id, depth, method_id, call_id, CASE WHEN enter < ").call(T0).sql(" THEN ").call(T0).sql(" ELSE enter END AS s,\n");
+  q.sql("         CASE WHEN exit > ").call(T1).sql(" THEN ").call(T1).sql(" ELSE exit END AS e\n  FROM calls").sql(GRID).sql(" WHERE TRUE").filters(options, threads);
+  q.sql(" AND enter < ").call(T1).sql(" AND (exit > ").call(T0).sql(" OR (exit = enter AND enter >= ").call(T0).sql("))\n)\n");
+  q.sql(`SELECT 'call' AS kind, thread_id, depth, s AS start, e AS "end", 1 AS calls, e - s AS busy, method_id, call_id\nFROM shown`).sql(GRID).sql(" WHERE (e - s) * ").call(NB).sql(" >= ").call(LEN);
+  q.sql("\nUNION ALL\nSELECT CASE WHEN calls = 1 THEN 'call' ELSE 'bucket' END, (k // 4294967296)::INTEGER, (k // 65536 % 65536)::INTEGER,\n");
+  q.sql("       CASE WHEN calls = 1 THEN s1 ELSE ").call(T0).sql(" + (k % 65536 * ").call(LEN).sql(") // ").call(NB).sql(" END,\n");
+  q.sql("       CASE WHEN calls = 1 THEN e1 ELSE ").call(T0).sql(" + ((k % 65536 + 1) * ").call(LEN).sql(") // ").call(NB).sql(" END,\n");
+  q.sql("       calls, busy, 4294967295 - longest % 4294967296, CASE WHEN calls = 1 THEN first END\n");
+  // The longest short call's method, ties to the smaller id: duration and id packed into one BIGINT (short
+  // calls are under a bucket; durations in units that keep the product below 2^63).
+  q.sql("FROM (\n  SELECT thread_id::BIGINT * 4294967296 + depth * 65536 + (s - ").call(T0).sql(") * ").call(NB).sql(" // ").call(LEN).sql(" AS k, count(*)::INTEGER AS calls,\n");
+  q.sql("         sum(e - s)::BIGINT AS busy, max((e - s) // (").call(LEN).sql(" // ").call(NB).sql(" // 2147483648 + 1) * 4294967296 + (4294967295 - method_id)) AS longest,\n");
+  q.sql("         min(s) AS s1, max(e) AS e1, min(call_id) AS first\n  FROM shown").sql(GRID).sql(" WHERE (e - s) * ").call(NB).sql(" < ").call(LEN).sql("\n  GROUP BY k\n)").sql(GRID);
+  q.sql("\nORDER BY thread_id, depth, start, kind");
+  return q.done();
 }
 
 export interface CallTimelinePlotOptions {
