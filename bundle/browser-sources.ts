@@ -8,9 +8,31 @@ export function urlSource(base: string): BundleSource {
     async read(file) {
       const response = await fetch(new URL(file, new URL(root, location.href)));
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      return new Uint8Array(await response.arrayBuffer());
+      return readBody(response);
     },
   };
+}
+
+/**
+ * The body, gathered chunk by chunk into one buffer of the announced size: `arrayBuffer()` assembles a big
+ * table in one main-thread task (382 ms for a 750 MB frames table), this spreads the copying over the
+ * chunks as they arrive. Without a trustworthy length it falls back to `arrayBuffer()`.
+ */
+export async function readBody(response: Response): Promise<Uint8Array> {
+  const length = Number(response.headers.get("content-length"));
+  const encoded = (response.headers.get("content-encoding") ?? "identity") !== "identity";
+  if (!response.body || !Number.isSafeInteger(length) || length <= 0 || encoded) return new Uint8Array(await response.arrayBuffer());
+  const bytes = new Uint8Array(length);
+  const reader = response.body.getReader();
+  let filled = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (filled + value.length > length) throw new Error(`body longer than its content-length ${length}`);
+    bytes.set(value, filled);
+    filled += value.length;
+  }
+  return filled === length ? bytes : bytes.subarray(0, filled);
 }
 
 /**

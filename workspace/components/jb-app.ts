@@ -16,7 +16,6 @@ import { PURIFY_CONFIG, installPurifyHooks, publishNotebook } from "../publish/p
 import DOMPurify from "dompurify";
 import { version } from "../../package.json";
 import type { JbNotebook } from "./jb-notebook";
-import "./jb-notebook";
 import "./jb-plot";
 import "./jb-run-overview";
 import "./jb-schema";
@@ -77,6 +76,9 @@ export class JbApp extends LitElement {
     });
     this.addEventListener("dragleave", () => (this.dragging = false));
     this.addEventListener("drop", (e) => void this.onDrop(e));
+    // The notebook (CodeMirror, the runtime, every cell) is its own chunk, fetched while DuckDB starts, so
+    // the page's first script is short: no long main-thread task before the first chart (issue 8).
+    void import("./jb-notebook");
     void this.start();
   }
 
