@@ -7,6 +7,15 @@ import { median, quantile, type Benchmark, type BenchResult } from "./harness";
 const here = dirname(fileURLToPath(import.meta.url));
 
 async function runOne(b: Benchmark): Promise<BenchResult> {
+  try {
+    return await measureOne(b);
+  } finally {
+    // A benchmark that fails half-way still closes its browser and server, or the process never exits.
+    await b.teardown?.();
+  }
+}
+
+async function measureOne(b: Benchmark): Promise<BenchResult> {
   await b.setup?.();
   const runs = b.runs ?? 5;
   const samples: number[] = [];
@@ -30,7 +39,6 @@ async function runOne(b: Benchmark): Promise<BenchResult> {
     const peerMedian = median(peerSamples);
     result.peer = { name: b.peer.name, median: peerMedian, ratio: result.median / peerMedian };
   }
-  await b.teardown?.();
   return result;
 }
 
