@@ -6,49 +6,17 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SqlEngine } from "../../workspace/db/engine";
 import { runNotebookFile, SAMPLES_DIR, type HeadlessResult } from "../../workspace/notebook/headless";
+import { appFrameOf, hf6, truth, type GroupRow, type TimelineRow, type UpgradeRow } from "./triage-support";
 
 const ROOT = join(import.meta.dirname, "../..");
 const TRIAGE = join(ROOT, "notebooks/triage.md");
 const MAIN = "paper-cases-pixel-4a";
 
-interface Culprit {
-  task_ids?: number[];
-  context_frame?: string;
-  view_id?: number;
-  regressed?: boolean;
-  event?: string;
-  hidden_submenus?: { view_id: number; layout_file: string }[];
-}
-interface Truth {
-  cases: { case: string; culprit: Culprit }[];
-  counts: Record<string, number>;
-}
-const truth = (run: string): Truth => JSON.parse(readFileSync(join(SAMPLES_DIR, run, "ground_truth.json"), "utf8"));
 const samples: string[] = JSON.parse(readFileSync(join(SAMPLES_DIR, "index.json"), "utf8"));
 const lab = samples.filter((s) => s.startsWith("k9-"));
 const TRACE = "feed-methods-pixel-4a";
 const mainTruth = truth(MAIN);
 const culprit = (name: string) => mainTruth.cases.find((c) => c.case === name)!.culprit;
-
-interface GroupRow {
-  group: number;
-  rank: number;
-  label: string;
-  name: string;
-  worstMs: number;
-  mqMs: number;
-  meMs: number;
-  anomalousBy: string;
-  tasks: number;
-}
-interface TimelineRow {
-  group: number;
-  taskId: string;
-  phase: "queued" | "running";
-  start: number;
-  end: number;
-  ms: number;
-}
 
 let r: HeadlessResult;
 let engine: SqlEngine;
@@ -73,16 +41,6 @@ async function contextTimes(): Promise<Map<number, { mq: number; me: number; tas
     out.set(c, e);
   }
   return out;
-}
-
-/** Hyndman–Fan type 6 quartile, written out here as the reference (DUNE §5.3.3's worked example method). */
-function hf6(values: number[], p: number): number {
-  const s = [...values].sort((a, b) => a - b);
-  const h = (s.length + 1) * p;
-  if (h <= 1) return s[0]!;
-  if (h >= s.length) return s[s.length - 1]!;
-  const lo = Math.floor(h);
-  return s[lo - 1]! + (h - lo) * (s[lo]! - s[lo - 1]!);
 }
 
 beforeAll(async () => {
@@ -200,23 +158,6 @@ describe("DiagDroid section", () => {
     expect(new Set((await value<TimelineRow[]>("timelineRows")).map((t) => t.group))).toEqual(new Set(groups.map((g) => g.group)));
   });
 });
-
-/** The notebook's group name for a context frame like `a.b.Class.method(File.java:1)`. */
-function appFrameOf(frame: string): string {
-  return frame.replace(/\(.*$/, "").split(".").slice(-2).join(".");
-}
-
-interface UpgradeRow {
-  run: string;
-  metric: string;
-  value: number;
-  q1: number;
-  q3: number;
-  lowerFence: number;
-  upperFence: number;
-  label: string;
-  comparedWith: number;
-}
 
 describe("DUNE section", () => {
   const upgraded = lab.filter((run) => truth(run).cases[0]!.culprit.regressed);
