@@ -1,8 +1,19 @@
-import { defineConfig } from "vite";
+import { createLogger, defineConfig } from "vite";
+
+// DuckDB-WASM's worker ships a source map naming its bundled apache-arrow sources, which are not in the
+// package: Vite's dev server warns once per file (about 130 lines on `npm start`). Those say nothing
+// actionable, so they are dropped; every other message goes through.
+const logger = createLogger();
+const warnOnce = logger.warnOnce.bind(logger);
+const warn = logger.warn.bind(logger);
+const isDuckdbSourcemapNoise = (msg: string) => msg.startsWith("Sourcemap for") && msg.includes("@duckdb/duckdb-wasm");
+logger.warn = (msg, options) => (isDuckdbSourcemapNoise(msg) ? undefined : warn(msg, options));
+logger.warnOnce = (msg, options) => (isDuckdbSourcemapNoise(msg) ? undefined : warnOnce(msg, options));
 
 export default defineConfig({
   root: "workspace",
   publicDir: "public",
+  customLogger: logger,
   build: { outDir: "../dist", emptyOutDir: true, target: "es2022", chunkSizeWarningLimit: 4000 },
   optimizeDeps: { exclude: ["@duckdb/duckdb-wasm"] },
   worker: { format: "es" },
