@@ -1,6 +1,6 @@
 // notebooks/triage.md in Chromium, the notebook `npm start` opens (issue 8's acceptance): moving the τ slider
-// changes the DiagDroid anomaly plot and its report, and clicking a group's bar narrows the task timeline to that
-// group. Expected values are brute force over the sample's raw tasks.arrows/contexts.arrows and its
+// changes the DiagDroid anomaly plot and its report, clicking a group's bar narrows the task timeline to that
+// group, and the choice survives τ moves for as long as the group stays anomalous. Expected values are brute force over the sample's raw tasks.arrows/contexts.arrows and its
 // ground_truth.json, computed here in Node, not by the notebook's cells.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -55,7 +55,7 @@ interface Culprit {
 const groundTruth = JSON.parse(readFileSync(join(RUN, "ground_truth.json"), "utf8")) as { cases: { case: string; culprit: Culprit }[] };
 const culprit = (name: string) => groundTruth.cases.find((c) => c.case === name)!.culprit;
 
-describe("triage notebook in Chromium (DiagDroid section)", () => {
+describe("triage notebook in Chromium (DiagDroid section, and DUNE's run pick)", () => {
   let browser: Browser;
   let server: StaticServer;
   let page: Page;
@@ -76,7 +76,16 @@ describe("triage notebook in Chromium (DiagDroid section)", () => {
   const report = () => cellDefining(page, "report").locator("jb-output .md");
   const timeline = () => page.locator("jb-notebook .block.cell").filter({ hasText: "queued vs running" }).last();
   const tauSlider = () => cellDefining(page, "tauMs").locator("input[type=range]");
-  const bars = (cell: Locator) => cell.locator("svg g[aria-label='bar'] rect");
+  // a chosen bar is outlined by a second bar mark (class jb-selected) that is not one of the groups
+  const bars = (cell: Locator) => cell.locator("svg g[aria-label='bar']:not(.jb-selected) rect");
+  const outlined = () => groupsPlot().locator("svg g.jb-selected rect");
+  type Runtime = { value(n: string): Promise<unknown>; states(): { defines: string[]; runs: number }[] };
+  const value = (name: string) =>
+    page.evaluate((n) => (document.querySelector("jb-app")!.shadowRoot!.querySelector("jb-notebook") as unknown as { runtime: Runtime }).runtime.value(n), name);
+  /** how many times the cell defining `name` has run */
+  const runsOf = (name: string) =>
+    page.evaluate((n) => (document.querySelector("jb-app")!.shadowRoot!.querySelector("jb-notebook") as unknown as { runtime: Runtime }).runtime.states().find((s) => s.defines.includes(n))!.runs, name);
+  const chosenGroup = () => value("chosenGroup");
 
   /** What the page shows for the anomalous groups: plot marks, the report's groups, contexts and Mq lines. */
   async function shown() {
@@ -183,6 +192,67 @@ describe("triage notebook in Chromium (DiagDroid section)", () => {
       expect(await timelineBars.and(page.locator("[fill='#1f77b4']")).count()).toBe(c.task_ids.length);
       expect(await timelineBars.and(page.locator("[fill='#ff7f0e']")).count()).toBe(context.queuedTaskIds.length);
     }
+    expect(errors).toEqual([]);
+  });
+
+  it("a chosen group stays chosen while τ moves and it stays anomalous, and falls back to all groups when it drops out", async () => {
+    const box = cellDefining(page, "tauMs").locator("input[type=number]");
+    const setTau = async (tauMs: number) => {
+      await box.fill(String(tauMs));
+      await box.press("Enter");
+      return settledAt(tauMs);
+    };
+    const taskIds = async () => (await timeline().locator("svg g[aria-label='y-axis tick label'] text").allTextContents()).map((t) => Number(/task (\d+)/.exec(t)![1])).sort((a, b) => a - b);
+    const rankOf = async (group: number) => (await groupsPlot().locator("svg g[aria-label='y-axis tick label'] text").allTextContents()).findIndex((t) => t.endsWith(` g${group}`));
+    const openlaw = truth.find((t) => t.frames.includes(culprit("openlaw").context_frame))!; // Mq 1200 ms
+    await setTau(500);
+    const group = Number(new RegExp(`group (\\d+) \\(contexts (?:\\d+, )*${openlaw.id}(?:, \\d+)*\\)`).exec(await report().innerText())![1]);
+    await bars(groupsPlot()).nth(await rankOf(group)).click();
+    await expect.poll(chosenGroup).toBe(group);
+
+    // τ = 50 ms: six groups now (the plot cell re-ran with new rows), OpenLaw's still among them and still chosen
+    await setTau(50);
+    expect(await chosenGroup()).toBe(group);
+    expect(await groupsPlot().locator(".selected").innerText()).toBe(`selected group: ${group}`);
+    await expect.poll(taskIds).toEqual(openlaw.taskIds);
+    expect(await timeline().locator("jb-output .chart").innerText()).toContain(`Group ${group}'s tasks: queued vs running`);
+    // the kept choice is outlined: one outline, on the chosen group's bar
+    expect(await outlined().count()).toBe(1);
+    expect(await outlined().getAttribute("y")).toBe(await bars(groupsPlot()).nth(await rankOf(group)).getAttribute("y"));
+
+    // τ = 1210 ms: OpenLaw's 1200 ms no longer exceeds it; nothing is chosen, the timeline shows every anomalous group
+    await setTau(1210);
+    await expect.poll(chosenGroup).toBeNull();
+    expect(await groupsPlot().locator(".selected").innerText()).toBe("click a mark to select its group");
+    expect(await outlined().count()).toBe(0);
+    await expect.poll(taskIds).toEqual(anomalousAt(truth, 1210).flatMap((c) => c.taskIds).sort((a, b) => a - b));
+    expect(await timeline().locator("jb-output .chart").innerText()).toContain("Every anomalous group's tasks: queued vs running");
+
+    // back to 500 ms: OpenLaw is anomalous again but was not chosen on the plot now shown
+    await setTau(500);
+    expect(await chosenGroup()).toBeNull();
+    await expect.poll(taskIds).toEqual(anomalousAt(truth, 500).flatMap((c) => c.taskIds).sort((a, b) => a - b));
+    expect(errors).toEqual([]);
+  });
+
+  it("DUNE's upgraded-run pick keeps the run picked while the outlier factor changes", async () => {
+    const pick = cellDefining(page, "weightsRun").locator("select");
+    const options = await pick.locator("option").allTextContents();
+    expect(options.filter((o) => /^k9-.*-upgraded$/.test(o)).length).toBe(4);
+    const picked = options.find((o) => o !== "k9-pixel-4a-android12-upgraded")!; // not the cell's default
+    await pick.selectOption({ label: picked });
+    await notebookSettled(page);
+    const weightsRun = () => value("weightsRun");
+    const pickRuns = () => runsOf("weightsRun");
+    expect(await weightsRun()).toBe(picked);
+    const runsBefore = await pickRuns();
+    const of = cellDefining(page, "outlierFactor").locator("input[type=number]");
+    await of.fill("3");
+    await of.press("Enter");
+    await notebookSettled(page);
+    expect(await pickRuns()).toBeGreaterThan(runsBefore); // a fresh select was made with its default...
+    expect(await weightsRun()).toBe(picked); // ...and took the picked run, still one of its options
+    expect(await cellDefining(page, "weightsRun").locator("select option:checked").innerText()).toBe(picked);
     expect(errors).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import type { Cell } from "./format";
 import type { CellState } from "./cell-state";
 import type { CellAnalysis } from "./references";
 import { bindSqlTemplate } from "./sql-template";
-import { coerce, inputGenerator, type InputElementLike } from "./view-input";
+import { inputGenerator, type InputElementLike } from "./view-input";
 
 /** Names each cell gets as its own local, not as a runtime variable. */
 export const CELL_LOCALS = ["display", "view", "check"] as const;
@@ -33,10 +33,11 @@ export interface CellHost {
   readonly module: Module;
   /** report a changed state (displays, checks) */
   emit(slot: Slot): void;
-  /** the value a setInput gave input `name` (before it existed, or across re-runs) */
-  inputOverride(name: string): { value: unknown } | undefined;
-  /** `const name = view(el)`: el becomes input `name` (setInput, inputs(), publish) */
-  registerInput(name: string, el: InputElementLike, slot: Slot): void;
+  /**
+   * `const name = view(el)`: el becomes input `name` (setInput, inputs(), publish), starting with the value chosen
+   * on the input it replaces when el still offers it (input-carry.ts), else with a setInput value given before
+   */
+  adoptInput(name: string, el: InputElementLike, slot: Slot): void;
   /** the engine has one connection: interrupting a stale query bumps this epoch so collateral victims retry */
   interruptEpoch(): number;
   interruptStale(): void;
@@ -114,11 +115,7 @@ function defineTs(host: CellHost, slot: Slot, name: string) {
     const makeView = (inputName?: string) => (el: InputElementLike) => {
       if (!el || typeof el.addEventListener !== "function" || !("value" in el))
         throw new Error(`view: expected an input element (e.g. Inputs.range(...)), got ${typeof el}`);
-      if (inputName !== undefined) {
-        const preset = host.inputOverride(inputName);
-        if (preset) el.value = coerce(preset.value, el.value);
-        host.registerInput(inputName, el, slot);
-      }
+      if (inputName !== undefined) host.adoptInput(inputName, el, slot);
       display(el);
       return inputGenerator(el);
     };

@@ -8,6 +8,11 @@
 // default); number -> options.value (undefined if none); select -> options.value, else the first option ([] if
 // multiple); radio -> options.value ?? null; checkbox -> options.value ?? []; toggle -> options.value ?? false;
 // text -> options.value ?? ""; search -> all its rows. Give every input an explicit `value` and both hosts agree trivially.
+//
+// `offers(value)` says whether the input could hold a value (a choice among its options, a number within its
+// extent): a re-made input keeps the previous one's chosen value only if so (input-carry.ts). The browser's forms
+// answer the same question by setting the value and reading it back.
+import { sameValue } from "./view-input";
 
 export interface HeadlessInput extends EventTarget {
   readonly kind: string;
@@ -15,6 +20,8 @@ export interface HeadlessInput extends EventTarget {
   value: unknown;
   /** the choices offered (select, radio, checkbox) or the extent (range, number) */
   options?: unknown;
+  /** could this input hold `value`? (see above) */
+  offers(value: unknown): boolean;
 }
 
 interface InputOptions {
@@ -40,6 +47,29 @@ class StandIn extends EventTarget implements HeadlessInput {
   }
   get options() {
     return this.choices;
+  }
+  offers(value: unknown): boolean {
+    const among = (v: unknown) => (this.choices as unknown[]).some((c) => sameValue(c, v));
+    switch (this.kind) {
+      case "range":
+      case "number": {
+        if (typeof value !== "number" || Number.isNaN(value)) return false;
+        const extent = this.choices as [number, number] | undefined;
+        return !extent || (value >= Math.min(Number(extent[0]), Number(extent[1])) && value <= Math.max(Number(extent[0]), Number(extent[1])));
+      }
+      case "select":
+        return Array.isArray(this.value) ? Array.isArray(value) && value.every(among) : among(value);
+      case "radio":
+        return value === null || among(value);
+      case "checkbox":
+        return Array.isArray(value) && value.every(among);
+      case "toggle":
+        return typeof value === "boolean";
+      case "text":
+        return typeof value === "string";
+      default:
+        return false; // search: its value is rows of the data it was made from, never carried
+    }
   }
   toJSON() {
     return { input: this.kind, label: this.label, value: this.value };

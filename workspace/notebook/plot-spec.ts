@@ -1,6 +1,7 @@
 // The editable plot: a small declarative spec that the workspace's form edits and writes back into the
 // cell's code as `plot({...})`, and that becomes Observable Plot options in the browser and headless.
 import * as Plot from "@observablehq/plot";
+import { sameValue } from "./view-input";
 
 export const MARKS = ["dot", "line", "lineY", "barY", "barX", "rectY", "areaY", "tickX", "ruleX", "cell", "text"] as const;
 export type MarkName = (typeof MARKS)[number];
@@ -23,7 +24,8 @@ export interface PlotSpec extends Partial<Record<Channel, string>> {
   height?: number;
   /**
    * A column whose value a click on a mark selects. Wrapped in view(), the plot is an input: its value is the
-   * clicked row's value of this column (null until something is clicked, and headless).
+   * clicked row's value of this column (null until something is clicked, and headless). When its cell re-runs, the
+   * new plot keeps the choice while some mark still has that value (see input-carry.ts); the chosen mark is outlined.
    */
   select?: string;
 }
@@ -68,8 +70,8 @@ function rowsOf(data: unknown): Record<string, unknown>[] {
   throw new Error("plot: data must be an Arrow table or an array of rows");
 }
 
-/** Plot options for a spec. bigint values become numbers so scales work. */
-export function plotSpecToOptions(spec: PlotSpec): Plot.PlotOptions {
+/** The rows a spec draws: bigint values as numbers (so scales work), its filter applied. A click selects among these. */
+export function plotRows(spec: PlotSpec): Record<string, unknown>[] {
   let rows = rowsOf(spec.data).map((r) => {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(r.toJSON ? (r as { toJSON(): object }).toJSON() : r))
@@ -80,10 +82,30 @@ export function plotSpecToOptions(spec: PlotSpec): Plot.PlotOptions {
     const [column, op, value] = spec.filter;
     rows = rows.filter((r) => compare(op, r[column], value));
   }
+  return rows;
+}
+
+/** Does a selectable plot draw a mark whose `select` column is `value`? (what a re-made plot may keep selected) */
+export function plotOffers(spec: PlotSpec, value: unknown): boolean {
+  return !!spec.select && plotRows(spec).some((r) => sameValue(r[spec.select!], value));
+}
+
+/** Plot options for a spec. A selectable plot with a value outlines its chosen marks (class `jb-selected`). */
+export function plotSpecToOptions(spec: PlotSpec): Plot.PlotOptions {
+  const rows = plotRows(spec);
   const channels: Record<string, string> = {};
   for (const c of CHANNELS) if (spec[c]) channels[c] = spec[c]!;
   const markFn = (Plot as unknown as Record<MarkName, (data: unknown, options: object) => Plot.Markish>)[spec.mark];
   const marks: Plot.Markish[] = [markFn(rows, { ...channels, tip: true }), ...((spec.extra ?? []) as Plot.Markish[])];
+  const chosen = spec.select ? (spec as { value?: unknown }).value : undefined;
+  if (chosen != null) {
+    const picked = (i: number) => sameValue(rows[i]?.[spec.select!], chosen);
+    // The same mark over all rows (so stacked bars keep their place), drawn only for the chosen ones, click-through.
+    const outline = { ...channels, fill: "none", stroke: "currentColor", strokeWidth: 2.5, className: "jb-selected", pointerEvents: "none" };
+    const render = (index: number[], scales: object, values: object, dimensions: object, context: object, next: (...a: unknown[]) => unknown) =>
+      next(index.filter(picked), scales, values, dimensions, context);
+    marks.push(markFn(rows, { ...outline, render }));
+  }
   return {
     title: spec.title,
     width: spec.width,
@@ -98,7 +120,8 @@ export function plotSpecToOptions(spec: PlotSpec): Plot.PlotOptions {
  * A chart whose x interval is chosen by dragging across it (a brush), as `plot.brushX(options)` in notebooks.
  * It is still Plot options (every display renders it as a chart); wrapped in view() it is an input whose value
  * is the dragged interval [x1, x2] in x's units (ordered, within the domain), null until something is dragged
- * (and headless, unless `initial` is given). A click without a drag clears it.
+ * (and headless, unless `initial` is given). A click without a drag clears it. When its cell re-runs, the new chart
+ * keeps a dragged window clipped to its x extent while they overlap (brushWindowOn; input-carry.ts).
  */
 export type BrushX = Plot.PlotOptions & EventTarget & { __brushX: true; value: [number, number] | null };
 
@@ -132,6 +155,51 @@ export function brushInterval(
     b = Math.min(Math.max(b, lo), hi);
   }
   return [a, b];
+}
+
+/**
+ * The x extent a brush chart draws: its explicit x.domain, else the extent of its marks' x-scale values (Plot's
+ * own channels, so stacks and x1/x2 count); null when neither says (no x values).
+ */
+export function brushDomain(options: Plot.PlotOptions): [number, number] | null {
+  const num = (v: unknown) => (v instanceof Date ? v.getTime() : typeof v === "bigint" ? Number(v) : typeof v === "number" ? v : NaN);
+  let lo = Infinity;
+  let hi = -Infinity;
+  const see = (v: unknown) => {
+    const n = num(v);
+    if (Number.isFinite(n)) [lo, hi] = [Math.min(lo, n), Math.max(hi, n)];
+  };
+  const explicit = (options.x as { domain?: Iterable<unknown> } | undefined)?.domain;
+  if (explicit) for (const v of explicit) see(v);
+  else {
+    type Initializable = { initialize(): { channels: Record<string, { scale?: string; value: ArrayLike<unknown> }> } };
+    const visit = (m: unknown): void => {
+      if (Array.isArray(m)) return m.forEach(visit);
+      if (typeof (m as Initializable | null)?.initialize !== "function") return;
+      let channels: ReturnType<Initializable["initialize"]>["channels"];
+      try {
+        channels = (m as Initializable).initialize().channels;
+      } catch {
+        return; // a mark that needs the whole plot to initialize says nothing here; the others still do
+      }
+      for (const channel of Object.values(channels))
+        if (channel.scale === "x") for (let i = 0; i < channel.value.length; i++) see(channel.value[i]);
+    };
+    visit(options.marks);
+  }
+  return lo <= hi ? [lo, hi] : null;
+}
+
+/**
+ * A window kept on a re-made brush chart: clipped to the new x extent, null when it lies outside it (touching is not
+ * overlapping); kept as is when the extent is unknown.
+ */
+export function brushWindowOn(window: readonly [number, number], domain: readonly [number, number] | null): [number, number] | null {
+  const [a, b] = ordered(Number(window[0]), Number(window[1]));
+  if (!domain) return [a, b];
+  const [lo, hi] = ordered(domain[0], domain[1]);
+  const [a2, b2] = [Math.max(a, lo), Math.min(b, hi)];
+  return a2 < b2 || (a === b && a2 === b2) ? [a2, b2] : null;
 }
 
 function ordered(a: number, b: number): [number, number] {

@@ -12,7 +12,9 @@
 //                                     its dependents; rt.notebook is the edited Notebook (serializeNotebook it to save)
 //   rt.setInput(name, value)          sets the input declared by `const name = view(...)`: sets element.value and
 //                                     dispatches "input" (strings are coerced to the default's type: "300" -> 300);
-//                                     before the input exists, it becomes that input's starting value
+//                                     before the input exists, it becomes that input's starting value. When the
+//                                     input's cell re-runs, the new input keeps a chosen value (set here or by the
+//                                     user) while it still offers it, else starts at its default (input-carry.ts)
 //   rt.value(name)                    -> Promise of a named variable's current value (generators resolved)
 //   rt.settled(timeoutMs?)            -> resolves when no cell is pending and nothing is scheduled
 //   rt.states() / rt.state(id)        -> CellState for every cell, in notebook order
@@ -52,7 +54,8 @@ import { md } from "./markdown-value";
 import { plot } from "./plot-spec";
 import { analyzeNotebook, type CellAnalysis } from "./references";
 import { sqlTag } from "./sql-template";
-import { coerce, inputLabel, type InputElementLike } from "./view-input";
+import { carryInput } from "./input-carry";
+import { coerce, inputLabel, sameValue, type InputElementLike } from "./view-input";
 
 export { CELL_LOCALS } from "./cell-definitions";
 export type { CellState, CellStatus, CheckResult } from "./cell-state";
@@ -70,6 +73,8 @@ export interface NotebookRuntimeOptions {
 interface NamedInput {
   el: InputElementLike;
   slot: Slot;
+  /** el's value as its cell made it: a value that differs was chosen (by a click, a drag, setInput) */
+  initial: unknown;
 }
 
 export class NotebookRuntime {
@@ -122,8 +127,7 @@ export class NotebookRuntime {
       engine,
       module: this.module,
       emit: (slot) => this.emit(slot),
-      inputOverride: (inputName) => (this.inputOverrides.has(inputName) ? { value: this.inputOverrides.get(inputName) } : undefined),
-      registerInput: (inputName, el, slot) => void this.namedInputs.set(inputName, { el, slot }),
+      adoptInput: (inputName, el, slot) => this.adoptInput(inputName, el, slot),
       interruptEpoch: () => this.interruptEpoch,
       interruptStale: () => {
         this.interruptEpoch++;
@@ -222,6 +226,16 @@ export class NotebookRuntime {
     this.disposed = true;
     this.runtime.dispose();
     for (const r of this.idle.splice(0)) r();
+  }
+
+  /** A view's element becomes input `name`; a re-made one carries the choice made on the one it replaces. */
+  private adoptInput(name: string, el: InputElementLike, slot: Slot): void {
+    const initial = el.value;
+    const previous = this.namedInputs.get(name);
+    if (previous && previous.el !== el) {
+      if (!sameValue(previous.el.value, previous.initial)) carryInput(el, previous.el.value);
+    } else if (!previous && this.inputOverrides.has(name)) el.value = coerce(this.inputOverrides.get(name), el.value);
+    this.namedInputs.set(name, { el, slot, initial });
   }
 
   // ---- definition ----
