@@ -1,12 +1,13 @@
-// The call timeline's level-of-detail query at 1M calls in DuckDB-WASM (Node build): one window query per
-// measurement, the whole trace (buckets) and zoomed in (wide calls one by one, short ones bucketed), at the
-// workspace's plot width (760 px). As the notebook does, the run's extent and lanes are queried once
-// (callTimelineExtentQuery) and passed in, so every window query is made of constants.
+// The call timeline's level-of-detail query at 1M calls in DuckDB-WASM (Node build), at the workspace's plot
+// width (760 px). As the notebook does, the run's summary is built once (callTimelineSummaryQueries: timed
+// on its own) and every window query reads it: one query per measurement, the whole trace, 10 % and 1 %
+// windows across the trace. For comparison, the whole trace straight from the calls table (no summary).
 // Budget: a slider or brush change redrawn in < 100 ms (DESIGN.md, workspace budgets).
 import type { Table } from "apache-arrow";
 import { makeBundleTable } from "../bundle/table-builder";
 import { encodeStream } from "../bundle/encode-stream";
 import { callTimelineExtentQuery, callTimelineQuery } from "../cells/androscope/call-timeline";
+import { callTimelineSummary, callTimelineSummaryQueries, type CallTimelineSummary } from "../cells/androscope/call-timeline-summary";
 import { createNodeEngine } from "../workspace/db/duckdb-node";
 import type { SqlEngine } from "../workspace/db/engine";
 import { timeMs, type Benchmark } from "./harness";
@@ -67,7 +68,16 @@ export function syntheticCalls(count: number, seed = 7): Table {
 
 let engine: SqlEngine | null = null;
 let extent = { t0: 0, t1: 0, lanes: 0 };
+let summary: CallTimelineSummary | null = null;
 let k = 0;
+
+async function buildSummary(): Promise<number> {
+  return timeMs(async () => {
+    let rows: Table | null = null;
+    for (const q of callTimelineSummaryQueries({ runId: "bench" })) rows = await engine!.query(q.sql, q.params);
+    summary = callTimelineSummary(rows!);
+  });
+}
 
 async function setup() {
   if (engine) return;
@@ -76,37 +86,62 @@ async function setup() {
   const q = callTimelineExtentQuery({ runId: "bench" });
   const row = (await engine.query(q.sql, q.params)).get(0)!;
   extent = { t0: Number(row.t0), t1: Number(row.t1), lanes: Number(row.lanes) };
+  await buildSummary();
 }
 
-async function query(window: [number, number]): Promise<number> {
-  const q = callTimelineQuery({ window, widthPx: 760, runId: "bench", lanes: extent.lanes });
+async function query(window: [number, number], fromSummary = true): Promise<number> {
+  const q = fromSummary ? callTimelineQuery({ window, widthPx: 760, summary }) : callTimelineQuery({ window, widthPx: 760, runId: "bench", lanes: extent.lanes });
   let rows = 0;
   const ms = await timeMs(async () => (rows = (await engine!.query(q.sql, q.params)).numRows));
   if (rows === 0) throw new Error("timeline query returned no rows");
   return ms;
 }
 
+/** A different window each time, across the trace. */
+function slide(share: number): [number, number] {
+  const span = extent.t1 - extent.t0;
+  const at = extent.t0 + ((k++ * 0.37) % (1 - share)) * span;
+  return [at, at + span * share];
+}
+
 export const benchmarks: Benchmark[] = [
+  {
+    name: `androscope/call timeline summary build (once per run), ${CALLS / 1e6}M calls`,
+    unit: "ms",
+    runs: 3,
+    setup,
+    measure: buildSummary,
+  },
   {
     name: `androscope/call timeline query, whole trace, ${CALLS / 1e6}M calls`,
     unit: "ms",
     budget: 100,
-    runs: 9,
+    runs: 15,
     setup,
     measure: () => query([extent.t0, extent.t1]),
+  },
+  {
+    name: `androscope/call timeline query, 10 % windows, ${CALLS / 1e6}M calls`,
+    unit: "ms",
+    budget: 100,
+    runs: 15,
+    setup,
+    measure: () => query(slide(0.1)),
   },
   {
     name: `androscope/call timeline query, 1 % windows, ${CALLS / 1e6}M calls`,
     unit: "ms",
     budget: 100,
-    runs: 9,
+    runs: 15,
     setup,
-    // a different window each time, across the trace
-    measure: () => {
-      const span = extent.t1 - extent.t0;
-      const at = extent.t0 + ((k++ * 0.37) % 0.99) * span;
-      return query([at, at + span / 100]);
-    },
+    measure: () => query(slide(0.01)),
+  },
+  {
+    name: `androscope/call timeline query without summary (calls table), whole trace, ${CALLS / 1e6}M calls`,
+    unit: "ms",
+    runs: 5,
+    setup,
+    measure: () => query([extent.t0, extent.t1], false),
     async teardown() {
       await engine?.close();
       engine = null;

@@ -1,94 +1,53 @@
 // The per-thread call timeline (AndroScope §VI-1, Fig. 13a) at any number of calls: level of detail by SQL
 // aggregation, not by drawing every call. For a time window [t0, t1) and a plot width, DuckDB returns a
-// bounded number of rows per thread and depth (a lane). The window is cut into B equal buckets per lane,
-// B = min(width / bucketPx, maxRects / lanes) (lanes: every thread's deepest depth + 1 in the run, so the
-// whole plot stays within what SVG draws quickly):
-//   - a call at least a bucket wide, (exit - enter) * B >= t1 - t0, is drawn as itself, cut to the window
-//     (in one lane calls do not overlap: at most about B of them);
-//   - shorter calls are grouped by the bucket their (cut) start falls in, floor((start - t0) * B / (t1 - t0));
-//     a bucket holding one call draws that call ("call" row), so individual calls appear wherever few are
-//     visible; a bucket holding more is one "bucket" row spanning t0 + floor(b (t1 - t0) / B) to
-//     t0 + floor((b + 1) (t1 - t0) / B): how many calls, the time they cover, the longest one's method (ties
-//     to the smaller id).
-// Thread ids, depths below 65,536 and 32-bit method ids (as method traces have) are packed into BIGINT keys.
+// bounded number of rows per thread and depth (a lane). B = min(width / bucketPx, maxRects / lanes) buckets
+// per lane (lanes: every thread's deepest depth + 1 in the run, so the whole plot stays within what SVG draws
+// quickly), and time is cut into a fixed grid of cells 2^L ns wide, L the smallest level with 2^L * B >= t1 - t0
+// (at most B + 1 cells of a lane in view, each at least bucketPx wide; panning never regroups a cell):
+//   - a visible call at least a cell long, exit - enter >= 2^L, is drawn as itself, cut to the window (in one
+//     lane calls do not overlap: at most about B of them);
+//   - shorter ones are grouped by the cell their cut start falls in, floor(max(enter, t0) / 2^L); a cell
+//     holding one call draws that call ("call" row), so individual calls appear wherever few are visible; a
+//     cell holding more is one "bucket" row spanning the cell cut to the window: how many calls, the time they
+//     cover (cut to the window), the longest one's method (by cut duration, ties to the smaller id).
+// Visible: enter < t1 and exit > t0, or a zero-length call with t0 <= enter < t1.
+// Cells on a power-of-two grid let a run's summary (call-timeline-summary.ts, built once) answer any window
+// from cells counted in advance; without one, the same rule runs over the calls table. Thread ids below 2^30,
+// depths below 65,536 and 32-bit method ids (as method traces have) are packed into BIGINT keys.
 // The cell builds the SQL and its bound parameters; the notebook runs it (cells never touch DuckDB).
-// Passing the window and the lanes (callTimelineExtentQuery, once per run) makes every term of the query a
-// constant; DuckDB-WASM then runs it about twice as fast as with them computed inside.
+// Passing the window and the lanes (or the summary) makes every term of the query a constant; DuckDB-WASM
+// then runs it about twice as fast as with them computed inside.
 import * as Plot from "@observablehq/plot";
 import type { Table } from "apache-arrow";
 import { requireColumns } from "../common/require-columns";
 import { int32Values, int64Values } from "./call-columns";
+import { summaryLanes, summaryWindowQuery, type CallTimelineSummary } from "./call-timeline-summary";
+import { bucketsPerLane, checkFilter, gridLevel, longestKey, longestMethod, SqlBuilder, type CallTimelineFilter, type CallTimelineQuery } from "./call-timeline-sql";
 import type { ProfileMethod } from "./method-profile";
 
-export interface CallTimelineFilter {
-  /** the run whose calls to show; default every row of the table (load one run) */
-  runId?: string | null;
-  /** only these threads; default all */
-  threadIds?: readonly number[] | null;
-  /** only calls this deep or shallower (0 = outermost); default all */
-  maxDepth?: number | null;
-}
+export type { CallTimelineFilter, CallTimelineQuery } from "./call-timeline-sql";
 
 export interface CallTimelineOptions extends CallTimelineFilter {
   /** [t0, t1] ns on the calls' clock; null or absent: the whole trace */
   window?: readonly [number, number] | null;
   /** the plot's width in pixels */
   widthPx: number;
-  /** pixels per bucket; default 2 */
+  /** pixels per bucket at least; default 2 */
   bucketPx?: number;
   /** buckets per lane are cut so that lanes x buckets stays below this; default 8,000 (SVG rectangles Plot draws quickly) */
   maxRects?: number;
-  /** the lanes of the calls shown (callTimelineExtentQuery's `lanes`); default computed in the query */
+  /** the lanes of the calls shown (callTimelineExtentQuery's `lanes`); default computed in the query, or from the summary */
   lanes?: number | null;
+  /** the run's summary (callTimelineSummary): the query reads its tables instead of `calls`; same rows */
+  summary?: CallTimelineSummary | null;
 }
 
-export interface CallTimelineQuery {
-  /** SQL over the `calls` table with `?` placeholders */
-  sql: string;
-  params: unknown[];
-  /** the SQL split at its placeholders, for the notebook's sql builtin: sql(q.parts, ...q.params) */
-  parts: string[];
-}
-
-class SqlBuilder {
-  private text: string[] = [];
-  readonly params: unknown[] = [];
-  sql(t: string): this {
-    this.text.push(t);
-    return this;
-  }
-  bind(v: unknown, type: string): this {
-    this.text.push(`?::${type}`);
-    this.params.push(v);
-    return this;
-  }
-  /** The filters of the options given only, so DuckDB pushes constant comparisons into the scan. */
-  filters(f: CallTimelineFilter, threads: readonly number[] | null): this {
-    if (f.runId != null) this.sql(" AND run_id = ").bind(f.runId, "VARCHAR");
-    if (threads) {
-      this.sql(" AND thread_id IN (");
-      threads.forEach((t, k) => (k && this.sql(", "), this.bind(t, "INTEGER")));
-      this.sql(")");
-    }
-    if (f.maxDepth != null) this.sql(" AND depth <= ").bind(f.maxDepth, "INTEGER");
-    return this;
-  }
-  call(term: () => unknown): this {
-    term();
-    return this;
-  }
-  done(): CallTimelineQuery {
-    const parts = this.text.join("").split("?");
-    return { sql: parts.join("?"), params: this.params, parts };
-  }
-}
-
-function checkFilter(f: CallTimelineFilter): readonly number[] | null {
-  const threads = f.threadIds ?? null;
-  if (threads && !(threads.length > 0 && threads.every((t) => Number.isInteger(t)))) throw new Error(`invalid threadIds: [${threads.join(", ")}] (expected integers)`);
-  if (f.maxDepth != null && !(Number.isInteger(f.maxDepth) && f.maxDepth >= 0 && f.maxDepth < 65_536))
-    throw new Error(`invalid maxDepth: ${String(f.maxDepth)} (expected an integer from 0 to 65535)`);
-  return threads;
+/** The window and grid of a query whose every term is known here. */
+export interface TimelineGrid {
+  t0: number;
+  t1: number;
+  /** cell width 2^level ns */
+  level: number;
 }
 
 /** One row for the run's calls (filtered as given): t0 (first entry), t1 (last exit), lanes. */
@@ -108,52 +67,80 @@ export function callTimelineQuery(options: CallTimelineOptions): CallTimelineQue
   const bucketPx = options.bucketPx ?? 2;
   if (!(bucketPx > 0)) throw new Error(`invalid bucketPx: ${String(bucketPx)} (expected > 0)`);
   const w = options.window ?? null;
-  if (w && !(Number.isFinite(Number(w[0])) && Number.isFinite(Number(w[1])) && Number(w[0]) <= Number(w[1])))
-    throw new Error(`invalid window: [${w[0]}, ${w[1]}] (expected [t0, t1] ns with t0 <= t1)`);
+  if (w && !(Number.isFinite(Number(w[0])) && Number.isFinite(Number(w[1])) && Number(w[0]) <= Number(w[1]) && Math.abs(Number(w[0])) < 2 ** 52 && Math.abs(Number(w[1])) < 2 ** 52))
+    throw new Error(`invalid window: [${w[0]}, ${w[1]}] (expected [t0, t1] ns with t0 <= t1, |t| < 2^52)`);
   const threads = checkFilter(options);
   const maxRects = options.maxRects ?? 8_000;
   if (!(Number.isInteger(maxRects) && maxRects >= 1)) throw new Error(`invalid maxRects: ${String(maxRects)} (expected an integer >= 1)`);
-  const lanes = options.lanes ?? null;
+  let lanes = options.lanes ?? null;
   if (lanes !== null && !(Number.isInteger(lanes) && lanes >= 0)) throw new Error(`invalid lanes: ${String(lanes)} (expected an integer >= 0)`);
-  // At most 65,535 buckets keeps (s - t0) * B within BIGINT for traces up to 39 hours.
+  // At most 65,535 buckets: a cell's offset in the window fits the 17 bits the grouping key keeps for it.
   const maxBuckets = Math.min(65_535, Math.max(1, Math.floor(width / bucketPx)));
-  // Whole nanoseconds: bucket bounds and cut ends are exact integers.
-  const [t0, t1] = w ? [Math.floor(Number(w[0])), Math.ceil(Number(w[1]))] : [0, 0];
+  const summary = options.summary ?? null;
+  let window = w ? ([Math.floor(Number(w[0])), Math.ceil(Number(w[1]))] as const) : null;
+  if (summary) {
+    if (options.runId != null && options.runId !== summary.runId) throw new Error(`the summary is of run ${summary.runId}, not ${options.runId}`);
+    const selected = summaryLanes(summary, options, threads);
+    lanes ??= selected.lanes;
+    // Nothing selected: an empty window, which shows nothing.
+    window ??= selected.extent ?? [0, 0];
+  }
+  const grid = window && lanes !== null ? { t0: window[0], t1: window[1], level: gridLevel(window[1] - window[0], bucketsPerLane(maxBuckets, maxRects, lanes)) } : null;
+  if (summary && grid) {
+    if (grid.level >= summary.minLevel) return summaryWindowQuery(summary, grid, options, threads);
+    // Below the summary's finest cells few calls are in view: read them from the run's sorted copy.
+    return directQuery({ table: summary.tables.calls, byLevel: true }, { ...options, runId: null }, threads, grid, { maxBuckets, maxRects, lanes: lanes!, window });
+  }
+  return directQuery({ table: "calls", byLevel: false }, options, threads, grid, { maxBuckets, maxRects, lanes, window });
+}
+
+interface Source {
+  table: string;
+  /** the table has duration_level (floor(log2(exit - enter)), sorted by it): wide or short by level */
+  byLevel: boolean;
+}
+
+/** The rule over the calls themselves; with `grid` null the window, lanes and level are computed in the query. */
+function directQuery(src: Source, options: CallTimelineFilter, threads: readonly number[] | null, grid: TimelineGrid | null, sizes: { maxBuckets: number; maxRects: number; lanes: number | null; window: readonly [number, number] | null }): CallTimelineQuery {
   const q = new SqlBuilder();
-  // Every term is a bound constant when known here, else a column of the one-row `grid`.
-  const known = w !== null && lanes !== null;
-  const B = known ? Math.max(1, Math.min(maxBuckets, Math.floor(maxRects / Math.max(lanes!, 1)))) : 0;
-  const T0 = () => (known ? q.bind(t0, "BIGINT") : q.sql("g.t0"));
-  const T1 = () => (known ? q.bind(t1, "BIGINT") : q.sql("g.t1"));
-  const LEN = () => (known ? q.bind(t1 - t0, "BIGINT") : q.sql("g.len"));
-  const NB = () => (known ? q.bind(B, "BIGINT") : q.sql("g.b_count"));
+  const known = grid !== null;
+  const bigint = (v: number) => q.bind(v, "BIGINT");
+  const T0 = () => (known ? bigint(grid.t0) : q.sql("g.t0"));
+  const T1 = () => (known ? bigint(grid.t1) : q.sql("g.t1"));
+  const L = () => (known ? bigint(grid.level) : q.sql("g.l"));
+  const W = () => (known ? bigint(2 ** grid.level) : q.sql("g.w"));
+  const C0 = () => (known ? bigint(Math.floor(grid.t0 / 2 ** grid.level)) : q.sql("g.c0"));
   const GRID = known ? "" : ", grid g";
   q.sql("WITH ");
   if (!known) {
-    q.sql("mine AS (SELECT thread_id, depth, enter, exit FROM calls WHERE TRUE").filters(options, threads).sql("),\n");
-    q.sql("grid AS (\n  SELECT t0, t1, t1 - t0 AS len, greatest(1, least(").bind(maxBuckets, "BIGINT").sql(", ").bind(maxRects, "BIGINT").sql(" // greatest(lanes, 1)))::BIGINT AS b_count\n");
-    q.sql("  FROM (SELECT ");
-    w ? q.bind(t0, "BIGINT") : q.sql("(SELECT min(enter) FROM mine)");
+    q.sql(`mine AS (SELECT thread_id, depth, enter, exit FROM ${src.table} WHERE TRUE`).filters(options, threads).sql("),\n");
+    q.sql("grid AS (\n  SELECT t0, t1, l, 1::BIGINT << l AS w, t0 >> l AS c0\n  FROM (SELECT t0, t1, (SELECT min(r.l) FROM range(0, 63) r(l) WHERE (1::BIGINT << r.l) >= (t1 - t0 + b - 1) // b) AS l\n");
+    q.sql("    FROM (SELECT t0, t1, CASE WHEN m < 1 THEN 1 ELSE m END AS b FROM (SELECT t0, t1, CASE WHEN lanes > 1 THEN ").bind(sizes.maxRects, "BIGINT").sql(" // lanes ELSE ").bind(sizes.maxRects, "BIGINT");
+    q.sql(" END AS r0, CASE WHEN r0 < ").bind(sizes.maxBuckets, "BIGINT").sql(" THEN r0 ELSE ").bind(sizes.maxBuckets, "BIGINT").sql(" END AS m\n      FROM (SELECT ");
+    sizes.window ? bigint(sizes.window[0]) : q.sql("(SELECT min(enter) FROM mine)");
     q.sql(" AS t0, ");
-    w ? q.bind(t1, "BIGINT") : q.sql("(SELECT max(exit) FROM mine)");
+    sizes.window ? bigint(sizes.window[1]) : q.sql("(SELECT max(exit) FROM mine)");
     q.sql(" AS t1, ");
-    lanes !== null ? q.bind(lanes, "BIGINT") : q.sql("(SELECT sum(d) FROM (SELECT max(depth) + 1 AS d FROM mine GROUP BY thread_id))");
-    q.sql(" AS lanes)\n),\n");
+    sizes.lanes !== null ? bigint(sizes.lanes) : q.sql("(SELECT sum(d) FROM (SELECT max(depth) + 1 AS d FROM mine GROUP BY thread_id))");
+    q.sql(" AS lanes))))\n),\n");
   }
+  const wide = () => (src.byLevel ? q.sql("duration_level >= ").call(L) : q.sql("exit - enter >= ").call(W));
+  const short = () => (src.byLevel ? q.sql("duration_level < ").call(L) : q.sql("exit - enter < ").call(W));
   // CASE, not greatest/least, which DuckDB-WASM runs 20x slower.
-  q.sql("shown AS NOT MATERIALIZED (\n  SELECT thread_id, depth, method_id, call_id, CASE WHEN enter < ").call(T0).sql(" THEN ").call(T0).sql(" ELSE enter END AS s,\n");
-  q.sql("         CASE WHEN exit > ").call(T1).sql(" THEN ").call(T1).sql(" ELSE exit END AS e\n  FROM calls").sql(GRID).sql(" WHERE TRUE").filters(options, threads);
-  q.sql(" AND enter < ").call(T1).sql(" AND (exit > ").call(T0).sql(" OR (exit = enter AND enter >= ").call(T0).sql("))\n)\n");
-  q.sql(`SELECT 'call' AS kind, thread_id, depth, s AS start, e AS "end", 1 AS calls, e - s AS busy, method_id, call_id\nFROM shown`).sql(GRID).sql(" WHERE (e - s) * ").call(NB).sql(" >= ").call(LEN);
-  q.sql("\nUNION ALL\nSELECT CASE WHEN calls = 1 THEN 'call' ELSE 'bucket' END, (k // 4294967296)::INTEGER, (k // 65536 % 65536)::INTEGER,\n");
-  q.sql("       CASE WHEN calls = 1 THEN s1 ELSE ").call(T0).sql(" + (k % 65536 * ").call(LEN).sql(") // ").call(NB).sql(" END,\n");
-  q.sql("       CASE WHEN calls = 1 THEN e1 ELSE ").call(T0).sql(" + ((k % 65536 + 1) * ").call(LEN).sql(") // ").call(NB).sql(" END,\n");
-  q.sql("       calls, busy, 4294967295 - longest % 4294967296, CASE WHEN calls = 1 THEN first END\n");
-  // The longest short call's method, ties to the smaller id: duration and id packed into one BIGINT (short
-  // calls are under a bucket; durations in units that keep the product below 2^63).
-  q.sql("FROM (\n  SELECT thread_id::BIGINT * 4294967296 + depth * 65536 + (s - ").call(T0).sql(") * ").call(NB).sql(" // ").call(LEN).sql(" AS k, count(*)::INTEGER AS calls,\n");
-  q.sql("         sum(e - s)::BIGINT AS busy, max((e - s) // (").call(LEN).sql(" // ").call(NB).sql(" // 2147483648 + 1) * 4294967296 + (4294967295 - method_id)) AS longest,\n");
-  q.sql("         min(s) AS s1, max(e) AS e1, min(call_id) AS first\n  FROM shown").sql(GRID).sql(" WHERE (e - s) * ").call(NB).sql(" < ").call(LEN).sql("\n  GROUP BY k\n)").sql(GRID);
+  q.sql("shown AS NOT MATERIALIZED (\n  SELECT thread_id, depth, method_id, call_id, enter, exit").sql(src.byLevel ? ", duration_level" : "").sql(", CASE WHEN enter < ").call(T0).sql(" THEN ").call(T0).sql(" ELSE enter END AS s,\n");
+  q.sql("         CASE WHEN exit > ").call(T1).sql(" THEN ").call(T1).sql(" ELSE exit END AS e\n  FROM ").sql(src.table).sql(GRID).sql(" WHERE TRUE").filters(options, threads);
+  // exit >= t0 is implied by visibility; alone it is a range DuckDB checks against each block's min/max.
+  q.sql(" AND enter < ").call(T1).sql(" AND exit >= ").call(T0).sql(" AND (exit > ").call(T0).sql(" OR enter >= ").call(T0).sql(")\n)\n");
+  q.sql(`SELECT 'call' AS kind, thread_id, depth, s AS start, e AS "end", 1 AS calls, e - s AS busy, method_id, call_id\nFROM shown`).sql(GRID).sql(" WHERE ").call(wide);
+  q.sql("\nUNION ALL\nSELECT CASE WHEN calls = 1 THEN 'call' ELSE 'bucket' END, (k // 8589934592)::INTEGER, (k // 131072 % 65536)::INTEGER,\n");
+  const cell = () => q.sql("(").call(C0).sql(" + k % 131072) * ").call(W);
+  q.sql("       CASE WHEN calls = 1 THEN s1 WHEN ").call(cell).sql(" < ").call(T0).sql(" THEN ").call(T0).sql(" ELSE ").call(cell).sql(" END,\n");
+  q.sql("       CASE WHEN calls = 1 THEN e1 WHEN ").call(cell).sql(" + ").call(W).sql(" > ").call(T1).sql(" THEN ").call(T1).sql(" ELSE ").call(cell).sql(" + ").call(W).sql(" END,\n");
+  q.sql(`       calls, busy, ${longestMethod("longest")}, CASE WHEN calls = 1 THEN first END\n`);
+  // A short visible call ends after t0 and within a cell of its entry: it entered after t0 - 2^L.
+  q.sql("FROM (\n  SELECT (thread_id::BIGINT * 65536 + depth) * 131072 + (s >> ").call(L).sql(") - ").call(C0).sql(" AS k, count(*)::INTEGER AS calls,\n");
+  q.sql(`         sum(e - s)::BIGINT AS busy, max(${longestKey("e - s", "method_id")}) AS longest, min(s) AS s1, max(e) AS e1, min(call_id) AS first\n`);
+  q.sql("  FROM shown").sql(GRID).sql(" WHERE ").call(short).sql(" AND enter > ").call(T0).sql(" - ").call(W).sql("\n  GROUP BY k\n)").sql(GRID);
   q.sql("\nORDER BY thread_id, depth, start, kind");
   return q.done();
 }

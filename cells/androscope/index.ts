@@ -5,5 +5,6 @@ export * from "./call-tree";
 export * from "./counter-attribution";
 export * from "./segments";
 export * from "./call-timeline";
+export * from "./call-timeline-summary";
 export * from "./counter-series";
 export * from "./trace-names";

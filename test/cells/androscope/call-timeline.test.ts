@@ -1,5 +1,5 @@
-// The timeline's level-of-detail SQL, run in DuckDB-WASM's Node build (one engine for the file), against a
-// brute-force aggregation written out here.
+// The timeline's level-of-detail SQL over the calls table, run in DuckDB-WASM's Node build (one engine for
+// the file), against the brute-force rule in call-timeline-reference.ts.
 import { readFileSync } from "node:fs";
 import * as Plot from "@observablehq/plot";
 import fc from "fast-check";
@@ -12,74 +12,8 @@ import { callTimelineExtentQuery, callTimelinePlot, callTimelineQuery, callTimel
 import { readMethodTrace } from "../../../collectors/sources/method-trace";
 import { createNodeEngine } from "../../../workspace/db/duckdb-node";
 import type { SqlEngine } from "../../../workspace/db/engine";
-import { arbitraryCalls, callsTable, flatten, type CallSpec, type FlatCall } from "./call-table";
-
-interface Out {
-  kind: string;
-  thread_id: number;
-  depth: number;
-  start: number;
-  end: number;
-  calls: number;
-  busy: number;
-  method_id: number;
-  call_id: number | null;
-}
-
-/** The same rule, by hand: filter, cut to the window, then all calls or (wide calls + per-bucket short ones). */
-function reference(calls: FlatCall[], o: CallTimelineOptions): Out[] {
-  const mine = calls
-    .map((c, i) => ({ ...c, id: i }))
-    .filter((c) => (!o.threadIds || o.threadIds.includes(c.thread)) && (o.maxDepth == null || c.depth <= o.maxDepth));
-  if (!mine.length) return [];
-  const t0 = o.window ? Math.floor(o.window[0]) : Math.min(...mine.map((c) => c.enter));
-  const t1 = o.window ? Math.ceil(o.window[1]) : Math.max(...mine.map((c) => c.exit));
-  // lanes: every thread's deepest depth + 1, over the run's calls (not only the window's)
-  const lanes = runLanes(mine);
-  const B = Math.max(1, Math.min(Math.floor(o.widthPx / (o.bucketPx ?? 2)), Math.floor((o.maxRects ?? 8_000) / Math.max(lanes, 1))));
-  const shown = mine
-    .filter((c) => c.enter < t1 && (c.exit > t0 || (c.exit === c.enter && c.enter >= t0)))
-    .map((c) => ({ ...c, s: Math.max(c.enter, t0), e: Math.min(c.exit, t1) }));
-  const len = t1 - t0;
-  const wide = (c: { s: number; e: number }) => (c.e - c.s) * B >= len;
-  const asCall = (c: (typeof shown)[number]): Out => ({ kind: "call", thread_id: c.thread, depth: c.depth, start: c.s, end: c.e, calls: 1, busy: c.e - c.s, method_id: c.method, call_id: c.id });
-  const out: Out[] = shown.filter(wide).map(asCall);
-  const groups = new Map<string, typeof shown>();
-  for (const c of shown.filter((x) => !wide(x))) {
-    const b = Math.floor(((c.s - t0) * B) / len);
-    const key = `${c.thread}/${c.depth}/${b}`;
-    groups.set(key, [...(groups.get(key) ?? []), c]);
-  }
-  for (const [key, g] of groups) {
-    if (g.length === 1) {
-      out.push(asCall(g[0]!));
-      continue;
-    }
-    const b = Number(key.split("/")[2]);
-    const longest = [...g].sort((x, y) => y.e - y.s - (x.e - x.s) || x.method - y.method)[0]!;
-    out.push({
-      kind: "bucket",
-      thread_id: g[0]!.thread,
-      depth: g[0]!.depth,
-      start: t0 + Math.floor((b * len) / B),
-      end: t0 + Math.floor(((b + 1) * len) / B),
-      calls: g.length,
-      busy: g.reduce((s, c) => s + c.e - c.s, 0),
-      method_id: longest.method,
-      call_id: null,
-    });
-  }
-  return sortOut(out);
-}
-
-function runLanes(calls: { thread: number; depth: number }[]): number {
-  const deepest = new Map<number, number>();
-  for (const c of calls) deepest.set(c.thread, Math.max(deepest.get(c.thread) ?? 0, c.depth + 1));
-  return [...deepest.values()].reduce((a, b) => a + b, 0);
-}
-
-const sortOut = (rows: Out[]) =>
-  [...rows].sort((a, b) => a.thread_id - b.thread_id || a.depth - b.depth || a.start - b.start || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0) || (a.call_id ?? -1) - (b.call_id ?? -1));
+import { arbitraryCalls, callsTable, flatten, type CallSpec } from "./call-table";
+import { reference, rowsOf, runLanes, sortOut } from "./call-timeline-reference";
 
 let engine: SqlEngine;
 let runSeq = 0;
@@ -92,15 +26,7 @@ async function load(table: Table): Promise<void> {
   await engine.insertArrowStream("calls", encodeStream(table));
 }
 
-async function run(o: CallTimelineOptions): Promise<Out[]> {
-  const q = callTimelineQuery(o);
-  const t = await engine.query(q.sql, q.params);
-  return t.toArray().map((r) => {
-    const x = r.toJSON() as Record<string, unknown>;
-    return { kind: String(x.kind), thread_id: Number(x.thread_id), depth: Number(x.depth), start: Number(x.start), end: Number(x.end), calls: Number(x.calls), busy: Number(x.busy), method_id: Number(x.method_id), call_id: x.call_id == null ? null : Number(x.call_id) };
-  });
-}
-
+const run = (o: CallTimelineOptions) => rowsOf(engine, callTimelineQuery(o));
 
 describe("callTimelineQuery in DuckDB", () => {
   // thread 1: A 0..1000 { B 100..110, B 120..125, C 300..900 { B 310..312 } }, thread 2: C 50..60
@@ -109,7 +35,7 @@ describe("callTimelineQuery in DuckDB", () => {
     2: [[3, 50, 60]],
   };
 
-  it("draws calls as themselves where few are visible (alone in their bucket or wide), cut to the window", async () => {
+  it("draws calls as themselves where few are visible (alone in their cell or a cell long), cut to the window", async () => {
     await load(callsTable(threads, "hand"));
     const rows = await run({ runId: "hand", window: [105, 400], widthPx: 100 });
     expect(rows.map((r) => [r.kind, r.thread_id, r.depth, r.start, r.end, r.method_id])).toEqual([
@@ -121,14 +47,15 @@ describe("callTimelineQuery in DuckDB", () => {
     ]);
   });
 
-  it("buckets calls narrower than a bucket that share it; the lanes cap the buckets", async () => {
-    // whole trace 0..1000, 10 buckets of 100 ns; A and C are wide, the B calls and thread 2's C are short
+  it("buckets calls shorter than a cell that share one; the lanes cap the buckets", async () => {
+    // whole trace 0..1000 at 10 buckets: cells of 128 ns (the least power of two >= 1000 / 10); A and C are
+    // at least a cell long, the B calls and thread 2's C are short
     const rows = await run({ runId: "hand", widthPx: 20 });
     expect(rows.map((r) => [r.kind, r.thread_id, r.depth, r.start, r.end, r.calls, r.busy, r.method_id])).toEqual([
       ["call", 1, 0, 0, 1000, 1, 1000, 1],
-      ["bucket", 1, 1, 100, 200, 2, 15, 2],
+      ["bucket", 1, 1, 0, 128, 2, 15, 2],
       ["call", 1, 1, 300, 900, 1, 600, 3],
-      // alone in its bucket: drawn as itself
+      // alone in its cell: drawn as itself
       ["call", 1, 2, 310, 312, 1, 2, 2],
       ["call", 2, 0, 50, 60, 1, 10, 3],
     ]);
@@ -137,17 +64,36 @@ describe("callTimelineQuery in DuckDB", () => {
     const [extent] = (await engine.query(eq.sql, eq.params)).toArray().map((r) => r.toJSON());
     expect([Number(extent!.t0), Number(extent!.t1), extent!.lanes]).toEqual([0, 1000, 4]);
     expect(await run({ runId: "hand", widthPx: 20, window: [0, 1000], lanes: 4 })).toEqual(await run({ runId: "hand", widthPx: 20 }));
-    // lanes x buckets capped by maxRects: 4 lanes (depths 0-2 on thread 1, 0 on thread 2), 8 rects -> 2 buckets of 500
+    // lanes x buckets capped by maxRects: 4 lanes (depths 0-2 on thread 1, 0 on thread 2), 8 rects -> 2
+    // buckets, cells of 512 ns: C (600 ns) still drawn as itself, the last cell cut at 1000
     expect((await run({ runId: "hand", widthPx: 20, maxRects: 8 })).map((r) => [r.kind, r.thread_id, r.depth, r.start, r.end, r.calls, r.busy])).toEqual([
       ["call", 1, 0, 0, 1000, 1, 1000],
-      ["bucket", 1, 1, 0, 500, 2, 15],
+      ["bucket", 1, 1, 0, 512, 2, 15],
       ["call", 1, 1, 300, 900, 1, 600],
       ["call", 1, 2, 310, 312, 1, 2],
       ["call", 2, 0, 50, 60, 1, 10],
     ]);
+    // 4 rects -> 1 bucket, cells of 1024 ns: A (1000 ns) is short now but alone in its cell; C and the two B share one
+    expect((await run({ runId: "hand", widthPx: 20, maxRects: 4 })).map((r) => [r.kind, r.depth, r.start, r.end, r.calls, r.busy, r.method_id])).toEqual([
+      ["call", 0, 0, 1000, 1, 1000, 1],
+      ["bucket", 1, 0, 1000, 3, 615, 3],
+      ["call", 2, 310, 312, 1, 2, 2],
+      ["call", 0, 50, 60, 1, 10, 3],
+    ]);
     // threads and depth filters
     expect((await run({ runId: "hand", widthPx: 20, maxDepth: 0 })).map((r) => r.thread_id)).toEqual([1, 2]);
     expect((await run({ runId: "hand", widthPx: 20, threadIds: [2] })).map((r) => [r.thread_id, r.method_id])).toEqual([[2, 3]]);
+  });
+
+  it("cuts calls and cells at the window's edges; zero-length calls count from t0 up to t1", async () => {
+    // one lane: calls 0..3, 4..6, 6..6 (zero-length), 7..12, 12..12, 13..14; window [5, 12), 2 buckets -> cells of 4
+    await load(callsTable({ 7: [[1, 0, 3], [2, 4, 6], [3, 6, 6], [4, 7, 12], [5, 12, 12], [6, 13, 14]] }, "edges"));
+    const rows = await run({ runId: "edges", window: [5, 12], widthPx: 4, bucketPx: 2 });
+    // 4..6 enters before t0: cut to 5..6, grouped with the cell of t0 (4..8) with 6..6; 7..12 is a cell long
+    expect(rows.map((r) => [r.kind, r.start, r.end, r.calls, r.busy, r.method_id])).toEqual([
+      ["bucket", 5, 8, 2, 1, 2],
+      ["call", 7, 12, 1, 5, 4],
+    ]);
   });
 
   it("refuses bad options with a message naming them", () => {
@@ -162,7 +108,7 @@ describe("callTimelineQuery in DuckDB", () => {
     expect(q.parts.length - 1).toBe(q.params.length);
   });
 
-  it("matches the brute-force aggregation on random call tables, windows and widths", async () => {
+  it("matches the brute-force rule on random call tables, windows and widths", async () => {
     await fc.assert(
       fc.asyncProperty(
         arbitraryCalls({ threads: 3, methods: 5, span: 5000, maxDepth: 5 }),
@@ -206,9 +152,9 @@ describe("callTimelineQuery on a real trace", () => {
       }
       expect(rows.reduce((s, r) => s + r.calls, 0)).toBe(visible);
       expect(rows.reduce((s, r) => s + r.busy, 0)).toBe(time);
-      // per lane at most B buckets and B + 1 wide calls, lanes x B <= maxRects
+      // per lane at most B + 1 cells in view and B + 2 calls a cell long, lanes x B <= maxRects
       const lanes = new Set(rows.map((r) => `${r.thread_id}/${r.depth}`)).size;
-      expect(rows.length).toBeLessThanOrEqual(2 * 2000 + lanes);
+      expect(rows.length).toBeLessThanOrEqual(2 * 2000 + 3 * lanes);
       expect(rows.some((r) => r.kind === "call")).toBe(true);
       for (const r of rows) expect(r.end).toBeGreaterThanOrEqual(r.start);
     }
