@@ -53,8 +53,11 @@ function tableName(options: CallTimelineSummaryOptions): string {
   // FNV-1a keeps runs whose ids differ only in punctuation apart.
   let hash = 0x811c9dc5;
   for (let i = 0; i < run.length; i++) hash = Math.imul(hash ^ run.charCodeAt(i), 0x01000193) >>> 0;
-  return `ctl_${run.toLowerCase().replace(/[^a-z0-9]+/g, "_").slice(0, 32)}_${hash.toString(16).padStart(8, "0")}`;
+  return `${CACHE_SCHEMA}.ctl_${run.toLowerCase().replace(/[^a-z0-9]+/g, "_").slice(0, 32)}_${hash.toString(16).padStart(8, "0")}`;
 }
+
+/** Derived tables live in their own schema, so the schema browser (main only) lists just the run's data. */
+export const CACHE_SCHEMA = "jb_cache";
 
 /**
  * The statements that build the run's summary, to run in order; the last returns its lanes (read them with
@@ -109,7 +112,8 @@ export function callTimelineSummaryQueries(options: CallTimelineSummaryOptions =
     .sql(`FROM ${levels} v LEFT JOIN (SELECT thread_id, depth, sum(calls)::BIGINT AS calls, min(min_enter) AS min_enter, max(max_enter) AS max_enter, max(max_exit) AS max_exit\n`)
     .sql(`  FROM ${lanes} GROUP BY thread_id, depth) h ON TRUE\nORDER BY h.thread_id, h.depth`)
     .done();
-  return [copy, perLane, bounds.done(), summary, info];
+  const schema = new SqlBuilder().sql(`CREATE SCHEMA IF NOT EXISTS ${CACHE_SCHEMA}`).done();
+  return [...(options.name == null ? [schema] : []), copy, perLane, bounds.done(), summary, info];
 }
 
 /** The summary from the last build statement's rows. */
