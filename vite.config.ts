@@ -1,9 +1,11 @@
-import { createLogger, defineConfig } from "vite";
+import { createLogger, defineConfig, type LogLevel } from "vite";
 
 // DuckDB-WASM's worker ships a source map naming its bundled apache-arrow sources, which are not in the
 // package: Vite's dev server warns once per file (about 130 lines on `npm start`). Those say nothing
 // actionable, so they are dropped; every other message goes through.
-const logger = createLogger();
+// A custom logger replaces Vite's, so it takes the CLI's --logLevel itself (the benches build with "warn").
+const flag = process.argv.findIndex((a) => a === "--logLevel" || a === "-l");
+const logger = createLogger((flag >= 0 ? process.argv[flag + 1] : undefined) as LogLevel | undefined);
 const warnOnce = logger.warnOnce.bind(logger);
 const warn = logger.warn.bind(logger);
 const isDuckdbSourcemapNoise = (msg: string) => msg.startsWith("Sourcemap for") && msg.includes("@duckdb/duckdb-wasm");
