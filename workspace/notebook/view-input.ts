@@ -59,9 +59,20 @@ export function inputLabel(el: unknown): string | undefined {
   return label?.textContent?.trim() || undefined;
 }
 
-/** `--set tauMs=300` arrives as text: make it the type of the input's current value. */
+/**
+ * `--set tauMs=300` arrives as text: make it the type of the input's current value. An input with no value yet
+ * (a selectable plot before any click, a brush) has no type to follow: the text is read as JSON when it is JSON
+ * (`--set chosenGroup=5` picks group 5, `--set window=[1,2]` a window, `null` clears), else kept as text.
+ */
 export function coerce(value: unknown, current: unknown): unknown {
   if (typeof value !== "string") return value;
+  if (current === null || current === undefined) {
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      return value;
+    }
+  }
   if (typeof current === "number") {
     const n = Number(value);
     if (value.trim() === "" || Number.isNaN(n)) throw new Error(`input expects a number, got "${value}"`);

@@ -23,8 +23,16 @@ describe("coerce", () => {
     ["true", false, true],
     ["weka", "hf6", "weka"],
     [7, 500, 7],
+    ["5", null, 5],
+    ["true", undefined, true],
+    ["null", null, null],
+    ["OpenLaw", null, "OpenLaw"],
   ])("coerce(%j) for a current value %j -> %j", (text, current, expected) => {
     expect(coerce(text, current)).toBe(expected);
+  });
+
+  it("reads JSON for an input with no value yet: a brush window from --set", () => {
+    expect(coerce("[1.5, 2]", null)).toEqual([1.5, 2]);
   });
 
   it("names the expected type when text does not fit it", () => {
