@@ -12,8 +12,6 @@ import { loadDraft, clearDraft } from "../app/autosave";
 import { bundledNotebooks, runsForNotebook } from "../app/notebook-sources";
 import { openNotebookFile, saveNotebookFile } from "../app/notebook-files";
 import { parseNotebook } from "../notebook/format";
-import { PURIFY_CONFIG, installPurifyHooks, publishNotebook } from "../publish/publish";
-import DOMPurify from "dompurify";
 import { version } from "../../package.json";
 import type { JbNotebook } from "./jb-notebook";
 import "./jb-plot";
@@ -145,6 +143,11 @@ export class JbApp extends LitElement {
     const rt = nb?.runtime;
     if (!nb || !rt) return;
     await rt.settled(30_000).catch(() => undefined);
+    // Publishing pulls the runtime, markdown-it and DOMPurify: loaded on first use, not at page start.
+    const [{ PURIFY_CONFIG, installPurifyHooks, publishNotebook }, { default: DOMPurify }] = await Promise.all([
+      import("../publish/publish"),
+      import("dompurify"),
+    ]);
     installPurifyHooks(DOMPurify);
     const notebook = rt.notebook;
     const html = publishNotebook(notebook, rt.states(), {
