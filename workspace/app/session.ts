@@ -1,6 +1,6 @@
 // The workspace session: one engine, the runs loaded into it, and what went wrong loading them.
 import { BundleError } from "../../bundle/manifest";
-import { readBundle, type BundleSource } from "../../bundle/read-bundle";
+import { readBundle, type BundleSource, type LoadedBundle } from "../../bundle/read-bundle";
 import type { Manifest } from "../../bundle/manifest";
 import { loadBundleIntoEngine, type SqlEngine } from "../db/engine";
 
@@ -23,8 +23,11 @@ export class Session extends EventTarget {
    * ("run-loaded") as soon as it is in, so the first chart need not wait for the last run. A bundle that fails
    * entirely is listed with its error, never thrown.
    */
-  async load(sources: readonly BundleSource[]): Promise<LoadedRun[]> {
-    const reads = sources.map((source) => readBundle(source).then((bundle) => ({ bundle }), (error: Error) => ({ error })));
+  async load(sources: readonly BundleSource[], started?: readonly Promise<LoadedBundle>[]): Promise<LoadedRun[]> {
+    // `started`: reads already under way for these sources (begun while the engine was starting).
+    const reads = sources.map((source, i) =>
+      (started?.[i] ?? readBundle(source)).then((bundle) => ({ bundle }), (error: Error) => ({ error })),
+    );
     const added: LoadedRun[] = [];
     for (let i = 0; i < sources.length; i++) {
       const run: LoadedRun = { label: sources[i]!.label, rows: {}, errors: [] };

@@ -3,6 +3,7 @@
 import type * as Plot from "@observablehq/plot";
 import { LitElement, css, html, nothing } from "lit";
 import { droppedSources, urlSource } from "../../bundle/browser-sources";
+import { readBundle } from "../../bundle/read-bundle";
 import { filesFromDrop } from "../app/dropped-files";
 import { overviewChartData, overviewChartOptions } from "../app/overview-chart";
 import { Session } from "../app/session";
@@ -82,9 +83,9 @@ export class JbApp extends LitElement {
 
   private async start() {
     try {
-      const engine = await createBrowserEngine();
-      this.session = new Session(engine);
-      this.session.addEventListener("change", () => this.requestUpdate());
+      // DuckDB's 34 MB wasm compiles while the notebook is read and the bundles are fetched and decoded.
+      const engineReady = createBrowserEngine();
+      engineReady.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
       const params = new URLSearchParams(location.search);
       const notebooks = bundledNotebooks();
       let name = params.get("notebook") ?? (notebooks.triage ? "triage" : Object.keys(notebooks)[0]);
@@ -104,7 +105,13 @@ export class JbApp extends LitElement {
       const available = await this.sampleNames();
       const wanted = text ? runsForNotebook(text, available) : { runs: available, missing: [] };
       const urls = params.get("runs")?.split(",").filter(Boolean) ?? wanted.runs.map((r) => `samples/${r}/`);
-      await this.open(urls.map((u) => urlSource(u)));
+      const sources = urls.map((u) => urlSource(u));
+      const reads = sources.map((source) => readBundle(source));
+      for (const r of reads) r.catch(() => undefined); // reported per run by Session.load
+      this.session = new Session(await engineReady);
+      if (performance.getEntriesByName("jb:engine-ready").length === 0) performance.mark("jb:engine-ready");
+      this.session.addEventListener("change", () => this.requestUpdate());
+      await this.open(sources, reads);
       if (wanted.missing.length) this.status += `; notebook names runs not among the samples: ${wanted.missing.join(", ")}`;
       this.notebookText = text;
     } catch (e) {
@@ -175,7 +182,7 @@ export class JbApp extends LitElement {
     this.notebookText = bundledNotebooks()[this.notebookPath.replace(/\.md$/, "")] ?? this.notebookText;
   }
 
-  private async open(sources: Parameters<Session["load"]>[0]) {
+  private async open(sources: Parameters<Session["load"]>[0], reads?: Parameters<Session["load"]>[1]) {
     if (!this.session) return;
     this.status = `loading ${sources.length} run${sources.length === 1 ? "" : "s"}…`;
     // The chart appears with the first run that has frames, and is redrawn once every run is in.
@@ -184,7 +191,7 @@ export class JbApp extends LitElement {
       if (!early && ((e as CustomEvent).detail.rows.frames ?? 0) > 0) early = this.refreshChart();
     };
     this.session.addEventListener("run-loaded", onRun);
-    await this.session.load(sources);
+    await this.session.load(sources, reads);
     // The 10M-row load benchmark reads this mark: every table of every run is in DuckDB.
     if (performance.getEntriesByName("jb:runs-loaded").length === 0) performance.mark("jb:runs-loaded");
     this.session.removeEventListener("run-loaded", onRun);
