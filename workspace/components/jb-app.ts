@@ -188,7 +188,10 @@ export class JbApp extends LitElement {
     // The chart appears with the first run that has frames, and is redrawn once every run is in.
     let early: Promise<void> | undefined;
     const onRun = (e: Event) => {
-      if (!early && ((e as CustomEvent).detail.rows.frames ?? 0) > 0) early = this.refreshChart();
+      if (!early && ((e as CustomEvent).detail.rows.frames ?? 0) > 0) {
+        performance.mark("jb:first-run-registered");
+        early = this.refreshChart();
+      }
     };
     this.session.addEventListener("run-loaded", onRun);
     await this.session.load(sources, reads);
