@@ -38,7 +38,13 @@ export class Session extends EventTarget {
         if (this.runs.some((r) => r.manifest?.run_id === bundle.manifest.run_id))
           throw new BundleError(run.label, `run ${bundle.manifest.run_id} is already loaded`);
         run.manifest = bundle.manifest;
-        const report = await loadBundleIntoEngine(this.engine, bundle);
+        // "overview-ready": this run's frames and UI events are in DuckDB (they go first), the rest may not be yet.
+        let announced = false;
+        const report = await loadBundleIntoEngine(this.engine, bundle, (name, remaining) => {
+          if (announced || !bundle.tables.has("frames") || remaining.includes("frames") || remaining.includes("ui_events")) return;
+          announced = true;
+          this.dispatchEvent(new CustomEvent("overview-ready", { detail: bundle.manifest.run_id }));
+        });
         for (const t of report.tables) run.rows[t.name] = t.rows;
         run.errors.push(...report.errors);
       } catch (e) {

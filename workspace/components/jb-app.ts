@@ -8,7 +8,7 @@ import { filesFromDrop } from "../app/dropped-files";
 import { overviewChartData, overviewChartOptions } from "../app/overview-chart";
 import { Session } from "../app/session";
 import { createBrowserEngine } from "../db/duckdb-browser";
-import { listTables, type TableInfo } from "../db/engine";
+import { listTables, tableExists, type TableInfo } from "../db/engine";
 import { loadDraft, clearDraft } from "../app/autosave";
 import { bundledNotebooks, runsForNotebook } from "../app/notebook-sources";
 import { openNotebookFile, saveNotebookFile } from "../app/notebook-files";
@@ -187,17 +187,16 @@ export class JbApp extends LitElement {
     this.status = `loading ${sources.length} run${sources.length === 1 ? "" : "s"}…`;
     // The chart appears with the first run that has frames, and is redrawn once every run is in.
     let early: Promise<void> | undefined;
-    const onRun = (e: Event) => {
-      if (!early && ((e as CustomEvent).detail.rows.frames ?? 0) > 0) {
-        performance.mark("jb:first-run-registered");
-        early = this.refreshChart();
-      }
+    const onRun = () => {
+      if (early) return;
+      performance.mark("jb:first-run-registered");
+      early = this.refreshChart(true);
     };
-    this.session.addEventListener("run-loaded", onRun);
+    this.session.addEventListener("overview-ready", onRun);
     await this.session.load(sources, reads);
     // The 10M-row load benchmark reads this mark: every table of every run is in DuckDB.
     if (performance.getEntriesByName("jb:runs-loaded").length === 0) performance.mark("jb:runs-loaded");
-    this.session.removeEventListener("run-loaded", onRun);
+    this.session.removeEventListener("overview-ready", onRun);
     await early;
     const failed = this.session.runs.filter((r) => r.errors.length).length;
     this.status = `${this.session.runs.length} run${this.session.runs.length === 1 ? "" : "s"} loaded${failed ? `, ${failed} with errors` : ""}`;
@@ -205,13 +204,16 @@ export class JbApp extends LitElement {
     this.tables = await listTables(this.session.engine).catch(() => []);
   }
 
-  private async refreshChart() {
-    if (!this.session?.hasTable("frames")) {
+  /** `overviewReady`: a run's frames and UI events are in DuckDB though the run is not listed yet. */
+  private async refreshChart(overviewReady = false) {
+    if (!this.session || (!overviewReady && !this.session.hasTable("frames"))) {
       this.chart = undefined;
       return;
     }
     try {
-      const data = await overviewChartData(this.session.engine, this.session.hasTable("ui_events"));
+      const engine = this.session.engine;
+      const hasEvents = overviewReady ? await tableExists(engine, "ui_events") : this.session.hasTable("ui_events");
+      const data = await overviewChartData(engine, hasEvents);
       this.chart = overviewChartOptions(data, Math.min(1160, this.clientWidth - 80 || 960));
       this.chartError = undefined;
     } catch (e) {

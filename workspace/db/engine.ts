@@ -35,6 +35,11 @@ export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
+export async function tableExists(engine: SqlEngine, name: string): Promise<boolean> {
+  const t = await engine.query("SELECT count(*)::INTEGER AS n FROM information_schema.tables WHERE table_schema = 'main' AND table_name = ?", [name]);
+  return Number(t.getChild("n")!.get(0)) > 0;
+}
+
 export async function listTables(engine: SqlEngine): Promise<TableInfo[]> {
   const cols = await engine.query(
     "SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = 'main' ORDER BY table_name, ordinal_position",
@@ -70,9 +75,18 @@ export const LOAD_CHUNK_ROWS = 262_144;
  * Registers every table of a loaded bundle, appending to tables other runs already created. Columns are
  * put in schema order first, so runs written by different jankbook versions line up by name.
  */
-export async function loadBundleIntoEngine(engine: SqlEngine, bundle: LoadedBundle): Promise<LoadReport> {
+/** The run overview's tables go in first, so its chart can be drawn before the rest of the run is in. */
+const FIRST_TABLES: readonly TableName[] = ["frames", "ui_events"];
+
+export async function loadBundleIntoEngine(
+  engine: SqlEngine,
+  bundle: LoadedBundle,
+  onTable?: (name: TableName, remaining: readonly TableName[]) => void,
+): Promise<LoadReport> {
   const report: LoadReport = { run_id: bundle.manifest.run_id, tables: [], errors: bundle.errors.map((e) => e.message) };
-  for (const [name, table] of bundle.tables) {
+  const rank = (name: TableName) => (FIRST_TABLES.includes(name) ? FIRST_TABLES.indexOf(name) : FIRST_TABLES.length);
+  const entries = [...bundle.tables].sort(([a], [b]) => rank(a) - rank(b));
+  for (const [i, [name, table]] of entries.entries()) {
     try {
       const ordered = canonicalColumns(name, table);
       await engine.insertArrowStream(name, encodeStream(ordered.slice(0, LOAD_CHUNK_ROWS)));
@@ -82,6 +96,7 @@ export async function loadBundleIntoEngine(engine: SqlEngine, bundle: LoadedBund
     } catch (e) {
       report.errors.push(`${bundle.manifest.run_id}: table ${name}: could not be registered in DuckDB (${(e as Error).message})`);
     }
+    onTable?.(name, entries.slice(i + 1).map(([n]) => n));
   }
   return report;
 }

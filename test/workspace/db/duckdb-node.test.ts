@@ -55,6 +55,20 @@ describe("createNodeEngine", () => {
     await engine.query("DELETE FROM ui_events WHERE run_id = 'big'");
   });
 
+  it("registers the run overview's tables first and says what is left after each", async () => {
+    const manifest = newManifest("order", { app: "com.example" });
+    const frames = makeBundleTable("frames", "order", { intended_vsync: [0], duration: [1], deadline: [2], jank: [false] });
+    const ui = makeBundleTable("ui_events", "order", { ts: [0], seq: [0], kind: ["click"] });
+    const seen: string[] = [];
+    await loadBundleIntoEngine(engine, { manifest, tables: new Map([["runs", runsTable(manifest)], ["ui_events", ui], ["frames", frames]] as const), errors: [] }, (name, remaining) =>
+      seen.push(`${name}|${remaining.join(",")}`),
+    );
+    expect(seen).toEqual(["frames|ui_events,runs", "ui_events|runs", "runs|"]);
+    await engine.query("DELETE FROM ui_events WHERE run_id = 'order'");
+    await engine.query("DELETE FROM runs WHERE run_id = 'order'");
+    await engine.query("DROP TABLE frames");
+  });
+
   it("binds parameters instead of splicing them", async () => {
     const hostile = "x' OR '1'='1";
     const t = await engine.query("SELECT count(*)::INTEGER AS n FROM ui_events WHERE kind = ?", [hostile]);
