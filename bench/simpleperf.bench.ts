@@ -3,18 +3,11 @@
 import { hpcSamples } from "../collectors/sources/simpleperf-samples";
 import { parseSimpleperfStat } from "../collectors/sources/simpleperf-stat";
 import { formatStatReport, type StatWriteRow } from "../collectors/sources/simpleperf-stat-writer";
+import { DEFAULT_COUNTER_EVENTS } from "../collectors/adb/counters";
 import { timeMs, type Benchmark } from "./harness";
 
-const EVENTS = [
-  "cpu-cycles",
-  "instructions",
-  "cache-references",
-  "cache-misses",
-  "branch-misses",
-  "task-clock",
-  "context-switches",
-  "page-faults",
-];
+// The events `jankbook collect --counters` asks for: the bench parses what the collector really reads.
+const EVENTS = DEFAULT_COUNTER_EVENTS;
 
 export function syntheticStat(reports: number, seed = 1): string {
   let s = seed >>> 0;

@@ -4,13 +4,13 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cells, parseNotebook } from "../../workspace/notebook/format";
 import { serveStatic, type StaticServer } from "../../workspace/static-server";
 import { launchChromium } from "../support/chromium";
 import { cellDefining, notebookSettled, openWorkspace } from "../support/workspace-page";
+import { openOffline } from "../support/offline-page";
 
 const ROOT = join(import.meta.dirname, "../..");
 const TRIAGE = readFileSync(join(ROOT, "notebooks/triage.md"), "utf8");
@@ -54,17 +54,7 @@ describe("Publish from the workspace", () => {
   it("the downloaded page opens offline from file:// with plots, prose, the values at publish time and provenance, and no error", async () => {
     const context = await browser.newContext({ offline: true, javaScriptEnabled: true });
     const page = await context.newPage();
-    const problems: string[] = [];
-    const requests: string[] = [];
-    page.on("console", (m) => {
-      if (m.type() === "error" || m.type() === "warning") problems.push(`console ${m.type()}: ${m.text()}`);
-    });
-    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-    await page.route("**", (route) => {
-      requests.push(route.request().url());
-      return route.request().url().startsWith("file:") ? route.continue() : route.abort();
-    });
-    await page.goto(pathToFileURL(file).href);
+    const { problems, requests } = await openOffline(page, file);
 
     // Prose: the title and every section heading of the notebook.
     expect(await page.locator("h1").first().textContent()).toBe("Triage: why does the app stutter?");

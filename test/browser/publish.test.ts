@@ -3,13 +3,13 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runNotebookFile } from "../../workspace/notebook/headless";
 import { createNodePublishContext } from "../../workspace/publish/node-context";
 import { publishNotebook } from "../../workspace/publish/publish";
 import { launchChromium } from "../support/chromium";
+import { openOffline } from "../support/offline-page";
 
 const ROOT = join(import.meta.dirname, "../..");
 let browser: Browser;
@@ -31,17 +31,7 @@ afterAll(() => browser?.close());
 describe("published notebook in Chromium", () => {
   it("opens offline from file://, renders plots and prose, runs nothing, logs no error", async () => {
     const page = await browser.newPage();
-    const problems: string[] = [];
-    const requests: string[] = [];
-    page.on("console", (m) => {
-      if (m.type() === "error" || m.type() === "warning") problems.push(`console ${m.type()}: ${m.text()}`);
-    });
-    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-    await page.route("**", (route) => {
-      requests.push(route.request().url());
-      return route.request().url().startsWith("file:") ? route.continue() : route.abort();
-    });
-    await page.goto(pathToFileURL(file).href);
+    const { problems, requests } = await openOffline(page, file);
     await page.locator("a#jsl").click();
     // Plots: SVGs with marks in them.
     const plots = page.locator(".plot svg[viewBox]"); // the charts (legend swatches are small svgs too)

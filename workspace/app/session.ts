@@ -19,9 +19,9 @@ export class Session extends EventTarget {
   }
 
   /**
-   * Loads bundles: all are fetched and decoded at once, then registered in DuckDB in order, each announced
-   * ("run-loaded") as soon as it is in, so the first chart need not wait for the last run. A bundle that fails
-   * entirely is listed with its error, never thrown.
+   * Loads bundles: all are fetched and decoded at once, then registered in DuckDB in order. "overview-ready"
+   * fires once a run's frames and UI events are in, so the first chart need not wait for the rest; "change"
+   * after each run. A bundle that fails entirely is listed with its error, never thrown.
    */
   async load(sources: readonly BundleSource[], started?: readonly Promise<LoadedBundle>[]): Promise<LoadedRun[]> {
     // `started`: reads already under way for these sources (begun while the engine was starting).
@@ -52,7 +52,6 @@ export class Session extends EventTarget {
       }
       added.push(run);
       this.runs = [...this.runs, run];
-      this.dispatchEvent(new CustomEvent("run-loaded", { detail: run }));
       this.dispatchEvent(new Event("change"));
     }
     return added;
