@@ -182,7 +182,9 @@ export function summaryWindowQuery(summary: CallTimelineSummary, grid: TimelineG
       zones.forEach((z, k) => (k && q.sql(" OR "), z()));
       q.sql(")");
     };
-    // A short visible call entered after t0 - 2^L; those of cut cells lie in the first or last two cells.
+    // A short visible call entered after t0 - 2^L; those of cut cells lie in the first or last two cells. The
+    // zones only narrow the scan: t0's cell can reach past t1 (a window inside one cell), so visibility is
+    // checked in full below, enter < t1 included (else a call entering after t1 is cut to a negative length).
     const enterZones = () => {
       const zones: (() => void)[] = [];
       if (startCut) zones.push(() => q.sql("c.enter > ").call(T0!).sql(" - ").call(W!).sql(" AND c.enter < (").call(C0!).sql(" + 1) * ").call(W!));
@@ -195,7 +197,7 @@ export function summaryWindowQuery(summary: CallTimelineSummary, grid: TimelineG
     q.sql("         CASE WHEN c.exit > ").call(T1!).sql(" THEN ").call(T1!).sql(" ELSE c.exit END AS e\n");
     q.sql(`  FROM ${calls} c SEMI JOIN (SELECT thread_id, depth, cell FROM ${cells} WHERE level = `).call(LQ).sql(" AND ").call(cellZones).sql(" AND NOT (").call(whole).sql(")").laneFilters(filter, threads).sql(") x\n");
     q.sql("    ON c.thread_id = x.thread_id AND c.depth = x.depth AND c.enter >> ").call(L!).sql(" = x.cell\n");
-    q.sql("  WHERE c.duration_level < ").call(L!).sql(" AND ").call(enterZones).sql(" AND c.exit >= ").call(T0!).sql(" AND (c.exit > ").call(T0!).sql(" OR c.enter >= ").call(T0!).sql(")").laneFilters(filter, threads, "c.").sql("\n),\n");
+    q.sql("  WHERE c.duration_level < ").call(L!).sql(" AND ").call(enterZones).sql(" AND c.enter < ").call(T1!).sql(" AND c.exit >= ").call(T0!).sql(" AND (c.exit > ").call(T0!).sql(" OR c.enter >= ").call(T0!).sql(")").laneFilters(filter, threads, "c.").sql("\n),\n");
   }
   q.sql("grouped AS (\n  SELECT thread_id, depth, g, sum(calls)::INTEGER AS calls, sum(busy)::BIGINT AS busy, max(longest) AS longest, min(s1) AS s1, max(e1) AS e1, min(first_call) AS first_call\n  FROM (\n");
   q.sql(`    SELECT thread_id, depth, cell AS g, calls, busy, longest, min_enter AS s1, max_exit AS e1, first_call FROM ${cells}\n    WHERE level = `).call(LQ).sql(" AND cell >= ").call(C0!).sql(" AND cell <= ").call(C1!).sql(" AND ").call(whole).laneFilters(filter, threads);

@@ -12,7 +12,7 @@ import { readMethodTrace } from "../../../collectors/sources/method-trace";
 import { createNodeEngine } from "../../../workspace/db/duckdb-node";
 import { listTables, type SqlEngine } from "../../../workspace/db/engine";
 import { arbitraryCalls, callsTable, callsTableOf, flatten, type CallSpec, type FlatCall } from "./call-table";
-import { reference, rowsOf, sortOut } from "./call-timeline-reference";
+import { reference, rowsOf, sortOut, type Out } from "./call-timeline-reference";
 
 let engine: SqlEngine;
 let runSeq = 0;
@@ -88,6 +88,43 @@ describe("callTimelineSummaryQueries", () => {
       ["call", 12, 12, 1, 0, 5],
     ]);
     expect(await run({ ...o, runId: "cut" })).toEqual(rows);
+  });
+
+  it("leaves out of a cut cell the calls entering at or after t1 when the window lies inside one cell", async () => {
+    // fast-check's counterexample (seed 750493016): one thread, depths 0..4 (5 lanes), 1 bucket per lane.
+    // [1624, 3672.5] is read as [1624, 3673): 2049 ns, so cells of 4096 and the window inside cell 0, which is
+    // cut at both ends. B 3882..3888 (depth 1) enters in that cell after t1: not visible. It used to be taken
+    // as a cut call (t0's cell reaches 4096) and cut to 3882..3673, busy -209 in depth 1's bucket.
+    const threads: Record<number, CallSpec[]> = {
+      1: [[3, 1623, 4276, [[3, 2369, 3644, [[1, 2628, 2795, [[5, 2678, 2715, [[4, 2688, 2697], [5, 2698, 2708], [1, 2708, 2709]]]]], [5, 2818, 2979, [[4, 2853, 2856, [[2, 2853, 2853], [1, 2853, 2856]]]]], [5, 3046, 3634]]], [4, 3657, 3701], [2, 3882, 3888]]]],
+    };
+    await load(callsTable(threads, "inside"));
+    const summary = await summarise({ runId: "inside", minLevel: 0 });
+    const row = (r: Out) => [r.kind, r.depth, r.start, r.end, r.calls, r.busy, r.method_id, r.call_id];
+    const o: CallTimelineOptions = { window: [1624, 3672.5], widthPx: 1, bucketPx: 3, maxRects: 1 };
+    expect(callTimelineQuery({ ...o, summary }).sql).toContain(`FROM ${summary.tables.cells}`);
+    const rows = await run({ ...o, summary });
+    expect(rows.map(row)).toEqual([
+      ["call", 0, 1624, 3673, 1, 2049, 3, 0],
+      // 2369..3644 and 3657..3701 cut to 3657..3673: 1275 + 16
+      ["bucket", 1, 1624, 3673, 2, 1291, 3, null],
+      ["bucket", 2, 1624, 3673, 3, 167 + 161 + 588, 5, null],
+      ["bucket", 3, 1624, 3673, 2, 37 + 3, 5, null],
+      ["bucket", 4, 1624, 3673, 5, 9 + 10 + 1 + 0 + 3, 5, null],
+    ]);
+    expect(await run({ ...o, runId: "inside" })).toEqual(rows);
+    // the fraction plays no part: the integer window [1624, 3673] gives the same rows
+    expect(await run({ ...o, window: [1624, 3673], summary })).toEqual(rows);
+    // the counterexample's second view, the whole run [1623, 4276): cells of 4096, B 3882..3888 in depth 1's bucket
+    const whole = await run({ ...o, window: null, summary });
+    expect(whole.map(row)).toEqual([
+      ["call", 0, 1623, 4276, 1, 2653, 3, 0],
+      ["bucket", 1, 1623, 4096, 3, 1275 + 44 + 6, 3, null],
+      ["bucket", 2, 1623, 4096, 3, 916, 5, null],
+      ["bucket", 3, 1623, 4096, 2, 40, 5, null],
+      ["bucket", 4, 1623, 4096, 5, 23, 5, null],
+    ]);
+    expect(await run({ ...o, window: null, runId: "inside" })).toEqual(whole);
   });
 
   it("keeps levels from the first whose cells hold four calls on average", async () => {
