@@ -3,14 +3,38 @@ import type { BundleSource } from "./read-bundle";
 
 export function urlSource(base: string): BundleSource {
   const root = base.endsWith("/") ? base : `${base}/`;
+  const get = async (file: string) => {
+    const response = await fetch(new URL(file, new URL(root, location.href)));
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    return response;
+  };
   return {
     label: root.replace(/\/$/, ""),
     async read(file) {
-      const response = await fetch(new URL(file, new URL(root, location.href)));
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      return readBody(response);
+      return readBody(await get(file));
+    },
+    async *stream(file) {
+      const response = await get(file);
+      if (!response.body) return yield await readBody(response);
+      yield* chunksOf(response.body);
     },
   };
+}
+
+/** A ReadableStream's chunks, read by hand (async iteration of ReadableStream is newer than some Chromiums). */
+async function* chunksOf(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = body.getReader();
+  let finished = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if ((finished = done)) return;
+      yield value;
+    }
+  } finally {
+    // Abandoned early (the run was refused, or its table failed): stop the download too.
+    if (!finished) await reader.cancel().catch(() => undefined);
+  }
 }
 
 /**
@@ -58,6 +82,11 @@ export function droppedSources(files: readonly File[]): BundleSource[] {
         const f = entries.get(file);
         if (!f) throw new Error("not among the dropped files");
         return new Uint8Array(await f.arrayBuffer());
+      },
+      async *stream(file) {
+        const f = entries.get(file);
+        if (!f) throw new Error("not among the dropped files");
+        yield* chunksOf(f.stream());
       },
     });
   }

@@ -1,15 +1,20 @@
 // Node side of the bundle: a folder of .arrow files plus manifest.json.
+import { createReadStream } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Table } from "apache-arrow";
 import { encodeStream } from "./encode-stream";
 import type { Manifest } from "./manifest";
-import { readBundle, type LoadedBundle } from "./read-bundle";
+import { readBundle, type BundleSource, type LoadedBundle } from "./read-bundle";
 import type { TableName } from "./schema";
 import { validateTable } from "./validate";
 
-export function folderSource(dir: string) {
-  return { label: dir, read: async (file: string) => new Uint8Array(await readFile(join(dir, file))) };
+export function folderSource(dir: string): BundleSource {
+  return {
+    label: dir,
+    read: async (file) => new Uint8Array(await readFile(join(dir, file))),
+    stream: (file) => createReadStream(join(dir, file), { highWaterMark: 1 << 20 }),
+  };
 }
 
 export function readBundleFolder(dir: string): Promise<LoadedBundle> {

@@ -10,6 +10,8 @@ export interface BundleSource {
   /** how to name this bundle in messages (a folder path, URL or dropped folder name) */
   label: string;
   read(file: string): Promise<Uint8Array>;
+  /** the file's bytes as they arrive (big tables go to DuckDB while still downloading); else it is read whole */
+  stream?(file: string): AsyncIterable<Uint8Array>;
 }
 
 export interface LoadedBundle {

@@ -1,29 +1,37 @@
-// Checks a decoded table against the schema; every error names the file, table and column.
-import type { Table } from "apache-arrow";
+// Checks a table's schema (and null counts) against the data contract; every error names the file, table
+// and column.
+import type { Schema, Table } from "apache-arrow";
 import { BundleError } from "./manifest";
 import { columnTypeOf, tableSpec } from "./schema";
 
 /** Throws a BundleError for the first missing or mistyped column; extra columns are allowed. */
-export function validateTable(table: Table, name: string, file: string): void {
-  const spec = tableSpec(name);
-  for (const column of spec.columns) {
-    const field = table.schema.fields.find((f) => f.name === column.name);
+export function validateSchema(schema: Schema, name: string, file: string): void {
+  for (const column of tableSpec(name).columns) {
+    const field = schema.fields.find((f) => f.name === column.name);
     if (!field)
       throw new BundleError(file, `table ${name}: missing column ${column.name} (${column.type})`, name, column.name);
     const actual = columnTypeOf(field.type);
     if (actual !== column.type)
-      throw new BundleError(
-        file,
-        `table ${name}: column ${column.name} is ${actual}, expected ${column.type}`,
-        name,
-        column.name,
-      );
-    if (!column.nullable && table.getChild(column.name)!.nullCount > 0)
-      throw new BundleError(
-        file,
-        `table ${name}: column ${column.name} has ${table.getChild(column.name)!.nullCount} nulls but may not be null`,
-        name,
-        column.name,
-      );
+      throw new BundleError(file, `table ${name}: column ${column.name} is ${actual}, expected ${column.type}`, name, column.name);
   }
+}
+
+/** The message for a non-nullable column that holds nulls (shared with the streaming loader). */
+export function nullsInRequiredColumn(name: string, file: string, column: string, nulls: number, where = ""): BundleError {
+  return new BundleError(file, `table ${name}: column ${column} has ${nulls} nulls${where} but may not be null`, name, column);
+}
+
+/** validateSchema, plus: no nulls in a column the contract says may not be null. */
+export function validateTable(table: Table, name: string, file: string): void {
+  validateSchema(table.schema, name, file);
+  for (const column of tableSpec(name).columns) {
+    const nulls = table.getChild(column.name)!.nullCount;
+    if (!column.nullable && nulls > 0) throw nullsInRequiredColumn(name, file, column.name, nulls);
+  }
+}
+
+/** The contract's column order: the spec's columns, then any extra ones in the order the file has them. */
+export function canonicalOrder(name: string, fieldNames: readonly string[]): string[] {
+  const spec = tableSpec(name).columns.map((c) => c.name);
+  return [...spec, ...fieldNames.filter((n) => !spec.includes(n))];
 }

@@ -1,8 +1,10 @@
 // The workspace session: one engine, the runs loaded into it, and what went wrong loading them.
 import { BundleError } from "../../bundle/manifest";
-import { readBundle, type BundleSource, type LoadedBundle } from "../../bundle/read-bundle";
 import type { Manifest } from "../../bundle/manifest";
-import { loadBundleIntoEngine, type SqlEngine } from "../db/engine";
+import { prepareBundle, type PreparedBundle } from "../../bundle/prepare-bundle";
+import type { BundleSource } from "../../bundle/read-bundle";
+import type { SqlEngine } from "../db/engine";
+import { loadPreparedBundle } from "../db/load-prepared";
 
 export interface LoadedRun {
   label: string;
@@ -19,14 +21,15 @@ export class Session extends EventTarget {
   }
 
   /**
-   * Loads bundles: all are fetched and decoded at once, then registered in DuckDB in order. "overview-ready"
+   * Loads bundles: all start downloading at once; each table goes into DuckDB chunk by chunk as it arrives,
+   * run after run. "overview-ready"
    * fires once a run's frames and UI events are in, so the first chart need not wait for the rest; "change"
    * after each run. A bundle that fails entirely is listed with its error, never thrown.
    */
-  async load(sources: readonly BundleSource[], started?: readonly Promise<LoadedBundle>[]): Promise<LoadedRun[]> {
-    // `started`: reads already under way for these sources (begun while the engine was starting).
+  async load(sources: readonly BundleSource[], started?: readonly Promise<PreparedBundle>[]): Promise<LoadedRun[]> {
+    // `started`: downloads already under way for these sources (begun while the engine was starting).
     const reads = sources.map((source, i) =>
-      (started?.[i] ?? readBundle(source)).then((bundle) => ({ bundle }), (error: Error) => ({ error })),
+      (started?.[i] ?? prepareBundle(source)).then((bundle) => ({ bundle }), (error: Error) => ({ error })),
     );
     const added: LoadedRun[] = [];
     for (let i = 0; i < sources.length; i++) {
@@ -35,13 +38,16 @@ export class Session extends EventTarget {
         const read = await reads[i]!;
         if ("error" in read) throw read.error;
         const bundle = read.bundle;
-        if (this.runs.some((r) => r.manifest?.run_id === bundle.manifest.run_id))
+        if (this.runs.some((r) => r.manifest?.run_id === bundle.manifest.run_id)) {
+          bundle.cancel();
           throw new BundleError(run.label, `run ${bundle.manifest.run_id} is already loaded`);
+        }
         run.manifest = bundle.manifest;
         // "overview-ready": this run's frames and UI events are in DuckDB (they go first), the rest may not be yet.
         let announced = false;
-        const report = await loadBundleIntoEngine(this.engine, bundle, (name, remaining) => {
-          if (announced || !bundle.tables.has("frames") || remaining.includes("frames") || remaining.includes("ui_events")) return;
+        const hasFrames = bundle.tables.some((t) => t.name === "frames");
+        const report = await loadPreparedBundle(this.engine, bundle, (name, remaining) => {
+          if (announced || !hasFrames || remaining.includes("frames") || remaining.includes("ui_events")) return;
           announced = true;
           this.dispatchEvent(new CustomEvent("overview-ready", { detail: bundle.manifest.run_id }));
         });

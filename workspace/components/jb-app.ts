@@ -3,7 +3,7 @@
 import type * as Plot from "@observablehq/plot";
 import { LitElement, css, html, nothing } from "lit";
 import { droppedSources, urlSource } from "../../bundle/browser-sources";
-import { readBundle } from "../../bundle/read-bundle";
+import { prepareBundle } from "../../bundle/prepare-bundle";
 import { filesFromDrop } from "../app/dropped-files";
 import { overviewChartData, overviewChartOptions } from "../app/overview-chart";
 import { Session } from "../app/session";
@@ -106,7 +106,7 @@ export class JbApp extends LitElement {
       const wanted = text ? runsForNotebook(text, available) : { runs: available, missing: [] };
       const urls = params.get("runs")?.split(",").filter(Boolean) ?? wanted.runs.map((r) => `samples/${r}/`);
       const sources = urls.map((u) => urlSource(u));
-      const reads = sources.map((source) => readBundle(source));
+      const reads = sources.map((source) => prepareBundle(source));
       for (const r of reads) r.catch(() => undefined); // reported per run by Session.load
       this.session = new Session(await engineReady);
       if (performance.getEntriesByName("jb:engine-ready").length === 0) performance.mark("jb:engine-ready");

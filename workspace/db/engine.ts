@@ -2,8 +2,10 @@
 // tests). One implementation per host; nothing else touches DuckDB (DESIGN.md, "Data flow").
 import type { Table } from "apache-arrow";
 import type { LoadedBundle } from "../../bundle/read-bundle";
-import { tableSpec, type TableName } from "../../bundle/schema";
-import { encodeStream } from "../../bundle/encode-stream";
+import type { TableName } from "../../bundle/schema";
+import { encodeTableChunks, loadOrder } from "../../bundle/table-chunks";
+
+export { LOAD_CHUNK_ROWS } from "../../bundle/table-chunks";
 
 export interface ColumnInfo {
   name: string;
@@ -64,46 +66,27 @@ export interface LoadReport {
   errors: string[];
 }
 
-/**
- * Rows per insert. A big table goes in as several inserts so the main thread never encodes more than a
- * few tens of MB at once (no long task while 10M frames load: issue 8) and DuckDB's worker never holds
- * the whole stream beside the table it builds.
- */
-export const LOAD_CHUNK_ROWS = 262_144;
-
-/**
- * Registers every table of a loaded bundle, appending to tables other runs already created. Columns are
- * put in schema order first, so runs written by different jankbook versions line up by name.
- */
-/** The run overview's tables go in first, so its chart can be drawn before the rest of the run is in. */
-const FIRST_TABLES: readonly TableName[] = ["frames", "ui_events"];
-
+/** Registers every table of a loaded bundle, appending to tables other runs already created. */
 export async function loadBundleIntoEngine(
   engine: SqlEngine,
   bundle: LoadedBundle,
   onTable?: (name: TableName, remaining: readonly TableName[]) => void,
 ): Promise<LoadReport> {
   const report: LoadReport = { run_id: bundle.manifest.run_id, tables: [], errors: bundle.errors.map((e) => e.message) };
-  const rank = (name: TableName) => (FIRST_TABLES.includes(name) ? FIRST_TABLES.indexOf(name) : FIRST_TABLES.length);
-  const entries = [...bundle.tables].sort(([a], [b]) => rank(a) - rank(b));
-  for (const [i, [name, table]] of entries.entries()) {
+  const names = loadOrder([...bundle.tables.keys()]);
+  for (const [i, name] of names.entries()) {
+    const table = bundle.tables.get(name)!;
     try {
-      const ordered = canonicalColumns(name, table);
-      await engine.insertArrowStream(name, encodeStream(ordered.slice(0, LOAD_CHUNK_ROWS)));
-      for (let start = LOAD_CHUNK_ROWS; start < ordered.numRows; start += LOAD_CHUNK_ROWS)
-        await engine.insertArrowStream(name, encodeStream(ordered.slice(start, start + LOAD_CHUNK_ROWS)), { append: true });
+      let first = true;
+      for (const chunk of encodeTableChunks(name, table)) {
+        await engine.insertArrowStream(name, chunk.bytes, { append: !first });
+        first = false;
+      }
       report.tables.push({ name, rows: table.numRows });
     } catch (e) {
       report.errors.push(`${bundle.manifest.run_id}: table ${name}: could not be registered in DuckDB (${(e as Error).message})`);
     }
-    onTable?.(name, entries.slice(i + 1).map(([n]) => n));
+    onTable?.(name, names.slice(i + 1));
   }
   return report;
-}
-
-function canonicalColumns(name: TableName, table: Table): Table {
-  const spec = tableSpec(name);
-  const names = table.schema.fields.map((f) => f.name);
-  const ordered = [...spec.columns.map((c) => c.name), ...names.filter((n) => !spec.columns.some((c) => c.name === n))];
-  return ordered.every((n, i) => names[i] === n) ? table : table.select(ordered);
 }

@@ -8,8 +8,10 @@ import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { readBundleFolder } from "../../bundle/node-io";
-import { loadBundleIntoEngine, type LoadReport, type SqlEngine } from "../db/engine";
+import { folderSource } from "../../bundle/node-io";
+import { prepareBundle } from "../../bundle/prepare-bundle";
+import type { LoadReport, SqlEngine } from "../db/engine";
+import { loadPreparedBundle } from "../db/load-prepared";
 import { createNodeEngine } from "../db/duckdb-node";
 import { parseNotebook, type Notebook } from "./format";
 import { globToRegExp, hasGlob, matchRunNames } from "./runs";
@@ -73,7 +75,8 @@ export interface HeadlessResult {
   close(): Promise<void>;
 }
 
-const loaded = new WeakMap<SqlEngine, Set<string>>();
+/** per engine, the runs in it and how their load went */
+const loaded = new WeakMap<SqlEngine, Map<string, LoadReport>>();
 
 async function isRun(dir: string): Promise<boolean> {
   return existsSync(join(dir, "manifest.json"));
@@ -137,16 +140,17 @@ export async function runNotebookFile(path: string, options: HeadlessOptions = {
   const t0 = performance.now();
   const ownEngine = !options.engine;
   const engine = options.engine ?? (await createNodeEngine());
-  const seen = loaded.get(engine) ?? new Set<string>();
+  const seen = loaded.get(engine) ?? new Map<string, LoadReport>();
   loaded.set(engine, seen);
   const runs: RunInfo[] = [];
   for (const dir of dirs) {
-    const bundle = await readBundleFolder(dir);
+    const bundle = await prepareBundle(folderSource(dir));
     const m = bundle.manifest;
-    let report: LoadReport = { run_id: m.run_id, tables: [...bundle.tables].map(([name, t]) => ({ name, rows: t.numRows })), errors: bundle.errors.map((e) => e.message) };
-    if (!seen.has(m.run_id)) {
-      report = await loadBundleIntoEngine(engine, bundle);
-      seen.add(m.run_id);
+    let report = seen.get(m.run_id);
+    if (report) bundle.cancel();
+    else {
+      report = await loadPreparedBundle(engine, bundle);
+      seen.set(m.run_id, report);
     }
     const c = m.context;
     runs.push({

@@ -1,0 +1,298 @@
+// Splits an Arrow IPC stream, as its bytes arrive, into self-contained IPC streams of a few hundred thousand
+// rows each, without decoding any column: the workspace hands those straight to DuckDB, so the main thread
+// never decodes and re-encodes a big table (issue 8: 10M frames rows load without freezing the page).
+// Framing per the Arrow IPC format: 0xFFFFFFFF, int32 metadata length, flatbuffer Message, body; 0xFFFFFFFF 0 ends.
+import { Message, MessageHeader, type Schema } from "apache-arrow";
+import { implausibleMetadata } from "./ipc-metadata-guard";
+import { BundleError } from "./manifest";
+import { tableSpec } from "./schema";
+import { canonicalOrder, nullsInRequiredColumn, validateSchema } from "./validate";
+
+export interface IpcChunk {
+  /** a complete IPC stream: schema, the dictionaries in force, record batches, end marker */
+  bytes: Uint8Array;
+  rows: number;
+}
+
+export interface SplitterOptions {
+  /** rows per emitted stream (whole record batches: a stream may hold a little more) */
+  chunkRows: number;
+  /** the file as named in messages */
+  file: string;
+  /** the bundle table the stream must match */
+  table: string;
+}
+
+export interface SplitterEnd {
+  chunks: IpcChunk[];
+  /** where the stream broke or stopped matching the contract; the rows before it were emitted */
+  error?: BundleError;
+  /** set when the stream cannot be passed through (Arrow *file* format, columns out of contract order): all its bytes */
+  whole?: Uint8Array;
+}
+
+const CONTINUATION = 0xffffffff;
+const END_MARKER = new Uint8Array([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]);
+/** larger metadata than this is garbage, not a schema (a 1,000-column schema is ~100 KB) */
+const MAX_METADATA = 16 << 20;
+
+export class IpcStreamSplitter {
+  /** bytes pushed but not yet consumed as whole messages */
+  private pieces: Uint8Array[] = [];
+  private buffered = 0;
+  /** file offset of the first unconsumed byte */
+  private offset = 0;
+  private schemaMessage?: Uint8Array;
+  private schema?: Schema;
+  /** dictionary messages in force when the last chunk was emitted, by id, in arrival order (deltas follow their base) */
+  private dictionaries = new Map<string, Uint8Array[]>();
+  private dictionariesAtChunk: Uint8Array[] = [];
+  /** the messages since the last chunk, as views of the pushed arrays */
+  private pending: Uint8Array[] = [];
+  private pendingRows = 0;
+  private pendingBatches = 0;
+  private emitted = 0;
+  private requiredNodes: { column: string; node: number }[] = [];
+  /** every byte, kept only once the stream turns out to need the decoding path */
+  private collected?: Uint8Array[];
+  private stopped?: BundleError;
+  private sawEnd = false;
+  /** the message whose body is still arriving */
+  private waiting?: { offset: number; message: Message; size: number };
+  rows = 0;
+  batches = 0;
+
+  constructor(private readonly options: SplitterOptions) {}
+
+  /** Takes the next bytes of the file; returns the chunks that became complete. */
+  push(bytes: Uint8Array): IpcChunk[] {
+    if (bytes.length === 0) return [];
+    if (this.collected) {
+      this.collected.push(bytes);
+      return [];
+    }
+    if (this.sawEnd || this.stopped) return [];
+    this.pieces.push(bytes);
+    this.buffered += bytes.length;
+    return this.drain();
+  }
+
+  /** The file ended: the last chunk, and what was wrong with the stream if anything. */
+  finish(): SplitterEnd {
+    const { file, table } = this.options;
+    if (this.collected) return { chunks: [], whole: concat(this.collected) };
+    if (!this.schema && !this.stopped) {
+      const total = this.offset + this.buffered;
+      if (total === 0) return { chunks: [], error: new BundleError(file, `table ${table}: empty file`, table) };
+      this.stopped = new BundleError(file, `table ${table}: truncated Arrow stream (${total} bytes, no complete schema)`, table);
+    }
+    if (!this.schema) return { chunks: [], error: this.stopped };
+    const truncated = !this.sawEnd && !this.stopped;
+    if (this.stopped && this.batches === 0) return { chunks: [], error: this.stopped };
+    if (truncated && this.batches === 0)
+      return {
+        chunks: [],
+        error: new BundleError(file, `table ${table}: truncated Arrow stream (${this.offset + this.buffered} bytes, no complete record batch)`, table),
+      };
+    const chunks = this.pendingBatches > 0 || this.emitted === 0 ? [this.emit()] : [];
+    if (truncated)
+      this.stopped = new BundleError(
+        file,
+        `table ${table}: truncated Arrow stream (${this.offset + this.buffered} bytes; kept ${this.rows} rows from ${this.batches} whole record batches; the next message starts at byte offset ${this.offset})`,
+        table,
+      );
+    return { chunks, error: this.stopped };
+  }
+
+  private drain(): IpcChunk[] {
+    const out: IpcChunk[] = [];
+    while (!this.sawEnd && !this.stopped && !this.collected) {
+      if (this.offset === 0 && this.buffered >= 6 && this.startsWithFileMagic()) {
+        this.collected = this.pieces.splice(0);
+        return out;
+      }
+      if (this.buffered < 8) break;
+      const head = this.peek(8);
+      const view = new DataView(head.buffer, head.byteOffset, 8);
+      if (view.getUint32(0, true) !== CONTINUATION) {
+        this.stop(
+          this.offset === 0
+            ? "not Arrow IPC (neither ARROW1 file magic nor a stream continuation marker at offset 0)"
+            : `no message continuation marker at byte offset ${this.offset}`,
+        );
+        break;
+      }
+      const metadataLength = view.getInt32(4, true);
+      if (metadataLength === 0) {
+        this.sawEnd = true;
+        break;
+      }
+      if (metadataLength < 0 || metadataLength > MAX_METADATA) {
+        this.stop(`message at byte offset ${this.offset} declares ${metadataLength} bytes of metadata`);
+        break;
+      }
+      if (this.buffered < 8 + metadataLength) break;
+      // The message's header is decoded once, not again for every piece of its body that arrives.
+      if (this.waiting?.offset !== this.offset) {
+        const message = this.decodeMessage(metadataLength);
+        if (!message) break;
+        this.waiting = { offset: this.offset, message, size: 8 + metadataLength + message.bodyLength };
+      }
+      const { message, size } = this.waiting;
+      if (this.buffered < size) break;
+      const at = this.offset;
+      const chunk = this.accept(message, this.take(size), at);
+      if (chunk) out.push(chunk);
+    }
+    return out;
+  }
+
+  private decodeMessage(metadataLength: number): Message | undefined {
+    let message: Message;
+    try {
+      const metadata = this.peek(8 + metadataLength).subarray(8);
+      const implausible = implausibleMetadata(metadata);
+      if (implausible) throw new Error(implausible);
+      message = Message.decode(metadata);
+      message.header(); // decodes the header too: a corrupt one throws here, not mid-accept
+    } catch (e) {
+      return void this.stop(`corrupt message metadata at byte offset ${this.offset} (${(e as Error).message})`);
+    }
+    if (!Number.isSafeInteger(message.bodyLength) || message.bodyLength < 0)
+      return void this.stop(`message at byte offset ${this.offset} declares a body of ${message.bodyLength} bytes`);
+    return message;
+  }
+
+  private accept(message: Message, views: Uint8Array[], at: number): IpcChunk | undefined {
+    const { table, file } = this.options;
+    if (message.isSchema()) {
+      if (this.schema) return void this.stop(`a second schema message at byte offset ${at}`);
+      const schema = message.header();
+      try {
+        validateSchema(schema, table, file);
+      } catch (e) {
+        this.stopped = e as BundleError;
+        return;
+      }
+      const names = schema.fields.map((f) => f.name);
+      if (!canonicalOrder(table, names).every((n, i) => names[i] === n)) {
+        // Columns out of the contract's order: reordering needs the decoded table.
+        this.collected = [...views, ...this.pieces.splice(0)];
+        return;
+      }
+      this.schema = schema;
+      this.schemaMessage = concat(views);
+      this.requiredNodes = requiredFieldNodes(schema, table);
+      return;
+    }
+    if (!this.schema) return void this.stop(`a ${MessageHeader[message.headerType]} message at byte offset ${at} before the schema`);
+    if (message.isDictionaryBatch()) {
+      const header = message.header();
+      const id = String(header.id);
+      const bytes = concat(views); // kept beyond this chunk: its own copy, not a view pinning a network buffer
+      this.dictionaries.set(id, header.isDelta ? [...(this.dictionaries.get(id) ?? []), bytes] : [bytes]);
+      this.pending.push(bytes);
+      return;
+    }
+    if (!message.isRecordBatch()) return void this.stop(`unexpected ${MessageHeader[message.headerType]} message at byte offset ${at}`);
+    const header = message.header();
+    for (const { column, node } of this.requiredNodes) {
+      const nulls = header.nodes[node]?.nullCount ?? 0;
+      if (nulls > 0) {
+        this.stopped = nullsInRequiredColumn(table, file, column, nulls, ` in the record batch at byte offset ${at} (kept the ${this.rows} rows before it)`);
+        return;
+      }
+    }
+    const rows = Number(header.length);
+    this.pending.push(...views);
+    this.pendingRows += rows;
+    this.pendingBatches++;
+    this.rows += rows;
+    this.batches++;
+    return this.pendingRows >= this.options.chunkRows ? this.emit() : undefined;
+  }
+
+  /** The pending batches as one stream: schema, the dictionaries in force before them, the batches, end marker. */
+  private emit(): IpcChunk {
+    const parts = [this.schemaMessage!, ...this.dictionariesAtChunk, ...this.pending, END_MARKER];
+    const chunk = { bytes: concat(parts), rows: this.pendingRows };
+    this.dictionariesAtChunk = [...this.dictionaries.values()].flat();
+    this.pending = [];
+    this.pendingRows = 0;
+    this.pendingBatches = 0;
+    this.emitted++;
+    return chunk;
+  }
+
+  private stop(what: string) {
+    const { file, table } = this.options;
+    this.stopped = new BundleError(file, `table ${table}: ${what}`, table);
+  }
+
+  private startsWithFileMagic(): boolean {
+    const head = this.peek(6);
+    return String.fromCharCode(...head) === "ARROW1";
+  }
+
+  /** The first n buffered bytes, contiguous (copied only when they span pieces). */
+  private peek(n: number): Uint8Array {
+    const first = this.pieces[0]!;
+    if (first.length >= n) return first.subarray(0, n);
+    const out = new Uint8Array(n);
+    let filled = 0;
+    for (const piece of this.pieces) {
+      const take = Math.min(piece.length, n - filled);
+      out.set(piece.subarray(0, take), filled);
+      filled += take;
+      if (filled === n) break;
+    }
+    return out;
+  }
+
+  /** Consumes n bytes as views of the pushed arrays (the one copy happens when a chunk is emitted). */
+  private take(n: number): Uint8Array[] {
+    const out: Uint8Array[] = [];
+    let left = n;
+    while (left > 0) {
+      const first = this.pieces[0]!;
+      if (first.length > left) {
+        out.push(first.subarray(0, left));
+        this.pieces[0] = first.subarray(left);
+        left = 0;
+      } else {
+        out.push(first);
+        this.pieces.shift();
+        left -= first.length;
+      }
+    }
+    this.buffered -= n;
+    this.offset += n;
+    return out;
+  }
+}
+
+/** Each non-nullable top-level column's position among the batch's field nodes (depth-first over children). */
+function requiredFieldNodes(schema: Schema, table: string): { column: string; node: number }[] {
+  const required = new Set(tableSpec(table).columns.filter((c) => !c.nullable).map((c) => c.name));
+  const out: { column: string; node: number }[] = [];
+  let node = 0;
+  for (const field of schema.fields) {
+    if (required.has(field.name)) out.push({ column: field.name, node });
+    node += countNodes(field.type);
+  }
+  return out;
+}
+
+function countNodes(type: { children?: { type: unknown }[] | null }): number {
+  return 1 + (type.children ?? []).reduce((n, child) => n + countNodes(child.type as never), 0);
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}

@@ -1,0 +1,114 @@
+// Reads a run bundle as a stream of insert-ready IPC chunks per table: the manifest first, then each table
+// downloaded and split as its bytes arrive (no column decoded on the main thread). It needs no engine, so it
+// can start while DuckDB-WASM is still compiling; loadPreparedBundle drains it into DuckDB.
+import { ChunkQueue } from "./chunk-queue";
+import { IpcStreamSplitter, type IpcChunk } from "./ipc-stream-splitter";
+import { BundleError, parseManifest, type Manifest } from "./manifest";
+import { decodeArrowFile, runsTable, type BundleSource } from "./read-bundle";
+import type { TableName } from "./schema";
+import { encodeTableChunks, LOAD_CHUNK_ROWS, loadOrder } from "./table-chunks";
+import { validateTable } from "./validate";
+
+export interface PreparedTable {
+  name: TableName;
+  chunks: ChunkQueue<IpcChunk>;
+  /** resolves when the file is read: rows it held and what was wrong (rows before a fault are still chunked) */
+  done: Promise<{ rows: number; errors: BundleError[] }>;
+}
+
+export interface PreparedBundle {
+  manifest: Manifest;
+  /** in load order: the overview's tables first */
+  tables: PreparedTable[];
+  /** stops the downloads and drops what is queued (the run is not wanted after all) */
+  cancel(): void;
+}
+
+/** Queued bytes per table beyond which the download waits for DuckDB to catch up. */
+const HIGH_WATER_BYTES = 256 << 20;
+
+export async function prepareBundle(source: BundleSource): Promise<PreparedBundle> {
+  const manifestBytes = await source.read("manifest.json").catch((e: Error) => {
+    throw new BundleError(`${source.label}/manifest.json`, `cannot read (${e.message})`);
+  });
+  const manifest = parseManifest(new TextDecoder().decode(manifestBytes), `${source.label}/manifest.json`);
+  let cancelled = false;
+  const runs: PreparedTable = { name: "runs", chunks: new ChunkQueue(Infinity), done: Promise.resolve({ rows: 1, errors: [] }) };
+  for (const chunk of encodeTableChunks("runs", runsTable(manifest))) runs.chunks.push(chunk);
+  runs.chunks.close();
+  const names = loadOrder(Object.keys(manifest.tables) as TableName[]);
+  const tables = names.map((name): PreparedTable => ({ name, chunks: new ChunkQueue(HIGH_WATER_BYTES), done: Promise.resolve({ rows: 0, errors: [] }) }));
+  // One download at a time, in load order, so the overview's tables arrive first.
+  let previous: Promise<unknown> = Promise.resolve();
+  for (const table of tables) {
+    const entry = manifest.tables[table.name]!;
+    const after = previous;
+    table.done = after.then(() => (cancelled ? { rows: 0, errors: [] } : readTable(source, table, entry.file, entry.rows, () => cancelled)));
+    previous = table.done;
+  }
+  const byName = new Map([runs, ...tables].map((t) => [t.name, t]));
+  return {
+    manifest,
+    tables: loadOrder([...byName.keys()]).map((name) => byName.get(name)!),
+    cancel() {
+      cancelled = true;
+      for (const t of tables) t.chunks.close(true);
+    },
+  };
+}
+
+async function readTable(
+  source: BundleSource,
+  table: PreparedTable,
+  fileName: string,
+  manifestRows: number,
+  cancelled: () => boolean,
+): Promise<{ rows: number; errors: BundleError[] }> {
+  const file = `${source.label}/${fileName}`;
+  const name = table.name;
+  const splitter = new IpcStreamSplitter({ chunkRows: LOAD_CHUNK_ROWS, file, table: name });
+  const errors: BundleError[] = [];
+  let readBytes = 0;
+  try {
+    const pieces = source.stream ? source.stream(fileName) : oneRead(source, fileName);
+    for await (const piece of pieces) {
+      if (cancelled()) break;
+      readBytes += piece.length;
+      for (const chunk of splitter.push(piece)) table.chunks.push(chunk);
+      await table.chunks.room();
+    }
+  } catch (e) {
+    errors.push(new BundleError(file, `cannot read${readBytes ? ` past byte ${readBytes}` : ""} (${(e as Error).message})`, name));
+  }
+  const end = splitter.finish();
+  let rows = splitter.rows;
+  if (end.whole) {
+    rows = decodeWhole(end.whole, file, table, errors);
+  } else {
+    for (const chunk of end.chunks) table.chunks.push(chunk);
+    // A read that failed with nothing whole read says so once, not twice.
+    if (end.error && !(errors.length && rows === 0)) errors.push(end.error);
+  }
+  if (errors.length === 0 && rows !== manifestRows)
+    errors.push(new BundleError(file, `table ${name}: manifest says ${manifestRows} rows, file has ${rows}`, name));
+  table.chunks.close();
+  return { rows, errors };
+}
+
+/** The decoding path, for what cannot be passed through: the Arrow file format, columns out of contract order. */
+function decodeWhole(bytes: Uint8Array, file: string, table: PreparedTable, errors: BundleError[]): number {
+  try {
+    const { table: decoded, error } = decodeArrowFile(bytes, file, table.name);
+    validateTable(decoded, table.name, file);
+    for (const chunk of encodeTableChunks(table.name, decoded)) table.chunks.push(chunk);
+    if (error) errors.push(error);
+    return decoded.numRows;
+  } catch (e) {
+    errors.push(e instanceof BundleError ? e : new BundleError(file, (e as Error).message, table.name));
+    return 0;
+  }
+}
+
+async function* oneRead(source: BundleSource, file: string): AsyncGenerator<Uint8Array> {
+  yield await source.read(file);
+}

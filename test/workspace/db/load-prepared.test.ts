@@ -1,0 +1,100 @@
+import { cp, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { RecordBatchReader, tableFromIPC } from "apache-arrow";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { encodeStream } from "../../../bundle/encode-stream";
+import { newManifest } from "../../../bundle/manifest";
+import { folderSource, readBundleFolder, writeBundleFolder } from "../../../bundle/node-io";
+import { prepareBundle } from "../../../bundle/prepare-bundle";
+import { makeBundleTable } from "../../../bundle/table-builder";
+import { createNodeEngine } from "../../../workspace/db/duckdb-node";
+import { LOAD_CHUNK_ROWS, loadBundleIntoEngine, quoteIdent, type SqlEngine } from "../../../workspace/db/engine";
+import { loadPreparedBundle } from "../../../workspace/db/load-prepared";
+
+const SAMPLE = "workspace/public/samples/feed-methods-pixel-4a";
+
+/** Every row of a table, sorted, as JSON: what both load paths must agree on. */
+async function dump(engine: SqlEngine, table: string): Promise<string[]> {
+  const t = await engine.query(`SELECT * FROM ${quoteIdent(table)}`);
+  return t
+    .toArray()
+    .map((r) => JSON.stringify(r.toJSON(), (_, v) => (typeof v === "bigint" ? String(v) : v)))
+    .sort();
+}
+
+describe("loadPreparedBundle", () => {
+  let streamed: SqlEngine;
+  let decoded: SqlEngine;
+  beforeAll(async () => {
+    [streamed, decoded] = await Promise.all([createNodeEngine(), createNodeEngine()]);
+  });
+  afterAll(async () => {
+    await streamed.close();
+    await decoded.close();
+  });
+
+  it("puts a real sample run into DuckDB exactly as the decoding path does, overview tables first", async () => {
+    const order: string[] = [];
+    const report = await loadPreparedBundle(streamed, await prepareBundle(folderSource(SAMPLE)), (name) => order.push(name));
+    const reference = await loadBundleIntoEngine(decoded, await readBundleFolder(SAMPLE));
+    expect(report.errors).toEqual([]);
+    expect(order.slice(0, 2)).toEqual(["frames", "ui_events"]);
+    expect([...report.tables].sort((a, b) => a.name.localeCompare(b.name))).toEqual([...reference.tables].sort((a, b) => a.name.localeCompare(b.name)));
+    for (const { name } of reference.tables) expect(await dump(streamed, name), name).toEqual(await dump(decoded, name));
+  });
+
+  it("streams a table bigger than one insert in chunks, every row once, and appends a second run by name", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "jb-prepared-"));
+    const n = LOAD_CHUNK_ROWS + 70_000;
+    const ui = (runId: string) =>
+      makeBundleTable("ui_events", runId, {
+        ts: Array.from({ length: n }, (_, i) => i * 1000),
+        seq: Int32Array.from({ length: n }, (_, i) => i),
+        kind: { dictionary: ["click", "scroll"], indices: Int32Array.from({ length: n }, (_, i) => i % 2) },
+      });
+    for (const run of ["a", "b"]) await writeBundleFolder(join(dir, run), newManifest(run, { app: "com.example" }), { ui_events: ui(run) });
+    for (const run of ["a", "b"]) expect((await loadPreparedBundle(streamed, await prepareBundle(folderSource(join(dir, run))))).errors).toEqual([]);
+    const t = await streamed.query(
+      "SELECT run_id, count(*)::INTEGER AS n, count(DISTINCT seq)::INTEGER AS d, sum(ts)::BIGINT AS s, sum(CASE WHEN kind = 'click' THEN 1 ELSE 0 END)::INTEGER AS clicks FROM ui_events WHERE run_id IN ('a', 'b') GROUP BY run_id ORDER BY run_id",
+    );
+    const s = (BigInt(n) * BigInt(n - 1) * 1000n) / 2n; // sum of i * 1000, computed apart from the engine
+    const expected = { n, d: n, s, clicks: Math.floor(n / 2) };
+    expect(t.toArray().map((r) => ({ ...r }))).toEqual([
+      { run_id: "a", ...expected },
+      { run_id: "b", ...expected },
+    ]);
+  });
+
+  it("keeps the whole batches of a cut table, names the file and the rows kept, and loads the other tables", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "jb-prepared-cut-"));
+    await cp(SAMPLE, dir, { recursive: true });
+    const manifest = JSON.parse(await readFile(join(dir, "manifest.json"), "utf8"));
+    manifest.run_id = "cut-run";
+    await writeFile(join(dir, "manifest.json"), JSON.stringify(manifest));
+    // re-encoded in 500-row batches, then cut at 60 %: what apache-arrow reads of the cut file is what must stay
+    const calls = encodeStream(tableFromIPC(await readFile(join(dir, "calls.arrows"))), 500);
+    const cut = calls.subarray(0, Math.floor(calls.length * 0.6));
+    await writeFile(join(dir, "calls.arrows"), cut);
+    let whole = 0;
+    try {
+      for (const batch of RecordBatchReader.from(cut)) whole += batch.numRows;
+    } catch {
+      // the cut batch ends the reading
+    }
+    const engine = await createNodeEngine();
+    try {
+      const report = await loadPreparedBundle(engine, await prepareBundle(folderSource(dir)));
+      expect(report.errors).toHaveLength(1);
+      const kept = whole;
+      expect(report.errors[0]).toMatch(new RegExp(`^${dir}/calls\\.arrows: table calls: truncated Arrow stream \\(\\d+ bytes; kept ${kept} rows from \\d+ whole record batches`));
+      const rows = await engine.query("SELECT count(*)::INTEGER AS n FROM calls");
+      expect(rows.getChild("n")!.get(0)).toBe(kept);
+      expect(kept).toBeGreaterThan(0);
+      expect(kept).toBeLessThan(manifest.tables.calls.rows);
+      expect(report.tables.find((t) => t.name === "frames")?.rows).toBe(manifest.tables.frames.rows);
+    } finally {
+      await engine.close();
+    }
+  });
+});

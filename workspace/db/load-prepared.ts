@@ -1,0 +1,35 @@
+// Drains a prepared bundle into DuckDB: each table's chunks are inserted as they arrive, so a big table is
+// in DuckDB moments after its last byte is downloaded, and the main thread only passes bytes along.
+import type { PreparedBundle } from "../../bundle/prepare-bundle";
+import type { TableName } from "../../bundle/schema";
+import type { LoadReport, SqlEngine } from "./engine";
+
+export async function loadPreparedBundle(
+  engine: SqlEngine,
+  bundle: PreparedBundle,
+  onTable?: (name: TableName, remaining: readonly TableName[]) => void,
+): Promise<LoadReport> {
+  const runId = bundle.manifest.run_id;
+  const report: LoadReport = { run_id: runId, tables: [], errors: [] };
+  for (const [i, table] of bundle.tables.entries()) {
+    let inserted = 0;
+    let chunks = 0;
+    let failure: string | undefined;
+    for await (const chunk of table.chunks) {
+      if (failure) continue; // keep draining, so the download is not left waiting on a full queue
+      try {
+        await engine.insertArrowStream(table.name, chunk.bytes, { append: chunks > 0 });
+        chunks++;
+        inserted += chunk.rows;
+      } catch (e) {
+        failure = (e as Error).message;
+      }
+    }
+    const { errors } = await table.done;
+    report.errors.push(...errors.map((e) => e.message));
+    if (failure) report.errors.push(`${runId}: table ${table.name}: could not be registered in DuckDB (${failure})`);
+    if (chunks > 0) report.tables.push({ name: table.name, rows: inserted });
+    onTable?.(table.name, bundle.tables.slice(i + 1).map((t) => t.name));
+  }
+  return report;
+}
