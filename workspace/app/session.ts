@@ -46,11 +46,17 @@ export class Session extends EventTarget {
         // "overview-ready": this run's frames and UI events are in DuckDB (they go first), the rest may not be yet.
         let announced = false;
         const hasFrames = bundle.tables.some((t) => t.name === "frames");
-        const report = await loadPreparedBundle(this.engine, bundle, (name, remaining) => {
-          if (announced || !hasFrames || remaining.includes("frames") || remaining.includes("ui_events")) return;
-          announced = true;
-          this.dispatchEvent(new CustomEvent("overview-ready", { detail: bundle.manifest.run_id }));
-        });
+        const report = await loadPreparedBundle(
+          this.engine,
+          bundle,
+          (name, remaining) => {
+            if (announced || !hasFrames || remaining.includes("frames") || remaining.includes("ui_events")) return;
+            announced = true;
+            this.dispatchEvent(new CustomEvent("overview-ready", { detail: bundle.manifest.run_id }));
+          },
+          // "progress": a big table's rows so far, so a long load shows it is moving
+          (table, rows) => this.dispatchEvent(new CustomEvent("progress", { detail: { run: run.label, table, rows } })),
+        );
         for (const t of report.tables) run.rows[t.name] = t.rows;
         run.errors.push(...report.errors);
       } catch (e) {

@@ -192,8 +192,15 @@ export class JbApp extends LitElement {
       performance.mark("jb:overview-ready"); // the first run's overview tables are in DuckDB
       early = this.refreshChart(true);
     };
+    const loading = this.status;
+    const onProgress = (e: Event) => {
+      const { table, rows } = (e as CustomEvent<{ table: string; rows: number }>).detail;
+      if (rows >= 1_000_000) this.status = `${loading} ${table}: ${rows.toLocaleString("en")} rows`;
+    };
     this.session.addEventListener("overview-ready", onRun);
+    this.session.addEventListener("progress", onProgress);
     await this.session.load(sources, reads);
+    this.session.removeEventListener("progress", onProgress);
     // The frames load benchmark reads this mark: every table of every run is in DuckDB.
     if (performance.getEntriesByName("jb:runs-loaded").length === 0) performance.mark("jb:runs-loaded");
     this.session.removeEventListener("overview-ready", onRun);

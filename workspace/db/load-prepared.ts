@@ -8,6 +8,7 @@ export async function loadPreparedBundle(
   engine: SqlEngine,
   bundle: PreparedBundle,
   onTable?: (name: TableName, remaining: readonly TableName[]) => void,
+  onRows?: (name: TableName, rowsSoFar: number) => void,
 ): Promise<LoadReport> {
   const runId = bundle.manifest.run_id;
   const report: LoadReport = { run_id: runId, tables: [], errors: [] };
@@ -21,6 +22,7 @@ export async function loadPreparedBundle(
         await engine.insertArrowStream(table.name, chunk.bytes, { append: chunks > 0 });
         chunks++;
         inserted += chunk.rows;
+        onRows?.(table.name, inserted);
       } catch (e) {
         failure = (e as Error).message;
       }
