@@ -17,6 +17,12 @@ export interface IpcChunk {
 export interface SplitterOptions {
   /** rows per emitted stream (whole record batches: a stream may hold a little more) */
   chunkRows: number;
+  /**
+   * bytes per emitted stream, whichever limit comes first. A chunk's buffer is allocated at this size when it
+   * starts and filled message by message, so the cost of fresh memory is spread over the messages' arrival
+   * instead of one long copy when the chunk is complete.
+   */
+  chunkBytes: number;
   /** the file as named in messages */
   file: string;
   /** the bundle table the stream must match */
@@ -47,12 +53,15 @@ export class IpcStreamSplitter {
   /** dictionary messages in force when the last chunk was emitted, by id, in arrival order (deltas follow their base) */
   private dictionaries = new Map<string, Uint8Array[]>();
   private dictionariesAtChunk: Uint8Array[] = [];
-  /** the messages since the last chunk, as views of the pushed arrays */
-  private pending: Uint8Array[] = [];
+  /** the chunk being filled: schema, dictionaries in force when it started, then the messages since */
+  private building?: { buf: Uint8Array; used: number };
   private pendingRows = 0;
   private pendingBatches = 0;
   private emitted = 0;
   private requiredNodes: { column: string; node: number }[] = [];
+  /** each top-level column's position among a batch's field nodes, and how many nodes a batch has */
+  private topLevelNodes: number[] = [];
+  private nodeCount = 0;
   /** every byte, kept only once the stream turns out to need the decoding path */
   private collected?: Uint8Array[];
   private stopped?: BundleError;
@@ -141,8 +150,7 @@ export class IpcStreamSplitter {
       const { message, size } = this.waiting;
       if (this.buffered < size) break;
       const at = this.offset;
-      const chunk = this.accept(message, this.take(size), at);
-      if (chunk) out.push(chunk);
+      out.push(...(this.accept(message, this.take(size), at) ?? []));
     }
     return out;
   }
@@ -163,7 +171,7 @@ export class IpcStreamSplitter {
     return message;
   }
 
-  private accept(message: Message, views: Uint8Array[], at: number): IpcChunk | undefined {
+  private accept(message: Message, views: Uint8Array[], at: number): IpcChunk[] | undefined {
     const { table, file } = this.options;
     if (message.isSchema()) {
       if (this.schema) return void this.stop(`a second schema message at byte offset ${at}`);
@@ -183,6 +191,8 @@ export class IpcStreamSplitter {
       this.schema = schema;
       this.schemaMessage = concat(views);
       this.requiredNodes = requiredFieldNodes(schema, table);
+      this.topLevelNodes = topLevelNodes(schema);
+      this.nodeCount = schema.fields.reduce((n, f) => n + countNodes(f.type), 0);
       return;
     }
     if (!this.schema) return void this.stop(`a ${MessageHeader[message.headerType]} message at byte offset ${at} before the schema`);
@@ -190,12 +200,14 @@ export class IpcStreamSplitter {
       const header = message.header();
       const id = String(header.id);
       const bytes = concat(views); // kept beyond this chunk: its own copy, not a view pinning a network buffer
+      const out = this.append([bytes], bytes.length); // before the state changes: a new chunk's prefix must not hold it yet
       this.dictionaries.set(id, header.isDelta ? [...(this.dictionaries.get(id) ?? []), bytes] : [bytes]);
-      this.pending.push(bytes);
-      return;
+      return out;
     }
     if (!message.isRecordBatch()) return void this.stop(`unexpected ${MessageHeader[message.headerType]} message at byte offset ${at}`);
     const header = message.header();
+    const inconsistent = this.inconsistentBatch(header, message.bodyLength);
+    if (inconsistent) return void this.stop(`record batch at byte offset ${at}: ${inconsistent}`);
     for (const { column, node } of this.requiredNodes) {
       const nulls = header.nodes[node]?.nullCount ?? 0;
       if (nulls > 0) {
@@ -204,20 +216,66 @@ export class IpcStreamSplitter {
       }
     }
     const rows = Number(header.length);
-    this.pending.push(...views);
+    const out = this.append(views, views.reduce((n, v) => n + v.length, 0));
     this.pendingRows += rows;
     this.pendingBatches++;
     this.rows += rows;
     this.batches++;
-    return this.pendingRows >= this.options.chunkRows ? this.emit() : undefined;
+    if (this.pendingRows >= this.options.chunkRows) out.push(this.emit());
+    return out;
   }
 
-  /** The pending batches as one stream: schema, the dictionaries in force before them, the batches, end marker. */
+  /** What makes a batch header impossible: DuckDB would refuse it, or read past its buffers. */
+  private inconsistentBatch(header: { length: number; nodes: { length: number; nullCount: number }[] }, bodyLength: number): string | undefined {
+    const rows = Number(header.length);
+    if (!Number.isSafeInteger(rows) || rows < 0) return `declares ${header.length} rows`;
+    // every contract table has run_id, at least one bit a row
+    if (rows > bodyLength * 8) return `declares ${rows} rows in a ${bodyLength}-byte body`;
+    if (header.nodes.length !== this.nodeCount) return `has ${header.nodes.length} field nodes, the schema ${this.nodeCount}`;
+    for (const [i, at] of this.topLevelNodes.entries()) {
+      const node = header.nodes[at]!;
+      if (node.length !== rows || node.nullCount < 0 || node.nullCount > rows)
+        return `column ${this.schema!.fields[i]!.name} declares ${node.length} rows (${node.nullCount} null) in a batch of ${rows}`;
+    }
+    return undefined;
+  }
+
+  /** Copies a message into the chunk being filled; a full chunk is emitted first. */
+  private append(views: readonly Uint8Array[], size: number): IpcChunk[] {
+    const out: IpcChunk[] = [];
+    if (this.building && this.building.used + size + END_MARKER.length > this.building.buf.length && this.pendingBatches > 0) out.push(this.emit());
+    if (!this.building) {
+      const prefix = [this.schemaMessage!, ...this.dictionariesAtChunk];
+      const prefixBytes = prefix.reduce((n, p) => n + p.length, 0);
+      this.building = { buf: new Uint8Array(Math.max(this.options.chunkBytes, prefixBytes + size + END_MARKER.length)), used: 0 };
+      this.write(prefix);
+    }
+    if (this.building.used + size + END_MARKER.length > this.building.buf.length) {
+      // dictionaries alone outgrew the buffer (no batch yet): a bigger one
+      const bigger = new Uint8Array(this.building.used + size + END_MARKER.length);
+      bigger.set(this.building.buf.subarray(0, this.building.used));
+      this.building.buf = bigger;
+    }
+    this.write(views);
+    return out;
+  }
+
+  private write(views: readonly Uint8Array[]) {
+    const b = this.building!;
+    for (const v of views) {
+      b.buf.set(v, b.used);
+      b.used += v.length;
+    }
+  }
+
+  /** The chunk being filled, closed with the end marker. */
   private emit(): IpcChunk {
-    const parts = [this.schemaMessage!, ...this.dictionariesAtChunk, ...this.pending, END_MARKER];
-    const chunk = { bytes: concat(parts), rows: this.pendingRows };
+    if (!this.building) this.append([], 0);
+    const b = this.building!;
+    b.buf.set(END_MARKER, b.used);
+    const chunk = { bytes: b.buf.subarray(0, b.used + END_MARKER.length), rows: this.pendingRows };
+    this.building = undefined;
     this.dictionariesAtChunk = [...this.dictionaries.values()].flat();
-    this.pending = [];
     this.pendingRows = 0;
     this.pendingBatches = 0;
     this.emitted++;
@@ -271,16 +329,22 @@ export class IpcStreamSplitter {
   }
 }
 
-/** Each non-nullable top-level column's position among the batch's field nodes (depth-first over children). */
-function requiredFieldNodes(schema: Schema, table: string): { column: string; node: number }[] {
-  const required = new Set(tableSpec(table).columns.filter((c) => !c.nullable).map((c) => c.name));
-  const out: { column: string; node: number }[] = [];
+/** Each top-level column's position among a batch's field nodes (depth-first over children). */
+function topLevelNodes(schema: Schema): number[] {
+  const out: number[] = [];
   let node = 0;
   for (const field of schema.fields) {
-    if (required.has(field.name)) out.push({ column: field.name, node });
+    out.push(node);
     node += countNodes(field.type);
   }
   return out;
+}
+
+/** The non-nullable columns and their field nodes. */
+function requiredFieldNodes(schema: Schema, table: string): { column: string; node: number }[] {
+  const required = new Set(tableSpec(table).columns.filter((c) => !c.nullable).map((c) => c.name));
+  const at = topLevelNodes(schema);
+  return schema.fields.flatMap((f, i) => (required.has(f.name) ? [{ column: f.name, node: at[i]! }] : []));
 }
 
 function countNodes(type: { children?: { type: unknown }[] | null }): number {

@@ -6,7 +6,7 @@ import { IpcStreamSplitter, type IpcChunk } from "./ipc-stream-splitter";
 import { BundleError, parseManifest, type Manifest } from "./manifest";
 import { decodeArrowFile, runsTable, type BundleSource } from "./read-bundle";
 import type { TableName } from "./schema";
-import { encodeTableChunks, LOAD_CHUNK_ROWS, loadOrder } from "./table-chunks";
+import { encodeTableChunks, LOAD_CHUNK_BYTES, LOAD_CHUNK_ROWS, loadOrder } from "./table-chunks";
 import { validateTable } from "./validate";
 
 export interface PreparedTable {
@@ -22,6 +22,21 @@ export interface PreparedBundle {
   tables: PreparedTable[];
   /** stops the downloads and drops what is queued (the run is not wanted after all) */
   cancel(): void;
+}
+
+/** Main-thread time the splitting may take before it lets the page handle input and paint. */
+const SLICE_MS = 25;
+
+/** A macrotask boundary without setTimeout's 4 ms clamp. */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(undefined);
+  });
 }
 
 /** Queued bytes per table beyond which the download waits for DuckDB to catch up. */
@@ -66,16 +81,23 @@ async function readTable(
 ): Promise<{ rows: number; errors: BundleError[] }> {
   const file = `${source.label}/${fileName}`;
   const name = table.name;
-  const splitter = new IpcStreamSplitter({ chunkRows: LOAD_CHUNK_ROWS, file, table: name });
+  const splitter = new IpcStreamSplitter({ chunkRows: LOAD_CHUNK_ROWS, chunkBytes: LOAD_CHUNK_BYTES, file, table: name });
   const errors: BundleError[] = [];
   let readBytes = 0;
   try {
     const pieces = source.stream ? source.stream(fileName) : oneRead(source, fileName);
+    let sliceStart = performance.now();
     for await (const piece of pieces) {
       if (cancelled()) break;
       readBytes += piece.length;
       for (const chunk of splitter.push(piece)) table.chunks.push(chunk);
       await table.chunks.room();
+      // Pieces already downloaded resolve as microtasks, one after another: without a real yield the backlog
+      // would be split and copied in one long task (seen: 700 ms), and the page would stop responding.
+      if (performance.now() - sliceStart > SLICE_MS) {
+        await nextTask();
+        sliceStart = performance.now();
+      }
     }
   } catch (e) {
     errors.push(new BundleError(file, `cannot read${readBytes ? ` past byte ${readBytes}` : ""} (${(e as Error).message})`, name));

@@ -38,8 +38,8 @@ function rowsOf(table: Table): string[] {
 }
 
 /** Feeds bytes in pieces of the given sizes (cycled), then finishes. */
-function split(bytes: Uint8Array, pieceSizes: readonly number[], chunkRows: number, table = "frames"): SplitterEnd {
-  const splitter = new IpcStreamSplitter({ chunkRows, file: "run/frames.arrows", table });
+function split(bytes: Uint8Array, pieceSizes: readonly number[], chunkRows: number, chunkBytes = 1 << 20): SplitterEnd {
+  const splitter = new IpcStreamSplitter({ chunkRows, chunkBytes, file: "run/frames.arrows", table: "frames" });
   const chunks = [];
   for (let at = 0, k = 0; at < bytes.length; k++) {
     const size = Math.max(1, pieceSizes[k % pieceSizes.length]!);
@@ -80,14 +80,19 @@ describe("IpcStreamSplitter", () => {
         fc.integer({ min: 1, max: 200 }),
         fc.array(fc.integer({ min: 1, max: 3000 }), { minLength: 1, maxLength: 5 }),
         fc.integer({ min: 1, max: 5 }),
-        (n, batchRows, chunkRows, pieces, seed) => {
+        fc.option(fc.integer({ min: 1000, max: 40_000 })),
+        (n, batchRows, chunkRows, pieces, seed, chunkBytes) => {
           const table = frames(n, "r1", seed);
-          const end = split(encodeStream(table, batchRows), pieces, chunkRows);
+          const end = split(encodeStream(table, batchRows), pieces, chunkRows, chunkBytes ?? undefined);
           expect(end.error).toBeUndefined();
           expect(rowsOfChunks(end)).toEqual(rowsOf(table));
-          // every chunk but the last reaches chunkRows, and none holds a batch more than it needs
-          for (const c of end.chunks.slice(0, -1)) expect(c.rows).toBeGreaterThanOrEqual(chunkRows);
+          // every chunk but the last is full (by rows, or the next batch would not fit), none holds a batch more
+          // than it needs, and only a chunk of one batch may be over the byte limit
+          const limit = chunkBytes ?? 1 << 20;
+          const oneBatch = encodeStream(table.slice(0, batchRows), batchRows).length; // a batch and its schema, at most
+          for (const c of end.chunks.slice(0, -1)) expect(c.rows >= chunkRows || c.bytes.length + oneBatch > limit).toBe(true);
           for (const c of end.chunks) expect(c.rows).toBeLessThan(chunkRows + batchRows);
+          for (const c of end.chunks) expect(c.bytes.length <= limit || c.rows <= batchRows).toBe(true);
           expect(end.chunks.length).toBeGreaterThanOrEqual(1); // an empty table is still created
         },
       ),
@@ -125,7 +130,8 @@ describe("IpcStreamSplitter", () => {
           for (const [at, value] of flips) corrupt[at] = value;
           const end = split(corrupt, [piece], 50);
           if (end.error) expect(end.error.message).toMatch(/^run\/frames\.arrows: table frames: /);
-          expect(end.chunks.reduce((n, c) => n + c.rows, 0)).toBeLessThanOrEqual(2 ** 31);
+          // a flipped length is caught by the batch's other lengths, so no more rows come out than went in
+          expect(end.chunks.reduce((n, c) => n + c.rows, 0)).toBeLessThanOrEqual(120);
         },
       ),
       { numRuns: 300 },

@@ -106,6 +106,7 @@ export class JbApp extends LitElement {
       const wanted = text ? runsForNotebook(text, available) : { runs: available, missing: [] };
       const urls = params.get("runs")?.split(",").filter(Boolean) ?? wanted.runs.map((r) => `samples/${r}/`);
       const sources = urls.map((u) => urlSource(u));
+      performance.mark("jb:load-start"); // the frames load benchmark counts long tasks from here
       const reads = sources.map((source) => prepareBundle(source));
       for (const r of reads) r.catch(() => undefined); // reported per run by Session.load
       this.session = new Session(await engineReady);
