@@ -50,8 +50,9 @@ export class IpcStreamSplitter {
   private offset = 0;
   private schemaMessage?: Uint8Array;
   private schema?: Schema;
-  /** dictionary messages in force when the last chunk was emitted, by id, in arrival order (deltas follow their base) */
+  /** the dictionary messages in force now, by id, in arrival order (deltas follow their base) */
   private dictionaries = new Map<string, Uint8Array[]>();
+  /** those in force when the chunk being filled started: its prefix, after the schema */
   private dictionariesAtChunk: Uint8Array[] = [];
   /** the chunk being filled: schema, dictionaries in force when it started, then the messages since */
   private building?: { buf: Uint8Array; used: number };
