@@ -4,7 +4,7 @@ import ehWasm from "@duckdb/duckdb-wasm/dist/duckdb-eh.wasm?url";
 import ehWorker from "@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js?url";
 import mvpWasm from "@duckdb/duckdb-wasm/dist/duckdb-mvp.wasm?url";
 import mvpWorker from "@duckdb/duckdb-wasm/dist/duckdb-browser-mvp.worker.js?url";
-import { quoteIdent, type SqlEngine } from "./engine";
+import { ATTACH_DATABASE_SQL, quoteIdent, USE_DATABASE_SQL, type SqlEngine } from "./engine";
 
 export async function createBrowserEngine(): Promise<SqlEngine> {
   const bundle = await duckdb.selectBundle({
@@ -14,9 +14,17 @@ export async function createBrowserEngine(): Promise<SqlEngine> {
   const worker = new Worker(bundle.mainWorker!);
   const db = new duckdb.AsyncDuckDB(new duckdb.VoidLogger(), worker);
   await db.instantiate(bundle.mainModule);
-  let conn = await db.connect();
+  const connect = async () => {
+    const c = await db.connect();
+    await c.query(USE_DATABASE_SQL);
+    return c;
+  };
+  const setup = await db.connect();
+  await setup.query(ATTACH_DATABASE_SQL);
+  await setup.close();
+  let conn = await connect();
   // Loads get their own connection so a running notebook query never blocks on an insert.
-  let loadConn = await db.connect();
+  let loadConn = await connect();
   let loadSeq = 0;
 
   // One worker round trip, not three (prepare, query, close): a run's tables are registered before the first
@@ -41,7 +49,7 @@ export async function createBrowserEngine(): Promise<SqlEngine> {
         try {
           await loadConn.insertArrowFromIPCStream(ipc, { name: table, create: false });
         } catch (e) {
-          loadConn = await db.connect();
+          loadConn = await connect();
           throw e;
         }
         return;
@@ -50,11 +58,11 @@ export async function createBrowserEngine(): Promise<SqlEngine> {
       try {
         await loadConn.insertArrowFromIPCStream(ipc, { name: target, create: true });
       } catch (e) {
-        loadConn = await db.connect(); // a failed insert poisons the connection (STACK.md)
+        loadConn = await connect(); // a failed insert poisons the connection (STACK.md)
         throw e;
       }
       if (!(await exists(target))) {
-        loadConn = await db.connect();
+        loadConn = await connect();
         throw new Error(`DuckDB did not create ${target} from the Arrow stream`);
       }
       if (target !== table) {

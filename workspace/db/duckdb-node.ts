@@ -2,7 +2,7 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { Table } from "apache-arrow";
-import { quoteIdent, type SqlEngine } from "./engine";
+import { ATTACH_DATABASE_SQL, quoteIdent, USE_DATABASE_SQL, type SqlEngine } from "./engine";
 
 const require = createRequire(import.meta.url);
 
@@ -22,7 +22,15 @@ export async function createNodeEngine(): Promise<SqlEngine> {
   };
   const db = await duckdb.createDuckDB(bundles, new duckdb.VoidLogger(), duckdb.NODE_RUNTIME);
   await db.instantiate();
-  let conn: BlockingConnection = db.connect();
+  const connect = (): BlockingConnection => {
+    const c: BlockingConnection = db.connect();
+    c.query(USE_DATABASE_SQL);
+    return c;
+  };
+  const setup: BlockingConnection = db.connect();
+  setup.query(ATTACH_DATABASE_SQL);
+  setup.close();
+  let conn = connect();
   let loadSeq = 0;
 
   function exists(name: string): boolean {
@@ -49,12 +57,12 @@ export async function createNodeEngine(): Promise<SqlEngine> {
       try {
         conn.insertArrowFromIPCStream(ipc, { name: target, create: true });
       } catch (e) {
-        conn = db.connect(); // a failed insert poisons the connection (STACK.md)
+        conn = connect(); // a failed insert poisons the connection (STACK.md)
         throw e;
       }
       // insertArrowFromIPCStream can fail silently: check the table is really there.
       if (!exists(target)) {
-        conn = db.connect();
+        conn = connect();
         throw new Error(`DuckDB did not create ${target} from the Arrow stream`);
       }
       if (target !== table) {

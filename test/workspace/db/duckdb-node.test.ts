@@ -69,6 +69,16 @@ describe("createNodeEngine", () => {
     await engine.query("DROP TABLE frames");
   });
 
+  it("keeps every table in the compressed in-memory database, on every connection", async () => {
+    const where = await engine.query("SELECT DISTINCT database_name FROM duckdb_tables() WHERE NOT internal");
+    expect(where.toArray().map((r) => r.database_name)).toEqual(["jb"]);
+    const options = await engine.query("SELECT database_name, current_database() AS now FROM duckdb_databases() WHERE NOT internal ORDER BY 1");
+    expect(options.toArray().map((r) => ({ ...r }))).toEqual([
+      { database_name: "jb", now: "jb" },
+      { database_name: "memory", now: "jb" },
+    ]);
+  });
+
   it("binds parameters instead of splicing them", async () => {
     const hostile = "x' OR '1'='1";
     const t = await engine.query("SELECT count(*)::INTEGER AS n FROM ui_events WHERE kind = ?", [hostile]);
