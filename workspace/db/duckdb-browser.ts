@@ -52,7 +52,7 @@ export async function createBrowserEngine(): Promise<SqlEngine> {
           loadConn = await connect();
           throw e;
         }
-        return;
+        return "appended";
       }
       const target = (await exists(table)) ? `_load_${++loadSeq}` : table;
       try {
@@ -65,10 +65,10 @@ export async function createBrowserEngine(): Promise<SqlEngine> {
         loadConn = await connect();
         throw new Error(`DuckDB did not create ${target} from the Arrow stream`);
       }
-      if (target !== table) {
-        await loadConn.query(`INSERT INTO ${quoteIdent(table)} BY NAME SELECT * FROM ${quoteIdent(target)}`);
-        await loadConn.query(`DROP TABLE ${quoteIdent(target)}`);
-      }
+      if (target === table) return "created";
+      await loadConn.query(`INSERT INTO ${quoteIdent(table)} BY NAME SELECT * FROM ${quoteIdent(target)}`);
+      await loadConn.query(`DROP TABLE ${quoteIdent(target)}`);
+      return "merged";
     },
     async interrupt() {
       await conn.cancelSent().catch(() => false);

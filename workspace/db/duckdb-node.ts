@@ -51,7 +51,7 @@ export async function createNodeEngine(): Promise<SqlEngine> {
     async insertArrowStream(table, ipc, options) {
       if (options?.append) {
         conn.insertArrowFromIPCStream(ipc, { name: table, create: false });
-        return;
+        return "appended";
       }
       const target = exists(table) ? `_load_${++loadSeq}` : table;
       try {
@@ -65,10 +65,10 @@ export async function createNodeEngine(): Promise<SqlEngine> {
         conn = connect();
         throw new Error(`DuckDB did not create ${target} from the Arrow stream`);
       }
-      if (target !== table) {
-        conn.query(`INSERT INTO ${quoteIdent(table)} BY NAME SELECT * FROM ${quoteIdent(target)}`);
-        conn.query(`DROP TABLE ${quoteIdent(target)}`);
-      }
+      if (target === table) return "created";
+      conn.query(`INSERT INTO ${quoteIdent(table)} BY NAME SELECT * FROM ${quoteIdent(target)}`);
+      conn.query(`DROP TABLE ${quoteIdent(target)}`);
+      return "merged";
     },
     async interrupt() {
       // The blocking build runs queries synchronously: nothing is ever in flight between awaits.

@@ -7,6 +7,8 @@ import { encodeTableChunks, loadOrder } from "../../bundle/table-chunks";
 
 export { LOAD_CHUNK_ROWS } from "../../bundle/table-chunks";
 
+export type InsertOutcome = "created" | "merged" | "appended";
+
 export interface ColumnInfo {
   name: string;
   type: string;
@@ -22,11 +24,11 @@ export interface SqlEngine {
   /** Runs one statement; `?` placeholders are bound from params in order (never spliced into the text). */
   query(sql: string, params?: readonly unknown[]): Promise<Table>;
   /**
-   * Creates `table` from an Arrow IPC stream, or appends to it by column name when it exists. With
-   * `append`, the caller vouches that the stream has exactly the table's columns (the next chunk of the
-   * stream that created it), so rows go straight in.
+   * Creates `table` from an Arrow IPC stream ("created"), or appends to it by column name when it exists
+   * ("merged"). With `append`, the caller vouches that the stream has exactly the table's columns (the next
+   * chunk of a stream that created it), so rows go straight in ("appended").
    */
-  insertArrowStream(table: string, ipcStream: Uint8Array, options?: { append?: boolean }): Promise<void>;
+  insertArrowStream(table: string, ipcStream: Uint8Array, options?: { append?: boolean }): Promise<InsertOutcome>;
   /** Cancels the query in flight, if any (a re-run makes the stale one pointless). */
   interrupt(): Promise<void>;
   close(): Promise<void>;
@@ -86,11 +88,10 @@ export async function loadBundleIntoEngine(
   for (const [i, name] of names.entries()) {
     const table = bundle.tables.get(name)!;
     try {
-      let first = true;
-      for (const chunk of encodeTableChunks(name, table)) {
-        await engine.insertArrowStream(name, chunk.bytes, { append: !first });
-        first = false;
-      }
+      // Later chunks go straight in only behind a chunk that created the table: another run's table may
+      // order or hold its columns differently, and only the by-name path lines them up.
+      let created = false;
+      for (const chunk of encodeTableChunks(name, table)) created = (await engine.insertArrowStream(name, chunk.bytes, { append: created })) !== "merged";
       report.tables.push({ name, rows: table.numRows });
     } catch (e) {
       report.errors.push(`${bundle.manifest.run_id}: table ${name}: could not be registered in DuckDB (${(e as Error).message})`);

@@ -15,11 +15,13 @@ export async function loadPreparedBundle(
   for (const [i, table] of bundle.tables.entries()) {
     let inserted = 0;
     let chunks = 0;
+    let created = false;
     let failure: string | undefined;
     for await (const chunk of table.chunks) {
       if (failure) continue; // keep draining, so the download is not left waiting on a full queue
       try {
-        await engine.insertArrowStream(table.name, chunk.bytes, { append: chunks > 0 });
+        // straight in only behind a chunk that created the table (another run's may differ in its columns)
+        created = (await engine.insertArrowStream(table.name, chunk.bytes, { append: created })) !== "merged";
         chunks++;
         inserted += chunk.rows;
         onRows?.(table.name, inserted);

@@ -1,7 +1,7 @@
-import { cp, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { RecordBatchReader, tableFromIPC } from "apache-arrow";
+import { RecordBatchReader, tableFromArrays, tableFromIPC } from "apache-arrow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeStream } from "../../../bundle/encode-stream";
 import { newManifest } from "../../../bundle/manifest";
@@ -64,6 +64,34 @@ describe("loadPreparedBundle", () => {
       { run_id: "a", ...expected },
       { run_id: "b", ...expected },
     ]);
+  });
+
+  it("lines a later run's chunks up by name when the table it joins has an extra column", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "jb-prepared-extra-"));
+    const n = LOAD_CHUNK_ROWS + 1000;
+    const base = (runId: string) =>
+      makeBundleTable("ui_events", runId, {
+        ts: Array.from({ length: n }, (_, i) => i),
+        seq: Int32Array.from({ length: n }, (_, i) => i),
+        kind: { dictionary: ["click"], indices: new Int32Array(n) },
+      });
+    // a run written by a newer jankbook, with a column this schema does not know, creates the table first
+    const withExtra = base("x1").assign(tableFromArrays({ pressure: Float64Array.from({ length: n }, () => 0.5) }));
+    await mkdir(join(dir, "x1"), { recursive: true });
+    await writeFile(join(dir, "x1", "ui_events.arrows"), encodeStream(withExtra));
+    await writeFile(join(dir, "x1", "manifest.json"), JSON.stringify({ ...newManifest("x1", { app: "a" }), tables: { ui_events: { file: "ui_events.arrows", rows: n } } }));
+    await writeBundleFolder(join(dir, "x2"), newManifest("x2", { app: "a" }), { ui_events: base("x2") });
+    const engine = await createNodeEngine();
+    try {
+      for (const run of ["x1", "x2"]) expect((await loadPreparedBundle(engine, await prepareBundle(folderSource(join(dir, run))))).errors).toEqual([]);
+      const t = await engine.query("SELECT run_id, count(*)::INTEGER AS n, count(pressure)::INTEGER AS with_pressure FROM ui_events GROUP BY run_id ORDER BY run_id");
+      expect(t.toArray().map((r) => ({ ...r }))).toEqual([
+        { run_id: "x1", n, with_pressure: n },
+        { run_id: "x2", n, with_pressure: 0 },
+      ]);
+    } finally {
+      await engine.close();
+    }
   });
 
   it("keeps the whole batches of a cut table, names the file and the rows kept, and loads the other tables", async () => {

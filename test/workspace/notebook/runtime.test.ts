@@ -17,7 +17,7 @@ function fakeEngine(interruptible = false) {
         const call = { sql, params: [...params], done: false, resolve: (t: Table) => ((call.done = true), resolve(t)), reject: (e: Error) => ((call.done = true), reject(e)) };
         calls.push(call);
       }),
-    insertArrowStream: async () => {},
+    insertArrowStream: async () => "created" as const,
     interrupt: async () => {
       interrupts++;
       if (interruptible) for (const c of calls) if (!c.done) c.reject(new Error("INTERRUPT"));
