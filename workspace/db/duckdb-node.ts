@@ -2,7 +2,8 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { Table } from "apache-arrow";
-import { ATTACH_DATABASE_SQL, quoteIdent, USE_DATABASE_SQL, type SqlEngine } from "./engine";
+import { arrowLoader } from "./arrow-loader";
+import { ATTACH_DATABASE_SQL, USE_DATABASE_SQL, type SqlEngine } from "./engine";
 
 const require = createRequire(import.meta.url);
 
@@ -31,13 +32,6 @@ export async function createNodeEngine(): Promise<SqlEngine> {
   setup.query(ATTACH_DATABASE_SQL);
   setup.close();
   let conn = connect();
-  let loadSeq = 0;
-
-  function exists(name: string): boolean {
-    const t = conn.query(`SELECT count(*)::INTEGER AS n FROM information_schema.tables WHERE table_name = '${name.replace(/'/g, "''")}'`);
-    return Number(t.getChild("n")!.get(0)) > 0;
-  }
-
   return {
     async query(sql, params = []) {
       if (params.length === 0) return conn.query(sql);
@@ -48,28 +42,10 @@ export async function createNodeEngine(): Promise<SqlEngine> {
         stmt.close();
       }
     },
-    async insertArrowStream(table, ipc, options) {
-      if (options?.append) {
-        conn.insertArrowFromIPCStream(ipc, { name: table, create: false });
-        return "appended";
-      }
-      const target = exists(table) ? `_load_${++loadSeq}` : table;
-      try {
-        conn.insertArrowFromIPCStream(ipc, { name: target, create: true });
-      } catch (e) {
-        conn = connect(); // a failed insert poisons the connection (STACK.md)
-        throw e;
-      }
-      // insertArrowFromIPCStream can fail silently: check the table is really there.
-      if (!exists(target)) {
-        conn = connect();
-        throw new Error(`DuckDB did not create ${target} from the Arrow stream`);
-      }
-      if (target === table) return "created";
-      conn.query(`INSERT INTO ${quoteIdent(table)} BY NAME SELECT * FROM ${quoteIdent(target)}`);
-      conn.query(`DROP TABLE ${quoteIdent(target)}`);
-      return "merged";
-    },
+    insertArrowStream: arrowLoader(
+      () => conn,
+      () => (conn = connect()),
+    ),
     async interrupt() {
       // The blocking build runs queries synchronously: nothing is ever in flight between awaits.
     },
