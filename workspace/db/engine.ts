@@ -1,12 +1,6 @@
 // The SQL engine every consumer talks to: DuckDB-WASM in the browser's worker or in Node (headless runner,
 // tests). One implementation per host; nothing else touches DuckDB (DESIGN.md, "Data flow").
 import type { Table } from "apache-arrow";
-import type { LoadedBundle } from "../../bundle/read-bundle";
-import type { TableName } from "../../bundle/schema";
-import { encodeTableChunks, loadOrder } from "../../bundle/table-chunks";
-
-export { LOAD_CHUNK_ROWS } from "../../bundle/table-chunks";
-
 export type InsertOutcome = "created" | "merged" | "appended";
 
 export interface ColumnInfo {
@@ -75,28 +69,4 @@ export interface LoadReport {
   run_id: string;
   tables: { name: string; rows: number }[];
   errors: string[];
-}
-
-/** Registers every table of a loaded bundle, appending to tables other runs already created. */
-export async function loadBundleIntoEngine(
-  engine: SqlEngine,
-  bundle: LoadedBundle,
-  onTable?: (name: TableName, remaining: readonly TableName[]) => void,
-): Promise<LoadReport> {
-  const report: LoadReport = { run_id: bundle.manifest.run_id, tables: [], errors: bundle.errors.map((e) => e.message) };
-  const names = loadOrder([...bundle.tables.keys()]);
-  for (const [i, name] of names.entries()) {
-    const table = bundle.tables.get(name)!;
-    try {
-      // Later chunks go straight in only behind a chunk that created the table: another run's table may
-      // order or hold its columns differently, and only the by-name path lines them up.
-      let created = false;
-      for (const chunk of encodeTableChunks(name, table)) created = (await engine.insertArrowStream(name, chunk.bytes, { append: created })) !== "merged";
-      report.tables.push({ name, rows: table.numRows });
-    } catch (e) {
-      report.errors.push(`${bundle.manifest.run_id}: table ${name}: could not be registered in DuckDB (${(e as Error).message})`);
-    }
-    onTable?.(name, names.slice(i + 1));
-  }
-  return report;
 }

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newManifest } from "../../../bundle/manifest";
-import { runsTable } from "../../../bundle/read-bundle";
 import { makeBundleTable } from "../../../bundle/table-builder";
 import { overviewChartData } from "../../../workspace/app/overview-chart";
 import { createNodeEngine } from "../../../workspace/db/duckdb-node";
-import { loadBundleIntoEngine, type SqlEngine } from "../../../workspace/db/engine";
+import type { SqlEngine } from "../../../workspace/db/engine";
+import { loadTables } from "../../support/memory-bundle";
 
 const PERIOD = 16_666_667;
 // 100 frames, one every period; frame i takes 5 ms plus a spike of 40 ms on every 13th frame.
@@ -21,7 +21,7 @@ describe("overviewChartData", () => {
       deadline: durations.map(() => PERIOD),
       jank: durations.map((d) => d > PERIOD),
     });
-    await loadBundleIntoEngine(engine, { manifest, tables: new Map([["runs", runsTable(manifest)], ["frames", frames]] as const), errors: [] });
+    await loadTables(engine, manifest, { frames });
   });
   afterAll(() => engine.close());
 

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newManifest } from "../../../bundle/manifest";
-import { runsTable } from "../../../bundle/read-bundle";
 import { makeBundleTable } from "../../../bundle/table-builder";
 import { createNodeEngine } from "../../../workspace/db/duckdb-node";
-import { LOAD_CHUNK_ROWS, listTables, loadBundleIntoEngine, type SqlEngine } from "../../../workspace/db/engine";
+import { LOAD_CHUNK_ROWS } from "../../../bundle/table-chunks";
+import { listTables, type SqlEngine } from "../../../workspace/db/engine";
+import { loadTables } from "../../support/memory-bundle";
 
 function bundleFor(runId: string, n: number) {
   const manifest = newManifest(runId, { app: "com.example", device_model: `Pixel ${runId}` });
@@ -12,14 +13,7 @@ function bundleFor(runId: string, n: number) {
     seq: Array.from({ length: n }, (_, i) => i),
     kind: Array.from({ length: n }, (_, i) => (i % 2 ? "click" : "scroll")),
   });
-  return {
-    manifest,
-    tables: new Map([
-      ["runs", runsTable(manifest)],
-      ["ui_events", ui],
-    ] as const),
-    errors: [],
-  };
+  return [manifest, { ui_events: ui }] as const;
 }
 
 describe("createNodeEngine", () => {
@@ -30,8 +24,8 @@ describe("createNodeEngine", () => {
   afterAll(() => engine.close());
 
   it("registers a bundle's tables and appends a second run by column name", async () => {
-    await loadBundleIntoEngine(engine, bundleFor("a", 3));
-    const report = await loadBundleIntoEngine(engine, bundleFor("b", 5));
+    await loadTables(engine, ...bundleFor("a", 3));
+    const report = await loadTables(engine, ...bundleFor("b", 5));
     expect(report.errors).toEqual([]);
     const t = await engine.query("SELECT run_id, count(*)::INTEGER AS n, sum(ts)::BIGINT AS s FROM ui_events GROUP BY run_id ORDER BY run_id");
     expect(t.toArray().map((r) => ({ ...r }))).toEqual([
@@ -44,8 +38,7 @@ describe("createNodeEngine", () => {
 
   it("loads a table bigger than one insert chunk in chunks, every row once and in order", async () => {
     const n = LOAD_CHUNK_ROWS * 2 + 17; // two full chunks and a short one
-    const big = bundleFor("big", n);
-    await loadBundleIntoEngine(engine, big);
+    await loadTables(engine, ...bundleFor("big", n));
     const t = await engine.query(
       "SELECT count(*)::INTEGER AS n, count(DISTINCT seq)::INTEGER AS distinct_seq, sum(ts)::BIGINT AS s, max(seq)::INTEGER AS last FROM ui_events WHERE run_id = 'big'",
     );
@@ -60,7 +53,7 @@ describe("createNodeEngine", () => {
     const frames = makeBundleTable("frames", "order", { intended_vsync: [0], duration: [1], deadline: [2], jank: [false] });
     const ui = makeBundleTable("ui_events", "order", { ts: [0], seq: [0], kind: ["click"] });
     const seen: string[] = [];
-    await loadBundleIntoEngine(engine, { manifest, tables: new Map([["runs", runsTable(manifest)], ["ui_events", ui], ["frames", frames]] as const), errors: [] }, (name, remaining) =>
+    await loadTables(engine, manifest, { ui_events: ui, frames }, (name, remaining) =>
       seen.push(`${name}|${remaining.join(",")}`),
     );
     expect(seen).toEqual(["frames|ui_events,runs", "ui_events|runs", "runs|"]);
