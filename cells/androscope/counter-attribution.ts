@@ -15,7 +15,8 @@
 // share of their length inside (counts taken as uniform over an interval).
 import type { Table } from "apache-arrow";
 import { requireColumns } from "../common/require-columns";
-import { int32Values, int64Values, readCallColumns, type CallColumns } from "./call-columns";
+import { readCallColumns, type CallColumns } from "./call-columns";
+import { hpcColumns } from "./counter-series";
 
 export interface AttributeCountersOptions {
   /** [t0, t1] ns on the calls' clock: only this part of the trace counts; default all */
@@ -86,12 +87,7 @@ function checkWindow(w: readonly [number, number]): [number, number] {
 
 /** Intervals per (counter, core) series, sorted, cut to the window. */
 function readSeries(hpc: Table, options: AttributeCountersOptions, window: [number, number] | null, warnings: string[]): Series[] {
-  const n = hpc.numRows;
-  const ts = int64Values(hpc.getChild("ts")!);
-  const cpuCol = hpc.getChild("cpu");
-  const cpu = cpuCol ? int32Values(cpuCol, -1) : new Int32Array(n).fill(-1);
-  const counterCol = hpc.getChild("counter")!;
-  const valueCol = hpc.getChild("value")!;
+  const { n, ts, cpu, counterCol, valueCol } = hpcColumns(hpc);
   const shift = options.timeShiftNs ?? 0;
   const groups = new Map<string, { counter: string; rows: number[] }>();
   for (let i = 0; i < n; i++) {

@@ -33,17 +33,25 @@ export interface CounterInterval {
   rate: number;
 }
 
+/** hpc_samples' columns, read once: times as numbers, cpu -1 where a sample is not per core. */
+export function hpcColumns(hpc: Table) {
+  const n = hpc.numRows;
+  const cpuCol = hpc.getChild("cpu");
+  return {
+    n,
+    ts: int64Values(hpc.getChild("ts")!),
+    cpu: cpuCol ? int32Values(cpuCol, -1) : new Int32Array(n).fill(-1),
+    counterCol: hpc.getChild("counter")!,
+    valueCol: hpc.getChild("value")!,
+  };
+}
+
 /** One row per counter sample (per core or summed), with its interval; plus an "IPC" series. */
 export function counterSeries(hpc: Table, options: CounterSeriesOptions = {}): CounterInterval[] {
   requireColumns(hpc, { ts: "int64", counter: "utf8", value: "float64" }, "hpc_samples");
   const window = checkWindow(options.window);
   const shift = options.timeShiftNs ?? 0;
-  const n = hpc.numRows;
-  const ts = int64Values(hpc.getChild("ts")!);
-  const cpuCol = hpc.getChild("cpu");
-  const cpu = cpuCol ? int32Values(cpuCol, -1) : new Int32Array(n).fill(-1);
-  const counterCol = hpc.getChild("counter")!;
-  const valueCol = hpc.getChild("value")!;
+  const { n, ts, cpu, counterCol, valueCol } = hpcColumns(hpc);
   // Sum per (counter, core or all, ts).
   const sums = new Map<string, { counter: string; cpu: number | null; ts: number; value: number }>();
   for (let i = 0; i < n; i++) {

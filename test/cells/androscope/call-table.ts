@@ -6,6 +6,12 @@ import { makeBundleTable } from "../../../bundle/table-builder";
 /** [method id, enter ns, exit ns, callees] */
 export type CallSpec = [number, number, number, CallSpec[]?];
 
+/** The hand-worked example: thread 1: A 0..1000 { B 100..110, B 120..125, C 300..900 { B 310..312 } }, thread 2: C 50..60 */
+export const HAND_THREADS: Readonly<Record<number, CallSpec[]>> = {
+  1: [[1, 0, 1000, [[2, 100, 110], [2, 120, 125], [3, 300, 900, [[2, 310, 312]]]]]],
+  2: [[3, 50, 60]],
+};
+
 export interface FlatCall {
   thread: number;
   method: number;

@@ -11,7 +11,7 @@ import { callTimelineSummary, callTimelineSummaryQueries, type CallTimelineSumma
 import { readMethodTrace } from "../../../collectors/sources/method-trace";
 import { createNodeEngine } from "../../../workspace/db/duckdb-node";
 import { listTables, type SqlEngine } from "../../../workspace/db/engine";
-import { arbitraryCalls, callsTable, callsTableOf, flatten, type CallSpec, type FlatCall } from "./call-table";
+import { arbitraryCalls, callsTable, HAND_THREADS, callsTableOf, flatten, type CallSpec, type FlatCall } from "./call-table";
 import { reference, rowsOf, sortOut, type Out } from "./call-timeline-reference";
 
 let engine: SqlEngine;
@@ -34,11 +34,7 @@ async function summarise(options: CallTimelineSummaryOptions): Promise<CallTimel
 const run = (o: CallTimelineOptions) => rowsOf(engine, callTimelineQuery(o));
 
 describe("callTimelineSummaryQueries", () => {
-  // thread 1: A 0..1000 { B 100..110, B 120..125, C 300..900 { B 310..312 } }, thread 2: C 50..60
-  const threads: Record<number, CallSpec[]> = {
-    1: [[1, 0, 1000, [[2, 100, 110], [2, 120, 125], [3, 300, 900, [[2, 310, 312]]]]]],
-    2: [[3, 50, 60]],
-  };
+  const threads = HAND_THREADS;
 
   it("stores per level, lane and cell the calls shorter than the cell; the lanes and levels come back", async () => {
     await load(callsTable(threads, "hand"));

@@ -12,7 +12,7 @@ import { callTimelineExtentQuery, callTimelinePlot, callTimelineQuery, callTimel
 import { readMethodTrace } from "../../../collectors/sources/method-trace";
 import { createNodeEngine } from "../../../workspace/db/duckdb-node";
 import type { SqlEngine } from "../../../workspace/db/engine";
-import { arbitraryCalls, callsTable, flatten, type CallSpec } from "./call-table";
+import { arbitraryCalls, callsTable, flatten, HAND_THREADS } from "./call-table";
 import { reference, rowsOf, runLanes, sortOut } from "./call-timeline-reference";
 
 let engine: SqlEngine;
@@ -29,11 +29,7 @@ async function load(table: Table): Promise<void> {
 const run = (o: CallTimelineOptions) => rowsOf(engine, callTimelineQuery(o));
 
 describe("callTimelineQuery in DuckDB", () => {
-  // thread 1: A 0..1000 { B 100..110, B 120..125, C 300..900 { B 310..312 } }, thread 2: C 50..60
-  const threads: Record<number, CallSpec[]> = {
-    1: [[1, 0, 1000, [[2, 100, 110], [2, 120, 125], [3, 300, 900, [[2, 310, 312]]]]]],
-    2: [[3, 50, 60]],
-  };
+  const threads = HAND_THREADS;
 
   it("draws calls as themselves where few are visible (alone in their cell or a cell long), cut to the window", async () => {
     await load(callsTable(threads, "hand"));
