@@ -8,7 +8,8 @@ const flag = process.argv.findIndex((a) => a === "--logLevel" || a === "-l");
 const logger = createLogger((flag >= 0 ? process.argv[flag + 1] : undefined) as LogLevel | undefined);
 const warnOnce = logger.warnOnce.bind(logger);
 const warn = logger.warn.bind(logger);
-const isDuckdbSourcemapNoise = (msg: string) => msg.startsWith("Sourcemap for") && msg.includes("@duckdb/duckdb-wasm");
+const isDuckdbSourcemapNoise = (msg: string) =>
+  msg.startsWith("Sourcemap for") && msg.includes("@duckdb/duckdb-wasm");
 logger.warn = (msg, options) => (isDuckdbSourcemapNoise(msg) ? undefined : warn(msg, options));
 logger.warnOnce = (msg, options) => (isDuckdbSourcemapNoise(msg) ? undefined : warnOnce(msg, options));
 

@@ -7,7 +7,11 @@ import type { Table } from "apache-arrow";
 import { makeBundleTable } from "../bundle/table-builder";
 import { encodeStream } from "../bundle/encode-stream";
 import { callTimelineExtentQuery, callTimelineQuery } from "../cells/androscope/call-timeline";
-import { callTimelineSummary, callTimelineSummaryQueries, type CallTimelineSummary } from "../cells/androscope/call-timeline-summary";
+import {
+  callTimelineSummary,
+  callTimelineSummaryQueries,
+  type CallTimelineSummary,
+} from "../cells/androscope/call-timeline-summary";
 import { createNodeEngine } from "../workspace/db/duckdb-node";
 import type { SqlEngine } from "../workspace/db/engine";
 import { timeMs, type Benchmark } from "./harness";
@@ -19,8 +23,18 @@ const THREADS = 8;
 export function syntheticCalls(count: number, seed = 7): Table {
   let s = seed >>> 0;
   const rand = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-  const [tid, method, depth, parent] = [new Int32Array(count), new BigInt64Array(count), new Int32Array(count), new Array<number | null>(count)];
-  const [enter, exit, inc, exc] = [new BigInt64Array(count), new BigInt64Array(count), new BigInt64Array(count), new BigInt64Array(count)];
+  const [tid, method, depth, parent] = [
+    new Int32Array(count),
+    new BigInt64Array(count),
+    new Int32Array(count),
+    new Array<number | null>(count),
+  ];
+  const [enter, exit, inc, exc] = [
+    new BigInt64Array(count),
+    new BigInt64Array(count),
+    new BigInt64Array(count),
+    new BigInt64Array(count),
+  ];
   const childTime = new Float64Array(count);
   const enterNs = new Float64Array(count);
   let made = 0;
@@ -50,7 +64,7 @@ export function syntheticCalls(count: number, seed = 7): Table {
         stack.push(id);
       } else close();
     }
-    while (stack.length) (now += 1000), close();
+    while (stack.length) ((now += 1000), close());
   }
   return makeBundleTable("calls", "bench", {
     call_id: Int32Array.from({ length: count }, (_, i) => i),
@@ -74,7 +88,8 @@ let k = 0;
 async function buildSummary(): Promise<number> {
   return timeMs(async () => {
     let rows: Table | null = null;
-    for (const q of callTimelineSummaryQueries({ runId: "bench" })) rows = await engine!.query(q.sql, q.params);
+    for (const q of callTimelineSummaryQueries({ runId: "bench" }))
+      rows = await engine!.query(q.sql, q.params);
     summary = callTimelineSummary(rows!);
   });
 }
@@ -90,7 +105,9 @@ async function setup() {
 }
 
 async function query(window: [number, number], fromSummary = true): Promise<number> {
-  const q = fromSummary ? callTimelineQuery({ window, widthPx: 760, summary }) : callTimelineQuery({ window, widthPx: 760, runId: "bench", lanes: extent.lanes });
+  const q = fromSummary
+    ? callTimelineQuery({ window, widthPx: 760, summary })
+    : callTimelineQuery({ window, widthPx: 760, runId: "bench", lanes: extent.lanes });
   let rows = 0;
   const ms = await timeMs(async () => (rows = (await engine!.query(q.sql, q.params)).numRows));
   if (rows === 0) throw new Error("timeline query returned no rows");

@@ -15,9 +15,14 @@ import { timeMs, type Benchmark } from "./harness";
 export function syntheticTrace(mb: number, seed = 1, extended?: { compact: boolean }): Uint8Array {
   const count = Math.floor((mb * 1e6) / (extended ? extendedRecordSize(2, true, 2) : 14));
   const threads = Array.from({ length: 8 }, (_, i) => ({ id: i + 1, name: `t${i}` }));
-  const methods = Array.from({ length: 64 }, (_, i) => ({ id: (i + 1) << 2, className: `c.C${i % 8}`, methodName: `m${i}`, signature: "()V" }));
+  const methods = Array.from({ length: 64 }, (_, i) => ({
+    id: (i + 1) << 2,
+    className: `c.C${i % 8}`,
+    methodName: `m${i}`,
+    signature: "()V",
+  }));
   let s = seed >>> 0;
-  const rand = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const rand = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   const stacks = threads.map(() => [] as number[]);
   const clock = threads.map(() => 0);
   const cycles = threads.map(() => 0);
@@ -27,13 +32,24 @@ export function syntheticTrace(mb: number, seed = 1, extended?: { compact: boole
   let objects = 1000;
   const heap: [number, number, number] = [64 << 20, 0, 0];
   const counters = [0, 0];
-  const rec: TraceRecordSpec = { threadId: 0, methodId: 0, action: 0, threadCpuUs: 0, wallUs: 0, cpu: 0, heap, counters };
+  const rec: TraceRecordSpec = {
+    threadId: 0,
+    methodId: 0,
+    action: 0,
+    threadCpuUs: 0,
+    wallUs: 0,
+    cpu: 0,
+    heap,
+    counters,
+  };
   return writeMethodTrace({
     dataVersion: 3,
     clock: "dual",
     threads,
     methods,
-    ...(extended ? { extended: { heap: true, counters: ["cpu-cycles", "instructions"], compact: extended.compact } } : {}),
+    ...(extended
+      ? { extended: { heap: true, counters: ["cpu-cycles", "instructions"], compact: extended.compact } }
+      : {}),
     records: {
       length: count,
       at() {
@@ -105,26 +121,24 @@ export const benchmarks: Benchmark[] = [
       bytes = null;
     },
   },
-  ...(["fixed", "compact"] as const).map(
-    (encoding): Benchmark => ({
-      // AndroScope extended records (§IV-6): CPU id, heap, cycles and instructions; compact = EBV-8 deltas.
-      name: `androscope/readMethodTrace extended ${encoding} (${EXT_MB} MB of fixed records' worth)`,
-      unit: "MB/s",
-      budget: 100,
-      higherIsBetter: true,
-      runs: 5,
-      setup() {
-        extendedBytes = syntheticTrace(EXT_MB, 1, { compact: encoding === "compact" });
-      },
-      async measure() {
-        const ms = await timeMs(() => readMethodTrace(extendedBytes!));
-        return extendedBytes!.length / 1e6 / (ms / 1000);
-      },
-      teardown() {
-        extendedBytes = null;
-      },
-    }),
-  ),
+  ...(["fixed", "compact"] as const).map((encoding): Benchmark => ({
+    // AndroScope extended records (§IV-6): CPU id, heap, cycles and instructions; compact = EBV-8 deltas.
+    name: `androscope/readMethodTrace extended ${encoding} (${EXT_MB} MB of fixed records' worth)`,
+    unit: "MB/s",
+    budget: 100,
+    higherIsBetter: true,
+    runs: 5,
+    setup() {
+      extendedBytes = syntheticTrace(EXT_MB, 1, { compact: encoding === "compact" });
+    },
+    async measure() {
+      const ms = await timeMs(() => readMethodTrace(extendedBytes!));
+      return extendedBytes!.length / 1e6 / (ms / 1000);
+    },
+    teardown() {
+      extendedBytes = null;
+    },
+  })),
   {
     // Peer: dmtracedump's profile over the same file (process start included; build it from AOSP, see report).
     name: "androscope/readMethodTrace+buildCalls largest real fixture (450 KB)",
@@ -135,7 +149,13 @@ export const benchmarks: Benchmark[] = [
     },
     measure: () => timeMs(() => buildCalls(readMethodTrace(real!))),
     ...(existsSync(DMTRACEDUMP)
-      ? { peer: { name: "dmtracedump (AOSP, g++ -O2)", runs: 7, measure: () => timeMs(() => execFileSync(DMTRACEDUMP, [LARGEST_REAL], { stdio: "ignore" })) } }
+      ? {
+          peer: {
+            name: "dmtracedump (AOSP, g++ -O2)",
+            runs: 7,
+            measure: () => timeMs(() => execFileSync(DMTRACEDUMP, [LARGEST_REAL], { stdio: "ignore" })),
+          },
+        }
       : {}),
   },
 ];

@@ -23,7 +23,10 @@ const DEPTH = 40;
 const ENTRIES = [
   ["android.os.Handler.dispatchMessage(Handler.java:102)", "android.os.Looper.loop(Looper.java:154)"],
   ["android.view.View.performClick(View.java:5637)", "android.view.View$PerformClick.run(View.java:22429)"],
-  ["android.view.Choreographer.doFrame(Choreographer.java:603)", "android.view.Choreographer$FrameDisplayEventReceiver.run(Choreographer.java:761)"],
+  [
+    "android.view.Choreographer.doFrame(Choreographer.java:603)",
+    "android.view.Choreographer$FrameDisplayEventReceiver.run(Choreographer.java:761)",
+  ],
 ];
 const OUTER = [
   "android.os.Handler.handleCallback(Handler.java:751)",
@@ -34,9 +37,15 @@ const OUTER = [
   "com.android.internal.os.ZygoteInit.main(ZygoteInit.java:776)",
 ];
 const INNER = [
-  ["android.os.AsyncTask.executeOnExecutor(Native Method)", "android.os.AsyncTask.execute(AsyncTask.java:534)"],
+  [
+    "android.os.AsyncTask.executeOnExecutor(Native Method)",
+    "android.os.AsyncTask.execute(AsyncTask.java:534)",
+  ],
   ["java.util.concurrent.ThreadPoolExecutor.execute(ThreadPoolExecutor.java:1358)"],
-  ["android.os.Handler.sendMessageAtTime(Handler.java:617)", "android.os.Handler.sendMessageDelayed(Handler.java:587)"],
+  [
+    "android.os.Handler.sendMessageAtTime(Handler.java:617)",
+    "android.os.Handler.sendMessageDelayed(Handler.java:587)",
+  ],
   ["java.lang.Thread.start(Thread.java:724)"],
 ];
 
@@ -67,9 +76,11 @@ export function realisticContexts(n: number, seed = 7, sites = Math.max(20, n / 
       const p = Math.floor(r() * b.length);
       const kind = r();
       if (kind < 0.5) b[p] = b[p]!.replace(/:\d+\)$/, `:${Math.floor(r() * 2000)})`);
-      else if (kind < 0.7) b.splice(p, 0, "de.robv.android.xposed.XposedBridge.invokeOriginalMethodNative(Native Method)");
+      else if (kind < 0.7)
+        b.splice(p, 0, "de.robv.android.xposed.XposedBridge.invokeOriginalMethodNative(Native Method)");
       else if (kind < 0.85) b.splice(p, 1);
-      else b[p] = `com.example.app.Caller${Math.floor(r() * 50)}.onEvent(Caller.java:${Math.floor(r() * 300)})`;
+      else
+        b[p] = `com.example.app.Caller${Math.floor(r() * 50)}.onEvent(Caller.java:${Math.floor(r() * 300)})`;
     }
     const key = b.join("\n");
     if (keys.has(key)) continue;

@@ -31,12 +31,35 @@ async function writeFrames(dir: string) {
   const runId = "bench-10m-frames";
   const n = FRAMES;
   const names = [
-    "flags", "frame_timeline_vsync_id", "intended_vsync", "vsync", "input_event_id", "handle_input_start", "animation_start",
-    "perform_traversals_start", "draw_start", "frame_deadline", "frame_start_time", "frame_interval", "sync_queued", "sync_start",
-    "issue_draw_commands_start", "swap_buffers", "frame_completed", "dequeue_buffer_duration", "queue_buffer_duration",
-    "gpu_completed", "swap_buffers_completed", "display_present_time", "duration", "deadline",
+    "flags",
+    "frame_timeline_vsync_id",
+    "intended_vsync",
+    "vsync",
+    "input_event_id",
+    "handle_input_start",
+    "animation_start",
+    "perform_traversals_start",
+    "draw_start",
+    "frame_deadline",
+    "frame_start_time",
+    "frame_interval",
+    "sync_queued",
+    "sync_start",
+    "issue_draw_commands_start",
+    "swap_buffers",
+    "frame_completed",
+    "dequeue_buffer_duration",
+    "queue_buffer_duration",
+    "gpu_completed",
+    "swap_buffers_completed",
+    "display_present_time",
+    "duration",
+    "deadline",
   ] as const;
-  const c = Object.fromEntries(names.map((name) => [name, new BigInt64Array(n)])) as Record<(typeof names)[number], BigInt64Array>;
+  const c = Object.fromEntries(names.map((name) => [name, new BigInt64Array(n)])) as Record<
+    (typeof names)[number],
+    BigInt64Array
+  >;
   const jank = new Uint8Array(n);
   const period = 16_666_667;
   for (let f = 0; f < n; f++) {
@@ -82,7 +105,10 @@ async function writeFrames(dir: string) {
   }
   writer.finish();
   await done;
-  const manifest = { ...newManifest(runId, { app: "bench.frames", refresh_hz: 60 }, { synthetic: true }), tables: { frames: { file: "frames.arrows", rows: n } } };
+  const manifest = {
+    ...newManifest(runId, { app: "bench.frames", refresh_hz: 60 }, { synthetic: true }),
+    tables: { frames: { file: "frames.arrows", rows: n } },
+  };
   writeFileSync(join(dir, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
 }
 
@@ -111,12 +137,18 @@ export const benchmarks: Benchmark[] = [
         }).observe({ type: "longtask", buffered: true });
       });
       await page.goto(`${server.url}?notebook=bench-nb/empty.md&runs=bench-data/frames-big/`);
-      await page.waitForFunction(() => performance.getEntriesByName("jb:runs-loaded").length > 0, undefined, { timeout: 120_000 });
+      await page.waitForFunction(() => performance.getEntriesByName("jb:runs-loaded").length > 0, undefined, {
+        timeout: 120_000,
+      });
       // The overview chart is part of what the user waits through: long tasks are counted until it is drawn.
-      await page.waitForFunction(() => performance.getEntriesByName("jb:first-chart").length > 0, undefined, { timeout: 120_000 });
+      await page.waitForFunction(() => performance.getEntriesByName("jb:first-chart").length > 0, undefined, {
+        timeout: 120_000,
+      });
       const result = await page.evaluate(() => {
         // (no named helper here: tsx would wrap it in a __name call the page does not have)
-        const [loaded, engineReady, loadStart] = ["jb:runs-loaded", "jb:engine-ready", "jb:load-start"].map((m) => performance.getEntriesByName(m)[0]!.startTime) as [number, number, number];
+        const [loaded, engineReady, loadStart] = ["jb:runs-loaded", "jb:engine-ready", "jb:load-start"].map(
+          (m) => performance.getEntriesByName(m)[0]!.startTime,
+        ) as [number, number, number];
         const tasks = (window as unknown as { jbLongTasks: [number, number][] }).jbLongTasks;
         return {
           loaded,
@@ -126,10 +158,16 @@ export const benchmarks: Benchmark[] = [
           longest: Math.max(0, ...tasks.filter(([start, d]) => start + d > loadStart).map(([, d]) => d)),
           longestBoot: Math.max(0, ...tasks.filter(([start, d]) => start + d <= loadStart).map(([, d]) => d)),
           status: document.querySelector("jb-app")?.shadowRoot?.textContent ?? "",
-          runErrors: (document.querySelector("jb-app")?.shadowRoot?.querySelector("jb-run-overview") as HTMLElement | null)?.shadowRoot?.textContent ?? "",
+          runErrors:
+            (
+              document
+                .querySelector("jb-app")
+                ?.shadowRoot?.querySelector("jb-run-overview") as HTMLElement | null
+            )?.shadowRoot?.textContent ?? "",
         };
       });
-      if (!/1 run loaded(?!, )/.test(result.status)) throw new Error(`load failed: ${result.runErrors.replace(/\s+/g, " ").slice(0, 1500)}`);
+      if (!/1 run loaded(?!, )/.test(result.status))
+        throw new Error(`load failed: ${result.runErrors.replace(/\s+/g, " ").slice(0, 1500)}`);
       longestTasks.push(result.longest);
       process.stderr.write(
         `  loaded in ${result.loaded.toFixed(0)} ms (DuckDB ready at ${result.engineReady.toFixed(0)}, first request at ${result.loadStart.toFixed(0)}); ` +

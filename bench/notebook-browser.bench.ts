@@ -23,7 +23,7 @@ async function millionTasks(dir: string) {
   const ended = new BigInt64Array(n);
   const executor: string[] = new Array(n);
   let seed = 7;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   for (let i = 0; i < n; i++) {
     const s = BigInt(i) * 1_000_000n;
     scheduled[i] = s;
@@ -68,7 +68,9 @@ export const benchmarks: Benchmark[] = [
       browser = await launchChromium();
       page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       await page.goto(`${server.url}?notebook=bench-nb/slider.md&runs=bench-data/run1m/`);
-      await page.waitForFunction(`(${deepQuery})("svg g[aria-label='bar']") !== null`, undefined, { timeout: 120_000 });
+      await page.waitForFunction(`(${deepQuery})("svg g[aria-label='bar']") !== null`, undefined, {
+        timeout: 120_000,
+      });
     },
     async measure() {
       const tau = 300 + (step++ % 2) * 600; // alternate so every change really changes the result

@@ -28,7 +28,8 @@ async function sharedEngine(): Promise<SqlEngine> {
   return (engine ??= await createNodeEngine());
 }
 
-const publishHtml = () => publishNotebook(sample!.notebook, sample!.states, createNodePublishContext(sample!.provenance));
+const publishHtml = () =>
+  publishNotebook(sample!.notebook, sample!.states, createNodePublishContext(sample!.provenance));
 
 export const benchmarks: Benchmark[] = [
   {
@@ -42,23 +43,21 @@ export const benchmarks: Benchmark[] = [
       return performance.now() - t0;
     },
   },
-  ...notebooks(join(ROOT, "notebooks")).map(
-    (path): Benchmark => ({
-      name: `notebook/headless run, warm engine: ${relative(ROOT, path)}`,
-      unit: "ms",
-      runs: 7,
-      async setup() {
-        const r = await runNotebookFile(path, { engine: await sharedEngine() }); // loads its runs once
-        await r.close();
-      },
-      async measure() {
-        const t0 = performance.now();
-        const r = await runNotebookFile(path, { engine: await sharedEngine() });
-        await r.close();
-        return performance.now() - t0;
-      },
-    }),
-  ),
+  ...notebooks(join(ROOT, "notebooks")).map((path): Benchmark => ({
+    name: `notebook/headless run, warm engine: ${relative(ROOT, path)}`,
+    unit: "ms",
+    runs: 7,
+    async setup() {
+      const r = await runNotebookFile(path, { engine: await sharedEngine() }); // loads its runs once
+      await r.close();
+    },
+    async measure() {
+      const t0 = performance.now();
+      const r = await runNotebookFile(path, { engine: await sharedEngine() });
+      await r.close();
+      return performance.now() - t0;
+    },
+  })),
   {
     name: "notebook/publish frames-overview (HTML with SVG plots, sanitized)",
     unit: "ms",

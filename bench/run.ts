@@ -54,9 +54,13 @@ async function main() {
       try {
         const r = await runOne(b);
         results.push(r);
-        const peer = r.peer ? `  vs ${r.peer.name} ${r.peer.median.toFixed(2)} (ratio ${r.peer.ratio.toFixed(3)})` : "";
+        const peer = r.peer
+          ? `  vs ${r.peer.name} ${r.peer.median.toFixed(2)} (ratio ${r.peer.ratio.toFixed(3)})`
+          : "";
         const budget = r.budget !== undefined ? `  budget ${r.budget} ${r.withinBudget ? "ok" : "OVER"}` : "";
-        process.stdout.write(`${r.name}: median ${r.median.toFixed(2)} ${r.unit} (p95 ${r.p95.toFixed(2)}, n=${r.runs})${budget}${peer}\n`);
+        process.stdout.write(
+          `${r.name}: median ${r.median.toFixed(2)} ${r.unit} (p95 ${r.p95.toFixed(2)}, n=${r.runs})${budget}${peer}\n`,
+        );
       } catch (e) {
         process.stdout.write(`${b.name}: FAILED ${(e as Error).stack}\n`);
         process.exitCode = 1;
@@ -65,7 +69,10 @@ async function main() {
   }
   await mkdir(join(here, "results"), { recursive: true });
   const out = join(here, "results", filter ? `latest-${filter.replace(/\W+/g, "_")}.json` : "latest.json");
-  await writeFile(out, JSON.stringify({ date: new Date().toISOString(), node: process.version, results }, null, 2) + "\n");
+  await writeFile(
+    out,
+    JSON.stringify({ date: new Date().toISOString(), node: process.version, results }, null, 2) + "\n",
+  );
   process.stderr.write(`wrote ${out}\n`);
 }
 

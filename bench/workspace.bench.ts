@@ -24,7 +24,10 @@ export const benchmarks: Benchmark[] = [
       const context = await browser.newContext();
       const page = await context.newPage();
       await page.goto(server.url + (process.env.JB_BENCH_QUERY ?? ""));
-      await page.locator("#frames jb-plot svg g[aria-label='dot'] circle").first().waitFor({ timeout: 60_000 });
+      await page
+        .locator("#frames jb-plot svg g[aria-label='dot'] circle")
+        .first()
+        .waitFor({ timeout: 60_000 });
       await page.waitForFunction(() => performance.getEntriesByName("jb:first-chart").length > 0);
       const ms = await page.evaluate(() => performance.getEntriesByName("jb:first-chart")[0]!.startTime);
       await context.close();

@@ -45,7 +45,8 @@ async function* chunksOf(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8
 export async function readBody(response: Response): Promise<Uint8Array> {
   const length = Number(response.headers.get("content-length"));
   const encoded = (response.headers.get("content-encoding") ?? "identity") !== "identity";
-  if (!response.body || !Number.isSafeInteger(length) || length <= 0 || encoded) return new Uint8Array(await response.arrayBuffer());
+  if (!response.body || !Number.isSafeInteger(length) || length <= 0 || encoded)
+    return new Uint8Array(await response.arrayBuffer());
   const bytes = new Uint8Array(length);
   const reader = response.body.getReader();
   let filled = 0;

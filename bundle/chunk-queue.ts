@@ -19,7 +19,8 @@ export class ChunkQueue<T extends { bytes: Uint8Array }> {
 
   /** Resolves once the queue holds less than its high-water mark (or was closed). */
   async room(): Promise<void> {
-    while (!this.closed && this.queuedBytes >= this.highWaterBytes) await new Promise<void>((r) => (this.wakeProducer = r));
+    while (!this.closed && this.queuedBytes >= this.highWaterBytes)
+      await new Promise<void>((r) => (this.wakeProducer = r));
   }
 
   /** No more items will come; with `discard`, the ones queued are dropped too. */

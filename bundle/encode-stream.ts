@@ -5,7 +5,8 @@ import { RecordBatchStreamWriter, type Table } from "apache-arrow";
 export function encodeStream(table: Table, batchRows = 65_536): Uint8Array {
   const writer = new RecordBatchStreamWriter();
   for (let start = 0; start < table.numRows || start === 0; start += batchRows) {
-    for (const batch of table.slice(start, Math.min(table.numRows, start + batchRows)).batches) writer.write(batch);
+    for (const batch of table.slice(start, Math.min(table.numRows, start + batchRows)).batches)
+      writer.write(batch);
     if (table.numRows === 0) break;
   }
   writer.finish();

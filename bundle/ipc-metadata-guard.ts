@@ -13,13 +13,20 @@ import { ByteBuffer } from "flatbuffers";
 export function implausibleMetadata(metadata: Uint8Array): string | undefined {
   const size = metadata.length;
   const tooLong = (what: string, length: number, entryBytes: number) =>
-    length < 0 || length * entryBytes > size ? `${what} declares ${length} entries in ${size} bytes of metadata` : undefined;
+    length < 0 || length * entryBytes > size
+      ? `${what} declares ${length} entries in ${size} bytes of metadata`
+      : undefined;
   const batch = (rb: FbRecordBatch | null) =>
-    rb ? (tooLong("record batch field nodes", rb.nodesLength(), 16) ?? tooLong("record batch buffers", rb.buffersLength(), 16)) : undefined;
+    rb
+      ? (tooLong("record batch field nodes", rb.nodesLength(), 16) ??
+        tooLong("record batch buffers", rb.buffersLength(), 16))
+      : undefined;
   const field = (f: FbField | null, depth: number): string | undefined => {
     if (!f) return undefined;
     if (depth > 64) return "fields nest deeper than 64 levels";
-    const own = tooLong("field children", f.childrenLength(), 4) ?? tooLong("field metadata", f.customMetadataLength(), 4);
+    const own =
+      tooLong("field children", f.childrenLength(), 4) ??
+      tooLong("field metadata", f.customMetadataLength(), 4);
     if (own) return own;
     for (let i = 0; i < f.childrenLength(); i++) {
       const bad = field(f.children(i), depth + 1);
@@ -33,7 +40,9 @@ export function implausibleMetadata(metadata: Uint8Array): string | undefined {
       case MessageHeader.Schema: {
         const schema = message.header(new FbSchema()) as FbSchema | null;
         if (!schema) return undefined;
-        const own = tooLong("schema fields", schema.fieldsLength(), 4) ?? tooLong("schema metadata", schema.customMetadataLength(), 4);
+        const own =
+          tooLong("schema fields", schema.fieldsLength(), 4) ??
+          tooLong("schema metadata", schema.customMetadataLength(), 4);
         if (own) return own;
         for (let i = 0; i < schema.fieldsLength(); i++) {
           const bad = field(schema.fields(i), 0);

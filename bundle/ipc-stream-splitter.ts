@@ -93,8 +93,13 @@ export class IpcStreamSplitter {
     if (this.collected) return { chunks: [], whole: concat(this.collected) };
     if (!this.schema && !this.stopped) {
       const total = this.offset + this.buffered;
-      if (total === 0) return { chunks: [], error: new BundleError(file, `table ${table}: empty file`, table) };
-      this.stopped = new BundleError(file, `table ${table}: truncated Arrow stream (${total} bytes, no complete schema)`, table);
+      if (total === 0)
+        return { chunks: [], error: new BundleError(file, `table ${table}: empty file`, table) };
+      this.stopped = new BundleError(
+        file,
+        `table ${table}: truncated Arrow stream (${total} bytes, no complete schema)`,
+        table,
+      );
     }
     if (!this.schema) return { chunks: [], error: this.stopped };
     const truncated = !this.sawEnd && !this.stopped;
@@ -102,7 +107,11 @@ export class IpcStreamSplitter {
     if (truncated && this.batches === 0)
       return {
         chunks: [],
-        error: new BundleError(file, `table ${table}: truncated Arrow stream (${this.offset + this.buffered} bytes, no complete record batch)`, table),
+        error: new BundleError(
+          file,
+          `table ${table}: truncated Arrow stream (${this.offset + this.buffered} bytes, no complete record batch)`,
+          table,
+        ),
       };
     const chunks = this.pendingBatches > 0 || this.emitted === 0 ? [this.emit()] : [];
     if (truncated)
@@ -165,10 +174,14 @@ export class IpcStreamSplitter {
       message = Message.decode(metadata);
       message.header(); // decodes the header too: a corrupt one throws here, not mid-accept
     } catch (e) {
-      return void this.stop(`corrupt message metadata at byte offset ${this.offset} (${(e as Error).message})`);
+      return void this.stop(
+        `corrupt message metadata at byte offset ${this.offset} (${(e as Error).message})`,
+      );
     }
     if (!Number.isSafeInteger(message.bodyLength) || message.bodyLength < 0)
-      return void this.stop(`message at byte offset ${this.offset} declares a body of ${message.bodyLength} bytes`);
+      return void this.stop(
+        `message at byte offset ${this.offset} declares a body of ${message.bodyLength} bytes`,
+      );
     return message;
   }
 
@@ -196,7 +209,10 @@ export class IpcStreamSplitter {
       this.nodeCount = schema.fields.reduce((n, f) => n + countNodes(f.type), 0);
       return;
     }
-    if (!this.schema) return void this.stop(`a ${MessageHeader[message.headerType]} message at byte offset ${at} before the schema`);
+    if (!this.schema)
+      return void this.stop(
+        `a ${MessageHeader[message.headerType]} message at byte offset ${at} before the schema`,
+      );
     if (message.isDictionaryBatch()) {
       const header = message.header();
       const id = String(header.id);
@@ -205,19 +221,29 @@ export class IpcStreamSplitter {
       this.dictionaries.set(id, header.isDelta ? [...(this.dictionaries.get(id) ?? []), bytes] : [bytes]);
       return out;
     }
-    if (!message.isRecordBatch()) return void this.stop(`unexpected ${MessageHeader[message.headerType]} message at byte offset ${at}`);
+    if (!message.isRecordBatch())
+      return void this.stop(`unexpected ${MessageHeader[message.headerType]} message at byte offset ${at}`);
     const header = message.header();
     const inconsistent = this.inconsistentBatch(header, message.bodyLength);
     if (inconsistent) return void this.stop(`record batch at byte offset ${at}: ${inconsistent}`);
     for (const { column, node } of this.requiredNodes) {
       const nulls = header.nodes[node]?.nullCount ?? 0;
       if (nulls > 0) {
-        this.stopped = nullsInRequiredColumn(table, file, column, nulls, ` in the record batch at byte offset ${at} (kept the ${this.rows} rows before it)`);
+        this.stopped = nullsInRequiredColumn(
+          table,
+          file,
+          column,
+          nulls,
+          ` in the record batch at byte offset ${at} (kept the ${this.rows} rows before it)`,
+        );
         return;
       }
     }
     const rows = Number(header.length);
-    const out = this.append(views, views.reduce((n, v) => n + v.length, 0));
+    const out = this.append(
+      views,
+      views.reduce((n, v) => n + v.length, 0),
+    );
     this.pendingRows += rows;
     this.pendingBatches++;
     this.rows += rows;
@@ -227,12 +253,16 @@ export class IpcStreamSplitter {
   }
 
   /** What makes a batch header impossible: DuckDB would refuse it, or read past its buffers. */
-  private inconsistentBatch(header: { length: number; nodes: { length: number; nullCount: number }[] }, bodyLength: number): string | undefined {
+  private inconsistentBatch(
+    header: { length: number; nodes: { length: number; nullCount: number }[] },
+    bodyLength: number,
+  ): string | undefined {
     const rows = Number(header.length);
     if (!Number.isSafeInteger(rows) || rows < 0) return `declares ${header.length} rows`;
     // every contract table has run_id, at least one bit a row
     if (rows > bodyLength * 8) return `declares ${rows} rows in a ${bodyLength}-byte body`;
-    if (header.nodes.length !== this.nodeCount) return `has ${header.nodes.length} field nodes, the schema ${this.nodeCount}`;
+    if (header.nodes.length !== this.nodeCount)
+      return `has ${header.nodes.length} field nodes, the schema ${this.nodeCount}`;
     for (const [i, at] of this.topLevelNodes.entries()) {
       const node = header.nodes[at]!;
       if (node.length !== rows || node.nullCount < 0 || node.nullCount > rows)
@@ -244,11 +274,19 @@ export class IpcStreamSplitter {
   /** Copies a message into the chunk being filled; a full chunk is emitted first. */
   private append(views: readonly Uint8Array[], size: number): IpcChunk[] {
     const out: IpcChunk[] = [];
-    if (this.building && this.building.used + size + END_MARKER.length > this.building.buf.length && this.pendingBatches > 0) out.push(this.emit());
+    if (
+      this.building &&
+      this.building.used + size + END_MARKER.length > this.building.buf.length &&
+      this.pendingBatches > 0
+    )
+      out.push(this.emit());
     if (!this.building) {
       const prefix = [this.schemaMessage!, ...this.dictionariesAtChunk];
       const prefixBytes = prefix.reduce((n, p) => n + p.length, 0);
-      this.building = { buf: new Uint8Array(Math.max(this.options.chunkBytes, prefixBytes + size + END_MARKER.length)), used: 0 };
+      this.building = {
+        buf: new Uint8Array(Math.max(this.options.chunkBytes, prefixBytes + size + END_MARKER.length)),
+        used: 0,
+      };
       this.write(prefix);
     }
     if (this.building.used + size + END_MARKER.length > this.building.buf.length) {
@@ -343,7 +381,11 @@ function topLevelNodes(schema: Schema): number[] {
 
 /** The non-nullable columns and their field nodes. */
 function requiredFieldNodes(schema: Schema, table: string): { column: string; node: number }[] {
-  const required = new Set(tableSpec(table).columns.filter((c) => !c.nullable).map((c) => c.name));
+  const required = new Set(
+    tableSpec(table)
+      .columns.filter((c) => !c.nullable)
+      .map((c) => c.name),
+  );
   const at = topLevelNodes(schema);
   return schema.fields.flatMap((f, i) => (required.has(f.name) ? [{ column: f.name, node: at[i]! }] : []));
 }

@@ -68,7 +68,11 @@ export function parseManifest(text: string, file = "manifest.json"): Manifest {
   expect(raw && typeof raw === "object" && !Array.isArray(raw), file, "expected a JSON object");
   const m = raw as Record<string, unknown>;
   const version = m.schema_version;
-  expect(typeof version === "number" && Number.isInteger(version), file, "schema_version missing or not an integer");
+  expect(
+    typeof version === "number" && Number.isInteger(version),
+    file,
+    "schema_version missing or not an integer",
+  );
   if (version > SCHEMA_VERSION)
     throw new BundleError(
       file,

@@ -48,17 +48,27 @@ export async function prepareBundle(source: BundleSource): Promise<PreparedBundl
   });
   const manifest = parseManifest(new TextDecoder().decode(manifestBytes), `${source.label}/manifest.json`);
   let cancelled = false;
-  const runs: PreparedTable = { name: "runs", chunks: new ChunkQueue(Infinity), done: Promise.resolve({ rows: 1, errors: [] }) };
+  const runs: PreparedTable = {
+    name: "runs",
+    chunks: new ChunkQueue(Infinity),
+    done: Promise.resolve({ rows: 1, errors: [] }),
+  };
   for (const chunk of encodeTableChunks("runs", runsTable(manifest))) runs.chunks.push(chunk);
   runs.chunks.close();
   const names = loadOrder(Object.keys(manifest.tables) as TableName[]);
-  const tables = names.map((name): PreparedTable => ({ name, chunks: new ChunkQueue(HIGH_WATER_BYTES), done: Promise.resolve({ rows: 0, errors: [] }) }));
+  const tables = names.map((name): PreparedTable => ({
+    name,
+    chunks: new ChunkQueue(HIGH_WATER_BYTES),
+    done: Promise.resolve({ rows: 0, errors: [] }),
+  }));
   // One download at a time, in load order, so the overview's tables arrive first.
   let previous: Promise<unknown> = Promise.resolve();
   for (const table of tables) {
     const entry = manifest.tables[table.name]!;
     const after = previous;
-    table.done = after.then(() => (cancelled ? { rows: 0, errors: [] } : readTable(source, table, entry.file, entry.rows, () => cancelled)));
+    table.done = after.then(() =>
+      cancelled ? { rows: 0, errors: [] } : readTable(source, table, entry.file, entry.rows, () => cancelled),
+    );
     previous = table.done;
   }
   const byName = new Map([runs, ...tables].map((t) => [t.name, t]));
@@ -81,7 +91,12 @@ async function readTable(
 ): Promise<{ rows: number; errors: BundleError[] }> {
   const file = `${source.label}/${fileName}`;
   const name = table.name;
-  const splitter = new IpcStreamSplitter({ chunkRows: LOAD_CHUNK_ROWS, chunkBytes: LOAD_CHUNK_BYTES, file, table: name });
+  const splitter = new IpcStreamSplitter({
+    chunkRows: LOAD_CHUNK_ROWS,
+    chunkBytes: LOAD_CHUNK_BYTES,
+    file,
+    table: name,
+  });
   const errors: BundleError[] = [];
   let readBytes = 0;
   try {
@@ -100,7 +115,13 @@ async function readTable(
       }
     }
   } catch (e) {
-    errors.push(new BundleError(file, `cannot read${readBytes ? ` past byte ${readBytes}` : ""} (${(e as Error).message})`, name));
+    errors.push(
+      new BundleError(
+        file,
+        `cannot read${readBytes ? ` past byte ${readBytes}` : ""} (${(e as Error).message})`,
+        name,
+      ),
+    );
   }
   const end = splitter.finish();
   let rows = splitter.rows;
@@ -112,7 +133,9 @@ async function readTable(
     if (end.error && !(errors.length && rows === 0)) errors.push(end.error);
   }
   if (errors.length === 0 && rows !== manifestRows)
-    errors.push(new BundleError(file, `table ${name}: manifest says ${manifestRows} rows, file has ${rows}`, name));
+    errors.push(
+      new BundleError(file, `table ${name}: manifest says ${manifestRows} rows, file has ${rows}`, name),
+    );
   table.chunks.close();
   return { rows, errors };
 }

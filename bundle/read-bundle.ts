@@ -43,7 +43,13 @@ export async function readBundle(source: BundleSource): Promise<LoadedBundle> {
       tables.set(name as TableName, table);
       if (error) errors.push(error);
       else if (table.numRows !== entry.rows)
-        errors.push(new BundleError(file, `table ${name}: manifest says ${entry.rows} rows, file has ${table.numRows}`, name));
+        errors.push(
+          new BundleError(
+            file,
+            `table ${name}: manifest says ${entry.rows} rows, file has ${table.numRows}`,
+            name,
+          ),
+        );
     } catch (e) {
       errors.push(e instanceof BundleError ? e : new BundleError(file, (e as Error).message, name));
     }
@@ -55,7 +61,11 @@ export async function readBundle(source: BundleSource): Promise<LoadedBundle> {
  * Decodes an Arrow IPC stream (what the writer emits, `.arrows`) or IPC file (`.arrow`). A truncated
  * stream keeps the record batches that arrived whole and reports where it broke.
  */
-export function decodeArrowFile(bytes: Uint8Array, file: string, table: string): { table: Table; error?: BundleError } {
+export function decodeArrowFile(
+  bytes: Uint8Array,
+  file: string,
+  table: string,
+): { table: Table; error?: BundleError } {
   const isFileFormat = bytes.length >= 6 && ARROW_MAGIC.every((b, i) => bytes[i] === b);
   if (isFileFormat) {
     const end = bytes.length;
@@ -68,7 +78,11 @@ export function decodeArrowFile(bytes: Uint8Array, file: string, table: string):
     }
   }
   if (bytes.length < 8 || !(bytes[0] === 0xff && bytes[1] === 0xff && bytes[2] === 0xff && bytes[3] === 0xff))
-    throw new BundleError(file, `table ${table}: not Arrow IPC (neither ARROW1 file magic nor a stream continuation marker at offset 0)`, table);
+    throw new BundleError(
+      file,
+      `table ${table}: not Arrow IPC (neither ARROW1 file magic nor a stream continuation marker at offset 0)`,
+      table,
+    );
   const batches: RecordBatch[] = [];
   let schema: Schema | undefined;
   let failure: string | undefined;
@@ -81,13 +95,22 @@ export function decodeArrowFile(bytes: Uint8Array, file: string, table: string):
     failure = (e as Error).message;
   }
   if (!schema)
-    throw new BundleError(file, `table ${table}: truncated Arrow stream (${bytes.length} bytes, no complete schema: ${failure ?? "none"})`, table);
+    throw new BundleError(
+      file,
+      `table ${table}: truncated Arrow stream (${bytes.length} bytes, no complete schema: ${failure ?? "none"})`,
+      table,
+    );
   const n = bytes.length;
-  const hasEndMarker = failure === undefined && bytes[n - 8] === 0xff && bytes[n - 4] === 0 && bytes[n - 1] === 0;
+  const hasEndMarker =
+    failure === undefined && bytes[n - 8] === 0xff && bytes[n - 4] === 0 && bytes[n - 1] === 0;
   const result = batches.length ? new Table(batches) : new Table(schema);
   if (hasEndMarker) return { table: result };
   if (batches.length === 0)
-    throw new BundleError(file, `table ${table}: truncated Arrow stream (${n} bytes, no complete record batch)`, table);
+    throw new BundleError(
+      file,
+      `table ${table}: truncated Arrow stream (${n} bytes, no complete record batch)`,
+      table,
+    );
   return {
     table: result,
     error: new BundleError(

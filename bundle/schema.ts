@@ -44,7 +44,11 @@ const runId = col("run_id", "utf8", "the run this row belongs to (manifest run_i
 
 // framestats columns (AOSP libs/hwui/FrameInfo.cpp); absent ones stay null for that Android version.
 const framestatsColumns: ColumnSpec[] = [
-  opt("flags", "int64", "FrameInfo Flags (bit 0 WindowLayoutChanged, 1 RTAnimation, 2 SurfaceCanvas, 3 SkippedFrame)"),
+  opt(
+    "flags",
+    "int64",
+    "FrameInfo Flags (bit 0 WindowLayoutChanged, 1 RTAnimation, 2 SurfaceCanvas, 3 SkippedFrame)",
+  ),
   opt("frame_timeline_vsync_id", "int64", "FrameTimelineVsyncId (Android 12+)"),
   col("intended_vsync", "int64", "IntendedVsync: when the frame should have started, ns CLOCK_MONOTONIC"),
   opt("vsync", "int64", "Vsync: the vsync the frame actually started on"),
@@ -106,7 +110,11 @@ export const TABLES: readonly TableSpec[] = [
       opt("window", "utf8", "the window (or process) the frame belongs to"),
       ...framestatsColumns,
       col("duration", "int64", "FrameCompleted - IntendedVsync, ns"),
-      col("deadline", "int64", "the budget the frame was judged against, ns (FrameDeadline - IntendedVsync, else one refresh period, else 16.67 ms)"),
+      col(
+        "deadline",
+        "int64",
+        "the budget the frame was judged against, ns (FrameDeadline - IntendedVsync, else one refresh period, else 16.67 ms)",
+      ),
       col("jank", "bool", "duration > deadline"),
     ],
   },
@@ -129,8 +137,16 @@ export const TABLES: readonly TableSpec[] = [
       runId,
       col("task_id", "int64", "unique within the run"),
       col("category", "utf8", "thread, handler_thread, intent_service, thread_pool_executor, async_task"),
-      col("executor_id", "utf8", "identity of the execution unit the task queues on (DiagDroid §4.1, Definition 1)"),
-      opt("pool_capacity", "int32", "threads the execution unit runs at once; null = unbounded (Definition 4)"),
+      col(
+        "executor_id",
+        "utf8",
+        "identity of the execution unit the task queues on (DiagDroid §4.1, Definition 1)",
+      ),
+      opt(
+        "pool_capacity",
+        "int32",
+        "threads the execution unit runs at once; null = unbounded (Definition 4)",
+      ),
       opt("task_class", "utf8", "the Runnable/AsyncTask/Message target class"),
       col("scheduled", "int64", "when the task was submitted, ns"),
       opt("started", "int64", "when it began executing; null if it never started before the trace ended"),
@@ -202,8 +218,16 @@ export const TABLES: readonly TableSpec[] = [
       opt("thread_cpu", "int64", "thread CPU time, ns"),
       opt("cpu", "int32", "CPU core the record was taken on (AndroScope extended records)"),
       opt("heap_bytes", "int64", "heap allocated, bytes (AndroScope extended records)"),
-      opt("cycles", "int64", "hardware counter: CPU cycles, the thread's running count at this record (AndroScope extended records)"),
-      opt("instructions", "int64", "hardware counter: instructions, the thread's running count at this record (AndroScope extended records)"),
+      opt(
+        "cycles",
+        "int64",
+        "hardware counter: CPU cycles, the thread's running count at this record (AndroScope extended records)",
+      ),
+      opt(
+        "instructions",
+        "int64",
+        "hardware counter: instructions, the thread's running count at this record (AndroScope extended records)",
+      ),
     ],
   },
   {
@@ -222,8 +246,16 @@ export const TABLES: readonly TableSpec[] = [
       col("exclusive", "int64", "inclusive minus the children's inclusive, ns"),
       opt("cpu_inclusive", "int64", "thread-CPU inclusive time, ns"),
       opt("cpu_exclusive", "int64", "thread-CPU exclusive time, ns"),
-      col("synthetic_exit", "bool", "exit added by the reader: frame popped by an exit further down the stack (longjmp) or still open at trace end, §V-2; unwinds are recorded exits (see unwound)"),
-      opt("synthetic_enter", "bool", "entry added by the reader: the call was running when tracing began, §V-1"),
+      col(
+        "synthetic_exit",
+        "bool",
+        "exit added by the reader: frame popped by an exit further down the stack (longjmp) or still open at trace end, §V-2; unwinds are recorded exits (see unwound)",
+      ),
+      opt(
+        "synthetic_enter",
+        "bool",
+        "entry added by the reader: the call was running when tracing began, §V-1",
+      ),
       opt("unwound", "bool", "left by an exception (unwind record)"),
     ],
   },

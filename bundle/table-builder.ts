@@ -63,16 +63,19 @@ export function makeBundleTable(
     }
     const values = columns[column.name];
     if (values === undefined) {
-      if (!column.nullable) throw new Error(`makeBundleTable(${name}): missing column ${column.name} (${column.type})`);
+      if (!column.nullable)
+        throw new Error(`makeBundleTable(${name}): missing column ${column.name} (${column.type})`);
       vectors[column.name] = allNull(column, rows);
       continue;
     }
     const got = "indices" in values ? values.indices.length : values.length;
-    if (got !== rows) throw new Error(`makeBundleTable(${name}): column ${column.name} has ${got} rows, expected ${rows}`);
+    if (got !== rows)
+      throw new Error(`makeBundleTable(${name}): column ${column.name} has ${got} rows, expected ${rows}`);
     vectors[column.name] = toVector(name, column, values, options.adopt === true);
   }
   for (const key of Object.keys(columns))
-    if (!spec.columns.some((c) => c.name === key)) throw new Error(`makeBundleTable(${name}): unknown column ${key}`);
+    if (!spec.columns.some((c) => c.name === key))
+      throw new Error(`makeBundleTable(${name}): unknown column ${key}`);
   return new Table(vectors);
 }
 
@@ -82,7 +85,10 @@ function requireOwnBuffers(name: string, columns: Record<string, ColumnValues>) 
     const array = "indices" in values ? values.indices : values;
     if (!ArrayBuffer.isView(array)) continue;
     const other = owner.get(array.buffer);
-    if (other) throw new Error(`makeBundleTable(${name}): columns ${other} and ${key} share one buffer (adopt needs one per column)`);
+    if (other)
+      throw new Error(
+        `makeBundleTable(${name}): columns ${other} and ${key} share one buffer (adopt needs one per column)`,
+      );
     owner.set(array.buffer, key);
   }
 }
@@ -104,13 +110,39 @@ function allNull(column: ColumnSpec, rows: number): Vector {
   const nullBitmap = new Uint8Array((rows + 7) >> 3);
   switch (column.type) {
     case "int64":
-      return makeVector(makeData({ type: new Int64(), length: rows, nullCount: rows, nullBitmap, data: new BigInt64Array(rows) as never }));
+      return makeVector(
+        makeData({
+          type: new Int64(),
+          length: rows,
+          nullCount: rows,
+          nullBitmap,
+          data: new BigInt64Array(rows) as never,
+        }),
+      );
     case "int32":
-      return makeVector(makeData({ type: new Int32(), length: rows, nullCount: rows, nullBitmap, data: new Int32Array(rows) }));
+      return makeVector(
+        makeData({
+          type: new Int32(),
+          length: rows,
+          nullCount: rows,
+          nullBitmap,
+          data: new Int32Array(rows),
+        }),
+      );
     case "int8":
-      return makeVector(makeData({ type: new Int8(), length: rows, nullCount: rows, nullBitmap, data: new Int8Array(rows) }));
+      return makeVector(
+        makeData({ type: new Int8(), length: rows, nullCount: rows, nullBitmap, data: new Int8Array(rows) }),
+      );
     case "float64":
-      return makeVector(makeData({ type: new Float64(), length: rows, nullCount: rows, nullBitmap, data: new Float64Array(rows) }));
+      return makeVector(
+        makeData({
+          type: new Float64(),
+          length: rows,
+          nullCount: rows,
+          nullBitmap,
+          data: new Float64Array(rows),
+        }),
+      );
     default:
       return vectorFromArray(new Array(rows).fill(null), typeFor(column));
   }
@@ -138,16 +170,20 @@ function typeFor(column: ColumnSpec) {
 function toVector(table: string, column: ColumnSpec, values: ColumnValues, adopt: boolean): Vector {
   const where = `makeBundleTable(${table}): column ${column.name}`;
   if (values instanceof Uint8Array) {
-    if (column.type !== "bool") throw new Error(`${where}: Uint8Array given for a ${column.type} column (bool only)`);
+    if (column.type !== "bool")
+      throw new Error(`${where}: Uint8Array given for a ${column.type} column (bool only)`);
     const bits = new Uint8Array((values.length + 7) >> 3);
     for (let i = 0; i < values.length; i++) if (values[i]) bits[i >> 3]! |= 1 << (i & 7);
     return makeVector(makeData({ type: new Bool(), length: values.length, nullCount: 0, data: bits }));
   }
   if ("indices" in values) {
-    if (column.type !== "utf8") throw new Error(`${where}: dictionary values given for a ${column.type} column`);
+    if (column.type !== "utf8")
+      throw new Error(`${where}: dictionary values given for a ${column.type} column`);
     const max = values.dictionary.length;
     const idx = values.indices;
-    for (let i = 0; i < idx.length; i++) if (idx[i]! < 0 || idx[i]! >= max) throw new Error(`${where}: dictionary index ${idx[i]} outside 0..${max - 1}`);
+    for (let i = 0; i < idx.length; i++)
+      if (idx[i]! < 0 || idx[i]! >= max)
+        throw new Error(`${where}: dictionary index ${idx[i]} outside 0..${max - 1}`);
     const dictionary = vectorFromArray([...values.dictionary], new Utf8());
     const type = new Dictionary(new Utf8(), idx instanceof Int8Array ? new Int8() : new Int32());
     const data = adopt ? values.indices : values.indices.slice();
@@ -156,7 +192,12 @@ function toVector(table: string, column: ColumnSpec, values: ColumnValues, adopt
   switch (column.type) {
     case "int64":
       if (values instanceof BigInt64Array) return makeVector(adopt ? values : values.slice());
-      return numericWithNulls(new Int64(), values as readonly (number | bigint | null)[], where, column.nullable);
+      return numericWithNulls(
+        new Int64(),
+        values as readonly (number | bigint | null)[],
+        where,
+        column.nullable,
+      );
     case "int32":
       if (values instanceof Int32Array) return makeVector(adopt ? values : values.slice());
       return numericWithNulls(new Int32(), values as readonly (number | null)[], where, column.nullable);
@@ -211,6 +252,12 @@ function numericWithNulls(
     else data[i] = Number(v);
   }
   return makeVector(
-    makeData({ type: type as Int32, length: n, nullCount, nullBitmap: nullCount ? bitmap : null, data: data as Int32Array }),
+    makeData({
+      type: type as Int32,
+      length: n,
+      nullCount,
+      nullBitmap: nullCount ? bitmap : null,
+      data: data as Int32Array,
+    }),
   );
 }

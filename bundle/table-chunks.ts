@@ -23,7 +23,8 @@ const FIRST_TABLES: readonly TableName[] = ["frames", "ui_events"];
 
 /** Table names in load order: the overview's first, the others as given. */
 export function loadOrder<T extends string>(names: readonly T[]): T[] {
-  const rank = (name: string) => (FIRST_TABLES.includes(name as TableName) ? FIRST_TABLES.indexOf(name as TableName) : FIRST_TABLES.length);
+  const rank = (name: string) =>
+    FIRST_TABLES.includes(name as TableName) ? FIRST_TABLES.indexOf(name as TableName) : FIRST_TABLES.length;
   return [...names].sort((a, b) => rank(a) - rank(b));
 }
 
@@ -31,7 +32,10 @@ export function loadOrder<T extends string>(names: readonly T[]): T[] {
  * A decoded table as IPC streams of LOAD_CHUNK_ROWS rows, columns in the contract's order, so runs written by
  * different jankbook versions line up by name. Always at least one stream (an empty table is still created).
  */
-export function* encodeTableChunks(name: TableName, table: Table): Generator<{ bytes: Uint8Array; rows: number }> {
+export function* encodeTableChunks(
+  name: TableName,
+  table: Table,
+): Generator<{ bytes: Uint8Array; rows: number }> {
   const names = table.schema.fields.map((f) => f.name);
   const order = canonicalOrder(name, names);
   const ordered = order.every((n, i) => names[i] === n) ? table : table.select(order);

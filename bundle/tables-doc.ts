@@ -14,7 +14,8 @@ export function tablesMarkdown(): string {
   ];
   for (const t of TABLES) {
     out.push(`## ${t.name}`, "", t.doc, "", "| column | type | null | meaning |", "|---|---|---|---|");
-    for (const c of t.columns) out.push(`| ${c.name} | ${c.type} | ${c.nullable ? "yes" : "no"} | ${c.doc.replace(/\|/g, "\\|")} |`);
+    for (const c of t.columns)
+      out.push(`| ${c.name} | ${c.type} | ${c.nullable ? "yes" : "no"} | ${c.doc.replace(/\|/g, "\\|")} |`);
     out.push("");
   }
   return out.join("\n");

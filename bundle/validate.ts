@@ -9,16 +9,37 @@ export function validateSchema(schema: Schema, name: string, file: string): void
   for (const column of tableSpec(name).columns) {
     const field = schema.fields.find((f) => f.name === column.name);
     if (!field)
-      throw new BundleError(file, `table ${name}: missing column ${column.name} (${column.type})`, name, column.name);
+      throw new BundleError(
+        file,
+        `table ${name}: missing column ${column.name} (${column.type})`,
+        name,
+        column.name,
+      );
     const actual = columnTypeOf(field.type);
     if (actual !== column.type)
-      throw new BundleError(file, `table ${name}: column ${column.name} is ${actual}, expected ${column.type}`, name, column.name);
+      throw new BundleError(
+        file,
+        `table ${name}: column ${column.name} is ${actual}, expected ${column.type}`,
+        name,
+        column.name,
+      );
   }
 }
 
 /** The message for a non-nullable column that holds nulls (shared with the streaming loader). */
-export function nullsInRequiredColumn(name: string, file: string, column: string, nulls: number, where = ""): BundleError {
-  return new BundleError(file, `table ${name}: column ${column} has ${nulls} nulls${where} but may not be null`, name, column);
+export function nullsInRequiredColumn(
+  name: string,
+  file: string,
+  column: string,
+  nulls: number,
+  where = "",
+): BundleError {
+  return new BundleError(
+    file,
+    `table ${name}: column ${column} has ${nulls} nulls${where} but may not be null`,
+    name,
+    column,
+  );
 }
 
 /** validateSchema, plus: no nulls in a column the contract says may not be null. */

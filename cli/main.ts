@@ -4,7 +4,9 @@ import { commands } from "./commands/index";
 
 export async function main(argv: string[]): Promise<number> {
   const program = new Command("jankbook")
-    .description("Diagnose Android UI jank: collect traces, analyse them in notebooks, gate CI on regressions.")
+    .description(
+      "Diagnose Android UI jank: collect traces, analyse them in notebooks, gate CI on regressions.",
+    )
     .version(process.env.npm_package_version ?? "0.1.0")
     .exitOverride();
   let exitCode = 0;

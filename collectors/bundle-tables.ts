@@ -18,9 +18,21 @@ export function frameDeadline(values: Record<string, bigint>, refreshHz: number 
 }
 
 /** Frames rows in intended_vsync order; frames without FrameCompleted are left out and counted. */
-export function framesTable(runId: string, frames: FrameRecord[], refreshHz: number | null): { table: Table; skipped: number; unknownColumns: string[] } {
-  const kept = frames.filter((f) => f.values.intended_vsync !== undefined && (f.values.frame_completed ?? 0n) > 0n);
-  kept.sort((a, b) => (a.values.intended_vsync! < b.values.intended_vsync! ? -1 : a.values.intended_vsync! > b.values.intended_vsync! ? 1 : 0));
+export function framesTable(
+  runId: string,
+  frames: FrameRecord[],
+  refreshHz: number | null,
+): { table: Table; skipped: number; unknownColumns: string[] } {
+  const kept = frames.filter(
+    (f) => f.values.intended_vsync !== undefined && (f.values.frame_completed ?? 0n) > 0n,
+  );
+  kept.sort((a, b) =>
+    a.values.intended_vsync! < b.values.intended_vsync!
+      ? -1
+      : a.values.intended_vsync! > b.values.intended_vsync!
+        ? 1
+        : 0,
+  );
   const unknown = new Set<string>();
   const columns: Record<string, (bigint | null)[]> = {};
   for (const f of kept) for (const k of Object.keys(f.values)) if (!FRAME_COLUMNS.has(k)) unknown.add(k);
@@ -51,40 +63,75 @@ export function agentTables(runId: string, d: AgentData): Partial<Record<TableNa
   const out: Partial<Record<TableName, Table>> = {};
   const t = d.tasks;
   if (t.length) {
-    out.tasks = makeBundleTable("tasks", runId, {
-      task_id: t.map((x) => x.task_id),
-      category: t.map((x) => x.category),
-      executor_id: t.map((x) => x.executor_id),
-      pool_capacity: t.map((x) => x.pool_capacity),
-      task_class: t.map((x) => x.task_class),
-      scheduled: t.map((x) => x.scheduled),
-      started: t.map((x) => x.started),
-      ended: t.map((x) => x.ended),
-      thread_id: t.map((x) => x.thread_id),
-      thread_name: t.map((x) => x.thread_name),
-      context_id: t.map((x) => x.context_id),
-    }, t.length);
+    out.tasks = makeBundleTable(
+      "tasks",
+      runId,
+      {
+        task_id: t.map((x) => x.task_id),
+        category: t.map((x) => x.category),
+        executor_id: t.map((x) => x.executor_id),
+        pool_capacity: t.map((x) => x.pool_capacity),
+        task_class: t.map((x) => x.task_class),
+        scheduled: t.map((x) => x.scheduled),
+        started: t.map((x) => x.started),
+        ended: t.map((x) => x.ended),
+        thread_id: t.map((x) => x.thread_id),
+        thread_name: t.map((x) => x.thread_name),
+        context_id: t.map((x) => x.context_id),
+      },
+      t.length,
+    );
   }
   if (d.contexts.size) {
     const ids = [...d.contexts.keys()].sort((a, b) => a - b);
-    out.contexts = makeBundleTable("contexts", runId, { context_id: ids, frames: ids.map((i) => d.contexts.get(i)!) }, ids.length);
+    out.contexts = makeBundleTable(
+      "contexts",
+      runId,
+      { context_id: ids, frames: ids.map((i) => d.contexts.get(i)!) },
+      ids.length,
+    );
   }
   const r = d.renderOps;
   if (r.length) {
-    out.render_ops = makeBundleTable("render_ops", runId, {
-      frame: r.map((x) => x.frame), view_id: r.map((x) => x.view_id), parent_id: r.map((x) => x.parent_id),
-      view_class: r.map((x) => x.view_class), op: r.map((x) => x.op), start: r.map((x) => x.start), dur: r.map((x) => x.dur),
-      ui_thread: r.map((x) => x.ui_thread), hw_accelerated: r.map((x) => x.hw_accelerated), left: r.map((x) => x.left),
-      top: r.map((x) => x.top), width: r.map((x) => x.width), height: r.map((x) => x.height),
-      has_background: r.map((x) => x.has_background), visibility: r.map((x) => x.visibility),
-      xml_id: r.map((x) => x.xml_id), layout_file: r.map((x) => x.layout_file),
-    }, r.length);
+    out.render_ops = makeBundleTable(
+      "render_ops",
+      runId,
+      {
+        frame: r.map((x) => x.frame),
+        view_id: r.map((x) => x.view_id),
+        parent_id: r.map((x) => x.parent_id),
+        view_class: r.map((x) => x.view_class),
+        op: r.map((x) => x.op),
+        start: r.map((x) => x.start),
+        dur: r.map((x) => x.dur),
+        ui_thread: r.map((x) => x.ui_thread),
+        hw_accelerated: r.map((x) => x.hw_accelerated),
+        left: r.map((x) => x.left),
+        top: r.map((x) => x.top),
+        width: r.map((x) => x.width),
+        height: r.map((x) => x.height),
+        has_background: r.map((x) => x.has_background),
+        visibility: r.map((x) => x.visibility),
+        xml_id: r.map((x) => x.xml_id),
+        layout_file: r.map((x) => x.layout_file),
+      },
+      r.length,
+    );
   }
   const u = d.uiEvents;
   if (u.length) {
-    out.ui_events = makeBundleTable("ui_events", runId, {
-      ts: u.map((x) => x.ts), seq: u.map((_, i) => i), kind: u.map((x) => x.kind), target: u.map((x) => x.target), source: u.map((x) => x.source),
-    }, u.length);
+    out.ui_events = makeBundleTable(
+      "ui_events",
+      runId,
+      {
+        ts: u.map((x) => x.ts),
+        seq: u.map((_, i) => i),
+        kind: u.map((x) => x.kind),
+        target: u.map((x) => x.target),
+        source: u.map((x) => x.source),
+      },
+      u.length,
+    );
   }
   return out;
 }
@@ -128,9 +175,18 @@ export class FrameDeduper {
       const prev = this.lastMax.get(w);
       // Adjacent frames (no more than ~1.5 frame intervals apart) are not a loss even without overlap.
       const ivs = list.map((f) => f.values.intended_vsync!).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-      const steps = ivs.slice(1).map((v, k) => v - ivs[k]!).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const steps = ivs
+        .slice(1)
+        .map((v, k) => v - ivs[k]!)
+        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       const typical = steps[steps.length >> 1] ?? 0n;
-      if (prev !== undefined && !overlap && list.length >= this.ringSize && min !== null && min - prev > (typical * 3n) / 2n)
+      if (
+        prev !== undefined &&
+        !overlap &&
+        list.length >= this.ringSize &&
+        min !== null &&
+        min - prev > (typical * 3n) / 2n
+      )
         this.warnings.push(
           `${pollLabel}: window ${w || "?"}: frames lost between polls (the ${this.ringSize}-frame window moved past ` +
             `${prev} ns before it was read; first frame seen again at ${min} ns); poll more often`,

@@ -37,13 +37,31 @@ function plan(): Planned[][] {
     ["galaxy-s21", PROFILES["galaxy-s21"]!, upgraded(PROFILES["galaxy-s21"]!, "13", 33)],
   ];
   const day = (d: number, h: number) => new Date(Date.UTC(2026, 9, 1 + d, h)).toISOString();
-  const batches: Planned[][] = [[{ runId: "paper-cases-pixel-4a", profile: PROFILES["pixel-4a"]!, scenario: "paper-cases", seed: 42, viewHooks: true, startedAt: day(30, 10) }]];
+  const batches: Planned[][] = [
+    [
+      {
+        runId: "paper-cases-pixel-4a",
+        profile: PROFILES["pixel-4a"]!,
+        scenario: "paper-cases",
+        seed: 42,
+        viewHooks: true,
+        startedAt: day(30, 10),
+      },
+    ],
+  ];
   for (let round = 0; round < 4; round++) {
     const after = round === 3;
     batches.push(
       lab.map(([name, before, upgradedTo], i) => {
         const p = after ? upgradedTo : before;
-        return { runId: `k9-${name}-android${p.sdk_release}-${after ? "upgraded" : `r${round + 1}`}`, profile: p, scenario: after ? "k9-regressed" : "k9", seed: 100 + round * 10 + i, viewHooks: false, startedAt: day(round * 7, 9 + i) };
+        return {
+          runId: `k9-${name}-android${p.sdk_release}-${after ? "upgraded" : `r${round + 1}`}`,
+          profile: p,
+          scenario: after ? "k9-regressed" : "k9",
+          seed: 100 + round * 10 + i,
+          viewHooks: false,
+          startedAt: day(round * 7, 9 + i),
+        };
       }),
     );
   }
@@ -52,14 +70,25 @@ function plan(): Planned[][] {
 
 async function collectBatch(batch: Planned[], out: string): Promise<string[]> {
   const client = adbClient();
-  const phones = batch.map((p) => new SimulatedPhone({ profile: p.profile, scenario: p.scenario, seed: p.seed, timeScale: TIME_SCALE, viewHooks: p.viewHooks }));
+  const phones = batch.map(
+    (p) =>
+      new SimulatedPhone({
+        profile: p.profile,
+        scenario: p.scenario,
+        seed: p.seed,
+        timeScale: TIME_SCALE,
+        viewHooks: p.viewHooks,
+      }),
+  );
   try {
     for (const [i, phone] of phones.entries()) {
       await phone.listen(FIRST_PORT + i);
       await run("adb", ["connect", phone.serial]);
     }
     for (let i = 0; i < 50; i++) {
-      const online = ((await client.listDevices()) as { id: string; type: string }[]).filter((d) => d.type === "device").map((d) => d.id);
+      const online = ((await client.listDevices()) as { id: string; type: string }[])
+        .filter((d) => d.type === "device")
+        .map((d) => d.id);
       if (phones.every((p) => online.includes(p.serial))) break;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -69,12 +98,24 @@ async function collectBatch(batch: Planned[], out: string): Promise<string[]> {
         const dir = join(out, p.runId);
         await rm(dir, { recursive: true, force: true });
         const r = await collectDevice(new DeviceShell(client, phone.serial, 10_000), {
-          package: phone.timeline.truth.package, scenario: "monkey:300", durationMs: 60_000, pollMs: POLL_MS, dir, runId: p.runId, startedAt: p.startedAt, monkeySeed: p.seed,
+          package: phone.timeline.truth.package,
+          scenario: "monkey:300",
+          durationMs: 60_000,
+          pollMs: POLL_MS,
+          dir,
+          runId: p.runId,
+          startedAt: p.startedAt,
+          monkeySeed: p.seed,
         });
-        if (!r.manifest.complete) throw new Error(`${p.runId}: collection incomplete: ${r.manifest.warnings.join("; ")}`);
+        if (!r.manifest.complete)
+          throw new Error(`${p.runId}: collection incomplete: ${r.manifest.warnings.join("; ")}`);
         await phone.writeGroundTruth(dir);
         await rm(join(dir, "driver.log"), { force: true });
-        process.stdout.write(`  ${p.runId}: ${Object.entries(r.manifest.tables).map(([k, v]) => `${k} ${v.rows}`).join(", ")}\n`);
+        process.stdout.write(
+          `  ${p.runId}: ${Object.entries(r.manifest.tables)
+            .map(([k, v]) => `${k} ${v.rows}`)
+            .join(", ")}\n`,
+        );
         return p.runId;
       }),
     );
@@ -99,7 +140,8 @@ export async function generateSamples(out: string): Promise<string[]> {
   // A run with a method trace and hardware counters (AndroScope), generated without a phone.
   runs.push(await generateMethodTraceSample(out));
   for (const entry of await readdir(out, { withFileTypes: true }))
-    if (entry.isDirectory() && !runs.includes(entry.name)) await rm(join(out, entry.name), { recursive: true, force: true });
+    if (entry.isDirectory() && !runs.includes(entry.name))
+      await rm(join(out, entry.name), { recursive: true, force: true });
   await writeFile(join(out, "index.json"), JSON.stringify(runs, null, 2) + "\n");
   return runs;
 }

@@ -39,19 +39,34 @@ const METHODS: [string, string, string, number][] = [
   ["android.view.Choreographer", "doCallbacks", "(IJ)V", 1.1],
   ["androidx.recyclerview.widget.RecyclerView", "onTouchEvent", "(Landroid/view/MotionEvent;)Z", 1.0],
   ["androidx.recyclerview.widget.RecyclerView", "scrollByInternal", "(IILandroid/view/MotionEvent;I)Z", 1.0],
-  ["androidx.recyclerview.widget.LinearLayoutManager", "scrollVerticallyBy", "(ILandroidx/recyclerview/widget/RecyclerView$Recycler;Landroidx/recyclerview/widget/RecyclerView$State;)I", 0.9],
+  [
+    "androidx.recyclerview.widget.LinearLayoutManager",
+    "scrollVerticallyBy",
+    "(ILandroidx/recyclerview/widget/RecyclerView$Recycler;Landroidx/recyclerview/widget/RecyclerView$State;)I",
+    0.9,
+  ],
   ["androidx.recyclerview.widget.RecyclerView$Recycler", "getViewForPosition", "(I)Landroid/view/View;", 0.9],
   ["com.example.feed.FeedAdapter", "onBindViewHolder", "(Lcom/example/feed/FeedAdapter$Holder;I)V", 1.0],
   ["android.widget.TextView", "setText", "(Ljava/lang/CharSequence;)V", 0.8],
   ["com.example.feed.ImageLoader", "loadThumbnail", "(Ljava/lang/String;Landroid/widget/ImageView;)V", 1.0],
   ["android.util.LruCache", "get", "(Ljava/lang/Object;)Ljava/lang/Object;", 1.3],
   ["android.graphics.BitmapFactory", "decodeStream", "(Ljava/io/InputStream;)Landroid/graphics/Bitmap;", 1.5],
-  ["android.graphics.BitmapFactory", "nativeDecodeStream", "(Ljava/io/InputStream;[BLandroid/graphics/Rect;Landroid/graphics/BitmapFactory$Options;)Landroid/graphics/Bitmap;", 2.1],
+  [
+    "android.graphics.BitmapFactory",
+    "nativeDecodeStream",
+    "(Ljava/io/InputStream;[BLandroid/graphics/Rect;Landroid/graphics/BitmapFactory$Options;)Landroid/graphics/Bitmap;",
+    2.1,
+  ],
   ["android.view.ViewRootImpl", "performTraversals", "()V", 0.9],
   ["android.view.ViewRootImpl", "performMeasure", "(II)V", 0.7],
   ["android.view.ViewRootImpl", "performLayout", "(Landroid/view/WindowManager$LayoutParams;II)V", 0.7],
   ["android.view.ViewRootImpl", "performDraw", "()Z", 0.9],
-  ["android.view.ThreadedRenderer", "draw", "(Landroid/view/View;Landroid/view/View$AttachInfo;Landroid/view/ThreadedRenderer$DrawCallbacks;)V", 0.9],
+  [
+    "android.view.ThreadedRenderer",
+    "draw",
+    "(Landroid/view/View;Landroid/view/View$AttachInfo;Landroid/view/ThreadedRenderer$DrawCallbacks;)V",
+    0.9,
+  ],
   ["com.example.feed.FeedRepository", "loadNextPage", "()Ljava/util/List;", 1.1],
   ["com.example.feed.FeedParser", "parseItem", "(Landroid/util/JsonReader;)Lcom/example/feed/Item;", 1.4],
   ["java.net.SocketInputStream", "socketRead0", "(Ljava/io/FileDescriptor;[BIII)I", 1.0],
@@ -59,7 +74,10 @@ const METHODS: [string, string, string, number][] = [
 const id = (name: string) => 0x7f000000 + 8 * METHODS.findIndex(([c, m]) => `${c}.${m}` === name);
 const ipcOf = new Map(METHODS.map(([c, m, , ipc], i) => [0x7f000000 + 8 * i, ipc]));
 /** Blocked, not running: the thread uses no CPU and counts no events in these. */
-const IDLE = new Set([id("android.os.MessageQueue.nativePollOnce"), id("java.net.SocketInputStream.socketRead0")]);
+const IDLE = new Set([
+  id("android.os.MessageQueue.nativePollOnce"),
+  id("java.net.SocketInputStream.socketRead0"),
+]);
 
 interface Call {
   method: number;
@@ -69,21 +87,32 @@ interface Call {
 }
 
 /** The main thread's calls for the scenario: idle polls between frames, frames while scrolling. */
-function mainThread(rand: Rand, scrolls: [number, number][], truth: { decodes: number; frames: FrameTimes[] }): Call {
-  const loop: Call = { method: id("android.os.Looper.loop"), enter: -5 * MS, exit: SECONDS * 1e9 + 5 * MS, children: [] };
+function mainThread(
+  rand: Rand,
+  scrolls: [number, number][],
+  truth: { decodes: number; frames: FrameTimes[] },
+): Call {
+  const loop: Call = {
+    method: id("android.os.Looper.loop"),
+    enter: -5 * MS,
+    exit: SECONDS * 1e9 + 5 * MS,
+    children: [],
+  };
   let now = 0;
   // A call of `name` under `parent`: a short prologue, its callees, then `own` ns of its own code.
   const call = (parent: Call, name: string, own: number, body?: (c: Call) => void): Call => {
     const c: Call = { method: id(name), enter: now, exit: now, children: [] };
     parent.children.push(c);
-    if (body) (now += 3 * US), body(c);
+    if (body) ((now += 3 * US), body(c));
     now += own;
     c.exit = now;
     return c;
   };
   const idleUntil = (t: number) => {
     if (t <= now + 40 * US) return;
-    call(loop, "android.os.MessageQueue.next", 10 * US, (next) => call(next, "android.os.MessageQueue.nativePollOnce", t - now - 13 * US));
+    call(loop, "android.os.MessageQueue.next", 10 * US, (next) =>
+      call(next, "android.os.MessageQueue.nativePollOnce", t - now - 13 * US),
+    );
   };
   const scrolling = (t: number) => scrolls.some(([a, b]) => t >= a && t < b + 250 * MS);
   let vsync = 0;
@@ -103,23 +132,36 @@ function mainThread(rand: Rand, scrolls: [number, number][], truth: { decodes: n
             call(f, "android.view.Choreographer.doCallbacks", 10 * US, (cb) =>
               call(cb, "androidx.recyclerview.widget.RecyclerView.onTouchEvent", 40 * US, (t) =>
                 call(t, "androidx.recyclerview.widget.RecyclerView.scrollByInternal", 30 * US, (s) =>
-                  call(s, "androidx.recyclerview.widget.LinearLayoutManager.scrollVerticallyBy", between(rand, 150, 400) * US, (l) => {
-                    // A new row scrolls in every few frames; its thumbnail is decoded here when not cached.
-                    if (rand() < 0.3)
-                      call(l, "androidx.recyclerview.widget.RecyclerView$Recycler.getViewForPosition", 80 * US, (g) =>
-                        call(g, "com.example.feed.FeedAdapter.onBindViewHolder", 30 * US, (b) => {
-                          call(b, "android.widget.TextView.setText", between(rand, 150, 300) * US);
-                          call(b, "com.example.feed.ImageLoader.loadThumbnail", 20 * US, (img) => {
-                            call(img, "android.util.LruCache.get", 40 * US);
-                            if (rand() < 0.35) return; // cached
-                            truth.decodes++;
-                            call(img, "android.graphics.BitmapFactory.decodeStream", 100 * US, (dec) =>
-                              call(dec, "android.graphics.BitmapFactory.nativeDecodeStream", between(rand, 18, 34) * MS),
-                            );
-                          });
-                        }),
-                      );
-                  }),
+                  call(
+                    s,
+                    "androidx.recyclerview.widget.LinearLayoutManager.scrollVerticallyBy",
+                    between(rand, 150, 400) * US,
+                    (l) => {
+                      // A new row scrolls in every few frames; its thumbnail is decoded here when not cached.
+                      if (rand() < 0.3)
+                        call(
+                          l,
+                          "androidx.recyclerview.widget.RecyclerView$Recycler.getViewForPosition",
+                          80 * US,
+                          (g) =>
+                            call(g, "com.example.feed.FeedAdapter.onBindViewHolder", 30 * US, (b) => {
+                              call(b, "android.widget.TextView.setText", between(rand, 150, 300) * US);
+                              call(b, "com.example.feed.ImageLoader.loadThumbnail", 20 * US, (img) => {
+                                call(img, "android.util.LruCache.get", 40 * US);
+                                if (rand() < 0.35) return; // cached
+                                truth.decodes++;
+                                call(img, "android.graphics.BitmapFactory.decodeStream", 100 * US, (dec) =>
+                                  call(
+                                    dec,
+                                    "android.graphics.BitmapFactory.nativeDecodeStream",
+                                    between(rand, 18, 34) * MS,
+                                  ),
+                                );
+                              });
+                            }),
+                        );
+                    },
+                  ),
                 ),
               ),
             );
@@ -131,7 +173,9 @@ function mainThread(rand: Rand, scrolls: [number, number][], truth: { decodes: n
               call(pt, "android.view.ViewRootImpl.performMeasure", between(rand, 0.6, 1.4) * MS);
               call(pt, "android.view.ViewRootImpl.performLayout", between(rand, 0.4, 1.1) * MS);
               frame.draw = now;
-              call(pt, "android.view.ViewRootImpl.performDraw", 50 * US, (pd) => call(pd, "android.view.ThreadedRenderer.draw", between(rand, 1.2, 2.6) * MS));
+              call(pt, "android.view.ViewRootImpl.performDraw", 50 * US, (pd) =>
+                call(pd, "android.view.ThreadedRenderer.draw", between(rand, 1.2, 2.6) * MS),
+              );
             }),
           );
         }),
@@ -150,13 +194,28 @@ function mainThread(rand: Rand, scrolls: [number, number][], truth: { decodes: n
 function workerThread(rand: Rand, scrolls: [number, number][]): Call[] {
   return scrolls.map(([start]) => {
     let now = start + 80 * MS;
-    const load: Call = { method: id("com.example.feed.FeedRepository.loadNextPage"), enter: now, exit: 0, children: [] };
+    const load: Call = {
+      method: id("com.example.feed.FeedRepository.loadNextPage"),
+      enter: now,
+      exit: 0,
+      children: [],
+    };
     now += 200 * US;
-    load.children.push({ method: id("java.net.SocketInputStream.socketRead0"), enter: now, exit: now + 30 * MS, children: [] });
+    load.children.push({
+      method: id("java.net.SocketInputStream.socketRead0"),
+      enter: now,
+      exit: now + 30 * MS,
+      children: [],
+    });
     now += 30 * MS + 100 * US;
     for (let i = 0; i < 20; i++) {
       const d = between(rand, 0.6, 1.5) * MS;
-      load.children.push({ method: id("com.example.feed.FeedParser.parseItem"), enter: now, exit: now + d, children: [] });
+      load.children.push({
+        method: id("com.example.feed.FeedParser.parseItem"),
+        enter: now,
+        exit: now + d,
+        children: [],
+      });
       now += d + 50 * US;
     }
     load.exit = now + 200 * US;
@@ -188,17 +247,26 @@ function records(thread: number, tops: Call[], out: TraceRecordSpec[]): void {
   for (const [at, method, action, wasIdle] of events) {
     cpu += wasIdle ? (at - last) * 0.02 : at - last;
     last = at;
-    out.push({ threadId: thread, methodId: method, action, wallUs: Math.round(at / US), threadCpuUs: Math.round(cpu / US) });
+    out.push({
+      threadId: thread,
+      methodId: method,
+      action,
+      wallUs: Math.round(at / US),
+      threadCpuUs: Math.round(cpu / US),
+    });
   }
 }
 
 /** Cycles and instructions per 10 ms as the process's threads ran: own time of each call at its IPC, idle polls not running. */
-function counters(threads: Call[][], renderThreadBusy: [number, number][]): { cycles: number[]; instructions: number[] } {
+function counters(
+  threads: Call[][],
+  renderThreadBusy: [number, number][],
+): { cycles: number[]; instructions: number[] } {
   const n = Math.ceil((SECONDS * 1e9) / (10 * MS));
   const cycles = new Array<number>(n).fill(0);
   const instructions = new Array<number>(n).fill(0);
   const add = (from: number, to: number, ipc: number) => {
-    for (let t = Math.max(0, from); t < Math.min(to, SECONDS * 1e9); ) {
+    for (let t = Math.max(0, from); t < Math.min(to, SECONDS * 1e9);) {
       const k = Math.floor(t / (10 * MS));
       const end = Math.min(to, (k + 1) * 10 * MS);
       cycles[k] = cycles[k]! + (end - t) * GHZ;
@@ -237,18 +305,30 @@ function heapSamples(rand: Rand, decodeEnds: number[]): { ts: number[]; kind: st
       d++;
     }
     if (java > 30 * 1048576) java = 22 * 1048576 + between(rand, 0, 512) * 1024; // a GC
-    out.ts.push(t, t), out.kind.push("java_heap", "native_heap"), out.value.push(Math.round(java), Math.round(native));
+    (out.ts.push(t, t),
+      out.kind.push("java_heap", "native_heap"),
+      out.value.push(Math.round(java), Math.round(native)));
   }
   return out;
 }
 
 export async function generateMethodTraceSample(outRoot: string, seed = 2024): Promise<string> {
   const rand = mulberry32(seed);
-  const scrolls: [number, number][] = [[0.4e9, 1.7e9], [2.3e9, 3.4e9], [4.1e9, 5.5e9]];
+  const scrolls: [number, number][] = [
+    [0.4e9, 1.7e9],
+    [2.3e9, 3.4e9],
+    [4.1e9, 5.5e9],
+  ];
   const truth = { decodes: 0, frames: [] as FrameTimes[] };
   const main = mainThread(rand, scrolls, truth);
   const worker = workerThread(rand, scrolls);
-  const methods: TraceMethod[] = METHODS.map(([className, methodName, signature], i) => ({ id: 0x7f000000 + 8 * i, className, methodName, signature, sourceFile: `${className.split(".").pop()!.split("$")[0]}.java` }));
+  const methods: TraceMethod[] = METHODS.map(([className, methodName, signature], i) => ({
+    id: 0x7f000000 + 8 * i,
+    className,
+    methodName,
+    signature,
+    sourceFile: `${className.split(".").pop()!.split("$")[0]}.java`,
+  }));
   const recs: TraceRecordSpec[] = [];
   records(MAIN, [main], recs);
   records(WORKER, worker, recs);
@@ -256,7 +336,10 @@ export async function generateMethodTraceSample(outRoot: string, seed = 2024): P
   const bytes = writeMethodTrace({
     dataVersion: 3,
     clock: "dual",
-    threads: [{ id: MAIN, name: "main" }, { id: WORKER, name: "AsyncTask #1" }],
+    threads: [
+      { id: MAIN, name: "main" },
+      { id: WORKER, name: "AsyncTask #1" },
+    ],
     methods,
     records: recs,
     startTimeUs: Date.UTC(2026, 10, 2, 10) * 1000,
@@ -274,13 +357,28 @@ export async function generateMethodTraceSample(outRoot: string, seed = 2024): P
     .map((c, k) => {
       cycles += BigInt(Math.round(c));
       instructions += BigInt(Math.round(hw.instructions[k]!));
-      return formatStatReport({ elapsedNs: BigInt((k + 1) * 10 * MS), rows: [{ counter: "cpu-cycles", count: cycles }, { counter: "instructions", count: instructions }] }, "current");
+      return formatStatReport(
+        {
+          elapsedNs: BigInt((k + 1) * 10 * MS),
+          rows: [
+            { counter: "cpu-cycles", count: cycles },
+            { counter: "instructions", count: instructions },
+          ],
+        },
+        "current",
+      );
     })
     .join("\n");
-  const hpc = hpcSamplesTable(METHOD_SAMPLE_RUN, hpcSamples(parseSimpleperfStat(text, "simpleperf-stat.txt"), { values: "cumulative" }));
+  const hpc = hpcSamplesTable(
+    METHOD_SAMPLE_RUN,
+    hpcSamples(parseSimpleperfStat(text, "simpleperf-stat.txt"), { values: "cumulative" }),
+  );
 
   const decodeEnds: number[] = [];
-  const findDecodes = (c: Call) => (c.method === id("android.graphics.BitmapFactory.decodeStream") && decodeEnds.push(c.exit), c.children.forEach(findDecodes));
+  const findDecodes = (c: Call) => (
+    c.method === id("android.graphics.BitmapFactory.decodeStream") && decodeEnds.push(c.exit),
+    c.children.forEach(findDecodes)
+  );
   findDecodes(main);
   const heap = heapSamples(rand, decodeEnds);
   const heapTable = makeBundleTable("heap_samples", METHOD_SAMPLE_RUN, heap);
@@ -310,26 +408,71 @@ export async function generateMethodTraceSample(outRoot: string, seed = 2024): P
 
   const manifest = newManifest(
     METHOD_SAMPLE_RUN,
-    { app: "com.example.feed", app_version: "2.4.0", scenario: "scroll the feed three times (method trace)", device_model: "Pixel 4a", manufacturer: "Google", sdk_release: "11", api_level: 30, cpu_abi: "arm64-v8a", screen_width: 1080, screen_height: 2340, refresh_hz: 60, network: "wifi", battery_level: 76 },
+    {
+      app: "com.example.feed",
+      app_version: "2.4.0",
+      scenario: "scroll the feed three times (method trace)",
+      device_model: "Pixel 4a",
+      manufacturer: "Google",
+      sdk_release: "11",
+      api_level: 30,
+      cpu_abi: "arm64-v8a",
+      screen_width: 1080,
+      screen_height: 2340,
+      refresh_hz: 60,
+      network: "wifi",
+      battery_level: 76,
+    },
     {
       synthetic: true,
       created_by: "jankbook samples/method-trace-sample.ts",
       started_at: "2026-11-02T10:00:00.000Z",
-      clock: { domain: "method trace wall clock", offset_ns: 0, note: "ns since tracing began; frames, counters and heap samples are on the same clock" },
+      clock: {
+        domain: "method trace wall clock",
+        offset_ns: 0,
+        note: "ns since tracing began; frames, counters and heap samples are on the same clock",
+      },
       sources: [
-        { kind: "method-trace", origin: "am profile (generated, written and read back)", tables: ["methods", "threads", "method_events", "calls"] },
-        { kind: "simpleperf", origin: "simpleperf stat --interval 10 -e cpu-cycles,instructions (generated text, parsed)", tables: ["hpc_samples"] },
-        { kind: "generator", origin: `samples/method-trace-sample.ts seed ${seed}`, tables: ["frames", "ui_events", "heap_samples"] },
+        {
+          kind: "method-trace",
+          origin: "am profile (generated, written and read back)",
+          tables: ["methods", "threads", "method_events", "calls"],
+        },
+        {
+          kind: "simpleperf",
+          origin: "simpleperf stat --interval 10 -e cpu-cycles,instructions (generated text, parsed)",
+          tables: ["hpc_samples"],
+        },
+        {
+          kind: "generator",
+          origin: `samples/method-trace-sample.ts seed ${seed}`,
+          tables: ["frames", "ui_events", "heap_samples"],
+        },
       ],
     },
   );
   const dir = join(outRoot, METHOD_SAMPLE_RUN);
   await rm(dir, { recursive: true, force: true });
-  await writeBundleFolder(dir, manifest, { ...tables, hpc_samples: hpc, heap_samples: heapTable, frames, ui_events: uiEvents });
+  await writeBundleFolder(dir, manifest, {
+    ...tables,
+    hpc_samples: hpc,
+    heap_samples: heapTable,
+    frames,
+    ui_events: uiEvents,
+  });
   const janky = f.filter((x, i) => completed[i]! - x.intended > FRAME).length;
   const groundTruth = {
     run_id: METHOD_SAMPLE_RUN,
-    counts: { frames: f.length, janky_frames: janky, ui_events: scrolls.length, tasks: 0, contexts: 0, render_ops: 0, calls: tables.calls!.numRows, decodes: truth.decodes },
+    counts: {
+      frames: f.length,
+      janky_frames: janky,
+      ui_events: scrolls.length,
+      tasks: 0,
+      contexts: 0,
+      render_ops: 0,
+      calls: tables.calls!.numRows,
+      decodes: truth.decodes,
+    },
     cases: [
       {
         case: "decode-on-main-thread",

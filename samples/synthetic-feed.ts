@@ -44,7 +44,9 @@ export async function generateSample(outRoot: string, seed = 42) {
   const dur: number[] = [];
   for (let i = 0; i < n; i++) {
     const start = t0 + i * period;
-    const afterEvent = evTs.some((e, k) => evKind[k] === "scroll" && start >= e && start < e + 300 * MS && k % 3 === 1);
+    const afterEvent = evTs.some(
+      (e, k) => evKind[k] === "scroll" && start >= e && start < e + 300 * MS && k % 3 === 1,
+    );
     const d = afterEvent ? (18 + rand() * 30) * MS : (5 + rand() * 7) * MS + (rand() < 0.02 ? 12 * MS : 0);
     vsync[i] = BigInt(Math.round(start));
     completed[i] = BigInt(Math.round(start + d));
@@ -69,12 +71,26 @@ export async function generateSample(outRoot: string, seed = 42) {
 
   // Tasks: AsyncTasks on the serial executor queue behind a slow one (DiagDroid's OpenLaw case).
   const contexts = [
-    ["com.example.feed.FeedActivity.loadImages", "com.example.feed.FeedAdapter.bind", "android.widget.ListView.layoutChildren"],
+    [
+      "com.example.feed.FeedActivity.loadImages",
+      "com.example.feed.FeedAdapter.bind",
+      "android.widget.ListView.layoutChildren",
+    ],
     ["com.example.feed.FeedActivity.refresh", "com.example.feed.FeedActivity.onResume"],
     ["com.example.feed.SyncService.onHandleIntent", "android.app.IntentService$ServiceHandler.handleMessage"],
     ["com.example.feed.Analytics.log", "com.example.feed.FeedActivity.onClick"],
   ];
-  const task = { id: [] as number[], cat: [] as string[], exec: [] as string[], cap: [] as (number | null)[], cls: [] as string[], sch: [] as number[], st: [] as number[], en: [] as number[], ctx: [] as number[] };
+  const task = {
+    id: [] as number[],
+    cat: [] as string[],
+    exec: [] as string[],
+    cap: [] as (number | null)[],
+    cls: [] as string[],
+    sch: [] as number[],
+    st: [] as number[],
+    en: [] as number[],
+    ctx: [] as number[],
+  };
   const serialFree = { at: 0 };
   let id = 0;
   for (const e of evTs) {
@@ -83,10 +99,30 @@ export async function generateSample(outRoot: string, seed = 42) {
       const started = Math.max(scheduled, serialFree.at);
       const exec = (k === 0 && rand() < 0.3 ? 600 : 20 + rand() * 80) * MS;
       serialFree.at = started + exec;
-      Object.entries({ id: id++, cat: "async_task", exec: "AsyncTask.SERIAL_EXECUTOR", cap: 1, cls: k === 0 ? "ImageLoadTask" : "RefreshTask", sch: scheduled, st: started, en: started + exec, ctx: k === 0 ? 0 : 1 }).forEach(([key, v]) => (task as Record<string, unknown[]>)[key]!.push(v));
+      Object.entries({
+        id: id++,
+        cat: "async_task",
+        exec: "AsyncTask.SERIAL_EXECUTOR",
+        cap: 1,
+        cls: k === 0 ? "ImageLoadTask" : "RefreshTask",
+        sch: scheduled,
+        st: started,
+        en: started + exec,
+        ctx: k === 0 ? 0 : 1,
+      }).forEach(([key, v]) => (task as Record<string, unknown[]>)[key]!.push(v));
     }
     const scheduled = e + 2 * MS;
-    Object.entries({ id: id++, cat: "thread_pool_executor", exec: "Analytics.pool", cap: 4, cls: "LogRunnable", sch: scheduled, st: scheduled + MS, en: scheduled + 4 * MS, ctx: 3 }).forEach(([key, v]) => (task as Record<string, unknown[]>)[key]!.push(v));
+    Object.entries({
+      id: id++,
+      cat: "thread_pool_executor",
+      exec: "Analytics.pool",
+      cap: 4,
+      cls: "LogRunnable",
+      sch: scheduled,
+      st: scheduled + MS,
+      en: scheduled + 4 * MS,
+      ctx: 3,
+    }).forEach(([key, v]) => (task as Record<string, unknown[]>)[key]!.push(v));
   }
   const tasks = makeBundleTable("tasks", runId, {
     task_id: task.id,

@@ -27,7 +27,11 @@ export interface StaticServer {
 }
 
 /** Serves `root`, plus extra folders mounted at URL prefixes (e.g. {"/runs/": "/data/bundles"}). */
-export async function serveStatic(root: string, port = 0, mounts: Record<string, string> = {}): Promise<StaticServer> {
+export async function serveStatic(
+  root: string,
+  port = 0,
+  mounts: Record<string, string> = {},
+): Promise<StaticServer> {
   const base = resolve(root);
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);

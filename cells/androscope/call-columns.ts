@@ -30,7 +30,17 @@ interface ChunkData {
 export function readCallColumns(calls: Table): CallColumns {
   requireColumns(
     calls,
-    { thread_id: "int32", method_id: "int64", parent: "int32", inclusive: "int64", exclusive: "int64", call_id: "int32", depth: "int32", enter: "int64", exit: "int64" },
+    {
+      thread_id: "int32",
+      method_id: "int64",
+      parent: "int32",
+      inclusive: "int64",
+      exclusive: "int64",
+      call_id: "int32",
+      depth: "int32",
+      enter: "int64",
+      exit: "int64",
+    },
     "calls",
   );
   requireSingleRun(calls);
@@ -59,7 +69,10 @@ function requireSingleRun(calls: Table): void {
   const first = runs.get(0);
   for (let i = 1; i < calls.numRows; i++) {
     const r = runs.get(i);
-    if (r !== first) throw new Error(`calls holds several runs (${String(first)}, ${String(r)}): select one run's calls (WHERE run_id = ...)`);
+    if (r !== first)
+      throw new Error(
+        `calls holds several runs (${String(first)}, ${String(r)}): select one run's calls (WHERE run_id = ...)`,
+      );
   }
 }
 
@@ -106,7 +119,8 @@ function parentRows(callId: Int32Array, parentId: Int32Array): Int32Array {
   for (let i = 0; i < n && identity; i++) identity = callId[i] === i;
   if (identity) {
     for (let i = 0; i < n; i++)
-      if (parentId[i]! >= n) throw new Error(`calls row ${i}: parent ${parentId[i]} is not a call_id of this table`);
+      if (parentId[i]! >= n)
+        throw new Error(`calls row ${i}: parent ${parentId[i]} is not a call_id of this table`);
     return parentId;
   }
   const rowOf = new Map<number, number>();
@@ -117,7 +131,10 @@ function parentRows(callId: Int32Array, parentId: Int32Array): Int32Array {
     if (p < 0) out[i] = -1;
     else {
       const row = rowOf.get(p);
-      if (row === undefined) throw new Error(`calls row ${i}: parent ${p} is not a call_id of this table (a filtered table must keep every caller)`);
+      if (row === undefined)
+        throw new Error(
+          `calls row ${i}: parent ${p} is not a call_id of this table (a filtered table must keep every caller)`,
+        );
       out[i] = row;
     }
   }

@@ -78,5 +78,6 @@ export function gridLevel(len: number, buckets: number): number {
 }
 
 /** The longest call's duration and method packed into one HUGEINT, ties to the smaller id (method ids are 32-bit). */
-export const longestKey = (duration: string, method: string) => `(${duration})::HUGEINT * 4294967296 + (4294967295 - ${method})`;
+export const longestKey = (duration: string, method: string) =>
+  `(${duration})::HUGEINT * 4294967296 + (4294967295 - ${method})`;
 export const longestMethod = (key: string) => `(4294967295 - ${key} % 4294967296)::BIGINT`;

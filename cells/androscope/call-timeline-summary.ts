@@ -13,7 +13,14 @@
 // duration) every level's cells are the same, so max_level's answer.
 import type { Table } from "apache-arrow";
 import type { TimelineGrid } from "./call-timeline";
-import { checkFilter, longestKey, longestMethod, SqlBuilder, type CallTimelineFilter, type CallTimelineQuery } from "./call-timeline-sql";
+import {
+  checkFilter,
+  longestKey,
+  longestMethod,
+  SqlBuilder,
+  type CallTimelineFilter,
+  type CallTimelineQuery,
+} from "./call-timeline-sql";
 
 export interface CallTimelineSummaryOptions {
   /** the run to summarise; default every row of `calls` (one run loaded) */
@@ -46,14 +53,18 @@ export interface CallTimelineSummary {
 
 function tableName(options: CallTimelineSummaryOptions): string {
   if (options.name != null) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(options.name)) throw new Error(`invalid summary name: ${options.name} (expected letters, digits and _)`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(options.name))
+      throw new Error(`invalid summary name: ${options.name} (expected letters, digits and _)`);
     return options.name;
   }
   const run = options.runId ?? "";
   // FNV-1a keeps runs whose ids differ only in punctuation apart.
   let hash = 0x811c9dc5;
   for (let i = 0; i < run.length; i++) hash = Math.imul(hash ^ run.charCodeAt(i), 0x01000193) >>> 0;
-  return `${CACHE_SCHEMA}.ctl_${run.toLowerCase().replace(/[^a-z0-9]+/g, "_").slice(0, 32)}_${hash.toString(16).padStart(8, "0")}`;
+  return `${CACHE_SCHEMA}.ctl_${run
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "_")
+    .slice(0, 32)}_${hash.toString(16).padStart(8, "0")}`;
 }
 
 /** Derived tables live in their own schema, so the schema browser (main only) lists just the run's data. */
@@ -66,50 +77,89 @@ export const CACHE_SCHEMA = "jb_cache";
 export function callTimelineSummaryQueries(options: CallTimelineSummaryOptions = {}): CallTimelineQuery[] {
   const name = tableName(options);
   const minLevel = options.minLevel ?? null;
-  if (minLevel !== null && !(Number.isInteger(minLevel) && minLevel >= 0 && minLevel <= 62)) throw new Error(`invalid minLevel: ${String(minLevel)} (expected an integer from 0 to 62)`);
+  if (minLevel !== null && !(Number.isInteger(minLevel) && minLevel >= 0 && minLevel <= 62))
+    throw new Error(`invalid minLevel: ${String(minLevel)} (expected an integer from 0 to 62)`);
   const [calls, lanes, levels, cells] = ["calls", "lanes", "levels", "cells"].map((t) => `${name}_${t}`);
   const copy = new SqlBuilder()
     .sql(`CREATE OR REPLACE TABLE ${calls} AS\nSELECT thread_id, depth, enter, exit, method_id, call_id,\n`)
     // log2 of a double can round a duration just below 2^k up to k: checked against the shift.
-    .sql("       CASE WHEN exit <= enter THEN -1 WHEN (1::BIGINT << l) > exit - enter THEN l - 1 ELSE l END AS duration_level\n")
-    .sql("FROM (SELECT *, CASE WHEN exit <= enter THEN 0 WHEN log2((exit - enter)::DOUBLE) >= 62 THEN 62 ELSE floor(log2((exit - enter)::DOUBLE))::INTEGER END AS l FROM calls WHERE TRUE")
+    .sql(
+      "       CASE WHEN exit <= enter THEN -1 WHEN (1::BIGINT << l) > exit - enter THEN l - 1 ELSE l END AS duration_level\n",
+    )
+    .sql(
+      "FROM (SELECT *, CASE WHEN exit <= enter THEN 0 WHEN log2((exit - enter)::DOUBLE) >= 62 THEN 62 ELSE floor(log2((exit - enter)::DOUBLE))::INTEGER END AS l FROM calls WHERE TRUE",
+    )
     .filters({ runId: options.runId }, null)
     .sql(")\nORDER BY duration_level, enter")
     .done();
   const perLane = new SqlBuilder()
-    .sql(`CREATE OR REPLACE TABLE ${lanes} AS\nSELECT thread_id, depth, duration_level, count(*)::BIGINT AS calls, min(enter) AS min_enter, max(enter) AS max_enter, max(exit) AS max_exit\n`)
+    .sql(
+      `CREATE OR REPLACE TABLE ${lanes} AS\nSELECT thread_id, depth, duration_level, count(*)::BIGINT AS calls, min(enter) AS min_enter, max(enter) AS max_enter, max(exit) AS max_exit\n`,
+    )
     .sql(`FROM ${calls} GROUP BY thread_id, depth, duration_level`)
     .done();
   // max_level: 2^L beyond every exit, |entry| and duration, so every call is short and in cell 0 or -1.
   // min_level: above the last level whose cells may average under four calls; cells per lane and level are
   // counted at most as the calls shorter than 2^L, or the cells between the lane's first and last such entry.
   const bounds = new SqlBuilder()
-    .sql(`CREATE OR REPLACE TABLE ${levels} AS\nWITH span AS (SELECT coalesce(max(max_exit), 0) AS hi, coalesce(min(min_enter), 0) AS lo, coalesce(sum(calls), 0) AS n FROM ${lanes}),\n`)
+    .sql(
+      `CREATE OR REPLACE TABLE ${levels} AS\nWITH span AS (SELECT coalesce(max(max_exit), 0) AS hi, coalesce(min(min_enter), 0) AS lo, coalesce(sum(calls), 0) AS n FROM ${lanes}),\n`,
+    )
     .sql("top AS (SELECT coalesce(min(r.l), 62)::INTEGER AS max_level FROM range(0, 63) r(l), span\n")
-    .sql("  WHERE (1::BIGINT << r.l) > span.hi - CASE WHEN span.lo < 0 THEN span.lo ELSE 0 END AND (1::BIGINT << r.l) >= -span.lo),\n")
+    .sql(
+      "  WHERE (1::BIGINT << r.l) > span.hi - CASE WHEN span.lo < 0 THEN span.lo ELSE 0 END AND (1::BIGINT << r.l) >= -span.lo),\n",
+    )
     .sql("estimate AS (SELECT l, sum(CASE WHEN n < spanned THEN n ELSE spanned END) AS cells FROM (\n")
-    .sql(`  SELECT r.l, sum(h.calls) AS n, (max(h.max_enter) >> r.l) - (min(h.min_enter) >> r.l) + 1 AS spanned\n  FROM range(0, 63) r(l) JOIN ${lanes} h ON h.duration_level < r.l GROUP BY r.l, h.thread_id, h.depth) GROUP BY l)\n`)
-    .sql("SELECT (CASE WHEN lo > max_level THEN max_level ELSE lo END)::INTEGER AS min_level, max_level FROM (SELECT ");
-  minLevel !== null ? bounds.bind(minLevel, "INTEGER") : bounds.sql("coalesce((SELECT max(e.l) + 1 FROM estimate e, span WHERE e.cells > span.n // 4), 0)");
+    .sql(
+      `  SELECT r.l, sum(h.calls) AS n, (max(h.max_enter) >> r.l) - (min(h.min_enter) >> r.l) + 1 AS spanned\n  FROM range(0, 63) r(l) JOIN ${lanes} h ON h.duration_level < r.l GROUP BY r.l, h.thread_id, h.depth) GROUP BY l)\n`,
+    )
+    .sql(
+      "SELECT (CASE WHEN lo > max_level THEN max_level ELSE lo END)::INTEGER AS min_level, max_level FROM (SELECT ",
+    );
+  minLevel !== null
+    ? bounds.bind(minLevel, "INTEGER")
+    : bounds.sql("coalesce((SELECT max(e.l) + 1 FROM estimate e, span WHERE e.cells > span.n // 4), 0)");
   bounds.sql(" AS lo, max_level FROM top)");
   const key = longestKey("exit - enter", "method_id");
   // A marker row per level keeps the recursion going through levels that hold no short call yet.
   const summary = new SqlBuilder()
-    .sql(`CREATE OR REPLACE TABLE ${cells} AS\nWITH RECURSIVE lv(level, cell, thread_id, depth, calls, busy, longest, min_enter, max_enter, max_exit, first_call) AS (\n`)
-    .sql(`  SELECT v.min_level, c.enter >> v.min_level, c.thread_id, c.depth, count(*)::INTEGER, sum(c.exit - c.enter)::BIGINT, max(${key}), min(c.enter), max(c.enter), max(c.exit), min(c.call_id)\n`)
-    .sql(`  FROM ${calls} c, ${levels} v WHERE c.duration_level < v.min_level GROUP BY v.min_level, c.enter >> v.min_level, c.thread_id, c.depth\n`)
-    .sql(`  UNION ALL SELECT min_level, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL FROM ${levels}\n`)
-    .sql("  UNION ALL\n  SELECT level, cell, thread_id, depth, sum(calls)::INTEGER, sum(busy)::BIGINT, max(longest), min(min_enter), max(max_enter), max(max_exit), min(first_call)\n  FROM (\n")
-    .sql(`    SELECT lv.level + 1 AS level, lv.cell >> 1 AS cell, thread_id, depth, calls, busy, longest, min_enter, max_enter, max_exit, first_call FROM lv, ${levels} v WHERE lv.level < v.max_level\n`)
-    .sql(`    UNION ALL\n    SELECT c.duration_level + 1, c.enter >> (c.duration_level + 1), c.thread_id, c.depth, 1, c.exit - c.enter, ${key}, c.enter, c.enter, c.exit, c.call_id\n`)
-    .sql(`    FROM ${calls} c JOIN (SELECT DISTINCT level FROM lv) now ON c.duration_level = now.level, ${levels} v WHERE now.level < v.max_level\n`)
-    .sql("  ) GROUP BY level, cell, thread_id, depth\n)\nSELECT * FROM lv WHERE calls > 0 ORDER BY level, cell")
+    .sql(
+      `CREATE OR REPLACE TABLE ${cells} AS\nWITH RECURSIVE lv(level, cell, thread_id, depth, calls, busy, longest, min_enter, max_enter, max_exit, first_call) AS (\n`,
+    )
+    .sql(
+      `  SELECT v.min_level, c.enter >> v.min_level, c.thread_id, c.depth, count(*)::INTEGER, sum(c.exit - c.enter)::BIGINT, max(${key}), min(c.enter), max(c.enter), max(c.exit), min(c.call_id)\n`,
+    )
+    .sql(
+      `  FROM ${calls} c, ${levels} v WHERE c.duration_level < v.min_level GROUP BY v.min_level, c.enter >> v.min_level, c.thread_id, c.depth\n`,
+    )
+    .sql(
+      `  UNION ALL SELECT min_level, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL FROM ${levels}\n`,
+    )
+    .sql(
+      "  UNION ALL\n  SELECT level, cell, thread_id, depth, sum(calls)::INTEGER, sum(busy)::BIGINT, max(longest), min(min_enter), max(max_enter), max(max_exit), min(first_call)\n  FROM (\n",
+    )
+    .sql(
+      `    SELECT lv.level + 1 AS level, lv.cell >> 1 AS cell, thread_id, depth, calls, busy, longest, min_enter, max_enter, max_exit, first_call FROM lv, ${levels} v WHERE lv.level < v.max_level\n`,
+    )
+    .sql(
+      `    UNION ALL\n    SELECT c.duration_level + 1, c.enter >> (c.duration_level + 1), c.thread_id, c.depth, 1, c.exit - c.enter, ${key}, c.enter, c.enter, c.exit, c.call_id\n`,
+    )
+    .sql(
+      `    FROM ${calls} c JOIN (SELECT DISTINCT level FROM lv) now ON c.duration_level = now.level, ${levels} v WHERE now.level < v.max_level\n`,
+    )
+    .sql(
+      "  ) GROUP BY level, cell, thread_id, depth\n)\nSELECT * FROM lv WHERE calls > 0 ORDER BY level, cell",
+    )
     .done();
   const info = new SqlBuilder()
     .sql(`SELECT '${name}' AS summary, `)
     .bind(options.runId ?? null, "VARCHAR")
-    .sql(" AS run_id, v.min_level, v.max_level, h.thread_id, h.depth, h.calls, h.min_enter, h.max_enter, h.max_exit\n")
-    .sql(`FROM ${levels} v LEFT JOIN (SELECT thread_id, depth, sum(calls)::BIGINT AS calls, min(min_enter) AS min_enter, max(max_enter) AS max_enter, max(max_exit) AS max_exit\n`)
+    .sql(
+      " AS run_id, v.min_level, v.max_level, h.thread_id, h.depth, h.calls, h.min_enter, h.max_enter, h.max_exit\n",
+    )
+    .sql(
+      `FROM ${levels} v LEFT JOIN (SELECT thread_id, depth, sum(calls)::BIGINT AS calls, min(min_enter) AS min_enter, max(max_enter) AS max_enter, max(max_exit) AS max_exit\n`,
+    )
     .sql(`  FROM ${lanes} GROUP BY thread_id, depth) h ON TRUE\nORDER BY h.thread_id, h.depth`)
     .done();
   const schema = new SqlBuilder().sql(`CREATE SCHEMA IF NOT EXISTS ${CACHE_SCHEMA}`).done();
@@ -120,17 +170,37 @@ export function callTimelineSummaryQueries(options: CallTimelineSummaryOptions =
 export function callTimelineSummary(rows: Table): CallTimelineSummary {
   const col = (name: string) => {
     const c = rows.getChild(name);
-    if (!c) throw new Error(`missing column ${name} in the call timeline summary's rows (expected the last of callTimelineSummaryQueries)`);
+    if (!c)
+      throw new Error(
+        `missing column ${name} in the call timeline summary's rows (expected the last of callTimelineSummaryQueries)`,
+      );
     return c;
   };
-  if (rows.numRows === 0) throw new Error("the call timeline summary's rows are empty (expected one row per lane, or one for an empty run)");
+  if (rows.numRows === 0)
+    throw new Error(
+      "the call timeline summary's rows are empty (expected one row per lane, or one for an empty run)",
+    );
   const name = String(col("summary").get(0));
   const runId = col("run_id").get(0);
   const lanes: SummaryLane[] = [];
-  const [thread, depth, calls, minEnter, maxEnter, maxExit] = ["thread_id", "depth", "calls", "min_enter", "max_enter", "max_exit"].map(col);
+  const [thread, depth, calls, minEnter, maxEnter, maxExit] = [
+    "thread_id",
+    "depth",
+    "calls",
+    "min_enter",
+    "max_enter",
+    "max_exit",
+  ].map(col);
   for (let i = 0; i < rows.numRows; i++) {
     if (thread!.get(i) == null) continue;
-    lanes.push({ threadId: Number(thread!.get(i)), depth: Number(depth!.get(i)), calls: Number(calls!.get(i)), minEnter: Number(minEnter!.get(i)), maxEnter: Number(maxEnter!.get(i)), maxExit: Number(maxExit!.get(i)) });
+    lanes.push({
+      threadId: Number(thread!.get(i)),
+      depth: Number(depth!.get(i)),
+      calls: Number(calls!.get(i)),
+      minEnter: Number(minEnter!.get(i)),
+      maxEnter: Number(maxEnter!.get(i)),
+      maxExit: Number(maxExit!.get(i)),
+    });
   }
   return {
     runId: runId == null ? null : String(runId),
@@ -143,8 +213,15 @@ export function callTimelineSummary(rows: Table): CallTimelineSummary {
 }
 
 /** The lanes (every thread's deepest depth + 1) and extent of the calls a filter selects, as the direct query computes them. */
-export function summaryLanes(summary: CallTimelineSummary, filter: CallTimelineFilter, threads: readonly number[] | null = checkFilter(filter)) {
-  const chosen = summary.lanes.filter((l) => (!threads || threads.includes(l.threadId)) && (filter.maxDepth == null || l.depth <= filter.maxDepth));
+export function summaryLanes(
+  summary: CallTimelineSummary,
+  filter: CallTimelineFilter,
+  threads: readonly number[] | null = checkFilter(filter),
+) {
+  const chosen = summary.lanes.filter(
+    (l) =>
+      (!threads || threads.includes(l.threadId)) && (filter.maxDepth == null || l.depth <= filter.maxDepth),
+  );
   const deepest = new Map<number, number>();
   for (const l of chosen) deepest.set(l.threadId, Math.max(deepest.get(l.threadId) ?? 0, l.depth + 1));
   return { lanes: [...deepest.values()].reduce((a, b) => a + b, 0), extent: extentOf(chosen), chosen };
@@ -152,11 +229,19 @@ export function summaryLanes(summary: CallTimelineSummary, filter: CallTimelineF
 
 function extentOf(lanes: readonly SummaryLane[]): readonly [number, number] | null {
   if (!lanes.length) return null;
-  return [lanes.reduce((m, l) => Math.min(m, l.minEnter), Infinity), lanes.reduce((m, l) => Math.max(m, l.maxExit), -Infinity)];
+  return [
+    lanes.reduce((m, l) => Math.min(m, l.minEnter), Infinity),
+    lanes.reduce((m, l) => Math.max(m, l.maxExit), -Infinity),
+  ];
 }
 
 /** The rule from the summary, for a grid at or above its min_level. */
-export function summaryWindowQuery(summary: CallTimelineSummary, grid: TimelineGrid, filter: CallTimelineFilter, threads: readonly number[] | null): CallTimelineQuery {
+export function summaryWindowQuery(
+  summary: CallTimelineSummary,
+  grid: TimelineGrid,
+  filter: CallTimelineFilter,
+  threads: readonly number[] | null,
+): CallTimelineQuery {
   const { t0, t1, level } = grid;
   const width = 2 ** level;
   const c0 = Math.floor(t0 / width);
@@ -171,7 +256,8 @@ export function summaryWindowQuery(summary: CallTimelineSummary, grid: TimelineG
   const [T0, T1, L, W, C0, C1, E0] = [t0, t1, level, width, c0, c1, endCell].map(big);
   const LQ = big(Math.min(level, summary.maxLevel));
   const { calls, cells } = summary.tables;
-  const whole = () => q.sql("min_enter >= ").call(T0!).sql(" AND max_exit <= ").call(T1!).sql(" AND max_enter < ").call(T1!);
+  const whole = () =>
+    q.sql("min_enter >= ").call(T0!).sql(" AND max_exit <= ").call(T1!).sql(" AND max_enter < ").call(T1!);
   q.sql("WITH ");
   if (startCut || endCut) {
     const cellZones = () => {
@@ -187,29 +273,125 @@ export function summaryWindowQuery(summary: CallTimelineSummary, grid: TimelineG
     // checked in full below, enter < t1 included (else a call entering after t1 is cut to a negative length).
     const enterZones = () => {
       const zones: (() => void)[] = [];
-      if (startCut) zones.push(() => q.sql("c.enter > ").call(T0!).sql(" - ").call(W!).sql(" AND c.enter < (").call(C0!).sql(" + 1) * ").call(W!));
-      if (endCut) zones.push(() => q.sql("c.enter >= ").call(E0!).sql(" * ").call(W!).sql(" AND c.enter < ").call(T1!));
+      if (startCut)
+        zones.push(() =>
+          q
+            .sql("c.enter > ")
+            .call(T0!)
+            .sql(" - ")
+            .call(W!)
+            .sql(" AND c.enter < (")
+            .call(C0!)
+            .sql(" + 1) * ")
+            .call(W!),
+        );
+      if (endCut)
+        zones.push(() => q.sql("c.enter >= ").call(E0!).sql(" * ").call(W!).sql(" AND c.enter < ").call(T1!));
       q.sql("(");
       zones.forEach((z, k) => (k && q.sql(" OR "), z()));
       q.sql(")");
     };
-    q.sql("cut AS NOT MATERIALIZED (\n  SELECT c.thread_id, c.depth, c.method_id, c.call_id, CASE WHEN c.enter < ").call(T0!).sql(" THEN ").call(T0!).sql(" ELSE c.enter END AS s,\n");
+    q.sql(
+      "cut AS NOT MATERIALIZED (\n  SELECT c.thread_id, c.depth, c.method_id, c.call_id, CASE WHEN c.enter < ",
+    )
+      .call(T0!)
+      .sql(" THEN ")
+      .call(T0!)
+      .sql(" ELSE c.enter END AS s,\n");
     q.sql("         CASE WHEN c.exit > ").call(T1!).sql(" THEN ").call(T1!).sql(" ELSE c.exit END AS e\n");
-    q.sql(`  FROM ${calls} c SEMI JOIN (SELECT thread_id, depth, cell FROM ${cells} WHERE level = `).call(LQ).sql(" AND ").call(cellZones).sql(" AND NOT (").call(whole).sql(")").laneFilters(filter, threads).sql(") x\n");
-    q.sql("    ON c.thread_id = x.thread_id AND c.depth = x.depth AND c.enter >> ").call(L!).sql(" = x.cell\n");
-    q.sql("  WHERE c.duration_level < ").call(L!).sql(" AND ").call(enterZones).sql(" AND c.enter < ").call(T1!).sql(" AND c.exit >= ").call(T0!).sql(" AND (c.exit > ").call(T0!).sql(" OR c.enter >= ").call(T0!).sql(")").laneFilters(filter, threads, "c.").sql("\n),\n");
+    q.sql(`  FROM ${calls} c SEMI JOIN (SELECT thread_id, depth, cell FROM ${cells} WHERE level = `)
+      .call(LQ)
+      .sql(" AND ")
+      .call(cellZones)
+      .sql(" AND NOT (")
+      .call(whole)
+      .sql(")")
+      .laneFilters(filter, threads)
+      .sql(") x\n");
+    q.sql("    ON c.thread_id = x.thread_id AND c.depth = x.depth AND c.enter >> ")
+      .call(L!)
+      .sql(" = x.cell\n");
+    q.sql("  WHERE c.duration_level < ")
+      .call(L!)
+      .sql(" AND ")
+      .call(enterZones)
+      .sql(" AND c.enter < ")
+      .call(T1!)
+      .sql(" AND c.exit >= ")
+      .call(T0!)
+      .sql(" AND (c.exit > ")
+      .call(T0!)
+      .sql(" OR c.enter >= ")
+      .call(T0!)
+      .sql(")")
+      .laneFilters(filter, threads, "c.")
+      .sql("\n),\n");
   }
-  q.sql("grouped AS (\n  SELECT thread_id, depth, g, sum(calls)::INTEGER AS calls, sum(busy)::BIGINT AS busy, max(longest) AS longest, min(s1) AS s1, max(e1) AS e1, min(first_call) AS first_call\n  FROM (\n");
-  q.sql(`    SELECT thread_id, depth, cell AS g, calls, busy, longest, min_enter AS s1, max_exit AS e1, first_call FROM ${cells}\n    WHERE level = `).call(LQ).sql(" AND cell >= ").call(C0!).sql(" AND cell <= ").call(C1!).sql(" AND ").call(whole).laneFilters(filter, threads);
-  if (startCut || endCut) q.sql(`\n    UNION ALL\n    SELECT thread_id, depth, s >> `).call(L!).sql(`, 1, e - s, ${longestKey("e - s", "method_id")}, s, e, call_id FROM cut`);
+  q.sql(
+    "grouped AS (\n  SELECT thread_id, depth, g, sum(calls)::INTEGER AS calls, sum(busy)::BIGINT AS busy, max(longest) AS longest, min(s1) AS s1, max(e1) AS e1, min(first_call) AS first_call\n  FROM (\n",
+  );
+  q.sql(
+    `    SELECT thread_id, depth, cell AS g, calls, busy, longest, min_enter AS s1, max_exit AS e1, first_call FROM ${cells}\n    WHERE level = `,
+  )
+    .call(LQ)
+    .sql(" AND cell >= ")
+    .call(C0!)
+    .sql(" AND cell <= ")
+    .call(C1!)
+    .sql(" AND ")
+    .call(whole)
+    .laneFilters(filter, threads);
+  if (startCut || endCut)
+    q.sql(`\n    UNION ALL\n    SELECT thread_id, depth, s >> `)
+      .call(L!)
+      .sql(`, 1, e - s, ${longestKey("e - s", "method_id")}, s, e, call_id FROM cut`);
   q.sql("\n  ) GROUP BY thread_id, depth, g\n)\n");
-  q.sql(`SELECT 'call' AS kind, thread_id, depth, s AS start, e AS "end", 1 AS calls, e - s AS busy, method_id, call_id\n`);
-  q.sql("FROM (SELECT thread_id, depth, method_id, call_id, CASE WHEN enter < ").call(T0!).sql(" THEN ").call(T0!).sql(" ELSE enter END AS s, CASE WHEN exit > ").call(T1!).sql(" THEN ").call(T1!).sql(" ELSE exit END AS e\n");
-  q.sql(`  FROM ${calls} WHERE duration_level >= `).call(L!).sql(" AND enter < ").call(T1!).sql(" AND exit > ").call(T0!).laneFilters(filter, threads).sql(")\nUNION ALL\n");
+  q.sql(
+    `SELECT 'call' AS kind, thread_id, depth, s AS start, e AS "end", 1 AS calls, e - s AS busy, method_id, call_id\n`,
+  );
+  q.sql("FROM (SELECT thread_id, depth, method_id, call_id, CASE WHEN enter < ")
+    .call(T0!)
+    .sql(" THEN ")
+    .call(T0!)
+    .sql(" ELSE enter END AS s, CASE WHEN exit > ")
+    .call(T1!)
+    .sql(" THEN ")
+    .call(T1!)
+    .sql(" ELSE exit END AS e\n");
+  q.sql(`  FROM ${calls} WHERE duration_level >= `)
+    .call(L!)
+    .sql(" AND enter < ")
+    .call(T1!)
+    .sql(" AND exit > ")
+    .call(T0!)
+    .laneFilters(filter, threads)
+    .sql(")\nUNION ALL\n");
   const cell = () => q.sql("g * ").call(W!);
   q.sql("SELECT CASE WHEN calls = 1 THEN 'call' ELSE 'bucket' END, thread_id, depth,\n");
-  q.sql("       CASE WHEN calls = 1 THEN s1 WHEN ").call(cell).sql(" < ").call(T0!).sql(" THEN ").call(T0!).sql(" ELSE ").call(cell).sql(" END,\n");
-  q.sql("       CASE WHEN calls = 1 THEN e1 WHEN ").call(cell).sql(" + ").call(W!).sql(" > ").call(T1!).sql(" THEN ").call(T1!).sql(" ELSE ").call(cell).sql(" + ").call(W!).sql(" END,\n");
-  q.sql(`       calls, busy, ${longestMethod("longest")}, CASE WHEN calls = 1 THEN first_call END\nFROM grouped\nORDER BY thread_id, depth, start, kind`);
+  q.sql("       CASE WHEN calls = 1 THEN s1 WHEN ")
+    .call(cell)
+    .sql(" < ")
+    .call(T0!)
+    .sql(" THEN ")
+    .call(T0!)
+    .sql(" ELSE ")
+    .call(cell)
+    .sql(" END,\n");
+  q.sql("       CASE WHEN calls = 1 THEN e1 WHEN ")
+    .call(cell)
+    .sql(" + ")
+    .call(W!)
+    .sql(" > ")
+    .call(T1!)
+    .sql(" THEN ")
+    .call(T1!)
+    .sql(" ELSE ")
+    .call(cell)
+    .sql(" + ")
+    .call(W!)
+    .sql(" END,\n");
+  q.sql(
+    `       calls, busy, ${longestMethod("longest")}, CASE WHEN calls = 1 THEN first_call END\nFROM grouped\nORDER BY thread_id, depth, start, kind`,
+  );
   return q.done();
 }

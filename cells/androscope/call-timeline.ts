@@ -22,7 +22,16 @@ import type { Table } from "apache-arrow";
 import { requireColumns } from "../common/require-columns";
 import { int32Values, int64Values } from "./call-columns";
 import { summaryLanes, summaryWindowQuery, type CallTimelineSummary } from "./call-timeline-summary";
-import { bucketsPerLane, checkFilter, gridLevel, longestKey, longestMethod, SqlBuilder, type CallTimelineFilter, type CallTimelineQuery } from "./call-timeline-sql";
+import {
+  bucketsPerLane,
+  checkFilter,
+  gridLevel,
+  longestKey,
+  longestMethod,
+  SqlBuilder,
+  type CallTimelineFilter,
+  type CallTimelineQuery,
+} from "./call-timeline-sql";
 import type { ProfileMethod } from "./method-profile";
 
 export type { CallTimelineFilter, CallTimelineQuery } from "./call-timeline-sql";
@@ -54,7 +63,9 @@ export interface TimelineGrid {
 export function callTimelineExtentQuery(filter: CallTimelineFilter = {}): CallTimelineQuery {
   const threads = checkFilter(filter);
   return new SqlBuilder()
-    .sql("SELECT min(lo) AS t0, max(hi) AS t1, coalesce(sum(deepest), 0)::INTEGER AS lanes\nFROM (SELECT min(enter) AS lo, max(exit) AS hi, max(depth) + 1 AS deepest FROM calls WHERE TRUE")
+    .sql(
+      "SELECT min(lo) AS t0, max(hi) AS t1, coalesce(sum(deepest), 0)::INTEGER AS lanes\nFROM (SELECT min(enter) AS lo, max(exit) AS hi, max(depth) + 1 AS deepest FROM calls WHERE TRUE",
+    )
     .filters(filter, threads)
     .sql(" GROUP BY thread_id)")
     .done();
@@ -63,35 +74,66 @@ export function callTimelineExtentQuery(filter: CallTimelineFilter = {}): CallTi
 /** The level-of-detail query for one window and width (rows: kind, thread_id, depth, start, end, calls, busy, method_id, call_id). */
 export function callTimelineQuery(options: CallTimelineOptions): CallTimelineQuery {
   const width = options.widthPx;
-  if (!(Number.isFinite(width) && width >= 1)) throw new Error(`invalid widthPx: ${String(width)} (expected a width in pixels >= 1)`);
+  if (!(Number.isFinite(width) && width >= 1))
+    throw new Error(`invalid widthPx: ${String(width)} (expected a width in pixels >= 1)`);
   const bucketPx = options.bucketPx ?? 2;
   if (!(bucketPx > 0)) throw new Error(`invalid bucketPx: ${String(bucketPx)} (expected > 0)`);
   const w = options.window ?? null;
-  if (w && !(Number.isFinite(Number(w[0])) && Number.isFinite(Number(w[1])) && Number(w[0]) <= Number(w[1]) && Math.abs(Number(w[0])) < 2 ** 52 && Math.abs(Number(w[1])) < 2 ** 52))
+  if (
+    w &&
+    !(
+      Number.isFinite(Number(w[0])) &&
+      Number.isFinite(Number(w[1])) &&
+      Number(w[0]) <= Number(w[1]) &&
+      Math.abs(Number(w[0])) < 2 ** 52 &&
+      Math.abs(Number(w[1])) < 2 ** 52
+    )
+  )
     throw new Error(`invalid window: [${w[0]}, ${w[1]}] (expected [t0, t1] ns with t0 <= t1, |t| < 2^52)`);
   const threads = checkFilter(options);
   const maxRects = options.maxRects ?? 8_000;
-  if (!(Number.isInteger(maxRects) && maxRects >= 1)) throw new Error(`invalid maxRects: ${String(maxRects)} (expected an integer >= 1)`);
+  if (!(Number.isInteger(maxRects) && maxRects >= 1))
+    throw new Error(`invalid maxRects: ${String(maxRects)} (expected an integer >= 1)`);
   let lanes = options.lanes ?? null;
-  if (lanes !== null && !(Number.isInteger(lanes) && lanes >= 0)) throw new Error(`invalid lanes: ${String(lanes)} (expected an integer >= 0)`);
+  if (lanes !== null && !(Number.isInteger(lanes) && lanes >= 0))
+    throw new Error(`invalid lanes: ${String(lanes)} (expected an integer >= 0)`);
   // At most 65,535 buckets: a cell's offset in the window fits the 17 bits the grouping key keeps for it.
   const maxBuckets = Math.min(65_535, Math.max(1, Math.floor(width / bucketPx)));
   const summary = options.summary ?? null;
   let window = w ? ([Math.floor(Number(w[0])), Math.ceil(Number(w[1]))] as const) : null;
   if (summary) {
-    if (options.runId != null && options.runId !== summary.runId) throw new Error(`the summary is of run ${summary.runId}, not ${options.runId}`);
+    if (options.runId != null && options.runId !== summary.runId)
+      throw new Error(`the summary is of run ${summary.runId}, not ${options.runId}`);
     const selected = summaryLanes(summary, options, threads);
     lanes ??= selected.lanes;
     // Nothing selected: an empty window, which shows nothing.
     window ??= selected.extent ?? [0, 0];
   }
-  const grid = window && lanes !== null ? { t0: window[0], t1: window[1], level: gridLevel(window[1] - window[0], bucketsPerLane(maxBuckets, maxRects, lanes)) } : null;
+  const grid =
+    window && lanes !== null
+      ? {
+          t0: window[0],
+          t1: window[1],
+          level: gridLevel(window[1] - window[0], bucketsPerLane(maxBuckets, maxRects, lanes)),
+        }
+      : null;
   if (summary && grid) {
     if (grid.level >= summary.minLevel) return summaryWindowQuery(summary, grid, options, threads);
     // Below the summary's finest cells few calls are in view: read them from the run's sorted copy.
-    return directQuery({ table: summary.tables.calls, byLevel: true }, { ...options, runId: null }, threads, grid, { maxBuckets, maxRects, lanes: lanes!, window });
+    return directQuery(
+      { table: summary.tables.calls, byLevel: true },
+      { ...options, runId: null },
+      threads,
+      grid,
+      { maxBuckets, maxRects, lanes: lanes!, window },
+    );
   }
-  return directQuery({ table: "calls", byLevel: false }, options, threads, grid, { maxBuckets, maxRects, lanes, window });
+  return directQuery({ table: "calls", byLevel: false }, options, threads, grid, {
+    maxBuckets,
+    maxRects,
+    lanes,
+    window,
+  });
 }
 
 interface Source {
@@ -101,7 +143,18 @@ interface Source {
 }
 
 /** The rule over the calls themselves; with `grid` null the window, lanes and level are computed in the query. */
-function directQuery(src: Source, options: CallTimelineFilter, threads: readonly number[] | null, grid: TimelineGrid | null, sizes: { maxBuckets: number; maxRects: number; lanes: number | null; window: readonly [number, number] | null }): CallTimelineQuery {
+function directQuery(
+  src: Source,
+  options: CallTimelineFilter,
+  threads: readonly number[] | null,
+  grid: TimelineGrid | null,
+  sizes: {
+    maxBuckets: number;
+    maxRects: number;
+    lanes: number | null;
+    window: readonly [number, number] | null;
+  },
+): CallTimelineQuery {
   const q = new SqlBuilder();
   const known = grid !== null;
   const bigint = (v: number) => q.bind(v, "BIGINT");
@@ -113,34 +166,113 @@ function directQuery(src: Source, options: CallTimelineFilter, threads: readonly
   const GRID = known ? "" : ", grid g";
   q.sql("WITH ");
   if (!known) {
-    q.sql(`mine AS (SELECT thread_id, depth, enter, exit FROM ${src.table} WHERE TRUE`).filters(options, threads).sql("),\n");
-    q.sql("grid AS (\n  SELECT t0, t1, l, 1::BIGINT << l AS w, t0 >> l AS c0\n  FROM (SELECT t0, t1, (SELECT min(r.l) FROM range(0, 63) r(l) WHERE (1::BIGINT << r.l) >= (t1 - t0 + b - 1) // b) AS l\n");
-    q.sql("    FROM (SELECT t0, t1, CASE WHEN m < 1 THEN 1 ELSE m END AS b FROM (SELECT t0, t1, CASE WHEN lanes > 1 THEN ").bind(sizes.maxRects, "BIGINT").sql(" // lanes ELSE ").bind(sizes.maxRects, "BIGINT");
-    q.sql(" END AS r0, CASE WHEN r0 < ").bind(sizes.maxBuckets, "BIGINT").sql(" THEN r0 ELSE ").bind(sizes.maxBuckets, "BIGINT").sql(" END AS m\n      FROM (SELECT ");
+    q.sql(`mine AS (SELECT thread_id, depth, enter, exit FROM ${src.table} WHERE TRUE`)
+      .filters(options, threads)
+      .sql("),\n");
+    q.sql(
+      "grid AS (\n  SELECT t0, t1, l, 1::BIGINT << l AS w, t0 >> l AS c0\n  FROM (SELECT t0, t1, (SELECT min(r.l) FROM range(0, 63) r(l) WHERE (1::BIGINT << r.l) >= (t1 - t0 + b - 1) // b) AS l\n",
+    );
+    q.sql(
+      "    FROM (SELECT t0, t1, CASE WHEN m < 1 THEN 1 ELSE m END AS b FROM (SELECT t0, t1, CASE WHEN lanes > 1 THEN ",
+    )
+      .bind(sizes.maxRects, "BIGINT")
+      .sql(" // lanes ELSE ")
+      .bind(sizes.maxRects, "BIGINT");
+    q.sql(" END AS r0, CASE WHEN r0 < ")
+      .bind(sizes.maxBuckets, "BIGINT")
+      .sql(" THEN r0 ELSE ")
+      .bind(sizes.maxBuckets, "BIGINT")
+      .sql(" END AS m\n      FROM (SELECT ");
     sizes.window ? bigint(sizes.window[0]) : q.sql("(SELECT min(enter) FROM mine)");
     q.sql(" AS t0, ");
     sizes.window ? bigint(sizes.window[1]) : q.sql("(SELECT max(exit) FROM mine)");
     q.sql(" AS t1, ");
-    sizes.lanes !== null ? bigint(sizes.lanes) : q.sql("(SELECT sum(d) FROM (SELECT max(depth) + 1 AS d FROM mine GROUP BY thread_id))");
+    sizes.lanes !== null
+      ? bigint(sizes.lanes)
+      : q.sql("(SELECT sum(d) FROM (SELECT max(depth) + 1 AS d FROM mine GROUP BY thread_id))");
     q.sql(" AS lanes))))\n),\n");
   }
   const wide = () => (src.byLevel ? q.sql("duration_level >= ").call(L) : q.sql("exit - enter >= ").call(W));
   const short = () => (src.byLevel ? q.sql("duration_level < ").call(L) : q.sql("exit - enter < ").call(W));
   // CASE, not greatest/least, which DuckDB-WASM runs 20x slower.
-  q.sql("shown AS NOT MATERIALIZED (\n  SELECT thread_id, depth, method_id, call_id, enter, exit").sql(src.byLevel ? ", duration_level" : "").sql(", CASE WHEN enter < ").call(T0).sql(" THEN ").call(T0).sql(" ELSE enter END AS s,\n");
-  q.sql("         CASE WHEN exit > ").call(T1).sql(" THEN ").call(T1).sql(" ELSE exit END AS e\n  FROM ").sql(src.table).sql(GRID).sql(" WHERE TRUE").filters(options, threads);
+  q.sql("shown AS NOT MATERIALIZED (\n  SELECT thread_id, depth, method_id, call_id, enter, exit")
+    .sql(src.byLevel ? ", duration_level" : "")
+    .sql(", CASE WHEN enter < ")
+    .call(T0)
+    .sql(" THEN ")
+    .call(T0)
+    .sql(" ELSE enter END AS s,\n");
+  q.sql("         CASE WHEN exit > ")
+    .call(T1)
+    .sql(" THEN ")
+    .call(T1)
+    .sql(" ELSE exit END AS e\n  FROM ")
+    .sql(src.table)
+    .sql(GRID)
+    .sql(" WHERE TRUE")
+    .filters(options, threads);
   // exit >= t0 is implied by visibility; alone it is a range DuckDB checks against each block's min/max.
-  q.sql(" AND enter < ").call(T1).sql(" AND exit >= ").call(T0).sql(" AND (exit > ").call(T0).sql(" OR enter >= ").call(T0).sql(")\n)\n");
-  q.sql(`SELECT 'call' AS kind, thread_id, depth, s AS start, e AS "end", 1 AS calls, e - s AS busy, method_id, call_id\nFROM shown`).sql(GRID).sql(" WHERE ").call(wide);
-  q.sql("\nUNION ALL\nSELECT CASE WHEN calls = 1 THEN 'call' ELSE 'bucket' END, (k // 8589934592)::INTEGER, (k // 131072 % 65536)::INTEGER,\n");
+  q.sql(" AND enter < ")
+    .call(T1)
+    .sql(" AND exit >= ")
+    .call(T0)
+    .sql(" AND (exit > ")
+    .call(T0)
+    .sql(" OR enter >= ")
+    .call(T0)
+    .sql(")\n)\n");
+  q.sql(
+    `SELECT 'call' AS kind, thread_id, depth, s AS start, e AS "end", 1 AS calls, e - s AS busy, method_id, call_id\nFROM shown`,
+  )
+    .sql(GRID)
+    .sql(" WHERE ")
+    .call(wide);
+  q.sql(
+    "\nUNION ALL\nSELECT CASE WHEN calls = 1 THEN 'call' ELSE 'bucket' END, (k // 8589934592)::INTEGER, (k // 131072 % 65536)::INTEGER,\n",
+  );
   const cell = () => q.sql("(").call(C0).sql(" + k % 131072) * ").call(W);
-  q.sql("       CASE WHEN calls = 1 THEN s1 WHEN ").call(cell).sql(" < ").call(T0).sql(" THEN ").call(T0).sql(" ELSE ").call(cell).sql(" END,\n");
-  q.sql("       CASE WHEN calls = 1 THEN e1 WHEN ").call(cell).sql(" + ").call(W).sql(" > ").call(T1).sql(" THEN ").call(T1).sql(" ELSE ").call(cell).sql(" + ").call(W).sql(" END,\n");
+  q.sql("       CASE WHEN calls = 1 THEN s1 WHEN ")
+    .call(cell)
+    .sql(" < ")
+    .call(T0)
+    .sql(" THEN ")
+    .call(T0)
+    .sql(" ELSE ")
+    .call(cell)
+    .sql(" END,\n");
+  q.sql("       CASE WHEN calls = 1 THEN e1 WHEN ")
+    .call(cell)
+    .sql(" + ")
+    .call(W)
+    .sql(" > ")
+    .call(T1)
+    .sql(" THEN ")
+    .call(T1)
+    .sql(" ELSE ")
+    .call(cell)
+    .sql(" + ")
+    .call(W)
+    .sql(" END,\n");
   q.sql(`       calls, busy, ${longestMethod("longest")}, CASE WHEN calls = 1 THEN first END\n`);
   // A short visible call ends after t0 and within a cell of its entry: it entered after t0 - 2^L.
-  q.sql("FROM (\n  SELECT (thread_id::BIGINT * 65536 + depth) * 131072 + (s >> ").call(L).sql(") - ").call(C0).sql(" AS k, count(*)::INTEGER AS calls,\n");
-  q.sql(`         sum(e - s)::BIGINT AS busy, max(${longestKey("e - s", "method_id")}) AS longest, min(s) AS s1, max(e) AS e1, min(call_id) AS first\n`);
-  q.sql("  FROM shown").sql(GRID).sql(" WHERE ").call(short).sql(" AND enter > ").call(T0).sql(" - ").call(W).sql("\n  GROUP BY k\n)").sql(GRID);
+  q.sql("FROM (\n  SELECT (thread_id::BIGINT * 65536 + depth) * 131072 + (s >> ")
+    .call(L)
+    .sql(") - ")
+    .call(C0)
+    .sql(" AS k, count(*)::INTEGER AS calls,\n");
+  q.sql(
+    `         sum(e - s)::BIGINT AS busy, max(${longestKey("e - s", "method_id")}) AS longest, min(s) AS s1, max(e) AS e1, min(call_id) AS first\n`,
+  );
+  q.sql("  FROM shown")
+    .sql(GRID)
+    .sql(" WHERE ")
+    .call(short)
+    .sql(" AND enter > ")
+    .call(T0)
+    .sql(" - ")
+    .call(W)
+    .sql("\n  GROUP BY k\n)")
+    .sql(GRID);
   q.sql("\nORDER BY thread_id, depth, start, kind");
   return q.done();
 }
@@ -169,8 +301,23 @@ export interface TimelineRect {
 }
 
 /** The query's rows as rectangles, ms; names from the methods and threads tables when given. */
-export function callTimelineRects(rows: Table, options: Pick<CallTimelinePlotOptions, "methods" | "threads"> = {}): TimelineRect[] {
-  requireColumns(rows, { thread_id: "int32", depth: "int32", start: "int64", end: "int64", calls: "int32", busy: "int64", method_id: "int64" }, "call timeline rows");
+export function callTimelineRects(
+  rows: Table,
+  options: Pick<CallTimelinePlotOptions, "methods" | "threads"> = {},
+): TimelineRect[] {
+  requireColumns(
+    rows,
+    {
+      thread_id: "int32",
+      depth: "int32",
+      start: "int64",
+      end: "int64",
+      calls: "int32",
+      busy: "int64",
+      method_id: "int64",
+    },
+    "call timeline rows",
+  );
   const n = rows.numRows;
   const kind = rows.getChild("kind")!;
   const thread = int32Values(rows.getChild("thread_id")!);
@@ -215,12 +362,26 @@ export function callTimelinePlot(rows: Table, options: CallTimelinePlotOptions =
     width: options.width,
     height: 40 + threadOrder.length * (12 + 9 * depth),
     marginLeft: 130,
-    x: { label: "time since tracing began (ms)", domain: w ? [Number(w[0]) / 1e6, Number(w[1]) / 1e6] : undefined, grid: true },
+    x: {
+      label: "time since tracing began (ms)",
+      domain: w ? [Number(w[0]) / 1e6, Number(w[1]) / 1e6] : undefined,
+      grid: true,
+    },
     y: { axis: null, domain: [depth, 0] },
     fy: { label: null, domain: threadOrder, axis: "left", tickSize: 0 },
     color: { type: "ordinal", scheme: "tableau10" },
     marks: [
-      Plot.rect(rects, { x1: "x1", x2: "x2", y1: "depth", y2: (r: TimelineRect) => r.depth + 0.9, fy: "thread", fill: "method", fillOpacity: (r: TimelineRect) => 0.25 + 0.75 * r.occupancy, title: "title", clip: true }),
+      Plot.rect(rects, {
+        x1: "x1",
+        x2: "x2",
+        y1: "depth",
+        y2: (r: TimelineRect) => r.depth + 0.9,
+        fy: "thread",
+        fill: "method",
+        fillOpacity: (r: TimelineRect) => 0.25 + 0.75 * r.occupancy,
+        title: "title",
+        clip: true,
+      }),
       Plot.frame({ stroke: "#ddd" }),
     ],
   };

@@ -59,24 +59,38 @@ export interface CallTree {
   criticalPath: CallTreeNode[];
 }
 
-export function methodName(methods: readonly ProfileMethod[] | Map<number, ProfileMethod>, id: number): string {
+export function methodName(
+  methods: readonly ProfileMethod[] | Map<number, ProfileMethod>,
+  id: number,
+): string {
   const m = methods instanceof Map ? methods.get(id) : methods.find((x) => x.id === id);
   return m ? `${m.className}.${m.methodName}` : `method 0x${id.toString(16)}`;
 }
 
 /** The merged call tree rooted at `methodId`. Throws when the method has no calls (on the chosen thread). */
-export function callTree(calls: Table, methods: readonly ProfileMethod[], methodId: number, options: CallTreeOptions = {}): CallTree {
+export function callTree(
+  calls: Table,
+  methods: readonly ProfileMethod[],
+  methodId: number,
+  options: CallTreeOptions = {},
+): CallTree {
   const threshold = options.thresholdPercent ?? 0;
   if (typeof threshold !== "number" || !(threshold >= 0 && threshold <= 100))
     throw new Error(`invalid thresholdPercent: ${String(threshold)} (expected 0 to 100)`);
   const clock = options.clock ?? "wall";
-  if (clock !== "wall" && clock !== "cpu") throw new Error(`invalid clock: ${String(clock)} (expected wall or cpu)`);
+  if (clock !== "wall" && clock !== "cpu")
+    throw new Error(`invalid clock: ${String(clock)} (expected wall or cpu)`);
   const c = readCallColumns(calls);
   const inc = clock === "wall" ? c.inclusive : c.cpuInclusive;
   const exc = clock === "wall" ? c.exclusive : c.cpuExclusive;
-  if (!inc || !exc) throw new Error("callTree: clock cpu needs cpu_inclusive and cpu_exclusive in calls (this trace has no thread-CPU times)");
+  if (!inc || !exc)
+    throw new Error(
+      "callTree: clock cpu needs cpu_inclusive and cpu_exclusive in calls (this trace has no thread-CPU times)",
+    );
   if (options.counters && options.counters.calls !== c.n)
-    throw new Error(`callTree: counters were attributed to ${options.counters.calls} calls, this table has ${c.n}`);
+    throw new Error(
+      `callTree: counters were attributed to ${options.counters.calls} calls, this table has ${c.n}`,
+    );
   const names = new Map(methods.map((m) => [m.id, m]));
   const counterNames = options.counters ? Object.keys(options.counters.inclusive) : [];
 
@@ -94,17 +108,21 @@ export function callTree(calls: Table, methods: readonly ProfileMethod[], method
   const onPath: number[] = [];
   for (let top = 0; top < c.n; top++) {
     if (c.parent[top]! >= 0) continue;
-    stack.push(top), onPath.push(0);
+    (stack.push(top), onPath.push(0));
     while (stack.length) {
       const i = stack.pop()!;
       const above = onPath.pop()!;
       const mine = c.methodId[i] === methodId;
-      if (mine && above === 0 && (options.threadId === undefined || c.threadId[i] === options.threadId)) roots.push(i);
-      for (let k = start[i + 1]! - 1; k >= start[i]!; k--) stack.push(kids[k]!), onPath.push(above + (mine ? 1 : 0));
+      if (mine && above === 0 && (options.threadId === undefined || c.threadId[i] === options.threadId))
+        roots.push(i);
+      for (let k = start[i + 1]! - 1; k >= start[i]!; k--)
+        (stack.push(kids[k]!), onPath.push(above + (mine ? 1 : 0)));
     }
   }
   if (!roots.length)
-    throw new Error(`callTree: ${methodName(names, methodId)} has no calls${options.threadId !== undefined ? ` on thread ${options.threadId}` : ""}`);
+    throw new Error(
+      `callTree: ${methodName(names, methodId)} has no calls${options.threadId !== undefined ? ` on thread ${options.threadId}` : ""}`,
+    );
 
   // Merge: a node per distinct method path from the root.
   const nMethod: number[] = [methodId];
@@ -116,14 +134,16 @@ export function callTree(calls: Table, methods: readonly ProfileMethod[], method
   const childOf: Map<number, number>[] = [new Map()];
   const work: number[] = [];
   const workNode: number[] = [];
-  for (const r of roots) work.push(r), workNode.push(0);
+  for (const r of roots) (work.push(r), workNode.push(0));
   while (work.length) {
     const i = work.pop()!;
     const u = workNode.pop()!;
     nCalls[u]!++;
     nInc[u] = nInc[u]! + inc[i]!;
     nExc[u] = nExc[u]! + exc[i]!;
-    counterNames.forEach((name, k) => (nCounters[k]![u] = nCounters[k]![u]! + options.counters!.inclusive[name]![i]!));
+    counterNames.forEach(
+      (name, k) => (nCounters[k]![u] = nCounters[k]![u]! + options.counters!.inclusive[name]![i]!),
+    );
     for (let k = start[i]!; k < start[i + 1]!; k++) {
       const child = kids[k]!;
       const m = c.methodId[child]!;
@@ -131,20 +151,26 @@ export function callTree(calls: Table, methods: readonly ProfileMethod[], method
       if (v === undefined) {
         v = nMethod.length;
         childOf[u]!.set(m, v);
-        nMethod.push(m), nParent.push(u), nCalls.push(0), nInc.push(0), nExc.push(0), childOf.push(new Map());
+        (nMethod.push(m),
+          nParent.push(u),
+          nCalls.push(0),
+          nInc.push(0),
+          nExc.push(0),
+          childOf.push(new Map()));
         for (const arr of nCounters) arr.push(0);
       }
-      work.push(child), workNode.push(v);
+      (work.push(child), workNode.push(v));
     }
   }
 
   // Preorder with children by inclusive time, largest first (ties: smaller method id); the first child is dominant.
-  const order = (u: number) => [...childOf[u]!.values()].sort((a, b) => nInc[b]! - nInc[a]! || nMethod[a]! - nMethod[b]!);
+  const order = (u: number) =>
+    [...childOf[u]!.values()].sort((a, b) => nInc[b]! - nInc[a]! || nMethod[a]! - nMethod[b]!);
   const total = nInc[0]!;
   const minTime = (threshold / 100) * total;
   const nodes: CallTreeNode[] = [];
   const critical = new Set<number>();
-  for (let u = 0; ; ) {
+  for (let u = 0; ;) {
     critical.add(u);
     const first = order(u)[0];
     if (first === undefined) break;
@@ -168,7 +194,9 @@ export function callTree(calls: Table, methods: readonly ProfileMethod[], method
       visible,
       hiddenChildren: 0,
       hiddenInclusive: 0,
-      counters: options.counters ? Object.fromEntries(counterNames.map((name, k) => [name, nCounters[k]![u]!])) : null,
+      counters: options.counters
+        ? Object.fromEntries(counterNames.map((name, k) => [name, nCounters[k]![u]!]))
+        : null,
     };
     nodes.push(node);
     const children = order(u);
@@ -204,7 +232,18 @@ export function callTreePlot(tree: CallTree, options: CallTreePlotOptions = {}):
     color: { domain: ["critical path", "other"], range: ["#08519c", "#9ecae1"], legend: true },
     marks: [
       Plot.barX(rows, { x1: "x1", x2: "x2", y: "depth", fill: "kind", stroke: "white", title: "title" }),
-      Plot.text(rows.filter((r) => r.wide), { x: "x1", y: "depth", text: "label", textAnchor: "start", dx: 3, fill: (r: IcicleRow) => (r.kind === "critical path" ? "white" : "black"), pointerEvents: "none" }),
+      Plot.text(
+        rows.filter((r) => r.wide),
+        {
+          x: "x1",
+          y: "depth",
+          text: "label",
+          textAnchor: "start",
+          dx: 3,
+          fill: (r: IcicleRow) => (r.kind === "critical path" ? "white" : "black"),
+          pointerEvents: "none",
+        },
+      ),
     ],
   };
 }
@@ -231,7 +270,10 @@ function icicleRows(tree: CallTree, options: CallTreePlotOptions): IcicleRow[] {
     if (n.parent !== null) next.set(n.parent, x1 + n.inclusive);
     left.set(n.id, x1);
     next.set(n.id, x1);
-    const ratio = options.ratio && n.counters ? n.counters[options.ratio.numerator]! / n.counters[options.ratio.denominator]! : NaN;
+    const ratio =
+      options.ratio && n.counters
+        ? n.counters[options.ratio.numerator]! / n.counters[options.ratio.denominator]!
+        : NaN;
     const ratioText = Number.isFinite(ratio) ? `, ${options.ratio!.label} ${ratio.toFixed(2)}` : "";
     rows.push({
       depth: n.depth,
@@ -241,7 +283,9 @@ function icicleRows(tree: CallTree, options: CallTreePlotOptions): IcicleRow[] {
       label: n.name.split(/[./]/).slice(-2).join("."),
       title: `${n.name}\n${n.calls} calls, inclusive ${(n.inclusive / 1e6).toFixed(3)} ms (${(n.share * 100).toFixed(1)} %), exclusive ${(n.exclusive / 1e6).toFixed(3)} ms${ratioText}${n.hiddenChildren ? `\n${n.hiddenChildren} children below the threshold (${(n.hiddenInclusive / 1e6).toFixed(3)} ms)` : ""}`,
       // room for the label: about 6.5 px a character on a ~640 px wide plot
-      wide: total > 0 && (n.inclusive / total) * 640 > 6.5 * (n.name.split(/[./]/).slice(-2).join(".").length + 1),
+      wide:
+        total > 0 &&
+        (n.inclusive / total) * 640 > 6.5 * (n.name.split(/[./]/).slice(-2).join(".").length + 1),
     });
   }
   return rows;

@@ -86,7 +86,7 @@ export function buildCallsWithRepairs(trace: MethodTrace): CallsResult {
     if (k < 0) {
       // No entry on the stack: the call began before tracing did. Close everything open, then
       // make a call from the trace start that encloses every caller-less call so far.
-      while (t.stack.length) close(t.stack.pop()!, at, atCpu, true), repairs.popped++;
+      while (t.stack.length) (close(t.stack.pop()!, at, atCpu, true), repairs.popped++);
       const id = open(t, th, m, 0, 0, true);
       for (const child of t.tops) parent[child] = id;
       t.tops = [id];
@@ -95,14 +95,14 @@ export function buildCallsWithRepairs(trace: MethodTrace): CallsResult {
       repairs.unmatchedAtStart++;
       continue;
     }
-    while (t.stack.length - 1 > k) close(t.stack.pop()!, at, atCpu, true), repairs.popped++;
+    while (t.stack.length - 1 > k) (close(t.stack.pop()!, at, atCpu, true), repairs.popped++);
     const id = t.stack.pop()!;
     close(id, at, atCpu, false);
     unwound[id] = a === 2 ? 1 : 0;
   }
   // Calls still open when tracing stopped end at the thread's last record.
   for (const t of threads.values())
-    while (t.stack.length) close(t.stack.pop()!, t.last, t.lastCpu, true), repairs.openAtEnd++;
+    while (t.stack.length) (close(t.stack.pop()!, t.last, t.lastCpu, true), repairs.openAtEnd++);
 
   return { table: toTable(), repairs };
 
@@ -212,7 +212,7 @@ function depths(parent: Int32Array, count: number): Int32Array {
   const chain: number[] = [];
   for (let i = 0; i < count; i++) {
     let j = i;
-    while (j >= 0 && d[j] === -1) chain.push(j), (j = parent[j]!);
+    while (j >= 0 && d[j] === -1) (chain.push(j), (j = parent[j]!));
     let base = j < 0 ? -1 : d[j]!;
     while (chain.length) d[chain.pop()!] = ++base;
   }

@@ -49,17 +49,23 @@ interface Series {
   value: Float64Array;
 }
 
-export function attributeCounters(calls: Table, hpc: Table, options: AttributeCountersOptions = {}): CallCounters {
+export function attributeCounters(
+  calls: Table,
+  hpc: Table,
+  options: AttributeCountersOptions = {},
+): CallCounters {
   requireColumns(hpc, { ts: "int64", counter: "utf8", value: "float64" }, "hpc_samples");
   const window = options.window ? checkWindow(options.window) : null;
-  if (options.intervalNs !== undefined && !(options.intervalNs > 0)) throw new Error(`invalid intervalNs: ${options.intervalNs} (expected > 0)`);
+  if (options.intervalNs !== undefined && !(options.intervalNs > 0))
+    throw new Error(`invalid intervalNs: ${options.intervalNs} (expected > 0)`);
   const c = readCallColumns(calls);
   const warnings: string[] = [];
   const series = readSeries(hpc, options, window, warnings);
   const segments = exclusiveSegments(c, window);
   const weight = new Float64Array(c.n).fill(1);
   if (options.cpuWeighted !== false && c.cpuExclusive)
-    for (let i = 0; i < c.n; i++) weight[i] = c.exclusive[i]! > 0 ? Math.min(1, Math.max(0, c.cpuExclusive[i]! / c.exclusive[i]!)) : 1;
+    for (let i = 0; i < c.n; i++)
+      weight[i] = c.exclusive[i]! > 0 ? Math.min(1, Math.max(0, c.cpuExclusive[i]! / c.exclusive[i]!)) : 1;
   const exclusive: Record<string, Float64Array> = {};
   const totals: Record<string, { counted: number; attributed: number }> = {};
   for (const s of series) {
@@ -81,12 +87,18 @@ export function attributeCounters(calls: Table, hpc: Table, options: AttributeCo
 
 function checkWindow(w: readonly [number, number]): [number, number] {
   const [t0, t1] = [Number(w[0]), Number(w[1])];
-  if (!Number.isFinite(t0) || !Number.isFinite(t1) || t1 < t0) throw new Error(`invalid window: [${w[0]}, ${w[1]}] (expected [t0, t1] ns with t0 <= t1)`);
+  if (!Number.isFinite(t0) || !Number.isFinite(t1) || t1 < t0)
+    throw new Error(`invalid window: [${w[0]}, ${w[1]}] (expected [t0, t1] ns with t0 <= t1)`);
   return [t0, t1];
 }
 
 /** Intervals per (counter, core) series, sorted, cut to the window. */
-function readSeries(hpc: Table, options: AttributeCountersOptions, window: [number, number] | null, warnings: string[]): Series[] {
+function readSeries(
+  hpc: Table,
+  options: AttributeCountersOptions,
+  window: [number, number] | null,
+  warnings: string[],
+): Series[] {
   const { n, ts, cpu, counterCol, valueCol } = hpcColumns(hpc);
   const shift = options.timeShiftNs ?? 0;
   const groups = new Map<string, { counter: string; rows: number[] }>();
@@ -102,7 +114,9 @@ function readSeries(hpc: Table, options: AttributeCountersOptions, window: [numb
     rows.sort((a, b) => ts[a]! - ts[b]!);
     const first = options.intervalNs ?? (rows.length > 1 ? ts[rows[1]!]! - ts[rows[0]!]! : NaN);
     if (!(first > 0)) {
-      warnings.push(`hpc_samples: ${counter}${cpu[rows[0]!]! >= 0 ? ` on cpu ${cpu[rows[0]!]}` : ""} has ${rows.length === 1 ? "one sample" : "samples at one time"} and no interval length: not attributed (pass intervalNs)`);
+      warnings.push(
+        `hpc_samples: ${counter}${cpu[rows[0]!]! >= 0 ? ` on cpu ${cpu[rows[0]!]}` : ""} has ${rows.length === 1 ? "one sample" : "samples at one time"} and no interval length: not attributed (pass intervalNs)`,
+      );
       continue;
     }
     const start: number[] = [];
@@ -121,9 +135,14 @@ function readSeries(hpc: Table, options: AttributeCountersOptions, window: [numb
         if (ce <= cs) continue;
         v *= (ce - cs) / (e - s);
       }
-      start.push(cs), end.push(ce), value.push(v);
+      (start.push(cs), end.push(ce), value.push(v));
     }
-    out.push({ counter, start: Float64Array.from(start), end: Float64Array.from(end), value: Float64Array.from(value) });
+    out.push({
+      counter,
+      start: Float64Array.from(start),
+      end: Float64Array.from(end),
+      value: Float64Array.from(value),
+    });
   }
   return out;
 }
@@ -139,10 +158,15 @@ export function exclusiveSegments(c: CallColumns, window: [number, number] | nul
   const kids: number[][] = Array.from({ length: c.n }, () => []);
   for (let i = 0; i < c.n; i++) if (c.parent[i]! >= 0) kids[c.parent[i]!]!.push(i);
   const [lo, hi] = window ?? [-Infinity, Infinity];
-  const push = (t: { start: number[]; end: number[]; call: number[] }, s: number, e: number, call: number) => {
+  const push = (
+    t: { start: number[]; end: number[]; call: number[] },
+    s: number,
+    e: number,
+    call: number,
+  ) => {
     const cs = Math.max(s, lo);
     const ce = Math.min(e, hi);
-    if (ce > cs) t.start.push(cs), t.end.push(ce), t.call.push(call);
+    if (ce > cs) (t.start.push(cs), t.end.push(ce), t.call.push(call));
   };
   for (let i = 0; i < c.n; i++) {
     let t = byThread.get(c.threadId[i]!);
@@ -167,7 +191,11 @@ export function exclusiveSegments(c: CallColumns, window: [number, number] | nul
 }
 
 /** Calls fn(call, interval, overlap ns) for every own-time segment and interval that overlap (two pointers per thread). */
-function forEachOverlap(segments: Segments, s: Series, fn: (call: number, interval: number, overlap: number) => void): void {
+function forEachOverlap(
+  segments: Segments,
+  s: Series,
+  fn: (call: number, interval: number, overlap: number) => void,
+): void {
   const m = s.start.length;
   for (const t of segments.threads) {
     let j = 0;

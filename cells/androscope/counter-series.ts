@@ -78,10 +78,18 @@ export function counterSeries(hpc: Table, options: CounterSeriesOptions = {}): C
     list.forEach((s, k) => {
       const start = k === 0 ? s.ts - first : list[k - 1]!.ts;
       if (!(s.ts > start)) return;
-      out.push({ counter: s.counter, cpu: s.cpu, start, end: s.ts, value: s.value, rate: s.value / ((s.ts - start) / 1e6) });
+      out.push({
+        counter: s.counter,
+        cpu: s.cpu,
+        start,
+        end: s.ts,
+        value: s.value,
+        rate: s.value / ((s.ts - start) / 1e6),
+      });
     });
   }
-  const ipc = options.ipc === undefined ? { instructions: "instructions", cycles: "cpu-cycles" } : options.ipc;
+  const ipc =
+    options.ipc === undefined ? { instructions: "instructions", cycles: "cpu-cycles" } : options.ipc;
   if (ipc) out.push(...ipcSeries(out, ipc));
   return out
     .filter((r) => !window || (r.end > window[0] && r.start < window[1]))
@@ -89,14 +97,24 @@ export function counterSeries(hpc: Table, options: CounterSeriesOptions = {}): C
 }
 
 /** instructions / cycles for every interval both series have (same core, same end). */
-function ipcSeries(rows: CounterInterval[], names: { instructions: string; cycles: string }): CounterInterval[] {
+function ipcSeries(
+  rows: CounterInterval[],
+  names: { instructions: string; cycles: string },
+): CounterInterval[] {
   const cycles = new Map(rows.filter((r) => r.counter === names.cycles).map((r) => [`${r.cpu}/${r.end}`, r]));
   const out: CounterInterval[] = [];
   for (const r of rows) {
     if (r.counter !== names.instructions) continue;
     const c = cycles.get(`${r.cpu}/${r.end}`);
     if (!c || c.value <= 0) continue;
-    out.push({ counter: "IPC", cpu: r.cpu, start: r.start, end: r.end, value: r.value / c.value, rate: r.value / c.value });
+    out.push({
+      counter: "IPC",
+      cpu: r.cpu,
+      start: r.start,
+      end: r.end,
+      value: r.value / c.value,
+      rate: r.value / c.value,
+    });
   }
   return out;
 }
@@ -142,7 +160,8 @@ export function heapSeries(heap: Table, options: SeriesOptions = {}): HeapPoint[
 function checkWindow(w: readonly [number, number] | null | undefined): [number, number] | null {
   if (!w) return null;
   const [t0, t1] = [Number(w[0]), Number(w[1])];
-  if (!Number.isFinite(t0) || !Number.isFinite(t1) || t1 < t0) throw new Error(`invalid window: [${w[0]}, ${w[1]}] (expected [t0, t1] ns with t0 <= t1)`);
+  if (!Number.isFinite(t0) || !Number.isFinite(t1) || t1 < t0)
+    throw new Error(`invalid window: [${w[0]}, ${w[1]}] (expected [t0, t1] ns with t0 <= t1)`);
   return [t0, t1];
 }
 
@@ -154,26 +173,55 @@ export interface SeriesPlotOptions {
 }
 
 /** One counter's intervals as steps (count per ms; IPC as is), on the timeline's axis (ms). */
-export function counterSeriesPlot(rows: readonly CounterInterval[], counter: string, options: SeriesPlotOptions = {}): Plot.PlotOptions {
-  const mine = rows.filter((r) => r.counter === counter).map((r) => ({ ...r, x1: r.start / 1e6, x2: r.end / 1e6, core: r.cpu === null ? "all cores" : `cpu ${r.cpu}` }));
+export function counterSeriesPlot(
+  rows: readonly CounterInterval[],
+  counter: string,
+  options: SeriesPlotOptions = {},
+): Plot.PlotOptions {
+  const mine = rows
+    .filter((r) => r.counter === counter)
+    .map((r) => ({
+      ...r,
+      x1: r.start / 1e6,
+      x2: r.end / 1e6,
+      core: r.cpu === null ? "all cores" : `cpu ${r.cpu}`,
+    }));
   const w = options.window;
   return {
-    title: options.title ?? (counter === "IPC" ? "IPC (instructions / cpu-cycles) per interval" : `${counter} per ms`),
+    title:
+      options.title ??
+      (counter === "IPC" ? "IPC (instructions / cpu-cycles) per interval" : `${counter} per ms`),
     width: options.width,
     height: 160,
     marginLeft: 70,
-    x: { label: "time since tracing began (ms)", domain: w ? [Number(w[0]) / 1e6, Number(w[1]) / 1e6] : undefined, grid: true },
+    x: {
+      label: "time since tracing began (ms)",
+      domain: w ? [Number(w[0]) / 1e6, Number(w[1]) / 1e6] : undefined,
+      grid: true,
+    },
     y: { label: counter === "IPC" ? "IPC" : `${counter} / ms`, grid: true, zero: true },
     color: { legend: new Set(mine.map((r) => r.core)).size > 1 },
     marks: [
-      Plot.rectY(mine, { x1: "x1", x2: "x2", y: "rate", fill: "core", fillOpacity: 0.6, clip: true, title: (r: CounterInterval) => `${r.counter}: ${r.value.toPrecision(4)} in ${((r.end - r.start) / 1e6).toFixed(2)} ms` }),
+      Plot.rectY(mine, {
+        x1: "x1",
+        x2: "x2",
+        y: "rate",
+        fill: "core",
+        fillOpacity: 0.6,
+        clip: true,
+        title: (r: CounterInterval) =>
+          `${r.counter}: ${r.value.toPrecision(4)} in ${((r.end - r.start) / 1e6).toFixed(2)} ms`,
+      }),
       Plot.ruleY([0]),
     ],
   };
 }
 
 /** Heap in use by kind (MB) over time, on the timeline's axis (ms). */
-export function heapSeriesPlot(points: readonly HeapPoint[], options: SeriesPlotOptions = {}): Plot.PlotOptions {
+export function heapSeriesPlot(
+  points: readonly HeapPoint[],
+  options: SeriesPlotOptions = {},
+): Plot.PlotOptions {
   const rows = points.map((p) => ({ ...p, x: p.ts / 1e6, mb: p.bytes / 1048576 }));
   const w = options.window;
   return {
@@ -181,9 +229,15 @@ export function heapSeriesPlot(points: readonly HeapPoint[], options: SeriesPlot
     width: options.width,
     height: 160,
     marginLeft: 70,
-    x: { label: "time since tracing began (ms)", domain: w ? [Number(w[0]) / 1e6, Number(w[1]) / 1e6] : undefined, grid: true },
+    x: {
+      label: "time since tracing began (ms)",
+      domain: w ? [Number(w[0]) / 1e6, Number(w[1]) / 1e6] : undefined,
+      grid: true,
+    },
     y: { label: "MB", grid: true, zero: true },
     color: { legend: true },
-    marks: [Plot.lineY(rows, { x: "x", y: "mb", stroke: "kind", curve: "step-after", clip: true, tip: true })],
+    marks: [
+      Plot.lineY(rows, { x: "x", y: "mb", stroke: "kind", curve: "step-after", clip: true, tip: true }),
+    ],
   };
 }

@@ -52,20 +52,42 @@ export interface ProfileRow {
 }
 
 /** Rows sorted by inclusive time, largest first. */
-export function methodProfile(calls: Table, methods: readonly ProfileMethod[], options: MethodProfileOptions = {}): ProfileRow[] {
+export function methodProfile(
+  calls: Table,
+  methods: readonly ProfileMethod[],
+  options: MethodProfileOptions = {},
+): ProfileRow[] {
   const by = options.by ?? "method";
-  if (by !== "method" && by !== "class") throw new Error(`invalid by: ${String(by)} (expected method or class)`);
+  if (by !== "method" && by !== "class")
+    throw new Error(`invalid by: ${String(by)} (expected method or class)`);
   const c = readCallColumns(calls);
   const n = c.n;
-  const window = options.window ? [Number(options.window[0]), Number(options.window[1])] as const : null;
-  if (window && !(window[0] <= window[1])) throw new Error(`invalid window: [${window[0]}, ${window[1]}] (expected t0 <= t1)`);
+  const window = options.window ? ([Number(options.window[0]), Number(options.window[1])] as const) : null;
+  if (window && !(window[0] <= window[1]))
+    throw new Error(`invalid window: [${window[0]}, ${window[1]}] (expected t0 <= t1)`);
   const counters = options.counters;
   if (counters) {
-    if (counters.calls !== n) throw new Error(`methodProfile: counters were attributed to ${counters.calls} calls, this table has ${n}`);
-    const same = (counters.window === null && window === null) || (!!counters.window && !!window && counters.window[0] === window[0] && counters.window[1] === window[1]);
-    if (!same) throw new Error("methodProfile: counters were attributed over a different window than the profile's (pass the same window to attributeCounters)");
+    if (counters.calls !== n)
+      throw new Error(
+        `methodProfile: counters were attributed to ${counters.calls} calls, this table has ${n}`,
+      );
+    const same =
+      (counters.window === null && window === null) ||
+      (!!counters.window && !!window && counters.window[0] === window[0] && counters.window[1] === window[1]);
+    if (!same)
+      throw new Error(
+        "methodProfile: counters were attributed over a different window than the profile's (pass the same window to attributeCounters)",
+      );
   }
-  const times = window ? clippedTimes(c, window) : { shown: null, inclusive: c.inclusive, exclusive: c.exclusive, cpuInclusive: c.cpuInclusive, cpuExclusive: c.cpuExclusive };
+  const times = window
+    ? clippedTimes(c, window)
+    : {
+        shown: null,
+        inclusive: c.inclusive,
+        exclusive: c.exclusive,
+        cpuInclusive: c.cpuInclusive,
+        cpuExclusive: c.cpuExclusive,
+      };
   const hasCpu = !!times.cpuInclusive;
   const counterNames = counters ? Object.keys(counters.inclusive) : [];
   const ipcNames = options.ipcCounters ?? { instructions: "instructions", cycles: "cpu-cycles" };
@@ -137,7 +159,8 @@ function clippedTimes(c: CallColumns, [t0, t1]: readonly [number, number]) {
     if (shown[i]) inclusive[i] = Math.max(0, Math.min(exit, t1) - Math.max(enter, t0));
   }
   for (let i = 0; i < c.n; i++) exclusive[i] = inclusive[i]!;
-  for (let i = 0; i < c.n; i++) if (c.parent[i]! >= 0) exclusive[c.parent[i]!] = exclusive[c.parent[i]!]! - inclusive[i]!;
+  for (let i = 0; i < c.n; i++)
+    if (c.parent[i]! >= 0) exclusive[c.parent[i]!] = exclusive[c.parent[i]!]! - inclusive[i]!;
   for (let i = 0; i < c.n; i++) {
     const f = c.inclusive[i]! > 0 ? inclusive[i]! / c.inclusive[i]! : shown[i]!;
     if (cpuInclusive) cpuInclusive[i] = c.cpuInclusive![i]! * f;
@@ -147,15 +170,30 @@ function clippedTimes(c: CallColumns, [t0, t1]: readonly [number, number]) {
 }
 
 /** The top methods (or classes) as bars of inclusive and exclusive time, ms. */
-export function methodProfilePlot(rows: readonly ProfileRow[], options: { top?: number } = {}): Plot.PlotOptions {
-  const top = rows.slice(0, options.top ?? 20).map((r) => ({ name: r.name, inclusive: r.inclusive / 1e6, exclusive: r.exclusive / 1e6 }));
+export function methodProfilePlot(
+  rows: readonly ProfileRow[],
+  options: { top?: number } = {},
+): Plot.PlotOptions {
+  const top = rows
+    .slice(0, options.top ?? 20)
+    .map((r) => ({ name: r.name, inclusive: r.inclusive / 1e6, exclusive: r.exclusive / 1e6 }));
   return {
     marginLeft: 280,
     x: { label: "time (ms)", grid: true },
     y: { label: null, domain: top.map((r) => r.name) },
     marks: [
-      Plot.barX(top, { x: "inclusive", y: "name", fill: "#9ecae1", title: (d: { inclusive: number }) => `inclusive ${d.inclusive.toFixed(3)} ms` }),
-      Plot.barX(top, { x: "exclusive", y: "name", fill: "#3182bd", title: (d: { exclusive: number }) => `exclusive ${d.exclusive.toFixed(3)} ms` }),
+      Plot.barX(top, {
+        x: "inclusive",
+        y: "name",
+        fill: "#9ecae1",
+        title: (d: { inclusive: number }) => `inclusive ${d.inclusive.toFixed(3)} ms`,
+      }),
+      Plot.barX(top, {
+        x: "exclusive",
+        y: "name",
+        fill: "#3182bd",
+        title: (d: { exclusive: number }) => `exclusive ${d.exclusive.toFixed(3)} ms`,
+      }),
       Plot.ruleX([0]),
     ],
   };

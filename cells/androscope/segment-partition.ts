@@ -36,7 +36,9 @@ export function precedes(s: SegmentInput, a: number, b: number): number {
 
 export function partitionSegments(s: SegmentInput): Partition {
   const n = s.start.length;
-  const order = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => s.cpu[a]! - s.cpu[b]! || precedes(s, a, b));
+  const order = Int32Array.from({ length: n }, (_, i) => i).sort(
+    (a, b) => s.cpu[a]! - s.cpu[b]! || precedes(s, a, b),
+  );
   const rank = new Int32Array(n);
   for (let r = 0; r < n; r++) rank[order[r]!] = r;
   const start = s.start.slice();
@@ -55,7 +57,11 @@ export function partitionSegments(s: SegmentInput): Partition {
     from = to;
   }
   return {
-    piece: { segment: Int32Array.from(pieces.segment), start: Float64Array.from(pieces.start), end: Float64Array.from(pieces.end) },
+    piece: {
+      segment: Int32Array.from(pieces.segment),
+      start: Float64Array.from(pieces.start),
+      end: Float64Array.from(pieces.end),
+    },
     running,
     ...counts,
   };
@@ -69,7 +75,7 @@ function trimPartialPairs(s: SegmentInput, order: Int32Array, start: Float64Arra
   let full = 0;
   let partial = 0;
   for (const y of order) {
-    if (s.cpu[y] !== cpu) (active.length = 0), (cpu = s.cpu[y]!);
+    if (s.cpu[y] !== cpu) ((active.length = 0), (cpu = s.cpu[y]!));
     const sy = s.start[y]!;
     const ey = s.end[y]!;
     if (ey <= sy) continue;
@@ -85,7 +91,7 @@ function trimPartialPairs(s: SegmentInput, order: Int32Array, start: Float64Arra
       partial++;
       const m = (sy + s.end[x]!) / 2;
       // The first partial partner in start order has the earliest midpoint: X runs until it.
-      if (!trimmedEnd[x]) (end[x] = m), (trimmedEnd[x] = 1);
+      if (!trimmedEnd[x]) ((end[x] = m), (trimmedEnd[x] = 1));
       if (m > start[y]!) start[y] = m;
     }
     active.push(y);
@@ -110,7 +116,7 @@ function sweep(
     const last = out.segment.length - 1;
     // A segment resumed right where it stopped continues its piece.
     if (last >= 0 && out.segment[last] === seg && out.end[last] === since) out.end[last] = to;
-    else out.segment.push(seg), out.start.push(since), out.end.push(to);
+    else (out.segment.push(seg), out.start.push(since), out.end.push(to));
   };
   let i = 0;
   while (i < byStart.length || active.length) {

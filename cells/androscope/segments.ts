@@ -37,13 +37,21 @@ export function callSegments(calls: Table, events: Table, options: CallSegmentsO
   requireColumns(events, { thread_id: "int32", wall: "int64" }, "method_events");
   const wallCol = events.getChild("wall")!;
   if (events.numRows > 0 && wallCol.nullCount === events.numRows)
-    throw new Error("callSegments: method_events has no wall times (a thread-cpu trace); segments compare threads on the wall clock");
+    throw new Error(
+      "callSegments: method_events has no wall times (a thread-cpu trace); segments compare threads on the wall clock",
+    );
   const cpuCol = events.getChild("cpu");
   const hasCpu = !!cpuCol && events.numRows > 0 && cpuCol.nullCount < events.numRows;
   const cpus = options.cpus ?? (hasCpu ? "records" : "single");
-  if (cpus !== "records" && cpus !== "single") throw new Error(`invalid cpus: ${String(cpus)} (expected records or single)`);
-  if (cpus === "records" && !hasCpu) throw new Error("callSegments: cpus records needs method_events.cpu (AndroScope extended records)");
-  const threads = threadRecords(int32Values(events.getChild("thread_id")!), int64Values(wallCol), cpus === "records" ? int32Values(cpuCol!, -1) : null);
+  if (cpus !== "records" && cpus !== "single")
+    throw new Error(`invalid cpus: ${String(cpus)} (expected records or single)`);
+  if (cpus === "records" && !hasCpu)
+    throw new Error("callSegments: cpus records needs method_events.cpu (AndroScope extended records)");
+  const threads = threadRecords(
+    int32Values(events.getChild("thread_id")!),
+    int64Values(wallCol),
+    cpus === "records" ? int32Values(cpuCol!, -1) : null,
+  );
 
   // Segments: each call's span minus its callees', inside the span the thread has records for.
   const seg = new SegmentList();
@@ -66,7 +74,8 @@ export function callSegments(calls: Table, events: Table, options: CallSegmentsO
   for (let i = 0; i < seg.n; i++) runningExclusive[seg.call[i]!]! += p.running[i]!;
   const runningInclusive = runningExclusive.slice();
   // Callees before callers: deepest rows first (bucketed by depth).
-  for (const i of deepestFirst(c.depth)) if (c.parent[i]! >= 0) runningInclusive[c.parent[i]!]! += runningInclusive[i]!;
+  for (const i of deepestFirst(c.depth))
+    if (c.parent[i]! >= 0) runningInclusive[c.parent[i]!]! += runningInclusive[i]!;
   const ps = p.piece.segment;
   return {
     cpus,
@@ -104,7 +113,7 @@ class SegmentList {
     if (b <= a) return 0;
     const cpuA = t.cpu ? t.cpu[lastAtOrBefore(t.time, a)]! : 0;
     const cpuB = t.cpu ? t.cpu[firstAtOrAfter(t.time, b)]! : 0;
-    if (cpuA === cpuB) return this.push(call, thread, cpuA, a, b), 0;
+    if (cpuA === cpuB) return (this.push(call, thread, cpuA, a, b), 0);
     const m = (a + b) / 2;
     this.push(call, thread, cpuA, a, m);
     this.push(call, thread, cpuB, m, b);
@@ -127,22 +136,36 @@ class SegmentList {
       y.set(x);
       return y;
     };
-    [this.call, this.thread, this.cpu] = [g(this.call, Int32Array), g(this.thread, Int32Array), g(this.cpu, Int32Array)];
+    [this.call, this.thread, this.cpu] = [
+      g(this.call, Int32Array),
+      g(this.thread, Int32Array),
+      g(this.cpu, Int32Array),
+    ];
     [this.start, this.end] = [g(this.start, Float64Array), g(this.end, Float64Array)];
   }
 
   input() {
     const n = this.n;
-    return { start: this.start.subarray(0, n), end: this.end.subarray(0, n), thread: this.thread.subarray(0, n), cpu: this.cpu.subarray(0, n) };
+    return {
+      start: this.start.subarray(0, n),
+      end: this.end.subarray(0, n),
+      thread: this.thread.subarray(0, n),
+      cpu: this.cpu.subarray(0, n),
+    };
   }
 }
 
 /** Each thread's record times (sorted) and CPU ids. */
-function threadRecords(thread: Int32Array, wall: Float64Array, cpu: Int32Array | null): Map<number, ThreadRecords> {
+function threadRecords(
+  thread: Int32Array,
+  wall: Float64Array,
+  cpu: Int32Array | null,
+): Map<number, ThreadRecords> {
   const count = new Map<number, number>();
   for (let i = 0; i < thread.length; i++) count.set(thread[i]!, (count.get(thread[i]!) ?? 0) + 1);
   const out = new Map<number, ThreadRecords & { n: number; sorted: boolean }>();
-  for (const [th, k] of count) out.set(th, { time: new Float64Array(k), cpu: cpu && new Int32Array(k), n: 0, sorted: true });
+  for (const [th, k] of count)
+    out.set(th, { time: new Float64Array(k), cpu: cpu && new Int32Array(k), n: 0, sorted: true });
   for (let i = 0; i < thread.length; i++) {
     const t = out.get(thread[i]!)!;
     const j = t.n++;
@@ -153,7 +176,9 @@ function threadRecords(thread: Int32Array, wall: Float64Array, cpu: Int32Array |
   for (const t of out.values()) {
     if (t.sorted) continue;
     // Out of order on the wall clock (rare): sort, keeping file order on equal times.
-    const idx = Int32Array.from({ length: t.n }, (_, i) => i).sort((a, b) => t.time[a]! - t.time[b]! || a - b);
+    const idx = Int32Array.from({ length: t.n }, (_, i) => i).sort(
+      (a, b) => t.time[a]! - t.time[b]! || a - b,
+    );
     const [time, c] = [t.time.slice(), t.cpu?.slice()];
     idx.forEach((from, to) => ((t.time[to] = time[from]!), c && (t.cpu![to] = c[from]!)));
   }
@@ -215,7 +240,10 @@ function deepestFirst(depth: Int32Array): Int32Array {
 }
 
 /** Default chart: each thread's running pieces on the wall clock (ms), coloured by CPU. */
-export function callSegmentsPlot(s: CallSegments, options: { threadNames?: ReadonlyMap<number, string> } = {}): Plot.PlotOptions {
+export function callSegmentsPlot(
+  s: CallSegments,
+  options: { threadNames?: ReadonlyMap<number, string> } = {},
+): Plot.PlotOptions {
   const names = options.threadNames;
   const rows = Array.from(s.pieces.call, (call, i) => ({
     call,
@@ -229,6 +257,14 @@ export function callSegmentsPlot(s: CallSegments, options: { threadNames?: Reado
     x: { label: "wall time (ms)", grid: true },
     y: { label: null },
     color: { legend: s.cpus === "records", label: "CPU" },
-    marks: [Plot.barX(rows, { x1: "start", x2: "end", y: "thread", fill: "cpu", title: (d: { call: number }) => `call ${d.call}` })],
+    marks: [
+      Plot.barX(rows, {
+        x1: "start",
+        x2: "end",
+        y: "thread",
+        fill: "cpu",
+        title: (d: { call: number }) => `call ${d.call}`,
+      }),
+    ],
   };
 }

@@ -75,7 +75,11 @@ export function contextFrames(contexts: Table): Map<number, string[]> {
   return out;
 }
 
-export function anomalousGroups(tasks: Table, contexts: Table, options: AnomalousGroupsOptions = {}): GroupReport[] {
+export function anomalousGroups(
+  tasks: Table,
+  contexts: Table,
+  options: AnomalousGroupsOptions = {},
+): GroupReport[] {
   const tau = options.tauMs ?? 500;
   const q = queueData(tasks, options);
   const byId = contextFrames(contexts);
@@ -106,7 +110,7 @@ export function anomalousGroups(tasks: Table, contexts: Table, options: Anomalou
   for (let i = 0; i < q.n; i++) {
     const g = groupOf[i]!;
     count[g]!++;
-    if (q.queueMs[i]! > mq[g]!) (mq[g] = q.queueMs[i]!), (mqTask[g] = i);
+    if (q.queueMs[i]! > mq[g]!) ((mq[g] = q.queueMs[i]!), (mqTask[g] = i));
     const e = q.execMs[i]!;
     if (!Number.isNaN(e)) {
       if (!(e <= me[g]!)) me[g] = e;
@@ -131,8 +135,13 @@ export function anomalousGroups(tasks: Table, contexts: Table, options: Anomalou
     tasks: count[g]!,
     mqMs: mq[g]!,
     meMs: me[g]!,
-    anomalousBy: [...(mq[g]! > tau ? ["queuing" as const] : []), ...(me[g]! > tau ? ["execution" as const] : [])],
-    poolCapacity: Number.isFinite(q.unitCapacity[q.unit[mqTask[g]!]!]!) ? q.unitCapacity[q.unit[mqTask[g]!]!]! : null,
+    anomalousBy: [
+      ...(mq[g]! > tau ? ["queuing" as const] : []),
+      ...(me[g]! > tau ? ["execution" as const] : []),
+    ],
+    poolCapacity: Number.isFinite(q.unitCapacity[q.unit[mqTask[g]!]!]!)
+      ? q.unitCapacity[q.unit[mqTask[g]!]!]!
+      : null,
     executorId: q.unitNames[q.unit[mqTask[g]!]!]!,
     slowCases: 0,
     avgQueueLength: NaN,
@@ -153,7 +162,7 @@ export function anomalousGroups(tasks: Table, contexts: Table, options: Anomalou
     if (!acc) inQueue.set(r.group, (acc = { sum: 0, n: 0, deps: new Map() }));
     for (let k = behind.offsets[i]!; k < behind.offsets[i + 1]!; k++) {
       const j = behind.indices[k]!;
-      if (!Number.isNaN(q.execMs[j]!)) (acc.sum += q.execMs[j]!), acc.n++;
+      if (!Number.isNaN(q.execMs[j]!)) ((acc.sum += q.execMs[j]!), acc.n++);
       acc.deps.set(groupOf[j]!, (acc.deps.get(groupOf[j]!) ?? 0) + 1);
     }
   }
@@ -179,10 +188,15 @@ export function anomalousGroups(tasks: Table, contexts: Table, options: Anomalou
 }
 
 /** Ranked anomalous groups: Mq and Me per group against τ. */
-export function anomalousGroupsPlot(reports: readonly GroupReport[], options: { tauMs?: number } = {}): Plot.PlotOptions {
+export function anomalousGroupsPlot(
+  reports: readonly GroupReport[],
+  options: { tauMs?: number } = {},
+): Plot.PlotOptions {
   const rows = reports.flatMap((r) => [
     { label: `#${r.rank} group ${r.group}`, metric: "Mq (max queuing)", ms: r.mqMs },
-    ...(Number.isNaN(r.meMs) ? [] : [{ label: `#${r.rank} group ${r.group}`, metric: "Me (max execution)", ms: r.meMs }]),
+    ...(Number.isNaN(r.meMs)
+      ? []
+      : [{ label: `#${r.rank} group ${r.group}`, metric: "Me (max execution)", ms: r.meMs }]),
   ]);
   return {
     marginLeft: 110,
@@ -191,7 +205,13 @@ export function anomalousGroupsPlot(reports: readonly GroupReport[], options: { 
     y: { axis: null },
     color: { legend: true },
     marks: [
-      Plot.barX(rows, { x: "ms", y: "metric", fy: "label", fill: "metric", title: (d: { ms: number }) => `${d.ms.toFixed(1)} ms` }),
+      Plot.barX(rows, {
+        x: "ms",
+        y: "metric",
+        fy: "label",
+        fill: "metric",
+        title: (d: { ms: number }) => `${d.ms.toFixed(1)} ms`,
+      }),
       Plot.ruleX([options.tauMs ?? 500], { stroke: "#d62728", strokeDasharray: "4,3" }),
     ],
   };

@@ -10,12 +10,14 @@ export interface AnomalyReportOptions {
 }
 
 const ms = (x: number) => (Number.isNaN(x) ? "n/a" : `${x.toFixed(2)}ms`);
-const groupLabel = (g: number, contextIds: readonly number[]) => `group ${g} (contexts ${contextIds.join(", ")})`;
+const groupLabel = (g: number, contextIds: readonly number[]) =>
+  `group ${g} (contexts ${contextIds.join(", ")})`;
 
 export function anomalyReport(reports: readonly GroupReport[], options: AnomalyReportOptions = {}): string {
   const tau = options.tauMs ?? 500;
   const maxFrames = options.maxFrames ?? 8;
-  if (reports.length === 0) return `No anomalous task group: every queuing and execution time is ≤ ${tau}ms.\n`;
+  if (reports.length === 0)
+    return `No anomalous task group: every queuing and execution time is ≤ ${tau}ms.\n`;
   const out: string[] = [];
   for (const r of reports) {
     out.push(`### ${r.rank}. ${groupLabel(r.group, r.contextIds)}`, "");
@@ -30,7 +32,8 @@ export function anomalyReport(reports: readonly GroupReport[], options: AnomalyR
       "",
       "```",
       `1. contexts: ${r.contextIds.map((id) => `c${id}`).join(", ")}`,
-      `2.   max queuing time: ${ms(r.mqMs)}` + (Number.isNaN(r.meMs) ? "" : `   (max execution time: ${ms(r.meMs)})`),
+      `2.   max queuing time: ${ms(r.mqMs)}` +
+        (Number.isNaN(r.meMs) ? "" : `   (max execution time: ${ms(r.meMs)})`),
       `3.   pool capacity: ${r.poolCapacity ?? "unbounded"}`,
       `4.   cases of queuing time ≥ ${tau}ms: ${r.slowCases}`,
     );

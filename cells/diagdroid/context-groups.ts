@@ -91,7 +91,8 @@ function linkDistinct(stacks: Int32Array[], k: number, vocabulary: number): Int3
     if (rx === ry) return;
     const a = stacks[x]!;
     const b = stacks[y]!;
-    if (boundedEditDistance(a, 0, a.length, b, 0, b.length, k, scratch) <= k) parent[rx < ry ? ry : rx] = rx < ry ? rx : ry;
+    if (boundedEditDistance(a, 0, a.length, b, 0, b.length, k, scratch) <= k)
+      parent[rx < ry ? ry : rx] = rx < ry ? rx : ry;
   };
 
   // Exact keys for bigrams: frame ids are < 2^26 in any realistic trace; beyond that use single frames.
@@ -104,7 +105,8 @@ function linkDistinct(stacks: Int32Array[], k: number, vocabulary: number): Int3
   const freq2 = new Map<number, number>();
   for (const s of stacks) {
     for (let p = 0; p < s.length; p++) freq1.set(s[p]!, (freq1.get(s[p]!) ?? 0) + 1);
-    if (useBigrams) for (let p = 0; p + 1 < s.length; p++) freq2.set(key2(s, p), (freq2.get(key2(s, p)) ?? 0) + 1);
+    if (useBigrams)
+      for (let p = 0; p + 1 < s.length; p++) freq2.set(key2(s, p), (freq2.get(key2(s, p)) ?? 0) + 1);
   }
 
   // Index: piece key → flat [stack, position, stack, position, ...].
@@ -123,7 +125,12 @@ function linkDistinct(stacks: Int32Array[], k: number, vocabulary: number): Int3
       short.push(x);
       continue;
     }
-    for (const p of rarestDisjoint(s, q, pieces, q === 2 ? (p) => freq2.get(key2(s, p))! : (p) => freq1.get(s[p]!)!))
+    for (const p of rarestDisjoint(
+      s,
+      q,
+      pieces,
+      q === 2 ? (p) => freq2.get(key2(s, p))! : (p) => freq1.get(s[p]!)!,
+    ))
       add(q === 2 ? index2 : index1, q === 2 ? key2(s, p) : s[p]!, x, p);
   }
 
@@ -150,7 +157,8 @@ function linkDistinct(stacks: Int32Array[], k: number, vocabulary: number): Int3
     }
   }
   // Stacks shorter than k + 1 frames have no pieces: compare them with each other directly.
-  for (let i = 0; i < short.length; i++) for (let j = i + 1; j < short.length; j++) union(short[i]!, short[j]!);
+  for (let i = 0; i < short.length; i++)
+    for (let j = i + 1; j < short.length; j++) union(short[i]!, short[j]!);
   return parent;
 }
 

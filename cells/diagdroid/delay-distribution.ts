@@ -17,13 +17,18 @@ export interface DelayRow {
   ms: number;
 }
 
-export function delayDistribution(before: Table, after: Table, options: DelayDistributionOptions = {}): DelayRow[] {
+export function delayDistribution(
+  before: Table,
+  after: Table,
+  options: DelayDistributionOptions = {},
+): DelayRow[] {
   const labels = options.labels ?? ["before", "after"];
   const rows: DelayRow[] = [];
   [before, after].forEach((tasks, r) => {
     const q = queueData(tasks);
     const cls = options.taskClass !== undefined ? tasks.getChild("task_class") : null;
-    if (options.taskClass !== undefined && !cls) throw new Error("delayDistribution: taskClass given but tasks has no task_class column");
+    if (options.taskClass !== undefined && !cls)
+      throw new Error("delayDistribution: taskClass given but tasks has no task_class column");
     for (let i = 0; i < q.n; i++) {
       if (cls && cls.get(i) !== options.taskClass) continue;
       rows.push({ run: labels[r]!, kind: "queuing", ms: q.queueMs[i]! });
@@ -33,14 +38,20 @@ export function delayDistribution(before: Table, after: Table, options: DelayDis
   return rows;
 }
 
-export function delayDistributionPlot(rows: readonly DelayRow[], options: DelayDistributionOptions & { tauMs?: number } = {}): Plot.PlotOptions {
+export function delayDistributionPlot(
+  rows: readonly DelayRow[],
+  options: DelayDistributionOptions & { tauMs?: number } = {},
+): Plot.PlotOptions {
   return {
     x: { label: "delay (ms)", type: "symlog" },
     y: { label: "tasks", grid: true },
     fx: { domain: options.labels ?? ["before", "after"], label: null },
     fy: { domain: ["queuing", "execution"], label: null },
     marks: [
-      Plot.rectY(rows, Plot.binX<Plot.RectYOptions>({ y: "count" }, { x: "ms", fx: "run", fy: "kind", fill: "kind" })),
+      Plot.rectY(
+        rows,
+        Plot.binX<Plot.RectYOptions>({ y: "count" }, { x: "ms", fx: "run", fy: "kind", fill: "kind" }),
+      ),
       Plot.ruleX([options.tauMs ?? 500], { stroke: "#d62728", strokeDasharray: "4,3" }),
       Plot.ruleY([0]),
     ],

@@ -51,8 +51,8 @@ export function boundedEditDistance(
   k: number,
   scratch: EditScratch = editScratch(),
 ): number {
-  while (aFrom < aTo && bFrom < bTo && a[aFrom] === b[bFrom]) aFrom++, bFrom++;
-  while (aFrom < aTo && bFrom < bTo && a[aTo - 1] === b[bTo - 1]) aTo--, bTo--;
+  while (aFrom < aTo && bFrom < bTo && a[aFrom] === b[bFrom]) (aFrom++, bFrom++);
+  while (aFrom < aTo && bFrom < bTo && a[aTo - 1] === b[bTo - 1]) (aTo--, bTo--);
   let n = aTo - aFrom;
   let m = bTo - bFrom;
   if (n < m) {

@@ -57,7 +57,8 @@ function unitOrder(t: TaskColumns): { order: Int32Array; unitStart: Int32Array }
   const fill = unitStart.slice(0, units);
   const order = new Int32Array(t.n);
   for (let i = 0; i < t.n; i++) order[fill[t.unit[i]!]!++] = i;
-  const before = (a: number, b: number) => t.scheduled[a]! - t.scheduled[b]! || (t.taskId[a]! < t.taskId[b]! ? -1 : 1);
+  const before = (a: number, b: number) =>
+    t.scheduled[a]! - t.scheduled[b]! || (t.taskId[a]! < t.taskId[b]! ? -1 : 1);
   for (let u = 0; u < units; u++) {
     const slice = order.subarray(unitStart[u]!, unitStart[u + 1]!);
     let sorted = true;
@@ -122,7 +123,8 @@ export function sweepQueues(t: TaskColumns, visit?: (i: number, running: Heap, p
   const waited = new Uint8Array(t.n);
   const aheadCount = new Int32Array(t.n);
   let largest = 0;
-  for (let u = 0; u + 1 < unitStart.length; u++) largest = Math.max(largest, unitStart[u + 1]! - unitStart[u]!);
+  for (let u = 0; u + 1 < unitStart.length; u++)
+    largest = Math.max(largest, unitStart[u + 1]! - unitStart[u]!);
   const pending = new Heap(largest);
   const running = new Heap(largest);
   for (let u = 0; u + 1 < unitStart.length; u++) {
@@ -160,7 +162,8 @@ export function queueData(tasks: Table, options: QueueMetricsOptions = {}): Queu
   const t = readTaskColumns(tasks);
   if (options.traceEnd !== undefined) {
     const end = Number(options.traceEnd);
-    if (end < t.traceEnd) throw new Error(`queueMetrics: traceEnd ${end} is before the last timestamp ${t.traceEnd}`);
+    if (end < t.traceEnd)
+      throw new Error(`queueMetrics: traceEnd ${end} is before the last timestamp ${t.traceEnd}`);
     t.traceEnd = end;
   }
   const { queueLength, waited, aheadCount } = sweepQueues(t);
@@ -212,7 +215,9 @@ function float64WithNulls(values: Float64Array): Vector {
     else bitmap[i >> 3]! |= 1 << (i & 7);
   }
   const data = values.slice();
-  return makeVector(makeData({ type: new Float64(), length: n, nullCount, nullBitmap: nullCount ? bitmap : null, data }));
+  return makeVector(
+    makeData({ type: new Float64(), length: n, nullCount, nullBitmap: nullCount ? bitmap : null, data }),
+  );
 }
 
 function copyColumn(v: Vector, type: ColumnType | string): Vector {
@@ -223,7 +228,9 @@ function copyColumn(v: Vector, type: ColumnType | string): Vector {
       : x;
   });
   const known = ["int8", "int32", "int64", "float64", "bool", "utf8", "list<utf8>"];
-  return known.includes(type) ? vectorFromArray(values, arrowType(type as ColumnType)) : vectorFromArray(values);
+  return known.includes(type)
+    ? vectorFromArray(values, arrowType(type as ColumnType))
+    : vectorFromArray(values);
 }
 
 /** Distribution of queuing and execution times per task state: where the time went. */

@@ -39,7 +39,13 @@ export function queueTimeline(tasks: Table, options: QueueTimelineOptions = {}):
     const started = Number.isNaN(q.started[i]!) ? q.traceEnd : q.started[i]!;
     const base = { executor: q.unitNames[q.unit[i]!]!, taskId: String(q.taskId[i]), chosen: chosen(i) };
     if (started > q.scheduled[i]!)
-      spans.push({ ...base, phase: "queued", start: ms(q.scheduled[i]!), end: ms(started), open: q.state[i] === 2 });
+      spans.push({
+        ...base,
+        phase: "queued",
+        start: ms(q.scheduled[i]!),
+        end: ms(started),
+        open: q.state[i] === 2,
+      });
     if (q.state[i] !== 2) {
       const ended = Number.isNaN(q.ended[i]!) ? q.traceEnd : q.ended[i]!;
       spans.push({ ...base, phase: "running", start: ms(started), end: ms(ended), open: q.state[i] === 1 });
@@ -63,7 +69,8 @@ export function queueTimelinePlot(spans: readonly TimelineSpan[]): Plot.PlotOpti
         fillOpacity: (d: TimelineSpan) => (d.chosen ? 0.85 : 0.25),
         insetTop: 2,
         insetBottom: 2,
-        title: (d: TimelineSpan) => `task ${d.taskId} ${d.phase}${d.open ? " (until trace end)" : ""}: ${(d.end - d.start).toFixed(1)} ms`,
+        title: (d: TimelineSpan) =>
+          `task ${d.taskId} ${d.phase}${d.open ? " (until trace end)" : ""}: ${(d.end - d.start).toFixed(1)} ms`,
       }),
     ],
   };

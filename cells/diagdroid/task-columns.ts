@@ -42,7 +42,9 @@ type Chunk = {
 // Duck-typed chunk access (tables may come from duckdb-wasm's own apache-arrow instance).
 const chunksOf = (v: Vector) => (v as unknown as { data: Chunk[] }).data;
 const validAt = (c: Chunk, i: number) =>
-  c.nullCount === 0 || !c.nullBitmap || ((c.nullBitmap[(c.offset + i) >> 3]! >> ((c.offset + i) & 7)) & 1) === 1;
+  c.nullCount === 0 ||
+  !c.nullBitmap ||
+  ((c.nullBitmap[(c.offset + i) >> 3]! >> ((c.offset + i) & 7)) & 1) === 1;
 
 /** An int64 column as float64 nanoseconds, NaN where null. */
 export function int64AsFloat(v: Vector): Float64Array {
@@ -114,7 +116,9 @@ export function readTaskColumns(tasks: Table): TaskColumns {
     let u = unitKey[key]!;
     if (u === -1) {
       unitKey[key] = u = unitNames.length;
-      unitNames.push(runNames.length > 1 ? `${runNames[run[i]!]}/${execNames[exec[i]!]}` : execNames[exec[i]!]!);
+      unitNames.push(
+        runNames.length > 1 ? `${runNames[run[i]!]}/${execNames[exec[i]!]}` : execNames[exec[i]!]!,
+      );
       const c = capCol.get(i) as number | null;
       caps.push(c === null || c === undefined ? Infinity : c);
     }
@@ -151,7 +155,8 @@ function checkUniqueIds(taskId: BigInt64Array, run: Int32Array, runNames: string
     for (let i = 1; i < ids.length; i++) {
       if (ids[i] !== ids[i - 1]) continue;
       const rows: number[] = [];
-      for (let j = 0; j < taskId.length && rows.length < 2; j++) if (taskId[j] === ids[i] && run[j] === r) rows.push(j);
+      for (let j = 0; j < taskId.length && rows.length < 2; j++)
+        if (taskId[j] === ids[i] && run[j] === r) rows.push(j);
       const inRun = runs > 1 ? ` in run ${runNames[r]}` : "";
       throw new Error(`tasks: duplicate task_id ${ids[i]}${inRun} (rows ${rows.join(" and ")})`);
     }

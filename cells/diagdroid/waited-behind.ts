@@ -44,6 +44,7 @@ export function waitedBehindColumns(t: TaskColumns, only?: (i: number) => boolea
   const offsets = new Int32Array(t.n + 1);
   for (let i = 0; i < t.n; i++) offsets[i + 1] = offsets[i]! + counts[i]!;
   const out = new Int32Array(offsets[t.n]!);
-  for (let i = 0; i < t.n; i++) if (counts[i]) out.set(indices.subarray(starts[i]!, starts[i]! + counts[i]!), offsets[i]!);
+  for (let i = 0; i < t.n; i++)
+    if (counts[i]) out.set(indices.subarray(starts[i]!, starts[i]! + counts[i]!), offsets[i]!);
   return { offsets, indices: out };
 }

@@ -19,7 +19,11 @@ export interface ImportResult {
 }
 
 /** Detects the file's kind among all importers and writes the bundle to `<out>/<runId>`. */
-export async function importFile(file: string, out: string, runId = defaultRunId(file)): Promise<ImportResult> {
+export async function importFile(
+  file: string,
+  out: string,
+  runId = defaultRunId(file),
+): Promise<ImportResult> {
   const bytes = new Uint8Array(await readFile(file));
   const name = basename(file);
   const dir = join(out, runId);
@@ -51,20 +55,28 @@ export async function importFile(file: string, out: string, runId = defaultRunId
 }
 
 function defaultRunId(file: string): string {
-  return `import-${basename(file).replace(/\.[^.]*$/, "").replace(/[^A-Za-z0-9._-]+/g, "-")}`;
+  return `import-${basename(file)
+    .replace(/\.[^.]*$/, "")
+    .replace(/[^A-Za-z0-9._-]+/g, "-")}`;
 }
 
 export function registerImport(program: Command, setExitCode: (code: number) => void) {
   program
     .command("import")
-    .description("import a saved file (method trace, framestats, gfxinfo, logcat, simpleperf stat) into a run bundle")
+    .description(
+      "import a saved file (method trace, framestats, gfxinfo, logcat, simpleperf stat) into a run bundle",
+    )
     .argument("<file>", "file to import; its kind is detected from its content")
     .requiredOption("--out <dir>", "folder to write the bundle into (one sub-folder per run)")
     .option("--run-id <id>", "run id (default: import-<file name>)")
     .action(async (file: string, o: { out: string; runId?: string }) => {
       const r = await importFile(file, o.out, o.runId);
-      const rows = Object.entries(r.imported.tables).map(([k, t]) => `${k} ${t!.numRows}`).join(", ");
-      process.stdout.write(`${r.dir}: ${r.kind}: ${rows || "no tables"}${r.imported.complete ? "" : "  [incomplete]"}\n`);
+      const rows = Object.entries(r.imported.tables)
+        .map(([k, t]) => `${k} ${t!.numRows}`)
+        .join(", ");
+      process.stdout.write(
+        `${r.dir}: ${r.kind}: ${rows || "no tables"}${r.imported.complete ? "" : "  [incomplete]"}\n`,
+      );
       for (const w of r.imported.warnings) process.stdout.write(`  warning: ${w}\n`);
       if (!r.imported.complete) setExitCode(2);
     });

@@ -9,4 +9,11 @@ import { registerImport } from "./import";
 
 export type RegisterCommand = (program: Command, setExitCode: (code: number) => void) => void;
 
-export const commands: RegisterCommand[] = [registerInfo, registerCollect, registerSimulate, registerRun, registerPublish, registerImport];
+export const commands: RegisterCommand[] = [
+  registerInfo,
+  registerCollect,
+  registerSimulate,
+  registerRun,
+  registerPublish,
+  registerImport,
+];

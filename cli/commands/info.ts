@@ -16,7 +16,8 @@ export function registerInfo(program: Command, setExitCode: (code: number) => vo
           `${m.run_id}  ${c.app} ${c.app_version ?? ""} on ${c.device_model ?? "?"} (API ${c.api_level ?? "?"})` +
             `${m.synthetic ? "  [synthetic]" : ""}${m.complete ? "" : "  [incomplete]"}\n`,
         );
-        for (const [name, table] of bundle.tables) process.stdout.write(`  ${name.padEnd(14)} ${table.numRows} rows\n`);
+        for (const [name, table] of bundle.tables)
+          process.stdout.write(`  ${name.padEnd(14)} ${table.numRows} rows\n`);
         for (const w of m.warnings) process.stdout.write(`  warning: ${w}\n`);
         for (const e of bundle.errors) process.stderr.write(`  error: ${e.message}\n`);
         if (bundle.errors.length) setExitCode(1);

@@ -12,7 +12,11 @@ export function registerPublish(program: Command, setExitCode: (code: number) =>
     .description("publish a notebook as one self-contained HTML file")
     .argument("<notebook>", "notebook .md file")
     .requiredOption("--out <file.html>", "the HTML file to write")
-    .option("--runs <dir>", "run bundle folder, or a folder of them (repeatable; replaces the front matter's runs)", collect)
+    .option(
+      "--runs <dir>",
+      "run bundle folder, or a folder of them (repeatable; replaces the front matter's runs)",
+      collect,
+    )
     .option("--set <name=value>", "set an input (repeatable)", collect)
     .option("--timeout <seconds>", "give up on cells still running after this long", "120")
     .option("--embed-data", "embed every result table in full as Arrow (a download link per table)")

@@ -45,13 +45,41 @@ export function renderHtml(r: HeadlessResult, embedData = false): string {
 }
 
 function markdownReport(r: HeadlessResult): string {
-  const lines = [`# ${r.provenance.title ?? r.path}`, "", `jankbook ${r.provenance.jankbookVersion}, ${r.provenance.generatedAt}`, ""];
-  lines.push("## Runs", "", ...r.provenance.runs.map((x) => `- ${x.run_id}: ${x.app ?? ""} ${x.app_version ?? ""} on ${x.device_model ?? "?"} (API ${x.api_level ?? "?"}), ${x.started_at ?? ""}`), "");
-  if (r.provenance.inputs.length) lines.push("## Inputs", "", ...r.provenance.inputs.map((i) => `- ${i.name} = ${JSON.stringify(i.value)}`), "");
-  lines.push("## Checks", "", ...(r.checks.length ? r.checks.map((c) => `- [${c.ok ? "x" : " "}] ${c.name}${c.detail ? `: ${c.detail}` : ""}`) : ["(none)"]), "");
+  const lines = [
+    `# ${r.provenance.title ?? r.path}`,
+    "",
+    `jankbook ${r.provenance.jankbookVersion}, ${r.provenance.generatedAt}`,
+    "",
+  ];
+  lines.push(
+    "## Runs",
+    "",
+    ...r.provenance.runs.map(
+      (x) =>
+        `- ${x.run_id}: ${x.app ?? ""} ${x.app_version ?? ""} on ${x.device_model ?? "?"} (API ${x.api_level ?? "?"}), ${x.started_at ?? ""}`,
+    ),
+    "",
+  );
+  if (r.provenance.inputs.length)
+    lines.push(
+      "## Inputs",
+      "",
+      ...r.provenance.inputs.map((i) => `- ${i.name} = ${JSON.stringify(i.value)}`),
+      "",
+    );
+  lines.push(
+    "## Checks",
+    "",
+    ...(r.checks.length
+      ? r.checks.map((c) => `- [${c.ok ? "x" : " "}] ${c.name}${c.detail ? `: ${c.detail}` : ""}`)
+      : ["(none)"]),
+    "",
+  );
   lines.push("## Cells", "", "| cell | status | ms | error |", "|---|---|---|---|");
   for (const s of r.states)
-    lines.push(`| ${s.kind} ${s.name ?? s.defines.join(", ") ?? s.id} | ${s.status} | ${s.ms === undefined ? "" : Math.round(s.ms)} | ${(s.error ?? "").replace(/\|/g, "\\|").replace(/\n/g, " ")} |`);
+    lines.push(
+      `| ${s.kind} ${s.name ?? s.defines.join(", ") ?? s.id} | ${s.status} | ${s.ms === undefined ? "" : Math.round(s.ms)} | ${(s.error ?? "").replace(/\|/g, "\\|").replace(/\n/g, " ")} |`,
+    );
   return lines.join("\n") + "\n";
 }
 
@@ -63,7 +91,12 @@ async function jsonReport(r: HeadlessResult): Promise<string> {
       ok: r.failedCells.length === 0 && r.failedChecks.length === 0,
       provenance: r.provenance,
       checks: r.checks,
-      cells: r.states.map((s, k) => ({ ...snapshot.cells[k], ms: s.ms, defines: s.defines, references: s.references })),
+      cells: r.states.map((s, k) => ({
+        ...snapshot.cells[k],
+        ms: s.ms,
+        defines: s.defines,
+        references: s.references,
+      })),
       ms: r.ms,
     },
     null,
@@ -75,13 +108,22 @@ async function jsonReport(r: HeadlessResult): Promise<string> {
 export async function report(r: HeadlessResult, out: string | undefined, embedData = false): Promise<number> {
   if (out) {
     const ext = extname(out).toLowerCase();
-    const text = ext === ".json" ? await jsonReport(r) : ext === ".md" ? markdownReport(r) : ext === ".html" || ext === ".htm" ? renderHtml(r, embedData) : null;
+    const text =
+      ext === ".json"
+        ? await jsonReport(r)
+        : ext === ".md"
+          ? markdownReport(r)
+          : ext === ".html" || ext === ".htm"
+            ? renderHtml(r, embedData)
+            : null;
     if (text === null) throw new Error(`--out ${out}: the report must end in .html, .json or .md`);
     await writeFile(out, text);
     process.stderr.write(`wrote ${out}\n`);
   }
-  for (const s of r.failedCells) process.stderr.write(`cell failed: ${s.kind} ${s.name ?? (s.defines.join(", ") || s.id)}: ${s.error}\n`);
-  for (const c of r.failedChecks) process.stderr.write(`check failed: ${c.name}${c.detail ? ` (${c.detail})` : ""}\n`);
+  for (const s of r.failedCells)
+    process.stderr.write(`cell failed: ${s.kind} ${s.name ?? (s.defines.join(", ") || s.id)}: ${s.error}\n`);
+  for (const c of r.failedChecks)
+    process.stderr.write(`check failed: ${c.name}${c.detail ? ` (${c.detail})` : ""}\n`);
   const passed = r.checks.length - r.failedChecks.length;
   process.stderr.write(
     `${r.states.length} cells, ${r.failedCells.length} failed; ${r.checks.length} checks, ${passed} passed` +
@@ -97,7 +139,11 @@ export function registerRun(program: Command, setExitCode: (code: number) => voi
     .command("run")
     .description("run a notebook headless; exit 1 if a cell or a check fails")
     .argument("<notebook>", "notebook .md file")
-    .option("--runs <dir>", "run bundle folder, or a folder of them (repeatable; replaces the front matter's runs)", collect)
+    .option(
+      "--runs <dir>",
+      "run bundle folder, or a folder of them (repeatable; replaces the front matter's runs)",
+      collect,
+    )
     .option("--set <name=value>", "set an input (repeatable), e.g. --set tauMs=300", collect)
     .option("--out <file>", "write a report: .html (published page), .json (cell values, checks) or .md")
     .option("--timeout <seconds>", "give up on cells still running after this long", "120")

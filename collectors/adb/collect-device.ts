@@ -12,7 +12,13 @@ import type { TableName } from "../../bundle/schema";
 import { AGENT_TAG } from "../agent/protocol";
 import { agentTables, FrameDeduper, framesTable } from "../bundle-tables";
 import { AgentLineReader } from "../sources/agent-lines";
-import { parseBattery, parseConnectivity, parseDisplayRefresh, parseGetprop, parseWmSize } from "../sources/device-props";
+import {
+  parseBattery,
+  parseConnectivity,
+  parseDisplayRefresh,
+  parseGetprop,
+  parseWmSize,
+} from "../sources/device-props";
 import { parseFramestats } from "../sources/framestats";
 import { parseGfxinfo } from "../sources/gfxinfo";
 import { parseLogLine } from "../sources/logcat";
@@ -90,7 +96,10 @@ export async function collectDevice(shell: DeviceShell, o: CollectOptions): Prom
       return await shell.run(cmd);
     } catch (e) {
       if (!(await shell.online())) {
-        if (!disconnected) warn(`device ${shell.serial} disconnected at ${(elapsed() / 1000).toFixed(1)} s (during ${what}); kept what was collected before`);
+        if (!disconnected)
+          warn(
+            `device ${shell.serial} disconnected at ${(elapsed() / 1000).toFixed(1)} s (during ${what}); kept what was collected before`,
+          );
         disconnected = true;
       } else if (e instanceof CommandTimeout) warn(`${what}: ${e.message}; skipped`);
       else warn(`${what}: "${cmd}" failed: ${(e as Error).message}`);
@@ -100,9 +109,14 @@ export async function collectDevice(shell: DeviceShell, o: CollectOptions): Prom
 
   // Nothing to collect from a package the phone does not have: say so before writing anything.
   const pmPath = await tryRun(`pm path ${o.package}`, "pm path");
-  if (disconnected) throw new CollectSetupError(`device ${shell.serial} is not online (adb devices lists it as absent or offline)`);
+  if (disconnected)
+    throw new CollectSetupError(
+      `device ${shell.serial} is not online (adb devices lists it as absent or offline)`,
+    );
   if (pmPath !== null && !/^package:/m.test(pmPath))
-    throw new CollectSetupError(`package ${o.package} is not installed on ${shell.serial} (pm path printed ${pmPath.trim() ? JSON.stringify(pmPath.trim()) : "nothing"})`);
+    throw new CollectSetupError(
+      `package ${o.package} is not installed on ${shell.serial} (pm path printed ${pmPath.trim() ? JSON.stringify(pmPath.trim()) : "nothing"})`,
+    );
 
   // Device context.
   const context: RunContext = { app: o.package, scenario: o.scenario };
@@ -122,15 +136,20 @@ export async function collectDevice(shell: DeviceShell, o: CollectOptions): Prom
   if (size) Object.assign(context, { screen_width: size.width, screen_height: size.height });
   const display = await tryRun("dumpsys display", "dumpsys display");
   context.refresh_hz = display === null ? null : parseDisplayRefresh(display);
-  if (display !== null && context.refresh_hz === null) warn("dumpsys display: no refresh rate found; jank deadlines use FrameDeadline or 16.67 ms", false);
+  if (display !== null && context.refresh_hz === null)
+    warn("dumpsys display: no refresh rate found; jank deadlines use FrameDeadline or 16.67 ms", false);
   const battery = await tryRun("dumpsys battery", "dumpsys battery");
   context.battery_level = battery === null ? null : parseBattery(battery).level;
   const conn = await tryRun("dumpsys connectivity", "dumpsys connectivity");
   context.network = conn === null ? null : parseConnectivity(conn);
   const pkgInfo = await tryRun(`dumpsys package ${o.package}`, "dumpsys package");
   context.app_version = pkgInfo === null ? null : (/versionName=(\S+)/.exec(pkgInfo)?.[1] ?? null);
-  if (pkgInfo !== null && context.app_version === null) warn(`package ${o.package}: no versionName (is it installed?)`, false);
-  if (context.api_level != null && context.api_level < 23) warn(`API ${context.api_level}: dumpsys gfxinfo framestats needs Android 6.0 (API 23); no per-frame data`);
+  if (pkgInfo !== null && context.app_version === null)
+    warn(`package ${o.package}: no versionName (is it installed?)`, false);
+  if (context.api_level != null && context.api_level < 23)
+    warn(
+      `API ${context.api_level}: dumpsys gfxinfo framestats needs Android 6.0 (API 23); no per-frame data`,
+    );
 
   // The agent's lines and UI events, from logcat.
   const reader = new AgentLineReader();
@@ -164,12 +183,18 @@ export async function collectDevice(shell: DeviceShell, o: CollectOptions): Prom
         if (stopping || logcat !== s) return;
         void (async () => {
           if (!(await shell.online())) {
-            if (!disconnected) warn(`device ${shell.serial} disconnected at ${(elapsed() / 1000).toFixed(1)} s (logcat ended); kept what was collected before`);
+            if (!disconnected)
+              warn(
+                `device ${shell.serial} disconnected at ${(elapsed() / 1000).toFixed(1)} s (logcat ended); kept what was collected before`,
+              );
             disconnected = true;
             return;
           }
           logcatRestarts++;
-          warn(`logcat stream ended at ${(elapsed() / 1000).toFixed(1)} s (logd restarted?); restarted it and re-read the last ${RESTART_TAIL} lines`, false);
+          warn(
+            `logcat stream ended at ${(elapsed() / 1000).toFixed(1)} s (logd restarted?); restarted it and re-read the last ${RESTART_TAIL} lines`,
+            false,
+          );
           await startLogcat(RESTART_TAIL);
         })();
       });
@@ -178,7 +203,11 @@ export async function collectDevice(shell: DeviceShell, o: CollectOptions): Prom
     }
   };
   await startLogcat(1);
-  sources.push({ kind: "logcat", origin: "adb shell logcat -v monotonic", tables: ["tasks", "contexts", "render_ops", "ui_events"] });
+  sources.push({
+    kind: "logcat",
+    origin: "adb shell logcat -v monotonic",
+    tables: ["tasks", "contexts", "render_ops", "ui_events"],
+  });
 
   // Frames: reset, then poll.
   await tryRun(`dumpsys gfxinfo ${o.package} reset`, "framestats reset");
@@ -191,13 +220,19 @@ export async function collectDevice(shell: DeviceShell, o: CollectOptions): Prom
     const r = parseFramestats(out, `framestats poll ${label}`);
     if (r.failure) {
       failedDumps++;
-      if (failedDumps <= 3) warn(`${r.failure} (frames of this poll missing unless a later poll still had them)`);
+      if (failedDumps <= 3)
+        warn(`${r.failure} (frames of this poll missing unless a later poll still had them)`);
       return;
     }
     for (const w of r.warnings.slice(0, 3)) warn(w, false);
-    dedupe.add(r.sections.flatMap((s) => s.frames), `framestats poll ${label}`);
+    dedupe.add(
+      r.sections.flatMap((s) => s.frames),
+      `framestats poll ${label}`,
+    );
     // The app's own count since the reset (JankTracker) tells whether the 120-frame window moved past frames unread.
-    const total = parseGfxinfo(out, `framestats poll ${label}`).summaries.find((x) => x.scope === "process")?.total_frames;
+    const total = parseGfxinfo(out, `framestats poll ${label}`).summaries.find(
+      (x) => x.scope === "process",
+    )?.total_frames;
     if (total != null) rendered = { total, collected: dedupe.size, label };
   };
 
@@ -207,7 +242,19 @@ export async function collectDevice(shell: DeviceShell, o: CollectOptions): Prom
     const r = await tryRun(`am profile start ${o.package} ${tracePath}`, "am profile start");
     if (r !== null && /error|exception/i.test(r)) warn(`am profile start: ${r.trim()}`, false);
   }
-  const counters = o.counters && !disconnected ? await CountersSession.start(shell, { package: o.package, runId: o.runId, intervalMs: o.countersIntervalMs, maxDurationMs: o.durationMs }, (w) => warn(w, false)) : null;
+  const counters =
+    o.counters && !disconnected
+      ? await CountersSession.start(
+          shell,
+          {
+            package: o.package,
+            runId: o.runId,
+            intervalMs: o.countersIntervalMs,
+            maxDurationMs: o.durationMs,
+          },
+          (w) => warn(w, false),
+        )
+      : null;
 
   // The scenario driver.
   let driverDone = o.scenario === "manual";
@@ -216,7 +263,10 @@ export async function collectDevice(shell: DeviceShell, o: CollectOptions): Prom
   let driver: Duplex | null = null;
   const [kind, arg] = splitScenario(o.scenario);
   if (kind !== "manual") {
-    const cmd = kind === "monkey" ? `monkey -p ${o.package} -s ${o.monkeySeed ?? 1} --throttle 300 -v ${arg}` : `am instrument -w ${arg}`;
+    const cmd =
+      kind === "monkey"
+        ? `monkey -p ${o.package} -s ${o.monkeySeed ?? 1} --throttle 300 -v ${arg}`
+        : `am instrument -w ${arg}`;
     try {
       const s = await shell.open(cmd);
       driver = s;
@@ -236,7 +286,15 @@ export async function collectDevice(shell: DeviceShell, o: CollectOptions): Prom
 
   let ended = "duration";
   const report = (phase: string) =>
-    o.onProgress?.({ serial: shell.serial, elapsedMs: elapsed(), frames: dedupe.size, tasks: reader.data.tasks.length, events: reader.data.uiEvents.length, warnings: warnings.length, phase });
+    o.onProgress?.({
+      serial: shell.serial,
+      elapsedMs: elapsed(),
+      frames: dedupe.size,
+      tasks: reader.data.tasks.length,
+      events: reader.data.uiEvents.length,
+      warnings: warnings.length,
+      phase,
+    });
   for (let i = 0; ; i++) {
     const tick = Date.now();
     await poll(String(i + 1));
@@ -260,7 +318,8 @@ export async function collectDevice(shell: DeviceShell, o: CollectOptions): Prom
     if (kind === "manual") warn(`stopped by the user after ${(elapsed() / 1000).toFixed(1)} s`, false);
     else warn(`interrupted (Ctrl-C) after ${(elapsed() / 1000).toFixed(1)} s, before the scenario ended`);
   }
-  if (ended === "duration" && kind !== "manual" && !driverDone) warn(`scenario ${o.scenario} still running when --duration ended`, false);
+  if (ended === "duration" && kind !== "manual" && !driverDone)
+    warn(`scenario ${o.scenario} still running when --duration ended`, false);
   if (!disconnected) await poll("final");
   stopping = true;
   (logcat as Duplex | null)?.destroy();
@@ -280,7 +339,12 @@ export async function collectDevice(shell: DeviceShell, o: CollectOptions): Prom
     const pulled = await pullMethodTrace(shell, tracePath, o.dir, o.runId);
     for (const [w, incomplete] of pulled.warnings) warn(w, incomplete);
     Object.assign(traced, pulled.tables);
-    if (pulled.origin) sources.push({ kind: "method-trace", origin: `adb pull ${pulled.origin}`, tables: Object.keys(pulled.tables) });
+    if (pulled.origin)
+      sources.push({
+        kind: "method-trace",
+        origin: `adb pull ${pulled.origin}`,
+        tables: Object.keys(pulled.tables),
+      });
   }
 
   const agent = reader.finish();
@@ -289,21 +353,43 @@ export async function collectDevice(shell: DeviceShell, o: CollectOptions): Prom
   if (failedDumps > 3) warn(`framestats: ${failedDumps} polls failed in all`);
   const r = rendered as { total: number; collected: number; label: string } | null;
   if (r && r.total > r.collected)
-    warn(`framestats: ${r.total - r.collected} of the ${r.total} frames the app rendered since the reset were never seen (poll ${r.label}'s "Total frames rendered"); polls came too far apart or failed`);
-  if (logcatRestarts) sources.push({ kind: "logcat", origin: `restarted ${logcatRestarts}x; lines de-duplicated by agent sequence number` });
+    warn(
+      `framestats: ${r.total - r.collected} of the ${r.total} frames the app rendered since the reset were never seen (poll ${r.label}'s "Total frames rendered"); polls came too far apart or failed`,
+    );
+  if (logcatRestarts)
+    sources.push({
+      kind: "logcat",
+      origin: `restarted ${logcatRestarts}x; lines de-duplicated by agent sequence number`,
+    });
 
   const tables: Partial<Record<TableName, Table>> = {};
   const frames = framesTable(o.runId, dedupe.frames(), context.refresh_hz ?? null);
   if (frames.table.numRows) tables.frames = frames.table;
-  if (frames.unknownColumns.length) warn(`framestats columns not in the schema, not kept: ${frames.unknownColumns.join(", ")}`, false);
+  if (frames.unknownColumns.length)
+    warn(`framestats columns not in the schema, not kept: ${frames.unknownColumns.join(", ")}`, false);
   if (frames.skipped) warn(`${frames.skipped} framestats rows without FrameCompleted left out`, false);
-  sources.push({ kind: "framestats", origin: `adb shell dumpsys gfxinfo ${o.package} framestats`, tables: ["frames"] });
+  sources.push({
+    kind: "framestats",
+    origin: `adb shell dumpsys gfxinfo ${o.package} framestats`,
+    tables: ["frames"],
+  });
   Object.assign(tables, agentTables(o.runId, agent), traced);
-  if (!agent.lines) warn(`no ${AGENT_TAG} lines in logcat: is the agent running? (frida -U -l collectors/agent/dist/agent.js ${o.package})`, false);
+  if (!agent.lines)
+    warn(
+      `no ${AGENT_TAG} lines in logcat: is the agent running? (frida -U -l collectors/agent/dist/agent.js ${o.package})`,
+      false,
+    );
 
   // A simulated phone says so in getprop; its runs are marked synthetic like any generated data.
   const synthetic = getprop !== null && /\[ro\.jankbook\.simulated\]: \[1\]/.test(getprop);
-  const manifest = newManifest(o.runId, context, { started_at: startedAt, created_by: "jankbook collect", synthetic, complete, warnings, sources });
+  const manifest = newManifest(o.runId, context, {
+    started_at: startedAt,
+    created_by: "jankbook collect",
+    synthetic,
+    complete,
+    warnings,
+    sources,
+  });
   const written = await writeBundleFolder(o.dir, manifest, tables);
   if (driverOut) await writeFileSafe(join(o.dir, "driver.log"), Buffer.from(driverOut));
   return { serial: shell.serial, dir: o.dir, manifest: written, ended };
@@ -313,7 +399,8 @@ export function splitScenario(s: string): ["monkey" | "instrument" | "manual", s
   if (s === "manual") return ["manual", ""];
   const m = /^(monkey|instrument):(.+)$/.exec(s);
   if (!m) throw new Error(`--scenario ${s}: expected monkey:<events>, instrument:<runner> or manual`);
-  if (m[1] === "monkey" && !/^\d+$/.test(m[2]!)) throw new Error(`--scenario ${s}: monkey needs a number of events`);
+  if (m[1] === "monkey" && !/^\d+$/.test(m[2]!))
+    throw new Error(`--scenario ${s}: monkey needs a number of events`);
   return [m[1] as "monkey" | "instrument", m[2]!];
 }
 

@@ -4,12 +4,17 @@ import { createRequire } from "node:module";
 import type { Duplex } from "node:stream";
 
 // adbkit is CommonJS with named exports only: take it through require so tsx and Node agree.
-const { Adb } = createRequire(import.meta.url)("@devicefarmer/adbkit") as typeof import("@devicefarmer/adbkit");
+const { Adb } = createRequire(import.meta.url)(
+  "@devicefarmer/adbkit",
+) as typeof import("@devicefarmer/adbkit");
 
 export type AdbClient = ReturnType<typeof Adb.createClient>;
 
 export class CommandTimeout extends Error {
-  constructor(readonly command: string, readonly ms: number) {
+  constructor(
+    readonly command: string,
+    readonly ms: number,
+  ) {
     super(`"${command}" did not answer within ${(ms / 1000).toFixed(1)} s`);
     this.name = "CommandTimeout";
   }
@@ -19,7 +24,12 @@ export function adbClient(host?: string, port?: number): AdbClient {
   return Adb.createClient({ host: host ?? "127.0.0.1", port: port ?? 5037 });
 }
 
-function withTimeout<T>(p: PromiseLike<T>, ms: number, onTimeout: () => Error, cleanup?: () => void): Promise<T> {
+function withTimeout<T>(
+  p: PromiseLike<T>,
+  ms: number,
+  onTimeout: () => Error,
+  cleanup?: () => void,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => {
       cleanup?.();
@@ -57,18 +67,31 @@ export class DeviceShell {
         stream!.on("error", reject);
       });
     })();
-    return withTimeout(work, ms, () => new CommandTimeout(command, ms), () => (stream as Duplex | null)?.destroy());
+    return withTimeout(
+      work,
+      ms,
+      () => new CommandTimeout(command, ms),
+      () => (stream as Duplex | null)?.destroy(),
+    );
   }
 
   /** Opens a long-running shell (logcat, monkey); the caller reads and ends it. */
   async open(command: string, ms = this.timeoutMs): Promise<Duplex> {
-    return withTimeout(this.client.getDevice(this.serial).shell(command) as PromiseLike<Duplex>, ms, () => new CommandTimeout(command, ms));
+    return withTimeout(
+      this.client.getDevice(this.serial).shell(command) as PromiseLike<Duplex>,
+      ms,
+      () => new CommandTimeout(command, ms),
+    );
   }
 
   /** true while the adb server lists the device as online */
   async online(ms = 3000): Promise<boolean> {
     try {
-      const devices = await withTimeout(this.client.listDevices() as PromiseLike<{ id: string; type: string }[]>, ms, () => new Error("adb server did not answer"));
+      const devices = await withTimeout(
+        this.client.listDevices() as PromiseLike<{ id: string; type: string }[]>,
+        ms,
+        () => new Error("adb server did not answer"),
+      );
       return devices.some((d) => d.id === this.serial && d.type === "device");
     } catch {
       return false;
@@ -95,10 +118,16 @@ export class DeviceShell {
       } finally {
         sync.end();
       }
-      if (BigInt(bytes.length) < stat.size) throw new Error(`pull ${path}: got ${bytes.length} of its ${stat.size} bytes`);
+      if (BigInt(bytes.length) < stat.size)
+        throw new Error(`pull ${path}: got ${bytes.length} of its ${stat.size} bytes`);
       return bytes;
     })();
-    return withTimeout(work, ms, () => new CommandTimeout(`pull ${path}`, ms), () => (end as (() => void) | null)?.());
+    return withTimeout(
+      work,
+      ms,
+      () => new CommandTimeout(`pull ${path}`, ms),
+      () => (end as (() => void) | null)?.(),
+    );
   }
 }
 

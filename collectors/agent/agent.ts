@@ -21,7 +21,12 @@ Java.perform(() => {
   let seq = 0;
   const emit = (r: AgentRecord) => Log.i(AGENT_TAG, encodeRecord(seq++, r));
 
-  emit({ type: "hello", agent_version: AGENT_VERSION, pid: Process.id, package: String(Java.use("android.app.ActivityThread").currentPackageName()) });
+  emit({
+    type: "hello",
+    agent_version: AGENT_VERSION,
+    pid: Process.id,
+    package: String(Java.use("android.app.ActivityThread").currentPackageName()),
+  });
 
   // Execution contexts (DiagDroid §4.2): the scheduling call stack, innermost first, hook frames dropped.
   const contexts = new Map<string, number>();
@@ -46,10 +51,25 @@ Java.perform(() => {
   /** identityHashCode of the runnable/message/future -> task id, until it begins */
   const pending = new Map<number, number>();
   const running = new Map<number, number>();
-  function scheduled(key: number, category: TaskCategory, executor: string, capacity: number | null, cls: string) {
+  function scheduled(
+    key: number,
+    category: TaskCategory,
+    executor: string,
+    capacity: number | null,
+    cls: string,
+  ) {
     const task_id = nextTask++;
     pending.set(key, task_id);
-    emit({ type: "task", task_id, category, executor_id: executor, pool_capacity: capacity, task_class: cls, scheduled: now(), context_id: contextId() });
+    emit({
+      type: "task",
+      task_id,
+      category,
+      executor_id: executor,
+      pool_capacity: capacity,
+      task_class: cls,
+      scheduled: now(),
+      context_id: contextId(),
+    });
   }
   function begin(key: number) {
     const task_id = pending.get(key);
@@ -57,7 +77,13 @@ Java.perform(() => {
     pending.delete(key);
     running.set(key, task_id);
     const t = Thread.currentThread();
-    emit({ type: "begin", task_id, ts: now(), tid: Number(Java.use("android.os.Process").myTid()), thread_name: String(t.getName()) });
+    emit({
+      type: "begin",
+      task_id,
+      ts: now(),
+      tid: Number(Java.use("android.os.Process").myTid()),
+      thread_name: String(t.getName()),
+    });
   }
   function end(key: number) {
     const task_id = running.get(key);
@@ -81,11 +107,21 @@ Java.perform(() => {
   // AsyncTask (execute goes through executeOnExecutor): the serial executor runs one task at a time.
   const AsyncTask = Java.use("android.os.AsyncTask");
   const futures = new Set<number>();
-  AsyncTask.executeOnExecutor.implementation = function (this: JavaObject, executor: JavaObject, params: JavaObject) {
+  AsyncTask.executeOnExecutor.implementation = function (
+    this: JavaObject,
+    executor: JavaObject,
+    params: JavaObject,
+  ) {
     const serial = String(executor.getClass().getName()).endsWith("SerialExecutor");
     const future = this.mFuture.value;
     futures.add(id(future));
-    scheduled(id(future), "async_task", `${executor.getClass().getName()}@${id(executor).toString(16)}`, serial ? 1 : capacityOf(executor), String(this.getClass().getName()));
+    scheduled(
+      id(future),
+      "async_task",
+      `${executor.getClass().getName()}@${id(executor).toString(16)}`,
+      serial ? 1 : capacityOf(executor),
+      String(this.getClass().getName()),
+    );
     return this.executeOnExecutor(executor, params);
   };
   const FutureTask = Java.use("java.util.concurrent.FutureTask");
@@ -105,10 +141,21 @@ Java.perform(() => {
 
   // ThreadPoolExecutor: execute schedules; beforeExecute/afterExecute bracket the run on a pool thread.
   ThreadPoolExecutor.execute.implementation = function (this: JavaObject, r: JavaObject) {
-    if (!futures.has(id(r))) scheduled(id(r), "thread_pool_executor", `${this.getClass().getName()}@${id(this).toString(16)}`, capacityOf(this), String(r.getClass().getName()));
+    if (!futures.has(id(r)))
+      scheduled(
+        id(r),
+        "thread_pool_executor",
+        `${this.getClass().getName()}@${id(this).toString(16)}`,
+        capacityOf(this),
+        String(r.getClass().getName()),
+      );
     return this.execute(r);
   };
-  ThreadPoolExecutor.beforeExecute.implementation = function (this: JavaObject, t: JavaObject, r: JavaObject) {
+  ThreadPoolExecutor.beforeExecute.implementation = function (
+    this: JavaObject,
+    t: JavaObject,
+    r: JavaObject,
+  ) {
     if (!futures.has(id(r))) begin(id(r));
     return this.beforeExecute(t, r);
   };
@@ -122,10 +169,18 @@ Java.perform(() => {
   function handlerScheduled(h: JavaObject, msg: JavaObject) {
     const looper = h.getLooper();
     const cls = String(h.getClass().getName());
-    const category: TaskCategory = cls.startsWith("android.app.IntentService$") ? "intent_service" : "handler_thread";
+    const category: TaskCategory = cls.startsWith("android.app.IntentService$")
+      ? "intent_service"
+      : "handler_thread";
     const cb = msg.getCallback();
     const what = cb ? String(cb.getClass().getName()) : cls;
-    scheduled(id(msg), category, `android.os.MessageQueue(${looper.getThread().getName()})@${id(looper.getQueue()).toString(16)}`, 1, what);
+    scheduled(
+      id(msg),
+      category,
+      `android.os.MessageQueue(${looper.getThread().getName()})@${id(looper.getQueue()).toString(16)}`,
+      1,
+      what,
+    );
   }
   Handler.sendMessageAtTime.implementation = function (this: JavaObject, msg: JavaObject, when: number) {
     handlerScheduled(this, msg);
@@ -146,14 +201,23 @@ Java.perform(() => {
   };
   // startService: the intent's work runs later through IntentService's handler (above); the scheduling
   // stack is recorded here so the context names the caller.
-  Java.use("android.app.ContextImpl").startService.implementation = function (this: JavaObject, intent: JavaObject) {
+  Java.use("android.app.ContextImpl").startService.implementation = function (
+    this: JavaObject,
+    intent: JavaObject,
+  ) {
     contextId();
     return this.startService(intent);
   };
 
   // Plain threads: each is its own execution unit, never queued (capacity unbounded = null).
   Thread.start.implementation = function (this: JavaObject) {
-    scheduled(id(this), "thread", `java.lang.Thread@${id(this).toString(16)}`, null, String(this.getClass().getName()));
+    scheduled(
+      id(this),
+      "thread",
+      `java.lang.Thread@${id(this).toString(16)}`,
+      null,
+      String(this.getClass().getName()),
+    );
     return this.start();
   };
   Thread.run.implementation = function (this: JavaObject) {
@@ -168,12 +232,20 @@ Java.perform(() => {
 
   // DRAW §III: measure, layout and draw of every View, with geometry, hierarchy and appearance.
   let frame = 0;
-  Java.use("android.view.Choreographer").doFrame.overload("long", "int").implementation = function (this: JavaObject, t: number, f: number) {
+  Java.use("android.view.Choreographer").doFrame.overload("long", "int").implementation = function (
+    this: JavaObject,
+    t: number,
+    f: number,
+  ) {
     frame++;
     return this.doFrame(t, f);
   };
   const layoutOf = new Map<number, string>();
-  Java.use("android.view.LayoutInflater").inflate.overload("int", "android.view.ViewGroup", "boolean").implementation = function (this: JavaObject, res: number, root: JavaObject, attach: boolean) {
+  Java.use("android.view.LayoutInflater").inflate.overload(
+    "int",
+    "android.view.ViewGroup",
+    "boolean",
+  ).implementation = function (this: JavaObject, res: number, root: JavaObject, attach: boolean) {
     const v = this.inflate(res, root, attach);
     try {
       layoutOf.set(id(v), `res/layout/${this.getContext().getResources().getResourceEntryName(res)}.xml`);
@@ -182,7 +254,12 @@ Java.perform(() => {
     }
     return v;
   };
-  function record(v: JavaObject, op: "measure" | "layout" | "draw", start: bigint, canvas: JavaObject | null) {
+  function record(
+    v: JavaObject,
+    op: "measure" | "layout" | "draw",
+    start: bigint,
+    canvas: JavaObject | null,
+  ) {
     const dur = now() - start;
     const parent = v.getParent();
     let parentId: number | null = null;
@@ -210,11 +287,25 @@ Java.perform(() => {
     }
     const vis = v.getVisibility();
     emit({
-      type: "op", frame, view_id: id(v), parent_id: parentId, view_class: String(v.getClass().getName()), op, start, dur,
-      ui_thread: Looper.myLooper() === Looper.getMainLooper() || String(Thread.currentThread().getName()) === "main",
+      type: "op",
+      frame,
+      view_id: id(v),
+      parent_id: parentId,
+      view_class: String(v.getClass().getName()),
+      op,
+      start,
+      dur,
+      ui_thread:
+        Looper.myLooper() === Looper.getMainLooper() || String(Thread.currentThread().getName()) === "main",
       hw_accelerated: canvas ? Boolean(canvas.isHardwareAccelerated()) : Boolean(v.isHardwareAccelerated()),
-      left: v.getLeft(), top: v.getTop(), width: v.getWidth(), height: v.getHeight(), has_background: v.getBackground() !== null,
-      visibility: vis === 0 ? "visible" : vis === 4 ? "invisible" : "gone", xml_id: xml, layout_file: layout,
+      left: v.getLeft(),
+      top: v.getTop(),
+      width: v.getWidth(),
+      height: v.getHeight(),
+      has_background: v.getBackground() !== null,
+      visibility: vis === 0 ? "visible" : vis === 4 ? "invisible" : "gone",
+      xml_id: xml,
+      layout_file: layout,
     });
   }
   View.measure.implementation = function (this: JavaObject, w: number, h: number) {
@@ -236,7 +327,9 @@ Java.perform(() => {
   // Input events: clicks, long clicks, text changes, keys, and scrolls (one per view per 300 ms).
   const target = (v: JavaObject): string => {
     try {
-      return v.getId() !== -1 ? String(v.getResources().getResourceEntryName(v.getId())) : String(v.getClass().getName());
+      return v.getId() !== -1
+        ? String(v.getResources().getResourceEntryName(v.getId()))
+        : String(v.getClass().getName());
     } catch {
       return String(v.getClass().getName());
     }
@@ -250,19 +343,42 @@ Java.perform(() => {
     return this.performLongClick();
   };
   const lastScroll = new Map<number, bigint>();
-  View.onScrollChanged.implementation = function (this: JavaObject, l: number, t: number, ol: number, ot: number) {
+  View.onScrollChanged.implementation = function (
+    this: JavaObject,
+    l: number,
+    t: number,
+    ol: number,
+    ot: number,
+  ) {
     const ts = now();
     const k = id(this);
-    if ((lastScroll.get(k) ?? 0n) + 300_000_000n < ts) emit({ type: "input", ts, kind: "scroll", target: target(this), source: "agent" });
+    if ((lastScroll.get(k) ?? 0n) + 300_000_000n < ts)
+      emit({ type: "input", ts, kind: "scroll", target: target(this), source: "agent" });
     lastScroll.set(k, ts);
     return this.onScrollChanged(l, t, ol, ot);
   };
-  Java.use("android.widget.TextView").sendOnTextChanged.implementation = function (this: JavaObject, s: JavaObject, a: number, b: number, c: number) {
+  Java.use("android.widget.TextView").sendOnTextChanged.implementation = function (
+    this: JavaObject,
+    s: JavaObject,
+    a: number,
+    b: number,
+    c: number,
+  ) {
     emit({ type: "input", ts: now(), kind: "text", target: target(this), source: "agent" });
     return this.sendOnTextChanged(s, a, b, c);
   };
-  Java.use("android.app.Activity").dispatchKeyEvent.implementation = function (this: JavaObject, e: JavaObject) {
-    if (e.getAction() === 0) emit({ type: "input", ts: now(), kind: "key", target: String(Java.use("android.view.KeyEvent").keyCodeToString(e.getKeyCode())), source: "agent" });
+  Java.use("android.app.Activity").dispatchKeyEvent.implementation = function (
+    this: JavaObject,
+    e: JavaObject,
+  ) {
+    if (e.getAction() === 0)
+      emit({
+        type: "input",
+        ts: now(),
+        kind: "key",
+        target: String(Java.use("android.view.KeyEvent").keyCodeToString(e.getKeyCode())),
+        source: "agent",
+      });
     return this.dispatchKeyEvent(e);
   };
 });

@@ -9,7 +9,8 @@ export const LINE_PREFIX = `jb${PROTOCOL_VERSION}`;
 /** logd truncates messages near 4 KB; stacks are cut to keep each line below this many characters. */
 export const MAX_LINE = 3800;
 
-export type TaskCategory = "thread" | "handler_thread" | "intent_service" | "thread_pool_executor" | "async_task";
+export type TaskCategory =
+  "thread" | "handler_thread" | "intent_service" | "thread_pool_executor" | "async_task";
 export type RenderOp = "measure" | "layout" | "draw";
 
 /** Percent-encodes what would break a space-separated field; "-" alone stands for null. */
@@ -18,7 +19,10 @@ export function field(value: string | number | bigint | null | undefined): strin
   const s = String(value);
   if (s === "") return "%";
   if (s === "-") return "%2D";
-  return s.replace(/[%\s|\x00-\x1f]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0"));
+  return s.replace(
+    /[%\s|\x00-\x1f]/g,
+    (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0"),
+  );
 }
 
 export function unfield(text: string): string | null {
@@ -30,15 +34,44 @@ export function unfield(text: string): string | null {
 export type AgentRecord =
   | { type: "hello"; agent_version: string; pid: number; package: string }
   | { type: "ctx"; context_id: number; frames: string[] }
-  | { type: "task"; task_id: number; category: TaskCategory; executor_id: string; pool_capacity: number | null; task_class: string; scheduled: bigint; context_id: number }
+  | {
+      type: "task";
+      task_id: number;
+      category: TaskCategory;
+      executor_id: string;
+      pool_capacity: number | null;
+      task_class: string;
+      scheduled: bigint;
+      context_id: number;
+    }
   | { type: "begin"; task_id: number; ts: bigint; tid: number; thread_name: string }
   | { type: "end"; task_id: number; ts: bigint }
-  | { type: "op"; frame: number; view_id: number; parent_id: number | null; view_class: string; op: RenderOp; start: bigint; dur: bigint; ui_thread: boolean; hw_accelerated: boolean; left: number; top: number; width: number; height: number; has_background: boolean; visibility: "visible" | "invisible" | "gone"; xml_id: string | null; layout_file: string | null }
+  | {
+      type: "op";
+      frame: number;
+      view_id: number;
+      parent_id: number | null;
+      view_class: string;
+      op: RenderOp;
+      start: bigint;
+      dur: bigint;
+      ui_thread: boolean;
+      hw_accelerated: boolean;
+      left: number;
+      top: number;
+      width: number;
+      height: number;
+      has_background: boolean;
+      visibility: "visible" | "invisible" | "gone";
+      xml_id: string | null;
+      layout_file: string | null;
+    }
   | { type: "input"; ts: bigint; kind: string; target: string | null; source: string };
 
 /** The message part of one logcat line: `jb1 <seq> <type> <fields...>`. */
 export function encodeRecord(seq: number, r: AgentRecord): string {
-  const f = (...xs: (string | number | bigint | null | undefined)[]) => `${LINE_PREFIX} ${seq} ${r.type} ${xs.map(field).join(" ")}`;
+  const f = (...xs: (string | number | bigint | null | undefined)[]) =>
+    `${LINE_PREFIX} ${seq} ${r.type} ${xs.map(field).join(" ")}`;
   switch (r.type) {
     case "hello":
       return f(r.agent_version, r.pid, r.package);
@@ -53,14 +86,38 @@ export function encodeRecord(seq: number, r: AgentRecord): string {
       return f(r.context_id, frames.length < r.frames.length ? "cut" : "full", ...frames);
     }
     case "task":
-      return f(r.task_id, r.category, r.executor_id, r.pool_capacity, r.task_class, r.scheduled, r.context_id);
+      return f(
+        r.task_id,
+        r.category,
+        r.executor_id,
+        r.pool_capacity,
+        r.task_class,
+        r.scheduled,
+        r.context_id,
+      );
     case "begin":
       return f(r.task_id, r.ts, r.tid, r.thread_name);
     case "end":
       return f(r.task_id, r.ts);
     case "op": {
       const flags = (r.ui_thread ? "U" : "") + (r.hw_accelerated ? "H" : "") + (r.has_background ? "B" : "");
-      return f(r.frame, r.view_id, r.parent_id, r.view_class, r.op, r.start, r.dur, flags || "0", r.left, r.top, r.width, r.height, r.visibility, r.xml_id, r.layout_file);
+      return f(
+        r.frame,
+        r.view_id,
+        r.parent_id,
+        r.view_class,
+        r.op,
+        r.start,
+        r.dur,
+        flags || "0",
+        r.left,
+        r.top,
+        r.width,
+        r.height,
+        r.visibility,
+        r.xml_id,
+        r.layout_file,
+      );
     }
     case "input":
       return f(r.ts, r.kind, r.target, r.source);

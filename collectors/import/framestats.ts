@@ -27,9 +27,13 @@ export function importFramestats(text: string, file: string, runId: string): Tex
   if (r.failure) warnings.push(r.failure);
   // Several dumps concatenated (a saved polling session) overlap: keep each frame once.
   const d = new FrameDeduper();
-  d.add(r.sections.flatMap((s) => s.frames), file);
+  d.add(
+    r.sections.flatMap((s) => s.frames),
+    file,
+  );
   const frames = framesTable(runId, d.frames(), null);
-  if (frames.unknownColumns.length) warnings.push(`${file}: columns not in the schema, not kept: ${frames.unknownColumns.join(", ")}`);
+  if (frames.unknownColumns.length)
+    warnings.push(`${file}: columns not in the schema, not kept: ${frames.unknownColumns.join(", ")}`);
   if (frames.skipped) warnings.push(`${file}: ${frames.skipped} rows without FrameCompleted left out`);
   return {
     context: { app: g.package ?? "unknown", scenario: `import ${file}` },

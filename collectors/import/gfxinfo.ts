@@ -17,5 +17,12 @@ export function importGfxinfo(text: string, file: string): TextImport & { summar
       ? `${file}: gfxinfo summary only (${s.total_frames ?? "?"} frames, ${s.janky_frames ?? "?"} janky): no per-frame data; collect framestats for a frames table`
       : `${file}: no frame statistics in this dump (Android < 6 prints none)`,
   );
-  return { context: { app: g.package ?? "unknown", scenario: `import ${file}` }, tables: {}, warnings, complete: true, source: { kind: "gfxinfo", origin: file }, summary: g };
+  return {
+    context: { app: g.package ?? "unknown", scenario: `import ${file}` },
+    tables: {},
+    warnings,
+    complete: true,
+    source: { kind: "gfxinfo", origin: file },
+    summary: g,
+  };
 }

@@ -9,13 +9,20 @@ import type { TextImport } from "./framestats";
 
 export function detectLogcat(text: string): boolean {
   const head = text.split("\n", 50);
-  return head.filter((l) => /^\s*\d+\.\d+\s+\d+\s+\d+ [VDIWEF] |^\d\d-\d\d \d\d:\d\d:\d\d\.\d+\s+\d+\s+\d+ [VDIWEF] |^[VDIWEF]\/.*\(\s*\d+\): /.test(l)).length >= Math.min(3, head.length);
+  return (
+    head.filter((l) =>
+      /^\s*\d+\.\d+\s+\d+\s+\d+ [VDIWEF] |^\d\d-\d\d \d\d:\d\d:\d\d\.\d+\s+\d+\s+\d+ [VDIWEF] |^[VDIWEF]\/.*\(\s*\d+\): /.test(
+        l,
+      ),
+    ).length >= Math.min(3, head.length)
+  );
 }
 
 export function importLogcat(text: string, file: string, runId: string): TextImport {
   const log = parseLogcat(text, file);
   const reader = new AgentLineReader();
-  for (const l of log.lines) if (l.tag === AGENT_TAG) reader.feed(l.message, l.pid, `${file} line ${l.lineNo}`);
+  for (const l of log.lines)
+    if (l.tag === AGENT_TAG) reader.feed(l.message, l.pid, `${file} line ${l.lineNo}`);
   const d = reader.finish();
   const warnings = [...log.warnings, ...d.warnings];
   if (!d.lines) warnings.push(`${file}: no ${AGENT_TAG} lines (${log.lines.length} other log lines)`);

@@ -97,7 +97,11 @@ export class AdbTransportServer {
   }
 
   /** The handler's view of a stream: writes wait for the host's OKAY, one WRTE in flight. */
-  private streamOf(s: StreamState, send: (p: Buffer) => void, closeStream: (s: StreamState, notifyHost: boolean) => void): ShellStream {
+  private streamOf(
+    s: StreamState,
+    send: (p: Buffer) => void,
+    closeStream: (s: StreamState, notifyHost: boolean) => void,
+  ): ShellStream {
     return {
       write: (d) => {
         const bytes = typeof d === "string" ? Buffer.from(d, "utf8") : d;
@@ -158,7 +162,9 @@ export class AdbTransportServer {
         buffer = buffer.subarray(24 + len);
         switch (cmd) {
           case A_CNXN: {
-            const props = Object.entries(this.options.banner).map(([k, v]) => `${k}=${v}`).join(";");
+            const props = Object.entries(this.options.banner)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(";");
             send(packet(A_CNXN, VERSION, MAX_PAYLOAD, Buffer.from(`device::${props};features=\0`)));
             break;
           }
@@ -172,7 +178,15 @@ export class AdbTransportServer {
               send(packet(A_CLSE, 0, arg0));
               break;
             }
-            const s: StreamState = { local: this.nextId++, remote: arg0, closed: false, waiting: null, queue: Promise.resolve(), closers: [], onData: null };
+            const s: StreamState = {
+              local: this.nextId++,
+              remote: arg0,
+              closed: false,
+              waiting: null,
+              queue: Promise.resolve(),
+              closers: [],
+              onData: null,
+            };
             streams.set(s.local, s);
             send(packet(A_OKAY, s.local, s.remote));
             const stream = this.streamOf(s, send, closeStream);

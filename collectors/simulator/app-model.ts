@@ -83,7 +83,10 @@ export class Executor {
 
   /** FIFO start on the first free worker (capacity workers; null = a new thread per task). */
   place(ts: number, dur: number): { start: number; end: number; tid: number; name: string } {
-    let worker = this.threads.reduce<(typeof this.threads)[number] | null>((best, w) => (!best || w.freeAt < best.freeAt ? w : best), null);
+    let worker = this.threads.reduce<(typeof this.threads)[number] | null>(
+      (best, w) => (!best || w.freeAt < best.freeAt ? w : best),
+      null,
+    );
     if (!worker || (worker.freeAt > ts && (this.capacity === null || this.threads.length < this.capacity))) {
       const i = this.threads.length;
       worker = { tid: this.tidFor(i), name: this.threadName(i), freeAt: 0 };
@@ -135,9 +138,21 @@ export class AppSim {
     return this.nextTid++;
   }
 
-  executor(id: string, category: TaskCategory, capacity: number | null, threadName: (i: number) => string, fixedTid?: number): Executor {
+  executor(
+    id: string,
+    category: TaskCategory,
+    capacity: number | null,
+    threadName: (i: number) => string,
+    fixedTid?: number,
+  ): Executor {
     const tids: number[] = [];
-    return new Executor(`${id}@${this.hash().toString(16)}`, category, capacity, threadName, (i) => fixedTid ?? (tids[i] ??= this.tid()));
+    return new Executor(
+      `${id}@${this.hash().toString(16)}`,
+      category,
+      capacity,
+      threadName,
+      (i) => fixedTid ?? (tids[i] ??= this.tid()),
+    );
   }
 
   private emit(ts: number, tid: number, record: AgentRecord | string, tag = "JankbookAgent", level = "I") {
@@ -155,7 +170,14 @@ export class AppSim {
   }
 
   /** Schedules a task: the agent prints task (at scheduling), begin and end lines. */
-  submit(ex: Executor, ts: number, durMs: number, taskClass: string, stack: string[], schedulerTid = this.pid): SimTask {
+  submit(
+    ex: Executor,
+    ts: number,
+    durMs: number,
+    taskClass: string,
+    stack: string[],
+    schedulerTid = this.pid,
+  ): SimTask {
     const key = stack.join("\n");
     let ctx = this.contexts.get(key);
     if (ctx === undefined) {
@@ -166,12 +188,36 @@ export class AppSim {
     const dur = (durMs * MS) / this.device.speed;
     const p = ex.place(ts, dur);
     const t: SimTask = {
-      task_id: this.nextTask++, category: ex.category, executor_id: ex.id, pool_capacity: ex.capacity, task_class: taskClass,
-      scheduled: Math.round(ts), started: Math.round(p.start), ended: Math.round(p.end), tid: p.tid, thread_name: p.name, context_id: ctx,
+      task_id: this.nextTask++,
+      category: ex.category,
+      executor_id: ex.id,
+      pool_capacity: ex.capacity,
+      task_class: taskClass,
+      scheduled: Math.round(ts),
+      started: Math.round(p.start),
+      ended: Math.round(p.end),
+      tid: p.tid,
+      thread_name: p.name,
+      context_id: ctx,
     };
     this.tasks.push(t);
-    this.emit(ts, schedulerTid, { type: "task", task_id: t.task_id, category: t.category, executor_id: t.executor_id, pool_capacity: t.pool_capacity, task_class: taskClass, scheduled: BigInt(t.scheduled), context_id: ctx });
-    this.emit(p.start, p.tid, { type: "begin", task_id: t.task_id, ts: BigInt(t.started), tid: p.tid, thread_name: p.name });
+    this.emit(ts, schedulerTid, {
+      type: "task",
+      task_id: t.task_id,
+      category: t.category,
+      executor_id: t.executor_id,
+      pool_capacity: t.pool_capacity,
+      task_class: taskClass,
+      scheduled: BigInt(t.scheduled),
+      context_id: ctx,
+    });
+    this.emit(p.start, p.tid, {
+      type: "begin",
+      task_id: t.task_id,
+      ts: BigInt(t.started),
+      tid: p.tid,
+      thread_name: p.name,
+    });
     this.emit(p.end, p.tid, { type: "end", task_id: t.task_id, ts: BigInt(t.ended) });
     if (p.tid === this.pid) this.mainBusy.push([p.start, p.end]);
     return t;
@@ -179,7 +225,7 @@ export class AppSim {
 
   private mainFreeAt(t: number): number {
     let at = t;
-    for (let moved = true; moved; ) {
+    for (let moved = true; moved;) {
       moved = false;
       for (const [a, b] of this.mainBusy)
         if (a <= at && at < b) {
@@ -191,7 +237,12 @@ export class AppSim {
   }
 
   /** Frames on the vsync grid from `from` until `to` while the screen animates; `layout` adds measure/layout passes. */
-  animate(from: number, to: number, root: SimView, opts: { layoutFirst?: boolean; extraDrawMs?: number; renderOps?: boolean } = {}) {
+  animate(
+    from: number,
+    to: number,
+    root: SimView,
+    opts: { layoutFirst?: boolean; extraDrawMs?: number; renderOps?: boolean } = {},
+  ) {
     const P = this.period;
     let t = Math.max(Math.ceil(from / P) * P, this.nextFrameAt);
     let first = true;
@@ -200,7 +251,8 @@ export class AppSim {
       const vsync = Math.floor(uiStart / P) * P;
       const hadInput = this.lastInput !== null && this.lastInput > t - P && this.lastInput <= uiStart;
       const handleInput = uiStart + between(this.rand, 0.05, 0.2) * MS;
-      const animation = handleInput + (hadInput ? between(this.rand, 0.3, 1.2) : between(this.rand, 0.05, 0.2)) * MS;
+      const animation =
+        handleInput + (hadInput ? between(this.rand, 0.3, 1.2) : between(this.rand, 0.05, 0.2)) * MS;
       const traversals = animation + between(this.rand, 0.1, 0.3) * MS;
       const frameIndex = this.traversal++;
       const emitOps = opts.renderOps !== false && this.viewHooks;
@@ -221,15 +273,36 @@ export class AppSim {
       const swap = issue + dequeue + gpuCost / this.device.speed;
       const completed = swap + between(this.rand, 0.2, 0.6) * MS;
       this.frames.push({
-        window: this.window, intended: t, vsync, vsync_id: this.vsyncId++, input_ts: hadInput ? this.lastInput : null, input_id: hadInput ? this.inputId : 0,
-        handle_input: handleInput, animation, traversals, draw_start: drawStart, sync_queued: syncQueued, sync_start: syncStart,
-        issue, swap, completed, dequeue, queue: between(this.rand, 0.03, 0.2) * MS, gpu: swap + gpuCost * 0.6, period: P,
+        window: this.window,
+        intended: t,
+        vsync,
+        vsync_id: this.vsyncId++,
+        input_ts: hadInput ? this.lastInput : null,
+        input_id: hadInput ? this.inputId : 0,
+        handle_input: handleInput,
+        animation,
+        traversals,
+        draw_start: drawStart,
+        sync_queued: syncQueued,
+        sync_start: syncStart,
+        issue,
+        swap,
+        completed,
+        dequeue,
+        queue: between(this.rand, 0.03, 0.2) * MS,
+        gpu: swap + gpuCost * 0.6,
+        period: P,
       });
       this.vsyncId += Math.max(0, Math.floor((syncStart - t) / P));
       // The UI thread may start the next frame once this one is handed to the RenderThread.
       t = Math.max(t + P, Math.ceil(syncStart / P) * P);
       first = false;
-      if (completed - t > 5 * P) this.note(completed, "Choreographer", `Skipped ${Math.floor((completed - t) / P)} frames!  The application may be doing too much work on its main thread.`);
+      if (completed - t > 5 * P)
+        this.note(
+          completed,
+          "Choreographer",
+          `Skipped ${Math.floor((completed - t) / P)} frames!  The application may be doing too much work on its main thread.`,
+        );
     }
     this.nextFrameAt = t;
   }
@@ -240,12 +313,22 @@ export class AppSim {
   }
 
   /** One pass over the tree, parents before children (children nested inside the parent's time). */
-  private walk(v: SimView, parent: SimView | null, op: "measure" | "layout" | "draw", start: number, frame: number, emit: boolean): number {
+  private walk(
+    v: SimView,
+    parent: SimView | null,
+    op: "measure" | "layout" | "draw",
+    start: number,
+    frame: number,
+    emit: boolean,
+  ): number {
     if (v.visibility === "gone") return start;
     const s = this.device.speed;
     const own =
       op === "draw"
-        ? ((v.cost + (v.background ? 0.6 * ((v.width * v.height) / (this.device.width * this.device.height)) : 0)) * MS) / s
+        ? ((v.cost +
+            (v.background ? 0.6 * ((v.width * v.height) / (this.device.width * this.device.height)) : 0)) *
+            MS) /
+          s
         : ((op === "measure" ? 0.04 : 0.02) * MS * between(this.rand, 0.8, 1.2)) / s;
     let t = start + own * between(this.rand, 0.9, 1.1);
     if (op === "draw" && v.visibility === "invisible") t = start + 0.002 * MS; // an invisible view skips its own drawing
@@ -254,15 +337,47 @@ export class AppSim {
     if (emit) {
       this.renderOpCount.n++;
       this.emit(start + dur, this.pid, {
-        type: "op", frame, view_id: v.id, parent_id: parent?.id ?? null, view_class: v.cls, op, start: BigInt(Math.round(start)), dur: BigInt(dur),
-        ui_thread: true, hw_accelerated: true, left: v.left, top: v.top, width: v.width, height: v.height, has_background: v.background,
-        visibility: v.visibility, xml_id: v.xml_id, layout_file: v.layout_file,
+        type: "op",
+        frame,
+        view_id: v.id,
+        parent_id: parent?.id ?? null,
+        view_class: v.cls,
+        op,
+        start: BigInt(Math.round(start)),
+        dur: BigInt(dur),
+        ui_thread: true,
+        hw_accelerated: true,
+        left: v.left,
+        top: v.top,
+        width: v.width,
+        height: v.height,
+        has_background: v.background,
+        visibility: v.visibility,
+        xml_id: v.xml_id,
+        layout_file: v.layout_file,
       });
     }
     return start + dur;
   }
 
-  view(cls: string, rect: [number, number, number, number], o: Partial<Omit<SimView, "id" | "cls" | "left" | "top" | "width" | "height">> = {}): SimView {
-    return { id: this.hash(), cls, xml_id: o.xml_id ?? null, layout_file: o.layout_file ?? null, left: rect[0], top: rect[1], width: rect[2], height: rect[3], background: o.background ?? false, visibility: o.visibility ?? "visible", cost: o.cost ?? 0.05, children: o.children ?? [] };
+  view(
+    cls: string,
+    rect: [number, number, number, number],
+    o: Partial<Omit<SimView, "id" | "cls" | "left" | "top" | "width" | "height">> = {},
+  ): SimView {
+    return {
+      id: this.hash(),
+      cls,
+      xml_id: o.xml_id ?? null,
+      layout_file: o.layout_file ?? null,
+      left: rect[0],
+      top: rect[1],
+      width: rect[2],
+      height: rect[3],
+      background: o.background ?? false,
+      visibility: o.visibility ?? "visible",
+      cost: o.cost ?? 0.05,
+      children: o.children ?? [],
+    };
   }
 }

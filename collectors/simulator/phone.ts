@@ -75,7 +75,11 @@ export class SimulatedPhone {
     this.prepareLog();
     const p = options.profile;
     this.server = new AdbTransportServer({
-      banner: { "ro.product.name": p.device, "ro.product.model": p.model.replace(/\s/g, "_"), "ro.product.device": p.device },
+      banner: {
+        "ro.product.name": p.device,
+        "ro.product.model": p.model.replace(/\s/g, "_"),
+        "ro.product.device": p.device,
+      },
       shell: (cmd, stream) => this.shell(cmd, stream),
       files: (path) => this.file(path),
     });
@@ -132,7 +136,9 @@ export class SimulatedPhone {
   /** Every frame of the scenario as framestats prints it on this device (absolute ns), for tests. */
   expectedFrames(): Record<string, bigint>[] {
     const layout = framestatsLayoutFor(this.options.profile.api_level) ?? [];
-    return this.timeline.sim.frames.map((f) => Object.fromEntries(layout.map((c, i) => [frameColumnName(c), this.frameValues(f, layout)[i]!])));
+    return this.timeline.sim.frames.map((f) =>
+      Object.fromEntries(layout.map((c, i) => [frameColumnName(c), this.frameValues(f, layout)[i]!])),
+    );
   }
 
   private checkFaults() {
@@ -156,7 +162,8 @@ export class SimulatedPhone {
     const all: { ts: number; pid: number; tid: number; level: string; tag: string; msg: () => string }[] = [];
     for (const l of sim.log) {
       const rec = l.record;
-      if (typeof rec === "string") all.push({ ts: l.ts, pid: l.pid, tid: l.tid, level: l.level, tag: l.tag, msg: () => rec });
+      if (typeof rec === "string")
+        all.push({ ts: l.ts, pid: l.pid, tid: l.tid, level: l.level, tag: l.tag, msg: () => rec });
       else {
         const msg = encodeRecord(seq++, shiftRecord(rec, BigInt(this.base)));
         all.push({ ts: l.ts, pid: l.pid, tid: l.tid, level: "I", tag: AGENT_TAG, msg: () => msg });
@@ -164,16 +171,36 @@ export class SimulatedPhone {
     }
     // Other processes keep logging: the collector must pick the agent's lines out of them.
     for (let t = -5e9; t < this.timeline.duration + 60e9; t += 300e6 + rand() * 900e6)
-      all.push({ ts: Math.round(t), pid: 1402, tid: 1402 + Math.floor(rand() * 40), level: "D", tag: rand() < 0.5 ? "PowerManagerService" : "WindowManager", msg: () => "acquire lock=233570404, flags=0x1, tag=\"View Lock\"" });
-    all.push({ ts: -2e9, pid: 1402, tid: 1460, level: "I", tag: "ActivityManager", msg: () => `Start proc ${sim.pid}:${sim.pkg}/u0a187 for activity ${sim.window.split("/android.view")[0]}` });
+      all.push({
+        ts: Math.round(t),
+        pid: 1402,
+        tid: 1402 + Math.floor(rand() * 40),
+        level: "D",
+        tag: rand() < 0.5 ? "PowerManagerService" : "WindowManager",
+        msg: () => 'acquire lock=233570404, flags=0x1, tag="View Lock"',
+      });
+    all.push({
+      ts: -2e9,
+      pid: 1402,
+      tid: 1460,
+      level: "I",
+      tag: "ActivityManager",
+      msg: () =>
+        `Start proc ${sim.pid}:${sim.pkg}/u0a187 for activity ${sim.window.split("/android.view")[0]}`,
+    });
     all.sort((a, b) => a.ts - b.ts);
-    this.lines = all.map((l) => ({ ts: l.ts, text: (fmt: Fmt) => `${fmtTime(this.base + l.ts, fmt)} ${String(l.pid).padStart(5)} ${String(l.tid).padStart(5)} ${l.level} ${l.tag.padEnd(8)}: ${l.msg()}` }));
+    this.lines = all.map((l) => ({
+      ts: l.ts,
+      text: (fmt: Fmt) =>
+        `${fmtTime(this.base + l.ts, fmt)} ${String(l.pid).padStart(5)} ${String(l.tid).padStart(5)} ${l.level} ${l.tag.padEnd(8)}: ${l.msg()}`,
+    }));
   }
 
   /** `log -t tag message`: one more log line, at ts ns after the scenario start (not before lines already sent). */
   appendLog(tag: string, message: string, ts: number) {
     const at = this.lines.findIndex((l) => l.ts > ts);
-    const text = (fmt: Fmt) => `${fmtTime(this.base + ts, fmt)} ${String(2000).padStart(5)} ${String(2000).padStart(5)} I ${tag.padEnd(8)}: ${message}`;
+    const text = (fmt: Fmt) =>
+      `${fmtTime(this.base + ts, fmt)} ${String(2000).padStart(5)} ${String(2000).padStart(5)} I ${tag.padEnd(8)}: ${message}`;
     this.lines.splice(at < 0 ? this.lines.length : at, 0, { ts, text });
   }
 
@@ -195,9 +222,17 @@ export class SimulatedPhone {
     if (verb !== "stop") return `Error: unknown profile command ${verb}\n`;
     if (this.profiling) {
       const { path: file, from } = this.profiling;
-      const t = simMethodTrace(this.timeline.sim, from, this.elapsed(), 1_700_000_000_000_000 + Math.floor((this.base + from) / 1000));
+      const t = simMethodTrace(
+        this.timeline.sim,
+        from,
+        this.elapsed(),
+        1_700_000_000_000_000 + Math.floor((this.base + from) / 1000),
+      );
       this.methodTraces.set(file, t);
-      this.files.set(file, { bytes: writeMethodTrace(t.spec), readyAt: Date.now() + (this.options.faults?.traceFlushMs ?? 0) });
+      this.files.set(file, {
+        bytes: writeMethodTrace(t.spec),
+        readyAt: Date.now() + (this.options.faults?.traceFlushMs ?? 0),
+      });
       this.profiling = null;
     }
     return "";
@@ -215,7 +250,10 @@ export class SimulatedPhone {
     }
     if (this.simpleperf.accepts(cmd)) return this.simpleperf.shell(cmd, stream);
     const reply = (text: string) => {
-      void stream.write(text).catch(() => {}).finally(() => stream.end());
+      void stream
+        .write(text)
+        .catch(() => {})
+        .finally(() => stream.end());
     };
     const p = this.options.profile;
     const sim = this.timeline.sim;
@@ -223,24 +261,41 @@ export class SimulatedPhone {
     if (args[0] === "getprop") {
       const props = this.props();
       if (args[1]) return reply((props[args[1]] ?? "") + "\n");
-      return reply(Object.entries(props).map(([k, v]) => `[${k}]: [${v}]`).join("\n") + "\n");
+      return reply(
+        Object.entries(props)
+          .map(([k, v]) => `[${k}]: [${v}]`)
+          .join("\n") + "\n",
+      );
     }
     if (cmd.trim() === "wm size") return reply(`Physical size: ${p.width}x${p.height}\n`);
     if (cmd.startsWith("dumpsys display"))
-      return reply(`DISPLAY MANAGER (dumpsys display)\n  mOnlyCode=false\nDisplay Devices: size=1\n  DisplayDeviceInfo{"Built-in Screen": uniqueId="local:0", ${p.width} x ${p.height}, modeId 1, defaultModeId 1, supportedModes [{id=1, width=${p.width}, height=${p.height}, fps=${p.refresh_hz.toFixed(1)}}], density 420}\n`);
+      return reply(
+        `DISPLAY MANAGER (dumpsys display)\n  mOnlyCode=false\nDisplay Devices: size=1\n  DisplayDeviceInfo{"Built-in Screen": uniqueId="local:0", ${p.width} x ${p.height}, modeId 1, defaultModeId 1, supportedModes [{id=1, width=${p.width}, height=${p.height}, fps=${p.refresh_hz.toFixed(1)}}], density 420}\n`,
+      );
     if (cmd.startsWith("dumpsys battery"))
-      return reply(`Current Battery Service state:\n  AC powered: false\n  USB powered: true\n  Wireless powered: false\n  status: 2\n  health: 2\n  present: true\n  level: ${p.battery_level}\n  scale: 100\n  voltage: 4123\n  temperature: 291\n  technology: Li-ion\n`);
+      return reply(
+        `Current Battery Service state:\n  AC powered: false\n  USB powered: true\n  Wireless powered: false\n  status: 2\n  health: 2\n  present: true\n  level: ${p.battery_level}\n  scale: 100\n  voltage: 4123\n  temperature: 291\n  technology: Li-ion\n`,
+      );
     if (cmd.startsWith("dumpsys connectivity")) {
       const t = p.network === "wifi" ? "WIFI" : p.network === "cellular" ? "CELLULAR" : null;
-      return reply(t ? `Active default network: 100\n\nCurrent Networks:\n  NetworkAgentInfo{network{100}  handle{432902426637}  ni{${t === "WIFI" ? "WIFI" : "MOBILE"} CONNECTED extra: } Score(70) Transports: ${t} Capabilities: INTERNET&NOT_RESTRICTED}\n` : "Active default network: none\n");
+      return reply(
+        t
+          ? `Active default network: 100\n\nCurrent Networks:\n  NetworkAgentInfo{network{100}  handle{432902426637}  ni{${t === "WIFI" ? "WIFI" : "MOBILE"} CONNECTED extra: } Score(70) Transports: ${t} Capabilities: INTERNET&NOT_RESTRICTED}\n`
+          : "Active default network: none\n",
+      );
     }
-    if (cmd.startsWith("dumpsys package")) return reply(`Packages:\n  Package [${sim.pkg}] (c0ffee):\n    versionCode=5006 minSdk=21 targetSdk=28\n    versionName=${this.timeline.truth.app_version}\n`);
+    if (cmd.startsWith("dumpsys package"))
+      return reply(
+        `Packages:\n  Package [${sim.pkg}] (c0ffee):\n    versionCode=5006 minSdk=21 targetSdk=28\n    versionName=${this.timeline.truth.app_version}\n`,
+      );
     if (args[0] === "pidof") return reply(args[1] === sim.pkg ? `${sim.pid}\n` : "");
     if (args[0] === "dumpsys" && args[1] === "gfxinfo") return this.gfxinfo(args.slice(2), reply);
     if (args[0] === "logcat") return this.logcat(args.slice(1), stream);
-    if (args[0] === "monkey" || (args[0] === "am" && args[1] === "instrument")) return this.drive(args, stream);
+    if (args[0] === "monkey" || (args[0] === "am" && args[1] === "instrument"))
+      return this.drive(args, stream);
     if (args[0] === "am" && args[1] === "profile") return reply(this.profile(args.slice(2)));
-    if (args[0] === "pm" && args[1] === "path") return reply(args[2] === sim.pkg ? `package:/data/app/~~c0ffee==/${sim.pkg}-1/base.apk\n` : "");
+    if (args[0] === "pm" && args[1] === "path")
+      return reply(args[2] === sim.pkg ? `package:/data/app/~~c0ffee==/${sim.pkg}-1/base.apk\n` : "");
     if (args[0] === "echo") return reply(args.slice(1).join(" ") + "\n");
     return reply(`/system/bin/sh: ${args[0]}: inaccessible or not found\n`);
   }
@@ -248,10 +303,15 @@ export class SimulatedPhone {
   private props(): Record<string, string> {
     const p = this.options.profile;
     return {
-      "ro.build.version.release": p.sdk_release, "ro.build.version.sdk": String(p.api_level), "ro.product.model": p.model,
-      "ro.product.manufacturer": p.manufacturer, "ro.product.device": p.device, "ro.product.cpu.abi": p.cpu_abi,
+      "ro.build.version.release": p.sdk_release,
+      "ro.build.version.sdk": String(p.api_level),
+      "ro.product.model": p.model,
+      "ro.product.manufacturer": p.manufacturer,
+      "ro.product.device": p.device,
+      "ro.product.cpu.abi": p.cpu_abi,
       "ro.build.fingerprint": `${p.manufacturer}/${p.device}/${p.device}:${p.sdk_release}/SIM.${this.options.seed}/1:user/release-keys`,
-      "ro.kernel.qemu": "0", "ro.jankbook.simulated": "1",
+      "ro.kernel.qemu": "0",
+      "ro.jankbook.simulated": "1",
     };
   }
 
@@ -259,14 +319,32 @@ export class SimulatedPhone {
     const b = this.base;
     const abs = (x: number) => BigInt(Math.round(b + x));
     const map: Record<string, bigint> = {
-      Flags: 0n, FrameTimelineVsyncId: BigInt(f.vsync_id), IntendedVsync: abs(f.intended), Vsync: abs(f.vsync),
-      OldestInputEvent: f.input_ts === null ? 0n : abs(f.input_ts), NewestInputEvent: f.input_ts === null ? 0n : abs(f.input_ts),
-      InputEventId: BigInt(f.input_id), HandleInputStart: abs(f.handle_input), AnimationStart: abs(f.animation),
-      PerformTraversalsStart: abs(f.traversals), DrawStart: abs(f.draw_start), FrameDeadline: abs(f.intended + f.period),
-      FrameStartTime: abs(f.handle_input), FrameInterval: BigInt(f.period), WorkloadTarget: BigInt(f.period), AnimationTime: abs(f.vsync),
-      SyncQueued: abs(f.sync_queued), SyncStart: abs(f.sync_start), IssueDrawCommandsStart: abs(f.issue), SwapBuffers: abs(f.swap),
-      FrameCompleted: abs(f.completed), DequeueBufferDuration: BigInt(Math.round(f.dequeue)), QueueBufferDuration: BigInt(Math.round(f.queue)),
-      GpuCompleted: abs(f.gpu), SwapBuffersCompleted: abs(f.completed), DisplayPresentTime: abs(Math.ceil(f.completed / f.period) * f.period + f.period),
+      Flags: 0n,
+      FrameTimelineVsyncId: BigInt(f.vsync_id),
+      IntendedVsync: abs(f.intended),
+      Vsync: abs(f.vsync),
+      OldestInputEvent: f.input_ts === null ? 0n : abs(f.input_ts),
+      NewestInputEvent: f.input_ts === null ? 0n : abs(f.input_ts),
+      InputEventId: BigInt(f.input_id),
+      HandleInputStart: abs(f.handle_input),
+      AnimationStart: abs(f.animation),
+      PerformTraversalsStart: abs(f.traversals),
+      DrawStart: abs(f.draw_start),
+      FrameDeadline: abs(f.intended + f.period),
+      FrameStartTime: abs(f.handle_input),
+      FrameInterval: BigInt(f.period),
+      WorkloadTarget: BigInt(f.period),
+      AnimationTime: abs(f.vsync),
+      SyncQueued: abs(f.sync_queued),
+      SyncStart: abs(f.sync_start),
+      IssueDrawCommandsStart: abs(f.issue),
+      SwapBuffers: abs(f.swap),
+      FrameCompleted: abs(f.completed),
+      DequeueBufferDuration: BigInt(Math.round(f.dequeue)),
+      QueueBufferDuration: BigInt(Math.round(f.queue)),
+      GpuCompleted: abs(f.gpu),
+      SwapBuffersCompleted: abs(f.completed),
+      DisplayPresentTime: abs(Math.ceil(f.completed / f.period) * f.period + f.period),
       CommandSubmissionCompleted: abs(f.swap),
     };
     return layout.map((c) => map[c] ?? 0n);
@@ -284,17 +362,26 @@ export class SimulatedPhone {
     const e = this.elapsed();
     const fail = this.options.faults?.framestatsFailure;
     if (fail && e >= fail[0] && e < fail[1])
-      return reply(`Failure while dumping the app: ProcessRecord{5d1e1 ${sim.pid}:${sim.pkg}/u0a187}\njava.io.IOException: Timeout\n`);
+      return reply(
+        `Failure while dumping the app: ProcessRecord{5d1e1 ${sim.pid}:${sim.pkg}/u0a187}\njava.io.IOException: Timeout\n`,
+      );
     const layout = framestatsLayoutFor(this.options.profile.api_level);
     const done = sim.frames.filter((f) => f.intended >= this.resetAt && f.completed <= e);
     const recent = done.slice(-RING);
     const durations = done.map((f) => (f.completed - f.intended) / 1e6).sort((a, b) => a - b);
-    const pct = (q: number) => (durations.length ? Math.round(durations[Math.min(durations.length - 1, Math.floor(q * durations.length))]!) : 0);
+    const pct = (q: number) =>
+      durations.length
+        ? Math.round(durations[Math.min(durations.length - 1, Math.floor(q * durations.length))]!)
+        : 0;
     const janky = done.filter((f) => f.completed - f.intended > f.period).length;
     const summary = [
-      `Stats since: ${Math.round(this.base + Math.max(0, this.resetAt))}ns`, `Total frames rendered: ${done.length}`,
+      `Stats since: ${Math.round(this.base + Math.max(0, this.resetAt))}ns`,
+      `Total frames rendered: ${done.length}`,
       `Janky frames: ${janky} (${done.length ? ((100 * janky) / done.length).toFixed(2) : "0.00"}%)`,
-      `50th percentile: ${pct(0.5)}ms`, `90th percentile: ${pct(0.9)}ms`, `95th percentile: ${pct(0.95)}ms`, `99th percentile: ${pct(0.99)}ms`,
+      `50th percentile: ${pct(0.5)}ms`,
+      `90th percentile: ${pct(0.9)}ms`,
+      `95th percentile: ${pct(0.95)}ms`,
+      `99th percentile: ${pct(0.99)}ms`,
       `Number Missed Vsync: ${done.filter((f) => f.vsync > f.intended).length}`,
       `HISTOGRAM: ${[5, 6, 7, 8, 9, 10, 12, 14, 16, 18, 20, 25, 32, 48, 64, 100, 150].map((ms, i, a) => `${ms}ms=${durations.filter((d) => d <= ms && (i === 0 || d > a[i - 1]!)).length}`).join(" ")}`,
     ];
@@ -326,7 +413,11 @@ export class SimulatedPhone {
     sent = tail !== null && Number.isFinite(tail) ? Math.max(0, first - tail) : 0;
     const push = (to: number) => {
       if (to <= sent) return;
-      const text = this.lines.slice(sent, to).map((l) => l.text(fmt)).join("\n") + "\n";
+      const text =
+        this.lines
+          .slice(sent, to)
+          .map((l) => l.text(fmt))
+          .join("\n") + "\n";
       sent = to;
       void stream.write(text).catch(() => {});
     };
@@ -352,7 +443,13 @@ export class SimulatedPhone {
   private drive(args: string[], stream: ShellStream) {
     const isMonkey = args[0] === "monkey";
     const count = Number(args[args.length - 1]) || 0;
-    void stream.write(isMonkey ? `  bash arg: -p\n:Monkey: seed=${this.options.seed} count=${count}\n:AllowPackage: ${this.timeline.sim.pkg}\n:IncludeCategory: android.intent.category.LAUNCHER\n` : `INSTRUMENTATION_STATUS: class=${this.timeline.sim.pkg}.ScenarioTest\n`).catch(() => {});
+    void stream
+      .write(
+        isMonkey
+          ? `  bash arg: -p\n:Monkey: seed=${this.options.seed} count=${count}\n:AllowPackage: ${this.timeline.sim.pkg}\n:IncludeCategory: android.intent.category.LAUNCHER\n`
+          : `INSTRUMENTATION_STATUS: class=${this.timeline.sim.pkg}.ScenarioTest\n`,
+      )
+      .catch(() => {});
     this.startScenario();
     const timer = setInterval(() => {
       if (stream.closed) {
@@ -363,7 +460,14 @@ export class SimulatedPhone {
         clearInterval(timer);
         this.timers.delete(timer);
         const events = this.timeline.truth.counts.ui_events;
-        void stream.write(isMonkey ? `Events injected: ${count || events}\n// Monkey finished\n` : `INSTRUMENTATION_STATUS_CODE: 0\n\nOK (1 test)\n`).catch(() => {}).finally(() => stream.end());
+        void stream
+          .write(
+            isMonkey
+              ? `Events injected: ${count || events}\n// Monkey finished\n`
+              : `INSTRUMENTATION_STATUS_CODE: 0\n\nOK (1 test)\n`,
+          )
+          .catch(() => {})
+          .finally(() => stream.end());
       }
     }, 20);
     this.timers.add(timer);

@@ -23,7 +23,14 @@ export interface GroundTruth {
   device: DeviceProfile;
   duration_ns: number;
   cases: GroundTruthCase[];
-  counts: { frames: number; janky_frames: number; tasks: number; contexts: number; render_ops: number; ui_events: number };
+  counts: {
+    frames: number;
+    janky_frames: number;
+    tasks: number;
+    contexts: number;
+    render_ops: number;
+    ui_events: number;
+  };
 }
 
 export interface Timeline {
@@ -32,7 +39,16 @@ export interface Timeline {
   truth: GroundTruth;
 }
 
-export const SCENARIOS = ["paper-cases", "openlaw", "fbreader", "transportr", "faceq", "picsplay", "k9", "k9-regressed"] as const;
+export const SCENARIOS = [
+  "paper-cases",
+  "openlaw",
+  "fbreader",
+  "transportr",
+  "faceq",
+  "picsplay",
+  "k9",
+  "k9-regressed",
+] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 const JAVA = (frames: string[]) => frames;
@@ -43,17 +59,42 @@ interface Ctx {
 }
 
 function screenChrome(sim: AppSim, w: number, h: number, content: SimView[]): SimView {
-  const bar = sim.view("android.widget.Toolbar", [0, 0, w, 168], { xml_id: "toolbar", layout_file: "res/layout/activity_main.xml", background: true, cost: 0.12, children: [sim.view("android.widget.TextView", [48, 40, 600, 88], { xml_id: "title", cost: 0.15 })] });
-  const content_ = sim.view("android.widget.FrameLayout", [0, 168, w, h - 168], { xml_id: "content", layout_file: "res/layout/activity_main.xml", children: content });
-  return sim.view("com.android.internal.policy.DecorView", [0, 0, w, h], { background: true, cost: 0.05, children: [sim.view("android.widget.LinearLayout", [0, 0, w, h], { children: [bar, content_] })] });
+  const bar = sim.view("android.widget.Toolbar", [0, 0, w, 168], {
+    xml_id: "toolbar",
+    layout_file: "res/layout/activity_main.xml",
+    background: true,
+    cost: 0.12,
+    children: [sim.view("android.widget.TextView", [48, 40, 600, 88], { xml_id: "title", cost: 0.15 })],
+  });
+  const content_ = sim.view("android.widget.FrameLayout", [0, 168, w, h - 168], {
+    xml_id: "content",
+    layout_file: "res/layout/activity_main.xml",
+    children: content,
+  });
+  return sim.view("com.android.internal.policy.DecorView", [0, 0, w, h], {
+    background: true,
+    cost: 0.05,
+    children: [sim.view("android.widget.LinearLayout", [0, 0, w, h], { children: [bar, content_] })],
+  });
 }
 
 function listRows(sim: AppSim, w: number, top: number, n: number, layout: string, rowH = 220): SimView[] {
   return Array.from({ length: n }, (_, i) =>
-    sim.view("android.widget.LinearLayout", [0, top + i * rowH, w, rowH], { layout_file: layout, children: [
-      sim.view("android.widget.TextView", [32, top + i * rowH + 24, w - 64, 80], { xml_id: "row_title", layout_file: layout, cost: 0.18 }),
-      sim.view("android.widget.TextView", [32, top + i * rowH + 120, w - 64, 64], { xml_id: "row_subtitle", layout_file: layout, cost: 0.12 }),
-    ] }),
+    sim.view("android.widget.LinearLayout", [0, top + i * rowH, w, rowH], {
+      layout_file: layout,
+      children: [
+        sim.view("android.widget.TextView", [32, top + i * rowH + 24, w - 64, 80], {
+          xml_id: "row_title",
+          layout_file: layout,
+          cost: 0.18,
+        }),
+        sim.view("android.widget.TextView", [32, top + i * rowH + 120, w - 64, 64], {
+          xml_id: "row_subtitle",
+          layout_file: layout,
+          cost: 0.12,
+        }),
+      ],
+    }),
   );
 }
 
@@ -62,17 +103,51 @@ function listRows(sim: AppSim, w: number, top: number, n: number, layout: string
 function openlaw(c: Ctx, t0: number): number {
   const { sim } = c;
   const { width: w, height: h } = sim.device;
-  const serial = sim.executor("android.os.AsyncTask$SerialExecutor", "async_task", 1, (i) => `AsyncTask #${i + 1}`);
+  const serial = sim.executor(
+    "android.os.AsyncTask$SerialExecutor",
+    "async_task",
+    1,
+    (i) => `AsyncTask #${i + 1}`,
+  );
   const main = sim.executor("android.os.MessageQueue(main)", "handler_thread", 1, () => "main", sim.pid);
-  const root = screenChrome(sim, w, h, [sim.view("android.widget.ListView", [0, 168, w, h - 168], { xml_id: "law_list", layout_file: "res/layout/fragment_law_list.xml", children: listRows(sim, w, 168, 7, "res/layout/law_list_item.xml") })]);
-  const c2 = JAVA(["android.os.AsyncTask.execute(AsyncTask.java:535)", "de.jurasoft.openlaw.HeadlineComposerAdapter.refresh(HeadlineComposerAdapter.java:112)", "de.jurasoft.openlaw.HeadlineComposerAdapter.<init>(HeadlineComposerAdapter.java:54)", "de.jurasoft.openlaw.LawListFragment.onActivityCreated(LawListFragment.java:80)"]);
-  const c1 = JAVA(["android.os.AsyncTask.execute(AsyncTask.java:535)", "de.jurasoft.openlaw.LawListFragment.onListItemClick(LawListFragment.java:141)", "android.app.ListFragment$2.onItemClick(ListFragment.java:58)", "android.widget.AdapterView.performItemClick(AdapterView.java:310)"]);
-  const post = JAVA(["android.os.Handler.sendMessageAtTime(Handler.java:610)", "android.os.AsyncTask.postResult(AsyncTask.java:327)", "android.os.AsyncTask$2.call(AsyncTask.java:305)"]);
+  const root = screenChrome(sim, w, h, [
+    sim.view("android.widget.ListView", [0, 168, w, h - 168], {
+      xml_id: "law_list",
+      layout_file: "res/layout/fragment_law_list.xml",
+      children: listRows(sim, w, 168, 7, "res/layout/law_list_item.xml"),
+    }),
+  ]);
+  const c2 = JAVA([
+    "android.os.AsyncTask.execute(AsyncTask.java:535)",
+    "de.jurasoft.openlaw.HeadlineComposerAdapter.refresh(HeadlineComposerAdapter.java:112)",
+    "de.jurasoft.openlaw.HeadlineComposerAdapter.<init>(HeadlineComposerAdapter.java:54)",
+    "de.jurasoft.openlaw.LawListFragment.onActivityCreated(LawListFragment.java:80)",
+  ]);
+  const c1 = JAVA([
+    "android.os.AsyncTask.execute(AsyncTask.java:535)",
+    "de.jurasoft.openlaw.LawListFragment.onListItemClick(LawListFragment.java:141)",
+    "android.app.ListFragment$2.onItemClick(ListFragment.java:58)",
+    "android.widget.AdapterView.performItemClick(AdapterView.java:310)",
+  ]);
+  const post = JAVA([
+    "android.os.Handler.sendMessageAtTime(Handler.java:610)",
+    "android.os.AsyncTask.postResult(AsyncTask.java:327)",
+    "android.os.AsyncTask$2.call(AsyncTask.java:305)",
+  ]);
   sim.input(t0 + 0.2 * S, "click", "launcher_icon");
   sim.animate(t0 + 0.2 * S, t0 + 0.7 * S, root, { layoutFirst: true });
   const blocked: number[] = [];
-  for (const [at, headMs, clickAfter] of [[0.5, 1800, 0.6], [3.0, 1500, 0.4]] as const) {
-    const head = sim.submit(serial, t0 + at * S, headMs, "de.jurasoft.openlaw.HeadlineComposerAdapter$LoadHeadlinesTask", c2);
+  for (const [at, headMs, clickAfter] of [
+    [0.5, 1800, 0.6],
+    [3.0, 1500, 0.4],
+  ] as const) {
+    const head = sim.submit(
+      serial,
+      t0 + at * S,
+      headMs,
+      "de.jurasoft.openlaw.HeadlineComposerAdapter$LoadHeadlinesTask",
+      c2,
+    );
     sim.submit(main, head.ended, 4, "android.os.AsyncTask$InternalHandler", post);
     const clickAt = t0 + (at + clickAfter) * S;
     sim.input(clickAt, "click", "law_list_item");
@@ -84,7 +159,19 @@ function openlaw(c: Ctx, t0: number): number {
   }
   sim.input(t0 + 5.2 * S, "scroll", "law_list");
   sim.animate(t0 + 5.2 * S, t0 + 5.9 * S, root);
-  c.cases.push({ case: "openlaw", paper: "DiagDroid §6.2 (Figure 5)", finding: "LoadLawTask waits > 500 ms on AsyncTask's serial executor behind LoadHeadlinesTask", culprit: { task_class: "de.jurasoft.openlaw.LawListFragment$LoadLawTask", context_frame: c1[1], blocked_by: "de.jurasoft.openlaw.HeadlineComposerAdapter$LoadHeadlinesTask", category: "async_task", pool_capacity: 1, task_ids: blocked } });
+  c.cases.push({
+    case: "openlaw",
+    paper: "DiagDroid §6.2 (Figure 5)",
+    finding: "LoadLawTask waits > 500 ms on AsyncTask's serial executor behind LoadHeadlinesTask",
+    culprit: {
+      task_class: "de.jurasoft.openlaw.LawListFragment$LoadLawTask",
+      context_frame: c1[1],
+      blocked_by: "de.jurasoft.openlaw.HeadlineComposerAdapter$LoadHeadlinesTask",
+      category: "async_task",
+      pool_capacity: 1,
+      task_ids: blocked,
+    },
+  });
   return t0 + 6 * S;
 }
 
@@ -92,17 +179,55 @@ function openlaw(c: Ctx, t0: number): number {
 function fbreader(c: Ctx, t0: number): number {
   const { sim } = c;
   const { width: w, height: h } = sim.device;
-  const pool = sim.executor("java.util.concurrent.ThreadPoolExecutor", "thread_pool_executor", 2, (i) => `pool-2-thread-${i + 1}`);
-  const page = sim.view("org.geometerplus.zlibrary.ui.android.view.ZLAndroidWidget", [0, 168, w, h - 168], { xml_id: "main_view", layout_file: "res/layout/main.xml", cost: 2.2, background: true });
+  const pool = sim.executor(
+    "java.util.concurrent.ThreadPoolExecutor",
+    "thread_pool_executor",
+    2,
+    (i) => `pool-2-thread-${i + 1}`,
+  );
+  const page = sim.view("org.geometerplus.zlibrary.ui.android.view.ZLAndroidWidget", [0, 168, w, h - 168], {
+    xml_id: "main_view",
+    layout_file: "res/layout/main.xml",
+    cost: 2.2,
+    background: true,
+  });
   const root = screenChrome(sim, w, h, [page]);
-  const stack = JAVA(["java.util.concurrent.ThreadPoolExecutor.execute(ThreadPoolExecutor.java:1339)", "org.geometerplus.zlibrary.ui.android.image.ZLAndroidImageLoader.startImageLoading(ZLAndroidImageLoader.java:58)", "org.geometerplus.fbreader.fbreader.FBView.onPaint(FBView.java:402)"]);
+  const stack = JAVA([
+    "java.util.concurrent.ThreadPoolExecutor.execute(ThreadPoolExecutor.java:1339)",
+    "org.geometerplus.zlibrary.ui.android.image.ZLAndroidImageLoader.startImageLoading(ZLAndroidImageLoader.java:58)",
+    "org.geometerplus.fbreader.fbreader.FBView.onPaint(FBView.java:402)",
+  ]);
   const ids: number[] = [];
-  for (const [at, n] of [[0.3, 8], [2.8, 6]] as const) {
+  for (const [at, n] of [
+    [0.3, 8],
+    [2.8, 6],
+  ] as const) {
     sim.input(t0 + at * S, "swipe", "main_view");
     sim.animate(t0 + at * S, t0 + (at + 0.5) * S, root, { layoutFirst: true });
-    for (let i = 0; i < n; i++) ids.push(sim.submit(pool, t0 + (at + 0.45) * S + i * 2 * MS, 350 + sim.rand() * 200, "org.geometerplus.zlibrary.ui.android.image.ZLAndroidImageLoader$1", stack).task_id);
+    for (let i = 0; i < n; i++)
+      ids.push(
+        sim.submit(
+          pool,
+          t0 + (at + 0.45) * S + i * 2 * MS,
+          350 + sim.rand() * 200,
+          "org.geometerplus.zlibrary.ui.android.image.ZLAndroidImageLoader$1",
+          stack,
+        ).task_id,
+      );
   }
-  c.cases.push({ case: "fbreader", paper: "DiagDroid §6.2 (Figure 7)", finding: "image loads queue on a ThreadPoolExecutor of capacity 2; a larger pool (about 5) removes the waiting", culprit: { task_class: "org.geometerplus.zlibrary.ui.android.image.ZLAndroidImageLoader$1", context_frame: stack[1], category: "thread_pool_executor", pool_capacity: 2, task_ids: ids } });
+  c.cases.push({
+    case: "fbreader",
+    paper: "DiagDroid §6.2 (Figure 7)",
+    finding:
+      "image loads queue on a ThreadPoolExecutor of capacity 2; a larger pool (about 5) removes the waiting",
+    culprit: {
+      task_class: "org.geometerplus.zlibrary.ui.android.image.ZLAndroidImageLoader$1",
+      context_frame: stack[1],
+      category: "thread_pool_executor",
+      pool_capacity: 2,
+      task_ids: ids,
+    },
+  });
   return t0 + 5 * S;
 }
 
@@ -111,25 +236,86 @@ function fbreader(c: Ctx, t0: number): number {
 function transportr(c: Ctx, t0: number): number {
   const { sim } = c;
   const { width: w, height: h } = sim.device;
-  const handler = sim.executor("android.os.MessageQueue(LocationFilter)", "handler_thread", 1, () => "LocationFilter");
-  const service = sim.executor("android.app.IntentService[SyncService]", "intent_service", 1, () => "IntentService[SyncService]");
-  const edit = sim.view("android.widget.AutoCompleteTextView", [32, 200, w - 64, 140], { xml_id: "from_location", layout_file: "res/layout/fragment_directions.xml", background: true, cost: 0.4 });
-  const root = screenChrome(sim, w, h, [edit, sim.view("android.widget.ListView", [0, 360, w, 900], { xml_id: "suggestions", layout_file: "res/layout/fragment_directions.xml", children: listRows(sim, w, 360, 4, "res/layout/location_item.xml") })]);
-  const stack = JAVA(["android.os.Handler.sendMessageAtTime(Handler.java:610)", "android.widget.Filter.filter(Filter.java:101)", "de.grobox.transportr.locations.LocationAdapter.onTextChanged(LocationAdapter.java:96)", "android.widget.TextView.sendOnTextChanged(TextView.java:9347)"]);
-  const svcStack = JAVA(["android.app.ContextImpl.startService(ContextImpl.java:1531)", "de.grobox.transportr.data.SyncManager.requestSync(SyncManager.java:44)", "de.grobox.transportr.MapActivity.onResume(MapActivity.java:130)"]);
-  const thrStack = JAVA(["java.lang.Thread.start(Thread.java:883)", "de.grobox.transportr.utils.Analytics.send(Analytics.java:31)", "de.grobox.transportr.MapActivity.onResume(MapActivity.java:133)"]);
+  const handler = sim.executor(
+    "android.os.MessageQueue(LocationFilter)",
+    "handler_thread",
+    1,
+    () => "LocationFilter",
+  );
+  const service = sim.executor(
+    "android.app.IntentService[SyncService]",
+    "intent_service",
+    1,
+    () => "IntentService[SyncService]",
+  );
+  const edit = sim.view("android.widget.AutoCompleteTextView", [32, 200, w - 64, 140], {
+    xml_id: "from_location",
+    layout_file: "res/layout/fragment_directions.xml",
+    background: true,
+    cost: 0.4,
+  });
+  const root = screenChrome(sim, w, h, [
+    edit,
+    sim.view("android.widget.ListView", [0, 360, w, 900], {
+      xml_id: "suggestions",
+      layout_file: "res/layout/fragment_directions.xml",
+      children: listRows(sim, w, 360, 4, "res/layout/location_item.xml"),
+    }),
+  ]);
+  const stack = JAVA([
+    "android.os.Handler.sendMessageAtTime(Handler.java:610)",
+    "android.widget.Filter.filter(Filter.java:101)",
+    "de.grobox.transportr.locations.LocationAdapter.onTextChanged(LocationAdapter.java:96)",
+    "android.widget.TextView.sendOnTextChanged(TextView.java:9347)",
+  ]);
+  const svcStack = JAVA([
+    "android.app.ContextImpl.startService(ContextImpl.java:1531)",
+    "de.grobox.transportr.data.SyncManager.requestSync(SyncManager.java:44)",
+    "de.grobox.transportr.MapActivity.onResume(MapActivity.java:130)",
+  ]);
+  const thrStack = JAVA([
+    "java.lang.Thread.start(Thread.java:883)",
+    "de.grobox.transportr.utils.Analytics.send(Analytics.java:31)",
+    "de.grobox.transportr.MapActivity.onResume(MapActivity.java:133)",
+  ]);
   sim.input(t0 + 0.1 * S, "click", "from_location");
   sim.animate(t0 + 0.1 * S, t0 + 0.4 * S, root, { layoutFirst: true });
-  sim.submit(sim.executor("java.lang.Thread", "thread", null, () => "Thread-7"), t0 + 0.15 * S, 200, "de.grobox.transportr.utils.Analytics$1", thrStack);
+  sim.submit(
+    sim.executor("java.lang.Thread", "thread", null, () => "Thread-7"),
+    t0 + 0.15 * S,
+    200,
+    "de.grobox.transportr.utils.Analytics$1",
+    thrStack,
+  );
   const ids: number[] = [];
   for (let i = 0; i < 6; i++) {
     const at = t0 + (0.5 + i * 0.3) * S;
     sim.input(at, "text", "from_location");
     sim.animate(at, at + 0.12 * S, root);
-    ids.push(sim.submit(handler, at + 1 * MS, 600 + sim.rand() * 300, "de.grobox.transportr.locations.LocationAdapter$1", stack).task_id);
+    ids.push(
+      sim.submit(
+        handler,
+        at + 1 * MS,
+        600 + sim.rand() * 300,
+        "de.grobox.transportr.locations.LocationAdapter$1",
+        stack,
+      ).task_id,
+    );
   }
-  for (let i = 0; i < 2; i++) sim.submit(service, t0 + (2.5 + i * 0.05) * S, 300, "de.grobox.transportr.data.SyncService", svcStack);
-  c.cases.push({ case: "transportr", paper: "DiagDroid §6.2 (Figure 8)", finding: "filter messages queue on the LocationFilter handler thread: long queuing and long execution", culprit: { task_class: "de.grobox.transportr.locations.LocationAdapter$1", context_frame: stack[2], category: "handler_thread", pool_capacity: 1, task_ids: ids } });
+  for (let i = 0; i < 2; i++)
+    sim.submit(service, t0 + (2.5 + i * 0.05) * S, 300, "de.grobox.transportr.data.SyncService", svcStack);
+  c.cases.push({
+    case: "transportr",
+    paper: "DiagDroid §6.2 (Figure 8)",
+    finding: "filter messages queue on the LocationFilter handler thread: long queuing and long execution",
+    culprit: {
+      task_class: "de.grobox.transportr.locations.LocationAdapter$1",
+      context_frame: stack[2],
+      category: "handler_thread",
+      pool_capacity: 1,
+      task_ids: ids,
+    },
+  });
   return t0 + 5 * S;
 }
 
@@ -143,16 +329,49 @@ function faceq(c: Ctx, t0: number): number {
   const cells = Array.from({ length: 9 }, (_, i) => {
     const l = (i % 3) * cell;
     const t = top + Math.floor(i / 3) * cellH;
-    return sim.view("android.widget.RelativeLayout", [l, t, cell, cellH], { layout_file: "res/layout/editor_item.xml", background: true, cost: 0.1, children: [sim.view("android.widget.ImageView", [l, t, cell, cellH], { xml_id: "item_image", layout_file: "res/layout/editor_item.xml", background: true, cost: 0.35 })] });
+    return sim.view("android.widget.RelativeLayout", [l, t, cell, cellH], {
+      layout_file: "res/layout/editor_item.xml",
+      background: true,
+      cost: 0.1,
+      children: [
+        sim.view("android.widget.ImageView", [l, t, cell, cellH], {
+          xml_id: "item_image",
+          layout_file: "res/layout/editor_item.xml",
+          background: true,
+          cost: 0.35,
+        }),
+      ],
+    });
   });
-  const grid = sim.view("android.widget.GridView", [0, top, w, h - top], { xml_id: "gridview", layout_file: "res/layout/activity_editor.xml", background: true, cost: 0.6, children: cells });
-  const avatar = sim.view("com.faceq.editor.AvatarView", [0, 168, w, top - 168], { xml_id: "avatar", layout_file: "res/layout/activity_editor.xml", cost: 9.5 });
+  const grid = sim.view("android.widget.GridView", [0, top, w, h - top], {
+    xml_id: "gridview",
+    layout_file: "res/layout/activity_editor.xml",
+    background: true,
+    cost: 0.6,
+    children: cells,
+  });
+  const avatar = sim.view("com.faceq.editor.AvatarView", [0, 168, w, top - 168], {
+    xml_id: "avatar",
+    layout_file: "res/layout/activity_editor.xml",
+    cost: 9.5,
+  });
   const root = screenChrome(sim, w, h, [avatar, grid]);
   for (const at of [0.2, 1.4, 2.6]) {
     sim.input(t0 + at * S, "scroll", "gridview");
     sim.animate(t0 + at * S, t0 + (at + 0.8) * S, root, { layoutFirst: at === 0.2 });
   }
-  c.cases.push({ case: "faceq", paper: "DRAW §IV-B case 1 (Figure 6)", finding: "the GridView's blue background is drawn under nine ImageViews in nine RelativeLayouts that cover it completely", culprit: { view_id: grid.id, view_class: "android.widget.GridView", xml_id: "gridview", covered_by: cells.map((v) => v.id) } });
+  c.cases.push({
+    case: "faceq",
+    paper: "DRAW §IV-B case 1 (Figure 6)",
+    finding:
+      "the GridView's blue background is drawn under nine ImageViews in nine RelativeLayouts that cover it completely",
+    culprit: {
+      view_id: grid.id,
+      view_class: "android.widget.GridView",
+      xml_id: "gridview",
+      covered_by: cells.map((v) => v.id),
+    },
+  });
   return t0 + 4 * S;
 }
 
@@ -162,16 +381,48 @@ function picsplay(c: Ctx, t0: number): number {
   const { width: w, height: h } = sim.device;
   const top = h - 420;
   const submenus = Array.from({ length: 5 }, (_, k) =>
-    sim.view("android.widget.LinearLayout", [0, top, w, 420], { xml_id: `submenu_${k + 1}`, layout_file: `res/layout/main_submenu${k + 1}.xml`, background: true, cost: 0.15, children: Array.from({ length: 4 }, (_, i) => sim.view("android.widget.ImageButton", [i * Math.floor(w / 4), top + 40, Math.floor(w / 4), 340], { xml_id: `submenu${k + 1}_button${i + 1}`, layout_file: `res/layout/main_submenu${k + 1}.xml`, background: true, cost: 0.3 })) }),
+    sim.view("android.widget.LinearLayout", [0, top, w, 420], {
+      xml_id: `submenu_${k + 1}`,
+      layout_file: `res/layout/main_submenu${k + 1}.xml`,
+      background: true,
+      cost: 0.15,
+      children: Array.from({ length: 4 }, (_, i) =>
+        sim.view("android.widget.ImageButton", [i * Math.floor(w / 4), top + 40, Math.floor(w / 4), 340], {
+          xml_id: `submenu${k + 1}_button${i + 1}`,
+          layout_file: `res/layout/main_submenu${k + 1}.xml`,
+          background: true,
+          cost: 0.3,
+        }),
+      ),
+    }),
   );
-  const photo = sim.view("com.picsplay.PhotoView", [0, 168, w, top - 168], { xml_id: "photo", layout_file: "res/layout/main.xml", cost: 8.5 });
-  const root = screenChrome(sim, w, h, [photo, sim.view("android.widget.FrameLayout", [0, top, w, 420], { xml_id: "submenu_container", layout_file: "res/layout/main.xml", children: submenus })]);
+  const photo = sim.view("com.picsplay.PhotoView", [0, 168, w, top - 168], {
+    xml_id: "photo",
+    layout_file: "res/layout/main.xml",
+    cost: 8.5,
+  });
+  const root = screenChrome(sim, w, h, [
+    photo,
+    sim.view("android.widget.FrameLayout", [0, top, w, 420], {
+      xml_id: "submenu_container",
+      layout_file: "res/layout/main.xml",
+      children: submenus,
+    }),
+  ]);
   for (const at of [0.2, 1.3, 2.5]) {
     sim.input(t0 + at * S, "click", "submenu_tab");
     sim.animate(t0 + at * S, t0 + (at + 0.6) * S, root, { layoutFirst: true });
   }
   // The last submenu is drawn last, over the same rectangle: the first four are drawn but never seen.
-  c.cases.push({ case: "picsplay", paper: "DRAW §IV-C case 2 (Figures 7-8)", finding: "four of five submenus (main_submenu1-4.xml) are drawn under the visible one", culprit: { hidden_submenus: submenus.slice(0, 4).map((v) => ({ view_id: v.id, layout_file: v.layout_file })), visible_submenu: submenus[4]!.id } });
+  c.cases.push({
+    case: "picsplay",
+    paper: "DRAW §IV-C case 2 (Figures 7-8)",
+    finding: "four of five submenus (main_submenu1-4.xml) are drawn under the visible one",
+    culprit: {
+      hidden_submenus: submenus.slice(0, 4).map((v) => ({ view_id: v.id, layout_file: v.layout_file })),
+      visible_submenu: submenus[4]!.id,
+    },
+  });
   return t0 + 4 * S;
 }
 
@@ -179,11 +430,38 @@ function picsplay(c: Ctx, t0: number): number {
 function k9(c: Ctx, t0: number, regressed: boolean): number {
   const { sim } = c;
   const { width: w, height: h } = sim.device;
-  const list = screenChrome(sim, w, h, [sim.view("android.widget.ListView", [0, 168, w, h - 168], { xml_id: "message_list", layout_file: "res/layout/message_list_fragment.xml", children: listRows(sim, w, 168, 8, "res/layout/message_list_item.xml") })]);
-  const body = sim.view("com.fsck.k9.view.MessageWebView", [0, 420, w, h - 420], { xml_id: "message_content", layout_file: "res/layout/message_view.xml", cost: 1.5 });
-  const message = screenChrome(sim, w, h, [sim.view("com.fsck.k9.view.MessageHeader", [0, 168, w, 252], { xml_id: "header_container", layout_file: "res/layout/message_view_header.xml", background: true, cost: 0.5 }), body]);
-  const serial = sim.executor("android.os.AsyncTask$SerialExecutor", "async_task", 1, (i) => `AsyncTask #${i + 1}`);
-  const load = JAVA(["android.os.AsyncTask.execute(AsyncTask.java:535)", "com.fsck.k9.ui.messageview.MessageViewFragment.displayMessage(MessageViewFragment.java:188)", "com.fsck.k9.activity.MessageList.openMessage(MessageList.java:1210)"]);
+  const list = screenChrome(sim, w, h, [
+    sim.view("android.widget.ListView", [0, 168, w, h - 168], {
+      xml_id: "message_list",
+      layout_file: "res/layout/message_list_fragment.xml",
+      children: listRows(sim, w, 168, 8, "res/layout/message_list_item.xml"),
+    }),
+  ]);
+  const body = sim.view("com.fsck.k9.view.MessageWebView", [0, 420, w, h - 420], {
+    xml_id: "message_content",
+    layout_file: "res/layout/message_view.xml",
+    cost: 1.5,
+  });
+  const message = screenChrome(sim, w, h, [
+    sim.view("com.fsck.k9.view.MessageHeader", [0, 168, w, 252], {
+      xml_id: "header_container",
+      layout_file: "res/layout/message_view_header.xml",
+      background: true,
+      cost: 0.5,
+    }),
+    body,
+  ]);
+  const serial = sim.executor(
+    "android.os.AsyncTask$SerialExecutor",
+    "async_task",
+    1,
+    (i) => `AsyncTask #${i + 1}`,
+  );
+  const load = JAVA([
+    "android.os.AsyncTask.execute(AsyncTask.java:535)",
+    "com.fsck.k9.ui.messageview.MessageViewFragment.displayMessage(MessageViewFragment.java:188)",
+    "com.fsck.k9.activity.MessageList.openMessage(MessageList.java:1210)",
+  ]);
   let t = t0 + 0.2 * S;
   for (let round = 0; round < 2; round++) {
     sim.input(t, "scroll", "message_list");
@@ -191,18 +469,32 @@ function k9(c: Ctx, t0: number, regressed: boolean): number {
     t += 1.0 * S;
     sim.input(t, "click", "message_list_item");
     sim.submit(serial, t + 2 * MS, 120, "com.fsck.k9.ui.messageview.MessageLoader", load);
-    sim.animate(t, t + 0.7 * S, message, { layoutFirst: true, extraDrawMs: regressed ? 55 + sim.rand() * 40 : 0 });
+    sim.animate(t, t + 0.7 * S, message, {
+      layoutFirst: true,
+      extraDrawMs: regressed ? 55 + sim.rand() * 40 : 0,
+    });
     t += 1.1 * S;
     sim.input(t, "key", "KEYCODE_BACK");
     sim.animate(t, t + 0.3 * S, list, { layoutFirst: true });
     t += 0.6 * S;
   }
-  c.cases.push({ case: "k9", paper: "DUNE §8.1 (Figure 7)", finding: regressed ? "opening a message renders fewer, slower frames on the upgraded OS" : "baseline run (no regression)", culprit: { regressed, event: "click message_list_item" } });
+  c.cases.push({
+    case: "k9",
+    paper: "DUNE §8.1 (Figure 7)",
+    finding: regressed
+      ? "opening a message renders fewer, slower frames on the upgraded OS"
+      : "baseline run (no regression)",
+    culprit: { regressed, event: "click message_list_item" },
+  });
   return t;
 }
 
 const APPS: Record<string, { package: string; version: string; activity: string }> = {
-  "paper-cases": { package: "org.jankbook.sample", version: "1.4.0", activity: "org.jankbook.sample.MainActivity" },
+  "paper-cases": {
+    package: "org.jankbook.sample",
+    version: "1.4.0",
+    activity: "org.jankbook.sample.MainActivity",
+  },
   k9: { package: "com.fsck.k9", version: "5.006", activity: "com.fsck.k9.activity.MessageList" },
 };
 
@@ -211,7 +503,12 @@ export function appFor(scenario: ScenarioName) {
 }
 
 /** Builds the whole scenario up front from the seed; the phone then plays it out in device time. */
-export function buildScenario(scenario: ScenarioName, device: DeviceProfile, seed: number, viewHooks = true): Timeline {
+export function buildScenario(
+  scenario: ScenarioName,
+  device: DeviceProfile,
+  seed: number,
+  viewHooks = true,
+): Timeline {
   const app = appFor(scenario);
   const rand = mulberry32(seed);
   const pid = 3000 + Math.floor(rand() * 20000);
@@ -221,8 +518,13 @@ export function buildScenario(scenario: ScenarioName, device: DeviceProfile, see
   let t = 0;
   const steps: Record<string, ((c: Ctx, t0: number) => number)[]> = {
     "paper-cases": [openlaw, fbreader, transportr, faceq, picsplay],
-    openlaw: [openlaw], fbreader: [fbreader], transportr: [transportr], faceq: [faceq], picsplay: [picsplay],
-    k9: [(c, t0) => k9(c, t0, false)], "k9-regressed": [(c, t0) => k9(c, t0, true)],
+    openlaw: [openlaw],
+    fbreader: [fbreader],
+    transportr: [transportr],
+    faceq: [faceq],
+    picsplay: [picsplay],
+    k9: [(c, t0) => k9(c, t0, false)],
+    "k9-regressed": [(c, t0) => k9(c, t0, true)],
   };
   for (const step of steps[scenario]!) t = step(c, t);
   const duration = Math.ceil(t / S) * S;
@@ -233,8 +535,21 @@ export function buildScenario(scenario: ScenarioName, device: DeviceProfile, see
     sim,
     duration,
     truth: {
-      scenario, seed, package: app.package, app_version: app.version, device, duration_ns: duration, cases: c.cases,
-      counts: { frames: sim.frames.length, janky_frames: janky, tasks: sim.tasks.length, contexts: sim.contexts.size, render_ops: sim.renderOpCount.n, ui_events: events },
+      scenario,
+      seed,
+      package: app.package,
+      app_version: app.version,
+      device,
+      duration_ns: duration,
+      cases: c.cases,
+      counts: {
+        frames: sim.frames.length,
+        janky_frames: janky,
+        tasks: sim.tasks.length,
+        contexts: sim.contexts.size,
+        render_ops: sim.renderOpCount.n,
+        ui_events: events,
+      },
     },
   };
 }

@@ -1,9 +1,22 @@
 // Reads the agent's logcat lines (protocol v1, docs/agent-protocol.md) into tasks, contexts, render_ops
 // and ui_events rows. Lines are de-duplicated by (pid, seq), so a restarted logcat that replays its buffer
 // counts nothing twice, and a hole in seq is reported as lost lines.
-import { AGENT_TAG, LINE_PREFIX, unfield, type AgentRecord, type RenderOp, type TaskCategory } from "../agent/protocol";
+import {
+  AGENT_TAG,
+  LINE_PREFIX,
+  unfield,
+  type AgentRecord,
+  type RenderOp,
+  type TaskCategory,
+} from "../agent/protocol";
 
-const CATEGORIES = new Set(["thread", "handler_thread", "intent_service", "thread_pool_executor", "async_task"]);
+const CATEGORIES = new Set([
+  "thread",
+  "handler_thread",
+  "intent_service",
+  "thread_pool_executor",
+  "async_task",
+]);
 const OPS = new Set(["measure", "layout", "draw"]);
 const VISIBILITY = new Set(["visible", "invisible", "gone"]);
 
@@ -64,23 +77,43 @@ export function decodeRecord(type: string, f: string[]): AgentRecord {
   switch (type) {
     case "hello":
       need(3);
-      return { type, agent_version: str(f[0], "agent_version"), pid: int(f[1], "pid"), package: str(f[2], "package") };
+      return {
+        type,
+        agent_version: str(f[0], "agent_version"),
+        pid: int(f[1], "pid"),
+        package: str(f[2], "package"),
+      };
     case "ctx":
       need(2);
-      return { type, context_id: int(f[0], "context_id"), frames: f.slice(2).map((x, i) => str(x, `frame ${i}`)) };
+      return {
+        type,
+        context_id: int(f[0], "context_id"),
+        frames: f.slice(2).map((x, i) => str(x, `frame ${i}`)),
+      };
     case "task": {
       need(7);
       const category = str(f[1], "category");
       if (!CATEGORIES.has(category)) throw new Error(`task: unknown category "${category}"`);
       return {
-        type, task_id: int(f[0], "task_id"), category: category as TaskCategory, executor_id: str(f[2], "executor_id"),
-        pool_capacity: f[3] === "-" ? null : int(f[3], "pool_capacity"), task_class: str(f[4], "task_class"),
-        scheduled: big(f[5], "scheduled"), context_id: int(f[6], "context_id"),
+        type,
+        task_id: int(f[0], "task_id"),
+        category: category as TaskCategory,
+        executor_id: str(f[2], "executor_id"),
+        pool_capacity: f[3] === "-" ? null : int(f[3], "pool_capacity"),
+        task_class: str(f[4], "task_class"),
+        scheduled: big(f[5], "scheduled"),
+        context_id: int(f[6], "context_id"),
       };
     }
     case "begin":
       need(4);
-      return { type, task_id: int(f[0], "task_id"), ts: big(f[1], "ts"), tid: int(f[2], "tid"), thread_name: str(f[3], "thread_name") };
+      return {
+        type,
+        task_id: int(f[0], "task_id"),
+        ts: big(f[1], "ts"),
+        tid: int(f[2], "tid"),
+        thread_name: str(f[3], "thread_name"),
+      };
     case "end":
       need(2);
       return { type, task_id: int(f[0], "task_id"), ts: big(f[1], "ts") };
@@ -92,16 +125,35 @@ export function decodeRecord(type: string, f: string[]): AgentRecord {
       if (!VISIBILITY.has(visibility)) throw new Error(`op: unknown visibility "${visibility}"`);
       const flags = str(f[7], "flags");
       return {
-        type, frame: int(f[0], "frame"), view_id: int(f[1], "view_id"), parent_id: f[2] === "-" ? null : int(f[2], "parent_id"),
-        view_class: str(f[3], "view_class"), op: op as RenderOp, start: big(f[5], "start"), dur: big(f[6], "dur"),
-        ui_thread: flags.includes("U"), hw_accelerated: flags.includes("H"), has_background: flags.includes("B"),
-        left: int(f[8], "left"), top: int(f[9], "top"), width: int(f[10], "width"), height: int(f[11], "height"),
-        visibility: visibility as "visible", xml_id: optStr(f[13]), layout_file: optStr(f[14]),
+        type,
+        frame: int(f[0], "frame"),
+        view_id: int(f[1], "view_id"),
+        parent_id: f[2] === "-" ? null : int(f[2], "parent_id"),
+        view_class: str(f[3], "view_class"),
+        op: op as RenderOp,
+        start: big(f[5], "start"),
+        dur: big(f[6], "dur"),
+        ui_thread: flags.includes("U"),
+        hw_accelerated: flags.includes("H"),
+        has_background: flags.includes("B"),
+        left: int(f[8], "left"),
+        top: int(f[9], "top"),
+        width: int(f[10], "width"),
+        height: int(f[11], "height"),
+        visibility: visibility as "visible",
+        xml_id: optStr(f[13]),
+        layout_file: optStr(f[14]),
       };
     }
     case "input":
       need(4);
-      return { type, ts: big(f[0], "ts"), kind: str(f[1], "kind"), target: optStr(f[2]), source: str(f[3], "source") };
+      return {
+        type,
+        ts: big(f[0], "ts"),
+        kind: str(f[1], "kind"),
+        target: optStr(f[2]),
+        source: str(f[3], "source"),
+      };
     default:
       throw new Error(`unknown record type "${type}"`);
   }
@@ -109,7 +161,16 @@ export function decodeRecord(type: string, f: string[]): AgentRecord {
 
 /** Incremental reader: feed it logcat messages of the agent's tag, in order; read `data` at any time. */
 export class AgentLineReader {
-  readonly data: AgentData = { tasks: [], contexts: new Map(), renderOps: [], uiEvents: [], hello: null, lines: 0, duplicates: 0, warnings: [] };
+  readonly data: AgentData = {
+    tasks: [],
+    contexts: new Map(),
+    renderOps: [],
+    uiEvents: [],
+    hello: null,
+    lines: 0,
+    duplicates: 0,
+    warnings: [],
+  };
   private seen = new Map<number, Set<number>>();
   private maxSeq = new Map<number, number>();
   private minSeq = new Map<number, number>();
@@ -123,7 +184,9 @@ export class AgentLineReader {
     if (parts[0] !== LINE_PREFIX) {
       if (/^jb\d+$/.test(parts[0] ?? "") && !this.warnedVersion) {
         this.warnedVersion = true;
-        this.data.warnings.push(`${where}: agent protocol ${parts[0]} is not supported (this collector reads ${LINE_PREFIX}); its lines are skipped`);
+        this.data.warnings.push(
+          `${where}: agent protocol ${parts[0]} is not supported (this collector reads ${LINE_PREFIX}); its lines are skipped`,
+        );
       }
       return;
     }
@@ -167,11 +230,28 @@ export class AgentLineReader {
           d.warnings.push(`${where}: task ${r.task_id} scheduled twice; the second is ignored`);
           return;
         }
-        const row: TaskRow = { task_id: r.task_id, category: r.category, executor_id: r.executor_id, pool_capacity: r.pool_capacity, task_class: r.task_class, scheduled: r.scheduled, started: null, ended: null, thread_id: null, thread_name: null, context_id: r.context_id };
+        const row: TaskRow = {
+          task_id: r.task_id,
+          category: r.category,
+          executor_id: r.executor_id,
+          pool_capacity: r.pool_capacity,
+          task_class: r.task_class,
+          scheduled: r.scheduled,
+          started: null,
+          ended: null,
+          thread_id: null,
+          thread_name: null,
+          context_id: r.context_id,
+        };
         const p = this.pending.get(r.task_id);
         if (p) {
           this.pending.delete(r.task_id);
-          if (p.begin) Object.assign(row, { started: p.begin.ts, thread_id: p.begin.tid, thread_name: p.begin.thread_name });
+          if (p.begin)
+            Object.assign(row, {
+              started: p.begin.ts,
+              thread_id: p.begin.tid,
+              thread_name: p.begin.thread_name,
+            });
           if (p.end !== undefined) row.ended = p.end;
         }
         this.byId.set(r.task_id, row);
@@ -208,12 +288,23 @@ export class AgentLineReader {
       const max = this.maxSeq.get(pid) ?? -1;
       const min = this.minSeq.get(pid) ?? 0;
       const lost = max - min + 1 - seen.size;
-      if (lost > 0) this.data.warnings.push(`agent pid ${pid}: ${lost} of ${max - min + 1} lines lost (sequence numbers ${min}-${max} have holes; logcat buffer overrun?)`);
+      if (lost > 0)
+        this.data.warnings.push(
+          `agent pid ${pid}: ${lost} of ${max - min + 1} lines lost (sequence numbers ${min}-${max} have holes; logcat buffer overrun?)`,
+        );
     }
-    if (this.pending.size) this.data.warnings.push(`agent: ${this.pending.size} task begin/end lines for tasks never scheduled in the trace`);
-    const missing = new Set(this.data.tasks.filter((t) => !this.data.contexts.has(t.context_id)).map((t) => t.context_id));
+    if (this.pending.size)
+      this.data.warnings.push(
+        `agent: ${this.pending.size} task begin/end lines for tasks never scheduled in the trace`,
+      );
+    const missing = new Set(
+      this.data.tasks.filter((t) => !this.data.contexts.has(t.context_id)).map((t) => t.context_id),
+    );
     for (const c of missing) this.data.contexts.set(c, []);
-    if (missing.size) this.data.warnings.push(`agent: ${missing.size} contexts referenced by tasks but never defined; kept with empty stacks`);
+    if (missing.size)
+      this.data.warnings.push(
+        `agent: ${missing.size} contexts referenced by tasks but never defined; kept with empty stacks`,
+      );
     this.data.uiEvents.sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
     return this.data;
   }

@@ -2,7 +2,10 @@
 // `dumpsys connectivity`. Each parser is pure and reports what it could not read.
 
 /** `getprop`: `[key]: [value]` lines; a value may run over several lines until its closing `]`. */
-export function parseGetprop(text: string, file = "getprop"): { props: Record<string, string>; warnings: string[] } {
+export function parseGetprop(
+  text: string,
+  file = "getprop",
+): { props: Record<string, string>; warnings: string[] } {
   const props: Record<string, string> = {};
   const warnings: string[] = [];
   const lines = text.split(/\r?\n/);
@@ -27,7 +30,9 @@ export function parseGetprop(text: string, file = "getprop"): { props: Record<st
 }
 
 /** `wm size`: the override size when set (what apps see), else the physical size. */
-export function parseWmSize(text: string): { width: number; height: number; physical: { width: number; height: number } | null } | null {
+export function parseWmSize(
+  text: string,
+): { width: number; height: number; physical: { width: number; height: number } | null } | null {
   const physical = /Physical size:\s*(\d+)x(\d+)/.exec(text);
   const override = /Override size:\s*(\d+)x(\d+)/.exec(text);
   const use = override ?? physical;
@@ -63,7 +68,8 @@ export function parseDisplayRefresh(text: string): number | null {
     const mode = new RegExp(`\\{id=${modeId}, width=\\d+, height=\\d+, fps=([\\d.]+)`).exec(info);
     if (mode) return Number(mode[1]);
   }
-  const direct = /(?:refreshRate|mRefreshRate|renderFrameRate)[ =]([\d.]+)/.exec(text) ?? /fps=([\d.]+)/.exec(text);
+  const direct =
+    /(?:refreshRate|mRefreshRate|renderFrameRate)[ =]([\d.]+)/.exec(text) ?? /fps=([\d.]+)/.exec(text);
   return direct ? Number(direct[1]) : null;
 }
 

@@ -42,12 +42,30 @@ function parseHistogram(body: string, where: string, warnings: string[]) {
 }
 
 function emptySummary(scope: string, line: number): GfxSummary {
-  return { scope, line, stats_since_ns: null, total_frames: null, janky_frames: null, janky_percent: null, percentiles: {}, counts: {}, histogram: [], gpu_histogram: [] };
+  return {
+    scope,
+    line,
+    stats_since_ns: null,
+    total_frames: null,
+    janky_frames: null,
+    janky_percent: null,
+    percentiles: {},
+    counts: {},
+    histogram: [],
+    gpu_histogram: [],
+  };
 }
 
 export function parseGfxinfo(text: string, file = "gfxinfo"): GfxinfoResult {
   const lines = text.split(/\r?\n/);
-  const result: GfxinfoResult = { pid: null, package: null, summaries: [], profile: [], windows: [], warnings: [] };
+  const result: GfxinfoResult = {
+    pid: null,
+    package: null,
+    summaries: [],
+    profile: [],
+    windows: [],
+    warnings: [],
+  };
   let current: GfxSummary | null = null;
   let scope = "process";
   let inProfile = false;
@@ -85,7 +103,9 @@ export function parseGfxinfo(text: string, file = "gfxinfo"): GfxinfoResult {
     if (profileWindow && /^[\d.]+(\s+[\d.]+)+$/.test(line)) {
       const row = line.split(/\s+/).map(Number);
       if (row.length !== profileWindow.columns.length)
-        result.warnings.push(`${where}: expected ${profileWindow.columns.length} profile columns, got ${row.length}`);
+        result.warnings.push(
+          `${where}: expected ${profileWindow.columns.length} profile columns, got ${row.length}`,
+        );
       else profileWindow.rows.push(row);
       continue;
     }
@@ -107,12 +127,16 @@ export function parseGfxinfo(text: string, file = "gfxinfo"): GfxinfoResult {
     if ((m = /^Janky frames: (\d+) \(([\d.,]+)%\)$/.exec(line))) {
       current.janky_frames = Number(m[1]);
       current.janky_percent = Number(m[2]!.replace(",", "."));
-    } else if ((m = /^(\d+)th percentile: (\d+)ms$/.exec(line))) current.percentiles[Number(m[1])] = Number(m[2]);
+    } else if ((m = /^(\d+)th percentile: (\d+)ms$/.exec(line)))
+      current.percentiles[Number(m[1])] = Number(m[2]);
     else if ((m = /^Number ([A-Za-z ]+): (\d+)$/.exec(line)))
       current.counts[m[1]!.trim().toLowerCase().replace(/\s+/g, "_")] = Number(m[2]);
-    else if ((m = /^HISTOGRAM:(.*)$/.exec(line))) current.histogram = parseHistogram(m[1]!, where, result.warnings);
-    else if ((m = /^GPU HISTOGRAM:(.*)$/.exec(line))) current.gpu_histogram = parseHistogram(m[1]!, where, result.warnings);
-    else if (/^Janky frames/.test(line) || /percentile/.test(line)) result.warnings.push(`${where}: could not read "${line}"`);
+    else if ((m = /^HISTOGRAM:(.*)$/.exec(line)))
+      current.histogram = parseHistogram(m[1]!, where, result.warnings);
+    else if ((m = /^GPU HISTOGRAM:(.*)$/.exec(line)))
+      current.gpu_histogram = parseHistogram(m[1]!, where, result.warnings);
+    else if (/^Janky frames/.test(line) || /percentile/.test(line))
+      result.warnings.push(`${where}: could not read "${line}"`);
   }
   return result;
 }

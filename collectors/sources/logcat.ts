@@ -30,19 +30,43 @@ export function parseLogLine(line: string): { line: LogLine; format: LogcatForma
   if (m)
     return {
       format: "monotonic",
-      line: { mono_ns: secondsToNs(m[1]!, m[2]!), wall: null, pid: Number(m[3]), tid: Number(m[4]), level: m[5]!, tag: m[6]!, message: m[7]! },
+      line: {
+        mono_ns: secondsToNs(m[1]!, m[2]!),
+        wall: null,
+        pid: Number(m[3]),
+        tid: Number(m[4]),
+        level: m[5]!,
+        tag: m[6]!,
+        message: m[7]!,
+      },
     };
   m = THREADTIME.exec(line);
   if (m)
     return {
       format: "threadtime",
-      line: { mono_ns: null, wall: m[1]!, pid: Number(m[2]), tid: Number(m[3]), level: m[4]!, tag: m[5]!, message: m[6]! },
+      line: {
+        mono_ns: null,
+        wall: m[1]!,
+        pid: Number(m[2]),
+        tid: Number(m[3]),
+        level: m[4]!,
+        tag: m[5]!,
+        message: m[6]!,
+      },
     };
   m = BRIEF.exec(line);
   if (m)
     return {
       format: "brief",
-      line: { mono_ns: null, wall: null, pid: Number(m[3]), tid: null, level: m[1]!, tag: m[2]!.trim(), message: m[4]! },
+      line: {
+        mono_ns: null,
+        wall: null,
+        pid: Number(m[3]),
+        tid: null,
+        level: m[1]!,
+        tag: m[2]!.trim(),
+        message: m[4]!,
+      },
     };
   return null;
 }

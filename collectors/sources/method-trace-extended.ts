@@ -38,15 +38,21 @@ export function readExtendedLayout(bytes: Uint8Array, view: DataView, h: Header)
   const at = h.at;
   const headerLength = h.dataStart - at;
   // Only the v3 header has room for the flags: ART writes 32 bytes, zero after the record size.
-  if ((h.version & 0x0f) !== 3 || headerLength < EXTENDED_NAMES_AT || at + EXTENDED_NAMES_AT > bytes.length) return null;
+  if ((h.version & 0x0f) !== 3 || headerLength < EXTENDED_NAMES_AT || at + EXTENDED_NAMES_AT > bytes.length)
+    return null;
   const flags = view.getUint16(at + 18, true);
   if (flags === 0) return null;
   const where = `method trace: data header at byte ${at}`;
   if (flags & ~KNOWN_FLAGS)
-    throw new Error(`${where}: unknown flags 0x${flags.toString(16)} (known: 0x1 extended, 0x2 heap, 0x4 compact)`);
-  if (!(flags & FLAG_EXTENDED)) throw new Error(`${where}: flags 0x${flags.toString(16)} set without the extended flag 0x1`);
+    throw new Error(
+      `${where}: unknown flags 0x${flags.toString(16)} (known: 0x1 extended, 0x2 heap, 0x4 compact)`,
+    );
+  if (!(flags & FLAG_EXTENDED))
+    throw new Error(`${where}: flags 0x${flags.toString(16)} set without the extended flag 0x1`);
   if (h.streaming)
-    throw new Error(`${where}: extended records (flags 0x${flags.toString(16)}) need the key-section layout, not streaming 0x${h.version.toString(16)}`);
+    throw new Error(
+      `${where}: extended records (flags 0x${flags.toString(16)}) need the key-section layout, not streaming 0x${h.version.toString(16)}`,
+    );
   const k = bytes[at + 20]!;
   const counters: string[] = [];
   let p = at + EXTENDED_NAMES_AT;
@@ -54,7 +60,9 @@ export function readExtendedLayout(bytes: Uint8Array, view: DataView, h: Header)
   for (let i = 0; i < k; i++) {
     const len = bytes[p];
     if (len === undefined || p + 1 + len > h.dataStart)
-      throw new Error(`${where}: counter name ${i + 1} of ${k} at byte ${p} runs past the header end (byte ${h.dataStart})`);
+      throw new Error(
+        `${where}: counter name ${i + 1} of ${k} at byte ${p} runs past the header end (byte ${h.dataStart})`,
+      );
     counters.push(decoder.decode(bytes.subarray(p + 1, p + 1 + len)));
     p += 1 + len;
   }
@@ -70,7 +78,9 @@ export function readExtendedLayout(bytes: Uint8Array, view: DataView, h: Header)
 /** Smallest record: the fixed size, or for compact records one byte per EBV-8 field. */
 export function minimumRecordSize(x: ExtendedLayout, times: 1 | 2): number {
   const fields = times + (x.heap ? 3 : 0) + x.counters.length;
-  return x.compact ? 7 + fields : Math.max(x.declaredSize, extendedRecordSize(times, x.heap, x.counters.length));
+  return x.compact
+    ? 7 + fields
+    : Math.max(x.declaredSize, extendedRecordSize(times, x.heap, x.counters.length));
 }
 
 /** Checks the declared record size against the flags and clock; throws naming both when they disagree. */
@@ -78,7 +88,9 @@ export function checkExtendedSize(h: Header, x: ExtendedLayout, times: 1 | 2): v
   const where = `method trace: data header at byte ${h.at}`;
   if (x.compact) {
     if (x.declaredSize !== 0)
-      throw new Error(`${where}: compact records have no fixed size, but the header declares ${x.declaredSize}`);
+      throw new Error(
+        `${where}: compact records have no fixed size, but the header declares ${x.declaredSize}`,
+      );
     return;
   }
   const size = extendedRecordSize(times, x.heap, x.counters.length);
@@ -99,15 +111,27 @@ export function readExtendedRecords(
   warnings: string[],
 ): boolean {
   if (h.dataStart > bytes.length) {
-    warnings.push(`data header says records start at byte ${h.dataStart}, past the end of the file (byte ${bytes.length})`);
+    warnings.push(
+      `data header says records start at byte ${h.dataStart}, past the end of the file (byte ${bytes.length})`,
+    );
     return true;
   }
-  return x.compact ? readCompact(bytes, h, x, times, cols, warnings) : readFixed(bytes, h, x, times, cols, warnings);
+  return x.compact
+    ? readCompact(bytes, h, x, times, cols, warnings)
+    : readFixed(bytes, h, x, times, cols, warnings);
 }
 
-const u32 = (b: Uint8Array, q: number) => (b[q]! | (b[q + 1]! << 8) | (b[q + 2]! << 16) | (b[q + 3]! << 24)) >>> 0;
+const u32 = (b: Uint8Array, q: number) =>
+  (b[q]! | (b[q + 1]! << 8) | (b[q + 2]! << 16) | (b[q + 3]! << 24)) >>> 0;
 
-function readFixed(bytes: Uint8Array, h: Header, x: ExtendedLayout, times: 1 | 2, cols: RecordColumns, warnings: string[]): boolean {
+function readFixed(
+  bytes: Uint8Array,
+  h: Header,
+  x: ExtendedLayout,
+  times: 1 | 2,
+  cols: RecordColumns,
+  warnings: string[],
+): boolean {
   const size = minimumRecordSize(x, times);
   const end = bytes.length;
   const w1 = new Uint32Array(cols.time1Ns.buffer);
@@ -136,7 +160,7 @@ function readFixed(bytes: Uint8Array, h: Header, x: ExtendedLayout, times: 1 | 2
     let q = p + 7;
     putTime(cols.time1, w1, i, u32(bytes, q));
     q += 4;
-    if (w2) putTime(cols.time2!, w2, i, u32(bytes, q)), (q += 4);
+    if (w2) (putTime(cols.time2!, w2, i, u32(bytes, q)), (q += 4));
     if (cols.heap) {
       for (let f = 0; f < 3; f++) cols.heap[f]![i] = u32(bytes, q + 4 * f);
       q += 12;
@@ -150,7 +174,14 @@ function readFixed(bytes: Uint8Array, h: Header, x: ExtendedLayout, times: 1 | 2
 const TWO64 = 2n ** 64n;
 
 /** Compact records: EBV-8 deltas against the same thread's previous record (first record: against 0). */
-function readCompact(bytes: Uint8Array, h: Header, x: ExtendedLayout, times: 1 | 2, cols: RecordColumns, warnings: string[]): boolean {
+function readCompact(
+  bytes: Uint8Array,
+  h: Header,
+  x: ExtendedLayout,
+  times: 1 | 2,
+  cols: RecordColumns,
+  warnings: string[],
+): boolean {
   const end = bytes.length;
   const { threadId, action, methodId, time1, cpuId, counters } = cols;
   const time2 = cols.time2 ?? time1;
@@ -168,7 +199,13 @@ function readCompact(bytes: Uint8Array, h: Header, x: ExtendedLayout, times: 1 |
   let prev32 = new Uint32Array(16 * u4Fields);
   let prev64 = new Float64Array(16 * Math.max(1, k));
   const fieldName = (f: number) =>
-    f < times ? (times === 2 && f === 1 ? "wall time" : "time") : f < u4Fields ? ["heap size", "heap allocated", "heap objects"][f - times]! : `counter ${x.counters[f - u4Fields]}`;
+    f < times
+      ? times === 2 && f === 1
+        ? "wall time"
+        : "time"
+      : f < u4Fields
+        ? ["heap size", "heap allocated", "heap objects"][f - times]!
+        : `counter ${x.counters[f - u4Fields]}`;
   let n = cols.n;
   let p = h.dataStart;
   // No closure over n or p: V8 would keep them in a heap context instead of registers.
@@ -178,7 +215,8 @@ function readCompact(bytes: Uint8Array, h: Header, x: ExtendedLayout, times: 1 |
     return true;
   };
   while (p < end) {
-    if (p + 7 > end) return stop(n, `data cut short at byte ${p}: ${end - p} bytes left, a compact record takes at least 7`);
+    if (p + 7 > end)
+      return stop(n, `data cut short at byte ${p}: ${end - p} bytes left, a compact record takes at least 7`);
     const tid = bytes[p + 1]! | (bytes[p + 2]! << 8);
     let slot = slotOf[tid]!;
     if (slot < 0) {
@@ -194,11 +232,16 @@ function readCompact(bytes: Uint8Array, h: Header, x: ExtendedLayout, times: 1 |
       let b = q < end ? bytes[q++]! : 0x80;
       let d = b & 0x7f;
       while (b & 0x80) {
-        if (q >= end || q - from >= EBV8_MAX_U32) return stop(n, ebvProblem(bytes, p, from, EBV8_MAX_U32, fieldName(f)));
+        if (q >= end || q - from >= EBV8_MAX_U32)
+          return stop(n, ebvProblem(bytes, p, from, EBV8_MAX_U32, fieldName(f)));
         b = bytes[q++]!;
         d = d * 128 + (b & 0x7f);
       }
-      if (d > 0xffffffff) return stop(n, `byte ${from}: ${fieldName(f)} delta ${d} in the record at byte ${p} exceeds u4; reading stopped`);
+      if (d > 0xffffffff)
+        return stop(
+          n,
+          `byte ${from}: ${fieldName(f)} delta ${d} in the record at byte ${p} exceeds u4; reading stopped`,
+        );
       prev32[base32 + f] = prev32[base32 + f]! + d; // stored mod 2^32
     }
     const base64 = slot * k;
@@ -250,7 +293,8 @@ function readCompact(bytes: Uint8Array, h: Header, x: ExtendedLayout, times: 1 |
 function ebvProblem(bytes: Uint8Array, record: number, at: number, max: number, field: string): string {
   let q = at;
   while (q < bytes.length && q - at < max && bytes[q]! & 0x80) q++;
-  if (q >= bytes.length) return `data cut short at byte ${record}: the record's ${field} (EBV-8 at byte ${at}) runs past the end of the file`;
+  if (q >= bytes.length)
+    return `data cut short at byte ${record}: the record's ${field} (EBV-8 at byte ${at}) runs past the end of the file`;
   return `byte ${at}: EBV-8 ${field} in the record at byte ${record} is longer than ${max} bytes; reading stopped`;
 }
 

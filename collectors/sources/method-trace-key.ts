@@ -37,11 +37,17 @@ export function parseKey(text: string, at: number): Key {
       const tab = line.indexOf("\t");
       const id = Number(line.slice(0, tab));
       if (tab > 0 && Number.isInteger(id)) key.threads.push({ id, name: line.slice(tab + 1) });
-      else key.warnings.push(`${where}: expected "<thread id>\\t<name>", got ${JSON.stringify(line.slice(0, 40))}`);
+      else
+        key.warnings.push(
+          `${where}: expected "<thread id>\\t<name>", got ${JSON.stringify(line.slice(0, 40))}`,
+        );
     } else if (section === "methods") {
       const m = parseMethodLine(line);
       if (m) key.methods.push(m);
-      else key.warnings.push(`${where}: expected "<id>\\t<class>\\t<method>\\t<signature>", got ${JSON.stringify(line.slice(0, 60))}`);
+      else
+        key.warnings.push(
+          `${where}: expected "<id>\\t<class>\\t<method>\\t<signature>", got ${JSON.stringify(line.slice(0, 60))}`,
+        );
     }
   }
   if (key.version === 0) key.warnings.push(`key section (byte ${at}): no version number after *version`);
@@ -82,7 +88,8 @@ export function describeBytes(bytes: Uint8Array, at: number): string {
   if (head[0] === 0x1f && head[1] === 0x8b)
     return `gzip-compressed data (magic 1f 8b at byte ${at}; a compressed systrace or a .gz saved as .trace? gunzip it first)`;
   if (head[0] === 0x50 && head[1] === 0x4b) return `a zip archive (magic "PK" at byte ${at})`;
-  const printable = head.length > 0 && head.every((b) => b === 9 || b === 10 || b === 13 || (b >= 32 && b < 127));
+  const printable =
+    head.length > 0 && head.every((b) => b === 9 || b === 10 || b === 13 || (b >= 32 && b < 127));
   if (printable) {
     const s = new TextDecoder().decode(head);
     if (/^\s*#?\s*tracer:|TRACE:/.test(s)) return `systrace/ftrace text at byte ${at}: ${JSON.stringify(s)}`;

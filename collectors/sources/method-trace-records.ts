@@ -24,10 +24,14 @@ export interface Header {
 /** Reads the data header at `at`; throws naming the offset when it is not one. */
 export function readHeader(bytes: Uint8Array, view: DataView, at: number): Header {
   if (at + 16 > bytes.length)
-    throw new Error(`method trace: data header at byte ${at} is cut short (file ends at byte ${bytes.length})`);
+    throw new Error(
+      `method trace: data header at byte ${at} is cut short (file ends at byte ${bytes.length})`,
+    );
   const magic = view.getUint32(at, true);
   if (magic !== MAGIC)
-    throw new Error(`method trace: expected data header magic "SLOW" at byte ${at}, found ${describeBytes(bytes, at)}`);
+    throw new Error(
+      `method trace: expected data header magic "SLOW" at byte ${at}, found ${describeBytes(bytes, at)}`,
+    );
   const version = view.getUint16(at + 4, true);
   const base = version & 0x0f;
   const streaming = (version & 0xf0) === 0xf0;
@@ -37,7 +41,8 @@ export function readHeader(bytes: Uint8Array, view: DataView, at: number): Heade
         `the data section looks like ${describeBytes(bytes, at)}`,
     );
   const offset = view.getUint16(at + 6, true);
-  if (offset < 16) throw new Error(`method trace: data header at byte ${at}: header length ${offset} is below 16`);
+  if (offset < 16)
+    throw new Error(`method trace: data header at byte ${at}: header length ${offset} is below 16`);
   const startTimeUs = Number(view.getBigUint64(at + 8, true));
   let recordSize = base === 1 ? 9 : 10;
   if (base >= 3 && at + 18 <= bytes.length) {
@@ -45,7 +50,8 @@ export function readHeader(bytes: Uint8Array, view: DataView, at: number): Heade
     if (declared !== 0) recordSize = declared;
   }
   const minimum = base === 1 ? 9 : 10;
-  if (recordSize < minimum) throw new Error(`method trace: data header at byte ${at}: record size ${recordSize} is below ${minimum}`);
+  if (recordSize < minimum)
+    throw new Error(`method trace: data header at byte ${at}: record size ${recordSize} is below ${minimum}`);
   return { at, version, streaming, dataStart: at + offset, recordSize, startTimeUs, extended: null };
 }
 
@@ -140,8 +146,8 @@ export function readStandardRecords(
     if (streaming && p + 2 <= end && bytes[p] === 0 && bytes[p + 1] === 0) {
       // Thread id 0 marks a definition or the summary (trace.cc kOpNewMethod/kOpNewThread/kOpTraceSummary).
       const r = readSpecial(bytes, p, streaming, warnings);
-      if (r < 0) return (cols.n = n), true;
-      if (r === 0) return (cols.n = n), false; // summary: end of records
+      if (r < 0) return ((cols.n = n), true);
+      if (r === 0) return ((cols.n = n), false); // summary: end of records
       p = r;
       continue;
     }
@@ -168,7 +174,8 @@ export function readStandardRecords(
       const t1 = (bytes[q + 4]! | (bytes[q + 5]! << 8) | (bytes[q + 6]! << 16) | (bytes[q + 7]! << 24)) >>> 0;
       putTime(time1, w1, i, t1);
       if (dual) {
-        const t2 = (bytes[q + 8]! | (bytes[q + 9]! << 8) | (bytes[q + 10]! << 16) | (bytes[q + 11]! << 24)) >>> 0;
+        const t2 =
+          (bytes[q + 8]! | (bytes[q + 9]! << 8) | (bytes[q + 10]! << 16) | (bytes[q + 11]! << 24)) >>> 0;
         putTime(t2f, w2, i, t2);
       }
     }
@@ -217,6 +224,8 @@ function readSpecial(bytes: Uint8Array, p: number, s: Streaming, warnings: strin
     warnings.push(...s.summary.warnings);
     return 0;
   }
-  warnings.push(`byte ${p}: unknown streaming record type ${op} (expected 1 method, 2 thread, 3 summary); reading stopped`);
+  warnings.push(
+    `byte ${p}: unknown streaming record type ${op} (expected 1 method, 2 thread, 3 summary); reading stopped`,
+  );
   return -1;
 }

@@ -26,7 +26,9 @@ export function encodeExtendedRecords(
   const times = clock === "dual" ? 2 : 1;
   const fixed = extendedRecordSize(times, heap, counters);
   // Compact records are at most as long as fixed ones plus one byte per u4 field and two per counter.
-  let out = new Uint8Array(compact ? Math.max(64, n * (7 + times + (heap ? 3 : 0) + counters * 2)) : n * fixed);
+  let out = new Uint8Array(
+    compact ? Math.max(64, n * (7 + times + (heap ? 3 : 0) + counters * 2)) : n * fixed,
+  );
   let dv = new DataView(out.buffer);
   const u4 = new Array<number>(times + (heap ? 3 : 0));
   const state = new Map<number, ThreadState>();
@@ -49,12 +51,16 @@ export function encodeExtendedRecords(
     if (heap) for (let f = 0; f < 3; f++) u4[times + f] = r.heap?.[f] ?? 0;
     for (let f = 0; f < u4.length; f++) check(u4[f]!, TWO32 - 1, "time or heap value", i);
     if (!compact) {
-      for (const v of u4) dv.setUint32(p, v, true), (p += 4);
+      for (const v of u4) (dv.setUint32(p, v, true), (p += 4));
       for (let c = 0; c < counters; c++, p += 8) dv.setBigUint64(p, u8(r.counters?.[c] ?? 0, i), true);
       continue;
     }
     let s = state.get(r.threadId);
-    if (!s) state.set(r.threadId, (s = { u4: new Array<number>(u4.length).fill(0), u8: new Array<number>(counters).fill(0) }));
+    if (!s)
+      state.set(
+        r.threadId,
+        (s = { u4: new Array<number>(u4.length).fill(0), u8: new Array<number>(counters).fill(0) }),
+      );
     for (let f = 0; f < u4.length; f++) {
       p = writeEbv8(out, p, (u4[f]! - s.u4[f]! + TWO32) % TWO32);
       s.u4[f] = u4[f]!;
@@ -75,13 +81,16 @@ export function encodeExtendedRecords(
 }
 
 function check(v: number, max: number, what: string, i: number): number {
-  if (!Number.isInteger(v) || v < 0 || v > max) throw new RangeError(`writeMethodTrace: record ${i}: ${what} ${v} is outside 0..${max}`);
+  if (!Number.isInteger(v) || v < 0 || v > max)
+    throw new RangeError(`writeMethodTrace: record ${i}: ${what} ${v} is outside 0..${max}`);
   return v;
 }
 
 function u8(v: number | bigint, i: number): bigint {
   const b = BigInt(v);
   if (b < 0n || b >= TWO64 || (typeof v === "number" && !Number.isSafeInteger(v)))
-    throw new RangeError(`writeMethodTrace: record ${i}: counter value ${v} is not a u8 (use a bigint above 2^53)`);
+    throw new RangeError(
+      `writeMethodTrace: record ${i}: counter value ${v} is not a u8 (use a bigint above 2^53)`,
+    );
   return b;
 }

@@ -2,7 +2,13 @@
 // benchmarks generate large traces with it. Layout as AOSP art runtime/trace.cc writes it; AndroScope's
 // extended records (CPU id, heap, counters, EBV-8 compact deltas) as method-trace-extended.ts reads them.
 import type { TraceClock, TraceMethod, TraceThread } from "./method-trace";
-import { EXTENDED_NAMES_AT, FLAG_COMPACT, FLAG_EXTENDED, FLAG_HEAP, extendedRecordSize } from "./method-trace-extended";
+import {
+  EXTENDED_NAMES_AT,
+  FLAG_COMPACT,
+  FLAG_EXTENDED,
+  FLAG_HEAP,
+  extendedRecordSize,
+} from "./method-trace-extended";
 import { encodeExtendedRecords } from "./method-trace-writer-extended";
 
 export interface TraceRecordSpec {
@@ -54,19 +60,29 @@ export function traceRecordSize(dataVersion: number, clock: TraceClock): number 
 
 export function writeMethodTrace(spec: WriteTraceSpec): Uint8Array {
   const v = spec.dataVersion;
-  if (spec.clock === "dual" && v < 3) throw new Error(`writeMethodTrace: clock=dual needs data version 3, got ${v}`);
+  if (spec.clock === "dual" && v < 3)
+    throw new Error(`writeMethodTrace: clock=dual needs data version 3, got ${v}`);
   const x = spec.extended;
   if (x && (v !== 3 || spec.streaming))
-    throw new Error(`writeMethodTrace: extended records need data version 3 without streaming, got ${v}${spec.streaming ? " streaming" : ""}`);
+    throw new Error(
+      `writeMethodTrace: extended records need data version 3 without streaming, got ${v}${spec.streaming ? " streaming" : ""}`,
+    );
   const times = spec.clock === "dual" ? 2 : 1;
   const counters = x?.counters ?? [];
-  const size = x ? (x.compact ? 0 : extendedRecordSize(times, !!x.heap, counters.length)) : traceRecordSize(v, spec.clock);
+  const size = x
+    ? x.compact
+      ? 0
+      : extendedRecordSize(times, !!x.heap, counters.length)
+    : traceRecordSize(v, spec.clock);
   const chunks: Uint8Array[] = [];
   const keyText = key(spec);
   if (!spec.streaming) chunks.push(enc.encode(keyText));
   const names = counters.map((c) => enc.encode(c));
-  if (names.length > 255 || names.some((b) => b.length > 255)) throw new Error("writeMethodTrace: at most 255 counters, names of at most 255 bytes");
-  const header = new Uint8Array(v >= 3 ? EXTENDED_NAMES_AT + names.reduce((s, b) => s + 1 + b.length, 0) : 16);
+  if (names.length > 255 || names.some((b) => b.length > 255))
+    throw new Error("writeMethodTrace: at most 255 counters, names of at most 255 bytes");
+  const header = new Uint8Array(
+    v >= 3 ? EXTENDED_NAMES_AT + names.reduce((s, b) => s + 1 + b.length, 0) : 16,
+  );
   const hv = new DataView(header.buffer);
   hv.setUint32(0, 0x574f4c53, true);
   hv.setUint16(4, spec.streaming ? 0xf0 | v : v, true);
@@ -78,8 +94,11 @@ export function writeMethodTrace(spec: WriteTraceSpec): Uint8Array {
     hv.setUint16(18, FLAG_EXTENDED | (x.heap ? FLAG_HEAP : 0) | (x.compact ? FLAG_COMPACT : 0), true);
     header[20] = names.length;
     let p = EXTENDED_NAMES_AT;
-    for (const b of names) (header[p] = b.length), header.set(b, p + 1), (p += 1 + b.length);
-    chunks.push(header, encodeExtendedRecords(spec.records, spec.clock, !!x.heap, counters.length, !!x.compact));
+    for (const b of names) ((header[p] = b.length), header.set(b, p + 1), (p += 1 + b.length));
+    chunks.push(
+      header,
+      encodeExtendedRecords(spec.records, spec.clock, !!x.heap, counters.length, !!x.compact),
+    );
     return concat(chunks);
   }
   chunks.push(header);
@@ -110,11 +129,11 @@ export function writeMethodTrace(spec: WriteTraceSpec): Uint8Array {
     const r = spec.records.at(i)!;
     let p = i * size;
     if (v === 1) data[p++] = r.threadId;
-    else dv.setUint16(p, r.threadId, true), (p += 2);
+    else (dv.setUint16(p, r.threadId, true), (p += 2));
     dv.setUint32(p, (r.methodId | r.action) >>> 0, true);
     p += 4;
     // Dual clock: thread CPU, then wall (trace.cc EncodeEventEntry).
-    if (spec.clock !== "wall") dv.setUint32(p, r.threadCpuUs ?? 0, true), (p += 4);
+    if (spec.clock !== "wall") (dv.setUint32(p, r.threadCpuUs ?? 0, true), (p += 4));
     if (spec.clock !== "thread-cpu") dv.setUint32(p, r.wallUs ?? 0, true);
   }
   chunks.push(data);
@@ -131,7 +150,7 @@ export function writeMethodTrace(spec: WriteTraceSpec): Uint8Array {
 function concat(chunks: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(chunks.reduce((s, c) => s + c.length, 0));
   let o = 0;
-  for (const c of chunks) out.set(c, o), (o += c.length);
+  for (const c of chunks) (out.set(c, o), (o += c.length));
   return out;
 }
 

@@ -11,9 +11,22 @@
 // through traceSamples() in method-trace-samples.ts.
 import type { Table } from "apache-arrow";
 import { makeBundleTable, type ColumnValues } from "../../bundle/table-builder";
-import { checkExtendedSize, extendedRecordSize, minimumRecordSize, readExtendedLayout, readExtendedRecords } from "./method-trace-extended";
+import {
+  checkExtendedSize,
+  extendedRecordSize,
+  minimumRecordSize,
+  readExtendedLayout,
+  readExtendedRecords,
+} from "./method-trace-extended";
 import { describeBytes, findKeyEnd, parseKey, startsWith, type Key } from "./method-trace-key";
-import { MAGIC, RecordColumns, readHeader, readStandardRecords, type Header, type Streaming } from "./method-trace-records";
+import {
+  MAGIC,
+  RecordColumns,
+  readHeader,
+  readStandardRecords,
+  type Header,
+  type Streaming,
+} from "./method-trace-records";
 
 export { describeBytes } from "./method-trace-key";
 
@@ -102,19 +115,24 @@ export function readMethodTrace(bytes: Uint8Array, options: ReadMethodTraceOptio
   if (bytes.length >= 4 && view.getUint32(0, true) === MAGIC) return readStreaming(bytes, view, runId);
   if (!startsWith(bytes, 0, "*version")) throw new Error(`not a method trace: ${describeBytes(bytes, 0)}`);
   const end = findKeyEnd(bytes);
-  if (end < 0) throw new Error(`method trace: key section has no *end line (file ends at byte ${bytes.length})`);
+  if (end < 0)
+    throw new Error(`method trace: key section has no *end line (file ends at byte ${bytes.length})`);
   const key = parseKey(new TextDecoder().decode(bytes.subarray(0, end)), 0);
   const headerAt = end + "*end\n".length;
   const warnings = [...key.warnings];
   const header = readHeader(bytes, view, headerAt);
   if (header.streaming)
-    throw new Error(`method trace: data header at byte ${headerAt} has streaming version 0x${header.version.toString(16)} after a key section`);
+    throw new Error(
+      `method trace: data header at byte ${headerAt} has streaming version 0x${header.version.toString(16)} after a key section`,
+    );
   const x = (header.extended = readExtendedLayout(bytes, view, header));
   const room = Math.max(0, bytes.length - header.dataStart);
   if (x) {
     // The key's clock line decides; without one, a fixed record size with room for two times means dual.
     const text = key.properties.clock;
-    const canHoldTwo = text !== undefined || (!x.compact && x.declaredSize >= extendedRecordSize(2, x.heap, x.counters.length));
+    const canHoldTwo =
+      text !== undefined ||
+      (!x.compact && x.declaredSize >= extendedRecordSize(2, x.heap, x.counters.length));
     const clock = decideClock(text, canHoldTwo, warnings);
     const times = clock === "dual" ? 2 : 1;
     checkExtendedSize(header, x, times);
@@ -122,7 +140,11 @@ export function readMethodTrace(bytes: Uint8Array, options: ReadMethodTraceOptio
     const partial = readExtendedRecords(bytes, header, x, times, cols, warnings);
     return finish(key, header, cols, clock, warnings, partial, false, runId);
   }
-  const clock = decideClock(key.properties.clock, header.recordSize >= ((header.version & 0x0f) === 1 ? 13 : 14), warnings);
+  const clock = decideClock(
+    key.properties.clock,
+    header.recordSize >= ((header.version & 0x0f) === 1 ? 13 : 14),
+    warnings,
+  );
   const cols = new RecordColumns(Math.floor(room / header.recordSize), clock === "dual" ? 2 : 1, null);
   const partial = readStandardRecords(bytes, header, cols, warnings, null);
   return finish(key, header, cols, clock, warnings, partial, false, runId);
@@ -145,22 +167,38 @@ function decideClock(text: string | undefined, canHoldTwo: boolean, warnings: st
 function readStreaming(bytes: Uint8Array, view: DataView, runId: string): MethodTrace {
   const header = readHeader(bytes, view, 0);
   if (!header.streaming)
-    throw new Error(`method trace: data header at byte 0 (version ${header.version}) without a key section before it`);
+    throw new Error(
+      `method trace: data header at byte 0 (version ${header.version}) without a key section before it`,
+    );
   readExtendedLayout(bytes, view, header); // throws: extended records are not defined for streaming traces
   const warnings: string[] = [];
   const s: Streaming = { threads: new Map(), methods: [], summary: null };
   // The clock line comes with the summary at the end: the record size says whether there are two times.
   const two = header.recordSize >= 14;
-  const cols = new RecordColumns(Math.floor(Math.max(0, bytes.length - header.dataStart) / header.recordSize), two ? 2 : 1, null);
+  const cols = new RecordColumns(
+    Math.floor(Math.max(0, bytes.length - header.dataStart) / header.recordSize),
+    two ? 2 : 1,
+    null,
+  );
   const partial = readStandardRecords(bytes, header, cols, warnings, s);
-  const key: Key = s.summary ?? { version: header.version & 0x0f, properties: {}, threads: [], methods: [], warnings: [] };
+  const key: Key = s.summary ?? {
+    version: header.version & 0x0f,
+    properties: {},
+    threads: [],
+    methods: [],
+    warnings: [],
+  };
   // Inline definitions come first; the summary's thread list adds names of threads seen before it was taken.
   const threads = new Map(s.threads);
   for (const t of key.threads) if (!threads.has(t.id)) threads.set(t.id, t.name);
   const methods = new Map<number, TraceMethod>();
   for (const m of [...key.methods, ...s.methods]) methods.set(m.id, m);
   const clock = decideClock(key.properties.clock, two, warnings);
-  const merged = { ...key, threads: [...threads].map(([id, name]) => ({ id, name })), methods: [...methods.values()] };
+  const merged = {
+    ...key,
+    threads: [...threads].map(([id, name]) => ({ id, name })),
+    methods: [...methods.values()],
+  };
   return finish(merged, header, cols, clock, warnings, partial, true, runId);
 }
 
@@ -175,9 +213,12 @@ function finish(
   runId: string,
 ): MethodTrace {
   const n = cols.n;
-  const cut = <T extends { subarray(a: number, b: number): T; length: number }>(a: T): T => (a.length === n ? a : a.subarray(0, n));
+  const cut = <T extends { subarray(a: number, b: number): T; length: number }>(a: T): T =>
+    a.length === n ? a : a.subarray(0, n);
   if (cols.badActions)
-    warnings.push(`${cols.badActions} records with action 3 (not enter/exit/unwind) skipped, the first at byte ${cols.firstBad}`);
+    warnings.push(
+      `${cols.badActions} records with action 3 (not enter/exit/unwind) skipped, the first at byte ${cols.firstBad}`,
+    );
   const unknown = countUnknownMethods(cols.methodId, n, key.methods);
   if (unknown) warnings.push(`${unknown} records name a method id not in the method list`);
   // Dual-clock records hold thread-CPU then wall time (trace.cc EncodeEventEntry).
@@ -242,7 +283,8 @@ export function counterColumn(name: string): "cycles" | "instructions" | null {
   const norm = name.toLowerCase().replace(/[^a-z]/g, "");
   if (norm === "cycles" || norm === "cpucycles") return "cycles";
   // ARM's INSTR_EXECUTED (AndroScope Table 1), perf/simpleperf's instructions, x86's inst_retired.
-  if (["instructions", "instrexecuted", "instructionsretired", "instretired"].includes(norm)) return "instructions";
+  if (["instructions", "instrexecuted", "instructionsretired", "instretired"].includes(norm))
+    return "instructions";
   return null;
 }
 

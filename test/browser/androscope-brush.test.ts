@@ -32,11 +32,16 @@ describe("triage notebook in Chromium (AndroScope section)", () => {
 
   const value = (name: string) =>
     page.evaluate((n) => {
-      const nb = document.querySelector("jb-app")!.shadowRoot!.querySelector("jb-notebook") as unknown as { runtime: { value(n: string): Promise<unknown> } };
+      const nb = document.querySelector("jb-app")!.shadowRoot!.querySelector("jb-notebook") as unknown as {
+        runtime: { value(n: string): Promise<unknown> };
+      };
       return nb.runtime.value(n);
     }, name);
   const chart = () => cellDefining(page, "selectedMs").locator("jb-output svg[viewBox]").first();
-  const profileText = () => cellDefining(page, "windowCounters", "profile", "byCpu", "profileRows").locator("jb-output .md").innerText();
+  const profileText = () =>
+    cellDefining(page, "windowCounters", "profile", "byCpu", "profileRows")
+      .locator("jb-output .md")
+      .innerText();
 
   it("starts on the whole trace, then a drag over a fifth of the chart selects that part of it everywhere", async () => {
     expect(await value("selectedMs")).toBeNull();
@@ -56,22 +61,35 @@ describe("triage notebook in Chromium (AndroScope section)", () => {
     const ticks = await chart().evaluate((svg) =>
       Array.from(svg.querySelectorAll("g[aria-label='x-axis tick label'] text")).map((t) => ({
         ms: Number(t.textContent!.replace(/,/g, "")),
-        x: Number(/translate\(([-\d.]+)/.exec(t.getAttribute("transform") ?? (t.parentElement!.getAttribute("transform") ?? ""))?.[1] ?? NaN),
+        x: Number(
+          /translate\(([-\d.]+)/.exec(
+            t.getAttribute("transform") ?? t.parentElement!.getAttribute("transform") ?? "",
+          )?.[1] ?? NaN,
+        ),
       })),
     );
     const [t0, t1] = [ticks[0]!, ticks.at(-1)!];
-    const toMs = (clientX: number) => t0.ms + ((((clientX - box.x) * 760) / box.width - t0.x) * (t1.ms - t0.ms)) / (t1.x - t0.x);
+    const toMs = (clientX: number) =>
+      t0.ms + ((((clientX - box.x) * 760) / box.width - t0.x) * (t1.ms - t0.ms)) / (t1.x - t0.x);
     expect(a).toBeCloseTo(toMs(box.x + box.width * 0.4), 0);
     expect(b).toBeCloseTo(toMs(box.x + box.width * 0.6), 0);
     expect(await value("windowNs")).toEqual([a * 1e6, b * 1e6]);
-    await expect.poll(() => cellDefining(page, "selectedMs").locator(".selected").innerText()).toContain(`selected ${a.toFixed(3)} – ${b.toFixed(3)}`);
-    await expect.poll(() => cellDefining(page, "windowNs", "detailQuery", "detail").locator("jb-output h2").first().innerText()).toContain(`Main thread, ${a.toFixed(1)} – ${b.toFixed(1)} ms`);
+    await expect
+      .poll(() => cellDefining(page, "selectedMs").locator(".selected").innerText())
+      .toContain(`selected ${a.toFixed(3)} – ${b.toFixed(3)}`);
+    await expect
+      .poll(() =>
+        cellDefining(page, "windowNs", "detailQuery", "detail").locator("jb-output h2").first().innerText(),
+      )
+      .toContain(`Main thread, ${a.toFixed(1)} – ${b.toFixed(1)} ms`);
     // the profile counts only the calls overlapping the window
     const profile = (await value("profile")) as { name: string; calls: number }[];
     const doFrame = profile.find((p) => p.name.startsWith("android.view.Choreographer.doFrame "))!;
     const enter = calls.getChild("enter")!.toArray() as BigInt64Array;
     const exit = calls.getChild("exit")!.toArray() as BigInt64Array;
-    const overlapping = Array.from(enter, (e, i) => i).filter((i) => Number(enter[i]) < b * 1e6 && Number(exit[i]) > a * 1e6).length;
+    const overlapping = Array.from(enter, (e, i) => i).filter(
+      (i) => Number(enter[i]) < b * 1e6 && Number(exit[i]) > a * 1e6,
+    ).length;
     expect(doFrame.calls).toBeGreaterThan(0);
     expect(profile.reduce((s, p) => s + p.calls, 0)).toBe(overlapping);
     expect(await profileText()).not.toBe(before);

@@ -25,10 +25,14 @@ describe("notebook workspace in Chromium", () => {
     page.on("pageerror", (e) => errors.push(e.message));
     await page.goto(`${server.url}${query}`);
     await page.locator("jb-notebook .block.cell").first().waitFor({ timeout: 60_000 });
-    await page.waitForFunction(() => {
-      const nb = document.querySelector("jb-app")?.shadowRoot?.querySelector("jb-notebook");
-      return !!nb && !nb.shadowRoot?.querySelector(".status-pending");
-    }, undefined, { timeout: 60_000 });
+    await page.waitForFunction(
+      () => {
+        const nb = document.querySelector("jb-app")?.shadowRoot?.querySelector("jb-notebook");
+        return !!nb && !nb.shadowRoot?.querySelector(".status-pending");
+      },
+      undefined,
+      { timeout: 60_000 },
+    );
     return { page, errors };
   }
 
@@ -42,7 +46,9 @@ describe("notebook workspace in Chromium", () => {
     const input = page.locator("jb-notebook input[type=number]").first();
     await input.fill("40");
     await input.press("Enter");
-    await expect.poll(() => share.locator("jb-output .md").first().innerText()).toMatch(/took longer than 40 ms/);
+    await expect
+      .poll(() => share.locator("jb-output .md").first().innerText())
+      .toMatch(/took longer than 40 ms/);
     expect(await share.locator("jb-output .md").first().innerText()).not.toBe(before);
     expect(errors).toEqual([]);
     await page.context().close();
@@ -54,7 +60,9 @@ describe("notebook workspace in Chromium", () => {
     const svgBefore = await plotCell.locator("jb-output svg").last().innerHTML();
     await plotCell.locator("jb-plot-form select[name=y]").selectOption("intended_vsync");
     await expect.poll(() => plotCell.locator("jb-output svg").last().innerHTML()).not.toBe(svgBefore);
-    await expect.poll(() => plotCell.locator("jb-code-editor .cm-content").textContent()).toContain('y: "intended_vsync"');
+    await expect
+      .poll(() => plotCell.locator("jb-code-editor .cm-content").textContent())
+      .toContain('y: "intended_vsync"');
     expect(await plotCell.locator("jb-plot-form select[name=y]").inputValue()).toBe("intended_vsync");
     expect(errors).toEqual([]);
     await page.context().close();
@@ -64,14 +72,20 @@ describe("notebook workspace in Chromium", () => {
     const { page, errors } = await openNotebook("?notebook=fixtures/interactive.md");
     const summary = page.locator("jb-notebook .block.cell", { hasText: "showing" }).locator("jb-output .md");
     expect(await summary.innerText()).toMatch(/showing 20 events of kind any/);
-    const bars = page.locator("jb-notebook .block.cell", { has: page.locator("jb-plot-form") }).first().locator("svg g[aria-label='bar'] rect");
+    const bars = page
+      .locator("jb-notebook .block.cell", { has: page.locator("jb-plot-form") })
+      .first()
+      .locator("svg g[aria-label='bar'] rect");
     expect(await bars.count()).toBe(2);
     await bars.nth(0).click(); // kinds are ordered: click, scroll
     await expect.poll(() => summary.innerText()).toMatch(/showing \d+ events of kind click/);
     const shown = Number((await summary.innerText()).match(/showing (\d+)/)![1]);
     expect(shown).toBeGreaterThan(0);
     expect(shown).toBeLessThan(20);
-    const dots = page.locator("jb-notebook .block.cell", { has: page.locator("jb-plot-form") }).nth(1).locator("svg g[aria-label='dot'] circle");
+    const dots = page
+      .locator("jb-notebook .block.cell", { has: page.locator("jb-plot-form") })
+      .nth(1)
+      .locator("svg g[aria-label='dot'] circle");
     await expect.poll(() => dots.count()).toBe(shown);
     expect(errors).toEqual([]);
     await page.context().close();
@@ -80,9 +94,22 @@ describe("notebook workspace in Chromium", () => {
   it("shows a SQL error, a thrown exception and a cycle in place while the rest keeps working", async () => {
     const { page, errors } = await openNotebook("?notebook=fixtures/interactive.md");
     expect(await cell(page, "broken_sql").locator(".error").innerText()).toMatch(/no_such_column/);
-    expect(await page.locator("jb-notebook .block.cell", { hasText: "boom" }).locator(".error").innerText()).toMatch(/deliberate failure/);
-    expect(await page.locator("jb-notebook .block.cell", { hasText: "loopA" }).first().locator(".error").innerText()).toMatch(/circular|cycle/i);
-    expect(await page.locator("jb-notebook .block.cell", { hasText: "still works" }).locator("jb-output .md").innerText()).toMatch(/still works: 40/);
+    expect(
+      await page.locator("jb-notebook .block.cell", { hasText: "boom" }).locator(".error").innerText(),
+    ).toMatch(/deliberate failure/);
+    expect(
+      await page
+        .locator("jb-notebook .block.cell", { hasText: "loopA" })
+        .first()
+        .locator(".error")
+        .innerText(),
+    ).toMatch(/circular|cycle/i);
+    expect(
+      await page
+        .locator("jb-notebook .block.cell", { hasText: "still works" })
+        .locator("jb-output .md")
+        .innerText(),
+    ).toMatch(/still works: 40/);
     expect(errors).toEqual([]);
     await page.context().close();
   });
@@ -95,7 +122,9 @@ describe("notebook workspace in Chromium", () => {
     await page.keyboard.type("\n-- typed before the crash");
     await page.reload();
     await page.locator("jb-notebook .block.cell").first().waitFor({ timeout: 60_000 });
-    await expect.poll(() => cell(page, "jank_by_second").locator("jb-code-editor .cm-content").textContent()).toContain("-- typed before the crash");
+    await expect
+      .poll(() => cell(page, "jank_by_second").locator("jb-code-editor .cm-content").textContent())
+      .toContain("-- typed before the crash");
     expect(await page.locator("jb-app").locator(".recovered").innerText()).toMatch(/Recovered unsaved edits/);
     await page.context().close();
   });

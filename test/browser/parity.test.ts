@@ -31,19 +31,23 @@ function differences(a: unknown, b: unknown, path = "", out: string[] = [], limi
   if (Object.is(a, b)) return out;
   const kind = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
   if (kind(a) !== kind(b) || typeof a !== "object" || a === null) {
-    out.push(`${path || "(root)"}: ${JSON.stringify(a)?.slice(0, 120)} vs ${JSON.stringify(b)?.slice(0, 120)}`);
+    out.push(
+      `${path || "(root)"}: ${JSON.stringify(a)?.slice(0, 120)} vs ${JSON.stringify(b)?.slice(0, 120)}`,
+    );
     return out;
   }
   if (Array.isArray(a)) {
     const other = b as unknown[];
     if (a.length !== other.length) out.push(`${path}: length ${a.length} vs ${other.length}`);
-    for (let i = 0; i < Math.min(a.length, other.length); i++) differences(a[i], other[i], `${path}[${i}]`, out, limit);
+    for (let i = 0; i < Math.min(a.length, other.length); i++)
+      differences(a[i], other[i], `${path}[${i}]`, out, limit);
     return out;
   }
   const x = a as Record<string, unknown>;
   const y = b as Record<string, unknown>;
   for (const k of new Set([...Object.keys(x), ...Object.keys(y)])) {
-    if (!(k in x) || !(k in y)) out.push(`${path}.${k}: only in the ${k in x ? "browser" : "headless"} snapshot`);
+    if (!(k in x) || !(k in y))
+      out.push(`${path}.${k}: only in the ${k in x ? "browser" : "headless"} snapshot`);
     else differences(x[k], y[k], `${path}.${k}`, out, limit);
   }
   return out;
@@ -64,35 +68,52 @@ describe("notebooks give the same values in Chromium and headless", () => {
   });
 
   it("the comparison names the paths that differ", () => {
-    expect(differences({ a: [1, 2, { b: 0.1 + 0.2 }] }, { a: [1, 2, { b: 0.3 }] })).toEqual([".a[2].b: 0.30000000000000004 vs 0.3"]);
-    expect(differences({ a: 1, c: null }, { a: 1, d: "x" })).toEqual([".c: only in the browser snapshot", ".d: only in the headless snapshot"]);
+    expect(differences({ a: [1, 2, { b: 0.1 + 0.2 }] }, { a: [1, 2, { b: 0.3 }] })).toEqual([
+      ".a[2].b: 0.30000000000000004 vs 0.3",
+    ]);
+    expect(differences({ a: 1, c: null }, { a: 1, d: "x" })).toEqual([
+      ".c: only in the browser snapshot",
+      ".d: only in the headless snapshot",
+    ]);
     expect(differences([1, 2], [1])).toEqual([": length 2 vs 1"]);
   });
 
   it("finds the notebooks", () => {
-    expect(NOTEBOOKS.map((p) => relative(ROOT, p))).toEqual(expect.arrayContaining(["notebooks/triage.md", "notebooks/examples/frames-overview.md"]));
+    expect(NOTEBOOKS.map((p) => relative(ROOT, p))).toEqual(
+      expect.arrayContaining(["notebooks/triage.md", "notebooks/examples/frames-overview.md"]),
+    );
   });
 
   /** Kept open for the τ test: the triage page and its headless run. */
   const open = new Map<string, { page: Page; errors: string[]; headless: HeadlessResult }>();
 
-  it.each(NOTEBOOKS.map((p) => [relative(ROOT, p), p]))("%s: every cell's value, display and check", async (_name, path) => {
-    const cellCount = cells(parseNotebook(readFileSync(path, "utf8"))).length;
-    const name = path.replace(/^.*\//, "").replace(/\.md$/, ""); // the workspace bundles notebooks by file name
-    // Both hosts at once (2 cores). Headless gets its own engine, as the page has: a shared one would hold other
-    // notebooks' runs too.
-    const [{ page, errors }, headless] = await Promise.all([openWorkspace(browser, server.url, `?notebook=${name}`), runNotebookFile(path)]);
-    open.set(relative(ROOT, path), { page, errors, headless });
-    const inBrowser = await notebookSnapshot(page);
-    const inNode = await snapshotNotebook(headless.runtime);
-    // a real comparison: every cell ran, in both hosts, and has values to compare
-    for (const s of [inBrowser, inNode]) {
-      expect(s.cells).toHaveLength(cellCount);
-      expect(s.cells.filter((c) => c.status !== "fulfilled").map((c) => `${c.name ?? c.id}: ${c.status} ${c.error ?? ""}`)).toEqual([]);
-    }
-    expect(differences(inBrowser, inNode)).toEqual([]);
-    expect(errors).toEqual([]);
-  });
+  it.each(NOTEBOOKS.map((p) => [relative(ROOT, p), p]))(
+    "%s: every cell's value, display and check",
+    async (_name, path) => {
+      const cellCount = cells(parseNotebook(readFileSync(path, "utf8"))).length;
+      const name = path.replace(/^.*\//, "").replace(/\.md$/, ""); // the workspace bundles notebooks by file name
+      // Both hosts at once (2 cores). Headless gets its own engine, as the page has: a shared one would hold other
+      // notebooks' runs too.
+      const [{ page, errors }, headless] = await Promise.all([
+        openWorkspace(browser, server.url, `?notebook=${name}`),
+        runNotebookFile(path),
+      ]);
+      open.set(relative(ROOT, path), { page, errors, headless });
+      const inBrowser = await notebookSnapshot(page);
+      const inNode = await snapshotNotebook(headless.runtime);
+      // a real comparison: every cell ran, in both hosts, and has values to compare
+      for (const s of [inBrowser, inNode]) {
+        expect(s.cells).toHaveLength(cellCount);
+        expect(
+          s.cells
+            .filter((c) => c.status !== "fulfilled")
+            .map((c) => `${c.name ?? c.id}: ${c.status} ${c.error ?? ""}`),
+        ).toEqual([]);
+      }
+      expect(differences(inBrowser, inNode)).toEqual([]);
+      expect(errors).toEqual([]);
+    },
+  );
 
   it("triage.md: moving τ to the slider's maximum in the browser and setting tauMs = 2000 headless give the same values", async () => {
     const { page, errors, headless } = open.get("notebooks/triage.md")!;

@@ -15,7 +15,9 @@ import { openOffline } from "../support/offline-page";
 const ROOT = join(import.meta.dirname, "../..");
 const TRIAGE = readFileSync(join(ROOT, "notebooks/triage.md"), "utf8");
 const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
-const SAMPLE_RUNS = (JSON.parse(readFileSync(join(ROOT, "workspace/public/samples/index.json"), "utf8")) as string[]).filter(
+const SAMPLE_RUNS = (
+  JSON.parse(readFileSync(join(ROOT, "workspace/public/samples/index.json"), "utf8")) as string[]
+).filter(
   (r) => r === "paper-cases-pixel-4a" || r.startsWith("k9-") || r === "feed-methods-pixel-4a", // triage.md's front matter
 );
 
@@ -42,9 +44,14 @@ describe("Publish from the workspace", () => {
     await workspace.keyboard.press("End"); // τ = 2000 ms: only the Transportr group is anomalous
     await expect.poll(() => slider.inputValue()).toBe("2000");
     await notebookSettled(workspace);
-    await expect.poll(() => cellDefining(workspace, "chosenGroup").locator("svg g[aria-label='bar'] rect").count()).toBe(1);
+    await expect
+      .poll(() => cellDefining(workspace, "chosenGroup").locator("svg g[aria-label='bar'] rect").count())
+      .toBe(1);
     plotsInWorkspace = await workspace.locator("jb-notebook jb-output svg[viewBox]").count();
-    const [download] = await Promise.all([workspace.waitForEvent("download"), workspace.getByRole("button", { name: "Publish" }).click()]);
+    const [download] = await Promise.all([
+      workspace.waitForEvent("download"),
+      workspace.getByRole("button", { name: "Publish" }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe("triage.html");
     file = join(mkdtempSync(join(tmpdir(), "jankbook-publish-button-")), "triage.html");
     await download.saveAs(file);
@@ -65,7 +72,8 @@ describe("Publish from the workspace", () => {
     const plots = page.locator(".plot svg[viewBox]");
     expect(await plots.count()).toBe(plotsInWorkspace);
     expect(plotsInWorkspace).toBeGreaterThanOrEqual(8);
-    for (const svg of await plots.all()) expect(await svg.locator("[aria-label] > *").count()).toBeGreaterThan(0);
+    for (const svg of await plots.all())
+      expect(await svg.locator("[aria-label] > *").count()).toBeGreaterThan(0);
     const groupsPlot = page.locator(".plot svg[viewBox]", { hasText: "LocationAdapter.onTextChanged" });
     expect(await groupsPlot.locator("g[aria-label='bar'] rect").count()).toBe(1);
     expect((await plots.first().boundingBox())!.width).toBeGreaterThan(200);

@@ -17,10 +17,17 @@ let file: string;
 
 beforeAll(async () => {
   const r = await runNotebookFile(join(ROOT, "notebooks/examples/frames-overview.md"));
-  const html = publishNotebook(r.notebook, r.states, createNodePublishContext(r.provenance, { embedData: true }));
+  const html = publishNotebook(
+    r.notebook,
+    r.states,
+    createNodePublishContext(r.provenance, { embedData: true }),
+  );
   await r.close();
   // Hostile prose appended to a real page: it must stay inert in a real browser too.
-  const hostile = html.replace("</main>", `${createNodePublishContext(r.provenance).sanitize('<img src=x onerror="window.pwned=1"><a href="javascript:window.pwned=2" id="jsl">x</a><script>window.pwned=3</script>')}</main>`);
+  const hostile = html.replace(
+    "</main>",
+    `${createNodePublishContext(r.provenance).sanitize('<img src=x onerror="window.pwned=1"><a href="javascript:window.pwned=2" id="jsl">x</a><script>window.pwned=3</script>')}</main>`,
+  );
   const dir = mkdtempSync(join(tmpdir(), "jankbook-publish-"));
   file = join(dir, "frames-overview.html");
   writeFileSync(file, hostile);

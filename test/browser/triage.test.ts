@@ -30,7 +30,9 @@ function contextTruth(): ContextTruth[] {
   const contexts = tableFromIPC(readFileSync(join(RUN, "contexts.arrows"))).toArray();
   return contexts.map((c) => {
     const frames = [...c.frames] as string[];
-    const app = frames.find((f) => !/^(android\.|java\.|javax\.|com\.android\.|dalvik\.|kotlin\.)/.test(f)) ?? frames[0]!;
+    const app =
+      frames.find((f) => !/^(android\.|java\.|javax\.|com\.android\.|dalvik\.|kotlin\.)/.test(f)) ??
+      frames[0]!;
     const mine = tasks.filter((t) => t.context_id === c.context_id);
     const ms = (a: bigint, b: bigint) => Number(b - a) / 1e6;
     return {
@@ -46,13 +48,16 @@ function contextTruth(): ContextTruth[] {
 }
 
 /** DiagDroid §4: a context's group is anomalous when max(Mq, Me) > τ. */
-const anomalousAt = (truth: ContextTruth[], tauMs: number) => truth.filter((c) => Math.max(c.mqMs, c.meMs) > tauMs);
+const anomalousAt = (truth: ContextTruth[], tauMs: number) =>
+  truth.filter((c) => Math.max(c.mqMs, c.meMs) > tauMs);
 
 interface Culprit {
   task_ids: number[];
   context_frame: string;
 }
-const groundTruth = JSON.parse(readFileSync(join(RUN, "ground_truth.json"), "utf8")) as { cases: { case: string; culprit: Culprit }[] };
+const groundTruth = JSON.parse(readFileSync(join(RUN, "ground_truth.json"), "utf8")) as {
+  cases: { case: string; culprit: Culprit }[];
+};
 const culprit = (name: string) => groundTruth.cases.find((c) => c.case === name)!.culprit;
 
 describe("triage notebook in Chromium (DiagDroid section, and DUNE's run pick)", () => {
@@ -74,17 +79,36 @@ describe("triage notebook in Chromium (DiagDroid section, and DUNE's run pick)",
 
   const groupsPlot = () => cellDefining(page, "chosenGroup");
   const report = () => cellDefining(page, "report").locator("jb-output .md");
-  const timeline = () => page.locator("jb-notebook .block.cell").filter({ hasText: "queued vs running" }).last();
+  const timeline = () =>
+    page.locator("jb-notebook .block.cell").filter({ hasText: "queued vs running" }).last();
   const tauSlider = () => cellDefining(page, "tauMs").locator("input[type=range]");
   // a chosen bar is outlined by a second bar mark (class jb-selected) that is not one of the groups
   const bars = (cell: Locator) => cell.locator("svg g[aria-label='bar']:not(.jb-selected) rect");
   const outlined = () => groupsPlot().locator("svg g.jb-selected rect");
   type Runtime = { value(n: string): Promise<unknown>; states(): { defines: string[]; runs: number }[] };
   const value = (name: string) =>
-    page.evaluate((n) => (document.querySelector("jb-app")!.shadowRoot!.querySelector("jb-notebook") as unknown as { runtime: Runtime }).runtime.value(n), name);
+    page.evaluate(
+      (n) =>
+        (
+          document.querySelector("jb-app")!.shadowRoot!.querySelector("jb-notebook") as unknown as {
+            runtime: Runtime;
+          }
+        ).runtime.value(n),
+      name,
+    );
   /** how many times the cell defining `name` has run */
   const runsOf = (name: string) =>
-    page.evaluate((n) => (document.querySelector("jb-app")!.shadowRoot!.querySelector("jb-notebook") as unknown as { runtime: Runtime }).runtime.states().find((s) => s.defines.includes(n))!.runs, name);
+    page.evaluate(
+      (n) =>
+        (
+          document.querySelector("jb-app")!.shadowRoot!.querySelector("jb-notebook") as unknown as {
+            runtime: Runtime;
+          }
+        ).runtime
+          .states()
+          .find((s) => s.defines.includes(n))!.runs,
+      name,
+    );
   const chosenGroup = () => value("chosenGroup");
 
   /** What the page shows for the anomalous groups: plot marks, the report's groups, contexts and Mq lines. */
@@ -95,7 +119,9 @@ describe("triage notebook in Chromium (DiagDroid section, and DUNE's run pick)",
       names: (await groupsPlot().locator("svg g[aria-label='text'] text").allTextContents()).sort(),
       svg: await groupsPlot().locator("jb-output svg[viewBox]").first().innerHTML(),
       report: text,
-      reportContexts: [...text.matchAll(/contexts: ((?:c\d+(?:, )?)+)/g)].flatMap((m) => m[1]!.split(", ").map((c) => Number(c.slice(1)))).sort((a, b) => a - b),
+      reportContexts: [...text.matchAll(/contexts: ((?:c\d+(?:, )?)+)/g)]
+        .flatMap((m) => m[1]!.split(", ").map((c) => Number(c.slice(1))))
+        .sort((a, b) => a - b),
       reportMq: [...text.matchAll(/max queuing time: ([\d.]+)ms/g)].map((m) => m[1]).sort(),
     };
   }
@@ -119,7 +145,9 @@ describe("triage notebook in Chromium (DiagDroid section, and DUNE's run pick)",
   }
 
   it("opens triage.md on the sample runs by default, every cell without error", async () => {
-    expect(await page.locator("jb-notebook h1").first().innerText()).toBe("Triage: why does the app stutter?");
+    expect(await page.locator("jb-notebook h1").first().innerText()).toBe(
+      "Triage: why does the app stutter?",
+    );
     expect(await page.locator("jb-notebook .block.cell .error").count()).toBe(0);
     expect(await page.locator("jb-notebook .status-rejected").count()).toBe(0);
   });
@@ -141,7 +169,9 @@ describe("triage notebook in Chromium (DiagDroid section, and DUNE's run pick)",
     await page.keyboard.press("End");
     const at2000 = await settledAt(2000);
     expect(at2000).toMatchObject(expected(2000));
-    expect(at2000.names).toEqual([truth.find((c) => c.frames.includes(culprit("transportr").context_frame))!.name]);
+    expect(at2000.names).toEqual([
+      truth.find((c) => c.frames.includes(culprit("transportr").context_frame))!.name,
+    ]);
     expect(at2000.report).toContain("cases of queuing time ≥ 2000ms");
     expect(at2000.svg).not.toBe(at500.svg);
     expect(at2000.report).not.toBe(at500.report);
@@ -158,8 +188,12 @@ describe("triage notebook in Chromium (DiagDroid section, and DUNE's run pick)",
     await box.press("Enter");
     const at1210 = await settledAt(1210);
     expect(at1210).toMatchObject(expected(1210));
-    expect(at1210.reportContexts).not.toContain(truth.find((c) => c.frames.includes(culprit("openlaw").context_frame))!.id);
-    expect(at1210.reportContexts).toContain(truth.find((c) => c.frames.includes(culprit("fbreader").context_frame))!.id);
+    expect(at1210.reportContexts).not.toContain(
+      truth.find((c) => c.frames.includes(culprit("openlaw").context_frame))!.id,
+    );
+    expect(at1210.reportContexts).toContain(
+      truth.find((c) => c.frames.includes(culprit("fbreader").context_frame))!.id,
+    );
 
     await box.fill("500");
     await box.press("Enter");
@@ -169,28 +203,43 @@ describe("triage notebook in Chromium (DiagDroid section, and DUNE's run pick)",
 
   it("clicking a group's bar narrows the timeline to exactly that group's tasks", async () => {
     await settledAt(500);
-    const taskTicks = () => timeline().locator("svg g[aria-label='y-axis tick label'] text").allTextContents();
+    const taskTicks = () =>
+      timeline().locator("svg g[aria-label='y-axis tick label'] text").allTextContents();
     const anomalousTasks = anomalousAt(truth, 500).flatMap((c) => c.taskIds);
     // nothing chosen: every anomalous group's tasks
-    expect((await taskTicks()).map((t) => Number(/task (\d+)/.exec(t)![1])).sort((a, b) => a - b)).toEqual(anomalousTasks.sort((a, b) => a - b));
+    expect((await taskTicks()).map((t) => Number(/task (\d+)/.exec(t)![1])).sort((a, b) => a - b)).toEqual(
+      anomalousTasks.sort((a, b) => a - b),
+    );
     const ticks = await groupsPlot().locator("svg g[aria-label='y-axis tick label'] text").allTextContents(); // "#rank gN", in rank order
     for (const name of ["transportr", "fbreader", "openlaw"]) {
       const c = culprit(name);
       const context = truth.find((t) => t.frames.includes(c.context_frame))!;
       expect(context.taskIds).toEqual(c.task_ids);
       // the report says which group holds the culprit's context
-      const group = Number(new RegExp(`group (\\d+) \\(contexts (?:\\d+, )*${context.id}(?:, \\d+)*\\)`).exec(await report().innerText())![1]);
+      const group = Number(
+        new RegExp(`group (\\d+) \\(contexts (?:\\d+, )*${context.id}(?:, \\d+)*\\)`).exec(
+          await report().innerText(),
+        )![1],
+      );
       const rank = ticks.findIndex((t) => t.endsWith(` g${group}`));
       await bars(groupsPlot()).nth(rank).click();
       await expect.poll(() => groupsPlot().locator(".selected").innerText()).toBe(`selected group: ${group}`);
       await notebookSettled(page);
-      await expect.poll(async () => (await taskTicks()).map((t) => Number(/task (\d+)/.exec(t)![1])).sort((a, b) => a - b)).toEqual(c.task_ids);
+      await expect
+        .poll(async () =>
+          (await taskTicks()).map((t) => Number(/task (\d+)/.exec(t)![1])).sort((a, b) => a - b),
+        )
+        .toEqual(c.task_ids);
       expect((await taskTicks()).every((t) => t.startsWith(`g${group} task `))).toBe(true);
-      expect(await timeline().locator("jb-output .chart").innerText()).toContain(`Group ${group}'s tasks: queued vs running`);
+      expect(await timeline().locator("jb-output .chart").innerText()).toContain(
+        `Group ${group}'s tasks: queued vs running`,
+      );
       // one running bar per task, one queued bar per task that waited at all
       const timelineBars = bars(timeline());
       expect(await timelineBars.and(page.locator("[fill='#1f77b4']")).count()).toBe(c.task_ids.length);
-      expect(await timelineBars.and(page.locator("[fill='#ff7f0e']")).count()).toBe(context.queuedTaskIds.length);
+      expect(await timelineBars.and(page.locator("[fill='#ff7f0e']")).count()).toBe(
+        context.queuedTaskIds.length,
+      );
     }
     expect(errors).toEqual([]);
   });
@@ -202,12 +251,24 @@ describe("triage notebook in Chromium (DiagDroid section, and DUNE's run pick)",
       await box.press("Enter");
       return settledAt(tauMs);
     };
-    const taskIds = async () => (await timeline().locator("svg g[aria-label='y-axis tick label'] text").allTextContents()).map((t) => Number(/task (\d+)/.exec(t)![1])).sort((a, b) => a - b);
-    const rankOf = async (group: number) => (await groupsPlot().locator("svg g[aria-label='y-axis tick label'] text").allTextContents()).findIndex((t) => t.endsWith(` g${group}`));
+    const taskIds = async () =>
+      (await timeline().locator("svg g[aria-label='y-axis tick label'] text").allTextContents())
+        .map((t) => Number(/task (\d+)/.exec(t)![1]))
+        .sort((a, b) => a - b);
+    const rankOf = async (group: number) =>
+      (await groupsPlot().locator("svg g[aria-label='y-axis tick label'] text").allTextContents()).findIndex(
+        (t) => t.endsWith(` g${group}`),
+      );
     const openlaw = truth.find((t) => t.frames.includes(culprit("openlaw").context_frame))!; // Mq 1200 ms
     await setTau(500);
-    const group = Number(new RegExp(`group (\\d+) \\(contexts (?:\\d+, )*${openlaw.id}(?:, \\d+)*\\)`).exec(await report().innerText())![1]);
-    await bars(groupsPlot()).nth(await rankOf(group)).click();
+    const group = Number(
+      new RegExp(`group (\\d+) \\(contexts (?:\\d+, )*${openlaw.id}(?:, \\d+)*\\)`).exec(
+        await report().innerText(),
+      )![1],
+    );
+    await bars(groupsPlot())
+      .nth(await rankOf(group))
+      .click();
     await expect.poll(chosenGroup).toBe(group);
 
     // τ = 50 ms: six groups now (the plot cell re-ran with new rows), OpenLaw's still among them and still chosen
@@ -215,23 +276,39 @@ describe("triage notebook in Chromium (DiagDroid section, and DUNE's run pick)",
     expect(await chosenGroup()).toBe(group);
     expect(await groupsPlot().locator(".selected").innerText()).toBe(`selected group: ${group}`);
     await expect.poll(taskIds).toEqual(openlaw.taskIds);
-    expect(await timeline().locator("jb-output .chart").innerText()).toContain(`Group ${group}'s tasks: queued vs running`);
+    expect(await timeline().locator("jb-output .chart").innerText()).toContain(
+      `Group ${group}'s tasks: queued vs running`,
+    );
     // the kept choice is outlined: one outline, on the chosen group's bar
     expect(await outlined().count()).toBe(1);
-    expect(await outlined().getAttribute("y")).toBe(await bars(groupsPlot()).nth(await rankOf(group)).getAttribute("y"));
+    expect(await outlined().getAttribute("y")).toBe(
+      await bars(groupsPlot())
+        .nth(await rankOf(group))
+        .getAttribute("y"),
+    );
 
     // τ = 1210 ms: OpenLaw's 1200 ms no longer exceeds it; nothing is chosen, the timeline shows every anomalous group
     await setTau(1210);
     await expect.poll(chosenGroup).toBeNull();
     expect(await groupsPlot().locator(".selected").innerText()).toBe("click a mark to select its group");
     expect(await outlined().count()).toBe(0);
-    await expect.poll(taskIds).toEqual(anomalousAt(truth, 1210).flatMap((c) => c.taskIds).sort((a, b) => a - b));
-    expect(await timeline().locator("jb-output .chart").innerText()).toContain("Every anomalous group's tasks: queued vs running");
+    await expect.poll(taskIds).toEqual(
+      anomalousAt(truth, 1210)
+        .flatMap((c) => c.taskIds)
+        .sort((a, b) => a - b),
+    );
+    expect(await timeline().locator("jb-output .chart").innerText()).toContain(
+      "Every anomalous group's tasks: queued vs running",
+    );
 
     // back to 500 ms: OpenLaw is anomalous again but was not chosen on the plot now shown
     await setTau(500);
     expect(await chosenGroup()).toBeNull();
-    await expect.poll(taskIds).toEqual(anomalousAt(truth, 500).flatMap((c) => c.taskIds).sort((a, b) => a - b));
+    await expect.poll(taskIds).toEqual(
+      anomalousAt(truth, 500)
+        .flatMap((c) => c.taskIds)
+        .sort((a, b) => a - b),
+    );
     expect(errors).toEqual([]);
   });
 

@@ -28,14 +28,20 @@ describe("workspace shell in Chromium", () => {
     // ui_events without its kind column; contexts with context_id as float64.
     await writeFile(
       join(badRuns, "mistyped", "ui_events.arrows"),
-      tableToIPC(tableFromArrays({ run_id: ["x"], ts: new BigInt64Array(1), seq: new Int32Array(1) }), "stream"),
+      tableToIPC(
+        tableFromArrays({ run_id: ["x"], ts: new BigInt64Array(1), seq: new Int32Array(1) }),
+        "stream",
+      ),
     );
     await writeFile(
       join(badRuns, "mistyped", "contexts.arrows"),
       tableToIPC(tableFromArrays({ run_id: ["x"], context_id: new Float64Array(1) }), "stream"),
     );
     await mkdir(join(badRuns, "newer"), { recursive: true });
-    await writeFile(join(badRuns, "newer", "manifest.json"), JSON.stringify({ schema_version: 99, run_id: "x", context: { app: "a" }, tables: {} }));
+    await writeFile(
+      join(badRuns, "newer", "manifest.json"),
+      JSON.stringify({ schema_version: 99, run_id: "x", context: { app: "a" }, tables: {} }),
+    );
     server = await serveStatic("dist", 0, { "/bad/": badRuns });
     browser = await launchChromium();
   });
@@ -54,9 +60,9 @@ describe("workspace shell in Chromium", () => {
     expect(runText).toContain("synthetic");
     // The frames column comes first among the table counts; the chart has one dot per frame of every run
     // (drawn after the first run, and again once every run is in).
-    const counts = await page.locator("jb-run-overview tr.run").evaluateAll((rows) =>
-      rows.map((r) => Number(r.querySelector("td.num")?.textContent ?? "0")),
-    );
+    const counts = await page
+      .locator("jb-run-overview tr.run")
+      .evaluateAll((rows) => rows.map((r) => Number(r.querySelector("td.num")?.textContent ?? "0")));
     const frames = counts.reduce((a, b) => a + b, 0);
     expect(frames).toBeGreaterThan(100);
     const dots = page.locator("#frames jb-plot svg g[aria-label='dot'] circle");
@@ -84,8 +90,12 @@ describe("workspace shell in Chromium", () => {
     await p.goto(`${server.url}?runs=bad/mistyped/`);
     await p.locator("#frames jb-plot svg").first().waitFor({ timeout: 60_000 });
     const mistyped = await p.locator("jb-run-overview tr.run").nth(0).innerText();
-    expect(mistyped).toMatch(/bad\/mistyped\/ui_events\.arrows: table ui_events: missing column kind \(utf8\)/);
-    expect(mistyped).toMatch(/bad\/mistyped\/contexts\.arrows: table contexts: column context_id is float64, expected int32/);
+    expect(mistyped).toMatch(
+      /bad\/mistyped\/ui_events\.arrows: table ui_events: missing column kind \(utf8\)/,
+    );
+    expect(mistyped).toMatch(
+      /bad\/mistyped\/contexts\.arrows: table contexts: column context_id is float64, expected int32/,
+    );
     // frames of the damaged run still load and plot
     await p.locator("#frames jb-plot svg g[aria-label='dot'] circle").first().waitFor({ timeout: 30_000 });
     expect(await p.locator("jb-run-overview tr.run td.num").first().innerText()).toMatch(/^\d+$/);

@@ -27,6 +27,8 @@ describe("readBody", () => {
   it("keeps what arrived of a body cut short, and refuses one longer than announced", async () => {
     const cut = await readBody(chunked([Uint8Array.of(1, 2, 3)], 10));
     expect([...cut]).toEqual([1, 2, 3]);
-    await expect(readBody(chunked([Uint8Array.of(1, 2, 3), Uint8Array.of(4)], 3))).rejects.toThrow(/longer than its content-length 3/);
+    await expect(readBody(chunked([Uint8Array.of(1, 2, 3), Uint8Array.of(4)], 3))).rejects.toThrow(
+      /longer than its content-length 3/,
+    );
   });
 });

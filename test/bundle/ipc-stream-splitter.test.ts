@@ -34,12 +34,24 @@ function frames(n: number, runId = "r1", seed = 1) {
 
 /** Rows as JSON (bigints as strings), the independent view both sides are compared through. */
 function rowsOf(table: Table): string[] {
-  return table.toArray().map((r) => JSON.stringify(r.toJSON(), (_, v) => (typeof v === "bigint" ? String(v) : v)));
+  return table
+    .toArray()
+    .map((r) => JSON.stringify(r.toJSON(), (_, v) => (typeof v === "bigint" ? String(v) : v)));
 }
 
 /** Feeds bytes in pieces of the given sizes (cycled), then finishes. */
-function split(bytes: Uint8Array, pieceSizes: readonly number[], chunkRows: number, chunkBytes = 1 << 20): SplitterEnd {
-  const splitter = new IpcStreamSplitter({ chunkRows, chunkBytes, file: "run/frames.arrows", table: "frames" });
+function split(
+  bytes: Uint8Array,
+  pieceSizes: readonly number[],
+  chunkRows: number,
+  chunkBytes = 1 << 20,
+): SplitterEnd {
+  const splitter = new IpcStreamSplitter({
+    chunkRows,
+    chunkBytes,
+    file: "run/frames.arrows",
+    table: "frames",
+  });
   const chunks = [];
   for (let at = 0, k = 0; at < bytes.length; k++) {
     const size = Math.max(1, pieceSizes[k % pieceSizes.length]!);
@@ -90,7 +102,8 @@ describe("IpcStreamSplitter", () => {
           // than it needs, and only a chunk of one batch may be over the byte limit
           const limit = chunkBytes ?? 1 << 20;
           const oneBatch = encodeStream(table.slice(0, batchRows), batchRows).length; // a batch and its schema, at most
-          for (const c of end.chunks.slice(0, -1)) expect(c.rows >= chunkRows || c.bytes.length + oneBatch > limit).toBe(true);
+          for (const c of end.chunks.slice(0, -1))
+            expect(c.rows >= chunkRows || c.bytes.length + oneBatch > limit).toBe(true);
           for (const c of end.chunks) expect(c.rows).toBeLessThan(chunkRows + batchRows);
           for (const c of end.chunks) expect(c.bytes.length <= limit || c.rows <= batchRows).toBe(true);
           expect(end.chunks.length).toBeGreaterThanOrEqual(1); // an empty table is still created
@@ -103,18 +116,25 @@ describe("IpcStreamSplitter", () => {
   it("keeps the whole batches before a cut anywhere in the stream and names where it broke", () => {
     const bytes = encodeStream(frames(120), 16);
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: bytes.length - 1 }), fc.integer({ min: 1, max: 5000 }), fc.integer({ min: 1, max: 90 }), (cut, piece, chunkRows) => {
-        const cutBytes = bytes.subarray(0, cut);
-        const end = split(cutBytes, [piece], chunkRows);
-        expect(end.error).toBeInstanceOf(BundleError);
-        expect(end.error!.message).toMatch(/^run\/frames\.arrows: table frames: (truncated Arrow stream|empty file)/);
-        const expected = wholeBatchRows(cutBytes);
-        if (expected.length === 0) expect(end.chunks).toEqual([]);
-        else {
-          expect(rowsOfChunks(end)).toEqual(expected);
-          expect(end.error!.message).toContain(`kept ${expected.length} rows`);
-        }
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: bytes.length - 1 }),
+        fc.integer({ min: 1, max: 5000 }),
+        fc.integer({ min: 1, max: 90 }),
+        (cut, piece, chunkRows) => {
+          const cutBytes = bytes.subarray(0, cut);
+          const end = split(cutBytes, [piece], chunkRows);
+          expect(end.error).toBeInstanceOf(BundleError);
+          expect(end.error!.message).toMatch(
+            /^run\/frames\.arrows: table frames: (truncated Arrow stream|empty file)/,
+          );
+          const expected = wholeBatchRows(cutBytes);
+          if (expected.length === 0) expect(end.chunks).toEqual([]);
+          else {
+            expect(rowsOfChunks(end)).toEqual(expected);
+            expect(end.error!.message).toContain(`kept ${expected.length} rows`);
+          }
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -123,7 +143,10 @@ describe("IpcStreamSplitter", () => {
     const bytes = encodeStream(frames(120), 16);
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.integer({ min: 0, max: bytes.length - 1 }), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 8 }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: bytes.length - 1 }), fc.integer({ min: 0, max: 255 })), {
+          minLength: 1,
+          maxLength: 8,
+        }),
         fc.integer({ min: 1, max: 4000 }),
         (flips, piece) => {
           const corrupt = bytes.slice();
@@ -144,13 +167,25 @@ describe("IpcStreamSplitter", () => {
     const runIdAt = a.schema.fields.findIndex((f) => f.name === "run_id");
     const asRunB = (batch: RecordBatch) => {
       const children = batch.data.children.map((c, i) =>
-        i === runIdAt ? makeData({ type: c.type, length: c.length, nullCount: 0, data: new Int32Array(c.length), dictionary: vectorFromArray(["run-b"], new Utf8()) } as never) : c,
+        i === runIdAt
+          ? makeData({
+              type: c.type,
+              length: c.length,
+              nullCount: 0,
+              data: new Int32Array(c.length),
+              dictionary: vectorFromArray(["run-b"], new Utf8()),
+            } as never)
+          : c,
       );
-      return new RecordBatch(a.schema, makeData({ type: new Struct(a.schema.fields), length: batch.numRows, nullCount: 0, children }));
+      return new RecordBatch(
+        a.schema,
+        makeData({ type: new Struct(a.schema.fields), length: batch.numRows, nullCount: 0, children }),
+      );
     };
     const b = new Table(a.batches.map(asRunB));
     const writer = new RecordBatchStreamWriter();
-    for (const t of [a, b]) for (let s = 0; s < 100; s += 25) for (const batch of t.slice(s, s + 25).batches) writer.write(batch);
+    for (const t of [a, b])
+      for (let s = 0; s < 100; s += 25) for (const batch of t.slice(s, s + 25).batches) writer.write(batch);
     writer.finish();
     const end = split(writer.toUint8Array(true), [777], 30);
     expect(end.error).toBeUndefined();
@@ -173,9 +208,9 @@ describe("IpcStreamSplitter", () => {
 
   it("refuses a schema that breaks the contract, with the column named", () => {
     const table = frames(10);
-    const wrongType = table.setChild("seq_not_in_frames", vectorFromArray([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])).select(
-      table.schema.fields.map((f) => f.name).filter((n) => n !== "duration"),
-    );
+    const wrongType = table
+      .setChild("seq_not_in_frames", vectorFromArray([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]))
+      .select(table.schema.fields.map((f) => f.name).filter((n) => n !== "duration"));
     const end = split(encodeStream(wrongType), [64], 10);
     expect(end.error?.message).toBe("run/frames.arrows: table frames: missing column duration (int64)");
     expect(end.chunks).toEqual([]);
@@ -191,7 +226,9 @@ describe("IpcStreamSplitter", () => {
     const bytes = encodeStream(broken, 10);
     const end = split(bytes, [500], 15);
     expect(end.error?.column).toBe("duration");
-    expect(end.error?.message).toMatch(/table frames: column duration has 1 nulls in the record batch at byte offset \d+ \(kept the 20 rows before it\) but may not be null/);
+    expect(end.error?.message).toMatch(
+      /table frames: column duration has 1 nulls in the record batch at byte offset \d+ \(kept the 20 rows before it\) but may not be null/,
+    );
     expect(rowsOfChunks(end)).toEqual(rowsOf(broken.slice(0, 20)));
   });
 

@@ -29,7 +29,10 @@ function frames(n: number) {
 
 async function bundleDir() {
   const dir = await mkdtemp(join(tmpdir(), "jb-bundle-"));
-  await writeBundleFolder(dir, newManifest("r1", { app: "com.example" }), { ui_events: uiEvents(10), frames: frames(50) });
+  await writeBundleFolder(dir, newManifest("r1", { app: "com.example" }), {
+    ui_events: uiEvents(10),
+    frames: frames(50),
+  });
   return dir;
 }
 
@@ -49,7 +52,10 @@ describe("readBundleFolder", () => {
 
   it("names file, table and column for a missing column and keeps the other tables", async () => {
     const dir = await bundleDir();
-    await writeFile(join(dir, "ui_events.arrows"), tableToIPC(tableFromArrays({ ts: new BigInt64Array(2) }), "file"));
+    await writeFile(
+      join(dir, "ui_events.arrows"),
+      tableToIPC(tableFromArrays({ ts: new BigInt64Array(2) }), "file"),
+    );
     const b = await readBundleFolder(dir);
     expect(b.errors.map((e) => e.message)).toEqual([
       `${dir}/ui_events.arrows: table ui_events: missing column run_id (utf8)`,
@@ -77,7 +83,10 @@ describe("readBundleFolder", () => {
 
   it("keeps the whole record batches of a truncated file and reports it", async () => {
     const dir = await mkdtemp(join(tmpdir(), "jb-bundle-"));
-    await writeBundleFolder(dir, newManifest("r1", { app: "a" }), { ui_events: uiEvents(10), frames: frames(150_000) });
+    await writeBundleFolder(dir, newManifest("r1", { app: "a" }), {
+      ui_events: uiEvents(10),
+      frames: frames(150_000),
+    });
     const bytes = await readFile(join(dir, "frames.arrows"));
     await writeFile(join(dir, "frames.arrows"), bytes.subarray(0, bytes.length - 40));
     const b = await readBundleFolder(dir);
@@ -95,7 +104,9 @@ describe("readBundleFolder", () => {
     const bytes = await readFile(join(dir, "frames.arrows"));
     await writeFile(join(dir, "frames.arrows"), bytes.subarray(0, 300));
     const b = await readBundleFolder(dir);
-    expect(b.errors[0]!.message).toMatch(/frames\.arrows: table frames: truncated Arrow stream \(300 bytes, no complete schema/);
+    expect(b.errors[0]!.message).toMatch(
+      /frames\.arrows: table frames: truncated Arrow stream \(300 bytes, no complete schema/,
+    );
     expect(b.tables.has("frames")).toBe(false);
     expect(b.tables.get("ui_events")!.numRows).toBe(10);
   });
@@ -104,14 +115,19 @@ describe("readBundleFolder", () => {
     const dir = await bundleDir();
     const m = JSON.parse(await readFile(join(dir, "manifest.json"), "utf8"));
     await writeFile(join(dir, "manifest.json"), JSON.stringify({ ...m, schema_version: 99 }));
-    await expect(readBundleFolder(dir)).rejects.toThrow(/manifest.json: schema_version 99 is newer than this jankbook understands \(1\)/);
+    await expect(readBundleFolder(dir)).rejects.toThrow(
+      /manifest.json: schema_version 99 is newer than this jankbook understands \(1\)/,
+    );
   });
 
   it("reads the Arrow IPC file format too", async () => {
     const dir = await bundleDir();
     const { tableToIPC: toIPC } = await import("apache-arrow");
     await writeFile(join(dir, "ui_events.arrows"), toIPC(uiEvents(4), "file"));
-    await writeFile(join(dir, "manifest.json"), (await readFile(join(dir, "manifest.json"), "utf8")).replace('"rows": 10', '"rows": 4'));
+    await writeFile(
+      join(dir, "manifest.json"),
+      (await readFile(join(dir, "manifest.json"), "utf8")).replace('"rows": 10', '"rows": 4'),
+    );
     const b = await readBundleFolder(dir);
     expect(b.errors).toEqual([]);
     expect(b.tables.get("ui_events")!.numRows).toBe(4);

@@ -26,12 +26,24 @@ describe("makeBundleTable adopt", () => {
 
   it("Int32 indices by default; copies by default; refuses two adopted columns on one buffer", () => {
     const wide = { dictionary: ["a", "b"], indices: Int32Array.of(1, 0, 1) };
-    expect(makeBundleTable("method_events", "r", { ...columns(), action: wide }, 3).getChild("action")!.toArray()).toEqual(["b", "a", "b"]);
+    expect(
+      makeBundleTable("method_events", "r", { ...columns(), action: wide }, 3)
+        .getChild("action")!
+        .toArray(),
+    ).toEqual(["b", "a", "b"]);
     const c = columns();
-    expect(makeBundleTable("method_events", "r", c, 3).getChild("wall")!.data[0]!.values.buffer).not.toBe(c.wall.buffer);
+    expect(makeBundleTable("method_events", "r", c, 3).getChild("wall")!.data[0]!.values.buffer).not.toBe(
+      c.wall.buffer,
+    );
     const shared = new BigInt64Array(6);
     expect(() =>
-      makeBundleTable("method_events", "r", { ...c, wall: shared.subarray(0, 3), thread_cpu: shared.subarray(3, 6) }, 3, { adopt: true }),
+      makeBundleTable(
+        "method_events",
+        "r",
+        { ...c, wall: shared.subarray(0, 3), thread_cpu: shared.subarray(3, 6) },
+        3,
+        { adopt: true },
+      ),
     ).toThrow(/columns wall and thread_cpu share one buffer/);
   });
 });

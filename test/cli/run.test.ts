@@ -70,28 +70,53 @@ describe("jankbook run", () => {
   });
 
   it("exits 1 when a cell fails, naming it and the error; --set and --runs are applied", async () => {
-    const r = await jankbookInProcess("run", join(FIXTURES, "failing-cell.md"), "--runs", join(ROOT, "workspace/public/samples"));
+    const r = await jankbookInProcess(
+      "run",
+      join(FIXTURES, "failing-cell.md"),
+      "--runs",
+      join(ROOT, "workspace/public/samples"),
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/cell failed: sql broken: .*no_such_column/);
     expect(r.stderr).toMatch(/ok {3}ts fine/);
   });
 
   it("--set overrides an input; the JSON report records it", async () => {
-    const r = await jankbookInProcess("run", join(ROOT, "notebooks/examples/frames-overview.md"), "--set", "budgetMs=40", "--out", join(out, "set.json"));
+    const r = await jankbookInProcess(
+      "run",
+      join(ROOT, "notebooks/examples/frames-overview.md"),
+      "--set",
+      "budgetMs=40",
+      "--out",
+      join(out, "set.json"),
+    );
     expect(r.code, r.stderr).toBe(0);
     const report = JSON.parse(readFileSync(join(out, "set.json"), "utf8"));
-    expect(report.provenance.inputs).toEqual([{ name: "budgetMs", value: 40, label: "slow-frame budget (ms)" }]);
+    expect(report.provenance.inputs).toEqual([
+      { name: "budgetMs", value: 40, label: "slow-frame budget (ms)" },
+    ]);
   });
 
   it("refuses a report type it cannot write, and a bad --set", async () => {
-    expect((await jankbookInProcess("run", join(FIXTURES, "failing-cell.md"), "--set", "novalue")).stderr).toContain("--set novalue: expected name=value");
+    expect(
+      (await jankbookInProcess("run", join(FIXTURES, "failing-cell.md"), "--set", "novalue")).stderr,
+    ).toContain("--set novalue: expected name=value");
     const r = await jankbookInProcess("run", join(FIXTURES, "failing-cell.md"), "--out", "report.txt");
-    expect(r).toEqual({ code: 1, stderr: "jankbook: --out report.txt: the report must end in .html, .json or .md\n" });
+    expect(r).toEqual({
+      code: 1,
+      stderr: "jankbook: --out report.txt: the report must end in .html, .json or .md\n",
+    });
   });
 
   it("publish writes one self-contained HTML page", async () => {
     const file = join(out, "page.html");
-    const r = await jankbookInProcess("publish", join(ROOT, "notebooks/examples/frames-overview.md"), "--out", file, "--embed-data");
+    const r = await jankbookInProcess(
+      "publish",
+      join(ROOT, "notebooks/examples/frames-overview.md"),
+      "--out",
+      file,
+      "--embed-data",
+    );
     expect(r.code, r.stderr).toBe(0);
     const html = readFileSync(file, "utf8");
     expect(html).toContain("script-src 'none'");

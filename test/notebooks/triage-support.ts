@@ -16,7 +16,8 @@ export interface Truth {
   cases: { case: string; culprit: Culprit }[];
   counts: Record<string, number>;
 }
-export const truth = (run: string): Truth => JSON.parse(readFileSync(join(SAMPLES_DIR, run, "ground_truth.json"), "utf8"));
+export const truth = (run: string): Truth =>
+  JSON.parse(readFileSync(join(SAMPLES_DIR, run, "ground_truth.json"), "utf8"));
 
 export interface GroupRow {
   group: number;

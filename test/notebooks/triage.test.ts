@@ -32,7 +32,9 @@ async function rows(sql: string): Promise<Record<string, unknown>[]> {
 /** Per context of the main run, brute force: max queuing and max execution time, ms (every task finished). */
 async function contextTimes(): Promise<Map<number, { mq: number; me: number; tasks: number[] }>> {
   const out = new Map<number, { mq: number; me: number; tasks: number[] }>();
-  for (const t of await rows(`SELECT task_id, context_id, scheduled, started, ended FROM tasks WHERE run_id = '${MAIN}'`)) {
+  for (const t of await rows(
+    `SELECT task_id, context_id, scheduled, started, ended FROM tasks WHERE run_id = '${MAIN}'`,
+  )) {
     const c = t.context_id as number;
     const e = out.get(c) ?? { mq: -Infinity, me: -Infinity, tasks: [] };
     e.mq = Math.max(e.mq, Number((t.started as bigint) - (t.scheduled as bigint)) / 1e6);
@@ -70,20 +72,28 @@ describe("notebooks/triage.md headless", () => {
   });
 
   it("row counts and the main run's jank share match each run's ground truth", async () => {
-    const counts = (await value<{ toArray(): { toJSON(): Record<string, number | string> }[] }>("row_counts")).toArray().map((x) => x.toJSON());
+    const counts = (await value<{ toArray(): { toJSON(): Record<string, number | string> }[] }>("row_counts"))
+      .toArray()
+      .map((x) => x.toJSON());
     expect(counts).toHaveLength(2 + lab.length);
     for (const c of counts) {
       const t = truth(String(c.run_id)).counts;
-      for (const k of ["frames", "ui_events", "tasks", "contexts", "render_ops"]) expect([c.run_id, k, c[k]]).toEqual([c.run_id, k, t[k]]);
+      for (const k of ["frames", "ui_events", "tasks", "contexts", "render_ops"])
+        expect([c.run_id, k, c[k]]).toEqual([c.run_id, k, t[k]]);
     }
-    expect(await value<number>("jankShare")).toBeCloseTo(mainTruth.counts.janky_frames! / mainTruth.counts.frames!, 12);
+    expect(await value<number>("jankShare")).toBeCloseTo(
+      mainTruth.counts.janky_frames! / mainTruth.counts.frames!,
+      12,
+    );
   });
 });
 
 describe("DiagDroid section", () => {
   it("at τ = 500 ms the OpenLaw, FBReader and Transportr culprits are anomalous groups, with Mq from the raw tasks", async () => {
     const groups = await value<GroupRow[]>("groupRows");
-    const contexts = await rows(`SELECT context_id, array_to_string(frames, '\n') AS stack FROM contexts WHERE run_id = '${MAIN}'`);
+    const contexts = await rows(
+      `SELECT context_id, array_to_string(frames, '\n') AS stack FROM contexts WHERE run_id = '${MAIN}'`,
+    );
     const times = await contextTimes();
     const report = await value<{ group: number; contextIds: number[] }[]>("groups");
     for (const name of ["openlaw", "fbreader", "transportr"]) {
@@ -110,7 +120,10 @@ describe("DiagDroid section", () => {
       for (const tau of [100, 280, 500, 1300, 2000, 2400]) {
         await set("tauMs", tau);
         const groups = await value<{ contextIds: number[] }[]>("groups");
-        const expected = [...times].filter(([, t]) => Math.max(t.mq, t.me) > tau).map(([c]) => c).sort((a, b) => a - b);
+        const expected = [...times]
+          .filter(([, t]) => Math.max(t.mq, t.me) > tau)
+          .map(([c]) => c)
+          .sort((a, b) => a - b);
         expect([tau, groups.flatMap((g) => g.contextIds).sort((a, b) => a - b)]).toEqual([tau, expected]);
         const rowsAtTau = await value<GroupRow[]>("groupRows");
         expect(rowsAtTau).toHaveLength(groups.length);
@@ -118,7 +131,9 @@ describe("DiagDroid section", () => {
         if (expected.length) expect(report).toContain(`cases of queuing time ≥ ${tau}ms`);
         else expect(report).toContain(`every queuing and execution time is ≤ ${tau}ms`);
         // the report's "max queuing time" lines are the plot's Mq values, in rank order
-        expect([...report.matchAll(/max queuing time: ([\d.]+)ms/g)].map((m) => Number(m[1]))).toEqual(rowsAtTau.map((g) => Number(g.mqMs.toFixed(2))));
+        expect([...report.matchAll(/max queuing time: ([\d.]+)ms/g)].map((m) => Number(m[1]))).toEqual(
+          rowsAtTau.map((g) => Number(g.mqMs.toFixed(2))),
+        );
       }
       // named cases: at 1300 ms OpenLaw's and FBReader's queues (~1.2 s) drop out, Transportr's (2.4 s) stays
       await set("tauMs", 1300);
@@ -155,7 +170,9 @@ describe("DiagDroid section", () => {
     } finally {
       await set("chosenGroup", null);
     }
-    expect(new Set((await value<TimelineRow[]>("timelineRows")).map((t) => t.group))).toEqual(new Set(groups.map((g) => g.group)));
+    expect(new Set((await value<TimelineRow[]>("timelineRows")).map((t) => t.group))).toEqual(
+      new Set(groups.map((g) => g.group)),
+    );
   });
 });
 
@@ -166,15 +183,23 @@ describe("DUNE section", () => {
   it("flags every upgraded K-9 run Outlier- on frames, smooth ratio and mean frame time, with hf6 fences checked by hand", async () => {
     expect(upgraded).toHaveLength(4);
     const meanMs = new Map(
-      (await rows(`SELECT run_id, avg(duration) / 1e6 AS ms, count(*)::INTEGER AS n FROM frames WHERE run_id LIKE 'k9-%' GROUP BY run_id`)).map((x) => [x.run_id as string, x]),
+      (
+        await rows(
+          `SELECT run_id, avg(duration) / 1e6 AS ms, count(*)::INTEGER AS n FROM frames WHERE run_id LIKE 'k9-%' GROUP BY run_id`,
+        )
+      ).map((x) => [x.run_id as string, x]),
     );
     const table = await value<UpgradeRow[]>("upgradeRows");
     expect(new Set(table.map((t) => t.run))).toEqual(new Set(upgraded));
     for (const run of upgraded) {
       const mine = (m: string) => table.find((t) => t.run === run && t.metric === m)!;
-      for (const m of ["frames", "smoothRatio", "meanFrameMs"]) expect([run, m, mine(m).label]).toEqual([run, m, "Outlier-"]);
+      for (const m of ["frames", "smoothRatio", "meanFrameMs"])
+        expect([run, m, mine(m).label]).toEqual([run, m, "Outlier-"]);
       expect(mine("frames").value).toBe(truth(run).counts.frames);
-      expect(mine("smoothRatio").value).toBeCloseTo(1 - truth(run).counts.janky_frames! / truth(run).counts.frames!, 12);
+      expect(mine("smoothRatio").value).toBeCloseTo(
+        1 - truth(run).counts.janky_frames! / truth(run).counts.frames!,
+        12,
+      );
       const mean = mine("meanFrameMs");
       expect(mean.value).toBeCloseTo(meanMs.get(run)!.ms as number, 9);
       // the comparison set: the twelve baseline runs plus the new one (§5.3.3)
@@ -192,14 +217,20 @@ describe("DUNE section", () => {
   it("labels: baseline runs N, upgraded runs Outlier- in the buckets of the 'click message_list_item' events", async () => {
     const labels = await value<{ run: string; label: string; labels: string }[]>("labels");
     for (const run of baseline) expect(labels.find((l) => l.run === run)!.labels).toBe("N");
-    const events = await rows(`SELECT seq, kind, target FROM ui_events WHERE run_id = '${upgraded[0]}' ORDER BY seq`);
+    const events = await rows(
+      `SELECT seq, kind, target FROM ui_events WHERE run_id = '${upgraded[0]}' ORDER BY seq`,
+    );
     for (const run of upgraded) {
       const l = labels.find((x) => x.run === run)!;
       expect(l.label).toBe("Outlier-");
-      const buckets = l.labels.split(", ").filter((x) => x.startsWith("E")).map((x) => Number(/^E(\d+)/.exec(x)![1]));
+      const buckets = l.labels
+        .split(", ")
+        .filter((x) => x.startsWith("E"))
+        .map((x) => Number(/^E(\d+)/.exec(x)![1]));
       expect(buckets.length).toBeGreaterThan(0);
       // bucket k starts at event k (1-based, seq k - 1): the regressed event of the ground truth
-      for (const k of buckets) expect(`${events[k - 1]!.kind} ${events[k - 1]!.target}`).toBe(truth(run).cases[0]!.culprit.event);
+      for (const k of buckets)
+        expect(`${events[k - 1]!.kind} ${events[k - 1]!.target}`).toBe(truth(run).cases[0]!.culprit.event);
     }
   });
 
@@ -237,7 +268,8 @@ describe("DUNE section", () => {
       await set("quartileMethod", "weka");
       table = await value<UpgradeRow[]>("upgradeRows");
       for (const run of upgraded)
-        for (const m of ["frames", "smoothRatio"]) expect(table.find((t) => t.run === run && t.metric === m)!.label).toBe("Outlier-");
+        for (const m of ["frames", "smoothRatio"])
+          expect(table.find((t) => t.run === run && t.metric === m)!.label).toBe("Outlier-");
     } finally {
       await set("outlierFactor", 1.5);
       await set("quartileMethod", "hf6");
@@ -255,7 +287,9 @@ describe("DRAW section", () => {
     expect(at).toBeLessThan(3);
     expect(ranking[at]!.utility).toBe(0);
     // RES = (U + 1) / C, with C the view's rendering seconds: never more than its raw op time from SQL
-    const [raw] = await rows(`SELECT sum(dur) / 1e9 AS s FROM render_ops WHERE run_id = '${MAIN}' AND view_id = ${faceq.view_id}`);
+    const [raw] = await rows(
+      `SELECT sum(dur) / 1e9 AS s FROM render_ops WHERE run_id = '${MAIN}' AND view_id = ${faceq.view_id}`,
+    );
     expect(ranking[at]!.cost).toBeLessThanOrEqual((raw!.s as number) + 1e-12);
     expect(ranking[at]!.res).toBeCloseTo(1 / ranking[at]!.cost, 9);
   });
@@ -270,9 +304,13 @@ describe("DRAW section", () => {
       expect(views.every((v) => v.utility === 0)).toBe(true);
     }
     const overdraw = await value<{ frame: number; maxDepth: number }[]>("overdrawRows");
-    const [frames] = await rows(`SELECT count(DISTINCT frame)::INTEGER AS n FROM render_ops WHERE run_id = '${MAIN}'`);
+    const [frames] = await rows(
+      `SELECT count(DISTINCT frame)::INTEGER AS n FROM render_ops WHERE run_id = '${MAIN}'`,
+    );
     expect(overdraw).toHaveLength(frames!.n as number);
-    expect((await value<{ maxDepth: number }>("deepest")).maxDepth).toBe(Math.max(...overdraw.map((o) => o.maxDepth)));
+    expect((await value<{ maxDepth: number }>("deepest")).maxDepth).toBe(
+      Math.max(...overdraw.map((o) => o.maxDepth)),
+    );
   });
 });
 
@@ -302,7 +340,9 @@ describe("AndroScope section", () => {
     expect(path[0]!.method).toBe(culpritOf.root);
     expect(path.at(-1)!.method).toBe(culpritOf.method);
     // the leaf merges every decode: its calls and time are the decode calls' straight from SQL
-    const [decodes] = await rows(`SELECT count(*)::INTEGER AS n, sum(inclusive)::DOUBLE / 1e6 AS ms FROM (${named(culpritOf.method)})`);
+    const [decodes] = await rows(
+      `SELECT count(*)::INTEGER AS n, sum(inclusive)::DOUBLE / 1e6 AS ms FROM (${named(culpritOf.method)})`,
+    );
     expect(path.at(-1)!.calls).toBe(traceTruth.counts.decodes);
     expect(path.at(-1)!.calls).toBe(decodes!.n);
     expect(path.at(-1)!.inclusiveMs).toBeCloseTo(decodes!.ms as number, 6);
@@ -340,15 +380,21 @@ describe("AndroScope section", () => {
       // the profile's doFrame: the calls overlapping the window, their time cut to it
       const profile = await value<{ name: string; calls: number; inclusive: number }[]>("profile");
       const doFrame = profile.find((p) => p.name.startsWith("android.view.Choreographer.doFrame "))!;
-      const [cut] = await rows(`SELECT count(*)::INTEGER AS n, sum(least(exit, ${b}) - greatest(enter, ${a}))::DOUBLE AS ns FROM (${named("android.view.Choreographer.doFrame")}) WHERE enter < ${b} AND exit > ${a}`);
+      const [cut] = await rows(
+        `SELECT count(*)::INTEGER AS n, sum(least(exit, ${b}) - greatest(enter, ${a}))::DOUBLE AS ns FROM (${named("android.view.Choreographer.doFrame")}) WHERE enter < ${b} AND exit > ${a}`,
+      );
       expect([doFrame.calls, doFrame.inclusive]).toEqual([cut!.n, cut!.ns]);
       // counted cycles in the window: each 10 ms interval's count times the share of it inside the window
-      const counters = await value<{ totals: Record<string, { counted: number; attributed: number }> }>("windowCounters");
+      const counters = await value<{ totals: Record<string, { counted: number; attributed: number }> }>(
+        "windowCounters",
+      );
       const [cycles] = await rows(
         `SELECT sum(value * greatest(0, least(ts, ${b}) - greatest(ts - 10000000, ${a})) / 10000000) AS v FROM hpc_samples WHERE run_id = '${TRACE}' AND counter = 'cpu-cycles'`,
       );
       expect(counters.totals["cpu-cycles"]!.counted).toBeCloseTo(cycles!.v as number, 0);
-      expect(counters.totals["cpu-cycles"]!.attributed).toBeLessThanOrEqual(counters.totals["cpu-cycles"]!.counted);
+      expect(counters.totals["cpu-cycles"]!.attributed).toBeLessThanOrEqual(
+        counters.totals["cpu-cycles"]!.counted,
+      );
       // the counter and heap views show only the window (and the heap's neighbours on each side)
       const series = await value<{ start: number; end: number }[]>("counterRows");
       expect(series.length).toBeGreaterThan(0);
@@ -358,6 +404,9 @@ describe("AndroScope section", () => {
     } finally {
       await set("selectedMs", null);
     }
-    expect(await value<number[]>("windowNs")).toEqual([0, (await rows(`SELECT max(exit)::DOUBLE AS e FROM calls WHERE run_id = '${TRACE}'`))[0]!.e]);
+    expect(await value<number[]>("windowNs")).toEqual([
+      0,
+      (await rows(`SELECT max(exit)::DOUBLE AS e FROM calls WHERE run_id = '${TRACE}'`))[0]!.e,
+    ]);
   });
 });

@@ -5,7 +5,8 @@ import { chromium, type Browser } from "playwright-core";
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
   return chromium.launch({
     executablePath: CHROMIUM,
     args: [

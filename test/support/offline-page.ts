@@ -11,7 +11,8 @@ export interface OfflineWatch {
 export async function openOffline(page: Page, file: string): Promise<OfflineWatch> {
   const watch: OfflineWatch = { problems: [], requests: [] };
   page.on("console", (m) => {
-    if (m.type() === "error" || m.type() === "warning") watch.problems.push(`console ${m.type()}: ${m.text()}`);
+    if (m.type() === "error" || m.type() === "warning")
+      watch.problems.push(`console ${m.type()}: ${m.text()}`);
   });
   page.on("pageerror", (e) => watch.problems.push(`pageerror: ${e.message}`));
   await page.route("**", (route) => {

@@ -24,7 +24,9 @@ export async function openWorkspace(browser: Browser, url: string, query = ""): 
 /** Resolves once the runtime has nothing pending (cells, scheduled recomputes), as the runtime itself says. */
 export async function notebookSettled(page: Page): Promise<void> {
   await page.evaluate(async () => {
-    const nb = document.querySelector("jb-app")!.shadowRoot!.querySelector("jb-notebook") as unknown as { runtime?: { settled(ms: number): Promise<void> } };
+    const nb = document.querySelector("jb-app")!.shadowRoot!.querySelector("jb-notebook") as unknown as {
+      runtime?: { settled(ms: number): Promise<void> };
+    };
     await nb.runtime!.settled(60_000);
   });
   // the notebook re-renders on the next animation frame after its cells settle
@@ -34,12 +36,16 @@ export async function notebookSettled(page: Page): Promise<void> {
 /** The ts cell whose defined names are exactly `names` (the cell bar shows "ts a, b"). */
 export function cellDefining(page: Page, ...names: string[]): Locator {
   const label = new RegExp(`^ts ${names.join(", ")}$`);
-  return page.locator("jb-notebook .block.cell").filter({ has: page.locator(".bar .name", { hasText: label }) });
+  return page
+    .locator("jb-notebook .block.cell")
+    .filter({ has: page.locator(".bar .name", { hasText: label }) });
 }
 
 export function notebookSnapshot(page: Page): Promise<NotebookSnapshot> {
   return page.evaluate(() => {
-    const nb = document.querySelector("jb-app")!.shadowRoot!.querySelector("jb-notebook") as unknown as { snapshot(): Promise<NotebookSnapshot> };
+    const nb = document.querySelector("jb-app")!.shadowRoot!.querySelector("jb-notebook") as unknown as {
+      snapshot(): Promise<NotebookSnapshot>;
+    };
     return nb.snapshot();
   });
 }

@@ -6,7 +6,9 @@ interface PickerWindow {
 }
 const types = [{ description: "jankbook notebook", accept: { "text/markdown": [".md"] } }];
 
-export async function openNotebookFile(): Promise<{ name: string; text: string; handle?: FileSystemFileHandle } | undefined> {
+export async function openNotebookFile(): Promise<
+  { name: string; text: string; handle?: FileSystemFileHandle } | undefined
+> {
   const w = window as unknown as PickerWindow;
   if (w.showOpenFilePicker) {
     const [handle] = await w.showOpenFilePicker({ types }).catch(() => [] as FileSystemFileHandle[]);
@@ -15,7 +17,10 @@ export async function openNotebookFile(): Promise<{ name: string; text: string; 
     return { name: file.name, text: await file.text(), handle };
   }
   return new Promise((resolve) => {
-    const input = Object.assign(document.createElement("input"), { type: "file", accept: ".md,text/markdown" });
+    const input = Object.assign(document.createElement("input"), {
+      type: "file",
+      accept: ".md,text/markdown",
+    });
     input.addEventListener("change", async () => {
       const file = input.files?.[0];
       resolve(file ? { name: file.name, text: await file.text() } : undefined);
@@ -24,11 +29,21 @@ export async function openNotebookFile(): Promise<{ name: string; text: string; 
   });
 }
 
-export async function saveNotebookFile(name: string, text: string, handle?: FileSystemFileHandle): Promise<FileSystemFileHandle | undefined> {
+export async function saveNotebookFile(
+  name: string,
+  text: string,
+  handle?: FileSystemFileHandle,
+): Promise<FileSystemFileHandle | undefined> {
   const w = window as unknown as PickerWindow;
-  const target = handle ?? (w.showSaveFilePicker ? await w.showSaveFilePicker({ suggestedName: name, types }).catch(() => undefined) : undefined);
+  const target =
+    handle ??
+    (w.showSaveFilePicker
+      ? await w.showSaveFilePicker({ suggestedName: name, types }).catch(() => undefined)
+      : undefined);
   if (target) {
-    const writable = await (target as FileSystemFileHandle & { createWritable(): Promise<FileSystemWritableFileStream> }).createWritable();
+    const writable = await (
+      target as FileSystemFileHandle & { createWritable(): Promise<FileSystemWritableFileStream> }
+    ).createWritable();
     await writable.write(text);
     await writable.close();
     return target;

@@ -41,15 +41,24 @@ export async function overviewChartData(
   hasEvents: boolean,
   { maxDots = OVERVIEW_MAX_DOTS, slices = 1200 }: { maxDots?: number; slices?: number } = {},
 ) {
-  const total = Number((await engine.query("SELECT count(*)::BIGINT AS n FROM frames")).getChild("n")!.get(0));
+  const total = Number(
+    (await engine.query("SELECT count(*)::BIGINT AS n FROM frames")).getChild("n")!.get(0),
+  );
   const bucketed = total > maxDots;
-  const frameTable = bucketed ? await engine.query(FRAMES_BUCKETED_SQL, [slices, slices]) : await engine.query(FRAMES_SQL);
+  const frameTable = bucketed
+    ? await engine.query(FRAMES_BUCKETED_SQL, [slices, slices])
+    : await engine.query(FRAMES_SQL);
   const frames = frameTable.toArray().map((r: Row) => ({ ...r })) as Row[];
-  const events = hasEvents ? ((await engine.query(EVENTS_SQL)).toArray().map((r: Row) => ({ ...r })) as Row[]) : [];
+  const events = hasEvents
+    ? ((await engine.query(EVENTS_SQL)).toArray().map((r: Row) => ({ ...r })) as Row[])
+    : [];
   return { frames, events, bucketed, totalFrames: total };
 }
 
-export function overviewChartOptions(data: { frames: Row[]; events: Row[]; bucketed?: boolean }, width = 960): Plot.PlotOptions {
+export function overviewChartOptions(
+  data: { frames: Row[]; events: Row[]; bucketed?: boolean },
+  width = 960,
+): Plot.PlotOptions {
   const runs = new Set(data.frames.map((f) => f.run_id));
   const facet = runs.size > 1 ? { fy: "run_id" } : {};
   return {
@@ -61,8 +70,21 @@ export function overviewChartOptions(data: { frames: Row[]; events: Row[]; bucke
     y: { label: data.bucketed ? "slowest frame per time slice (ms)" : "frame duration (ms)", grid: true },
     color: { domain: ["smooth", "janky"], range: ["#5c7cfa", "#e03131"], legend: true },
     marks: [
-      Plot.ruleX(data.events, { x: "t_s", ...facet, stroke: "#adb5bd", strokeDasharray: "2,3", title: "kind" }),
-      Plot.lineY(data.frames, { x: "t_s", y: "deadline_ms", ...facet, stroke: "#495057", strokeWidth: 1, strokeOpacity: 0.6 }),
+      Plot.ruleX(data.events, {
+        x: "t_s",
+        ...facet,
+        stroke: "#adb5bd",
+        strokeDasharray: "2,3",
+        title: "kind",
+      }),
+      Plot.lineY(data.frames, {
+        x: "t_s",
+        y: "deadline_ms",
+        ...facet,
+        stroke: "#495057",
+        strokeWidth: 1,
+        strokeOpacity: 0.6,
+      }),
       Plot.dot(data.frames, {
         x: "t_s",
         y: "duration_ms",
@@ -70,7 +92,12 @@ export function overviewChartOptions(data: { frames: Row[]; events: Row[]; bucke
         r: 1.8,
         fill: (d: Row) => (d.jank ? "janky" : "smooth"),
         tip: true,
-        ...(data.bucketed ? { title: (d: Row) => `${d.frames} frames, ${d.janky_frames} janky; slowest ${Number(d.duration_ms).toFixed(1)} ms` } : {}),
+        ...(data.bucketed
+          ? {
+              title: (d: Row) =>
+                `${d.frames} frames, ${d.janky_frames} janky; slowest ${Number(d.duration_ms).toFixed(1)} ms`,
+            }
+          : {}),
       }),
     ],
   };

@@ -26,10 +26,16 @@ export class Session extends EventTarget {
    * fires once a run's frames and UI events are in, so the first chart need not wait for the rest; "change"
    * after each run. A bundle that fails entirely is listed with its error, never thrown.
    */
-  async load(sources: readonly BundleSource[], started?: readonly Promise<PreparedBundle>[]): Promise<LoadedRun[]> {
+  async load(
+    sources: readonly BundleSource[],
+    started?: readonly Promise<PreparedBundle>[],
+  ): Promise<LoadedRun[]> {
     // `started`: downloads already under way for these sources (begun while the engine was starting).
     const reads = sources.map((source, i) =>
-      (started?.[i] ?? prepareBundle(source)).then((bundle) => ({ bundle }), (error: Error) => ({ error })),
+      (started?.[i] ?? prepareBundle(source)).then(
+        (bundle) => ({ bundle }),
+        (error: Error) => ({ error }),
+      ),
     );
     const added: LoadedRun[] = [];
     for (let i = 0; i < sources.length; i++) {
@@ -50,12 +56,14 @@ export class Session extends EventTarget {
           this.engine,
           bundle,
           (name, remaining) => {
-            if (announced || !hasFrames || remaining.includes("frames") || remaining.includes("ui_events")) return;
+            if (announced || !hasFrames || remaining.includes("frames") || remaining.includes("ui_events"))
+              return;
             announced = true;
             this.dispatchEvent(new CustomEvent("overview-ready", { detail: bundle.manifest.run_id }));
           },
           // "progress": a big table's rows so far, so a long load shows it is moving
-          (table, rows) => this.dispatchEvent(new CustomEvent("progress", { detail: { run: run.label, table, rows } })),
+          (table, rows) =>
+            this.dispatchEvent(new CustomEvent("progress", { detail: { run: run.label, table, rows } })),
         );
         for (const t of report.tables) run.rows[t.name] = t.rows;
         run.errors.push(...report.errors);

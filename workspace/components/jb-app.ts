@@ -51,20 +51,85 @@ export class JbApp extends LitElement {
   }
 
   static override styles = css`
-    :host { display: block; min-height: 100vh; }
-    header { display: flex; align-items: center; gap: 16px; padding: 10px 20px; border-bottom: 1px solid var(--jb-border); background: var(--jb-panel); }
-    h1 { font-size: 18px; margin: 0; letter-spacing: 0.02em; }
-    .status { color: var(--jb-muted); font-size: 13px; flex: 1; }
-    form { display: flex; gap: 6px; }
-    input[type="url"] { width: 320px; font: inherit; font-size: 13px; padding: 3px 6px; }
-    main { padding: 16px 20px; max-width: 1200px; }
-    section { background: var(--jb-panel); border: 1px solid var(--jb-border); border-radius: 6px; padding: 12px 16px; margin-bottom: 16px; }
-    h2 { font-size: 15px; margin: 0 0 8px; }
-    .hint { color: var(--jb-muted); font-size: 12px; }
-    .error { color: var(--jb-bad); font-family: ui-monospace, monospace; font-size: 12px; }
-    .recovered { background: #fff3bf; border: 1px solid #ffe066; border-radius: 6px; padding: 8px 12px; margin-bottom: 12px; font-size: 13px; }
-    #schema { margin-bottom: 16px; font-size: 13px; }
-    .drop { position: fixed; inset: 0; background: rgba(59, 91, 219, 0.12); border: 3px dashed var(--jb-accent); display: flex; align-items: center; justify-content: center; font-size: 20px; pointer-events: none; }
+    :host {
+      display: block;
+      min-height: 100vh;
+    }
+    header {
+      display: flex;
+      align-items: center;
+      gap: 16px;
+      padding: 10px 20px;
+      border-bottom: 1px solid var(--jb-border);
+      background: var(--jb-panel);
+    }
+    h1 {
+      font-size: 18px;
+      margin: 0;
+      letter-spacing: 0.02em;
+    }
+    .status {
+      color: var(--jb-muted);
+      font-size: 13px;
+      flex: 1;
+    }
+    form {
+      display: flex;
+      gap: 6px;
+    }
+    input[type="url"] {
+      width: 320px;
+      font: inherit;
+      font-size: 13px;
+      padding: 3px 6px;
+    }
+    main {
+      padding: 16px 20px;
+      max-width: 1200px;
+    }
+    section {
+      background: var(--jb-panel);
+      border: 1px solid var(--jb-border);
+      border-radius: 6px;
+      padding: 12px 16px;
+      margin-bottom: 16px;
+    }
+    h2 {
+      font-size: 15px;
+      margin: 0 0 8px;
+    }
+    .hint {
+      color: var(--jb-muted);
+      font-size: 12px;
+    }
+    .error {
+      color: var(--jb-bad);
+      font-family: ui-monospace, monospace;
+      font-size: 12px;
+    }
+    .recovered {
+      background: #fff3bf;
+      border: 1px solid #ffe066;
+      border-radius: 6px;
+      padding: 8px 12px;
+      margin-bottom: 12px;
+      font-size: 13px;
+    }
+    #schema {
+      margin-bottom: 16px;
+      font-size: 13px;
+    }
+    .drop {
+      position: fixed;
+      inset: 0;
+      background: rgba(59, 91, 219, 0.12);
+      border: 3px dashed var(--jb-accent);
+      display: flex;
+      align-items: center;
+      justify-content: center;
+      font-size: 20px;
+      pointer-events: none;
+    }
   `;
 
   override connectedCallback() {
@@ -113,7 +178,8 @@ export class JbApp extends LitElement {
       if (performance.getEntriesByName("jb:engine-ready").length === 0) performance.mark("jb:engine-ready");
       this.session.addEventListener("change", () => this.requestUpdate());
       await this.open(sources, reads);
-      if (wanted.missing.length) this.status += `; notebook names runs not among the samples: ${wanted.missing.join(", ")}`;
+      if (wanted.missing.length)
+        this.status += `; notebook names runs not among the samples: ${wanted.missing.join(", ")}`;
       this.notebookText = text;
     } catch (e) {
       this.status = `could not start: ${(e as Error).message}`;
@@ -152,10 +218,8 @@ export class JbApp extends LitElement {
     if (!nb || !rt) return;
     await rt.settled(30_000).catch(() => undefined);
     // Publishing pulls the runtime, markdown-it and DOMPurify: loaded on first use, not at page start.
-    const [{ PURIFY_CONFIG, installPurifyHooks, publishNotebook }, { default: DOMPurify }] = await Promise.all([
-      import("../publish/publish"),
-      import("dompurify"),
-    ]);
+    const [{ PURIFY_CONFIG, installPurifyHooks, publishNotebook }, { default: DOMPurify }] =
+      await Promise.all([import("../publish/publish"), import("dompurify")]);
     installPurifyHooks(DOMPurify);
     const notebook = rt.notebook;
     const html = publishNotebook(notebook, rt.states(), {
@@ -164,7 +228,15 @@ export class JbApp extends LitElement {
       provenance: {
         notebook: this.notebookPath,
         title: parseNotebook(nb.currentText()).frontMatter?.title,
-        runs: (this.session?.runs ?? []).filter((r) => r.manifest).map((r) => ({ run_id: r.manifest!.run_id, ...r.manifest!.context, started_at: r.manifest!.started_at ?? undefined, synthetic: r.manifest!.synthetic, complete: r.manifest!.complete })) as never,
+        runs: (this.session?.runs ?? [])
+          .filter((r) => r.manifest)
+          .map((r) => ({
+            run_id: r.manifest!.run_id,
+            ...r.manifest!.context,
+            started_at: r.manifest!.started_at ?? undefined,
+            synthetic: r.manifest!.synthetic,
+            complete: r.manifest!.complete,
+          })) as never,
         jankbookVersion: version,
         generatedAt: new Date().toISOString(),
         inputs: rt.inputs(),
@@ -220,7 +292,9 @@ export class JbApp extends LitElement {
     }
     try {
       const engine = this.session.engine;
-      const hasEvents = overviewReady ? await tableExists(engine, "ui_events") : this.session.hasTable("ui_events");
+      const hasEvents = overviewReady
+        ? await tableExists(engine, "ui_events")
+        : this.session.hasTable("ui_events");
       const data = await overviewChartData(engine, hasEvents);
       this.chart = overviewChartOptions(data, Math.min(1160, this.clientWidth - 80 || 960));
       this.chartError = undefined;
@@ -263,13 +337,20 @@ export class JbApp extends LitElement {
         </form>
       </header>
       <main>
-        ${this.recovered
-          ? html`<div class="recovered" role="status">Recovered unsaved edits from ${this.recovered}. <button @click=${this.discardRecovered}>Discard them</button></div>`
-          : nothing}
+        ${
+          this.recovered
+            ? html`<div class="recovered" role="status">
+                Recovered unsaved edits from ${this.recovered}.
+                <button @click=${this.discardRecovered}>Discard them</button>
+              </div>`
+            : nothing
+        }
         <section id="overview">
           <h2>Runs</h2>
           <jb-run-overview .runs=${runs}></jb-run-overview>
-          <p class="hint">Drop a run bundle folder (manifest.json + .arrows files) anywhere on the page to add it.</p>
+          <p class="hint">
+            Drop a run bundle folder (manifest.json + .arrows files) anywhere on the page to add it.
+          </p>
         </section>
         <section id="frames">
           <h2>Frames</h2>
@@ -280,9 +361,17 @@ export class JbApp extends LitElement {
           <summary>Tables</summary>
           <jb-schema .tables=${this.tables}></jb-schema>
         </details>
-        ${this.notebookText !== undefined && this.session
-          ? html`<section id="notebook"><jb-notebook .engine=${this.session.engine} .text=${this.notebookText} .path=${this.notebookPath}></jb-notebook></section>`
-          : nothing}
+        ${
+          this.notebookText !== undefined && this.session
+            ? html`<section id="notebook">
+                <jb-notebook
+                  .engine=${this.session.engine}
+                  .text=${this.notebookText}
+                  .path=${this.notebookPath}
+                ></jb-notebook>
+              </section>`
+            : nothing
+        }
       </main>
       ${this.dragging ? html`<div class="drop">Drop run bundles to open them</div>` : nothing}
     `;

@@ -20,14 +20,29 @@ export class JbCodeEditor extends LitElement {
   }
 
   static override styles = css`
-    :host { display: block; border: 1px solid var(--jb-border, #dfe3ea); border-radius: 4px; background: #fff; }
-    .cm-editor { font-size: 13px; }
-    .cm-editor.cm-focused { outline: 2px solid #a5b4fc; }
+    :host {
+      display: block;
+      border: 1px solid var(--jb-border, #dfe3ea);
+      border-radius: 4px;
+      background: #fff;
+    }
+    .cm-editor {
+      font-size: 13px;
+    }
+    .cm-editor.cm-focused {
+      outline: 2px solid #a5b4fc;
+    }
   `;
 
   override firstUpdated() {
     const run = () => {
-      this.dispatchEvent(new CustomEvent("run-cell", { detail: this.view!.state.doc.toString(), bubbles: true, composed: true }));
+      this.dispatchEvent(
+        new CustomEvent("run-cell", {
+          detail: this.view!.state.doc.toString(),
+          bubbles: true,
+          composed: true,
+        }),
+      );
       return true;
     };
     this.view = new EditorView({
@@ -35,12 +50,23 @@ export class JbCodeEditor extends LitElement {
       parent: this.renderRoot as unknown as Element,
       root: this.renderRoot as ShadowRoot,
       extensions: [
-        Prec.highest(keymap.of([{ key: "Shift-Enter", run }, { key: "Mod-Enter", run }])),
+        Prec.highest(
+          keymap.of([
+            { key: "Shift-Enter", run },
+            { key: "Mod-Enter", run },
+          ]),
+        ),
         basicSetup,
         this.language === "sql" ? sql() : javascript({ typescript: true }),
         EditorView.updateListener.of((u) => {
           if (u.docChanged)
-            this.dispatchEvent(new CustomEvent("code-change", { detail: u.state.doc.toString(), bubbles: true, composed: true }));
+            this.dispatchEvent(
+              new CustomEvent("code-change", {
+                detail: u.state.doc.toString(),
+                bubbles: true,
+                composed: true,
+              }),
+            );
         }),
       ],
     });

@@ -7,7 +7,15 @@ import { LitElement, css, html, nothing } from "lit";
 import { unsafeHTML } from "lit/directives/unsafe-html.js";
 import DOMPurify from "dompurify";
 import type { SqlEngine } from "../db/engine";
-import { insertCell, parseNotebook, removeCell, serializeNotebook, type Block, type Cell, type Notebook } from "../notebook/format";
+import {
+  insertCell,
+  parseNotebook,
+  removeCell,
+  serializeNotebook,
+  type Block,
+  type Cell,
+  type Notebook,
+} from "../notebook/format";
 import { setPlotFields, type PlotFields } from "../notebook/plot-edit";
 import { NotebookRuntime, type CellState } from "../notebook/runtime";
 import { snapshotNotebook, type NotebookSnapshot } from "../notebook/snapshot";
@@ -20,7 +28,12 @@ import "./jb-output";
 const sanitize = (h: string) => DOMPurify.sanitize(h, PURIFY_CONFIG) as unknown as string;
 
 export class JbNotebook extends LitElement {
-  static override properties = { engine: { attribute: false }, text: { attribute: false }, path: {}, focusIndex: { state: true } };
+  static override properties = {
+    engine: { attribute: false },
+    text: { attribute: false },
+    path: {},
+    focusIndex: { state: true },
+  };
   declare engine: SqlEngine | undefined;
   /** the notebook's text when opened (or recovered); later edits live in `nb` and the drafts */
   declare text: string;
@@ -42,19 +55,69 @@ export class JbNotebook extends LitElement {
   }
 
   static override styles = css`
-    :host { display: block; }
-    .block { margin: 0 0 10px; border-left: 3px solid transparent; padding-left: 10px; }
-    .block.focused { border-left-color: var(--jb-accent, #3b5bdb); }
-    .prose :first-child { margin-top: 0; }
-    .bar { display: flex; gap: 8px; align-items: center; font-size: 11px; color: var(--jb-muted, #5d6678); margin: 2px 0; }
-    .bar .name { font-family: ui-monospace, monospace; }
-    .bar button { font-size: 11px; }
-    .status-pending { color: #b35c00; }
-    .status-rejected { color: var(--jb-bad, #c92a2a); }
-    .error { color: var(--jb-bad, #c92a2a); background: #fff5f5; border: 1px solid #ffc9c9; border-radius: 4px; padding: 6px 8px; font-family: ui-monospace, monospace; font-size: 12px; white-space: pre-wrap; }
-    details.code > summary { cursor: pointer; font-size: 11px; color: var(--jb-muted, #5d6678); }
-    .draft { color: #b35c00; }
-    .toolbar { display: flex; gap: 8px; margin-bottom: 12px; position: sticky; top: 0; background: var(--jb-panel, #fff); padding: 6px 0; z-index: 2; border-bottom: 1px solid var(--jb-border, #dfe3ea); }
+    :host {
+      display: block;
+    }
+    .block {
+      margin: 0 0 10px;
+      border-left: 3px solid transparent;
+      padding-left: 10px;
+    }
+    .block.focused {
+      border-left-color: var(--jb-accent, #3b5bdb);
+    }
+    .prose :first-child {
+      margin-top: 0;
+    }
+    .bar {
+      display: flex;
+      gap: 8px;
+      align-items: center;
+      font-size: 11px;
+      color: var(--jb-muted, #5d6678);
+      margin: 2px 0;
+    }
+    .bar .name {
+      font-family: ui-monospace, monospace;
+    }
+    .bar button {
+      font-size: 11px;
+    }
+    .status-pending {
+      color: #b35c00;
+    }
+    .status-rejected {
+      color: var(--jb-bad, #c92a2a);
+    }
+    .error {
+      color: var(--jb-bad, #c92a2a);
+      background: #fff5f5;
+      border: 1px solid #ffc9c9;
+      border-radius: 4px;
+      padding: 6px 8px;
+      font-family: ui-monospace, monospace;
+      font-size: 12px;
+      white-space: pre-wrap;
+    }
+    details.code > summary {
+      cursor: pointer;
+      font-size: 11px;
+      color: var(--jb-muted, #5d6678);
+    }
+    .draft {
+      color: #b35c00;
+    }
+    .toolbar {
+      display: flex;
+      gap: 8px;
+      margin-bottom: 12px;
+      position: sticky;
+      top: 0;
+      background: var(--jb-panel, #fff);
+      padding: 6px 0;
+      z-index: 2;
+      border-bottom: 1px solid var(--jb-border, #dfe3ea);
+    }
   `;
 
   override connectedCallback() {
@@ -99,7 +162,9 @@ export class JbNotebook extends LitElement {
     const blocks = this.nb.blocks.map((b, i) => {
       const d = this.drafts.get(i);
       if (d === undefined) return b;
-      return b.type === "cell" ? { ...b, source: d.endsWith("\n") || d === "" ? d : d + "\n" } : { ...b, text: d };
+      return b.type === "cell"
+        ? { ...b, source: d.endsWith("\n") || d === "" ? d : d + "\n" }
+        : { ...b, text: d };
     });
     return serializeNotebook({ ...this.nb, blocks });
   }
@@ -194,7 +259,13 @@ export class JbNotebook extends LitElement {
     if (neighbour === undefined) return;
     const without = removeCell(this.nb!, block.id);
     const target = delta < 0 ? neighbour : neighbour - 1;
-    const moved = insertCell(without, Math.max(0, delta < 0 ? target : target + 2), block.kind, block.source, block.name);
+    const moved = insertCell(
+      without,
+      Math.max(0, delta < 0 ? target : target + 2),
+      block.kind,
+      block.source,
+      block.name,
+    );
     this.commit(moved);
   }
 
@@ -209,7 +280,9 @@ export class JbNotebook extends LitElement {
   }
 
   private onKey(e: KeyboardEvent) {
-    const inEditor = e.composedPath().some((t) => (t as Element).tagName === "JB-CODE-EDITOR" || (t as Element).tagName === "INPUT");
+    const inEditor = e
+      .composedPath()
+      .some((t) => (t as Element).tagName === "JB-CODE-EDITOR" || (t as Element).tagName === "INPUT");
     if (e.altKey && e.key === "Enter") this.runAll();
     else if (e.altKey && (e.key === "n" || e.key === "N")) this.addCell();
     else if (e.altKey && e.key === "ArrowUp") this.moveCell(this.focusIndex, -1);
@@ -228,12 +301,15 @@ export class JbNotebook extends LitElement {
     if (!this.nb || !this.rt) return html`<p>no notebook</p>`;
     const states = new Map(this.rt.states().map((s) => [s.id, s]));
     return html`<div class="toolbar">
-        <select aria-label="insert analysis" @change=${(e: Event) => {
-          const select = e.target as HTMLSelectElement;
-          const entry = ANALYSES[Number(select.value)];
-          if (entry) this.insertAnalysis(entry);
-          select.value = "";
-        }}>
+        <select
+          aria-label="insert analysis"
+          @change=${(e: Event) => {
+            const select = e.target as HTMLSelectElement;
+            const entry = ANALYSES[Number(select.value)];
+            if (entry) this.insertAnalysis(entry);
+            select.value = "";
+          }}
+        >
           <option value="">Insert analysis…</option>
           ${ANALYSES.map((a, i) => html`<option value=${i}>${a.label}</option>`)}
         </select>
@@ -254,30 +330,60 @@ export class JbNotebook extends LitElement {
     }
     const s = states.get(b.id);
     let plotIndex = 0;
-    return html`<div class="block cell ${focused}" data-cell=${b.name ?? b.id} data-kind=${b.kind} @focusin=${() => (this.focusIndex = index)}>
+    return html`<div
+      class="block cell ${focused}"
+      data-cell=${b.name ?? b.id}
+      data-kind=${b.kind}
+      @focusin=${() => (this.focusIndex = index)}
+    >
       <div class="bar">
-        <span class="name">${b.kind}${b.name ? ` ${b.name}` : s?.defines.length ? ` ${s.defines.join(", ")}` : ""}</span>
-        <span class="status-${s?.status ?? "pending"}">${s?.status ?? "pending"}${s?.ms !== undefined ? ` · ${s.ms.toFixed(0)} ms` : ""}</span>
+        <span class="name"
+          >${b.kind}${b.name ? ` ${b.name}` : s?.defines.length ? ` ${s.defines.join(", ")}` : ""}</span
+        >
+        <span class="status-${s?.status ?? "pending"}"
+          >${s?.status ?? "pending"}${s?.ms !== undefined ? ` · ${s.ms.toFixed(0)} ms` : ""}</span
+        >
         ${this.drafts.has(index) ? html`<span class="draft">edited, not run (Shift+Enter)</span>` : nothing}
-        <button title="run (Shift+Enter)" @click=${() => this.runCell(index, this.drafts.get(index) ?? b.source)}>run</button>
+        <button
+          title="run (Shift+Enter)"
+          @click=${() => this.runCell(index, this.drafts.get(index) ?? b.source)}
+        >
+          run
+        </button>
         <button title="move up (Alt+↑)" @click=${() => this.moveCell(index, -1)}>↑</button>
         <button title="move down (Alt+↓)" @click=${() => this.moveCell(index, 1)}>↓</button>
         <button title="add a cell below (Alt+N)" @click=${() => this.addCell(index)}>+</button>
         <button title="delete (Alt+Backspace)" @click=${() => this.deleteCell(index)}>✕</button>
       </div>
-      <details class="code" ?open=${b.kind === "sql" || !b.source.trim() || this.drafts.has(index) || s?.status === "rejected"}>
+      <details
+        class="code"
+        ?open=${b.kind === "sql" || !b.source.trim() || this.drafts.has(index) || s?.status === "rejected"}
+      >
         <summary>code</summary>
-        <jb-code-editor .code=${this.drafts.get(index) ?? b.source} .language=${b.kind}
+        <jb-code-editor
+          .code=${this.drafts.get(index) ?? b.source}
+          .language=${b.kind}
           @code-change=${(e: CustomEvent<string>) => this.onDraft(index, e.detail)}
-          @run-cell=${(e: CustomEvent<string>) => this.runCell(index, e.detail)}></jb-code-editor>
+          @run-cell=${(e: CustomEvent<string>) => this.runCell(index, e.detail)}
+        ></jb-code-editor>
       </details>
       ${s?.status === "rejected" ? html`<div class="error" role="alert">${s.error}</div>` : nothing}
       ${(s?.displays ?? []).map((d) => {
         const isPlot = typeof d === "object" && d !== null && (d as { __plotSpec?: boolean }).__plotSpec;
         const n = isPlot ? plotIndex++ : 0;
-        return html`<jb-output .value=${d} .plotIndex=${n} @plot-edit=${(e: CustomEvent<PlotFields>) => this.onPlotEdit(index, n, e.detail)}></jb-output>`;
+        return html`<jb-output
+          .value=${d}
+          .plotIndex=${n}
+          @plot-edit=${(e: CustomEvent<PlotFields>) => this.onPlotEdit(index, n, e.detail)}
+        ></jb-output>`;
       })}
-      ${s?.checks.length ? html`<ul class="checks">${s.checks.map((c) => html`<li class=${c.ok ? "ok" : "status-rejected"}>${c.ok ? "✓" : "✗"} ${c.name}${c.detail ? ` (${c.detail})` : ""}</li>`)}</ul>` : nothing}
+      ${
+        s?.checks.length
+          ? html`<ul class="checks">
+              ${s.checks.map((c) => html`<li class=${c.ok ? "ok" : "status-rejected"}>${c.ok ? "✓" : "✗"} ${c.name}${c.detail ? ` (${c.detail})` : ""}</li>`)}
+            </ul>`
+          : nothing
+      }
     </div>`;
   }
 }

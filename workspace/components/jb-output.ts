@@ -5,7 +5,14 @@ import DOMPurify from "dompurify";
 import { LitElement, css, html } from "lit";
 import { unsafeHTML } from "lit/directives/unsafe-html.js";
 import { isMarkdown } from "../notebook/runtime";
-import { brushInterval, isBrushX, isPlotSpec, plotSpecToOptions, type BrushX, type PlotSpec } from "../notebook/plot-spec";
+import {
+  brushInterval,
+  isBrushX,
+  isPlotSpec,
+  plotSpecToOptions,
+  type BrushX,
+  type PlotSpec,
+} from "../notebook/plot-spec";
 import { PURIFY_CONFIG, installPurifyHooks, renderMarkdown } from "../publish/publish";
 import "./jb-plot-form";
 import "./jb-table";
@@ -15,7 +22,12 @@ const sanitize = (h: string) => DOMPurify.sanitize(h, PURIFY_CONFIG) as unknown 
 
 function isTable(v: unknown): boolean {
   const t = v as { numRows?: unknown; schema?: { fields?: unknown }; getChild?: unknown } | null;
-  return !!t && typeof t.numRows === "number" && Array.isArray(t.schema?.fields) && typeof t.getChild === "function";
+  return (
+    !!t &&
+    typeof t.numRows === "number" &&
+    Array.isArray(t.schema?.fields) &&
+    typeof t.getChild === "function"
+  );
 }
 
 export class JbOutput extends LitElement {
@@ -25,22 +37,53 @@ export class JbOutput extends LitElement {
   declare plotIndex: number;
 
   static override styles = css`
-    :host { display: block; margin: 6px 0; }
-    .plot { display: flex; gap: 12px; align-items: flex-start; }
-    .chart { flex: 1; min-width: 0; overflow-x: auto; }
-    jb-plot-form { flex: 0 0 200px; border-left: 1px solid var(--jb-border, #dfe3ea); padding-left: 10px; }
-    .selectable svg [aria-label] > * { cursor: pointer; }
-    pre { margin: 0; font-size: 12px; white-space: pre-wrap; }
-    .md :first-child { margin-top: 0; }
-    .md :last-child { margin-bottom: 0; }
-    .selected { font-size: 12px; color: var(--jb-accent, #3b5bdb); }
+    :host {
+      display: block;
+      margin: 6px 0;
+    }
+    .plot {
+      display: flex;
+      gap: 12px;
+      align-items: flex-start;
+    }
+    .chart {
+      flex: 1;
+      min-width: 0;
+      overflow-x: auto;
+    }
+    jb-plot-form {
+      flex: 0 0 200px;
+      border-left: 1px solid var(--jb-border, #dfe3ea);
+      padding-left: 10px;
+    }
+    .selectable svg [aria-label] > * {
+      cursor: pointer;
+    }
+    pre {
+      margin: 0;
+      font-size: 12px;
+      white-space: pre-wrap;
+    }
+    .md :first-child {
+      margin-top: 0;
+    }
+    .md :last-child {
+      margin-bottom: 0;
+    }
+    .selected {
+      font-size: 12px;
+      color: var(--jb-accent, #3b5bdb);
+    }
   `;
 
   private plotElement(spec: PlotSpec) {
     const options = plotSpecToOptions(spec);
     const figure = Plot.plot({ ...options, document, width: Math.min(options.width ?? 760, 760) });
     if (spec.select) {
-      const rows = ((options.marks?.[0] as { data?: unknown[] } | undefined)?.data ?? []) as Record<string, unknown>[];
+      const rows = ((options.marks?.[0] as { data?: unknown[] } | undefined)?.data ?? []) as Record<
+        string,
+        unknown
+      >[];
       figure.addEventListener("click", (e) => {
         const target = e.target as Element & { __data__?: unknown };
         if (typeof target.__data__ !== "number") return;
@@ -58,10 +101,26 @@ export class JbOutput extends LitElement {
   /** A brushable chart: dragging across it sets the input's value to the x interval (plot-spec.ts brushX). */
   private brushElement(input: BrushX) {
     const { value, __brushX: _tag, ...options } = input as BrushX & Record<string, unknown>;
-    const shown = value ? [Plot.rectX([value], { x1: (d: number[]) => d[0], x2: (d: number[]) => d[1], fill: "#3b5bdb", fillOpacity: 0.12 })] : [];
-    const figure = Plot.plot({ ...(options as Plot.PlotOptions), marks: [...(input.marks ?? []), ...shown], document, width: Math.min(input.width ?? 760, 760) });
-    const svgs = figure.tagName.toLowerCase() === "svg" ? [figure] : Array.from(figure.querySelectorAll("svg"));
-    const svg = svgs.sort((a, b) => Number(b.getAttribute("width")) - Number(a.getAttribute("width")))[0] as SVGSVGElement | undefined;
+    const shown = value
+      ? [
+          Plot.rectX([value], {
+            x1: (d: number[]) => d[0],
+            x2: (d: number[]) => d[1],
+            fill: "#3b5bdb",
+            fillOpacity: 0.12,
+          }),
+        ]
+      : [];
+    const figure = Plot.plot({
+      ...(options as Plot.PlotOptions),
+      marks: [...(input.marks ?? []), ...shown],
+      document,
+      width: Math.min(input.width ?? 760, 760),
+    });
+    const svgs =
+      figure.tagName.toLowerCase() === "svg" ? [figure] : Array.from(figure.querySelectorAll("svg"));
+    const svg = svgs.sort((a, b) => Number(b.getAttribute("width")) - Number(a.getAttribute("width")))[0] as
+      SVGSVGElement | undefined;
     if (!svg) return figure;
     const scale = figure.scale("x") as { invert?: (px: number) => unknown; domain?: unknown[] };
     // Pixels in the chart's own coordinates (the SVG may be drawn narrower than its width attribute).
@@ -107,19 +166,21 @@ export class JbOutput extends LitElement {
       const w = v.value;
       return html`<div class="chart">
         ${this.brushElement(v)}
-        <div class="selected">${w ? `selected ${w[0].toFixed(3)} – ${w[1].toFixed(3)} (drag to change, click to clear)` : "drag across the chart to select an interval"}</div>
+        <div class="selected">
+          ${w ? `selected ${w[0].toFixed(3)} – ${w[1].toFixed(3)} (drag to change, click to clear)` : "drag across the chart to select an interval"}
+        </div>
       </div>`;
     }
     if (isPlotSpec(v)) {
       const selectable = !!v.select;
       const selected = selectable ? (v as unknown as { value: unknown }).value : undefined;
       return html`<div class="plot">
-          <div class="chart ${selectable ? "selectable" : ""}">
-            ${this.plotElement(v)}
-            ${selectable ? html`<div class="selected">${selected == null ? `click a mark to select its ${v.select}` : `selected ${v.select}: ${String(selected)}`}</div>` : ""}
-          </div>
-          <jb-plot-form .spec=${v}></jb-plot-form>
-        </div>`;
+        <div class="chart ${selectable ? "selectable" : ""}">
+          ${this.plotElement(v)}
+          ${selectable ? html`<div class="selected">${selected == null ? `click a mark to select its ${v.select}` : `selected ${v.select}: ${String(selected)}`}</div>` : ""}
+        </div>
+        <jb-plot-form .spec=${v}></jb-plot-form>
+      </div>`;
     }
     if (typeof v === "object" && v !== null && Array.isArray((v as { marks?: unknown }).marks))
       return html`<div class="chart">${Plot.plot({ ...(v as Plot.PlotOptions), document })}</div>`;
@@ -134,7 +195,9 @@ function formatValue(v: unknown): string {
   if (v === undefined) return "undefined";
   if (typeof v === "string") return v;
   try {
-    return JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? x.toString() : x), 2)?.slice(0, 4000) ?? String(v);
+    return (
+      JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? x.toString() : x), 2)?.slice(0, 4000) ?? String(v)
+    );
   } catch {
     return String(v);
   }

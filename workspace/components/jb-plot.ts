@@ -7,8 +7,15 @@ export class JbPlot extends LitElement {
   declare options: Plot.PlotOptions | undefined;
 
   static override styles = css`
-    :host { display: block; overflow-x: auto; }
-    .error { color: var(--jb-bad, #c92a2a); font-family: ui-monospace, monospace; white-space: pre-wrap; }
+    :host {
+      display: block;
+      overflow-x: auto;
+    }
+    .error {
+      color: var(--jb-bad, #c92a2a);
+      font-family: ui-monospace, monospace;
+      white-space: pre-wrap;
+    }
   `;
 
   override updated() {

@@ -13,16 +13,57 @@ export class JbRunOverview extends LitElement {
   }
 
   static override styles = css`
-    :host { display: block; }
-    table { border-collapse: collapse; font-size: 13px; width: 100%; }
-    th, td { border-bottom: 1px solid var(--jb-border, #dfe3ea); padding: 4px 8px; text-align: left; vertical-align: top; }
-    th { color: var(--jb-muted, #5d6678); font-weight: 600; }
-    td.num { text-align: right; font-variant-numeric: tabular-nums; }
-    .badge { display: inline-block; border-radius: 4px; padding: 0 6px; font-size: 11px; margin-left: 6px; }
-    .synthetic { background: #fff3bf; color: #7a5b00; }
-    .incomplete { background: #ffe3e3; color: #a61e1e; }
-    .errors { color: var(--jb-bad, #c92a2a); margin: 4px 0 0; padding-left: 18px; font-family: ui-monospace, monospace; font-size: 12px; }
-    .warnings { color: var(--jb-warn, #b35c00); margin: 4px 0 0; padding-left: 18px; font-size: 12px; }
+    :host {
+      display: block;
+    }
+    table {
+      border-collapse: collapse;
+      font-size: 13px;
+      width: 100%;
+    }
+    th,
+    td {
+      border-bottom: 1px solid var(--jb-border, #dfe3ea);
+      padding: 4px 8px;
+      text-align: left;
+      vertical-align: top;
+    }
+    th {
+      color: var(--jb-muted, #5d6678);
+      font-weight: 600;
+    }
+    td.num {
+      text-align: right;
+      font-variant-numeric: tabular-nums;
+    }
+    .badge {
+      display: inline-block;
+      border-radius: 4px;
+      padding: 0 6px;
+      font-size: 11px;
+      margin-left: 6px;
+    }
+    .synthetic {
+      background: #fff3bf;
+      color: #7a5b00;
+    }
+    .incomplete {
+      background: #ffe3e3;
+      color: #a61e1e;
+    }
+    .errors {
+      color: var(--jb-bad, #c92a2a);
+      margin: 4px 0 0;
+      padding-left: 18px;
+      font-family: ui-monospace, monospace;
+      font-size: 12px;
+    }
+    .warnings {
+      color: var(--jb-warn, #b35c00);
+      margin: 4px 0 0;
+      padding-left: 18px;
+      font-size: 12px;
+    }
   `;
 
   override render() {
@@ -51,12 +92,29 @@ export class JbRunOverview extends LitElement {
         ${m?.synthetic ? html`<span class="badge synthetic" title="generated, not collected from a device">synthetic</span>` : nothing}
         ${m && !m.complete ? html`<span class="badge incomplete">incomplete</span>` : nothing}
         ${c?.scenario ? html`<div>${c.scenario}</div>` : nothing}
-        ${run.errors.length ? html`<ul class="errors">${run.errors.map((e) => html`<li>${e}</li>`)}</ul>` : nothing}
-        ${m?.warnings.length ? html`<ul class="warnings">${m.warnings.map((w) => html`<li>${w}</li>`)}</ul>` : nothing}
+        ${
+          run.errors.length
+            ? html`<ul class="errors">
+                ${run.errors.map((e) => html`<li>${e}</li>`)}
+              </ul>`
+            : nothing
+        }
+        ${
+          m?.warnings.length
+            ? html`<ul class="warnings">
+                ${m.warnings.map((w) => html`<li>${w}</li>`)}
+              </ul>`
+            : nothing
+        }
       </td>
       <td>
-        ${c ? html`${c.manufacturer ?? ""} ${c.device_model ?? "?"}<br />Android ${c.sdk_release ?? "?"} (API ${c.api_level ?? "?"})
-            ${c.screen_width ? html`<br />${c.screen_width}×${c.screen_height} @ ${c.refresh_hz ?? "?"} Hz` : nothing}` : nothing}
+        ${
+          c
+            ? html`${c.manufacturer ?? ""} ${c.device_model ?? "?"}<br />Android ${c.sdk_release ?? "?"} (API
+                ${c.api_level ?? "?"})
+                ${c.screen_width ? html`<br />${c.screen_width}×${c.screen_height} @ ${c.refresh_hz ?? "?"} Hz` : nothing}`
+            : nothing
+        }
       </td>
       <td>${c ? html`${c.app} ${c.app_version ?? ""}` : nothing}</td>
       ${tables.map((t) => html`<td class="num">${run.rows[t] ?? "—"}</td>`)}

@@ -12,20 +12,39 @@ export class JbSchema extends LitElement {
   }
 
   static override styles = css`
-    :host { display: block; font-size: 12px; }
-    details { margin: 2px 0; }
-    summary { cursor: pointer; font-family: ui-monospace, monospace; }
-    .rows { color: var(--jb-muted, #5d6678); }
-    ul { margin: 2px 0 6px; padding-left: 18px; font-family: ui-monospace, monospace; }
-    .type { color: #7048e8; }
+    :host {
+      display: block;
+      font-size: 12px;
+    }
+    details {
+      margin: 2px 0;
+    }
+    summary {
+      cursor: pointer;
+      font-family: ui-monospace, monospace;
+    }
+    .rows {
+      color: var(--jb-muted, #5d6678);
+    }
+    ul {
+      margin: 2px 0 6px;
+      padding-left: 18px;
+      font-family: ui-monospace, monospace;
+    }
+    .type {
+      color: #7048e8;
+    }
   `;
 
   override render() {
     return html`${this.tables.map(
-      (t) => html`<details>
-        <summary>${t.name} <span class="rows">${t.rows.toLocaleString()} rows</span></summary>
-        <ul>${t.columns.map((c) => html`<li>${c.name} <span class="type">${c.type}</span></li>`)}</ul>
-      </details>`,
+      (t) =>
+        html`<details>
+          <summary>${t.name} <span class="rows">${t.rows.toLocaleString()} rows</span></summary>
+          <ul>
+            ${t.columns.map((c) => html`<li>${c.name} <span class="type">${c.type}</span></li>`)}
+          </ul>
+        </details>`,
     )}`;
   }
 }

@@ -17,7 +17,9 @@ export function arrowLoader(current: () => LoadConnection, reconnect: () => unkn
   let temporaries = 0;
   // One round trip (a run's tables are registered before the first chart). The name is one of ours, quoted.
   const exists = async (name: string) => {
-    const t = await current().query(`SELECT count(*)::INTEGER AS n FROM information_schema.tables WHERE table_name = '${name.replace(/'/g, "''")}'`);
+    const t = await current().query(
+      `SELECT count(*)::INTEGER AS n FROM information_schema.tables WHERE table_name = '${name.replace(/'/g, "''")}'`,
+    );
     return Number(t.getChild("n")!.get(0)) > 0;
   };
   const insert = async (ipc: Uint8Array, name: string, create: boolean) => {

@@ -22,7 +22,11 @@ export interface SqlEngine {
    * ("merged"). With `append`, the caller vouches that the stream has exactly the table's columns (the next
    * chunk of a stream that created it), so rows go straight in ("appended").
    */
-  insertArrowStream(table: string, ipcStream: Uint8Array, options?: { append?: boolean }): Promise<InsertOutcome>;
+  insertArrowStream(
+    table: string,
+    ipcStream: Uint8Array,
+    options?: { append?: boolean },
+  ): Promise<InsertOutcome>;
   /** Cancels the query in flight, if any (a re-run makes the stale one pointless). */
   interrupt(): Promise<void>;
   close(): Promise<void>;
@@ -43,7 +47,10 @@ export function quoteIdent(name: string): string {
 }
 
 export async function tableExists(engine: SqlEngine, name: string): Promise<boolean> {
-  const t = await engine.query("SELECT count(*)::INTEGER AS n FROM information_schema.tables WHERE table_schema = 'main' AND table_name = ?", [name]);
+  const t = await engine.query(
+    "SELECT count(*)::INTEGER AS n FROM information_schema.tables WHERE table_schema = 'main' AND table_name = ?",
+    [name],
+  );
   return Number(t.getChild("n")!.get(0)) > 0;
 }
 

@@ -31,9 +31,13 @@ export async function loadPreparedBundle(
     }
     const { errors } = await table.done;
     report.errors.push(...errors.map((e) => e.message));
-    if (failure) report.errors.push(`${runId}: table ${table.name}: could not be registered in DuckDB (${failure})`);
+    if (failure)
+      report.errors.push(`${runId}: table ${table.name}: could not be registered in DuckDB (${failure})`);
     if (chunks > 0) report.tables.push({ name: table.name, rows: inserted });
-    onTable?.(table.name, bundle.tables.slice(i + 1).map((t) => t.name));
+    onTable?.(
+      table.name,
+      bundle.tables.slice(i + 1).map((t) => t.name),
+    );
   }
   return report;
 }

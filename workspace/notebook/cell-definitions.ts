@@ -43,7 +43,9 @@ export interface CellHost {
   interruptStale(): void;
 }
 
-const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor as new (...args: string[]) => (...a: unknown[]) => Promise<unknown>;
+const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor as new (
+  ...args: string[]
+) => (...a: unknown[]) => Promise<unknown>;
 
 function now(): number {
   return typeof performance !== "undefined" ? performance.now() : Date.now();
@@ -67,7 +69,8 @@ export function defineCell(host: CellHost, slot: Slot): void {
   for (const d of a.defines) {
     if (slot.outputs.has(d)) continue;
     // Observer `true`: reachable (so computed) without being shown.
-    const pick = a.kind === "sql" ? (table: unknown) => table : (exports: Record<string, unknown>) => exports[d];
+    const pick =
+      a.kind === "sql" ? (table: unknown) => table : (exports: Record<string, unknown>) => exports[d];
     slot.outputs.set(d, host.module.variable(true).define(d, [name], pick));
   }
 }
@@ -109,7 +112,15 @@ function defineTs(host: CellHost, slot: Slot, name: string) {
     };
     const check = (checkName: string, ok: unknown, detail?: unknown) => {
       if (token === slot.token)
-        slot.state.checks = [...slot.state.checks, { name: String(checkName), ok: !!ok, detail: detail === undefined ? undefined : String(detail), cellId: slot.cell.id }];
+        slot.state.checks = [
+          ...slot.state.checks,
+          {
+            name: String(checkName),
+            ok: !!ok,
+            detail: detail === undefined ? undefined : String(detail),
+            cellId: slot.cell.id,
+          },
+        ];
       return !!ok;
     };
     const makeView = (inputName?: string) => (el: InputElementLike) => {
@@ -131,34 +142,41 @@ function defineTs(host: CellHost, slot: Slot, name: string) {
 function defineSql(host: CellHost, slot: Slot, name: string) {
   const template = slot.analysis.sql!.template!;
   const refs = slot.analysis.references;
-  const exprFn = new Function(...refs, `"use strict";\nreturn [${template.expressions.map((e) => `(${e})`).join(", ")}];`) as (...a: unknown[]) => unknown[];
-  slot.variable.define(name, ["invalidation", ...refs], async (invalidation: Promise<void>, ...args: unknown[]) => {
-    begin(slot);
-    const t0 = now();
-    const engine = host.engine;
-    if (!engine) throw new Error("no SQL engine is loaded");
-    const bound = bindSqlTemplate(template, exprFn(...args));
-    let invalidated = false;
-    let done = false;
-    invalidation.then(() => {
-      invalidated = true;
-      // A stale query is pointless: stop it. Its late result is dropped by the runtime (version check).
-      if (!done) host.interruptStale();
-    });
-    try {
-      for (;;) {
-        const epoch = host.interruptEpoch();
-        try {
-          return await engine.query(bound.sql, bound.params);
-        } catch (e) {
-          // Interrupted because another cell's query was stale (one connection): run ours again.
-          if (!invalidated && epoch !== host.interruptEpoch()) continue;
-          throw e;
+  const exprFn = new Function(
+    ...refs,
+    `"use strict";\nreturn [${template.expressions.map((e) => `(${e})`).join(", ")}];`,
+  ) as (...a: unknown[]) => unknown[];
+  slot.variable.define(
+    name,
+    ["invalidation", ...refs],
+    async (invalidation: Promise<void>, ...args: unknown[]) => {
+      begin(slot);
+      const t0 = now();
+      const engine = host.engine;
+      if (!engine) throw new Error("no SQL engine is loaded");
+      const bound = bindSqlTemplate(template, exprFn(...args));
+      let invalidated = false;
+      let done = false;
+      invalidation.then(() => {
+        invalidated = true;
+        // A stale query is pointless: stop it. Its late result is dropped by the runtime (version check).
+        if (!done) host.interruptStale();
+      });
+      try {
+        for (;;) {
+          const epoch = host.interruptEpoch();
+          try {
+            return await engine.query(bound.sql, bound.params);
+          } catch (e) {
+            // Interrupted because another cell's query was stale (one connection): run ours again.
+            if (!invalidated && epoch !== host.interruptEpoch()) continue;
+            throw e;
+          }
         }
+      } finally {
+        done = true;
+        slot.state.ms = now() - t0;
       }
-    } finally {
-      done = true;
-      slot.state.ms = now() - t0;
-    }
-  });
+    },
+  );
 }

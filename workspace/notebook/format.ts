@@ -179,12 +179,22 @@ export function withCellSource(nb: Notebook, id: string, source: string): Notebo
   if (index < 0) throw new Error(`no cell with id ${id}`);
   const text = source === "" || /(\r\n|\r|\n)$/.test(source) ? source : source + "\n";
   const blocks = nb.blocks.slice();
-  blocks[index] = { ...(blocks[index] as Cell), source: text, close: (blocks[index] as Cell).close || "```\n" };
+  blocks[index] = {
+    ...(blocks[index] as Cell),
+    source: text,
+    close: (blocks[index] as Cell).close || "```\n",
+  };
   return reidentify({ ...nb, blocks });
 }
 
 /** A new notebook with a cell inserted before block `index` (prose around it gets blank-line separation). */
-export function insertCell(nb: Notebook, index: number, kind: CellKind, source: string, name?: string): Notebook {
+export function insertCell(
+  nb: Notebook,
+  index: number,
+  kind: CellKind,
+  source: string,
+  name?: string,
+): Notebook {
   const info = name ? ` id=${name}` : "";
   const text = source === "" || source.endsWith("\n") ? source : source + "\n";
   const cell: Cell = {
@@ -201,7 +211,8 @@ export function insertCell(nb: Notebook, index: number, kind: CellKind, source: 
   const blocks = nb.blocks.slice();
   const prev = blocks[index - 1];
   // Keep the previous block ending in a newline so the fence starts a line.
-  if (prev && prev.type === "prose" && !prev.text.endsWith("\n")) blocks[index - 1] = { ...prev, text: prev.text + "\n" };
+  if (prev && prev.type === "prose" && !prev.text.endsWith("\n"))
+    blocks[index - 1] = { ...prev, text: prev.text + "\n" };
   if (prev && prev.type === "cell" && prev.close !== "" && !prev.close.endsWith("\n"))
     blocks[index - 1] = { ...prev, close: prev.close + "\n" };
   blocks.splice(index, 0, cell, { type: "prose", text: "\n" });
@@ -218,7 +229,8 @@ function mergeProse(blocks: Block[]): Block[] {
   const out: Block[] = [];
   for (const b of blocks) {
     const last = out[out.length - 1];
-    if (b.type === "prose" && last?.type === "prose") out[out.length - 1] = { type: "prose", text: last.text + b.text };
+    if (b.type === "prose" && last?.type === "prose")
+      out[out.length - 1] = { type: "prose", text: last.text + b.text };
     else out.push(b);
   }
   return out;
@@ -232,7 +244,10 @@ function parseAttributes(info: string): Record<string, string> {
 
 function unquote(v: string): string {
   const t = v.trim();
-  if ((t.startsWith('"') && t.endsWith('"') && t.length >= 2) || (t.startsWith("'") && t.endsWith("'") && t.length >= 2))
+  if (
+    (t.startsWith('"') && t.endsWith('"') && t.length >= 2) ||
+    (t.startsWith("'") && t.endsWith("'") && t.length >= 2)
+  )
     return t.slice(1, -1);
   return t;
 }
@@ -262,10 +277,16 @@ function parseList(value: string): string[] {
   const head = first!.trim();
   if (head.startsWith("[")) {
     const inner = value.trim().replace(/^\[/, "").replace(/\]$/, "");
-    return inner.split(",").map(unquote).filter((s) => s !== "");
+    return inner
+      .split(",")
+      .map(unquote)
+      .filter((s) => s !== "");
   }
   if (head !== "") return [unquote(head)];
-  return rest.map((l) => /^\s*-\s+(.*)$/.exec(l)?.[1]).filter((s): s is string => s !== undefined).map(unquote);
+  return rest
+    .map((l) => /^\s*-\s+(.*)$/.exec(l)?.[1])
+    .filter((s): s is string => s !== undefined)
+    .map(unquote);
 }
 
 /** FNV-1a 32-bit, twice with different seeds: short, stable, and the same in Node and the browser. */

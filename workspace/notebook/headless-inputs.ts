@@ -55,7 +55,11 @@ class StandIn extends EventTarget implements HeadlessInput {
       case "number": {
         if (typeof value !== "number" || Number.isNaN(value)) return false;
         const extent = this.choices as [number, number] | undefined;
-        return !extent || (value >= Math.min(Number(extent[0]), Number(extent[1])) && value <= Math.max(Number(extent[0]), Number(extent[1])));
+        return (
+          !extent ||
+          (value >= Math.min(Number(extent[0]), Number(extent[1])) &&
+            value <= Math.max(Number(extent[0]), Number(extent[1])))
+        );
       }
       case "select":
         return Array.isArray(this.value) ? Array.isArray(value) && value.every(among) : among(value);
@@ -78,7 +82,8 @@ class StandIn extends EventTarget implements HeadlessInput {
 
 function choicesOf(data: unknown): unknown[] {
   if (data instanceof Map) return [...data.values()];
-  if (data && typeof (data as Iterable<unknown>)[Symbol.iterator] === "function") return [...(data as Iterable<unknown>)];
+  if (data && typeof (data as Iterable<unknown>)[Symbol.iterator] === "function")
+    return [...(data as Iterable<unknown>)];
   throw new Error("Inputs: options must be an array or a Map");
 }
 

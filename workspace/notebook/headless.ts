@@ -85,7 +85,8 @@ async function isRun(dir: string): Promise<boolean> {
 async function subRuns(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
   const out: string[] = [];
-  for (const e of entries) if (e.isDirectory() && (await isRun(join(dir, e.name)))) out.push(join(dir, e.name));
+  for (const e of entries)
+    if (e.isDirectory() && (await isRun(join(dir, e.name)))) out.push(join(dir, e.name));
   return out.sort();
 }
 
@@ -98,7 +99,11 @@ async function sampleNames(samplesDir: string): Promise<string[]> {
 }
 
 /** The run folders a notebook names (front matter `runs:`, rule in runs.ts), or the --runs overrides. */
-export async function resolveRunDirs(nb: Notebook, notebookPath: string, options: Pick<HeadlessOptions, "runs" | "samplesDir"> = {}): Promise<string[]> {
+export async function resolveRunDirs(
+  nb: Notebook,
+  notebookPath: string,
+  options: Pick<HeadlessOptions, "runs" | "samplesDir"> = {},
+): Promise<string[]> {
   if (options.runs && options.runs.length) {
     const out: string[] = [];
     for (const dir of options.runs) {
@@ -106,7 +111,8 @@ export async function resolveRunDirs(nb: Notebook, notebookPath: string, options
       if (await isRun(abs)) out.push(abs);
       else {
         const subs = await subRuns(abs);
-        if (!subs.length) throw new Error(`--runs ${dir}: neither a run (no manifest.json) nor a folder of runs`);
+        if (!subs.length)
+          throw new Error(`--runs ${dir}: neither a run (no manifest.json) nor a folder of runs`);
         out.push(...subs);
       }
     }
@@ -122,8 +128,10 @@ export async function resolveRunDirs(nb: Notebook, notebookPath: string, options
       const re = globToRegExp(ref.split("/").pop()!);
       found = (await subRuns(parent)).filter((d) => re.test(d.slice(parent.length + 1)));
     } else if (await isRun(resolve(base, ref))) found = [resolve(base, ref)];
-    if (!found.length) found = matchRunNames(ref, await sampleNames(samplesDir)).map((n) => join(samplesDir, n));
-    if (!found.length) throw new Error(`runs: ${ref} matches no run folder next to ${notebookPath} nor in ${samplesDir}`);
+    if (!found.length)
+      found = matchRunNames(ref, await sampleNames(samplesDir)).map((n) => join(samplesDir, n));
+    if (!found.length)
+      throw new Error(`runs: ${ref} matches no run folder next to ${notebookPath} nor in ${samplesDir}`);
     for (const f of found) if (!out.includes(f)) out.push(f);
   }
   return out;
@@ -168,7 +176,9 @@ export async function runNotebookFile(path: string, options: HeadlessOptions = {
       tables: report.tables,
       errors: report.errors,
     });
-    progress(`run ${m.run_id}: ${report.tables.map((t) => `${t.name} ${t.rows}`).join(", ")}${report.errors.length ? ` (${report.errors.length} errors: ${report.errors.join("; ")})` : ""}`);
+    progress(
+      `run ${m.run_id}: ${report.tables.map((t) => `${t.name} ${t.rows}`).join(", ")}${report.errors.length ? ` (${report.errors.length} errors: ${report.errors.join("; ")})` : ""}`,
+    );
   }
   const t1 = performance.now();
   const reported = new Set<string>();
@@ -177,8 +187,11 @@ export async function runNotebookFile(path: string, options: HeadlessOptions = {
     onCell: (s) => {
       if (s.status === "pending" || reported.has(s.id)) return;
       reported.add(s.id);
-      const label = s.kind === "sql" ? `sql ${s.name ?? s.id}` : `ts ${s.defines.length ? s.defines.join(", ") : s.id}`;
-      progress(`${s.status === "fulfilled" ? "ok  " : "FAIL"} ${label}${s.ms !== undefined ? ` (${Math.round(s.ms)} ms)` : ""}${s.error ? `: ${s.error}` : ""}`);
+      const label =
+        s.kind === "sql" ? `sql ${s.name ?? s.id}` : `ts ${s.defines.length ? s.defines.join(", ") : s.id}`;
+      progress(
+        `${s.status === "fulfilled" ? "ok  " : "FAIL"} ${label}${s.ms !== undefined ? ` (${Math.round(s.ms)} ms)` : ""}${s.error ? `: ${s.error}` : ""}`,
+      );
     },
   });
   for (const [name, value] of Object.entries(options.set ?? {})) runtime.setInput(name, value);
@@ -186,7 +199,10 @@ export async function runNotebookFile(path: string, options: HeadlessOptions = {
   await runtime.settled(options.timeoutMs ?? 120_000);
   const inputs = runtime.inputs();
   const unknown = Object.keys(options.set ?? {}).filter((n) => !inputs.some((i) => i.name === n));
-  for (const n of unknown) progress(`warning: --set ${n}: the notebook declares no input named ${n} (inputs: ${inputs.map((i) => i.name).join(", ") || "none"})`);
+  for (const n of unknown)
+    progress(
+      `warning: --set ${n}: the notebook declares no input named ${n} (inputs: ${inputs.map((i) => i.name).join(", ") || "none"})`,
+    );
   const t2 = performance.now();
   const states = runtime.states();
   const checks = runtime.checks();
@@ -216,7 +232,10 @@ export async function runNotebookFile(path: string, options: HeadlessOptions = {
 }
 
 /** The headless half of the parity test: the notebook's cell values as JSON (see snapshot.ts). */
-export async function headlessSnapshot(path: string, options: HeadlessOptions = {}): Promise<NotebookSnapshot> {
+export async function headlessSnapshot(
+  path: string,
+  options: HeadlessOptions = {},
+): Promise<NotebookSnapshot> {
   const r = await runNotebookFile(path, options);
   try {
     return await snapshotNotebook(r.runtime);

@@ -6,7 +6,9 @@ export interface MarkdownValue {
 }
 
 export function isMarkdown(value: unknown): value is MarkdownValue {
-  return typeof value === "object" && value !== null && (value as { __markdown?: unknown }).__markdown === true;
+  return (
+    typeof value === "object" && value !== null && (value as { __markdown?: unknown }).__markdown === true
+  );
 }
 
 /** md`...`: markdown text with interpolated values, rendered (and sanitized) by the UI and publish. */

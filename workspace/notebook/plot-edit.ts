@@ -104,7 +104,8 @@ export function setPlotFields(source: string, fields: PlotFields, nth = 0): stri
     if (!(key in fields)) continue;
     const value = fields[key];
     const existing = keyRange(obj, key);
-    const text = value === null || value === undefined || value === "" ? "" : `${key}: ${JSON.stringify(value)}`;
+    const text =
+      value === null || value === undefined || value === "" ? "" : `${key}: ${JSON.stringify(value)}`;
     if (existing) {
       const trailing = obj.slice(existing[0], existing[1]).match(/,\s*$/) ? ", " : "";
       obj = obj.slice(0, existing[0]) + (text ? text + trailing : "") + obj.slice(existing[1]);

@@ -3,7 +3,19 @@
 import * as Plot from "@observablehq/plot";
 import { sameValue } from "./view-input";
 
-export const MARKS = ["dot", "line", "lineY", "barY", "barX", "rectY", "areaY", "tickX", "ruleX", "cell", "text"] as const;
+export const MARKS = [
+  "dot",
+  "line",
+  "lineY",
+  "barY",
+  "barX",
+  "rectY",
+  "areaY",
+  "tickX",
+  "ruleX",
+  "cell",
+  "text",
+] as const;
 export type MarkName = (typeof MARKS)[number];
 export const FILTER_OPS = ["=", "!=", "<", "<=", ">", ">="] as const;
 export type FilterOp = (typeof FILTER_OPS)[number];
@@ -31,12 +43,15 @@ export interface PlotSpec extends Partial<Record<Channel, string>> {
 }
 
 export function isPlotSpec(value: unknown): value is PlotSpec & { __plotSpec: true } {
-  return typeof value === "object" && value !== null && (value as { __plotSpec?: boolean }).__plotSpec === true;
+  return (
+    typeof value === "object" && value !== null && (value as { __plotSpec?: boolean }).__plotSpec === true
+  );
 }
 
 /** The `plot` builtin: tags the spec so displays know to render it and the form knows it can edit it. */
 export function plot(spec: PlotSpec): PlotSpec & { __plotSpec: true } {
-  if (!MARKS.includes(spec.mark)) throw new Error(`plot: invalid mark: ${String(spec.mark)} (one of ${MARKS.join(", ")})`);
+  if (!MARKS.includes(spec.mark))
+    throw new Error(`plot: invalid mark: ${String(spec.mark)} (one of ${MARKS.join(", ")})`);
   if (spec.filter && !FILTER_OPS.includes(spec.filter[1]))
     throw new Error(`plot: invalid filter operator: ${String(spec.filter[1])}`);
   const tagged = { ...spec, __plotSpec: true as const };
@@ -95,15 +110,33 @@ export function plotSpecToOptions(spec: PlotSpec): Plot.PlotOptions {
   const rows = plotRows(spec);
   const channels: Record<string, string> = {};
   for (const c of CHANNELS) if (spec[c]) channels[c] = spec[c]!;
-  const markFn = (Plot as unknown as Record<MarkName, (data: unknown, options: object) => Plot.Markish>)[spec.mark];
-  const marks: Plot.Markish[] = [markFn(rows, { ...channels, tip: true }), ...((spec.extra ?? []) as Plot.Markish[])];
+  const markFn = (Plot as unknown as Record<MarkName, (data: unknown, options: object) => Plot.Markish>)[
+    spec.mark
+  ];
+  const marks: Plot.Markish[] = [
+    markFn(rows, { ...channels, tip: true }),
+    ...((spec.extra ?? []) as Plot.Markish[]),
+  ];
   const chosen = spec.select ? (spec as { value?: unknown }).value : undefined;
   if (chosen != null) {
     const picked = (i: number) => sameValue(rows[i]?.[spec.select!], chosen);
     // The same mark over all rows (so stacked bars keep their place), drawn only for the chosen ones, click-through.
-    const outline = { ...channels, fill: "none", stroke: "currentColor", strokeWidth: 2.5, className: "jb-selected", pointerEvents: "none" };
-    const render = (index: number[], scales: object, values: object, dimensions: object, context: object, next: (...a: unknown[]) => unknown) =>
-      next(index.filter(picked), scales, values, dimensions, context);
+    const outline = {
+      ...channels,
+      fill: "none",
+      stroke: "currentColor",
+      strokeWidth: 2.5,
+      className: "jb-selected",
+      pointerEvents: "none",
+    };
+    const render = (
+      index: number[],
+      scales: object,
+      values: object,
+      dimensions: object,
+      context: object,
+      next: (...a: unknown[]) => unknown,
+    ) => next(index.filter(picked), scales, values, dimensions, context);
     marks.push(markFn(rows, { ...outline, render }));
   }
   return {
@@ -145,7 +178,8 @@ export function brushInterval(
   minPx = 3,
 ): [number, number] | null {
   if (Math.abs(px1 - px0) < minPx) return null;
-  if (typeof scale.invert !== "function") throw new Error("plot.brushX: the x scale cannot be inverted (use a linear or time x)");
+  if (typeof scale.invert !== "function")
+    throw new Error("plot.brushX: the x scale cannot be inverted (use a linear or time x)");
   const num = (v: unknown) => (v instanceof Date ? v.getTime() : Number(v));
   let [a, b] = ordered(num(scale.invert(px0)), num(scale.invert(px1)));
   const d = [...(scale.domain ?? [])].map(num);
@@ -162,7 +196,8 @@ export function brushInterval(
  * own channels, so stacks and x1/x2 count); null when neither says (no x values).
  */
 export function brushDomain(options: Plot.PlotOptions): [number, number] | null {
-  const num = (v: unknown) => (v instanceof Date ? v.getTime() : typeof v === "bigint" ? Number(v) : typeof v === "number" ? v : NaN);
+  const num = (v: unknown) =>
+    v instanceof Date ? v.getTime() : typeof v === "bigint" ? Number(v) : typeof v === "number" ? v : NaN;
   let lo = Infinity;
   let hi = -Infinity;
   const see = (v: unknown) => {
@@ -172,7 +207,9 @@ export function brushDomain(options: Plot.PlotOptions): [number, number] | null 
   const explicit = (options.x as { domain?: Iterable<unknown> } | undefined)?.domain;
   if (explicit) for (const v of explicit) see(v);
   else {
-    type Initializable = { initialize(): { channels: Record<string, { scale?: string; value: ArrayLike<unknown> }> } };
+    type Initializable = {
+      initialize(): { channels: Record<string, { scale?: string; value: ArrayLike<unknown> }> };
+    };
     const visit = (m: unknown): void => {
       if (Array.isArray(m)) return m.forEach(visit);
       if (typeof (m as Initializable | null)?.initialize !== "function") return;
@@ -194,7 +231,10 @@ export function brushDomain(options: Plot.PlotOptions): [number, number] | null 
  * A window kept on a re-made brush chart: clipped to the new x extent, null when it lies outside it (touching is not
  * overlapping); kept as is when the extent is unknown.
  */
-export function brushWindowOn(window: readonly [number, number], domain: readonly [number, number] | null): [number, number] | null {
+export function brushWindowOn(
+  window: readonly [number, number],
+  domain: readonly [number, number] | null,
+): [number, number] | null {
   const [a, b] = ordered(Number(window[0]), Number(window[1]));
   if (!domain) return [a, b];
   const [lo, hi] = ordered(domain[0], domain[1]);

@@ -52,21 +52,45 @@ type AnyNode = Node & Record<string, any>;
 export function analyzeTs(source: string): TsAnalysis {
   let js: string;
   try {
-    js = transform(source, { transforms: ["typescript"], disableESTransforms: true, keepUnusedImports: true }).code;
+    js = transform(source, {
+      transforms: ["typescript"],
+      disableESTransforms: true,
+      keepUnusedImports: true,
+    }).code;
   } catch (e) {
     return { js: "", defines: [], references: [], views: [], error: `TypeScript: ${(e as Error).message}` };
   }
   let program: AnyNode;
   try {
-    program = parse(js, { ecmaVersion: "latest", sourceType: "module", allowAwaitOutsideFunction: true }) as AnyNode;
+    program = parse(js, {
+      ecmaVersion: "latest",
+      sourceType: "module",
+      allowAwaitOutsideFunction: true,
+    }) as AnyNode;
   } catch (e) {
     return { js, defines: [], references: [], views: [], error: `syntax error: ${(e as Error).message}` };
   }
   for (const stmt of program.body as AnyNode[]) {
     if (stmt.type === "ImportDeclaration")
-      return { js, defines: [], references: [], views: [], error: "import is not supported in a cell: analyses are in the jb builtin" };
-    if (stmt.type === "ExportNamedDeclaration" || stmt.type === "ExportDefaultDeclaration" || stmt.type === "ExportAllDeclaration")
-      return { js, defines: [], references: [], views: [], error: "export is not supported in a cell: top-level declarations are already visible to every cell" };
+      return {
+        js,
+        defines: [],
+        references: [],
+        views: [],
+        error: "import is not supported in a cell: analyses are in the jb builtin",
+      };
+    if (
+      stmt.type === "ExportNamedDeclaration" ||
+      stmt.type === "ExportDefaultDeclaration" ||
+      stmt.type === "ExportAllDeclaration"
+    )
+      return {
+        js,
+        defines: [],
+        references: [],
+        views: [],
+        error: "export is not supported in a cell: top-level declarations are already visible to every cell",
+      };
   }
   const defines: string[] = [];
   const views: TsAnalysis["views"] = [];
@@ -75,19 +99,31 @@ export function analyzeTs(source: string): TsAnalysis {
       for (const d of stmt.declarations as AnyNode[]) {
         declaredNames(d.id, defines);
         const init = d.init as AnyNode | null;
-        if (d.id.type === "Identifier" && init?.type === "CallExpression" && init.callee.type === "Identifier" && init.callee.name === "view")
+        if (
+          d.id.type === "Identifier" &&
+          init?.type === "CallExpression" &&
+          init.callee.type === "Identifier" &&
+          init.callee.name === "view"
+        )
           views.push({ name: d.id.name, start: init.callee.start, end: init.callee.end });
       }
-    } else if ((stmt.type === "FunctionDeclaration" || stmt.type === "ClassDeclaration") && stmt.id) defines.push(stmt.id.name);
+    } else if ((stmt.type === "FunctionDeclaration" || stmt.type === "ClassDeclaration") && stmt.id)
+      defines.push(stmt.id.name);
   }
   const single = program.body.length === 1 && (program.body[0] as AnyNode).type === "ExpressionStatement";
-  const expression = single ? js.slice((program.body[0] as AnyNode).expression.start, (program.body[0] as AnyNode).expression.end) : undefined;
+  const expression = single
+    ? js.slice((program.body[0] as AnyNode).expression.start, (program.body[0] as AnyNode).expression.end)
+    : undefined;
   return { js, defines, references: freeVariables(program), expression, views };
 }
 
 /** The free variables of a JavaScript expression (for `${expr}` in SQL). */
 export function expressionReferences(expr: string): string[] {
-  const program = parse(`(${expr}\n)`, { ecmaVersion: "latest", sourceType: "module", allowAwaitOutsideFunction: true }) as AnyNode;
+  const program = parse(`(${expr}\n)`, {
+    ecmaVersion: "latest",
+    sourceType: "module",
+    allowAwaitOutsideFunction: true,
+  }) as AnyNode;
   return freeVariables(program);
 }
 
@@ -107,7 +143,8 @@ export function analyzeSql(source: string, name: string | undefined): SqlAnalysi
       return { defines, references: [], template, error: `\${${expr}}: ${(e as Error).message}` };
     }
   }
-  if (name !== undefined && !/^[A-Za-z_$][\w$]*$/.test(name)) return { defines: [], references: [...refs], template, error: `id=${name} is not a valid name` };
+  if (name !== undefined && !/^[A-Za-z_$][\w$]*$/.test(name))
+    return { defines: [], references: [...refs], template, error: `id=${name} is not a valid name` };
   return { defines, references: [...refs], template };
 }
 
@@ -118,7 +155,8 @@ function declaredNames(pattern: AnyNode | null, out: string[]) {
       out.push(pattern.name);
       break;
     case "ObjectPattern":
-      for (const p of pattern.properties as AnyNode[]) declaredNames(p.type === "RestElement" ? p.argument : p.value, out);
+      for (const p of pattern.properties as AnyNode[])
+        declaredNames(p.type === "RestElement" ? p.argument : p.value, out);
       break;
     case "ArrayPattern":
       for (const e of pattern.elements as (AnyNode | null)[]) declaredNames(e, out);
@@ -150,7 +188,16 @@ function scopeDeclarations(program: AnyNode): Map<AnyNode, Set<string>> {
     };
     const functionScope = () => nearest((n) => FUNCTION_TYPES.has(n.type));
     const blockScope = () =>
-      nearest((n) => FUNCTION_TYPES.has(n.type) || n.type === "BlockStatement" || n.type === "ForStatement" || n.type === "ForInStatement" || n.type === "ForOfStatement" || n.type === "SwitchStatement" || n.type === "StaticBlock");
+      nearest(
+        (n) =>
+          FUNCTION_TYPES.has(n.type) ||
+          n.type === "BlockStatement" ||
+          n.type === "ForStatement" ||
+          n.type === "ForInStatement" ||
+          n.type === "ForOfStatement" ||
+          n.type === "SwitchStatement" ||
+          n.type === "StaticBlock",
+      );
     switch (node.type) {
       case "VariableDeclaration": {
         const names: string[] = [];
@@ -214,7 +261,10 @@ export interface AnalyzeOptions {
   isGlobal?: (name: string) => boolean;
 }
 
-export function analyzeCell(cell: Pick<Cell, "id" | "kind" | "source" | "name">, locals: Set<string>): CellAnalysis {
+export function analyzeCell(
+  cell: Pick<Cell, "id" | "kind" | "source" | "name">,
+  locals: Set<string>,
+): CellAnalysis {
   if (cell.kind === "ts") {
     const ts = analyzeTs(cell.source);
     return {
@@ -228,18 +278,30 @@ export function analyzeCell(cell: Pick<Cell, "id" | "kind" | "source" | "name">,
     };
   }
   const sql = analyzeSql(cell.source, cell.name);
-  return { id: cell.id, kind: "sql", defines: sql.defines, references: sql.references.filter((r) => !locals.has(r)), sql, errors: sql.error ? [sql.error] : [], undefinedReferences: [] };
+  return {
+    id: cell.id,
+    kind: "sql",
+    defines: sql.defines,
+    references: sql.references.filter((r) => !locals.has(r)),
+    sql,
+    errors: sql.error ? [sql.error] : [],
+    undefinedReferences: [],
+  };
 }
 
 /** Analyses every cell and adds the cross-cell diagnostics: duplicates, cycles, undefined references. */
-export function analyzeNotebook(list: Pick<Cell, "id" | "kind" | "source" | "name">[], options: AnalyzeOptions): Map<string, CellAnalysis> {
+export function analyzeNotebook(
+  list: Pick<Cell, "id" | "kind" | "source" | "name">[],
+  options: AnalyzeOptions,
+): Map<string, CellAnalysis> {
   const locals = new Set(options.locals ?? []);
   const builtins = new Set(options.builtins);
   const isGlobal = options.isGlobal ?? ((n: string) => n in globalThis);
   const out = new Map<string, CellAnalysis>();
   for (const c of list) out.set(c.id, analyzeCell(c, locals));
   const definers = new Map<string, string[]>();
-  for (const a of out.values()) for (const d of a.defines) definers.set(d, [...(definers.get(d) ?? []), a.id]);
+  for (const a of out.values())
+    for (const d of a.defines) definers.set(d, [...(definers.get(d) ?? []), a.id]);
   for (const a of out.values()) {
     for (const d of a.defines) {
       const n = definers.get(d)!.length;
@@ -251,7 +313,12 @@ export function analyzeNotebook(list: Pick<Cell, "id" | "kind" | "source" | "nam
   // Cycles: strongly connected components of the cell graph (Tarjan); a self-reference counts.
   const edges = new Map<string, string[]>();
   for (const a of out.values())
-    edges.set(a.id, a.references.flatMap((r) => (definers.get(r)?.length === 1 && !a.defines.includes(r) ? definers.get(r)! : [])));
+    edges.set(
+      a.id,
+      a.references.flatMap((r) =>
+        definers.get(r)?.length === 1 && !a.defines.includes(r) ? definers.get(r)! : [],
+      ),
+    );
   for (const component of stronglyConnected([...out.keys()], edges)) {
     if (component.length < 2) continue;
     const names = component.flatMap((id) => out.get(id)!.defines);

@@ -118,10 +118,15 @@ export class NotebookRuntime {
     // Builtins are given to the Runtime as definitions (functions are called), so wrap each value.
     const defs: Record<string, () => unknown> = {};
     for (const [name, value] of Object.entries(builtins)) defs[name] = () => value;
-    this.runtime = new Runtime(defs, options.isGlobal ? (name: string) => {
-      if (options.isGlobal!(name)) return (globalThis as Record<string, unknown>)[name];
-      throw new Error(`${name} is not defined`);
-    } : undefined);
+    this.runtime = new Runtime(
+      defs,
+      options.isGlobal
+        ? (name: string) => {
+            if (options.isGlobal!(name)) return (globalThis as Record<string, unknown>)[name];
+            throw new Error(`${name} is not defined`);
+          }
+        : undefined,
+    );
     this.module = this.runtime.module();
     this.host = {
       engine,
@@ -195,7 +200,12 @@ export class NotebookRuntime {
 
   async settled(timeoutMs = 0): Promise<void> {
     const started = Date.now();
-    const rt = this.runtime as unknown as { _computing: Promise<void> | null; _dirty: Set<unknown>; _updates: Set<unknown>; _precomputes: unknown[] };
+    const rt = this.runtime as unknown as {
+      _computing: Promise<void> | null;
+      _dirty: Set<unknown>;
+      _updates: Set<unknown>;
+      _precomputes: unknown[];
+    };
     const tick = () => new Promise<void>((r) => setTimeout(r, 0));
     for (;;) {
       if (this.disposed) return;
@@ -209,16 +219,27 @@ export class NotebookRuntime {
         if (timeoutMs > 0) {
           const left = timeoutMs - (Date.now() - started);
           let timer: ReturnType<typeof setTimeout> | undefined;
-          const timeout = new Promise<"timeout">((r) => (timer = setTimeout(() => r("timeout"), Math.max(0, left))));
+          const timeout = new Promise<"timeout">(
+            (r) => (timer = setTimeout(() => r("timeout"), Math.max(0, left))),
+          );
           const result = await Promise.race([wait, timeout]);
           clearTimeout(timer);
           if (result === "timeout")
-            throw new Error(`cells still running after ${timeoutMs} ms: ${[...this.pending].map((s) => s.state.name ?? s.state.defines.join(",") ?? s.cell.id).join("; ")}`);
+            throw new Error(
+              `cells still running after ${timeoutMs} ms: ${[...this.pending].map((s) => s.state.name ?? s.state.defines.join(",") ?? s.cell.id).join("; ")}`,
+            );
         } else await wait;
         continue;
       }
       await tick();
-      if (!rt._computing && this.pending.size === 0 && rt._dirty.size === 0 && rt._updates.size === 0 && rt._precomputes.length === 0) return;
+      if (
+        !rt._computing &&
+        this.pending.size === 0 &&
+        rt._dirty.size === 0 &&
+        rt._updates.size === 0 &&
+        rt._precomputes.length === 0
+      )
+        return;
     }
   }
 
@@ -234,7 +255,8 @@ export class NotebookRuntime {
     const previous = this.namedInputs.get(name);
     if (previous && previous.el !== el) {
       if (!sameValue(previous.el.value, previous.initial)) carryInput(el, previous.el.value);
-    } else if (!previous && this.inputOverrides.has(name)) el.value = coerce(this.inputOverrides.get(name), el.value);
+    } else if (!previous && this.inputOverrides.has(name))
+      el.value = coerce(this.inputOverrides.get(name), el.value);
     this.namedInputs.set(name, { el, slot, initial });
   }
 
@@ -242,7 +264,11 @@ export class NotebookRuntime {
 
   private reconcile(nb: Notebook, carry: Map<string, Slot>): void {
     const list = cellsOf(nb);
-    const analyses = analyzeNotebook(list, { builtins: this.builtinNames, locals: CELL_LOCALS, isGlobal: this.isGlobal });
+    const analyses = analyzeNotebook(list, {
+      builtins: this.builtinNames,
+      locals: CELL_LOCALS,
+      isGlobal: this.isGlobal,
+    });
     const byId = new Map(this.slots.map((s) => [s.cell.id, s]));
     const used = new Set<Slot>();
     const plan: { cell: Cell; analysis: CellAnalysis; slot?: Slot }[] = list.map((cell) => {
@@ -270,7 +296,14 @@ export class NotebookRuntime {
     }
     const slots: Slot[] = [];
     for (const p of plan) {
-      const defKey = JSON.stringify([p.cell.kind, p.cell.source, p.cell.name, p.analysis.references, p.analysis.defines, p.analysis.errors]);
+      const defKey = JSON.stringify([
+        p.cell.kind,
+        p.cell.source,
+        p.cell.name,
+        p.analysis.references,
+        p.analysis.defines,
+        p.analysis.errors,
+      ]);
       let slot = p.slot;
       if (!slot) {
         const key = this.nextKey++;
@@ -316,7 +349,10 @@ export class NotebookRuntime {
         slot.state.status = "fulfilled";
         slot.state.error = undefined;
         const a = slot.analysis;
-        const auto = a.ts?.expression !== undefined && !a.ts.references.includes("display") && !a.ts.references.includes("view");
+        const auto =
+          a.ts?.expression !== undefined &&
+          !a.ts.references.includes("display") &&
+          !a.ts.references.includes("view");
         slot.state.value = value;
         // SQL cells display their table; an expression cell displays its value (Framework's implicit display).
         if (auto || a.kind === "sql") slot.state.displays = value === undefined ? [] : [value];
@@ -343,7 +379,11 @@ export class NotebookRuntime {
   }
 
   private emit(slot: Slot) {
-    if (this.onCell && !this.disposed) this.onCell({ ...slot.state, displays: slot.state.displays.slice(), checks: slot.state.checks.slice() });
+    if (this.onCell && !this.disposed)
+      this.onCell({
+        ...slot.state,
+        displays: slot.state.displays.slice(),
+        checks: slot.state.checks.slice(),
+      });
   }
-
 }

@@ -32,7 +32,8 @@ export async function snapshotNotebook(rt: NotebookRuntime): Promise<NotebookSna
   for (const s of rt.states()) {
     const values: Record<string, unknown> = {};
     if (s.status === "fulfilled")
-      for (const name of s.defines) values[name] = snapshotValue(await rt.value(name).catch((e: Error) => ({ error: e.message })));
+      for (const name of s.defines)
+        values[name] = snapshotValue(await rt.value(name).catch((e: Error) => ({ error: e.message })));
     cells.push({
       id: s.id,
       kind: s.kind,
@@ -48,9 +49,20 @@ export async function snapshotNotebook(rt: NotebookRuntime): Promise<NotebookSna
   return { cells, inputs: rt.inputs().map((i) => ({ name: i.name, value: snapshotValue(i.value) })) };
 }
 
-function isTable(v: unknown): v is { numRows: number; schema: { fields: { name: string; type: unknown }[] }; getChild(n: string): { get(i: number): unknown } | null } {
+function isTable(
+  v: unknown,
+): v is {
+  numRows: number;
+  schema: { fields: { name: string; type: unknown }[] };
+  getChild(n: string): { get(i: number): unknown } | null;
+} {
   const t = v as { numRows?: unknown; schema?: { fields?: unknown }; getChild?: unknown } | null;
-  return !!t && typeof t.numRows === "number" && Array.isArray(t.schema?.fields) && typeof t.getChild === "function";
+  return (
+    !!t &&
+    typeof t.numRows === "number" &&
+    Array.isArray(t.schema?.fields) &&
+    typeof t.getChild === "function"
+  );
 }
 
 export function snapshotValue(v: unknown, depth = 0): unknown {
@@ -73,23 +85,43 @@ export function snapshotValue(v: unknown, depth = 0): unknown {
   if (isTable(v)) {
     const fields = v.schema.fields;
     const rows: unknown[][] = [];
-    for (let i = 0; i < Math.min(HEAD_ROWS, v.numRows); i++) rows.push(fields.map((f) => snapshotValue(v.getChild(f.name)?.get(i), depth + 1)));
+    for (let i = 0; i < Math.min(HEAD_ROWS, v.numRows); i++)
+      rows.push(fields.map((f) => snapshotValue(v.getChild(f.name)?.get(i), depth + 1)));
     return { table: { numRows: v.numRows, columns: fields.map((f) => [f.name, String(f.type)]), rows } };
   }
   if (isPlotSpec(v)) {
     const { data, extra, ...rest } = v;
-    return { plot: { ...rest, rows: isTable(data) ? data.numRows : Array.isArray(data) ? data.length : null, extra: extra?.length ?? 0 } };
+    return {
+      plot: {
+        ...rest,
+        rows: isTable(data) ? data.numRows : Array.isArray(data) ? data.length : null,
+        extra: extra?.length ?? 0,
+      },
+    };
   }
   if (isMarkdown(v)) return { markdown: v.text };
   const o = v as Record<string, unknown>;
   // An input element (real @observablehq/inputs form or headless stand-in): its value is what matters.
-  if (typeof o.addEventListener === "function" && "value" in o) return { input: snapshotValue(o.value, depth + 1) };
-  if (typeof (o as { nodeType?: unknown }).nodeType === "number") return { node: String((o as { nodeName?: unknown }).nodeName) };
-  if (ArrayBuffer.isView(v)) return { typed: Array.from(v as unknown as ArrayLike<number | bigint>).slice(0, 100).map((x) => snapshotValue(x)) };
+  if (typeof o.addEventListener === "function" && "value" in o)
+    return { input: snapshotValue(o.value, depth + 1) };
+  if (typeof (o as { nodeType?: unknown }).nodeType === "number")
+    return { node: String((o as { nodeName?: unknown }).nodeName) };
+  if (ArrayBuffer.isView(v))
+    return {
+      typed: Array.from(v as unknown as ArrayLike<number | bigint>)
+        .slice(0, 100)
+        .map((x) => snapshotValue(x)),
+    };
   if (Array.isArray(v)) return v.slice(0, 100).map((x) => snapshotValue(x, depth + 1));
-  if (v instanceof Map) return { map: [...v].slice(0, 100).map(([k, x]) => [snapshotValue(k, depth + 1), snapshotValue(x, depth + 1)]) };
+  if (v instanceof Map)
+    return {
+      map: [...v].slice(0, 100).map(([k, x]) => [snapshotValue(k, depth + 1), snapshotValue(x, depth + 1)]),
+    };
   if (v instanceof Set) return { set: [...v].slice(0, 100).map((x) => snapshotValue(x, depth + 1)) };
-  if (typeof (o as { toJSON?: unknown }).toJSON === "function" && typeof (o as { get?: unknown }).get === "function")
+  if (
+    typeof (o as { toJSON?: unknown }).toJSON === "function" &&
+    typeof (o as { get?: unknown }).get === "function"
+  )
     return snapshotValue((o as { toJSON(): unknown }).toJSON(), depth + 1); // Arrow row proxies
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(o)) out[k] = snapshotValue(x, depth + 1);

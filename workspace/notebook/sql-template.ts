@@ -41,7 +41,9 @@ export function parseSqlTemplate(source: string): SqlTemplate {
       }
       const quoted = source.slice(i, j + 1);
       if (quoted.includes("${"))
-        throw new Error(`line ${line(i)}: \${...} inside a quoted SQL ${c === "'" ? "string" : "identifier"} is not a parameter; write ${"${x}"} without the quotes`);
+        throw new Error(
+          `line ${line(i)}: \${...} inside a quoted SQL ${c === "'" ? "string" : "identifier"} is not a parameter; write ${"${x}"} without the quotes`,
+        );
       current += quoted;
       i = j + 1;
       continue;
@@ -122,7 +124,9 @@ export function toSqlParam(value: unknown, expr: string): unknown {
       return Number(value);
   }
   if (value instanceof Date) return value.toISOString();
-  throw new Error(`\${${expr}}: cannot bind a ${Array.isArray(value) ? "array" : typeof value} as a SQL parameter (bind numbers, strings, booleans or null)`);
+  throw new Error(
+    `\${${expr}}: cannot bind a ${Array.isArray(value) ? "array" : typeof value} as a SQL parameter (bind numbers, strings, booleans or null)`,
+  );
 }
 
 export function bindSqlTemplate(template: SqlTemplate, values: readonly unknown[]): BoundSql {

@@ -52,7 +52,10 @@ export function labelText(label: unknown): string {
  * @observablehq/inputs forms carry none, their label is the form's <label> element.
  */
 export function inputLabel(el: unknown): string | undefined {
-  const o = el as { label?: unknown; querySelector?: (selector: string) => { textContent: string | null } | null } | null;
+  const o = el as {
+    label?: unknown;
+    querySelector?: (selector: string) => { textContent: string | null } | null;
+  } | null;
   if (!o) return undefined;
   if (o.label !== undefined) return labelText(o.label);
   const label = typeof o.querySelector === "function" ? o.querySelector("label") : null;
@@ -91,8 +94,10 @@ export function coerce(value: unknown, current: unknown): unknown {
  */
 export function sameValue(a: unknown, b: unknown): boolean {
   if (a === b || (Number.isNaN(a) && Number.isNaN(b))) return true;
-  if ((typeof a === "bigint" || typeof b === "bigint") && (typeof a === "number" || typeof b === "number")) return Number(a) === Number(b);
+  if ((typeof a === "bigint" || typeof b === "bigint") && (typeof a === "number" || typeof b === "number"))
+    return Number(a) === Number(b);
   if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
   return false;
 }

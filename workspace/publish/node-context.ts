@@ -22,12 +22,18 @@ export function nodeSanitize(html: string): string {
 
 function encodeArrow(table: unknown): Uint8Array {
   if (table instanceof Table) return tableToIPC(table, "file");
-  const cjs = require("apache-arrow") as { Table: new () => unknown; tableToIPC(t: unknown, type: "file"): Uint8Array };
+  const cjs = require("apache-arrow") as {
+    Table: new () => unknown;
+    tableToIPC(t: unknown, type: "file"): Uint8Array;
+  };
   if (table instanceof cjs.Table) return cjs.tableToIPC(table, "file");
   throw new Error("cannot encode this table as Arrow: it comes from neither apache-arrow instance");
 }
 
-export function createNodePublishContext(provenance: PublishProvenance, options: { embedData?: boolean; headRows?: number } = {}): PublishContext {
+export function createNodePublishContext(
+  provenance: PublishProvenance,
+  options: { embedData?: boolean; headRows?: number } = {},
+): PublishContext {
   const { document } = parseHTML("<!doctype html><html><head></head><body></body></html>");
   return {
     document: document as unknown as Document,

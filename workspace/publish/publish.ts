@@ -63,30 +63,48 @@ export const PURIFY_CONFIG = {
  * data: URL could not load in a self-contained page (the CSP blocks it, with a console error), so its src goes
  * and its alt text stays.
  */
-export function installPurifyHooks(purify: { addHook(entry: "afterSanitizeAttributes", hook: (node: Element) => void): void }) {
+export function installPurifyHooks(purify: {
+  addHook(entry: "afterSanitizeAttributes", hook: (node: Element) => void): void;
+}) {
   purify.addHook("afterSanitizeAttributes", (node) => {
-    if (node.tagName?.toLowerCase() === "img" && !/^data:image\//i.test(node.getAttribute("src") ?? "")) node.removeAttribute("src");
-    if (node.tagName?.toLowerCase() === "image") for (const a of ["href", "xlink:href"]) if (!/^data:image\//i.test(node.getAttribute(a) ?? "")) node.removeAttribute(a);
+    if (node.tagName?.toLowerCase() === "img" && !/^data:image\//i.test(node.getAttribute("src") ?? ""))
+      node.removeAttribute("src");
+    if (node.tagName?.toLowerCase() === "image")
+      for (const a of ["href", "xlink:href"])
+        if (!/^data:image\//i.test(node.getAttribute(a) ?? "")) node.removeAttribute(a);
   });
 }
 
 const markdown = new MarkdownIt({ html: true, linkify: true });
 
-export const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:; script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'";
+export const CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:; script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'";
 
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
+  );
 }
 
 export function renderMarkdown(text: string, sanitize: (html: string) => string): string {
   return sanitize(markdown.render(text));
 }
 
-type TableLike = { numRows: number; schema: { fields: { name: string; type: unknown }[] }; getChild(n: string): { get(i: number): unknown } | null };
+type TableLike = {
+  numRows: number;
+  schema: { fields: { name: string; type: unknown }[] };
+  getChild(n: string): { get(i: number): unknown } | null;
+};
 
 function isTable(v: unknown): v is TableLike {
   const t = v as { numRows?: unknown; schema?: { fields?: unknown }; getChild?: unknown } | null;
-  return !!t && typeof t.numRows === "number" && Array.isArray(t.schema?.fields) && typeof t.getChild === "function";
+  return (
+    !!t &&
+    typeof t.numRows === "number" &&
+    Array.isArray(t.schema?.fields) &&
+    typeof t.getChild === "function"
+  );
 }
 
 function isPlotOptions(v: unknown): v is Plot.PlotOptions {
@@ -104,7 +122,8 @@ function formatCell(v: unknown): string {
 
 function jsonText(v: unknown, indent = 2): string {
   try {
-    const text = JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? x.toString() : x), indent) ?? String(v);
+    const text =
+      JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? x.toString() : x), indent) ?? String(v);
     return text.length > 20_000 ? text.slice(0, 20_000) + " …" : text;
   } catch {
     return String(v);
@@ -122,7 +141,8 @@ function renderTable(t: TableLike, label: string, ctx: PublishContext): string {
   const fields = t.schema.fields;
   const cols = fields.map((f) => ({ name: f.name, vec: t.getChild(f.name) }));
   let html = `<div class="table"><table><thead><tr>${fields.map((f) => `<th title="${escapeHtml(String(f.type))}">${escapeHtml(f.name)}</th>`).join("")}</tr></thead><tbody>`;
-  for (let i = 0; i < n; i++) html += `<tr>${cols.map((c) => `<td>${escapeHtml(formatCell(c.vec?.get(i)))}</td>`).join("")}</tr>`;
+  for (let i = 0; i < n; i++)
+    html += `<tr>${cols.map((c) => `<td>${escapeHtml(formatCell(c.vec?.get(i)))}</td>`).join("")}</tr>`;
   html += `</tbody></table><p class="rows">${n < t.numRows ? `first ${n} of ` : ""}${t.numRows} row${t.numRows === 1 ? "" : "s"}`;
   if (ctx.embedData && ctx.encodeArrow) {
     const bytes = ctx.encodeArrow(t);
@@ -134,11 +154,17 @@ function renderTable(t: TableLike, label: string, ctx: PublishContext): string {
 }
 
 function addXmlns(root: Element) {
-  const svgs = [...(root.tagName.toLowerCase() === "svg" ? [root] : []), ...Array.from(root.querySelectorAll("svg"))];
+  const svgs = [
+    ...(root.tagName.toLowerCase() === "svg" ? [root] : []),
+    ...Array.from(root.querySelectorAll("svg")),
+  ];
   for (const s of svgs) s.setAttribute("xmlns", "http://www.w3.org/2000/svg");
 }
 
-export function renderPlot(options: Plot.PlotOptions, ctx: Pick<PublishContext, "document" | "sanitize">): string {
+export function renderPlot(
+  options: Plot.PlotOptions,
+  ctx: Pick<PublishContext, "document" | "sanitize">,
+): string {
   const el = Plot.plot({ ...options, document: ctx.document }) as unknown as Element;
   addXmlns(el);
   return `<div class="plot">${ctx.sanitize(el.outerHTML)}</div>`;
@@ -198,14 +224,21 @@ export function publishNotebook(nb: Notebook, states: readonly CellState[], ctx:
     }
     index++;
     const s = byId.get(block.id);
-    const label = block.kind === "sql" ? `sql ${block.name ?? ""}`.trim() : `ts${s?.defines.length ? " " + s.defines.join(", ") : ""}`;
-    const parts = [`<details class="code"><summary>${escapeHtml(label)}</summary><pre><code>${escapeHtml(block.source)}</code></pre></details>`];
+    const label =
+      block.kind === "sql"
+        ? `sql ${block.name ?? ""}`.trim()
+        : `ts${s?.defines.length ? " " + s.defines.join(", ") : ""}`;
+    const parts = [
+      `<details class="code"><summary>${escapeHtml(label)}</summary><pre><code>${escapeHtml(block.source)}</code></pre></details>`,
+    ];
     if (!s) parts.push(`<div class="error">not run</div>`);
     else {
       const tableLabel = (block.name ?? `cell-${index}`).replace(/[^\w.-]/g, "_");
       for (const d of s.displays) parts.push(renderDisplay(d, tableLabel, ctx));
       if (s.checks.length)
-        parts.push(`<ul class="checks">${s.checks.map((c) => `<li class="${c.ok ? "ok" : "fail"}">${escapeHtml(c.name)}${c.detail ? `: ${escapeHtml(c.detail)}` : ""}</li>`).join("")}</ul>`);
+        parts.push(
+          `<ul class="checks">${s.checks.map((c) => `<li class="${c.ok ? "ok" : "fail"}">${escapeHtml(c.name)}${c.detail ? `: ${escapeHtml(c.detail)}` : ""}</li>`).join("")}</ul>`,
+        );
       if (s.status === "rejected") parts.push(`<div class="error">${escapeHtml(s.error ?? "failed")}</div>`);
       if (s.status === "pending") parts.push(`<div class="error">still running when published</div>`);
     }

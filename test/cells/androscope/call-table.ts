@@ -8,7 +8,18 @@ export type CallSpec = [number, number, number, CallSpec[]?];
 
 /** The hand-worked example: thread 1: A 0..1000 { B 100..110, B 120..125, C 300..900 { B 310..312 } }, thread 2: C 50..60 */
 export const HAND_THREADS: Readonly<Record<number, CallSpec[]>> = {
-  1: [[1, 0, 1000, [[2, 100, 110], [2, 120, 125], [3, 300, 900, [[2, 310, 312]]]]]],
+  1: [
+    [
+      1,
+      0,
+      1000,
+      [
+        [2, 100, 110],
+        [2, 120, 125],
+        [3, 300, 900, [[2, 310, 312]]],
+      ],
+    ],
+  ],
   2: [[3, 50, 60]],
 };
 
@@ -29,7 +40,8 @@ export function flatten(threads: Record<number, CallSpec[]>): FlatCall[] {
     out.push({ thread, method: spec[0], depth, parent, enter: spec[1], exit: spec[2] });
     for (const child of spec[3] ?? []) walk(thread, child, depth + 1, id);
   };
-  for (const [thread, tops] of Object.entries(threads)) for (const top of tops) walk(Number(thread), top, 0, -1);
+  for (const [thread, tops] of Object.entries(threads))
+    for (const top of tops) walk(Number(thread), top, 0, -1);
   return out;
 }
 
@@ -52,7 +64,12 @@ export function callsTableOf(calls: FlatCall[], runId = "test", cpuFactor?: numb
     exit: calls.map((c) => c.exit),
     inclusive: inc,
     exclusive: exc,
-    ...(cpuFactor !== undefined ? { cpu_inclusive: inc.map((v) => Math.round(v * cpuFactor)), cpu_exclusive: exc.map((v) => Math.round(v * cpuFactor)) } : {}),
+    ...(cpuFactor !== undefined
+      ? {
+          cpu_inclusive: inc.map((v) => Math.round(v * cpuFactor)),
+          cpu_exclusive: exc.map((v) => Math.round(v * cpuFactor)),
+        }
+      : {}),
     synthetic_exit: calls.map(() => false),
   });
 }
@@ -61,12 +78,17 @@ export function callsTableOf(calls: FlatCall[], runId = "test", cpuFactor?: numb
  * Random properly nested calls: per thread, a sequence of top-level calls; each call splits its span among
  * children separated by gaps. Methods from a small set so recursion and merging happen. Times are integers.
  */
-export function arbitraryCalls(options: { threads?: number; methods?: number; maxDepth?: number; span?: number } = {}): fc.Arbitrary<Record<number, CallSpec[]>> {
+export function arbitraryCalls(
+  options: { threads?: number; methods?: number; maxDepth?: number; span?: number } = {},
+): fc.Arbitrary<Record<number, CallSpec[]>> {
   const methods = options.methods ?? 4;
   const maxDepth = options.maxDepth ?? 4;
   const span = options.span ?? 200;
   return fc
-    .tuple(fc.integer({ min: 1, max: options.threads ?? 2 }), fc.array(fc.integer({ min: 0, max: 2 ** 31 - 1 }), { minLength: 64, maxLength: 64 }))
+    .tuple(
+      fc.integer({ min: 1, max: options.threads ?? 2 }),
+      fc.array(fc.integer({ min: 0, max: 2 ** 31 - 1 }), { minLength: 64, maxLength: 64 }),
+    )
     .map(([threadCount, seeds]) => {
       let k = 0;
       const next = () => seeds[k++ % seeds.length]! ^ (k * 2654435761);

@@ -8,7 +8,13 @@ import { parseHTML } from "linkedom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeStream } from "../../../bundle/encode-stream";
 import { buildCalls } from "../../../cells/androscope/calls";
-import { callTimelineExtentQuery, callTimelinePlot, callTimelineQuery, callTimelineRects, type CallTimelineOptions } from "../../../cells/androscope/call-timeline";
+import {
+  callTimelineExtentQuery,
+  callTimelinePlot,
+  callTimelineQuery,
+  callTimelineRects,
+  type CallTimelineOptions,
+} from "../../../cells/androscope/call-timeline";
 import { readMethodTrace } from "../../../collectors/sources/method-trace";
 import { createNodeEngine } from "../../../workspace/db/duckdb-node";
 import type { SqlEngine } from "../../../workspace/db/engine";
@@ -47,7 +53,9 @@ describe("callTimelineQuery in DuckDB", () => {
     // whole trace 0..1000 at 10 buckets: cells of 128 ns (the least power of two >= 1000 / 10); A and C are
     // at least a cell long, the B calls and thread 2's C are short
     const rows = await run({ runId: "hand", widthPx: 20 });
-    expect(rows.map((r) => [r.kind, r.thread_id, r.depth, r.start, r.end, r.calls, r.busy, r.method_id])).toEqual([
+    expect(
+      rows.map((r) => [r.kind, r.thread_id, r.depth, r.start, r.end, r.calls, r.busy, r.method_id]),
+    ).toEqual([
       ["call", 1, 0, 0, 1000, 1, 1000, 1],
       ["bucket", 1, 1, 0, 128, 2, 15, 2],
       ["call", 1, 1, 300, 900, 1, 600, 3],
@@ -59,10 +67,22 @@ describe("callTimelineQuery in DuckDB", () => {
     const eq = callTimelineExtentQuery({ runId: "hand" });
     const [extent] = (await engine.query(eq.sql, eq.params)).toArray().map((r) => r.toJSON());
     expect([Number(extent!.t0), Number(extent!.t1), extent!.lanes]).toEqual([0, 1000, 4]);
-    expect(await run({ runId: "hand", widthPx: 20, window: [0, 1000], lanes: 4 })).toEqual(await run({ runId: "hand", widthPx: 20 }));
+    expect(await run({ runId: "hand", widthPx: 20, window: [0, 1000], lanes: 4 })).toEqual(
+      await run({ runId: "hand", widthPx: 20 }),
+    );
     // lanes x buckets capped by maxRects: 4 lanes (depths 0-2 on thread 1, 0 on thread 2), 8 rects -> 2
     // buckets, cells of 512 ns: C (600 ns) still drawn as itself, the last cell cut at 1000
-    expect((await run({ runId: "hand", widthPx: 20, maxRects: 8 })).map((r) => [r.kind, r.thread_id, r.depth, r.start, r.end, r.calls, r.busy])).toEqual([
+    expect(
+      (await run({ runId: "hand", widthPx: 20, maxRects: 8 })).map((r) => [
+        r.kind,
+        r.thread_id,
+        r.depth,
+        r.start,
+        r.end,
+        r.calls,
+        r.busy,
+      ]),
+    ).toEqual([
       ["call", 1, 0, 0, 1000, 1, 1000],
       ["bucket", 1, 1, 0, 512, 2, 15],
       ["call", 1, 1, 300, 900, 1, 600],
@@ -70,7 +90,17 @@ describe("callTimelineQuery in DuckDB", () => {
       ["call", 2, 0, 50, 60, 1, 10],
     ]);
     // 4 rects -> 1 bucket, cells of 1024 ns: A (1000 ns) is short now but alone in its cell; C and the two B share one
-    expect((await run({ runId: "hand", widthPx: 20, maxRects: 4 })).map((r) => [r.kind, r.depth, r.start, r.end, r.calls, r.busy, r.method_id])).toEqual([
+    expect(
+      (await run({ runId: "hand", widthPx: 20, maxRects: 4 })).map((r) => [
+        r.kind,
+        r.depth,
+        r.start,
+        r.end,
+        r.calls,
+        r.busy,
+        r.method_id,
+      ]),
+    ).toEqual([
       ["call", 0, 0, 1000, 1, 1000, 1],
       ["bucket", 1, 0, 1000, 3, 615, 3],
       ["call", 2, 310, 312, 1, 2, 2],
@@ -78,12 +108,28 @@ describe("callTimelineQuery in DuckDB", () => {
     ]);
     // threads and depth filters
     expect((await run({ runId: "hand", widthPx: 20, maxDepth: 0 })).map((r) => r.thread_id)).toEqual([1, 2]);
-    expect((await run({ runId: "hand", widthPx: 20, threadIds: [2] })).map((r) => [r.thread_id, r.method_id])).toEqual([[2, 3]]);
+    expect(
+      (await run({ runId: "hand", widthPx: 20, threadIds: [2] })).map((r) => [r.thread_id, r.method_id]),
+    ).toEqual([[2, 3]]);
   });
 
   it("cuts calls and cells at the window's edges; zero-length calls count from t0 up to t1", async () => {
     // one lane: calls 0..3, 4..6, 6..6 (zero-length), 7..12, 12..12, 13..14; window [5, 12), 2 buckets -> cells of 4
-    await load(callsTable({ 7: [[1, 0, 3], [2, 4, 6], [3, 6, 6], [4, 7, 12], [5, 12, 12], [6, 13, 14]] }, "edges"));
+    await load(
+      callsTable(
+        {
+          7: [
+            [1, 0, 3],
+            [2, 4, 6],
+            [3, 6, 6],
+            [4, 7, 12],
+            [5, 12, 12],
+            [6, 13, 14],
+          ],
+        },
+        "edges",
+      ),
+    );
     const rows = await run({ runId: "edges", window: [5, 12], widthPx: 4, bucketPx: 2 });
     // 4..6 enters before t0: cut to 5..6, grouped with the cell of t0 (4..8) with 6..6; 7..12 is a cell long
     expect(rows.map((r) => [r.kind, r.start, r.end, r.calls, r.busy, r.method_id])).toEqual([
@@ -108,7 +154,11 @@ describe("callTimelineQuery in DuckDB", () => {
     await fc.assert(
       fc.asyncProperty(
         arbitraryCalls({ threads: 3, methods: 5, span: 5000, maxDepth: 5 }),
-        fc.option(fc.tuple(fc.integer({ min: -100, max: 5100 }), fc.integer({ min: -100, max: 5100 })).map(([a, b]) => [Math.min(a, b), Math.max(a, b) + 0.5] as [number, number])),
+        fc.option(
+          fc
+            .tuple(fc.integer({ min: -100, max: 5100 }), fc.integer({ min: -100, max: 5100 }))
+            .map(([a, b]) => [Math.min(a, b), Math.max(a, b) + 0.5] as [number, number]),
+        ),
         fc.integer({ min: 1, max: 300 }),
         fc.boolean(),
         fc.option(fc.integer({ min: 0, max: 3 })),
@@ -118,7 +168,9 @@ describe("callTimelineQuery in DuckDB", () => {
           const flat = flatten(threads);
           await load(callsTable(threads, runId));
           // with the lanes given (and a window) the query is all constants; without, it computes them
-          const lanes = passLanes ? runLanes(flat.filter((c) => maxDepth == null || c.depth <= maxDepth)) : null;
+          const lanes = passLanes
+            ? runLanes(flat.filter((c) => maxDepth == null || c.depth <= maxDepth))
+            : null;
           const o: CallTimelineOptions = { runId, window, widthPx, maxDepth, bucketPx: 3, maxRects, lanes };
           expect(sortOut(await run(o))).toEqual(reference(flat, o));
         },
@@ -129,7 +181,10 @@ describe("callTimelineQuery in DuckDB", () => {
 });
 
 describe("callTimelineQuery on a real trace", () => {
-  const trace = readMethodTrace(new Uint8Array(readFileSync("test/fixtures/dmtrace/Grigory-Rylov-android-methods-profiler_legacy.trace")), { runId: "legacy" });
+  const trace = readMethodTrace(
+    new Uint8Array(readFileSync("test/fixtures/dmtrace/Grigory-Rylov-android-methods-profiler_legacy.trace")),
+    { runId: "legacy" },
+  );
   const calls = buildCalls(trace);
 
   it("accounts for every visible call once, in a bounded number of rows, at every zoom", async () => {
@@ -137,14 +192,18 @@ describe("callTimelineQuery on a real trace", () => {
     const enter = calls.getChild("enter")!.toArray() as BigInt64Array;
     const exit = calls.getChild("exit")!.toArray() as BigInt64Array;
     const end = Math.max(...Array.from(exit, Number));
-    for (const [t0, t1] of [[0, end], [end / 4, end / 2], [end / 2, end / 2 + end / 500]] as [number, number][]) {
+    for (const [t0, t1] of [
+      [0, end],
+      [end / 4, end / 2],
+      [end / 2, end / 2 + end / 500],
+    ] as [number, number][]) {
       const rows = await run({ runId: "legacy", window: [t0, t1], widthPx: 800, maxRects: 2000 });
       const [a, b] = [Math.floor(t0), Math.ceil(t1)];
       let visible = 0;
       let time = 0;
       for (let i = 0; i < calls.numRows; i++) {
         const [s, e] = [Number(enter[i]), Number(exit[i])];
-        if (s < b && (e > a || (e === s && s >= a))) visible++, (time += Math.min(e, b) - Math.max(s, a));
+        if (s < b && (e > a || (e === s && s >= a))) (visible++, (time += Math.min(e, b) - Math.max(s, a)));
       }
       expect(rows.reduce((s, r) => s + r.calls, 0)).toBe(visible);
       expect(rows.reduce((s, r) => s + r.busy, 0)).toBe(time);
@@ -164,7 +223,10 @@ describe("callTimelineQuery on a real trace", () => {
     expect(rects.some((r) => r.kind === "bucket" && r.occupancy > 0 && r.occupancy <= 1)).toBe(true);
     expect(rects.some((r) => r.thread.startsWith("main"))).toBe(true);
     const { document } = parseHTML("<html><body></body></html>");
-    const figure = Plot.plot({ ...callTimelinePlot(rows, { methods: trace.methods, threads: trace.threads }), document }) as unknown as Element;
+    const figure = Plot.plot({
+      ...callTimelinePlot(rows, { methods: trace.methods, threads: trace.threads }),
+      document,
+    }) as unknown as Element;
     expect(figure.querySelectorAll("rect").length).toBeGreaterThanOrEqual(rects.length);
   });
 });

@@ -8,7 +8,12 @@ import { callTree, callTreePlot, type CallTree } from "../../../cells/androscope
 import { readMethodTrace } from "../../../collectors/sources/method-trace";
 import { arbitraryCalls, callsTable, flatten, type CallSpec } from "./call-table";
 
-const methods = [1, 2, 3, 4, 5].map((id) => ({ id, className: "p.C", methodName: "ABCDE"[id - 1]!, signature: "()V" }));
+const methods = [1, 2, 3, 4, 5].map((id) => ({
+  id,
+  className: "p.C",
+  methodName: "ABCDE"[id - 1]!,
+  signature: "()V",
+}));
 
 /** path of method ids from the root -> [calls, inclusive, exclusive] */
 function byPath(tree: CallTree): Map<string, [number, number, number]> {
@@ -37,19 +42,31 @@ function reference(threads: Record<number, CallSpec[]>, root: number, thresholdP
     const up = ancestors(i);
     // the nearest outermost call of root among i and its ancestors
     const chain = [i, ...up];
-    const rootAt = chain.findIndex((j, k) => calls[j]!.method === root && chain.slice(k + 1).every((a) => calls[a]!.method !== root));
+    const rootAt = chain.findIndex(
+      (j, k) => calls[j]!.method === root && chain.slice(k + 1).every((a) => calls[a]!.method !== root),
+    );
     if (rootAt < 0) return;
-    const key = chain.slice(0, rootAt + 1).reverse().map((j) => calls[j]!.method).join(">");
+    const key = chain
+      .slice(0, rootAt + 1)
+      .reverse()
+      .map((j) => calls[j]!.method)
+      .join(">");
     const e = paths.get(key) ?? [0, 0, 0];
     paths.set(key, [e[0] + 1, e[1] + inc[i]!, e[2] + exc[i]!]);
   });
   const total = paths.get(String(root))?.[1] ?? 0;
   const min = (thresholdPercent / 100) * total;
-  const visible = new Set([...paths.keys()].filter((p) => p.split(">").every((_, k, a) => k === 0 || paths.get(a.slice(0, k + 1).join(">"))![1] >= min)));
+  const visible = new Set(
+    [...paths.keys()].filter((p) =>
+      p.split(">").every((_, k, a) => k === 0 || paths.get(a.slice(0, k + 1).join(">"))![1] >= min),
+    ),
+  );
   const critical = [String(root)];
   for (;;) {
     const last = critical[critical.length - 1]!;
-    const kids = [...paths].filter(([p]) => p.startsWith(last + ">") && p.split(">").length === last.split(">").length + 1);
+    const kids = [...paths].filter(
+      ([p]) => p.startsWith(last + ">") && p.split(">").length === last.split(">").length + 1,
+    );
     if (!kids.length) break;
     kids.sort((a, b) => b[1][1] - a[1][1] || Number(a[0].split(">").pop()) - Number(b[0].split(">").pop()));
     critical.push(kids[0]![0]);
@@ -60,8 +77,21 @@ function reference(threads: Record<number, CallSpec[]>, root: number, thresholdP
 describe("callTree", () => {
   // Thread 1: A 0..100 { B 10..50 { C 20..30 }, C 60..90 { A 65..85 { B 70..80 } } }; thread 2: A 0..40 { B 5..15 }, B 50..60.
   const threads: Record<number, CallSpec[]> = {
-    1: [[1, 0, 100, [[2, 10, 50, [[3, 20, 30]]], [3, 60, 90, [[1, 65, 85, [[2, 70, 80]]]]]]]],
-    2: [[1, 0, 40, [[2, 5, 15]]], [2, 50, 60]],
+    1: [
+      [
+        1,
+        0,
+        100,
+        [
+          [2, 10, 50, [[3, 20, 30]]],
+          [3, 60, 90, [[1, 65, 85, [[2, 70, 80]]]]],
+        ],
+      ],
+    ],
+    2: [
+      [1, 0, 40, [[2, 5, 15]]],
+      [2, 50, 60],
+    ],
   };
   const calls = callsTable(threads);
 
@@ -87,43 +117,67 @@ describe("callTree", () => {
     expect(at25.nodes.filter((n) => n.visible).map((n) => n.name)).toEqual(["p.C.A", "p.C.B"]);
     expect([at25.nodes[0]!.hiddenChildren, at25.nodes[0]!.hiddenInclusive]).toEqual([1, 30]);
     expect([at25.nodes[1]!.hiddenChildren, at25.nodes[1]!.hiddenInclusive]).toEqual([1, 10]);
-    expect(callTree(calls, methods, 1, { thresholdPercent: 100 }).nodes.filter((n) => n.visible)).toHaveLength(1);
+    expect(
+      callTree(calls, methods, 1, { thresholdPercent: 100 }).nodes.filter((n) => n.visible),
+    ).toHaveLength(1);
     expect(callTree(calls, methods, 1, { thresholdPercent: 0 }).nodes.every((n) => n.visible)).toBe(true);
   });
 
   it("filters by thread, sums CPU time with clock cpu, and says what is wrong", () => {
-    expect(callTree(calls, methods, 1, { threadId: 2 }).nodes.map((n) => [n.name, n.inclusive])).toEqual([["p.C.A", 40], ["p.C.B", 10]]);
-    expect(callTree(callsTable(threads, "t", 0.5), methods, 3, { clock: "cpu" }).nodes[0]!.inclusive).toBe(20);
+    expect(callTree(calls, methods, 1, { threadId: 2 }).nodes.map((n) => [n.name, n.inclusive])).toEqual([
+      ["p.C.A", 40],
+      ["p.C.B", 10],
+    ]);
+    expect(callTree(callsTable(threads, "t", 0.5), methods, 3, { clock: "cpu" }).nodes[0]!.inclusive).toBe(
+      20,
+    );
     expect(() => callTree(calls, methods, 1, { clock: "cpu" })).toThrow(/clock cpu needs cpu_inclusive/);
     expect(() => callTree(calls, methods, 5)).toThrow(/p\.C\.E has no calls/);
     expect(() => callTree(calls, methods, 3, { threadId: 2 })).toThrow(/no calls on thread 2/);
-    expect(() => callTree(calls, methods, 1, { thresholdPercent: 101 })).toThrow(/invalid thresholdPercent: 101/);
-    expect(() => callTree(calls.select(["thread_id", "method_id"]), methods, 1)).toThrow(/missing column parent \(int32\) in calls/);
+    expect(() => callTree(calls, methods, 1, { thresholdPercent: 101 })).toThrow(
+      /invalid thresholdPercent: 101/,
+    );
+    expect(() => callTree(calls.select(["thread_id", "method_id"]), methods, 1)).toThrow(
+      /missing column parent \(int32\) in calls/,
+    );
   });
 
   it("matches the brute-force merge on random call tables (paths, sums, visibility, critical path)", () => {
     fc.assert(
-      fc.property(arbitraryCalls({ threads: 3, methods: 3 }), fc.integer({ min: 1, max: 3 }), fc.integer({ min: 0, max: 100 }), (threads, root, threshold) => {
-        const ref = reference(threads, root, threshold);
-        if (!ref.paths.size) {
-          expect(() => callTree(callsTable(threads), methods, root)).toThrow(/has no calls/);
-          return;
-        }
-        const t = callTree(callsTable(threads), methods, root, { thresholdPercent: threshold });
-        expect(byPath(t)).toEqual(ref.paths);
-        const pathOf = new Map<number, string>();
-        for (const n of t.nodes) pathOf.set(n.id, n.parent === null ? String(n.methodId) : `${pathOf.get(n.parent)}>${n.methodId}`);
-        expect(new Set(t.nodes.filter((n) => n.visible).map((n) => pathOf.get(n.id)))).toEqual(ref.visible);
-        // the dominant child's inclusive time is the largest (ties may pick either: compare times)
-        expect(t.criticalPath.map((n) => n.inclusive)).toEqual(ref.critical.map((p) => ref.paths.get(p)![1]));
-      }),
+      fc.property(
+        arbitraryCalls({ threads: 3, methods: 3 }),
+        fc.integer({ min: 1, max: 3 }),
+        fc.integer({ min: 0, max: 100 }),
+        (threads, root, threshold) => {
+          const ref = reference(threads, root, threshold);
+          if (!ref.paths.size) {
+            expect(() => callTree(callsTable(threads), methods, root)).toThrow(/has no calls/);
+            return;
+          }
+          const t = callTree(callsTable(threads), methods, root, { thresholdPercent: threshold });
+          expect(byPath(t)).toEqual(ref.paths);
+          const pathOf = new Map<number, string>();
+          for (const n of t.nodes)
+            pathOf.set(
+              n.id,
+              n.parent === null ? String(n.methodId) : `${pathOf.get(n.parent)}>${n.methodId}`,
+            );
+          expect(new Set(t.nodes.filter((n) => n.visible).map((n) => pathOf.get(n.id)))).toEqual(ref.visible);
+          // the dominant child's inclusive time is the largest (ties may pick either: compare times)
+          expect(t.criticalPath.map((n) => n.inclusive)).toEqual(
+            ref.critical.map((p) => ref.paths.get(p)![1]),
+          );
+        },
+      ),
       { numRuns: 300 },
     );
   });
 });
 
 describe("callTree on a real trace", () => {
-  const trace = readMethodTrace(new Uint8Array(readFileSync("test/fixtures/dmtrace/Grigory-Rylov-android-methods-profiler_legacy.trace")));
+  const trace = readMethodTrace(
+    new Uint8Array(readFileSync("test/fixtures/dmtrace/Grigory-Rylov-android-methods-profiler_legacy.trace")),
+  );
   const calls = buildCalls(trace);
   const looper = trace.methods.find((m) => m.className === "android.os.Looper" && m.methodName === "loop");
 
@@ -153,9 +207,12 @@ describe("callTree on a real trace", () => {
     // raising the threshold only ever hides nodes
     let shown = t.nodes.length;
     for (const pct of [1, 5, 20, 50]) {
-      const at = callTree(calls, trace.methods, looper!.id, { thresholdPercent: pct }).nodes.filter((n) => n.visible);
+      const at = callTree(calls, trace.methods, looper!.id, { thresholdPercent: pct }).nodes.filter(
+        (n) => n.visible,
+      );
       expect(at.length).toBeLessThanOrEqual(shown);
-      for (const n of at.slice(1)) expect(n.inclusive).toBeGreaterThanOrEqual((pct / 100) * t.nodes[0]!.inclusive);
+      for (const n of at.slice(1))
+        expect(n.inclusive).toBeGreaterThanOrEqual((pct / 100) * t.nodes[0]!.inclusive);
       shown = at.length;
     }
   });

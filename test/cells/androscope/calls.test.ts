@@ -81,12 +81,19 @@ describe("buildCalls on the perflib traces (trees as VmTraceParserTest expects t
       "  dalvik/system/VMDebug.stopMethodTracing: ()V",
     ]);
     const names = new Map(t.methods.map((m) => [m.id, m.methodName]));
-    const unwound = rows(buildCalls(t)).filter((r) => r.unwound).map((r) => names.get(Number(r.method_id)));
+    const unwound = rows(buildCalls(t))
+      .filter((r) => r.unwound)
+      .map((r) => names.get(Number(r.method_id)));
     expect(unwound).toEqual(["foo", "bar", "baz"]);
   });
 
   it("every call has entry <= exit in both clocks (perflib testCallDurations), and children nest inside parents", () => {
-    for (const f of ["aosp-perflib_basic.trace", "aosp-perflib_mismatched.trace", "aosp-perflib_exception.trace", "Grigory-Rylov-android-methods-profiler_legacy.trace"]) {
+    for (const f of [
+      "aosp-perflib_basic.trace",
+      "aosp-perflib_mismatched.trace",
+      "aosp-perflib_exception.trace",
+      "Grigory-Rylov-android-methods-profiler_legacy.trace",
+    ]) {
       const r = rows(buildCalls(fixture(f)));
       for (const c of r) {
         expect(c.enter <= c.exit, f).toBe(true);
@@ -103,20 +110,62 @@ describe("buildCalls on the perflib traces (trees as VmTraceParserTest expects t
 
 const M = { a: 0x10, b: 0x14, c: 0x18, d: 0x1c };
 function trace(records: TraceRecordSpec[]): MethodTrace {
-  const methods = Object.entries(M).map(([n, id]) => ({ id, className: "X", methodName: n, signature: "()V" }));
-  return readMethodTrace(writeMethodTrace({ dataVersion: 3, clock: "dual", threads: [{ id: 1, name: "main" }, { id: 2, name: "t2" }], methods, records }));
+  const methods = Object.entries(M).map(([n, id]) => ({
+    id,
+    className: "X",
+    methodName: n,
+    signature: "()V",
+  }));
+  return readMethodTrace(
+    writeMethodTrace({
+      dataVersion: 3,
+      clock: "dual",
+      threads: [
+        { id: 1, name: "main" },
+        { id: 2, name: "t2" },
+      ],
+      methods,
+      records,
+    }),
+  );
 }
-const ev = (threadId: number, m: number, action: number, wallUs: number, threadCpuUs = wallUs): TraceRecordSpec => ({ threadId, methodId: m, action, wallUs, threadCpuUs });
+const ev = (
+  threadId: number,
+  m: number,
+  action: number,
+  wallUs: number,
+  threadCpuUs = wallUs,
+): TraceRecordSpec => ({ threadId, methodId: m, action, wallUs, threadCpuUs });
 
 describe("buildCalls on hand-made traces", () => {
   it("pairs per thread with inclusive and exclusive times in both clocks", () => {
     // main: a[10..50] { b[12..20], c[25..45] }, t2 interleaved: d[15..30]; thread CPU = wall / 2.
     const recs = [
-      ev(1, M.a, 0, 10, 5), ev(1, M.b, 0, 12, 6), ev(2, M.d, 0, 15, 1), ev(1, M.b, 1, 20, 10),
-      ev(1, M.c, 0, 25, 12), ev(2, M.d, 1, 30, 8), ev(1, M.c, 1, 45, 22), ev(1, M.a, 1, 50, 25),
+      ev(1, M.a, 0, 10, 5),
+      ev(1, M.b, 0, 12, 6),
+      ev(2, M.d, 0, 15, 1),
+      ev(1, M.b, 1, 20, 10),
+      ev(1, M.c, 0, 25, 12),
+      ev(2, M.d, 1, 30, 8),
+      ev(1, M.c, 1, 45, 22),
+      ev(1, M.a, 1, 50, 25),
     ];
     const r = rows(buildCalls(trace(recs)));
-    expect(r.map((c) => [c.thread_id, Number(c.method_id), c.depth, c.parent, c.enter, c.exit, c.inclusive, c.exclusive, c.cpu_inclusive, c.cpu_exclusive, c.synthetic_exit])).toEqual([
+    expect(
+      r.map((c) => [
+        c.thread_id,
+        Number(c.method_id),
+        c.depth,
+        c.parent,
+        c.enter,
+        c.exit,
+        c.inclusive,
+        c.exclusive,
+        c.cpu_inclusive,
+        c.cpu_exclusive,
+        c.synthetic_exit,
+      ]),
+    ).toEqual([
       [1, M.a, 0, null, 10_000n, 50_000n, 40_000n, 12_000n, 20_000n, 6_000n, false],
       [1, M.b, 1, 0, 12_000n, 20_000n, 8_000n, 8_000n, 4_000n, 4_000n, false],
       [1, M.c, 1, 0, 25_000n, 45_000n, 20_000n, 20_000n, 10_000n, 10_000n, false],
@@ -127,7 +176,17 @@ describe("buildCalls on hand-made traces", () => {
 
   it("longjmp: an exit below the top closes the frames above it at the same time, marked synthetic (§V-2)", () => {
     // a { b { c { d  ... exit a at 40: b, c, d never returned.
-    const r = rows(buildCalls(trace([ev(1, M.a, 0, 10), ev(1, M.b, 0, 12), ev(1, M.c, 0, 14), ev(1, M.d, 0, 16), ev(1, M.a, 1, 40)])));
+    const r = rows(
+      buildCalls(
+        trace([
+          ev(1, M.a, 0, 10),
+          ev(1, M.b, 0, 12),
+          ev(1, M.c, 0, 14),
+          ev(1, M.d, 0, 16),
+          ev(1, M.a, 1, 40),
+        ]),
+      ),
+    );
     expect(r.map((c) => [Number(c.method_id), c.depth, c.exit, c.synthetic_exit])).toEqual([
       [M.a, 0, 40_000n, false],
       [M.b, 1, 40_000n, true],
@@ -139,8 +198,31 @@ describe("buildCalls on hand-made traces", () => {
 
   it("exits without entries become calls from the trace start; calls open at the end close at the thread's last record", () => {
     // Tracing began inside a: b runs, a exits; then c is entered and never exits; t2's last record is at 70.
-    const r = rows(buildCalls(trace([ev(1, M.b, 0, 20), ev(1, M.b, 1, 30), ev(1, M.a, 1, 35), ev(1, M.c, 0, 40), ev(2, M.d, 0, 50), ev(1, M.d, 0, 60), ev(2, M.d, 1, 70)])));
-    expect(r.map((c) => [c.thread_id, Number(c.method_id), c.depth, c.parent, c.enter, c.exit, c.synthetic_enter, c.synthetic_exit])).toEqual([
+    const r = rows(
+      buildCalls(
+        trace([
+          ev(1, M.b, 0, 20),
+          ev(1, M.b, 1, 30),
+          ev(1, M.a, 1, 35),
+          ev(1, M.c, 0, 40),
+          ev(2, M.d, 0, 50),
+          ev(1, M.d, 0, 60),
+          ev(2, M.d, 1, 70),
+        ]),
+      ),
+    );
+    expect(
+      r.map((c) => [
+        c.thread_id,
+        Number(c.method_id),
+        c.depth,
+        c.parent,
+        c.enter,
+        c.exit,
+        c.synthetic_enter,
+        c.synthetic_exit,
+      ]),
+    ).toEqual([
       [1, M.a, 0, null, 0n, 35_000n, true, false],
       [1, M.b, 1, 0, 20_000n, 30_000n, false, false],
       [1, M.c, 0, null, 40_000n, 60_000n, false, true],
@@ -166,53 +248,82 @@ describe("buildCalls on hand-made traces", () => {
 
 describe("buildCalls against a brute-force reference (fast-check)", () => {
   // Random well-nested call trees per thread, serialised as enter/exit records and interleaved.
-  interface Node { m: number; children: Node[] }
+  interface Node {
+    m: number;
+    children: Node[];
+  }
   const node: fc.Arbitrary<Node> = fc.letrec<{ node: Node }>((tie) => ({
-    node: fc.record({ m: fc.constantFrom(M.a, M.b, M.c, M.d), children: fc.oneof({ maxDepth: 5, depthIdentifier: "tree" }, fc.constant([] as Node[]), fc.array(tie("node"), { maxLength: 3 })) }),
+    node: fc.record({
+      m: fc.constantFrom(M.a, M.b, M.c, M.d),
+      children: fc.oneof(
+        { maxDepth: 5, depthIdentifier: "tree" },
+        fc.constant([] as Node[]),
+        fc.array(tie("node"), { maxLength: 3 }),
+      ),
+    }),
   })).node;
 
   it("well-nested traces: one call per enter, times and depths as in the tree, no synthetic exits", () => {
     fc.assert(
-      fc.property(fc.array(node, { minLength: 1, maxLength: 4 }), fc.array(node, { maxLength: 3 }), fc.array(fc.boolean(), { maxLength: 200 }), (f1, f2, picks) => {
-        // Reference: preorder of each forest with depth, enter and exit in clock ticks.
-        const expected: [number, number, number, number, number][] = [];
-        const serial = (forest: Node[], tid: number) => {
-          const out: { m: number; a: number }[] = [];
-          const walk = (n: Node, depth: number) => {
-            const slot = expected.length;
-            expected.push([tid, n.m, depth, out.length, -1]);
-            out.push({ m: n.m, a: 0 });
-            for (const c of n.children) walk(c, depth + 1);
-            expected[slot]![4] = out.length;
-            out.push({ m: n.m, a: 1 });
+      fc.property(
+        fc.array(node, { minLength: 1, maxLength: 4 }),
+        fc.array(node, { maxLength: 3 }),
+        fc.array(fc.boolean(), { maxLength: 200 }),
+        (f1, f2, picks) => {
+          // Reference: preorder of each forest with depth, enter and exit in clock ticks.
+          const expected: [number, number, number, number, number][] = [];
+          const serial = (forest: Node[], tid: number) => {
+            const out: { m: number; a: number }[] = [];
+            const walk = (n: Node, depth: number) => {
+              const slot = expected.length;
+              expected.push([tid, n.m, depth, out.length, -1]);
+              out.push({ m: n.m, a: 0 });
+              for (const c of n.children) walk(c, depth + 1);
+              expected[slot]![4] = out.length;
+              out.push({ m: n.m, a: 1 });
+            };
+            for (const n of forest) walk(n, 0);
+            return out;
           };
-          for (const n of forest) walk(n, 0);
-          return out;
-        };
-        const s1 = serial(f1, 1);
-        const s2 = serial(f2, 2);
-        // Each thread's k-th record is at time k µs (own clock per thread); interleave by the picks.
-        const recs: TraceRecordSpec[] = [];
-        let i = 0, j = 0, p = 0;
-        while (i < s1.length || j < s2.length) {
-          const take1 = j >= s2.length || (i < s1.length && (picks[p++ % Math.max(1, picks.length)] ?? true));
-          if (take1) recs.push(ev(1, s1[i]!.m, s1[i]!.a, i, i)), i++;
-          else recs.push(ev(2, s2[j]!.m, s2[j]!.a, j, j)), j++;
-        }
-        const r = rows(buildCalls(trace(recs)));
-        // Rows come thread by thread in order of first appearance.
-        const first = recs[0]!.threadId;
-        const ordered = [...expected.filter((e) => e[0] === first), ...expected.filter((e) => e[0] !== first)];
-        expect(r.map((c) => [c.thread_id, Number(c.method_id), c.depth, Number(c.enter) / 1000, Number(c.exit) / 1000])).toEqual(ordered);
-        expect(r.every((c) => !c.synthetic_exit && !c.synthetic_enter)).toBe(true);
-        // Exclusive times of a thread add up to its outermost calls' inclusive time.
-        for (const tid of [1, 2]) {
-          const mine = r.filter((c) => c.thread_id === tid);
-          const ex = mine.reduce((s, c) => s + c.exclusive, 0n);
-          const top = mine.filter((c) => c.depth === 0).reduce((s, c) => s + c.inclusive, 0n);
-          expect(ex).toBe(top);
-        }
-      }),
+          const s1 = serial(f1, 1);
+          const s2 = serial(f2, 2);
+          // Each thread's k-th record is at time k µs (own clock per thread); interleave by the picks.
+          const recs: TraceRecordSpec[] = [];
+          let i = 0,
+            j = 0,
+            p = 0;
+          while (i < s1.length || j < s2.length) {
+            const take1 =
+              j >= s2.length || (i < s1.length && (picks[p++ % Math.max(1, picks.length)] ?? true));
+            if (take1) (recs.push(ev(1, s1[i]!.m, s1[i]!.a, i, i)), i++);
+            else (recs.push(ev(2, s2[j]!.m, s2[j]!.a, j, j)), j++);
+          }
+          const r = rows(buildCalls(trace(recs)));
+          // Rows come thread by thread in order of first appearance.
+          const first = recs[0]!.threadId;
+          const ordered = [
+            ...expected.filter((e) => e[0] === first),
+            ...expected.filter((e) => e[0] !== first),
+          ];
+          expect(
+            r.map((c) => [
+              c.thread_id,
+              Number(c.method_id),
+              c.depth,
+              Number(c.enter) / 1000,
+              Number(c.exit) / 1000,
+            ]),
+          ).toEqual(ordered);
+          expect(r.every((c) => !c.synthetic_exit && !c.synthetic_enter)).toBe(true);
+          // Exclusive times of a thread add up to its outermost calls' inclusive time.
+          for (const tid of [1, 2]) {
+            const mine = r.filter((c) => c.thread_id === tid);
+            const ex = mine.reduce((s, c) => s + c.exclusive, 0n);
+            const top = mine.filter((c) => c.depth === 0).reduce((s, c) => s + c.inclusive, 0n);
+            expect(ex).toBe(top);
+          }
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -221,7 +332,8 @@ describe("buildCalls against a brute-force reference (fast-check)", () => {
 describe("buildCalls agrees with AOSP dmtracedump", () => {
   // dmtracedump reads the first time of each record (thread CPU in dual-clock files) and counts a method's
   // inclusive time over its outermost calls only; the expected numbers are its output (SOURCES.md).
-  const expected = JSON.parse(readFileSync("test/fixtures/dmtrace/dmtracedump-expected.json", "utf8")).files as Record<string, Record<string, [number, number]>>;
+  const expected = JSON.parse(readFileSync("test/fixtures/dmtrace/dmtracedump-expected.json", "utf8"))
+    .files as Record<string, Record<string, [number, number]>>;
   it.each(Object.keys(expected))("%s: per-method call counts and inclusive times", (file) => {
     const t = fixture(file);
     const c = buildCalls(t);

@@ -26,37 +26,82 @@ const pieces = (segs: Seg[]) => {
 describe("partitionSegments: AndroScope Fig. 12", () => {
   it("(b) full overlap: thread 2's segment inside thread 1's is removed from it", () => {
     // Thread 1 runs [0, 10]; thread 2 runs [3, 6] inside it: thread 1 was switched out for [3, 6].
-    expect(pieces([{ start: 0, end: 10, thread: 1 }, { start: 3, end: 6, thread: 2 }])).toEqual([
+    expect(
+      pieces([
+        { start: 0, end: 10, thread: 1 },
+        { start: 3, end: 6, thread: 2 },
+      ]),
+    ).toEqual([
       [0, 0, 3],
       [1, 3, 6],
       [0, 6, 10],
     ]);
-    const p = partitionSegments(input([{ start: 0, end: 10, thread: 1 }, { start: 3, end: 6, thread: 2 }]));
+    const p = partitionSegments(
+      input([
+        { start: 0, end: 10, thread: 1 },
+        { start: 3, end: 6, thread: 2 },
+      ]),
+    );
     expect([...p.running]).toEqual([7, 3]);
     expect([p.full, p.partial]).toEqual([1, 0]);
   });
 
   it("(c) partial overlap: thread 2 first, thread 1 starts before it ends: split at the middle of [4, 6]", () => {
     // Thread 2 [0, 6], thread 1 [4, 10]: the switch is put half-way between thread 1's start and thread 2's end.
-    expect(pieces([{ start: 0, end: 6, thread: 2 }, { start: 4, end: 10, thread: 1 }])).toEqual([
+    expect(
+      pieces([
+        { start: 0, end: 6, thread: 2 },
+        { start: 4, end: 10, thread: 1 },
+      ]),
+    ).toEqual([
       [0, 0, 5],
       [1, 5, 10],
     ]);
-    const p = partitionSegments(input([{ start: 4, end: 10, thread: 1 }, { start: 0, end: 6, thread: 2 }]));
+    const p = partitionSegments(
+      input([
+        { start: 4, end: 10, thread: 1 },
+        { start: 0, end: 6, thread: 2 },
+      ]),
+    );
     expect([...p.running]).toEqual([5, 5]);
     expect([p.full, p.partial]).toEqual([0, 1]);
   });
 
   it("segments on different CPUs, or of one thread, do not compete", () => {
-    expect([...partitionSegments(input([{ start: 0, end: 10, thread: 1, cpu: 0 }, { start: 3, end: 6, thread: 2, cpu: 1 }])).running]).toEqual([10, 3]);
-    expect([...partitionSegments(input([{ start: 0, end: 4, thread: 1 }, { start: 4, end: 9, thread: 1 }])).running]).toEqual([4, 5]);
-    const adjacent = partitionSegments(input([{ start: 0, end: 4, thread: 1 }, { start: 4, end: 9, thread: 2 }]));
+    expect([
+      ...partitionSegments(
+        input([
+          { start: 0, end: 10, thread: 1, cpu: 0 },
+          { start: 3, end: 6, thread: 2, cpu: 1 },
+        ]),
+      ).running,
+    ]).toEqual([10, 3]);
+    expect([
+      ...partitionSegments(
+        input([
+          { start: 0, end: 4, thread: 1 },
+          { start: 4, end: 9, thread: 1 },
+        ]),
+      ).running,
+    ]).toEqual([4, 5]);
+    const adjacent = partitionSegments(
+      input([
+        { start: 0, end: 4, thread: 1 },
+        { start: 4, end: 9, thread: 2 },
+      ]),
+    );
     expect([[...adjacent.running], adjacent.full, adjacent.partial]).toEqual([[4, 5], 0, 0]); // touching is not overlapping
   });
 
   it("three threads, nested and chained, worked by hand", () => {
     // S [0,10], T [5,20] (partial with S: m = 7.5), U [6,8] inside both: U runs [6,8], S [0,6], T [8,20].
-    const p = partitionSegments(input([{ start: 0, end: 10, thread: 1 }, { start: 5, end: 20, thread: 2 }, { start: 6, end: 8, thread: 3 }]));
+    const p = partitionSegments(
+      input([
+        { start: 0, end: 10, thread: 1 },
+        { start: 5, end: 20, thread: 2 },
+        { start: 6, end: 8, thread: 3 },
+      ]),
+    );
     expect([...p.running]).toEqual([6, 12, 2]);
     expect(Array.from(p.piece.segment, (s, i) => [s, p.piece.start[i], p.piece.end[i]])).toEqual([
       [0, 0, 6],
@@ -67,17 +112,36 @@ describe("partitionSegments: AndroScope Fig. 12", () => {
 
   it("any two segments: the paper's formulas", () => {
     fc.assert(
-      fc.property(fc.tuple(fc.nat(50), fc.integer({ min: 1, max: 50 }), fc.nat(50), fc.integer({ min: 1, max: 50 })), ([a, la, b, lb]) => {
-        const [x, y] = a < b || (a === b && la >= lb) ? [{ s: a, e: a + la }, { s: b, e: b + lb }] : [{ s: b, e: b + lb }, { s: a, e: a + la }];
-        const p = partitionSegments(input([{ start: x.s, end: x.e, thread: 1 }, { start: y.s, end: y.e, thread: 2 }]));
-        const [rx, ry] = [p.running[0]!, p.running[1]!];
-        if (y.s >= x.e) expect([rx, ry]).toEqual([x.e - x.s, y.e - y.s]); // apart
-        else if (y.e <= x.e) expect([rx, ry]).toEqual([x.e - x.s - (y.e - y.s), y.e - y.s]); // full: removed from x
-        else {
-          const m = (y.s + x.e) / 2; // partial: half-way between y's start and x's end
-          expect([rx, ry]).toEqual([m - x.s, y.e - m]);
-        }
-      }),
+      fc.property(
+        fc.tuple(fc.nat(50), fc.integer({ min: 1, max: 50 }), fc.nat(50), fc.integer({ min: 1, max: 50 })),
+        ([a, la, b, lb]) => {
+          const [x, y] =
+            a < b || (a === b && la >= lb)
+              ? [
+                  { s: a, e: a + la },
+                  { s: b, e: b + lb },
+                ]
+              : [
+                  { s: b, e: b + lb },
+                  { s: a, e: a + la },
+                ];
+          const p = partitionSegments(
+            input([
+              { start: x.s, end: x.e, thread: 1 },
+              { start: y.s, end: y.e, thread: 2 },
+            ]),
+          );
+          const [rx, ry] = [p.running[0]!, p.running[1]!];
+          if (y.s >= x.e)
+            expect([rx, ry]).toEqual([x.e - x.s, y.e - y.s]); // apart
+          else if (y.e <= x.e)
+            expect([rx, ry]).toEqual([x.e - x.s - (y.e - y.s), y.e - y.s]); // full: removed from x
+          else {
+            const m = (y.s + x.e) / 2; // partial: half-way between y's start and x's end
+            expect([rx, ry]).toEqual([m - x.s, y.e - m]);
+          }
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -124,7 +188,10 @@ const segmentsArb = fc
   .array(
     fc.record({
       thread: fc.integer({ min: 1, max: 4 }),
-      cuts: fc.array(fc.tuple(fc.integer({ min: 1, max: 12 }), fc.boolean(), fc.nat(1)), { minLength: 1, maxLength: 6 }),
+      cuts: fc.array(fc.tuple(fc.integer({ min: 1, max: 12 }), fc.boolean(), fc.nat(1)), {
+        minLength: 1,
+        maxLength: 6,
+      }),
       from: fc.nat(20),
     }),
     { minLength: 1, maxLength: 4 },
@@ -149,7 +216,7 @@ const measureOfUnion = (xs: [number, number][]) => {
   let total = 0;
   let [lo, hi] = [-Infinity, -Infinity];
   for (const [a, b] of s) {
-    if (a > hi) (total += hi - lo > 0 ? hi - lo : 0), ([lo, hi] = [a, b]);
+    if (a > hi) ((total += hi - lo > 0 ? hi - lo : 0), ([lo, hi] = [a, b]));
     else hi = Math.max(hi, b);
   }
   return total + (hi - lo > 0 && Number.isFinite(lo) ? hi - lo : 0);
@@ -166,10 +233,15 @@ describe("partitionSegments against a brute force (fast-check)", () => {
           const mine = segs.map((s, i) => [s, i] as const).filter(([s]) => (s.cpu ?? 0) === cpu);
           const union = measureOfUnion(mine.map(([s]) => [s.start, s.end]));
           expect(mine.reduce((sum, [, i]) => sum + p.running[i]!, 0)).toBeCloseTo(union, 9);
-          const ps = Array.from(p.piece.segment, (s, k) => ({ s, a: p.piece.start[k]!, b: p.piece.end[k]! })).filter((x) => (segs[x.s]!.cpu ?? 0) === cpu);
+          const ps = Array.from(p.piece.segment, (s, k) => ({
+            s,
+            a: p.piece.start[k]!,
+            b: p.piece.end[k]!,
+          })).filter((x) => (segs[x.s]!.cpu ?? 0) === cpu);
           ps.sort((x, y) => x.a - y.a);
           for (let k = 1; k < ps.length; k++) expect(ps[k]!.a).toBeGreaterThanOrEqual(ps[k - 1]!.b);
-          for (const x of ps) expect(x.a >= segs[x.s]!.start && x.b <= segs[x.s]!.end && x.b > x.a).toBe(true);
+          for (const x of ps)
+            expect(x.a >= segs[x.s]!.start && x.b <= segs[x.s]!.end && x.b > x.a).toBe(true);
         }
       }),
       { numRuns: 400 },
@@ -183,24 +255,58 @@ const threads = [
   { id: 2, name: "worker" },
   { id: 3, name: "pool" },
 ];
-const methods = ["A", "A1", "B", "C"].map((m, i) => ({ id: 0x10 + 4 * i, className: "x.Y", methodName: m, signature: "()V" }));
+const methods = ["A", "A1", "B", "C"].map((m, i) => ({
+  id: 0x10 + 4 * i,
+  className: "x.Y",
+  methodName: m,
+  signature: "()V",
+}));
 const id = (m: string) => methods.find((x) => x.methodName === m)!.id;
-const rec = (threadId: number, m: string, action: number, wallUs: number, cpu = 0): TraceRecordSpec => ({ threadId, methodId: id(m), action, wallUs, threadCpuUs: wallUs, cpu });
+const rec = (threadId: number, m: string, action: number, wallUs: number, cpu = 0): TraceRecordSpec => ({
+  threadId,
+  methodId: id(m),
+  action,
+  wallUs,
+  threadCpuUs: wallUs,
+  cpu,
+});
 const traceOf = (records: TraceRecordSpec[], extended = false, clock: TraceClock = "dual") =>
-  readMethodTrace(writeMethodTrace({ dataVersion: 3, clock, threads, methods, records, ...(extended ? { extended: {} } : {}) }));
+  readMethodTrace(
+    writeMethodTrace({
+      dataVersion: 3,
+      clock,
+      threads,
+      methods,
+      records,
+      ...(extended ? { extended: {} } : {}),
+    }),
+  );
 const byMethod = (records: TraceRecordSpec[], extended = false) => {
   const t = traceOf(records, extended);
   const calls = buildCalls(t);
   const s = callSegments(calls, t.events);
   const m = calls.getChild("method_id")!.toArray() as BigInt64Array;
   const out: Record<string, [number, number]> = {};
-  m.forEach((v, row) => (out[methods.find((x) => x.id === Number(v))!.methodName] = [s.runningInclusive[row]! / 1000, s.runningExclusive[row]! / 1000]));
+  m.forEach(
+    (v, row) =>
+      (out[methods.find((x) => x.id === Number(v))!.methodName] = [
+        s.runningInclusive[row]! / 1000,
+        s.runningExclusive[row]! / 1000,
+      ]),
+  );
   return { out, s };
 };
 
 describe("callSegments on call records", () => {
   it("Fig. 12(b) as calls: B on thread 2 inside A on thread 1; A1 nested in A loses the overlap", () => {
-    const { out, s } = byMethod([rec(1, "A", 0, 0), rec(1, "A1", 0, 2), rec(2, "B", 0, 4), rec(2, "B", 1, 6), rec(1, "A1", 1, 8), rec(1, "A", 1, 10)]);
+    const { out, s } = byMethod([
+      rec(1, "A", 0, 0),
+      rec(1, "A1", 0, 2),
+      rec(2, "B", 0, 4),
+      rec(2, "B", 1, 6),
+      rec(1, "A1", 1, 8),
+      rec(1, "A", 1, 10),
+    ]);
     // A's own segments [0,2] and [8,10]; A1 [2,8] minus B's [4,6]: A ran 8 of its 10 µs.
     expect(out).toEqual({ A: [8, 4], A1: [4, 4], B: [2, 2] });
     expect(s.counts).toEqual({ segments: 4, fullOverlaps: 1, partialOverlaps: 0, migrations: 0 }); // B inside A1
@@ -213,7 +319,10 @@ describe("callSegments on call records", () => {
   });
 
   it("CPU ids from extended records: overlap on different CPUs is parallelism, not a switch", () => {
-    const { out, s } = byMethod([rec(1, "A", 0, 0, 0), rec(2, "B", 0, 3, 1), rec(2, "B", 1, 6, 1), rec(1, "A", 1, 10, 0)], true);
+    const { out, s } = byMethod(
+      [rec(1, "A", 0, 0, 0), rec(2, "B", 0, 3, 1), rec(2, "B", 1, 6, 1), rec(1, "A", 1, 10, 0)],
+      true,
+    );
     expect(out).toEqual({ A: [10, 10], B: [3, 3] });
     expect(s.cpus).toBe("records");
   });
@@ -221,7 +330,17 @@ describe("callSegments on call records", () => {
   it("a thread that migrated is split at the middle between its two CPUs (§V-3's half-length rule)", () => {
     // A: enter on CPU 0 at 0, exit on CPU 1 at 10 -> [0,5] on CPU 0, [5,10] on CPU 1; C [1,3] on CPU 0 and
     // B [6,8] on CPU 1 are each inside one half: A ran 10 - 2 - 2 µs.
-    const { out, s } = byMethod([rec(1, "A", 0, 0, 0), rec(3, "C", 0, 1, 0), rec(3, "C", 1, 3, 0), rec(2, "B", 0, 6, 1), rec(2, "B", 1, 8, 1), rec(1, "A", 1, 10, 1)], true);
+    const { out, s } = byMethod(
+      [
+        rec(1, "A", 0, 0, 0),
+        rec(3, "C", 0, 1, 0),
+        rec(3, "C", 1, 3, 0),
+        rec(2, "B", 0, 6, 1),
+        rec(2, "B", 1, 8, 1),
+        rec(1, "A", 1, 10, 1),
+      ],
+      true,
+    );
     expect(out).toEqual({ A: [6, 6], B: [2, 2], C: [2, 2] });
     expect(s.counts.migrations).toBe(1);
     expect(Array.from(s.pieces.cpu)).toEqual([0, 0, 0, 1, 1, 1]);
@@ -232,11 +351,21 @@ describe("callSegments on call records", () => {
     const t = traceOf([rec(1, "A", 0, 0), rec(1, "A", 1, 5)], false, "thread-cpu");
     expect(() => callSegments(buildCalls(t), t.events)).toThrow(/no wall times \(a thread-cpu trace\)/);
     const d = traceOf([rec(1, "A", 0, 0), rec(1, "A", 1, 5)]);
-    expect(() => callSegments(buildCalls(d), d.events, { cpus: "records" })).toThrow(/needs method_events.cpu/);
+    expect(() => callSegments(buildCalls(d), d.events, { cpus: "records" })).toThrow(
+      /needs method_events.cpu/,
+    );
   });
 
   it("random call trees: one thread alone is never switched out; all threads on one CPU share its time", () => {
-    const walk = fc.array(fc.tuple(fc.integer({ min: 1, max: 3 }), fc.boolean(), fc.integer({ min: 0, max: 3 }), fc.integer({ min: 1, max: 5 })), { maxLength: 60 });
+    const walk = fc.array(
+      fc.tuple(
+        fc.integer({ min: 1, max: 3 }),
+        fc.boolean(),
+        fc.integer({ min: 0, max: 3 }),
+        fc.integer({ min: 1, max: 5 }),
+      ),
+      { maxLength: 60 },
+    );
     fc.assert(
       fc.property(walk, (steps) => {
         const stacks = new Map<number, string[]>();
@@ -247,7 +376,8 @@ describe("callSegments on call records", () => {
           now += dt;
           const st = stacks.get(th) ?? [];
           stacks.set(th, st);
-          if (enter || st.length === 0) st.push(methods[m]!.methodName), records.push(rec(th, methods[m]!.methodName, 0, now));
+          if (enter || st.length === 0)
+            (st.push(methods[m]!.methodName), records.push(rec(th, methods[m]!.methodName, 0, now)));
           else records.push(rec(th, st.pop()!, 1, now));
           const span = spans.get(th);
           spans.set(th, [span?.[0] ?? now, now]);
@@ -267,7 +397,8 @@ describe("callSegments on call records", () => {
         const enter = calls.getChild("enter")!.toArray() as BigInt64Array;
         const exit = calls.getChild("exit")!.toArray() as BigInt64Array;
         const outerSpans: [number, number][] = [];
-        for (let r = 0; r < calls.numRows; r++) if (depth[r] === 0) outerSpans.push([Number(enter[r]), Number(exit[r])]);
+        for (let r = 0; r < calls.numRows; r++)
+          if (depth[r] === 0) outerSpans.push([Number(enter[r]), Number(exit[r])]);
         expect(outer).toBeCloseTo(measureOfUnion(outerSpans), 6);
       }),
       { numRuns: 200 },

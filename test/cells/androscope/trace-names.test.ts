@@ -16,11 +16,15 @@ describe("methodList, threadList, methodChoices", () => {
       { id: 0x14, className: "p.A", methodName: "f", signature: "(I)V" },
       { id: 0x18, className: "p.A", methodName: "f", signature: "()V" },
     ]);
-    expect(threadList(makeBundleTable("threads", "t", { thread_id: [1, 7], name: ["main", "AsyncTask #1"] }))).toEqual([
+    expect(
+      threadList(makeBundleTable("threads", "t", { thread_id: [1, 7], name: ["main", "AsyncTask #1"] })),
+    ).toEqual([
       { id: 1, name: "main" },
       { id: 7, name: "AsyncTask #1" },
     ]);
-    expect(() => methodList(makeBundleTable("threads", "t", { thread_id: [1], name: ["main"] }))).toThrow(/missing column method_id \(int64\) in methods/);
+    expect(() => methodList(makeBundleTable("threads", "t", { thread_id: [1], name: ["main"] }))).toThrow(
+      /missing column method_id \(int64\) in methods/,
+    );
   });
 
   it("offers methods by name, sorted, with signatures only where a name is overloaded", () => {

@@ -16,8 +16,18 @@ import {
 } from "../../../cells/diagdroid/index";
 import { tasksTable, type T } from "./tasks-fixture";
 
-const c1 = ["UpdateLawList.<init>", "AsyncTask.executeOnExecutor(Native Method)", "AsyncTask.execute(AsyncTask.java:534)", "LawListFragment.onCreate"];
-const c3 = ["UpdateLawList.<init>", "AsyncTask.executeOnExecutor(<Xposed>)", "AsyncTask.execute(AsyncTask.java:539)", "LawListFragment.onCreate"];
+const c1 = [
+  "UpdateLawList.<init>",
+  "AsyncTask.executeOnExecutor(Native Method)",
+  "AsyncTask.execute(AsyncTask.java:534)",
+  "LawListFragment.onCreate",
+];
+const c3 = [
+  "UpdateLawList.<init>",
+  "AsyncTask.executeOnExecutor(<Xposed>)",
+  "AsyncTask.execute(AsyncTask.java:539)",
+  "LawListFragment.onCreate",
+];
 const c2 = ["LawSectionList.<init>", "LawSectionList.load", "Loader.start", "LawListFragment.onStart"];
 const c4 = ["Other.run", "Handler.post", "View.performClick", "View$PerformClick.run"];
 const contexts = makeBundleTable("contexts", "r", { context_id: [1, 2, 3, 4], frames: [c1, c2, c3, c4] });
@@ -39,7 +49,14 @@ describe("anomalousGroups", () => {
   });
   it("Figure 5's numbers for the queued group", () => {
     const r = reports[0]!;
-    expect(r).toMatchObject({ tasks: 2, mqMs: 2080, meMs: 100, poolCapacity: 1, slowCases: 2, avgQueueLength: 1.5 });
+    expect(r).toMatchObject({
+      tasks: 2,
+      mqMs: 2080,
+      meMs: 100,
+      poolCapacity: 1,
+      slowCases: 2,
+      avgQueueLength: 1.5,
+    });
     // Task 2 waited behind task 1 (2000 ms); task 3 behind tasks 1 and 2 (2000, 100 ms).
     expect(r.avgInQueueExecMs).toBeCloseTo(4100 / 3, 9);
     expect(r.dependsOn).toEqual([
@@ -48,7 +65,11 @@ describe("anomalousGroups", () => {
     ]);
   });
   it("τ and maxDistance are options: with maxDistance 1, c1 and c3 are two groups", () => {
-    expect(anomalousGroups(tasks, contexts, { maxDistance: 1 }).map((r) => r.contextIds)).toEqual([[3], [2], [1]]);
+    expect(anomalousGroups(tasks, contexts, { maxDistance: 1 }).map((r) => r.contextIds)).toEqual([
+      [3],
+      [2],
+      [1],
+    ]);
     expect(anomalousGroups(tasks, contexts, { tauMs: 5000 })).toEqual([]);
   });
   it("a task whose context_id has no context is an error naming it", () => {
@@ -57,7 +78,9 @@ describe("anomalousGroups", () => {
   });
   it("a context_id given twice with different frames is an error", () => {
     const twice = makeBundleTable("contexts", "r", { context_id: [1, 1], frames: [c1, c2] });
-    expect(() => anomalousGroups(tasks, twice)).toThrow(/contexts row 1: context_id 1 appears twice with different frames/);
+    expect(() => anomalousGroups(tasks, twice)).toThrow(
+      /contexts row 1: context_id 1 appears twice with different frames/,
+    );
   });
 });
 
@@ -86,14 +109,18 @@ describe("anomalyReport", () => {
   });
   it("names unfinished tasks", () => {
     const open = tasksTable([...rows, { id: 9, ctx: 1, s: 30, b: null, e: null }]);
-    expect(anomalyReport(anomalousGroups(open, contexts))).toContain("1 never started (queued until the trace end)");
+    expect(anomalyReport(anomalousGroups(open, contexts))).toContain(
+      "1 never started (queued until the trace end)",
+    );
   });
 });
 
 const { document } = parseHTML("<!doctype html><html><body></body></html>");
 const render = (options: Plot.PlotOptions) => {
   const node = Plot.plot({ ...options, document } as Plot.PlotOptions) as unknown as Element;
-  return node.tagName.toLowerCase() === "svg" ? node : [...node.children].filter((c) => c.tagName.toLowerCase() === "svg").pop()!;
+  return node.tagName.toLowerCase() === "svg"
+    ? node
+    : [...node.children].filter((c) => c.tagName.toLowerCase() === "svg").pop()!;
 };
 
 describe("DiagDroid plots render", () => {
@@ -115,8 +142,12 @@ describe("DiagDroid plots render", () => {
   it("before/after delay distributions (Figures 11–12)", () => {
     const after = tasksTable(rows.map((r) => ({ ...r, b: r.s, e: r.s + 100, unit: `pool${r.id}` })));
     const data = delayDistribution(tasks, after);
-    expect(data.filter((d) => d.run === "after" && d.kind === "queuing").map((d) => d.ms)).toEqual([0, 0, 0, 0]);
-    expect(data.filter((d) => d.run === "before" && d.kind === "queuing").map((d) => d.ms)).toEqual([0, 1990, 2080, 0]);
+    expect(data.filter((d) => d.run === "after" && d.kind === "queuing").map((d) => d.ms)).toEqual([
+      0, 0, 0, 0,
+    ]);
+    expect(data.filter((d) => d.run === "before" && d.kind === "queuing").map((d) => d.ms)).toEqual([
+      0, 1990, 2080, 0,
+    ]);
     expect(render(delayDistributionPlot(data)).querySelectorAll("rect").length).toBeGreaterThan(0);
   });
 });

@@ -50,14 +50,24 @@ describe("contextGroups", () => {
   });
 
   it("matches brute force on depth-40 stacks from a large vocabulary (the filter's common case)", () => {
-    const deep = fc.array(fc.array(fc.integer({ min: 0, max: 60 }).map((x) => `m${x}`), { minLength: 36, maxLength: 42 }), {
-      minLength: 2,
-      maxLength: 12,
-    });
+    const deep = fc.array(
+      fc.array(
+        fc.integer({ min: 0, max: 60 }).map((x) => `m${x}`),
+        { minLength: 36, maxLength: 42 },
+      ),
+      {
+        minLength: 2,
+        maxLength: 12,
+      },
+    );
     fc.assert(
       fc.property(deep, fc.integer({ min: 1, max: 6 }), (bases, k) => {
         // Near copies of each base, so some pairs sit right at the bound.
-        const contexts = bases.flatMap((b, i) => [b, [...b.slice(0, i % 5), "x", ...b.slice((i % 5) + 1)], b.slice(2)]);
+        const contexts = bases.flatMap((b, i) => [
+          b,
+          [...b.slice(0, i % 5), "x", ...b.slice((i % 5) + 1)],
+          b.slice(2),
+        ]);
         expect(Array.from(contextGroups(contexts, k))).toEqual(reference(contexts, k));
       }),
       { numRuns: 100 },

@@ -37,7 +37,10 @@ describe("editDistance", () => {
   });
 
   it("equals the recursive reference on random stacks", () => {
-    fc.assert(fc.property(stack, stack, (a, b) => editDistance(a, b) === reference(a, b)), { numRuns: 300 });
+    fc.assert(
+      fc.property(stack, stack, (a, b) => editDistance(a, b) === reference(a, b)),
+      { numRuns: 300 },
+    );
   });
 
   it("bounded variant: exact when ≤ k, k + 1 otherwise", () => {

@@ -11,7 +11,10 @@ const col = (t: ReturnType<typeof queueMetrics>, name: string) =>
 function behind(rows: readonly T[]): Record<number, number[]> {
   const w = waitedBehind(tasksTable(rows));
   return Object.fromEntries(
-    rows.map((r, i) => [r.id, Array.from(w.indices.subarray(w.offsets[i]!, w.offsets[i + 1]!), (j) => rows[j]!.id)]),
+    rows.map((r, i) => [
+      r.id,
+      Array.from(w.indices.subarray(w.offsets[i]!, w.offsets[i + 1]!), (j) => rows[j]!.id),
+    ]),
   );
 }
 
@@ -56,7 +59,16 @@ describe("queueMetrics: pool of capacity 3", () => {
     expect(col(queueMetrics(tasksTable(rows)), "queue_length")).toEqual([0, 0, 0, 1, 2, 2, 2, 0]);
   });
   it("tasks waited behind: running ones and earlier queued ones", () => {
-    expect(behind(rows)).toEqual({ 1: [], 2: [], 3: [], 4: [1, 2, 3], 5: [1, 2, 3, 4], 6: [2, 3, 4, 5], 7: [3, 4, 5, 6], 8: [] });
+    expect(behind(rows)).toEqual({
+      1: [],
+      2: [],
+      3: [],
+      4: [1, 2, 3],
+      5: [1, 2, 3, 4],
+      6: [2, 3, 4, 5],
+      7: [3, 4, 5, 6],
+      8: [],
+    });
     expect(col(queueMetrics(tasksTable(rows)), "waited_behind")).toEqual([0, 0, 0, 3, 4, 4, 4, 0]);
   });
   it("row order does not matter", () => {
@@ -68,7 +80,14 @@ describe("queueMetrics: pool of capacity 3", () => {
 
 describe("queueMetrics: unbounded pool (null pool_capacity)", () => {
   it("nothing ever waits, whatever the start latency", () => {
-    const rows: T[] = [0, 1, 2, 3, 4].map((i) => ({ id: i, unit: "Thread", cap: null, s: i, b: i + 10, e: i + 500 }));
+    const rows: T[] = [0, 1, 2, 3, 4].map((i) => ({
+      id: i,
+      unit: "Thread",
+      cap: null,
+      s: i,
+      b: i + 10,
+      e: i + 500,
+    }));
     const m = queueMetrics(tasksTable(rows));
     expect(col(m, "queue_length")).toEqual([0, 0, 0, 0, 0]);
     expect(col(m, "queue_ms")).toEqual([10, 10, 10, 10, 10]);
@@ -123,22 +142,39 @@ describe("queueMetrics: tasks unfinished at the trace end", () => {
   it("an explicit trace end measures the open queue up to it", () => {
     const m = queueMetrics(tasksTable(rows), { traceEnd: 1000_000_000n });
     expect(col(m, "queue_ms")).toEqual([0, 990]);
-    expect(() => queueMetrics(tasksTable(rows), { traceEnd: 1n })).toThrow(/traceEnd 1 is before the last timestamp/);
+    expect(() => queueMetrics(tasksTable(rows), { traceEnd: 1n })).toThrow(
+      /traceEnd 1 is before the last timestamp/,
+    );
   });
 });
 
 describe("queueMetrics: bad input is an error naming the row", () => {
   it.each([
-    [[{ id: 7, s: 0, b: 0, e: 1 }, { id: 8, s: 5, b: 4, e: 6 }], /tasks row 1 \(task_id 8\): started 4000000 is before scheduled 5000000/],
+    [
+      [
+        { id: 7, s: 0, b: 0, e: 1 },
+        { id: 8, s: 5, b: 4, e: 6 },
+      ],
+      /tasks row 1 \(task_id 8\): started 4000000 is before scheduled 5000000/,
+    ],
     [[{ id: 7, s: 0, b: 3, e: 2 }], /tasks row 0 \(task_id 7\): ended 2000000 is before started 3000000/],
     [[{ id: 7, s: 0, b: null, e: 2 }], /tasks row 0 \(task_id 7\): ended 2000000 but never started/],
-    [[{ id: 3, s: 0, b: 0, e: 1 }, { id: 4, s: 0, b: 1, e: 2 }, { id: 3, s: 1, b: 2, e: 3 }], /duplicate task_id 3 \(rows 0 and 2\)/],
+    [
+      [
+        { id: 3, s: 0, b: 0, e: 1 },
+        { id: 4, s: 0, b: 1, e: 2 },
+        { id: 3, s: 1, b: 2, e: 3 },
+      ],
+      /duplicate task_id 3 \(rows 0 and 2\)/,
+    ],
   ] as [T[], RegExp][])("%#", (rows, message) => {
     expect(() => queueMetrics(tasksTable(rows))).toThrow(message);
     expect(() => waitedBehind(tasksTable(rows))).toThrow(message);
   });
   it("a missing column is named", () => {
     const t = tasksTable([{ id: 1, s: 0, b: 0, e: 1 }]);
-    expect(() => queueMetrics(t.select(["task_id", "executor_id"]))).toThrow(/missing column pool_capacity \(int32\) in tasks/);
+    expect(() => queueMetrics(t.select(["task_id", "executor_id"]))).toThrow(
+      /missing column pool_capacity \(int32\) in tasks/,
+    );
   });
 });

@@ -13,7 +13,8 @@ export interface T {
   cls?: string;
 }
 
-const ns = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : BigInt(Math.round(ms * 1e6)));
+const ns = (ms: number | null | undefined) =>
+  ms === null || ms === undefined ? null : BigInt(Math.round(ms * 1e6));
 
 export function tasksTable(rows: readonly T[], runId = "r"): Table {
   return makeBundleTable("tasks", runId, {

@@ -10,7 +10,10 @@ import { PROFILES } from "../../../collectors/simulator/device-profiles";
 import type { SimulatedPhone } from "../../../collectors/simulator/phone";
 import { attachPhone, detachPhone, startAdb } from "./sim-harness";
 
-type T = { getChild(n: string): { toArray(): ArrayLike<unknown>; get(i: number): unknown } | null; numRows: number };
+type T = {
+  getChild(n: string): { toArray(): ArrayLike<unknown>; get(i: number): unknown } | null;
+  numRows: number;
+};
 const col = (t: T, n: string) => Array.from(t.getChild(n)!.toArray() as ArrayLike<unknown>);
 
 describe("jankbook collect against the simulated phone", () => {
@@ -20,7 +23,10 @@ describe("jankbook collect against the simulated phone", () => {
   beforeAll(async () => {
     await startAdb();
     // Android 12 layout (FrameDeadline present); time runs 5x, polls every 150 ms wall = 0.75 s device < the 2 s ring.
-    ({ phone, shell } = await attachPhone({ profile: PROFILES["galaxy-s21"]!, scenario: "paper-cases", seed: 7, timeScale: 5 }, 6711));
+    ({ phone, shell } = await attachPhone(
+      { profile: PROFILES["galaxy-s21"]!, scenario: "paper-cases", seed: 7, timeScale: 5 },
+      6711,
+    ));
     dir = await mkdtemp(join(tmpdir(), "jankbook-e2e-"));
   });
   afterAll(async () => {
@@ -29,7 +35,14 @@ describe("jankbook collect against the simulated phone", () => {
   });
 
   it("collects every frame exactly once and the agent's rows, matching the ground truth", async () => {
-    const res = await collectDevice(shell, { package: "org.jankbook.sample", scenario: "monkey:200", durationMs: 30_000, pollMs: 150, dir, runId: "e2e" });
+    const res = await collectDevice(shell, {
+      package: "org.jankbook.sample",
+      scenario: "monkey:200",
+      durationMs: 30_000,
+      pollMs: 150,
+      dir,
+      runId: "e2e",
+    });
     expect(res.ended).toBe("scenario-finished");
     expect(res.manifest.warnings).toEqual([]);
     expect(res.manifest.complete).toBe(true);
@@ -37,7 +50,17 @@ describe("jankbook collect against the simulated phone", () => {
     const bundle = await readBundleFolder(dir);
     expect(bundle.errors).toEqual([]);
     const m = bundle.manifest;
-    expect(m.context).toMatchObject({ app: "org.jankbook.sample", app_version: "1.4.0", device_model: "SM-G991B", api_level: 31, screen_width: 1080, screen_height: 2400, refresh_hz: 60, battery_level: 58, network: "cellular" });
+    expect(m.context).toMatchObject({
+      app: "org.jankbook.sample",
+      app_version: "1.4.0",
+      device_model: "SM-G991B",
+      api_level: 31,
+      screen_width: 1080,
+      screen_height: 2400,
+      refresh_hz: 60,
+      battery_level: 58,
+      network: "cellular",
+    });
     expect(m.synthetic).toBe(true);
 
     // Frames: many polls overlapped; each of the scenario's frames is there once, with the device's values.
@@ -75,7 +98,8 @@ describe("jankbook collect against the simulated phone", () => {
     const ids = col(tasks, "task_id").map(Number);
     for (const id of openlaw.task_ids) {
       const i = ids.indexOf(id);
-      const wait = (tasks.getChild("started")!.get(i) as bigint) - (tasks.getChild("scheduled")!.get(i) as bigint);
+      const wait =
+        (tasks.getChild("started")!.get(i) as bigint) - (tasks.getChild("scheduled")!.get(i) as bigint);
       expect(wait).toBeGreaterThan(500_000_000n);
       expect(tasks.getChild("pool_capacity")!.get(i)).toBe(1);
       expect(tasks.getChild("category")!.get(i)).toBe("async_task");

@@ -22,11 +22,27 @@ afterEach(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-async function collectWith(faults: PhoneFaults, port: number, timeoutMs = 5000, scenario: ScenarioName = "openlaw") {
-  const a = await attachPhone({ profile: PROFILES["pixel-4a"]!, scenario, seed: 11, timeScale: 5, faults }, port, timeoutMs);
+async function collectWith(
+  faults: PhoneFaults,
+  port: number,
+  timeoutMs = 5000,
+  scenario: ScenarioName = "openlaw",
+) {
+  const a = await attachPhone(
+    { profile: PROFILES["pixel-4a"]!, scenario, seed: 11, timeScale: 5, faults },
+    port,
+    timeoutMs,
+  );
   phone = a.phone;
   dir = await mkdtemp(join(tmpdir(), "jankbook-fault-"));
-  const res = await collectDevice(a.shell, { package: a.phone.timeline.truth.package, scenario: "monkey:50", durationMs: 20_000, pollMs: 150, dir, runId: "fault" });
+  const res = await collectDevice(a.shell, {
+    package: a.phone.timeline.truth.package,
+    scenario: "monkey:50",
+    durationMs: 20_000,
+    pollMs: 150,
+    dir,
+    runId: "fault",
+  });
   const bundle = await readBundleFolder(dir);
   expect(bundle.errors).toEqual([]);
   const frames = bundle.tables.get("frames");
@@ -40,7 +56,11 @@ describe("collection faults", () => {
     const { res, bundle, iv, phone } = await collectWith({ disconnectAt: 3 * S }, 6721);
     expect(res.ended).toBe("disconnected");
     expect(bundle.manifest.complete).toBe(false);
-    expect(bundle.manifest.warnings.some((w) => /device 127\.0\.0\.1:6721 disconnected at .* kept what was collected before/.test(w))).toBe(true);
+    expect(
+      bundle.manifest.warnings.some((w) =>
+        /device 127\.0\.0\.1:6721 disconnected at .* kept what was collected before/.test(w),
+      ),
+    ).toBe(true);
     // what was collected is exactly the scenario's frames up to about the disconnect
     const expected = phone.expectedFrames().map((f) => f.intended_vsync!);
     expect(iv.length).toBeGreaterThan(10);
@@ -66,14 +86,23 @@ describe("collection faults", () => {
     const { res, bundle, iv, phone } = await collectWith({ framestatsFailure: [1 * S, 2.2 * S] }, 6723);
     expect(res.ended).toBe("scenario-finished");
     expect(bundle.manifest.complete).toBe(false);
-    expect(bundle.manifest.warnings.some((w) => /framestats poll \d+ line 1: Failure while dumping the app/.test(w))).toBe(true);
+    expect(
+      bundle.manifest.warnings.some((w) =>
+        /framestats poll \d+ line 1: Failure while dumping the app/.test(w),
+      ),
+    ).toBe(true);
     // the outage is shorter than the 120-frame ring, so later polls still had every frame
     expect(iv).toEqual(phone.expectedFrames().map((f) => f.intended_vsync!));
   }, 40_000);
 
   it('"Failure while dumping" for longer than the 120-frame ring: the lost frames are named, the rest kept once', async () => {
     // K-9 draws about 40 frames a second: 4.5 s of failed dumps let the ring move past ~60 of them
-    const { bundle, iv, phone } = await collectWith({ framestatsFailure: [0.5 * S, 5 * S] }, 6726, 5000, "k9");
+    const { bundle, iv, phone } = await collectWith(
+      { framestatsFailure: [0.5 * S, 5 * S] },
+      6726,
+      5000,
+      "k9",
+    );
     expect(bundle.manifest.complete).toBe(false);
     const all = phone.expectedFrames().map((f) => f.intended_vsync!);
     const kept = new Set(iv);
@@ -93,14 +122,22 @@ describe("collection faults", () => {
     const { res, bundle, phone } = await collectWith({ hang: { command: /^dumpsys battery/ } }, 6724, 1000);
     expect(res.ended).toBe("scenario-finished");
     expect(bundle.manifest.complete).toBe(false);
-    expect(bundle.manifest.warnings).toContain('dumpsys battery: "dumpsys battery" did not answer within 1.0 s; skipped');
+    expect(bundle.manifest.warnings).toContain(
+      'dumpsys battery: "dumpsys battery" did not answer within 1.0 s; skipped',
+    );
     expect(bundle.manifest.context.battery_level).toBeNull();
     expect(bundle.tables.get("frames")!.numRows).toBe(phone.groundTruth().counts.frames);
   }, 40_000);
 
   it("a poll hangs once: that poll times out and the frames still arrive through later polls", async () => {
-    const { bundle, iv, phone } = await collectWith({ hang: { command: /framestats$/, times: 1 } }, 6725, 1000);
-    expect(bundle.manifest.warnings.some((w) => /framestats poll 1: .*did not answer within 1\.0 s/.test(w))).toBe(true);
+    const { bundle, iv, phone } = await collectWith(
+      { hang: { command: /framestats$/, times: 1 } },
+      6725,
+      1000,
+    );
+    expect(
+      bundle.manifest.warnings.some((w) => /framestats poll 1: .*did not answer within 1\.0 s/.test(w)),
+    ).toBe(true);
     expect(iv).toEqual(phone.expectedFrames().map((f) => f.intended_vsync!));
   }, 40_000);
 });

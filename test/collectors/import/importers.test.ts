@@ -7,7 +7,14 @@ import { detectLogcat, importLogcat } from "../../../collectors/import/logcat";
 const gfx = readFileSync("test/fixtures/gfxinfo/droid-monitor_api28_chrome_gfxinfo.txt", "utf8");
 const agentLog = readFileSync("test/fixtures/agent/recorded-v1.log", "utf8");
 const loghub = readFileSync("test/fixtures/logcat/loghub_Android_2k_threadtime.log", "utf8");
-const fs = ["\tcom.x/com.x.Main (visibility=0)", "---PROFILEDATA---", "Flags,IntendedVsync,Vsync,FrameCompleted,", "0,1000,1000,9000000,", "0,16667667,16667667,46000000,", "---PROFILEDATA---"].join("\n");
+const fs = [
+  "\tcom.x/com.x.Main (visibility=0)",
+  "---PROFILEDATA---",
+  "Flags,IntendedVsync,Vsync,FrameCompleted,",
+  "0,1000,1000,9000000,",
+  "0,16667667,16667667,46000000,",
+  "---PROFILEDATA---",
+].join("\n");
 
 describe("importers detect their kind", () => {
   it.each([
@@ -33,7 +40,9 @@ describe("importers", () => {
     const r = importGfxinfo(gfx, "api28.txt");
     expect(r.tables).toEqual({});
     expect(r.context.app).toBe("com.android.chrome");
-    expect(r.warnings).toEqual(["api28.txt: gfxinfo summary only (43 frames, 7 janky): no per-frame data; collect framestats for a frames table"]);
+    expect(r.warnings).toEqual([
+      "api28.txt: gfxinfo summary only (43 frames, 7 janky): no per-frame data; collect framestats for a frames table",
+    ]);
   });
   it("logcat with agent lines -> agent tables; incomplete when lines were lost", () => {
     const r = importLogcat(agentLog, "rec.log", "imp");

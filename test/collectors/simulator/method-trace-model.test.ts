@@ -16,18 +16,16 @@ function rebuild(from: number, to: number) {
   const t = simMethodTrace(timeline.sim, from, to, 1_700_000_000_000_000);
   const trace = readMethodTrace(writeMethodTrace(t.spec));
   const { table, repairs } = buildCallsWithRepairs(trace);
-  const rows = table
-    .toArray()
-    .map(
-      (r) =>
-        r.toJSON() as {
-          method_id: bigint;
-          thread_id: number;
-          depth: number;
-          synthetic_enter: boolean | null;
-          synthetic_exit: boolean;
-        },
-    );
+  const rows = table.toArray().map(
+    (r) =>
+      r.toJSON() as {
+        method_id: bigint;
+        thread_id: number;
+        depth: number;
+        synthetic_enter: boolean | null;
+        synthetic_exit: boolean;
+      },
+  );
   return { t, trace, rows, repairs };
 }
 

@@ -1,6 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { EBV8_MAX_U32, EBV8_MAX_U64, ebv8Bytes, ebv8Length, readEbv8, writeEbv8 } from "../../../collectors/sources/ebv8";
+import {
+  EBV8_MAX_U32,
+  EBV8_MAX_U64,
+  ebv8Bytes,
+  ebv8Length,
+  readEbv8,
+  writeEbv8,
+} from "../../../collectors/sources/ebv8";
 
 const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join(" ");
 
@@ -52,7 +59,10 @@ describe("EBV-8 (AndroScope §IV-6, Fig. 10)", () => {
   it("reports a value that runs past the end or past the field's longest encoding as null", () => {
     expect(readEbv8(Uint8Array.of(0x81, 0x80), 0, EBV8_MAX_U64)).toBeNull(); // cut short
     expect(readEbv8(Uint8Array.of(0x81, 0x80, 0x80, 0x80, 0x80, 0x00), 0, EBV8_MAX_U32)).toBeNull(); // 6 bytes for a u4
-    expect(readEbv8(Uint8Array.of(0x81, 0x80, 0x80, 0x80, 0x00), 0, EBV8_MAX_U32)).toEqual({ value: 2 ** 28, next: 5 });
+    expect(readEbv8(Uint8Array.of(0x81, 0x80, 0x80, 0x80, 0x00), 0, EBV8_MAX_U32)).toEqual({
+      value: 2 ** 28,
+      next: 5,
+    });
   });
 
   it("refuses negative and unsafe numbers", () => {

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { FRAMESTATS_LAYOUTS, frameColumnName, framestatsLayoutFor, parseFramestats } from "../../../collectors/sources/framestats";
+import {
+  FRAMESTATS_LAYOUTS,
+  frameColumnName,
+  framestatsLayoutFor,
+  parseFramestats,
+} from "../../../collectors/sources/framestats";
 import { tableSpec } from "../../../bundle/schema";
 
 // A dump written the way hwui prints it (CanvasContext dumpFrames): header, rows ending with a comma.
@@ -26,21 +31,30 @@ function dump(window: string, columns: readonly string[], rows: bigint[][]): str
 describe("parseFramestats", () => {
   const frameCols = new Set(tableSpec("frames").columns.map((c) => c.name));
 
-  it.each(FRAMESTATS_LAYOUTS.map((l) => [l.release, l] as const))("reads the Android %s layout by its header", (_, layout) => {
-    // Each cell gets a distinct value: row r, column c -> 1e12 + r*1000 + c.
-    const rows = [0, 1, 2].map((r) => layout.columns.map((_, c) => 1_000_000_000_000n + BigInt(r * 1000 + c)));
-    const r = parseFramestats(dump("com.example/com.example.Main/android.view.ViewRootImpl@1a2b", layout.columns, rows), "fs.txt");
-    expect(r.warnings).toEqual([]);
-    expect(r.failure).toBeNull();
-    expect(r.sections).toHaveLength(1);
-    const s = r.sections[0]!;
-    expect(s.window).toBe("com.example/com.example.Main/android.view.ViewRootImpl@1a2b");
-    expect(s.frames).toHaveLength(3);
-    for (const [ri, f] of s.frames.entries())
-      for (const [c, name] of layout.columns.entries()) expect(f.values[frameColumnName(name)]).toBe(1_000_000_000_000n + BigInt(ri * 1000 + c));
-    // every column of every layout has a home in the frames table
-    for (const name of layout.columns) expect(frameCols.has(frameColumnName(name)), name).toBe(true);
-  });
+  it.each(FRAMESTATS_LAYOUTS.map((l) => [l.release, l] as const))(
+    "reads the Android %s layout by its header",
+    (_, layout) => {
+      // Each cell gets a distinct value: row r, column c -> 1e12 + r*1000 + c.
+      const rows = [0, 1, 2].map((r) =>
+        layout.columns.map((_, c) => 1_000_000_000_000n + BigInt(r * 1000 + c)),
+      );
+      const r = parseFramestats(
+        dump("com.example/com.example.Main/android.view.ViewRootImpl@1a2b", layout.columns, rows),
+        "fs.txt",
+      );
+      expect(r.warnings).toEqual([]);
+      expect(r.failure).toBeNull();
+      expect(r.sections).toHaveLength(1);
+      const s = r.sections[0]!;
+      expect(s.window).toBe("com.example/com.example.Main/android.view.ViewRootImpl@1a2b");
+      expect(s.frames).toHaveLength(3);
+      for (const [ri, f] of s.frames.entries())
+        for (const [c, name] of layout.columns.entries())
+          expect(f.values[frameColumnName(name)]).toBe(1_000_000_000_000n + BigInt(ri * 1000 + c));
+      // every column of every layout has a home in the frames table
+      for (const name of layout.columns) expect(frameCols.has(frameColumnName(name)), name).toBe(true);
+    },
+  );
 
   it("maps header names to schema columns", () => {
     expect(frameColumnName("IntendedVsync")).toBe("intended_vsync");
@@ -61,7 +75,10 @@ describe("parseFramestats", () => {
   it("keeps valid rows and names the line of a bad one", () => {
     const cols = FRAMESTATS_LAYOUTS[0]!.columns;
     const good = cols.map((_, i) => BigInt(i + 1));
-    const text = dump("a/b", cols, [good]).replace("---PROFILEDATA---\n\nView", "1,2,3,\n0,x," + "5,".repeat(cols.length - 2) + "\n---PROFILEDATA---\n\nView");
+    const text = dump("a/b", cols, [good]).replace(
+      "---PROFILEDATA---\n\nView",
+      "1,2,3,\n0,x," + "5,".repeat(cols.length - 2) + "\n---PROFILEDATA---\n\nView",
+    );
     const r = parseFramestats(text, "poll.txt");
     expect(r.sections[0]!.frames).toHaveLength(1);
     expect(r.warnings[0]).toMatch(/^poll\.txt line 12: expected 14 fields, got 3$/);
@@ -73,12 +90,18 @@ describe("parseFramestats", () => {
     const a = dump("p/A/android.view.ViewRootImpl@1", cols, [cols.map(() => 5n)]);
     const b = dump("p/B/android.view.ViewRootImpl@2", cols, [cols.map(() => 7n), cols.map(() => 8n)]);
     const r = parseFramestats(a + "\n" + b);
-    expect(r.sections.map((s) => [s.window, s.frames.length])).toEqual([["p/A/android.view.ViewRootImpl@1", 1], ["p/B/android.view.ViewRootImpl@2", 2]]);
+    expect(r.sections.map((s) => [s.window, s.frames.length])).toEqual([
+      ["p/A/android.view.ViewRootImpl@1", 1],
+      ["p/B/android.view.ViewRootImpl@2", 2],
+    ]);
     expect(r.sections[1]!.frames[1]!.values.frame_completed_wall_time).toBe(8n);
   });
 
   it("reports Failure while dumping", () => {
-    const r = parseFramestats("Failure while dumping the app: ProcessRecord{1 2:com.x/u0a1}\njava.io.IOException: Timeout\n", "poll 3");
+    const r = parseFramestats(
+      "Failure while dumping the app: ProcessRecord{1 2:com.x/u0a1}\njava.io.IOException: Timeout\n",
+      "poll 3",
+    );
     expect(r.failure).toMatch(/^poll 3 line 1: Failure while dumping/);
     expect(r.sections).toEqual([]);
   });
@@ -95,16 +118,31 @@ describe("parseFramestats", () => {
   it("never throws and keeps exactly the well-formed rows (property)", () => {
     const cols = FRAMESTATS_LAYOUTS[2]!.columns;
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.constant("good"), fc.constant("short"), fc.string()), { maxLength: 30 }), (kinds) => {
-        const lines = kinds.map((k, i) => (k === "good" ? cols.map((_, c) => i * 100 + c).join(",") + "," : k === "short" ? "1,2," : k.replace(/---PROFILEDATA---|\n/g, "")));
-        const text = ["\tp/A (visibility=0)", "---PROFILEDATA---", cols.join(",") + ",", ...lines, "---PROFILEDATA---"].join("\n");
-        const r = parseFramestats(text);
-        const goodIdx = kinds.flatMap((k, i) => (k === "good" ? [i] : []));
-        const got = r.sections.flatMap((s) => s.frames);
-        // a random string may itself be a valid row; every "good" row must be there, in order
-        const ivs = got.map((f) => f.values.intended_vsync);
-        for (const i of goodIdx) expect(ivs).toContain(BigInt(i * 100 + 1));
-      }),
+      fc.property(
+        fc.array(fc.oneof(fc.constant("good"), fc.constant("short"), fc.string()), { maxLength: 30 }),
+        (kinds) => {
+          const lines = kinds.map((k, i) =>
+            k === "good"
+              ? cols.map((_, c) => i * 100 + c).join(",") + ","
+              : k === "short"
+                ? "1,2,"
+                : k.replace(/---PROFILEDATA---|\n/g, ""),
+          );
+          const text = [
+            "\tp/A (visibility=0)",
+            "---PROFILEDATA---",
+            cols.join(",") + ",",
+            ...lines,
+            "---PROFILEDATA---",
+          ].join("\n");
+          const r = parseFramestats(text);
+          const goodIdx = kinds.flatMap((k, i) => (k === "good" ? [i] : []));
+          const got = r.sections.flatMap((s) => s.frames);
+          // a random string may itself be a valid row; every "good" row must be there, in order
+          const ivs = got.map((f) => f.values.intended_vsync);
+          for (const i of goodIdx) expect(ivs).toContain(BigInt(i * 100 + 1));
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -15,18 +15,29 @@ describe("parseGfxinfo on real dumps (droid-monitor fixtures)", () => {
     expect(s.stats_since_ns).toBe(101382312046230n);
     expect([s.total_frames, s.janky_frames, s.janky_percent]).toEqual([43, 7, 16.28]);
     expect(s.percentiles).toEqual({ 50: 5, 90: 69, 95: 150, 99: 200 });
-    expect(s.counts).toEqual({ missed_vsync: 5, high_input_latency: 14, slow_ui_thread: 5, slow_bitmap_uploads: 0, slow_issue_draw_commands: 1, frame_deadline_missed: 5 });
+    expect(s.counts).toEqual({
+      missed_vsync: 5,
+      high_input_latency: 14,
+      slow_ui_thread: 5,
+      slow_bitmap_uploads: 0,
+      slow_issue_draw_commands: 1,
+      frame_deadline_missed: 5,
+    });
     expect(s.histogram[0]).toEqual({ ms: 5, count: 33 });
     expect(s.histogram.at(-1)).toEqual({ ms: 4950, count: 0 });
     // the buckets hold every frame
     expect(s.histogram.reduce((a, b) => a + b.count, 0)).toBe(43);
-    expect(r.windows).toEqual(["com.android.chrome/com.google.android.apps.chrome.Main/android.view.ViewRootImpl@e39dbee"]);
+    expect(r.windows).toEqual([
+      "com.android.chrome/com.google.android.apps.chrome.Main/android.view.ViewRootImpl@e39dbee",
+    ]);
   });
 
   it("Android 6: a per-window summary after the process one", () => {
     const r = parseGfxinfo(fixture("droid-monitor_api23_chrome_gfxinfo.txt"), "api23");
     const win = r.summaries.find((s) => s.scope !== "process")!;
-    expect(win.scope).toBe("com.android.chrome/org.chromium.chrome.browser.firstrun.FirstRunActivityStaging/android.view.ViewRootImpl@6b40547");
+    expect(win.scope).toBe(
+      "com.android.chrome/org.chromium.chrome.browser.firstrun.FirstRunActivityStaging/android.view.ViewRootImpl@6b40547",
+    );
     expect(win.stats_since_ns).toBe(9656484850794n);
     expect([win.total_frames, win.janky_frames, win.janky_percent]).toEqual([3, 2, 66.67]);
     expect(win.percentiles[90]).toBe(101);
@@ -39,13 +50,36 @@ describe("parseGfxinfo on real dumps (droid-monitor fixtures)", () => {
     const old = parseGfxinfo(fixture("droid-monitor_api18_chrome_gfxinfo.txt"));
     expect(old.pid).toBe(29541);
     expect(old.summaries).toEqual([]);
-    expect(old.windows).toEqual(["com.android.chrome/org.chromium.chrome.browser.ChromeTabbedActivity/android.view.ViewRootImpl@41fc59c8"]);
+    expect(old.windows).toEqual([
+      "com.android.chrome/org.chromium.chrome.browser.ChromeTabbedActivity/android.view.ViewRootImpl@41fc59c8",
+    ]);
   });
 
   it("reads Profile data rows and names the line of a bad histogram bucket", () => {
-    const text = ["** Graphics info for pid 1 [a.b] **", "Total frames rendered: 2", "HISTOGRAM: 5ms=1 6ms=x", "Profile data in ms:", "", "\ta.b/a.b.Main/android.view.ViewRootImpl@1 (visibility=0)", "\tDraw\tPrepare\tProcess\tExecute", "\t1.20\t0.30\t2.50\t0.90", "\t3.00\t0.10\t1.00\t0.50", "", "View hierarchy:"].join("\n");
+    const text = [
+      "** Graphics info for pid 1 [a.b] **",
+      "Total frames rendered: 2",
+      "HISTOGRAM: 5ms=1 6ms=x",
+      "Profile data in ms:",
+      "",
+      "\ta.b/a.b.Main/android.view.ViewRootImpl@1 (visibility=0)",
+      "\tDraw\tPrepare\tProcess\tExecute",
+      "\t1.20\t0.30\t2.50\t0.90",
+      "\t3.00\t0.10\t1.00\t0.50",
+      "",
+      "View hierarchy:",
+    ].join("\n");
     const r = parseGfxinfo(text, "g.txt");
-    expect(r.profile).toEqual([{ window: "a.b/a.b.Main/android.view.ViewRootImpl@1", columns: ["Draw", "Prepare", "Process", "Execute"], rows: [[1.2, 0.3, 2.5, 0.9], [3, 0.1, 1, 0.5]] }]);
+    expect(r.profile).toEqual([
+      {
+        window: "a.b/a.b.Main/android.view.ViewRootImpl@1",
+        columns: ["Draw", "Prepare", "Process", "Execute"],
+        rows: [
+          [1.2, 0.3, 2.5, 0.9],
+          [3, 0.1, 1, 0.5],
+        ],
+      },
+    ]);
     expect(r.warnings).toEqual(['g.txt line 3: histogram bucket "6ms=x" is not <ms>ms=<count>']);
   });
 });

@@ -9,9 +9,21 @@ describe("parseLogcat", () => {
     expect(r.format).toBe("threadtime");
     expect(r.lines).toHaveLength(2000);
     expect(r.warnings).toEqual([]);
-    expect(r.lines[0]).toMatchObject({ wall: "03-17 16:13:38.811", pid: 1702, tid: 2395, level: "D", tag: "WindowManager", mono_ns: null });
+    expect(r.lines[0]).toMatchObject({
+      wall: "03-17 16:13:38.811",
+      pid: 1702,
+      tid: 2395,
+      level: "D",
+      tag: "WindowManager",
+      mono_ns: null,
+    });
     expect(r.lines[0]!.message).toMatch(/^printFreezingDisplayLogsopening app wtoken/);
-    expect(r.lines[4]).toMatchObject({ pid: 2227, tid: 2227, tag: "TextView", message: "visible is system.time.showampm" });
+    expect(r.lines[4]).toMatchObject({
+      pid: 2227,
+      tid: 2227,
+      tag: "TextView",
+      message: "visible is system.time.showampm",
+    });
   });
 
   it.each([
@@ -26,9 +38,18 @@ describe("parseLogcat", () => {
   });
 
   it("reads brief lines and restart markers, and names unreadable lines", () => {
-    const r = parseLogcat("--------- beginning of main\nI/ActivityManager(  412): Start proc com.x\nnot a log line\n--------- beginning of main\n", "b.log");
+    const r = parseLogcat(
+      "--------- beginning of main\nI/ActivityManager(  412): Start proc com.x\nnot a log line\n--------- beginning of main\n",
+      "b.log",
+    );
     expect(r.format).toBe("brief");
-    expect(r.lines[0]).toMatchObject({ level: "I", tag: "ActivityManager", pid: 412, tid: null, message: "Start proc com.x" });
+    expect(r.lines[0]).toMatchObject({
+      level: "I",
+      tag: "ActivityManager",
+      pid: 412,
+      tid: null,
+      message: "Start proc com.x",
+    });
     expect(r.markers.map((m) => m.lineNo)).toEqual([1, 4]);
     expect(r.warnings).toEqual(['b.log line 3: not a logcat line: "not a log line"']);
   });

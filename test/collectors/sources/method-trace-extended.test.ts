@@ -4,7 +4,11 @@ import { importMethodTrace } from "../../../collectors/import/method-trace";
 import { readMethodTrace, type MethodTrace, type TraceClock } from "../../../collectors/sources/method-trace";
 import { extendedRecordSize } from "../../../collectors/sources/method-trace-extended";
 import { traceHeapSamples } from "../../../collectors/sources/method-trace-samples";
-import { writeMethodTrace, type TraceRecordSpec, type WriteTraceSpec } from "../../../collectors/sources/method-trace-writer";
+import {
+  writeMethodTrace,
+  type TraceRecordSpec,
+  type WriteTraceSpec,
+} from "../../../collectors/sources/method-trace-writer";
 import { buildCalls } from "../../../cells/androscope/calls";
 
 const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join(" ");
@@ -21,7 +25,10 @@ const dataOf = (bytes: Uint8Array) => {
   const len = bytes[at + 6]! | (bytes[at + 7]! << 8);
   return { header: bytes.subarray(at, at + len), data: bytes.subarray(at + len) };
 };
-const col = (t: MethodTrace, name: string) => Array.from(t.events.getChild(name)!.toArray() as ArrayLike<unknown>, (v) => (typeof v === "bigint" ? Number(v) : v));
+const col = (t: MethodTrace, name: string) =>
+  Array.from(t.events.getChild(name)!.toArray() as ArrayLike<unknown>, (v) =>
+    typeof v === "bigint" ? Number(v) : v,
+  );
 
 describe("extended records: bytes worked by hand", () => {
   // Clock wall, one counter, compact: deltas against the same thread's previous record (first: against 0).
@@ -31,7 +38,14 @@ describe("extended records: bytes worked by hand", () => {
     { threadId: 9, methodId: 0x14, action: 1, wallUs: 429, cpu: 3, counters: [5] },
     { threadId: 5, methodId: 0x14, action: 1, wallUs: 500, cpu: 2, counters: [17383] },
   ];
-  const compact = writeMethodTrace({ dataVersion: 3, clock: "wall", threads, methods, records, extended: { counters: ["cpu-cycles"], compact: true } });
+  const compact = writeMethodTrace({
+    dataVersion: 3,
+    clock: "wall",
+    threads,
+    methods,
+    records,
+    extended: { counters: ["cpu-cycles"], compact: true },
+  });
 
   it("writes the header flags, counter count and names", () => {
     const { header } = dataOf(compact);
@@ -59,7 +73,9 @@ describe("extended records: bytes worked by hand", () => {
     expect([...t.records.wall!]).toEqual([300_000, 428_000, 429_000, 500_000]);
     expect(t.records.threadCpu).toBeNull();
     expect([...t.records.cpu!]).toEqual([2, 2, 3, 2]);
-    expect(t.records.counters).toEqual([{ name: "cpu-cycles", values: Float64Array.of(1000, 17384, 5, 17383) }]);
+    expect(t.records.counters).toEqual([
+      { name: "cpu-cycles", values: Float64Array.of(1000, 17384, 5, 17383) },
+    ]);
     expect(col(t, "cycles")).toEqual([1000, 17384, 5, 17383]);
     expect(col(t, "cpu")).toEqual([2, 2, 3, 2]);
     expect(t.events.getChild("instructions")!.nullCount).toBe(4);
@@ -72,7 +88,18 @@ describe("extended records: bytes worked by hand", () => {
       clock: "dual",
       threads,
       methods,
-      records: [{ threadId: 9, methodId: 0x10, action: 2, threadCpuUs: 7, wallUs: 0x01020304, cpu: 1, heap: [4096, 1000, 3], counters: [2 ** 40 + 1] }],
+      records: [
+        {
+          threadId: 9,
+          methodId: 0x10,
+          action: 2,
+          threadCpuUs: 7,
+          wallUs: 0x01020304,
+          cpu: 1,
+          heap: [4096, 1000, 3],
+          counters: [2 ** 40 + 1],
+        },
+      ],
       extended: { heap: true, counters: ["instructions"] },
     });
     const { header, data } = dataOf(b);
@@ -81,7 +108,11 @@ describe("extended records: bytes worked by hand", () => {
       "01 09 00 12 00 00 00 07 00 00 00 04 03 02 01 00 10 00 00 e8 03 00 00 03 00 00 00 01 00 00 00 00 01 00 00",
     );
     const t = readMethodTrace(b);
-    expect(t.records.heap).toEqual({ size: Uint32Array.of(4096), allocated: Uint32Array.of(1000), objects: Uint32Array.of(3) });
+    expect(t.records.heap).toEqual({
+      size: Uint32Array.of(4096),
+      allocated: Uint32Array.of(1000),
+      objects: Uint32Array.of(3),
+    });
     expect(col(t, "heap_bytes")).toEqual([1000]);
     expect(col(t, "instructions")).toEqual([2 ** 40 + 1]);
     expect(t.events.getChild("action")!.get(0)).toBe("unwind");
@@ -103,7 +134,11 @@ const traceArb = fc
         t1: fc.nat({ max: 2 ** 32 - 1 }),
         t2: fc.nat({ max: 2 ** 32 - 1 }),
         cpu: fc.nat({ max: 255 }),
-        heap: fc.tuple(fc.nat({ max: 2 ** 32 - 1 }), fc.nat({ max: 2 ** 32 - 1 }), fc.nat({ max: 2 ** 32 - 1 })),
+        heap: fc.tuple(
+          fc.nat({ max: 2 ** 32 - 1 }),
+          fc.nat({ max: 2 ** 32 - 1 }),
+          fc.nat({ max: 2 ** 32 - 1 }),
+        ),
         counters: fc.tuple(fc.maxSafeNat(), fc.nat(), fc.nat({ max: 1000 })),
       }),
       { maxLength: 40 },
@@ -125,7 +160,11 @@ const traceArb = fc
         heap: r.heap,
         counters: r.counters.slice(0, counters),
       })),
-      extended: { heap, compact, counters: ["cpu-cycles", "instructions", "L1_DATA_MISS"].slice(0, counters) },
+      extended: {
+        heap,
+        compact,
+        counters: ["cpu-cycles", "instructions", "L1_DATA_MISS"].slice(0, counters),
+      },
     };
     return spec;
   });
@@ -146,7 +185,10 @@ describe("extended records round-trip the writer (fast-check)", () => {
         expect([...t.records.action]).toEqual(rs.map((r) => r.action));
         expect([...t.records.cpu!]).toEqual(rs.map((r) => r.cpu));
         const cpuUs = spec.clock === "wall" ? null : rs.map((r) => r.threadCpuUs! * 1000);
-        const wallUs = spec.clock === "thread-cpu" ? null : rs.map((r) => (spec.clock === "dual" ? r.wallUs! : r.wallUs!) * 1000);
+        const wallUs =
+          spec.clock === "thread-cpu"
+            ? null
+            : rs.map((r) => (spec.clock === "dual" ? r.wallUs! : r.wallUs!) * 1000);
         expect(t.records.threadCpu && [...t.records.threadCpu]).toEqual(cpuUs);
         expect(t.records.wall && [...t.records.wall]).toEqual(wallUs);
         if (x.heap) {
@@ -191,10 +233,25 @@ describe("extended records: bad headers and damaged data", () => {
     clock: "dual",
     threads,
     methods,
-    records: Array.from({ length: 30 }, (_, i) => ({ threadId: 5 + 4 * (i % 2), methodId: 0x10, action: i % 2, threadCpuUs: i * 3, wallUs: i * 300, cpu: i % 2, heap: [9000, 100 * i, i] as const, counters: [i * 100_000, i] })),
+    records: Array.from({ length: 30 }, (_, i) => ({
+      threadId: 5 + 4 * (i % 2),
+      methodId: 0x10,
+      action: i % 2,
+      threadCpuUs: i * 3,
+      wallUs: i * 300,
+      cpu: i % 2,
+      heap: [9000, 100 * i, i] as const,
+      counters: [i * 100_000, i],
+    })),
   };
-  const fixed = writeMethodTrace({ ...base, extended: { heap: true, counters: ["cpu-cycles", "instructions"] } });
-  const compact = writeMethodTrace({ ...base, extended: { heap: true, counters: ["cpu-cycles", "instructions"], compact: true } });
+  const fixed = writeMethodTrace({
+    ...base,
+    extended: { heap: true, counters: ["cpu-cycles", "instructions"] },
+  });
+  const compact = writeMethodTrace({
+    ...base,
+    extended: { heap: true, counters: ["cpu-cycles", "instructions"], compact: true },
+  });
   const headerAt = dataOf(fixed).header.byteOffset;
   const patched = (bytes: Uint8Array, at: number, ...values: number[]) => {
     const b = bytes.slice();
@@ -203,19 +260,43 @@ describe("extended records: bad headers and damaged data", () => {
   };
 
   it.each([
-    ["unknown flag bits", patched(fixed, headerAt + 18, 0x13), /data header at byte \d+: unknown flags 0x13 \(known: 0x1 extended, 0x2 heap, 0x4 compact\)/],
-    ["heap without the extended flag", patched(fixed, headerAt + 18, 0x02), /flags 0x2 set without the extended flag 0x1/],
-    ["a record size below the flags' layout", patched(fixed, headerAt + 16, 20, 0), /record size 20 is below the 43 bytes the flags 0x3, 2 clock\(s\) and 2 counters need/],
-    ["compact with a fixed size", patched(compact, headerAt + 16, 47, 0), /compact records have no fixed size, but the header declares 47/],
-    ["counter names past the header", patched(fixed, headerAt + 20, 9), /counter name 3 of 9 at byte \d+ runs past the header end/],
+    [
+      "unknown flag bits",
+      patched(fixed, headerAt + 18, 0x13),
+      /data header at byte \d+: unknown flags 0x13 \(known: 0x1 extended, 0x2 heap, 0x4 compact\)/,
+    ],
+    [
+      "heap without the extended flag",
+      patched(fixed, headerAt + 18, 0x02),
+      /flags 0x2 set without the extended flag 0x1/,
+    ],
+    [
+      "a record size below the flags' layout",
+      patched(fixed, headerAt + 16, 20, 0),
+      /record size 20 is below the 43 bytes the flags 0x3, 2 clock\(s\) and 2 counters need/,
+    ],
+    [
+      "compact with a fixed size",
+      patched(compact, headerAt + 16, 47, 0),
+      /compact records have no fixed size, but the header declares 47/,
+    ],
+    [
+      "counter names past the header",
+      patched(fixed, headerAt + 20, 9),
+      /counter name 3 of 9 at byte \d+ runs past the header end/,
+    ],
   ])("rejects %s", (_, bytes, message) => {
     expect(() => readMethodTrace(bytes)).toThrow(message);
   });
 
   it("rejects extended flags on a streaming trace and refuses to write one", () => {
     const streaming = writeMethodTrace({ ...base, streaming: true });
-    expect(() => readMethodTrace(patched(streaming, 18, 0x01))).toThrow(/extended records \(flags 0x1\) need the key-section layout, not streaming 0xf3/);
-    expect(() => writeMethodTrace({ ...base, streaming: true, extended: {} })).toThrow(/extended records need data version 3 without streaming/);
+    expect(() => readMethodTrace(patched(streaming, 18, 0x01))).toThrow(
+      /extended records \(flags 0x1\) need the key-section layout, not streaming 0xf3/,
+    );
+    expect(() => writeMethodTrace({ ...base, streaming: true, extended: {} })).toThrow(
+      /extended records need data version 3 without streaming/,
+    );
   });
 
   it("stops at an EBV-8 field longer than its type allows, keeping the records before it", () => {
@@ -226,7 +307,9 @@ describe("extended records: bad headers and damaged data", () => {
     const t = readMethodTrace(bad);
     expect(t.partial).toBe(true);
     expect(t.events.numRows).toBe(0);
-    expect(t.warnings.join("\n")).toMatch(new RegExp(`byte ${at + 7}: EBV-8 time in the record at byte ${at} is longer than 5 bytes`));
+    expect(t.warnings.join("\n")).toMatch(
+      new RegExp(`byte ${at + 7}: EBV-8 time in the record at byte ${at} is longer than 5 bytes`),
+    );
   });
 
   it("a compact trace cut anywhere gives a prefix of its records, marked partial when cut mid-record", () => {
@@ -236,7 +319,9 @@ describe("extended records: bad headers and damaged data", () => {
       const t = readMethodTrace(compact.subarray(0, cut));
       const n = t.events.numRows;
       expect([...t.records.wall!]).toEqual([...full.records.wall!.subarray(0, n)]);
-      expect([...t.records.counters![0]!.values]).toEqual([...full.records.counters![0]!.values.subarray(0, n)]);
+      expect([...t.records.counters![0]!.values]).toEqual([
+        ...full.records.counters![0]!.values.subarray(0, n),
+      ]);
       if (t.partial) expect(t.warnings.join("\n")).toMatch(/data cut short at byte \d+/);
       if (cut === compact.length) expect(t.partial).toBe(false);
     }
@@ -260,7 +345,13 @@ describe("extended records: bad headers and damaged data", () => {
       fc.property(
         fc.constantFrom(fixed, compact),
         fc.double({ min: 0, max: 1, noNaN: true }),
-        fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }), fc.integer({ min: 0, max: 7 })), { maxLength: 6 }),
+        fc.array(
+          fc.tuple(
+            fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }),
+            fc.integer({ min: 0, max: 7 }),
+          ),
+          { maxLength: 6 },
+        ),
         (bytes, frac, flips) => {
           const b = bytes.slice(0, Math.floor(bytes.length * frac));
           for (const [at, bit] of flips) if (b.length) b[Math.floor(at * b.length)]! ^= 1 << bit;
@@ -280,7 +371,14 @@ describe("heap values as heap_samples", () => {
       { threadId: 5, methodId: 0x10, action: 1, wallUs: 3, heap: [100, 30, 2] as const },
       { threadId: 9, methodId: 0x10, action: 1, wallUs: 4, heap: [200, 5, 1] as const },
     ];
-    const bytes = writeMethodTrace({ dataVersion: 3, clock: "wall", threads, methods, records, extended: { heap: true, compact: true } });
+    const bytes = writeMethodTrace({
+      dataVersion: 3,
+      clock: "wall",
+      threads,
+      methods,
+      records,
+      extended: { heap: true, compact: true },
+    });
     const heap = traceHeapSamples(readMethodTrace(bytes))!;
     const rows = heap.toArray().map((r) => [Number(r.ts), r.kind, Number(r.value)]);
     expect(rows).toEqual([
@@ -295,7 +393,13 @@ describe("heap values as heap_samples", () => {
     ]);
     const imported = importMethodTrace(bytes, "ext.trace", "r1");
     expect(imported.tables.heap_samples!.numRows).toBe(8);
-    expect(imported.tables.method_events!.getChild("heap_bytes")!.toArray()).toEqual(BigInt64Array.of(10n, 30n, 30n, 5n));
-    expect(traceHeapSamples(readMethodTrace(writeMethodTrace({ dataVersion: 3, clock: "wall", threads, methods, records })))).toBeNull();
+    expect(imported.tables.method_events!.getChild("heap_bytes")!.toArray()).toEqual(
+      BigInt64Array.of(10n, 30n, 30n, 5n),
+    );
+    expect(
+      traceHeapSamples(
+        readMethodTrace(writeMethodTrace({ dataVersion: 3, clock: "wall", threads, methods, records })),
+      ),
+    ).toBeNull();
   });
 });

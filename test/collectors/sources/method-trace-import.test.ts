@@ -13,14 +13,24 @@ const tmp = () => mkdtempSync(join(tmpdir(), "jb-import-"));
 describe("jankbook import", () => {
   it("writes a bundle with methods, threads, method_events and calls for an ART streaming trace", async () => {
     const out = tmp();
-    const r = await importFile("test/fixtures/dmtrace/firefox-profiler_art-trace-streaming.trace", out, "art-stream");
+    const r = await importFile(
+      "test/fixtures/dmtrace/firefox-profiler_art-trace-streaming.trace",
+      out,
+      "art-stream",
+    );
     expect(r.kind).toBe("method-trace");
     expect(r.dir).toBe(join(out, "art-stream"));
     const b = await readBundleFolder(r.dir);
     expect(b.errors).toEqual([]);
     expect(b.manifest.run_id).toBe("art-stream");
     expect(b.manifest.complete).toBe(true);
-    expect(b.manifest.sources).toEqual([{ kind: "method-trace", origin: "firefox-profiler_art-trace-streaming.trace", tables: ["methods", "threads", "method_events", "calls"] }]);
+    expect(b.manifest.sources).toEqual([
+      {
+        kind: "method-trace",
+        origin: "firefox-profiler_art-trace-streaming.trace",
+        tables: ["methods", "threads", "method_events", "calls"],
+      },
+    ]);
     const ev = b.tables.get("method_events")!;
     const calls = b.tables.get("calls")!;
     expect(ev.numRows).toBe(39377);
@@ -33,7 +43,8 @@ describe("jankbook import", () => {
     const methodIds = new Set(b.tables.get("methods")!.getChild("method_id")!.toArray() as Iterable<number>);
     const threadNames = new Map<number, string>();
     const threads = b.tables.get("threads")!;
-    for (let i = 0; i < threads.numRows; i++) threadNames.set(threads.getChild("thread_id")!.get(i), threads.getChild("name")!.get(i));
+    for (let i = 0; i < threads.numRows; i++)
+      threadNames.set(threads.getChild("thread_id")!.get(i), threads.getChild("name")!.get(i));
     const eventMethods = ev.getChild("method_id")!.toArray() as Iterable<number>;
     const usedThreads = new Set(ev.getChild("thread_id")!.toArray() as Iterable<number>);
     expect([...eventMethods].filter((id) => !methodIds.has(id)).length).toBe(38);
@@ -65,7 +76,11 @@ describe("jankbook import", () => {
     const out = tmp();
     const file = join(out, "x.bin");
     writeFileSync(file, new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0]));
-    await expect(importFile(file, out)).rejects.toThrow(/not a method trace, framestats, gfxinfo, logcat or simpleperf stat file; it looks like gzip-compressed data/);
-    await expect(importFile("test/fixtures/dmtrace/aosp-perflib_header.trace", out)).rejects.toThrow(/data header at byte 557/);
+    await expect(importFile(file, out)).rejects.toThrow(
+      /not a method trace, framestats, gfxinfo, logcat or simpleperf stat file; it looks like gzip-compressed data/,
+    );
+    await expect(importFile("test/fixtures/dmtrace/aosp-perflib_header.trace", out)).rejects.toThrow(
+      /data header at byte 557/,
+    );
   });
 });

@@ -58,7 +58,10 @@ describe("readMethodTrace on the real fixtures", () => {
     expect(t.properties.vm).toBe("art");
     expect(t.threads.find((x) => x.name === "main")).toBeDefined();
     // The first method defined inline is ZygoteInit.main with id 0 (ART prints %#x, so "0").
-    expect(t.methods.find((m) => m.id === 0)).toMatchObject({ className: "com.android.internal.os.ZygoteInit", methodName: "main" });
+    expect(t.methods.find((m) => m.id === 0)).toMatchObject({
+      className: "com.android.internal.os.ZygoteInit",
+      methodName: "main",
+    });
     const threadIds = new Set(t.threads.map((x) => x.id));
     for (const id of new Set(t.records.threadId)) expect(threadIds.has(id)).toBe(true);
     const [enters, exits] = actions(t);
@@ -84,8 +87,12 @@ describe("readMethodTrace on the real fixtures", () => {
   });
 
   it("rejects gzip data and text that is not a trace, saying what they look like", () => {
-    expect(() => readMethodTrace(gzipSync(load("aosp-perflib_basic.trace")))).toThrow(/gzip-compressed data \(magic 1f 8b at byte 0/);
-    expect(() => readMethodTrace(new TextEncoder().encode("# tracer: nop\n#\n"))).toThrow(/not a method trace: systrace\/ftrace text/);
+    expect(() => readMethodTrace(gzipSync(load("aosp-perflib_basic.trace")))).toThrow(
+      /gzip-compressed data \(magic 1f 8b at byte 0/,
+    );
+    expect(() => readMethodTrace(new TextEncoder().encode("# tracer: nop\n#\n"))).toThrow(
+      /not a method trace: systrace\/ftrace text/,
+    );
     expect(() => readMethodTrace(new Uint8Array())).toThrow(/empty file/);
   });
 
@@ -94,7 +101,9 @@ describe("readMethodTrace on the real fixtures", () => {
     const t = readMethodTrace(bytes.subarray(0, bytes.length - 5));
     expect(t.partial).toBe(true);
     expect(t.events.numRows).toBe(8);
-    expect(t.warnings.join("\n")).toMatch(new RegExp(`data cut short at byte ${bytes.length - 14}: 9 bytes left, a record takes 14`));
+    expect(t.warnings.join("\n")).toMatch(
+      new RegExp(`data cut short at byte ${bytes.length - 14}: 9 bytes left, a record takes 14`),
+    );
   });
 
   it("returns a partial result when a streaming trace has no summary", () => {
@@ -130,31 +139,60 @@ describe("readMethodTrace round-trips the writer", () => {
     [3, "dual", false],
     [3, "dual", true],
     [2, "wall", true],
-  ] as [1 | 2 | 3, TraceClock, boolean][])("data v%i clock %s streaming %s", (dataVersion, clock, streaming) => {
-    const spec: WriteTraceSpec = { dataVersion, clock, streaming, threads, methods, records, startTimeUs: 1_700_000_000_000_000 };
-    const t = readMethodTrace(writeMethodTrace(spec));
-    expect(t.partial).toBe(false);
-    expect(t.warnings).toEqual([]);
-    expect(t.clock).toBe(clock);
-    expect(t.streaming).toBe(streaming);
-    expect(t.startTimeUs).toBe(1_700_000_000_000_000);
-    expect(t.threads).toEqual(threads);
-    expect(t.methods).toEqual(methods);
-    expect([...t.records.threadId]).toEqual(records.map((r) => r.threadId));
-    expect([...t.records.methodId]).toEqual(records.map((r) => r.methodId));
-    expect(t.events.getChild("action")!.toArray().length).toBe(6);
-    expect([0, 1, 2, 3, 4, 5].map((i) => t.events.getChild("action")!.get(i))).toEqual(["enter", "enter", "enter", "unwind", "exit", "exit"]);
-    const wallNs = t.events.getChild("wall")!;
-    const cpuNs = t.events.getChild("thread_cpu")!;
-    if (clock === "thread-cpu") expect(wallNs.nullCount).toBe(6);
-    else expect([...(wallNs.toArray() as BigInt64Array)]).toEqual(records.map((r) => BigInt(r.wallUs) * 1000n));
-    if (clock === "wall") expect(cpuNs.nullCount).toBe(6);
-    else expect([...(cpuNs.toArray() as BigInt64Array)]).toEqual(records.map((r) => BigInt(r.threadCpuUs) * 1000n));
-  });
+  ] as [1 | 2 | 3, TraceClock, boolean][])(
+    "data v%i clock %s streaming %s",
+    (dataVersion, clock, streaming) => {
+      const spec: WriteTraceSpec = {
+        dataVersion,
+        clock,
+        streaming,
+        threads,
+        methods,
+        records,
+        startTimeUs: 1_700_000_000_000_000,
+      };
+      const t = readMethodTrace(writeMethodTrace(spec));
+      expect(t.partial).toBe(false);
+      expect(t.warnings).toEqual([]);
+      expect(t.clock).toBe(clock);
+      expect(t.streaming).toBe(streaming);
+      expect(t.startTimeUs).toBe(1_700_000_000_000_000);
+      expect(t.threads).toEqual(threads);
+      expect(t.methods).toEqual(methods);
+      expect([...t.records.threadId]).toEqual(records.map((r) => r.threadId));
+      expect([...t.records.methodId]).toEqual(records.map((r) => r.methodId));
+      expect(t.events.getChild("action")!.toArray().length).toBe(6);
+      expect([0, 1, 2, 3, 4, 5].map((i) => t.events.getChild("action")!.get(i))).toEqual([
+        "enter",
+        "enter",
+        "enter",
+        "unwind",
+        "exit",
+        "exit",
+      ]);
+      const wallNs = t.events.getChild("wall")!;
+      const cpuNs = t.events.getChild("thread_cpu")!;
+      if (clock === "thread-cpu") expect(wallNs.nullCount).toBe(6);
+      else
+        expect([...(wallNs.toArray() as BigInt64Array)]).toEqual(
+          records.map((r) => BigInt(r.wallUs) * 1000n),
+        );
+      if (clock === "wall") expect(cpuNs.nullCount).toBe(6);
+      else
+        expect([...(cpuNs.toArray() as BigInt64Array)]).toEqual(
+          records.map((r) => BigInt(r.threadCpuUs) * 1000n),
+        );
+    },
+  );
 });
 
 describe("readMethodTrace under corruption (fast-check)", () => {
-  const fixtures = ["aosp-perflib_basic.trace", "aosp-perflib_basic-api10.trace", "aosp-perflib_exception.trace", "aosp-perflib_mismatched.trace"].map(load);
+  const fixtures = [
+    "aosp-perflib_basic.trace",
+    "aosp-perflib_basic-api10.trace",
+    "aosp-perflib_exception.trace",
+    "aosp-perflib_mismatched.trace",
+  ].map(load);
   const big = load("firefox-profiler_art-trace-streaming.trace").subarray(0, 60_000);
   const regular = load("Grigory-Rylov-android-methods-profiler_legacy.trace").subarray(0, 60_000);
   const all = [...fixtures, big, regular];
@@ -173,11 +211,15 @@ describe("readMethodTrace under corruption (fast-check)", () => {
 
   it("truncations", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: all.length - 1 }), fc.double({ min: 0, max: 1, noNaN: true }), (k, frac) => {
-        const b = all[k]!;
-        const cut = b.subarray(0, Math.floor(b.length * frac));
-        check(cut);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: all.length - 1 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (k, frac) => {
+          const b = all[k]!;
+          const cut = b.subarray(0, Math.floor(b.length * frac));
+          check(cut);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -186,7 +228,13 @@ describe("readMethodTrace under corruption (fast-check)", () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 0, max: all.length - 1 }),
-        fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }), fc.integer({ min: 0, max: 7 })), { minLength: 1, maxLength: 8 }),
+        fc.array(
+          fc.tuple(
+            fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }),
+            fc.integer({ min: 0, max: 7 }),
+          ),
+          { minLength: 1, maxLength: 8 },
+        ),
         (k, flips) => {
           const b = all[k]!.slice();
           for (const [at, bit] of flips) b[Math.floor(at * b.length)]! ^= 1 << bit;

@@ -11,7 +11,11 @@ import { SAMPLES_DIR, runNotebookFile } from "../../../workspace/notebook/headle
 
 /** Sample runs to try entries on; an entry runs on those that have every table it needs. */
 const CANDIDATES = ["paper-cases-pixel-4a", "k9-pixel-4a-android11-r1", "feed-methods-pixel-4a"];
-const tablesOf = (run: string) => new Set(["runs", ...Object.keys(JSON.parse(readFileSync(join(SAMPLES_DIR, run, "manifest.json"), "utf8")).tables)]);
+const tablesOf = (run: string) =>
+  new Set([
+    "runs",
+    ...Object.keys(JSON.parse(readFileSync(join(SAMPLES_DIR, run, "manifest.json"), "utf8")).tables),
+  ]);
 
 describe("ANALYSES palette", () => {
   it.each(ANALYSES.map((a) => [a.label, a] as const))("%s runs on the samples", async (_label, entry) => {

@@ -8,7 +8,10 @@ import { loadTables } from "../../support/memory-bundle";
 
 const PERIOD = 16_666_667;
 // 100 frames, one every period; frame i takes 5 ms plus a spike of 40 ms on every 13th frame.
-const durations = Array.from({ length: 100 }, (_, i) => 5_000_000 + (i % 13 === 0 ? 40_000_000 : (i * 7919) % 3_000_000));
+const durations = Array.from(
+  { length: 100 },
+  (_, i) => 5_000_000 + (i % 13 === 0 ? 40_000_000 : (i * 7919) % 3_000_000),
+);
 
 describe("overviewChartData", () => {
   let engine: SqlEngine;
@@ -53,8 +56,18 @@ describe("overviewChartData", () => {
       frames: e.frames,
       janky_frames: e.janky,
     }));
-    expect(data.frames.map((f) => ({ t_s: f.t_s, duration_ms: f.duration_ms, jank: f.jank, frames: f.frames, janky_frames: f.janky_frames }))).toEqual(want);
+    expect(
+      data.frames.map((f) => ({
+        t_s: f.t_s,
+        duration_ms: f.duration_ms,
+        jank: f.jank,
+        frames: f.frames,
+        janky_frames: f.janky_frames,
+      })),
+    ).toEqual(want);
     // No spike is lost to the level of detail: every janky frame's slice shows a janky dot.
-    expect(data.frames.filter((f) => f.jank).length).toBe([...expected.values()].filter((e) => e.janky > 0).length);
+    expect(data.frames.filter((f) => f.jank).length).toBe(
+      [...expected.values()].filter((e) => e.janky > 0).length,
+    );
   });
 });

@@ -27,7 +27,9 @@ describe("createNodeEngine", () => {
     await loadTables(engine, ...bundleFor("a", 3));
     const report = await loadTables(engine, ...bundleFor("b", 5));
     expect(report.errors).toEqual([]);
-    const t = await engine.query("SELECT run_id, count(*)::INTEGER AS n, sum(ts)::BIGINT AS s FROM ui_events GROUP BY run_id ORDER BY run_id");
+    const t = await engine.query(
+      "SELECT run_id, count(*)::INTEGER AS n, sum(ts)::BIGINT AS s FROM ui_events GROUP BY run_id ORDER BY run_id",
+    );
     expect(t.toArray().map((r) => ({ ...r }))).toEqual([
       { run_id: "a", n: 3, s: 3000n },
       { run_id: "b", n: 5, s: 10000n },
@@ -50,7 +52,12 @@ describe("createNodeEngine", () => {
 
   it("registers the run overview's tables first and says what is left after each", async () => {
     const manifest = newManifest("order", { app: "com.example" });
-    const frames = makeBundleTable("frames", "order", { intended_vsync: [0], duration: [1], deadline: [2], jank: [false] });
+    const frames = makeBundleTable("frames", "order", {
+      intended_vsync: [0],
+      duration: [1],
+      deadline: [2],
+      jank: [false],
+    });
     const ui = makeBundleTable("ui_events", "order", { ts: [0], seq: [0], kind: ["click"] });
     const seen: string[] = [];
     await loadTables(engine, manifest, { ui_events: ui, frames }, (name, remaining) =>
@@ -65,7 +72,9 @@ describe("createNodeEngine", () => {
   it("keeps every table in the compressed in-memory database, on every connection", async () => {
     const where = await engine.query("SELECT DISTINCT database_name FROM duckdb_tables() WHERE NOT internal");
     expect(where.toArray().map((r) => r.database_name)).toEqual(["jb"]);
-    const options = await engine.query("SELECT database_name, current_database() AS now FROM duckdb_databases() WHERE NOT internal ORDER BY 1");
+    const options = await engine.query(
+      "SELECT database_name, current_database() AS now FROM duckdb_databases() WHERE NOT internal ORDER BY 1",
+    );
     expect(options.toArray().map((r) => ({ ...r }))).toEqual([
       { database_name: "jb", now: "jb" },
       { database_name: "memory", now: "jb" },
@@ -76,7 +85,10 @@ describe("createNodeEngine", () => {
     const hostile = "x' OR '1'='1";
     const t = await engine.query("SELECT count(*)::INTEGER AS n FROM ui_events WHERE kind = ?", [hostile]);
     expect(t.getChild("n")!.get(0)).toBe(0);
-    const u = await engine.query("SELECT count(*)::INTEGER AS n FROM ui_events WHERE kind = ? AND ts >= ?", ["click", 2000]);
+    const u = await engine.query("SELECT count(*)::INTEGER AS n FROM ui_events WHERE kind = ? AND ts >= ?", [
+      "click",
+      2000,
+    ]);
     expect(u.getChild("n")!.get(0)).toBe(1); // only run b's click at ts 3000
   });
 

@@ -37,15 +37,20 @@ describe("loadPreparedBundle", () => {
 
   it("puts a real sample run into DuckDB exactly as the decoding path does, overview tables first", async () => {
     const order: string[] = [];
-    const report = await loadPreparedBundle(streamed, await prepareBundle(folderSource(SAMPLE)), (name) => order.push(name));
+    const report = await loadPreparedBundle(streamed, await prepareBundle(folderSource(SAMPLE)), (name) =>
+      order.push(name),
+    );
     // the reference: every table decoded by apache-arrow, re-encoded whole, inserted as one stream
     const reference = await readBundleFolder(SAMPLE);
     for (const [name, table] of reference.tables) await decoded.insertArrowStream(name, encodeStream(table));
     expect(report.errors).toEqual([]);
     expect(order.slice(0, 2)).toEqual(["frames", "ui_events"]);
     const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
-    expect([...report.tables].sort(byName)).toEqual([...reference.tables].map(([name, t]) => ({ name, rows: t.numRows })).sort(byName));
-    for (const [name] of reference.tables) expect(await dump(streamed, name), name).toEqual(await dump(decoded, name));
+    expect([...report.tables].sort(byName)).toEqual(
+      [...reference.tables].map(([name, t]) => ({ name, rows: t.numRows })).sort(byName),
+    );
+    for (const [name] of reference.tables)
+      expect(await dump(streamed, name), name).toEqual(await dump(decoded, name));
   });
 
   it("streams a table bigger than one insert in chunks, every row once, and appends a second run by name", async () => {
@@ -57,8 +62,14 @@ describe("loadPreparedBundle", () => {
         seq: Int32Array.from({ length: n }, (_, i) => i),
         kind: { dictionary: ["click", "scroll"], indices: Int32Array.from({ length: n }, (_, i) => i % 2) },
       });
-    for (const run of ["a", "b"]) await writeBundleFolder(join(dir, run), newManifest(run, { app: "com.example" }), { ui_events: ui(run) });
-    for (const run of ["a", "b"]) expect((await loadPreparedBundle(streamed, await prepareBundle(folderSource(join(dir, run))))).errors).toEqual([]);
+    for (const run of ["a", "b"])
+      await writeBundleFolder(join(dir, run), newManifest(run, { app: "com.example" }), {
+        ui_events: ui(run),
+      });
+    for (const run of ["a", "b"])
+      expect(
+        (await loadPreparedBundle(streamed, await prepareBundle(folderSource(join(dir, run))))).errors,
+      ).toEqual([]);
     const t = await streamed.query(
       "SELECT run_id, count(*)::INTEGER AS n, count(DISTINCT seq)::INTEGER AS d, sum(ts)::BIGINT AS s, sum(CASE WHEN kind = 'click' THEN 1 ELSE 0 END)::INTEGER AS clicks FROM ui_events WHERE run_id IN ('a', 'b') GROUP BY run_id ORDER BY run_id",
     );
@@ -80,15 +91,28 @@ describe("loadPreparedBundle", () => {
         kind: { dictionary: ["click"], indices: new Int32Array(n) },
       });
     // a run written by a newer jankbook, with a column this schema does not know, creates the table first
-    const withExtra = base("x1").assign(tableFromArrays({ pressure: Float64Array.from({ length: n }, () => 0.5) }));
+    const withExtra = base("x1").assign(
+      tableFromArrays({ pressure: Float64Array.from({ length: n }, () => 0.5) }),
+    );
     await mkdir(join(dir, "x1"), { recursive: true });
     await writeFile(join(dir, "x1", "ui_events.arrows"), encodeStream(withExtra));
-    await writeFile(join(dir, "x1", "manifest.json"), JSON.stringify({ ...newManifest("x1", { app: "a" }), tables: { ui_events: { file: "ui_events.arrows", rows: n } } }));
+    await writeFile(
+      join(dir, "x1", "manifest.json"),
+      JSON.stringify({
+        ...newManifest("x1", { app: "a" }),
+        tables: { ui_events: { file: "ui_events.arrows", rows: n } },
+      }),
+    );
     await writeBundleFolder(join(dir, "x2"), newManifest("x2", { app: "a" }), { ui_events: base("x2") });
     const engine = await createNodeEngine();
     try {
-      for (const run of ["x1", "x2"]) expect((await loadPreparedBundle(engine, await prepareBundle(folderSource(join(dir, run))))).errors).toEqual([]);
-      const t = await engine.query("SELECT run_id, count(*)::INTEGER AS n, count(pressure)::INTEGER AS with_pressure FROM ui_events GROUP BY run_id ORDER BY run_id");
+      for (const run of ["x1", "x2"])
+        expect(
+          (await loadPreparedBundle(engine, await prepareBundle(folderSource(join(dir, run))))).errors,
+        ).toEqual([]);
+      const t = await engine.query(
+        "SELECT run_id, count(*)::INTEGER AS n, count(pressure)::INTEGER AS with_pressure FROM ui_events GROUP BY run_id ORDER BY run_id",
+      );
       expect(t.toArray().map((r) => ({ ...r }))).toEqual([
         { run_id: "x1", n, with_pressure: n },
         { run_id: "x2", n, with_pressure: 0 },
@@ -119,7 +143,11 @@ describe("loadPreparedBundle", () => {
       const report = await loadPreparedBundle(engine, await prepareBundle(folderSource(dir)));
       expect(report.errors).toHaveLength(1);
       const kept = whole;
-      expect(report.errors[0]).toMatch(new RegExp(`^${dir}/calls\\.arrows: table calls: truncated Arrow stream \\(\\d+ bytes; kept ${kept} rows from \\d+ whole record batches`));
+      expect(report.errors[0]).toMatch(
+        new RegExp(
+          `^${dir}/calls\\.arrows: table calls: truncated Arrow stream \\(\\d+ bytes; kept ${kept} rows from \\d+ whole record batches`,
+        ),
+      );
       const rows = await engine.query("SELECT count(*)::INTEGER AS n FROM calls");
       expect(rows.getChild("n")!.get(0)).toBe(kept);
       expect(kept).toBeGreaterThan(0);

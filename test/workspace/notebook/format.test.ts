@@ -2,7 +2,14 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { cells, insertCell, parseNotebook, removeCell, serializeNotebook, withCellSource } from "../../../workspace/notebook/format";
+import {
+  cells,
+  insertCell,
+  parseNotebook,
+  removeCell,
+  serializeNotebook,
+  withCellSource,
+} from "../../../workspace/notebook/format";
 
 const NOTEBOOKS = join(import.meta.dirname, "../../../notebooks");
 
@@ -16,9 +23,32 @@ function markdownFiles(dir: string): string[] {
 // markers, CRLF and lone CR, indented fences, unclosed fences.
 const line = fc.oneof(
   fc.constantFrom(
-    "```sql id=frames", "```sql", "```ts", "```", "````", "````ts", "~~~ts", "~~~", "   ```ts", "    ```ts", "```js", "```ts echo",
-    "```sql id=x `bad`", "---", "...", "title: A", "runs: [a, b]", "runs:", "  - run-1", "# Heading", "", "SELECT 1",
-    "const x = 1;", "plot({mark: \"dot\"})", "${x}", "text with `code`",
+    "```sql id=frames",
+    "```sql",
+    "```ts",
+    "```",
+    "````",
+    "````ts",
+    "~~~ts",
+    "~~~",
+    "   ```ts",
+    "    ```ts",
+    "```js",
+    "```ts echo",
+    "```sql id=x `bad`",
+    "---",
+    "...",
+    "title: A",
+    "runs: [a, b]",
+    "runs:",
+    "  - run-1",
+    "# Heading",
+    "",
+    "SELECT 1",
+    "const x = 1;",
+    'plot({mark: "dot"})',
+    "${x}",
+    "text with `code`",
   ),
   fc.string({ maxLength: 12 }).filter((s) => !/[\r\n]/.test(s)),
 );
@@ -32,11 +62,20 @@ const notebookText = fc.array(fc.tuple(line, eol), { maxLength: 40 }).chain((ls)
 
 describe("parseNotebook / serializeNotebook", () => {
   it("round-trips every generated notebook exactly", () => {
-    fc.assert(fc.property(notebookText, (text) => serializeNotebook(parseNotebook(text)) === text), { numRuns: 2000 });
+    fc.assert(
+      fc.property(notebookText, (text) => serializeNotebook(parseNotebook(text)) === text),
+      { numRuns: 2000 },
+    );
   });
 
   it("round-trips arbitrary strings exactly", () => {
-    fc.assert(fc.property(fc.string({ unit: "grapheme-composite", maxLength: 300 }), (text) => serializeNotebook(parseNotebook(text)) === text), { numRuns: 1000 });
+    fc.assert(
+      fc.property(
+        fc.string({ unit: "grapheme-composite", maxLength: 300 }),
+        (text) => serializeNotebook(parseNotebook(text)) === text,
+      ),
+      { numRuns: 1000 },
+    );
   });
 
   it("round-trips every notebook in notebooks/", () => {
@@ -106,7 +145,11 @@ describe("parseNotebook / serializeNotebook", () => {
     expect(new Set([a, b, c]).size).toBe(3);
     expect(cells(parseNotebook(text)).map((x) => x.id)).toEqual([a, b, c]);
     const edited = withCellSource(nb, c!, "3");
-    expect(cells(edited).map((x) => x.id).slice(0, 2)).toEqual([a, b]);
+    expect(
+      cells(edited)
+        .map((x) => x.id)
+        .slice(0, 2),
+    ).toEqual([a, b]);
     expect(cells(edited)[2]!.id).not.toBe(c);
     expect(serializeNotebook(edited)).toBe("```ts\n1\n```\n\n```ts\n1\n```\n\n```ts\n3\n```\n");
   });
@@ -124,14 +167,21 @@ describe("parseNotebook / serializeNotebook", () => {
 
   it("serializes a parsed-then-edited notebook that re-parses to the same cells", () => {
     fc.assert(
-      fc.property(notebookText, fc.string({ maxLength: 40 }).filter((s) => !s.includes("`") && !s.includes("~")), (text, src) => {
-        const nb = parseNotebook(text);
-        const first = cells(nb)[0];
-        if (!first || first.close === "") return true;
-        const edited = withCellSource(nb, first.id, src);
-        const again = parseNotebook(serializeNotebook(edited));
-        return cells(again).length === cells(edited).length && cells(again)[0]!.source === cells(edited)[0]!.source;
-      }),
+      fc.property(
+        notebookText,
+        fc.string({ maxLength: 40 }).filter((s) => !s.includes("`") && !s.includes("~")),
+        (text, src) => {
+          const nb = parseNotebook(text);
+          const first = cells(nb)[0];
+          if (!first || first.close === "") return true;
+          const edited = withCellSource(nb, first.id, src);
+          const again = parseNotebook(serializeNotebook(edited));
+          return (
+            cells(again).length === cells(edited).length &&
+            cells(again)[0]!.source === cells(edited)[0]!.source
+          );
+        },
+      ),
       { numRuns: 500 },
     );
   });

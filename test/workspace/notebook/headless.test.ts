@@ -6,7 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createNodeEngine } from "../../../workspace/db/duckdb-node";
 import type { SqlEngine } from "../../../workspace/db/engine";
 import { parseNotebook } from "../../../workspace/notebook/format";
-import { headlessSnapshot, resolveRunDirs, runNotebookFile, SAMPLES_DIR } from "../../../workspace/notebook/headless";
+import {
+  headlessSnapshot,
+  resolveRunDirs,
+  runNotebookFile,
+  SAMPLES_DIR,
+} from "../../../workspace/notebook/headless";
 import { matchRunNames } from "../../../workspace/notebook/runs";
 
 const ROOT = join(import.meta.dirname, "../../..");
@@ -23,13 +28,22 @@ describe("runNotebookFile", () => {
     const r = await runNotebookFile(EXAMPLE, { engine });
     try {
       expect(r.failedCells).toEqual([]);
-      expect(r.provenance.runs.map((x) => [x.run_id, x.device_model, x.started_at])).toEqual([["synthetic-feed-scroll", "Pixel 4a", "2026-11-01T10:00:00.000Z"]]);
-      expect(r.provenance.inputs).toEqual([{ name: "budgetMs", value: 16.7, label: "slow-frame budget (ms)" }]);
+      expect(r.provenance.runs.map((x) => [x.run_id, x.device_model, x.started_at])).toEqual([
+        ["synthetic-feed-scroll", "Pixel 4a", "2026-11-01T10:00:00.000Z"],
+      ]);
+      expect(r.provenance.inputs).toEqual([
+        { name: "budgetMs", value: 16.7, label: "slow-frame budget (ms)" },
+      ]);
       const frames = (await r.runtime.value("frame_times")) as { numRows: number };
       expect(frames.numRows).toBe(1800);
       // Independent truth: the same count straight from DuckDB.
-      const slow = await engine.query("SELECT count(*)::INTEGER AS n FROM frames WHERE duration / 1e6 > 16.7");
-      expect(await r.runtime.value("slowShare")).toBeCloseTo((slow.getChild("n")!.get(0) as number) / 1800, 12);
+      const slow = await engine.query(
+        "SELECT count(*)::INTEGER AS n FROM frames WHERE duration / 1e6 > 16.7",
+      );
+      expect(await r.runtime.value("slowShare")).toBeCloseTo(
+        (slow.getChild("n")!.get(0) as number) / 1800,
+        12,
+      );
       expect(r.checks.map((c) => c.name)).toEqual(["most frames are smooth"]);
     } finally {
       await r.close();
@@ -45,7 +59,18 @@ describe("runNotebookFile", () => {
     expect(c.inputs).toEqual([{ name: "budgetMs", value: 30 }]);
     expect(c).not.toEqual(a);
     const frameTimes = a.cells.find((x) => x.name === "frame_times")!;
-    expect(frameTimes.value).toMatchObject({ table: { numRows: 1800, columns: [["run_id", "Utf8"], ["intended_vsync", "Int64"], ["ms", "Float64"], ["jank", "Bool"], ["slow", "Bool"]] } });
+    expect(frameTimes.value).toMatchObject({
+      table: {
+        numRows: 1800,
+        columns: [
+          ["run_id", "Utf8"],
+          ["intended_vsync", "Int64"],
+          ["ms", "Float64"],
+          ["jank", "Bool"],
+          ["slow", "Bool"],
+        ],
+      },
+    });
   });
 });
 
@@ -62,14 +87,26 @@ describe("resolveRunDirs", () => {
 
   it("resolves next to the notebook first, then in the samples, globs included", async () => {
     const path = join(dir, "nb.md");
-    expect(await resolveRunDirs(nb("[runs/pixel-*, local-run]"), path)).toEqual([join(dir, "runs/pixel-a"), join(dir, "runs/pixel-b"), join(dir, "local-run")]);
-    expect(await resolveRunDirs(nb("[synthetic-*]"), path)).toEqual([join(SAMPLES_DIR, "synthetic-feed-scroll")]);
-    await expect(resolveRunDirs(nb("[nowhere]"), path)).rejects.toThrow(/runs: nowhere matches no run folder/);
+    expect(await resolveRunDirs(nb("[runs/pixel-*, local-run]"), path)).toEqual([
+      join(dir, "runs/pixel-a"),
+      join(dir, "runs/pixel-b"),
+      join(dir, "local-run"),
+    ]);
+    expect(await resolveRunDirs(nb("[synthetic-*]"), path)).toEqual([
+      join(SAMPLES_DIR, "synthetic-feed-scroll"),
+    ]);
+    await expect(resolveRunDirs(nb("[nowhere]"), path)).rejects.toThrow(
+      /runs: nowhere matches no run folder/,
+    );
   });
 
   it("--runs replaces the list: a run folder, or a folder of runs", async () => {
-    expect(await resolveRunDirs(nb("[nowhere]"), join(dir, "nb.md"), { runs: [join(dir, "runs")] })).toEqual(["other", "pixel-a", "pixel-b"].map((n) => join(dir, "runs", n)));
-    expect(await resolveRunDirs(nb("[]"), join(dir, "nb.md"), { runs: [join(dir, "local-run")] })).toEqual([join(dir, "local-run")]);
+    expect(await resolveRunDirs(nb("[nowhere]"), join(dir, "nb.md"), { runs: [join(dir, "runs")] })).toEqual(
+      ["other", "pixel-a", "pixel-b"].map((n) => join(dir, "runs", n)),
+    );
+    expect(await resolveRunDirs(nb("[]"), join(dir, "nb.md"), { runs: [join(dir, "local-run")] })).toEqual([
+      join(dir, "local-run"),
+    ]);
   });
 
   it("matchRunNames (the browser's rule on samples/index.json)", () => {

@@ -7,7 +7,13 @@ import { parseNotebook } from "../../../workspace/notebook/format";
 import { brushInterval, brushX, isBrushX, plot } from "../../../workspace/notebook/plot-spec";
 import { NotebookRuntime } from "../../../workspace/notebook/runtime";
 
-const chart = { x: { domain: [0, 100] }, width: 540, marginLeft: 20, marginRight: 20, marks: [Plot.dot([10, 50, 90], { x: (d: number) => d })] };
+const chart = {
+  x: { domain: [0, 100] },
+  width: 540,
+  marginLeft: 20,
+  marginRight: 20,
+  marks: [Plot.dot([10, 50, 90], { x: (d: number) => d })],
+};
 
 describe("brushX", () => {
   it("is still Plot options (renders as a chart) and an input with a null value, or the initial interval ordered", () => {

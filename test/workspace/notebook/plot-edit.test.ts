@@ -5,10 +5,22 @@ describe("setPlotFields", () => {
   const src = `// frame times\nplot({mark: "dot", data: frame_times, x: "intended_vsync", y: "ms", fill: "jank", title: "Frame time (ms)"})`;
 
   it.each([
-    [{ y: "duration" }, `plot({mark: "dot", data: frame_times, x: "intended_vsync", y: "duration", fill: "jank", title: "Frame time (ms)"})`],
-    [{ mark: "line" as const }, `plot({mark: "line", data: frame_times, x: "intended_vsync", y: "ms", fill: "jank", title: "Frame time (ms)"})`],
-    [{ fill: null }, `plot({mark: "dot", data: frame_times, x: "intended_vsync", y: "ms", title: "Frame time (ms)"})`],
-    [{ fx: "run_id" }, `plot({mark: "dot", data: frame_times, x: "intended_vsync", y: "ms", fill: "jank", title: "Frame time (ms)", fx: "run_id"})`],
+    [
+      { y: "duration" },
+      `plot({mark: "dot", data: frame_times, x: "intended_vsync", y: "duration", fill: "jank", title: "Frame time (ms)"})`,
+    ],
+    [
+      { mark: "line" as const },
+      `plot({mark: "line", data: frame_times, x: "intended_vsync", y: "ms", fill: "jank", title: "Frame time (ms)"})`,
+    ],
+    [
+      { fill: null },
+      `plot({mark: "dot", data: frame_times, x: "intended_vsync", y: "ms", title: "Frame time (ms)"})`,
+    ],
+    [
+      { fx: "run_id" },
+      `plot({mark: "dot", data: frame_times, x: "intended_vsync", y: "ms", fill: "jank", title: "Frame time (ms)", fx: "run_id"})`,
+    ],
     [
       { filter: ["ms", ">", 16] as ["ms", ">", number] },
       `plot({mark: "dot", data: frame_times, x: "intended_vsync", y: "ms", fill: "jank", title: "Frame time (ms)", filter: ["ms",">",16]})`,
@@ -27,7 +39,9 @@ describe("setPlotFields", () => {
 
   it("replaces a key whose value is an expression, and removes the last field cleanly", () => {
     const s = `plot({data: rows.filter((r) => r.x > 1), mark: "dot", y: yColumn})`;
-    expect(setPlotFields(s, { y: "z" })).toBe(`plot({data: rows.filter((r) => r.x > 1), mark: "dot", y: "z"})`);
+    expect(setPlotFields(s, { y: "z" })).toBe(
+      `plot({data: rows.filter((r) => r.x > 1), mark: "dot", y: "z"})`,
+    );
     expect(setPlotFields(s, { y: null })).toBe(`plot({data: rows.filter((r) => r.x > 1), mark: "dot"})`);
   });
 

@@ -11,7 +11,11 @@ describe("analyzeTs", () => {
     ["class C extends Base { m() { return this.k + g; } static s = h; }", ["C"], ["Base", "g", "h"]],
     ["const t: number = (u as number) + 1; type T = {a: V};", ["t"], ["u"]],
     ["obj.prop + obj2[key] + ({k: v, [ck]: 1, sh}).k", [], ["ck", "key", "obj", "obj2", "sh", "v"]],
-    ["for (const r of rows) { total += r.x; } try { f(); } catch (err) { log(err); }", [], ["f", "log", "rows", "total"]],
+    [
+      "for (const r of rows) { total += r.x; } try { f(); } catch (err) { log(err); }",
+      [],
+      ["f", "log", "rows", "total"],
+    ],
     ["const h = (a, {b}) => a + b + c; label: for (;;) { break label; }", ["h"], ["c"]],
     ["const m = await sql`SELECT ${tau}`; display(m);", ["m"], ["display", "sql", "tau"]],
     ["var hoisted = 1; { let inner = hoisted; } inner", ["hoisted"], ["inner"]],
@@ -50,8 +54,16 @@ describe("analyzeSql", () => {
 });
 
 describe("analyzeNotebook", () => {
-  const cell = (id: string, kind: "ts" | "sql", source: string, name?: string) => ({ id, kind, source, name });
-  const opts = { builtins: ["jb", "Plot", "plot", "sql", "Inputs", "md", "invalidation"], locals: ["display", "view", "check"] };
+  const cell = (id: string, kind: "ts" | "sql", source: string, name?: string) => ({
+    id,
+    kind,
+    source,
+    name,
+  });
+  const opts = {
+    builtins: ["jb", "Plot", "plot", "sql", "Inputs", "md", "invalidation"],
+    locals: ["display", "view", "check"],
+  };
 
   it("reports duplicates, cycles and undefined references on the cells concerned only", () => {
     const r = analyzeNotebook(
@@ -81,7 +93,15 @@ describe("analyzeNotebook", () => {
   });
 
   it("finds a self-cycle through two names of one cell as no cycle, and a three-cell cycle", () => {
-    const r = analyzeNotebook([cell("a", "ts", "const a1 = 1; const a2 = a1;"), cell("x", "ts", "const x = z;"), cell("y", "ts", "const y = x;"), cell("z", "ts", "const z = y;")], opts);
+    const r = analyzeNotebook(
+      [
+        cell("a", "ts", "const a1 = 1; const a2 = a1;"),
+        cell("x", "ts", "const x = z;"),
+        cell("y", "ts", "const y = x;"),
+        cell("z", "ts", "const z = y;"),
+      ],
+      opts,
+    );
     expect(r.get("a")!.errors).toEqual([]);
     for (const id of ["x", "y", "z"]) expect(r.get(id)!.errors[0]).toMatch(/circular definition/);
   });

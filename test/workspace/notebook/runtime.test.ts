@@ -5,16 +5,37 @@ import { cells, parseNotebook } from "../../../workspace/notebook/format";
 import { isPlotSpec } from "../../../workspace/notebook/plot-spec";
 import { NotebookRuntime, isMarkdown, type CellState } from "../../../workspace/notebook/runtime";
 
-const nbOf = (...sources: string[]) => parseNotebook(sources.map((s) => (s.startsWith("sql ") ? "```sql id=" + s.slice(4).split("\n")[0] + "\n" + s.split("\n").slice(1).join("\n") + "\n```\n" : "```ts\n" + s + "\n```\n")).join("\n"));
+const nbOf = (...sources: string[]) =>
+  parseNotebook(
+    sources
+      .map((s) =>
+        s.startsWith("sql ")
+          ? "```sql id=" + s.slice(4).split("\n")[0] + "\n" + s.split("\n").slice(1).join("\n") + "\n```\n"
+          : "```ts\n" + s + "\n```\n",
+      )
+      .join("\n"),
+  );
 
 /** An engine whose queries resolve when the test says so; with `interruptible`, interrupt() rejects those in flight. */
 function fakeEngine(interruptible = false) {
-  const calls: { sql: string; params: unknown[]; resolve(t: Table): void; reject(e: Error): void; done: boolean }[] = [];
+  const calls: {
+    sql: string;
+    params: unknown[];
+    resolve(t: Table): void;
+    reject(e: Error): void;
+    done: boolean;
+  }[] = [];
   let interrupts = 0;
   const engine: SqlEngine = {
     query: (sql, params = []) =>
       new Promise<Table>((resolve, reject) => {
-        const call = { sql, params: [...params], done: false, resolve: (t: Table) => ((call.done = true), resolve(t)), reject: (e: Error) => ((call.done = true), reject(e)) };
+        const call = {
+          sql,
+          params: [...params],
+          done: false,
+          resolve: (t: Table) => ((call.done = true), resolve(t)),
+          reject: (e: Error) => ((call.done = true), reject(e)),
+        };
         calls.push(call);
       }),
     insertArrowStream: async () => "created" as const,
@@ -36,7 +57,9 @@ async function start(nbText: ReturnType<typeof nbOf>, engine: SqlEngine | null =
 
 describe("NotebookRuntime", () => {
   it("re-runs exactly the dependents of an edited cell", async () => {
-    const { rt, byDefine } = await start(nbOf("const a = 1;", "const b = a + 1;", "const c = 10;", "const d = c * 2;", "const e = b + d;"));
+    const { rt, byDefine } = await start(
+      nbOf("const a = 1;", "const b = a + 1;", "const c = 10;", "const d = c * 2;", "const e = b + d;"),
+    );
     await rt.settled();
     expect(await rt.value("e")).toBe(22);
     const runs = () => ["a", "b", "c", "d", "e"].map((n) => byDefine(n).runs);
@@ -65,7 +88,14 @@ describe("NotebookRuntime", () => {
   });
 
   it("shows a thrown exception in place; the rest keeps working", async () => {
-    const { rt, byDefine } = await start(nbOf("const a = 1;", "const b = (() => { throw new Error('boom at ' + a); })();", "const c = b + 1;", "const d = a + 1;"));
+    const { rt, byDefine } = await start(
+      nbOf(
+        "const a = 1;",
+        "const b = (() => { throw new Error('boom at ' + a); })();",
+        "const c = b + 1;",
+        "const d = a + 1;",
+      ),
+    );
     await rt.settled();
     expect(byDefine("b")).toMatchObject({ status: "rejected", error: "boom at 1" });
     expect(byDefine("c")).toMatchObject({ status: "rejected", error: "boom at 1" });
@@ -75,16 +105,32 @@ describe("NotebookRuntime", () => {
 
   it("reports cycles, duplicates and undefined names on those cells and their dependents only", async () => {
     const { rt, byDefine } = await start(
-      nbOf("const p = q + 1;", "const q = p + 1;", "const dep = p;", "const x = 1;", "const x = 2;", "const usesX = x;", "const u = nope;", "const fine = 7;"),
+      nbOf(
+        "const p = q + 1;",
+        "const q = p + 1;",
+        "const dep = p;",
+        "const x = 1;",
+        "const x = 2;",
+        "const usesX = x;",
+        "const u = nope;",
+        "const fine = 7;",
+      ),
     );
     await rt.settled();
     expect(byDefine("p").error).toMatch(/^circular definition: /);
     expect(byDefine("q").error).toMatch(/^circular definition: /);
     expect(byDefine("dep").status).toBe("rejected");
     const xs = rt.states().filter((s) => s.defines.includes("x"));
-    expect(xs.map((s) => s.error)).toEqual(["x is defined more than once (2 cells)", "x is defined more than once (2 cells)"]);
+    expect(xs.map((s) => s.error)).toEqual([
+      "x is defined more than once (2 cells)",
+      "x is defined more than once (2 cells)",
+    ]);
     expect(byDefine("usesX")).toMatchObject({ status: "rejected", error: "x is defined more than once" });
-    expect(byDefine("u")).toMatchObject({ status: "rejected", error: "nope is not defined", undefinedReferences: ["nope"] });
+    expect(byDefine("u")).toMatchObject({
+      status: "rejected",
+      error: "nope is not defined",
+      undefinedReferences: ["nope"],
+    });
     expect(byDefine("fine")).toMatchObject({ status: "fulfilled" });
     // Removing the duplicate heals both the remaining definer and its dependent.
     rt.setCellSource(xs[1]!.id, "const y = 2;");
@@ -94,7 +140,14 @@ describe("NotebookRuntime", () => {
   });
 
   it("displays: one-expression cells show their value; display() and md; plot specs", async () => {
-    const { rt } = await start(nbOf("1 + 2", "display('x'); display(md`# ${3}`)", "plot({mark: 'dot', data: [{a: 1}], x: 'a'})", "const hidden = 4;"));
+    const { rt } = await start(
+      nbOf(
+        "1 + 2",
+        "display('x'); display(md`# ${3}`)",
+        "plot({mark: 'dot', data: [{a: 1}], x: 'a'})",
+        "const hidden = 4;",
+      ),
+    );
     await rt.settled();
     const [a, b, c, d] = rt.states();
     expect(a!.displays).toEqual([3]);
@@ -107,18 +160,29 @@ describe("NotebookRuntime", () => {
 
   it("inputs() lists inputs in notebook order, not in the order their cells happened to run", async () => {
     const { engine, calls } = fakeEngine();
-    const nb = nbOf("sql slow\nSELECT 1", "const late = view(Inputs.range([0, 9], {label: 'late', value: slow.numRows}));", "const early = view(Inputs.select(['a', 'b'], {label: 'early'}));");
+    const nb = nbOf(
+      "sql slow\nSELECT 1",
+      "const late = view(Inputs.range([0, 9], {label: 'late', value: slow.numRows}));",
+      "const early = view(Inputs.select(['a', 'b'], {label: 'early'}));",
+    );
     const { rt } = await start(nb, engine);
     await new Promise((r) => setTimeout(r, 10));
     expect(rt.inputs().map((i) => i.name)).toEqual(["early"]); // the first input waits on its query
     calls[0]!.resolve(tableFromArrays({ x: Int32Array.from([1, 2, 3]) }));
     await rt.settled();
-    expect(rt.inputs().map((i) => [i.name, i.value, i.label])).toEqual([["late", 3, "late"], ["early", "a", "early"]]);
+    expect(rt.inputs().map((i) => [i.name, i.value, i.label])).toEqual([
+      ["late", 3, "late"],
+      ["early", "a", "early"],
+    ]);
     rt.dispose();
   });
 
   it("inputs: view() yields the default, setInput re-runs the dependents, --set-style text is coerced", async () => {
-    const nb = nbOf("const tauMs = view(Inputs.range([50, 2000], {label: 'τ (ms)', value: 500, step: 10}));", "const doubled = tauMs * 2;", "const other = 1;");
+    const nb = nbOf(
+      "const tauMs = view(Inputs.range([50, 2000], {label: 'τ (ms)', value: 500, step: 10}));",
+      "const doubled = tauMs * 2;",
+      "const other = 1;",
+    );
     const { rt, byDefine } = await start(nb);
     await rt.settled();
     expect(await rt.value("doubled")).toBe(1000);
@@ -151,14 +215,25 @@ describe("NotebookRuntime", () => {
       ),
     );
     await rt.settled();
-    expect(await Promise.all(["r", "s", "c", "t", "q"].map((n) => rt.value(n)))).toEqual([5, "a", [], true, "y"]);
+    expect(await Promise.all(["r", "s", "c", "t", "q"].map((n) => rt.value(n)))).toEqual([
+      5,
+      "a",
+      [],
+      true,
+      "y",
+    ]);
     rt.dispose();
   });
 
   it("checks are recorded per run and cleared when an upstream cell fails", async () => {
-    const { rt, byDefine } = await start(nbOf("const v = 3;", "check('v small', v < 5, 'v=' + v); check('v odd', v % 2 === 1);"));
+    const { rt, byDefine } = await start(
+      nbOf("const v = 3;", "check('v small', v < 5, 'v=' + v); check('v odd', v % 2 === 1);"),
+    );
     await rt.settled();
-    expect(rt.checks().map((c) => [c.name, c.ok, c.detail])).toEqual([["v small", true, "v=3"], ["v odd", true, undefined]]);
+    expect(rt.checks().map((c) => [c.name, c.ok, c.detail])).toEqual([
+      ["v small", true, "v=3"],
+      ["v odd", true, undefined],
+    ]);
     rt.setCellSource(byDefine("v").id, "const v = 8;");
     await rt.settled();
     expect(rt.checks().map((c) => c.ok)).toEqual([false, false]);
@@ -170,9 +245,18 @@ describe("NotebookRuntime", () => {
 
   it("SQL cells bind ${} as parameters, bind their table to their id, and display it", async () => {
     const f = fakeEngine();
-    const { rt, byDefine } = await start(nbOf("const lo = 3;", "sql big\nSELECT * FROM t WHERE x > ${lo * 2} AND y = ${'a'}", "const n = big.numRows;"), f.engine);
+    const { rt, byDefine } = await start(
+      nbOf(
+        "const lo = 3;",
+        "sql big\nSELECT * FROM t WHERE x > ${lo * 2} AND y = ${'a'}",
+        "const n = big.numRows;",
+      ),
+      f.engine,
+    );
     await new Promise((r) => setTimeout(r, 20));
-    expect(f.calls.map((c) => [c.sql, c.params])).toEqual([["SELECT * FROM t WHERE x > ? AND y = ?\n", [6, "a"]]]);
+    expect(f.calls.map((c) => [c.sql, c.params])).toEqual([
+      ["SELECT * FROM t WHERE x > ? AND y = ?\n", [6, "a"]],
+    ]);
     const table = tableFromArrays({ x: Int32Array.from([7, 8]) });
     f.calls[0]!.resolve(table);
     await rt.settled();
@@ -181,11 +265,20 @@ describe("NotebookRuntime", () => {
     rt.dispose();
   });
 
-  const staleNb = () => nbOf("const k = view(Inputs.range([0, 10], {value: 1}));", "sql q\nSELECT ${k} AS k", "const got = q.getChild('k').get(0);", "sql other\nSELECT 42");
+  const staleNb = () =>
+    nbOf(
+      "const k = view(Inputs.range([0, 10], {value: 1}));",
+      "sql q\nSELECT ${k} AS k",
+      "const got = q.getChild('k').get(0);",
+      "sql other\nSELECT 42",
+    );
   const tick = () => new Promise((r) => setTimeout(r, 20));
   const qCalls = (f: ReturnType<typeof fakeEngine>) => f.calls.filter((c) => c.sql.includes("AS k"));
   const otherCalls = (f: ReturnType<typeof fakeEngine>) => f.calls.filter((c) => c.sql.includes("42"));
-  const seenK = (log: CellState[]) => log.filter((s) => s.name === "q" && s.status === "fulfilled").map((s) => (s.value as Table).getChild("k")!.get(0));
+  const seenK = (log: CellState[]) =>
+    log
+      .filter((s) => s.name === "q" && s.status === "fulfilled")
+      .map((s) => (s.value as Table).getChild("k")!.get(0));
 
   it("a re-run interrupts the stale query; a query interrupted as collateral runs again", async () => {
     const f = fakeEngine(true);
@@ -229,11 +322,17 @@ describe("NotebookRuntime", () => {
 
   it("a SQL error rejects that cell and its dependents only", async () => {
     const f = fakeEngine();
-    const { rt, byDefine } = await start(nbOf("sql bad\nSELEC 1", "const n = bad.numRows;", "const ok = 1;"), f.engine);
+    const { rt, byDefine } = await start(
+      nbOf("sql bad\nSELEC 1", "const n = bad.numRows;", "const ok = 1;"),
+      f.engine,
+    );
     await new Promise((r) => setTimeout(r, 20));
     f.calls[0]!.reject(new Error('Parser Error: syntax error at or near "SELEC"'));
     await rt.settled();
-    expect(byDefine("bad")).toMatchObject({ status: "rejected", error: 'Parser Error: syntax error at or near "SELEC"' });
+    expect(byDefine("bad")).toMatchObject({
+      status: "rejected",
+      error: 'Parser Error: syntax error at or near "SELEC"',
+    });
     expect(byDefine("n").status).toBe("rejected");
     expect(byDefine("ok").status).toBe("fulfilled");
     rt.dispose();

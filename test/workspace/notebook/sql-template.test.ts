@@ -8,7 +8,11 @@ describe("parseSqlTemplate", () => {
   it.each([
     ["SELECT ${a}", ["SELECT ", ""], ["a"]],
     ["SELECT ${f({k: 1})} + ${`x${y}`}", ["SELECT ", " + ", ""], ["f({k: 1})", "`x${y}`"]],
-    ["SELECT '$' || ${a} -- ${not_a_param}\n/* ${nor} */", ["SELECT '$' || ", " -- ${not_a_param}\n/* ${nor} */"], ["a"]],
+    [
+      "SELECT '$' || ${a} -- ${not_a_param}\n/* ${nor} */",
+      ["SELECT '$' || ", " -- ${not_a_param}\n/* ${nor} */"],
+      ["a"],
+    ],
     ["SELECT 'it''s' AS \"col\"\"x\", ${b}", ["SELECT 'it''s' AS \"col\"\"x\", ", ""], ["b"]],
     ["SELECT 1", ["SELECT 1"], []],
   ])("%s", (src, parts, exprs) => {
@@ -25,7 +29,10 @@ describe("parseSqlTemplate", () => {
 
   it("binds values to placeholders in order and refuses what cannot be bound", () => {
     const t = parseSqlTemplate("SELECT ${a}, ${b}, ${c}, ${d}");
-    expect(bindSqlTemplate(t, [1, "x", true, null])).toEqual({ sql: "SELECT ?, ?, ?, ?", params: [1, "x", true, null] });
+    expect(bindSqlTemplate(t, [1, "x", true, null])).toEqual({
+      sql: "SELECT ?, ?, ?, ?",
+      params: [1, "x", true, null],
+    });
     expect(bindSqlTemplate(parseSqlTemplate("${n}"), [5n]).params).toEqual([5]);
     expect(() => bindSqlTemplate(parseSqlTemplate("${xs}"), [[1, 2]])).toThrow(/cannot bind a array/);
     expect(() => bindSqlTemplate(parseSqlTemplate("${big}"), [2n ** 60n])).toThrow(/outside the range/);
@@ -44,7 +51,12 @@ describe("bound parameters in DuckDB", () => {
 
   it("a hostile string is a value, never SQL", async () => {
     const hostile = "x'); DROP TABLE victims; --";
-    const b = bindSqlTemplate(parseSqlTemplate("SELECT ${name} AS v, (SELECT count(*)::INTEGER FROM victims WHERE name = ${name}) AS n"), [hostile, hostile]);
+    const b = bindSqlTemplate(
+      parseSqlTemplate(
+        "SELECT ${name} AS v, (SELECT count(*)::INTEGER FROM victims WHERE name = ${name}) AS n",
+      ),
+      [hostile, hostile],
+    );
     expect(b.sql).not.toContain("DROP");
     const t = await engine.query(b.sql, b.params);
     expect(t.getChild("v")!.get(0)).toBe(hostile);
@@ -54,7 +66,10 @@ describe("bound parameters in DuckDB", () => {
   });
 
   it("numbers compare as numbers", async () => {
-    const b = bindSqlTemplate(parseSqlTemplate("SELECT count(*)::INTEGER AS n FROM range(10) t(i) WHERE i >= ${lo}"), [7]);
+    const b = bindSqlTemplate(
+      parseSqlTemplate("SELECT count(*)::INTEGER AS n FROM range(10) t(i) WHERE i >= ${lo}"),
+      [7],
+    );
     expect((await engine.query(b.sql, b.params)).getChild("n")!.get(0)).toBe(3);
   });
 });

@@ -6,7 +6,9 @@ import { coerce, inputLabel } from "../../../workspace/notebook/view-input";
 
 describe("inputLabel", () => {
   it("reads a stand-in's label property (string or node), else a form's <label> text, else nothing", () => {
-    const { document } = parseHTML("<form><label> τ (ms) </label><input type=range></form><form><input type=range></form>");
+    const { document } = parseHTML(
+      "<form><label> τ (ms) </label><input type=range></form><form><input type=range></form>",
+    );
     const [labelled, bare] = [...document.querySelectorAll("form")];
     expect(inputLabel({ label: "min support", value: 0.1 })).toBe("min support");
     expect(inputLabel({ label: document.querySelector("label"), value: 1 })).toBe(" τ (ms) ");

@@ -8,7 +8,16 @@ import { publishNotebook, type PublishProvenance } from "../../../workspace/publ
 const provenance: PublishProvenance = {
   notebook: "hostile.md",
   title: "Hostile <b>title</b>",
-  runs: [{ run_id: "run-<1>", app: "com.example", device_model: "Pixel", api_level: 33, started_at: "2026-11-01T10:00:00.000Z", synthetic: true }],
+  runs: [
+    {
+      run_id: "run-<1>",
+      app: "com.example",
+      device_model: "Pixel",
+      api_level: 33,
+      started_at: "2026-11-01T10:00:00.000Z",
+      synthetic: true,
+    },
+  ],
   jankbookVersion: "0.1.0",
   generatedAt: "2026-11-22T00:00:00.000Z",
   inputs: [{ name: "tauMs", value: 300, label: "τ (ms)" }],
@@ -59,9 +68,17 @@ describe("publishNotebook", () => {
     const doc = new JSDOM(html).window.document;
     expect(doc.querySelectorAll("script, iframe, form, object, embed").length).toBe(0);
     const all = Array.from(doc.querySelectorAll("*"));
-    const handlers = all.flatMap((el) => Array.from(el.attributes).filter((a) => a.name.toLowerCase().startsWith("on")).map((a) => `${el.tagName} ${a.name}`));
+    const handlers = all.flatMap((el) =>
+      Array.from(el.attributes)
+        .filter((a) => a.name.toLowerCase().startsWith("on"))
+        .map((a) => `${el.tagName} ${a.name}`),
+    );
     expect(handlers).toEqual([]);
-    const jsUrls = all.flatMap((el) => Array.from(el.attributes).filter((a) => /^\s*javascript:/i.test(a.value)).map((a) => `${el.tagName} ${a.name}`));
+    const jsUrls = all.flatMap((el) =>
+      Array.from(el.attributes)
+        .filter((a) => /^\s*javascript:/i.test(a.value))
+        .map((a) => `${el.tagName} ${a.name}`),
+    );
     expect(jsUrls).toEqual([]);
     // The hostile text is still there, as text.
     expect(doc.body.textContent).toContain("<script>window.pwned = 8</script>");
@@ -72,10 +89,13 @@ describe("publishNotebook", () => {
   it("forbids scripts with a CSP meta and embeds nothing from the network", async () => {
     const html = await publishHostile();
     const doc = new JSDOM(html).window.document;
-    const csp = doc.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute("content") ?? "";
+    const csp =
+      doc.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute("content") ?? "";
     expect(csp).toContain("script-src 'none'");
     expect(csp).toContain("default-src 'none'");
-    const urls = Array.from(doc.querySelectorAll("[src], [href]")).map((el) => el.getAttribute("src") ?? el.getAttribute("href"));
+    const urls = Array.from(doc.querySelectorAll("[src], [href]")).map(
+      (el) => el.getAttribute("src") ?? el.getAttribute("href"),
+    );
     expect(urls.filter((u) => u && /^(https?:)?\/\//.test(u))).toEqual([]);
   });
 
