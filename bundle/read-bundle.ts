@@ -2,7 +2,7 @@
 // table on its own, so one bad table is reported while the others still load.
 import { RecordBatchReader, Table, tableFromIPC, type RecordBatch, type Schema } from "apache-arrow";
 import { BundleError, parseManifest, type Manifest } from "./manifest";
-import { makeBundleTable } from "./table-builder";
+import { makeBundleTable, withMissingNullColumns } from "./table-builder";
 import type { TableName } from "./schema";
 import { validateTable } from "./validate";
 
@@ -40,7 +40,7 @@ export async function readBundle(source: BundleSource): Promise<LoadedBundle> {
       });
       const { table, error } = decodeArrowFile(bytes, file, name);
       validateTable(table, name, file);
-      tables.set(name as TableName, table);
+      tables.set(name as TableName, withMissingNullColumns(name as TableName, table));
       if (error) errors.push(error);
       else if (table.numRows !== entry.rows)
         errors.push(

@@ -116,6 +116,16 @@ export const TABLES: readonly TableSpec[] = [
         "the budget the frame was judged against, ns (FrameDeadline - IntendedVsync, else one refresh period, else 16.67 ms)",
       ),
       col("jank", "bool", "duration > deadline"),
+      opt(
+        "suspect",
+        "utf8",
+        "why the row's times are impossible (negative or multi-second duration, overflow, ...); null when plausible. Analyses skip suspect rows by default",
+      ),
+      opt(
+        "source",
+        "utf8",
+        "where the frame came from: framestats (default when null), perfetto, macrobenchmark, jankstats",
+      ),
     ],
   },
   {
@@ -203,8 +213,17 @@ export const TABLES: readonly TableSpec[] = [
   },
   {
     name: "threads",
-    doc: "Threads named in a method trace.",
-    columns: [runId, col("thread_id", "int32", "thread id in the trace"), col("name", "utf8", "thread name")],
+    doc: "Threads named in a method trace, or an OS thread of a Perfetto or systrace trace.",
+    columns: [
+      runId,
+      col(
+        "thread_id",
+        "int32",
+        "thread id in the trace (the kernel tid for Perfetto, systrace and ART traces)",
+      ),
+      col("name", "utf8", "thread name"),
+      opt("pid", "int32", "process the thread belongs to (Perfetto, systrace)"),
+    ],
   },
   {
     name: "method_events",
@@ -280,6 +299,164 @@ export const TABLES: readonly TableSpec[] = [
       col("value", "int64", "bytes (a count for heap_objects)"),
     ],
   },
+  {
+    name: "gfxinfo_summaries",
+    doc: "dumpsys gfxinfo summaries (AOSP libs/hwui/JankTracker.cpp): one row per process-wide or per-window summary.",
+    columns: [
+      runId,
+      opt("pid", "int32", "process id from the dump's header"),
+      opt("package", "utf8", "package the summary is about"),
+      opt("window", "utf8", "window the summary is about; null for the process-wide one"),
+      opt("stats_since", "int64", "Stats since: CLOCK_MONOTONIC ns"),
+      opt("total_frames", "int64", "Total frames rendered"),
+      opt("janky_frames", "int64", "Janky frames"),
+      opt("janky_frames_legacy", "int64", "Janky frames (legacy) (Android 12+)"),
+      opt("p50_ms", "float64", "50th percentile frame time, ms"),
+      opt("p90_ms", "float64", "90th percentile, ms"),
+      opt("p95_ms", "float64", "95th percentile, ms"),
+      opt("p99_ms", "float64", "99th percentile, ms"),
+      opt("gpu_p50_ms", "float64", "50th gpu percentile, ms (Android 10+)"),
+      opt("gpu_p90_ms", "float64", "90th gpu percentile, ms"),
+      opt("gpu_p95_ms", "float64", "95th gpu percentile, ms"),
+      opt("gpu_p99_ms", "float64", "99th gpu percentile, ms"),
+      opt("missed_vsync", "int64", "Number Missed Vsync"),
+      opt("high_input_latency", "int64", "Number High input latency"),
+      opt("slow_ui_thread", "int64", "Number Slow UI thread"),
+      opt("slow_bitmap_uploads", "int64", "Number Slow bitmap uploads"),
+      opt("slow_issue_draw_commands", "int64", "Number Slow issue draw commands"),
+      opt("frame_deadline_missed", "int64", "Number Frame deadline missed (Android 10+)"),
+    ],
+  },
+  {
+    name: "gfxinfo_histogram",
+    doc: "The HISTOGRAM / GPU HISTOGRAM lines of a gfxinfo summary: frames per frame-time bucket.",
+    columns: [
+      runId,
+      opt("pid", "int32", "process id from the dump's header"),
+      opt("window", "utf8", "window; null for the process-wide summary"),
+      col("kind", "utf8", "frame or gpu"),
+      col("bucket_ms", "float64", "the bucket's frame time, ms"),
+      col("count", "int64", "frames in the bucket"),
+    ],
+  },
+  {
+    name: "logcat",
+    doc: "Log lines (AOSP liblog logprint.cpp formats: threadtime, brief, time, monotonic, long, Android Studio's copy).",
+    columns: [
+      runId,
+      opt("ts", "int64", "CLOCK_MONOTONIC ns when the format carries it (-v monotonic), else null"),
+      opt("wall_time", "utf8", "the wall-clock time as printed (MM-DD HH:MM:SS.mmm, or with the year)"),
+      opt("pid", "int32", "process id"),
+      opt("tid", "int32", "thread id"),
+      opt("level", "utf8", "V, D, I, W, E, F, A"),
+      opt("tag", "utf8", "log tag"),
+      col("message", "utf8", "the message"),
+    ],
+  },
+  {
+    name: "log_events",
+    doc: "Logcat lines that matter for jank, typed: skipped frames, GC pauses, Davey!, ANR, slow looper dispatch/delivery.",
+    columns: [
+      runId,
+      opt("ts", "int64", "CLOCK_MONOTONIC ns when known"),
+      opt("wall_time", "utf8", "the wall-clock time as printed"),
+      opt("pid", "int32", "process id"),
+      opt("tid", "int32", "thread id"),
+      col("kind", "utf8", "skipped_frames, gc_pause, davey, anr, slow_dispatch, slow_delivery"),
+      opt("dur", "int64", "how long, ns (GC pause total, Davey duration, slow dispatch/delivery time)"),
+      opt("count", "int64", "frames skipped (skipped_frames)"),
+      opt("detail", "utf8", "the rest: GC cause, ANR reason, looper message"),
+    ],
+  },
+  {
+    name: "benchmark_metrics",
+    doc: "androidx.benchmark (Macrobenchmark) results: one row per metric value of a benchmark iteration.",
+    columns: [
+      runId,
+      col("benchmark", "utf8", "class#method of the benchmark"),
+      col("metric", "utf8", "metric name (frameDurationCpuMs, frameOverrunMs, timeToInitialDisplayMs, ...)"),
+      opt("iteration", "int32", "iteration index; null for a summary value"),
+      opt("stat", "utf8", "min, median, max, P50, P90, P95, P99 for summaries; null for a raw value"),
+      col("value", "float64", "the value in the metric's unit"),
+    ],
+  },
+  {
+    name: "frame_timeline",
+    doc: "SurfaceFlinger FrameTimeline (Perfetto frame_timeline_event, Android 12+): expected and actual surface and display frames.",
+    columns: [
+      runId,
+      col("scope", "utf8", "surface or display"),
+      col("timeline", "utf8", "expected or actual"),
+      col("ts", "int64", "start, ns CLOCK_MONOTONIC"),
+      opt("dur", "int64", "ns; null when the trace ends before FrameEnd"),
+      col("token", "int64", "surface frame token (scope surface) or display frame token (scope display)"),
+      opt("display_frame_token", "int64", "the display frame a surface frame was presented in"),
+      opt("pid", "int32", "process that drew the surface frame"),
+      opt("layer_name", "utf8", "SurfaceFlinger layer"),
+      opt(
+        "present_type",
+        "utf8",
+        "On-time Present, Late Present, Early Present, Dropped Frame, Unknown Present",
+      ),
+      opt("on_time_finish", "bool", "the app finished before its deadline"),
+      opt("gpu_composition", "bool", "SurfaceFlinger composed the frame on the GPU"),
+      opt("jank_type", "utf8", "Perfetto's jank type names joined with ', ' ('None' when on time)"),
+      opt("prediction_type", "utf8", "Valid Prediction, Expired Prediction, Unknown Prediction"),
+    ],
+  },
+  {
+    name: "slices",
+    doc: "Trace slices from Perfetto (atrace print events, track_event) and systrace: one row per slice.",
+    columns: [
+      runId,
+      col("ts", "int64", "start, ns CLOCK_MONOTONIC"),
+      opt("dur", "int64", "ns; null when the slice never closed"),
+      opt("pid", "int32", "process"),
+      opt("tid", "int32", "thread; null for async slices"),
+      opt("thread_name", "utf8", "name of that thread"),
+      col("name", "utf8", "slice name"),
+      col("depth", "int32", "nesting depth on its track, 0 = outermost"),
+      opt("category", "utf8", "where it came from: atrace, async, track_event:<category>, systrace"),
+      opt("track", "utf8", "the async track or track_event track name, when not a thread's own"),
+    ],
+  },
+  {
+    name: "thread_states",
+    doc: "Scheduler states per thread from sched_switch / sched_waking (Perfetto, systrace): one row per interval.",
+    columns: [
+      runId,
+      col("ts", "int64", "start, ns CLOCK_MONOTONIC"),
+      opt("dur", "int64", "ns; null when the trace ends in that state"),
+      col("tid", "int32", "thread"),
+      opt("pid", "int32", "process, when known"),
+      opt("thread_name", "utf8", "thread name (comm)"),
+      col("state", "utf8", "running, runnable, runnable_preempted, sleeping, uninterruptible, dead, unknown"),
+      opt("cpu", "int32", "core it ran on (running)"),
+      opt("blocked_function", "utf8", "kernel function an uninterruptible sleep waited in, when traced"),
+    ],
+  },
+  {
+    name: "counter_samples",
+    doc: "Counter tracks from Perfetto and systrace (atrace C| counters, track_event counters, process and system counters).",
+    columns: [
+      runId,
+      col("ts", "int64", "sample time, ns CLOCK_MONOTONIC"),
+      opt("pid", "int32", "process, for process-scoped counters"),
+      col("name", "utf8", "counter name"),
+      col("value", "float64", "value"),
+    ],
+  },
+  {
+    name: "processes",
+    doc: "Processes seen in a Perfetto or systrace trace.",
+    columns: [
+      runId,
+      col("pid", "int32", "process id"),
+      opt("ppid", "int32", "parent process id"),
+      opt("name", "utf8", "process name (cmdline's first part)"),
+      opt("uid", "int32", "Android uid"),
+    ],
+  },
 ];
 
 export type TableName =
@@ -294,7 +471,17 @@ export type TableName =
   | "method_events"
   | "calls"
   | "hpc_samples"
-  | "heap_samples";
+  | "heap_samples"
+  | "gfxinfo_summaries"
+  | "gfxinfo_histogram"
+  | "logcat"
+  | "log_events"
+  | "benchmark_metrics"
+  | "frame_timeline"
+  | "slices"
+  | "thread_states"
+  | "counter_samples"
+  | "processes";
 
 export const TABLE_NAMES = TABLES.map((t) => t.name) as TableName[];
 

@@ -105,6 +105,24 @@ function constantString(value: string, rows: number): Vector {
   return makeVector(makeData({ type, length: rows, nullCount: 0, data: new Int32Array(rows), dictionary }));
 }
 
+/** The table with the contract's nullable columns it lacks added as all-null columns, in contract order. */
+export function withMissingNullColumns(name: TableName, table: Table): Table {
+  const spec = tableSpec(name);
+  const missing = spec.columns.filter(
+    (c) => c.nullable && !table.schema.fields.some((f) => f.name === c.name),
+  );
+  if (missing.length === 0) return table;
+  const vectors: Record<string, Vector> = {};
+  for (const column of spec.columns) {
+    const child = table.getChild(column.name);
+    if (child) vectors[column.name] = child;
+    else if (column.nullable) vectors[column.name] = allNull(column, table.numRows);
+  }
+  for (const field of table.schema.fields)
+    if (!(field.name in vectors)) vectors[field.name] = table.getChild(field.name)!;
+  return new Table(vectors);
+}
+
 function allNull(column: ColumnSpec, rows: number): Vector {
   // Numeric columns directly (vectorFromArray over millions of nulls takes ~100 ms per column).
   const nullBitmap = new Uint8Array((rows + 7) >> 3);

@@ -2,12 +2,16 @@
 // and column.
 import type { Schema, Table } from "apache-arrow";
 import { BundleError } from "./manifest";
-import { columnTypeOf, tableSpec } from "./schema";
+import { columnTypeOf, tableSpec, type ColumnSpec } from "./schema";
 
-/** Throws a BundleError for the first missing or mistyped column; extra columns are allowed. */
+/**
+ * Throws a BundleError for the first missing required or mistyped column; extra columns are allowed, and a
+ * missing nullable column (a bundle written before the column existed) reads as all null.
+ */
 export function validateSchema(schema: Schema, name: string, file: string): void {
   for (const column of tableSpec(name).columns) {
     const field = schema.fields.find((f) => f.name === column.name);
+    if (!field && column.nullable) continue;
     if (!field)
       throw new BundleError(
         file,
@@ -46,13 +50,21 @@ export function nullsInRequiredColumn(
 export function validateTable(table: Table, name: string, file: string): void {
   validateSchema(table.schema, name, file);
   for (const column of tableSpec(name).columns) {
-    const nulls = table.getChild(column.name)!.nullCount;
+    const nulls = table.getChild(column.name)?.nullCount ?? 0;
     if (!column.nullable && nulls > 0) throw nullsInRequiredColumn(name, file, column.name, nulls);
   }
 }
 
-/** The contract's column order: the spec's columns, then any extra ones in the order the file has them. */
+/**
+ * The contract's column order: the spec's columns the file has, then any extra ones in the order the file has
+ * them (missing nullable columns are added as nulls after loading: {@link missingNullableColumns}).
+ */
 export function canonicalOrder(name: string, fieldNames: readonly string[]): string[] {
   const spec = tableSpec(name).columns.map((c) => c.name);
-  return [...spec, ...fieldNames.filter((n) => !spec.includes(n))];
+  return [...spec.filter((n) => fieldNames.includes(n)), ...fieldNames.filter((n) => !spec.includes(n))];
+}
+
+/** The nullable columns of the contract that a file lacks (written before they existed). */
+export function missingNullableColumns(name: string, fieldNames: readonly string[]): ColumnSpec[] {
+  return tableSpec(name).columns.filter((c) => c.nullable && !fieldNames.includes(c.name));
 }

@@ -2,7 +2,26 @@
 // in DuckDB moments after its last byte is downloaded, and the main thread only passes bytes along.
 import type { PreparedBundle } from "../../bundle/prepare-bundle";
 import type { TableName } from "../../bundle/schema";
-import type { LoadReport, SqlEngine } from "./engine";
+import { tableSpec, type ColumnType } from "../../bundle/schema";
+import { quoteIdent, type LoadReport, type SqlEngine } from "./engine";
+
+const DUCKDB_TYPE: Record<ColumnType, string> = {
+  int8: "TINYINT",
+  int32: "INTEGER",
+  int64: "BIGINT",
+  float64: "DOUBLE",
+  bool: "BOOLEAN",
+  utf8: "VARCHAR",
+  "list<utf8>": "VARCHAR[]",
+};
+
+/** A table created from a bundle written before some nullable column existed gets that column as nulls. */
+async function addMissingNullableColumns(engine: SqlEngine, name: TableName): Promise<void> {
+  for (const column of tableSpec(name).columns.filter((c) => c.nullable))
+    await engine.query(
+      `ALTER TABLE ${quoteIdent(name)} ADD COLUMN IF NOT EXISTS ${quoteIdent(column.name)} ${DUCKDB_TYPE[column.type]}`,
+    );
+}
 
 export async function loadPreparedBundle(
   engine: SqlEngine,
@@ -33,7 +52,14 @@ export async function loadPreparedBundle(
     report.errors.push(...errors.map((e) => e.message));
     if (failure)
       report.errors.push(`${runId}: table ${table.name}: could not be registered in DuckDB (${failure})`);
-    if (chunks > 0) report.tables.push({ name: table.name, rows: inserted });
+    if (chunks > 0) {
+      await addMissingNullableColumns(engine, table.name).catch((e: Error) =>
+        report.errors.push(
+          `${runId}: table ${table.name}: could not add its missing nullable columns (${e.message})`,
+        ),
+      );
+      report.tables.push({ name: table.name, rows: inserted });
+    }
     onTable?.(
       table.name,
       bundle.tables.slice(i + 1).map((t) => t.name),
