@@ -37,7 +37,7 @@ export function framesTable(
   const columns: Record<string, (bigint | null)[]> = {};
   for (const f of kept) for (const k of Object.keys(f.values)) if (!FRAME_COLUMNS.has(k)) unknown.add(k);
   for (const name of FRAME_COLUMNS) {
-    if (["run_id", "window", "duration", "deadline", "jank"].includes(name)) continue;
+    if (["run_id", "window", "duration", "deadline", "jank", "suspect", "source"].includes(name)) continue;
     if (!kept.some((f) => f.values[name] !== undefined)) continue;
     columns[name] = kept.map((f) => f.values[name] ?? null);
   }
@@ -49,6 +49,7 @@ export function framesTable(
     {
       ...columns,
       window: kept.map((f) => f.window),
+      suspect: kept.map((f) => f.suspect ?? null),
       duration,
       deadline,
       jank: duration.map((d, i) => d > deadline[i]!),
@@ -136,10 +137,34 @@ export function agentTables(runId: string, d: AgentData): Partial<Record<TableNa
   return out;
 }
 
-/** Accumulates framestats polls: each frame exactly once, keyed by window and IntendedVsync (plus the
- * vsync id on Android 12+); a poll that overlaps nothing seen before while the ring was full means lost frames. */
+/** Same frame seen in two polls: same window and every column equal, where a column still 0 (unset) in one
+ * poll may have been filled in by the next (hwui sets GpuCompleted, DisplayPresentTime, ... when the
+ * surface's stats arrive, after the frame was first dumped). */
+function sameFrame(a: FrameRecord, b: FrameRecord): boolean {
+  if (a.window !== b.window) return false;
+  for (const k in a.values) {
+    const x = a.values[k]!;
+    const y = b.values[k];
+    if (y !== undefined && x !== y && x !== 0n && y !== 0n) return false;
+  }
+  return true;
+}
+
+function mergeFrames(earlier: FrameRecord, later: FrameRecord): FrameRecord {
+  const values = { ...earlier.values };
+  for (const k in later.values)
+    if (later.values[k] !== 0n || values[k] === undefined) values[k] = later.values[k]!;
+  return { ...later, values };
+}
+
+/** Accumulates framestats polls: each frame exactly once. A frame is known by its whole identity (window and every
+ * timestamp), never by IntendedVsync alone: one dump holds distinct frames sharing an IntendedVsync (two frames in
+ * one vsync), so every row of one poll is kept, and a row of a later poll is the same frame only when it matches
+ * one not yet matched in that poll. A poll that overlaps nothing seen before while the ring was full means lost frames. */
 export class FrameDeduper {
-  private byKey = new Map<string, FrameRecord>();
+  /** window + IntendedVsync -> the frames seen with it (usually one) */
+  private byKey = new Map<string, FrameRecord[]>();
+  private count = 0;
   private lastMax = new Map<string, bigint>();
   readonly warnings: string[] = [];
   duplicates = 0;
@@ -158,19 +183,31 @@ export class FrameDeduper {
       let overlap = false;
       let min: bigint | null = null;
       let max: bigint | null = null;
+      // Frames this poll matched or added: never matched again within the same poll.
+      const taken = new Set<FrameRecord>();
+      const fresh: [string, FrameRecord][] = [];
       for (const f of list) {
         const iv = f.values.intended_vsync!;
-        const key = `${w}\u0000${iv}\u0000${f.values.frame_timeline_vsync_id ?? ""}`;
+        const key = `${w}\u0000${iv}`;
         if (min === null || iv < min) min = iv;
         if (max === null || iv > max) max = iv;
-        if (this.byKey.has(key)) {
+        const seen = this.byKey.get(key);
+        const at = seen ? seen.findIndex((p) => !taken.has(p) && sameFrame(p, f)) : -1;
+        if (seen && at >= 0) {
           overlap = true;
           this.duplicates++;
-          this.byKey.set(key, f); // a later poll may have filled in late columns (DisplayPresentTime)
-        } else {
-          this.byKey.set(key, f);
-          added++;
-        }
+          const merged = mergeFrames(seen[at]!, f); // a later poll may have filled in late columns
+          seen[at] = merged;
+          taken.add(merged);
+        } else fresh.push([key, f]);
+      }
+      for (const [key, f] of fresh) {
+        let seen = this.byKey.get(key);
+        if (!seen) this.byKey.set(key, (seen = []));
+        seen.push(f);
+        taken.add(f);
+        this.count++;
+        added++;
       }
       const prev = this.lastMax.get(w);
       // Adjacent frames (no more than ~1.5 frame intervals apart) are not a loss even without overlap.
@@ -197,9 +234,9 @@ export class FrameDeduper {
   }
 
   get size() {
-    return this.byKey.size;
+    return this.count;
   }
   frames(): FrameRecord[] {
-    return [...this.byKey.values()];
+    return [...this.byKey.values()].flat();
   }
 }

@@ -1,235 +1,8 @@
 // `dumpsys gfxinfo <pkg> framestats`: the ---PROFILEDATA--- sections, one per window. The header line
 // names the columns, so every Android version's layout is read the same way (AOSP libs/hwui/FrameInfo.cpp).
-
-/** Column layouts of FrameInfo.cpp's FrameInfoNames across releases (what the header line prints). */
-export const FRAMESTATS_LAYOUTS: readonly {
-  since_api: number;
-  release: string;
-  columns: readonly string[];
-}[] = [
-  {
-    since_api: 23, // framestats first printed in Android 6.0
-    release: "6.0-7.1",
-    columns: [
-      "Flags",
-      "IntendedVsync",
-      "Vsync",
-      "OldestInputEvent",
-      "NewestInputEvent",
-      "HandleInputStart",
-      "AnimationStart",
-      "PerformTraversalsStart",
-      "DrawStart",
-      "SyncQueued",
-      "SyncStart",
-      "IssueDrawCommandsStart",
-      "SwapBuffers",
-      "FrameCompleted",
-    ],
-  },
-  {
-    since_api: 26,
-    release: "8.0-9",
-    columns: [
-      "Flags",
-      "IntendedVsync",
-      "Vsync",
-      "OldestInputEvent",
-      "NewestInputEvent",
-      "HandleInputStart",
-      "AnimationStart",
-      "PerformTraversalsStart",
-      "DrawStart",
-      "SyncQueued",
-      "SyncStart",
-      "IssueDrawCommandsStart",
-      "SwapBuffers",
-      "FrameCompleted",
-      "DequeueBufferDuration",
-      "QueueBufferDuration",
-    ],
-  },
-  {
-    since_api: 29,
-    release: "10-11",
-    columns: [
-      "Flags",
-      "IntendedVsync",
-      "Vsync",
-      "OldestInputEvent",
-      "NewestInputEvent",
-      "HandleInputStart",
-      "AnimationStart",
-      "PerformTraversalsStart",
-      "DrawStart",
-      "SyncQueued",
-      "SyncStart",
-      "IssueDrawCommandsStart",
-      "SwapBuffers",
-      "FrameCompleted",
-      "DequeueBufferDuration",
-      "QueueBufferDuration",
-      "GpuCompleted",
-    ],
-  },
-  {
-    since_api: 31,
-    release: "12-12L",
-    columns: [
-      "Flags",
-      "FrameTimelineVsyncId",
-      "IntendedVsync",
-      "Vsync",
-      "InputEventId",
-      "HandleInputStart",
-      "AnimationStart",
-      "PerformTraversalsStart",
-      "DrawStart",
-      "FrameDeadline",
-      "FrameStartTime",
-      "SyncQueued",
-      "SyncStart",
-      "IssueDrawCommandsStart",
-      "SwapBuffers",
-      "FrameCompleted",
-      "DequeueBufferDuration",
-      "QueueBufferDuration",
-      "GpuCompleted",
-      "SwapBuffersCompleted",
-      "DisplayPresentTime",
-    ],
-  },
-  {
-    since_api: 33,
-    release: "13",
-    columns: [
-      "Flags",
-      "FrameTimelineVsyncId",
-      "IntendedVsync",
-      "Vsync",
-      "InputEventId",
-      "HandleInputStart",
-      "AnimationStart",
-      "PerformTraversalsStart",
-      "DrawStart",
-      "FrameDeadline",
-      "FrameStartTime",
-      "FrameInterval",
-      "SyncQueued",
-      "SyncStart",
-      "IssueDrawCommandsStart",
-      "SwapBuffers",
-      "FrameCompleted",
-      "DequeueBufferDuration",
-      "QueueBufferDuration",
-      "GpuCompleted",
-      "SwapBuffersCompleted",
-      "DisplayPresentTime",
-    ],
-  },
-  {
-    since_api: 34,
-    release: "14",
-    columns: [
-      "Flags",
-      "FrameTimelineVsyncId",
-      "IntendedVsync",
-      "Vsync",
-      "InputEventId",
-      "HandleInputStart",
-      "AnimationStart",
-      "PerformTraversalsStart",
-      "DrawStart",
-      "FrameDeadline",
-      "FrameStartTime",
-      "FrameInterval",
-      "SyncQueued",
-      "SyncStart",
-      "IssueDrawCommandsStart",
-      "SwapBuffers",
-      "FrameCompleted",
-      "DequeueBufferDuration",
-      "QueueBufferDuration",
-      "GpuCompleted",
-      "SwapBuffersCompleted",
-      "DisplayPresentTime",
-      "CommandSubmissionCompleted",
-    ],
-  },
-  {
-    since_api: 35,
-    release: "15",
-    columns: [
-      "Flags",
-      "FrameTimelineVsyncId",
-      "IntendedVsync",
-      "Vsync",
-      "InputEventId",
-      "HandleInputStart",
-      "AnimationStart",
-      "PerformTraversalsStart",
-      "DrawStart",
-      "FrameDeadline",
-      "FrameStartTime",
-      "FrameInterval",
-      "WorkloadTarget",
-      "SyncQueued",
-      "SyncStart",
-      "IssueDrawCommandsStart",
-      "SwapBuffers",
-      "FrameCompleted",
-      "DequeueBufferDuration",
-      "QueueBufferDuration",
-      "GpuCompleted",
-      "SwapBuffersCompleted",
-      "DisplayPresentTime",
-      "CommandSubmissionCompleted",
-    ],
-  },
-  {
-    since_api: 36,
-    release: "16",
-    columns: [
-      "Flags",
-      "FrameTimelineVsyncId",
-      "IntendedVsync",
-      "Vsync",
-      "InputEventId",
-      "HandleInputStart",
-      "AnimationStart",
-      "PerformTraversalsStart",
-      "DrawStart",
-      "FrameDeadline",
-      "FrameStartTime",
-      "FrameInterval",
-      "WorkloadTarget",
-      "AnimationTime",
-      "SyncQueued",
-      "SyncStart",
-      "IssueDrawCommandsStart",
-      "SwapBuffers",
-      "FrameCompleted",
-      "DequeueBufferDuration",
-      "QueueBufferDuration",
-      "GpuCompleted",
-      "SwapBuffersCompleted",
-      "DisplayPresentTime",
-      "CommandSubmissionCompleted",
-    ],
-  },
-];
-
-/** The layout a device of this API level prints (null below API 23: no framestats). */
-export function framestatsLayoutFor(api: number): readonly string[] | null {
-  let found: readonly string[] | null = null;
-  for (const l of FRAMESTATS_LAYOUTS) if (api >= l.since_api) found = l.columns;
-  return found;
-}
-
-/** FrameInfo column name -> frames table column (IntendedVsync -> intended_vsync). */
-export function frameColumnName(header: string): string {
-  return header.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
-}
+// Linear time in the input: lines are split once and every check is a scan, no backtracking pattern.
+export { FRAMESTATS_LAYOUTS, framestatsLayoutFor, frameColumnName } from "./framestats-layouts";
+import { frameColumnName } from "./framestats-layouts";
 
 export interface FrameRecord {
   window: string | null;
@@ -237,6 +10,8 @@ export interface FrameRecord {
   values: Record<string, bigint>;
   /** 1-based line in the text it came from */
   line: number;
+  /** why the row's times are impossible (frames.suspect); absent when plausible */
+  suspect?: string;
 }
 
 export interface FramestatsSection {
@@ -244,36 +19,155 @@ export interface FramestatsSection {
   columns: string[];
   frames: FrameRecord[];
   line: number;
+  /** which dumpsys output of the file the section came from (0-based): a saved polling session holds several */
+  dump: number;
 }
 
 export interface FramestatsResult {
   sections: FramestatsSection[];
   /** everything that could not be read, each naming file and line; valid rows are kept */
   warnings: string[];
+  /** what was read but corrected or flagged (column order fixed, suspect rows); the data is still whole */
+  notices: string[];
   /** "Failure while dumping" or "No process found": the dump itself failed */
   failure: string | null;
+  /** rows flagged suspect, by reason kind */
+  suspect: { negative: number; tooLong: number; overflow: number; notATime: number };
 }
 
 const PROFILE_MARK = "---PROFILEDATA---";
-const WINDOW_LINE = /^\s*(\S+\/\S+?)\s*(?:\(visibility=\d+\))?\s*$/;
+/** Each dumpsys gfxinfo output starts with this line (GraphicsStatsService / ActivityManagerService). */
+const DUMP_START = "Applications Graphics Acceleration Info:";
+const INT64_MAX = (1n << 63n) - 1n;
+const INT64_MIN = -(1n << 63n);
+/** Longer than this a frame cannot have taken: the ANR timeout is 5 s, a frame over a minute is a bad clock. */
+export const MAX_PLAUSIBLE_FRAME_NS = 60_000_000_000n;
+/** A refresh period is at most this long (10 Hz); a "FrameInterval" beyond it is a timestamp, not a period. */
+const MAX_INTERVAL_NS = 100_000_000n;
+
+/**
+ * The window a line of `dumpsys gfxinfo` names, or null: an indented `<pkg>/<activity>/android.view.ViewRootImpl@x`
+ * with an optional ` (visibility=N)`. Checked by hand, not by a regular expression, so that a 300 KB token costs
+ * one pass over it (a backtracking pattern such as \S+\/\S+? is quadratic in it).
+ */
+export function windowOfLine(raw: string): string | null {
+  if (raw.length === 0 || (raw[0] !== " " && raw[0] !== "\t")) return null;
+  let t = raw.trim();
+  const vis = t.lastIndexOf(" (visibility=");
+  if (vis > 0 && t.endsWith(")")) {
+    const digits = t.slice(vis + 13, -1);
+    if (digits.length > 0 && isDigits(digits, 0)) t = t.slice(0, vis).trimEnd();
+  }
+  const slash = t.indexOf("/");
+  if (slash <= 0 || slash === t.length - 1) return null;
+  for (let i = 0; i < t.length; i++) if (t.charCodeAt(i) <= 32) return null;
+  return t;
+}
+
+function isDigits(s: string, from: number): boolean {
+  if (from >= s.length) return false;
+  for (let i = from; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+function isInteger(s: string): boolean {
+  return isDigits(s, s[0] === "-" ? 1 : 0);
+}
+
+function median(v: bigint[]): bigint {
+  const s = [...v].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return s[s.length >> 1] ?? 0n;
+}
+
+/**
+ * Android 12+ hwui names FrameInterval before FrameStartTime in its header (FrameInfo.cpp's name list) but writes
+ * the values in FrameInfo.h's index order, FrameStartTime first. Told apart by the values: an interval is a
+ * refresh period (at most 100 ms), a start time is a timestamp near IntendedVsync.
+ */
+function fixIntervalOrder(section: FramestatsSection, where: string, notices: string[]) {
+  const fi = section.columns.indexOf("FrameInterval");
+  const fs = section.columns.indexOf("FrameStartTime");
+  if (fi < 0 || fs < 0 || section.frames.length === 0) return;
+  const rows = section.frames.filter(
+    (f) => f.values.frame_interval !== undefined && f.values.frame_start_time !== undefined,
+  );
+  const interval = rows.map((f) => f.values.frame_interval!).filter((v) => v !== 0n);
+  const start = rows.map((f) => f.values.frame_start_time!).filter((v) => v !== 0n);
+  if (interval.length === 0 || start.length === 0) return;
+  const mi = median(interval);
+  const ms = median(start);
+  if (!(mi > MAX_INTERVAL_NS && ms > 0n && ms <= MAX_INTERVAL_NS)) return;
+  for (const f of rows) {
+    const a = f.values.frame_interval!;
+    f.values.frame_interval = f.values.frame_start_time!;
+    f.values.frame_start_time = a;
+  }
+  notices.push(
+    `${where}: FrameInterval holds timestamps (median ${(Number(mi) / 1e9).toFixed(3)} s) and FrameStartTime ` +
+      `refresh periods (median ${(Number(ms) / 1e6).toFixed(3)} ms): the device printed them in the other order ` +
+      `than its header says (AOSP FrameInfo.cpp names vs FrameInfo.h indices); read swapped for ${rows.length} rows`,
+  );
+}
+
+type SuspectKind = keyof FramestatsResult["suspect"];
+
+/** Why a row's times are impossible, or null: IntendedVsync not a time, a negative or over-a-minute duration. */
+function frameSuspect(values: Record<string, bigint>): { kind: SuspectKind; why: string } | null {
+  const iv = values.intended_vsync!;
+  if (iv <= 0n) return { kind: "notATime", why: `IntendedVsync ${iv} is not a time` };
+  const fc = values.frame_completed;
+  if (fc === undefined || fc === 0n) return null; // not completed yet: left out of frames, counted there
+  const d = fc - iv;
+  if (d < 0n)
+    return {
+      kind: "negative",
+      why: `negative duration: FrameCompleted is ${(Number(-d) / 1e6).toFixed(3)} ms before IntendedVsync`,
+    };
+  if (d > MAX_PLAUSIBLE_FRAME_NS)
+    return {
+      kind: "tooLong",
+      why: `duration ${(Number(d) / 1e9).toFixed(3)} s is longer than a frame can take`,
+    };
+  return null;
+}
 
 /** Parses every PROFILEDATA section; rows that do not fit their header are reported and skipped. */
 export function parseFramestats(text: string, file = "framestats"): FramestatsResult {
-  const lines = text.split(/\r?\n/);
+  const lines = text.split(/\r\n|\n|\r/);
   const sections: FramestatsSection[] = [];
   const warnings: string[] = [];
+  const notices: string[] = [];
+  const suspect = { negative: 0, tooLong: 0, overflow: 0, notATime: 0 };
   let failure: string | null = null;
   let window: string | null = null;
   let section: FramestatsSection | null = null;
   let expectHeader = false;
+  let dump = 0;
+  let dumpStarted = false;
+  let sectionInDump = false;
+  const close = (s: FramestatsSection) => {
+    fixIntervalOrder(s, `${file} line ${s.line}`, notices);
+    for (const f of s.frames) {
+      const why = frameSuspect(f.values);
+      if (why) {
+        suspect[why.kind]++;
+        f.suspect = f.suspect ? `${f.suspect}; ${why.why}` : why.why;
+      }
+    }
+    sections.push(s);
+  };
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!;
     const line = raw.trim();
     const where = `${file} line ${i + 1}`;
-    if (/Failure while dumping|No process found for/.test(line)) failure ??= `${where}: ${line}`;
+    if (line.includes("Failure while dumping") || line.includes("No process found for"))
+      failure ??= `${where}: ${line.slice(0, 200)}`;
     if (line === PROFILE_MARK) {
       if (section) {
-        sections.push(section);
+        close(section);
         section = null;
       } else expectHeader = true;
       continue;
@@ -290,7 +184,8 @@ export function parseFramestats(text: string, file = "framestats"): FramestatsRe
         i++;
         continue;
       }
-      section = { window, columns, frames: [], line: i + 1 };
+      sectionInDump = true;
+      section = { window, columns, frames: [], line: i + 1, dump };
       continue;
     }
     if (section) {
@@ -303,29 +198,64 @@ export function parseFramestats(text: string, file = "framestats"): FramestatsRe
       }
       const values: Record<string, bigint> = {};
       let bad = -1;
+      const overflow: string[] = [];
       for (let c = 0; c < fields.length; c++) {
         const f = fields[c]!.trim();
-        if (!/^-?\d+$/.test(f)) {
+        if (!isInteger(f)) {
           bad = c;
           break;
         }
-        values[frameColumnName(section.columns[c]!)] = BigInt(f);
+        const v = BigInt(f);
+        const name = section.columns[c]!;
+        // A value beyond int64 would wrap in the Arrow column: drop it and say so.
+        if (v > INT64_MAX || v < INT64_MIN) overflow.push(`${name} overflows int64 (${f.slice(0, 30)})`);
+        else values[frameColumnName(name)] = v;
       }
       if (bad >= 0) {
-        warnings.push(`${where}: field ${section.columns[bad]} is not an integer ("${fields[bad]}")`);
+        warnings.push(
+          `${where}: field ${section.columns[bad]} is not an integer ("${fields[bad]!.slice(0, 40)}")`,
+        );
         continue;
       }
-      section.frames.push({ window: section.window, values, line: i + 1 });
+      if (values.intended_vsync === undefined) {
+        warnings.push(`${where}: ${overflow.join("; ")}: the row cannot be placed in time; left out`);
+        continue;
+      }
+      const rec: FrameRecord = { window: section.window, values, line: i + 1 };
+      if (overflow.length) {
+        suspect.overflow++;
+        rec.suspect = overflow.join("; ");
+      }
+      section.frames.push(rec);
       continue;
     }
-    const w = WINDOW_LINE.exec(raw);
-    if (w && /^\s/.test(raw)) window = w[1]!;
+    if (line === DUMP_START) {
+      if (dumpStarted || sectionInDump) dump++;
+      dumpStarted = true;
+      sectionInDump = false;
+      window = null;
+      continue;
+    }
+    if (line.startsWith("** Graphics info for pid ")) {
+      window = null;
+      continue;
+    }
+    const w = windowOfLine(raw);
+    if (w !== null) window = w;
   }
   if (section) {
     warnings.push(
       `${file} line ${lines.length}: PROFILEDATA section opened at line ${section.line - 1} never closed; kept its ${section.frames.length} rows`,
     );
-    sections.push(section);
-  }
-  return { sections, warnings, failure };
+    close(section);
+  } else if (expectHeader)
+    warnings.push(`${file} line ${lines.length}: the file ends right after a PROFILEDATA marker`);
+  const flagged = suspect.negative + suspect.tooLong + suspect.overflow + suspect.notATime;
+  if (flagged)
+    notices.push(
+      `${file}: ${flagged} frame rows flagged suspect (frames.suspect) and left out of analyses by default: ` +
+        `${suspect.negative} negative duration, ${suspect.tooLong} longer than ${Number(MAX_PLAUSIBLE_FRAME_NS) / 1e9} s, ` +
+        `${suspect.overflow} int64 overflow, ${suspect.notATime} IntendedVsync not a time`,
+    );
+  return { sections, warnings, notices, failure, suspect };
 }
