@@ -2,7 +2,7 @@
 import type { Table } from "apache-arrow";
 import { makeBundleTable } from "../bundle/table-builder";
 import { tableSpec, type TableName } from "../bundle/schema";
-import type { FrameRecord } from "./sources/framestats";
+import { frameEnd, incompleteWhy, type FrameRecord } from "./sources/framestats";
 import type { AgentData } from "./sources/agent-lines";
 
 const FRAME_COLUMNS = new Set(tableSpec("frames").columns.map((c) => c.name));
@@ -17,15 +17,14 @@ export function frameDeadline(values: Record<string, bigint>, refreshHz: number 
   return DEFAULT_DEADLINE_NS;
 }
 
-/** Frames rows in intended_vsync order; frames without FrameCompleted are left out and counted. */
+/** Frames rows in intended_vsync order, every one kept: a frame dumped before it completed (FrameCompleted 0) gets
+ * the duration it had reached, a lower bound, and is flagged suspect; rows without IntendedVsync are counted. */
 export function framesTable(
   runId: string,
   frames: FrameRecord[],
   refreshHz: number | null,
-): { table: Table; skipped: number; unknownColumns: string[] } {
-  const kept = frames.filter(
-    (f) => f.values.intended_vsync !== undefined && (f.values.frame_completed ?? 0n) > 0n,
-  );
+): { table: Table; skipped: number; incomplete: number; unknownColumns: string[] } {
+  const kept = frames.filter((f) => f.values.intended_vsync !== undefined);
   kept.sort((a, b) =>
     a.values.intended_vsync! < b.values.intended_vsync!
       ? -1
@@ -41,7 +40,8 @@ export function framesTable(
     if (!kept.some((f) => f.values[name] !== undefined)) continue;
     columns[name] = kept.map((f) => f.values[name] ?? null);
   }
-  const duration = kept.map((f) => f.values.frame_completed! - f.values.intended_vsync!);
+  const duration = kept.map((f) => frameEnd(f.values).end - f.values.intended_vsync!);
+  const suspect = kept.map((f) => f.suspect ?? incompleteWhy(f.values));
   const deadline = kept.map((f) => frameDeadline(f.values, refreshHz));
   const table = makeBundleTable(
     "frames",
@@ -49,14 +49,15 @@ export function framesTable(
     {
       ...columns,
       window: kept.map((f) => f.window),
-      suspect: kept.map((f) => f.suspect ?? null),
+      suspect,
       duration,
       deadline,
       jank: duration.map((d, i) => d > deadline[i]!),
     },
     kept.length,
   );
-  return { table, skipped: frames.length - kept.length, unknownColumns: [...unknown] };
+  const incomplete = kept.filter((f) => incompleteWhy(f.values) !== null).length;
+  return { table, skipped: frames.length - kept.length, incomplete, unknownColumns: [...unknown] };
 }
 
 /** tasks, contexts, render_ops and ui_events from the agent's lines; empty tables are left out. */

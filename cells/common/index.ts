@@ -1,1 +1,2 @@
 export { requireColumns } from "./require-columns";
+export { suspectRows, PLAUSIBLE_FRAMES_SQL } from "./suspect-rows";

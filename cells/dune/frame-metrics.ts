@@ -11,6 +11,7 @@
 import * as Plot from "@observablehq/plot";
 import type { Table, Vector } from "apache-arrow";
 import { requireColumns } from "../common/require-columns";
+import { suspectRows } from "../common/suspect-rows";
 import type { RunMetrics } from "./deviation-labels";
 
 export type JankRule = "frame_deadline" | "frame_interval" | "refresh_rate" | "fixed";
@@ -30,6 +31,11 @@ export interface FrameMetricsOptions {
    * every frame gfxinfo reports (§5.1).
    */
   skipFlaggedFrames?: boolean;
+  /**
+   * Count frames whose times are impossible or unfinished (frames.suspect set on import: negative or
+   * over-a-minute duration, overflow, FrameCompleted unset). Default false: they are left out and counted.
+   */
+  includeSuspect?: boolean;
 }
 
 export interface FrameStats {
@@ -53,6 +59,8 @@ export interface RunFrameMetrics {
   rule: Record<JankRule, number>;
   /** Frames left out because their Flags were non-zero (skipFlaggedFrames). */
   flaggedSkipped: number;
+  /** Frames left out because frames.suspect is set (unless includeSuspect). */
+  suspectSkipped: number;
   ruleText: string;
   total: FrameStats;
   buckets: BucketStats[];
@@ -122,6 +130,7 @@ export function frameMetrics(frames: Table, options: FrameMetricsOptions = {}): 
     has(frames, "frame_interval") ? frames.getChild("frame_interval") : null,
     rowsTotal,
   );
+  const suspect = options.includeSuspect ? null : suspectRows(frames);
   const flags = numbers(
     options.skipFlaggedFrames && has(frames, "flags") ? frames.getChild("flags") : null,
     rowsTotal,
@@ -154,9 +163,11 @@ export function frameMetrics(frames: Table, options: FrameMetricsOptions = {}): 
 
   const out: RunFrameMetrics[] = [];
   for (const [runId, rowsUnsorted] of groupRows(frames, "frames")) {
+    const plausible = suspect ? rowsUnsorted.filter((r) => suspect[r] === 0) : rowsUnsorted;
+    const suspectSkipped = rowsUnsorted.length - plausible.length;
     // flags[r] > 0 is false for null (NaN) and for 0
-    const rows = rowsUnsorted.filter((r) => !(flags[r]! > 0)).sort((a, b) => vsync[a]! - vsync[b]!);
-    const flaggedSkipped = rowsUnsorted.length - rows.length;
+    const rows = plausible.filter((r) => !(flags[r]! > 0)).sort((a, b) => vsync[a]! - vsync[b]!);
+    const flaggedSkipped = plausible.length - rows.length;
     const hz = refresh.get(runId) ?? options.refreshHz;
     const rule: Record<JankRule, number> = {
       frame_deadline: 0,
@@ -206,11 +217,14 @@ export function frameMetrics(frames: Table, options: FrameMetricsOptions = {}): 
             `${r === "fixed" ? `${RULE_TEXT.fixed} ${fixedMs} ms` : RULE_TEXT[r]} for ${rule[r]} frame${rule[r] === 1 ? "" : "s"}`,
         )
         .join("; ") || "no frames";
-    const skipped = flaggedSkipped > 0 ? `; ${flaggedSkipped} frame(s) with non-zero Flags left out` : "";
+    const skipped =
+      (flaggedSkipped > 0 ? `; ${flaggedSkipped} frame(s) with non-zero Flags left out` : "") +
+      (suspectSkipped > 0 ? `; ${suspectSkipped} suspect frame(s) (impossible times) left out` : "");
     out.push({
       runId,
       rule,
       flaggedSkipped,
+      suspectSkipped,
       ruleText: `jank = duration > deadline, deadline from ${ruleText}${skipped}`,
       total: stats(all, janky),
       buckets: bucketDur.map((d, k) => ({

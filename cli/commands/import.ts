@@ -1,6 +1,6 @@
 // `jankbook import <file> --out <dir>`: a saved file (method trace, framestats, gfxinfo, logcat, simpleperf stat) into a run
 // bundle. The kind is detected from the content, not the file name.
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import type { Command } from "commander";
 import { newManifest } from "../../bundle/manifest";
@@ -11,6 +11,7 @@ import { detectLogcat, importLogcat } from "../../collectors/import/logcat";
 import { detectMethodTrace, importMethodTrace } from "../../collectors/import/method-trace";
 import { detectSimpleperfStat, importSimpleperfStat } from "../../collectors/import/simpleperf";
 import { describeBytes } from "../../collectors/sources/method-trace";
+import { decodeText } from "../../collectors/sources/text-decode";
 
 export interface ImportResult {
   dir: string;
@@ -28,17 +29,13 @@ export async function importFile(
   const name = basename(file);
   const dir = join(out, runId);
   let imported: TextImport;
-  let extra: Record<string, unknown> | null = null;
   if (detectMethodTrace(bytes)) imported = importMethodTrace(bytes, name, runId);
   else {
-    const text = new TextDecoder().decode(bytes);
+    const text = decodeText(bytes).text; // UTF-8, BOM or UTF-16 (PowerShell redirection)
     if (detectSimpleperfStat(text)) imported = importSimpleperfStat(text, name, runId);
     else if (detectFramestats(text)) imported = importFramestats(text, name, runId);
-    else if (detectGfxinfo(text)) {
-      const g = importGfxinfo(text, name);
-      imported = g;
-      extra = { gfxinfo_summary: g.summary };
-    } else if (detectLogcat(text)) imported = importLogcat(text, name, runId);
+    else if (detectGfxinfo(text)) imported = importGfxinfo(text, name, runId);
+    else if (detectLogcat(text)) imported = importLogcat(text, name, runId);
     else
       throw new Error(
         `${file}: not a method trace, framestats, gfxinfo, logcat or simpleperf stat file; it looks like ${describeBytes(bytes, 0)}`,
@@ -50,7 +47,6 @@ export async function importFile(
     warnings: imported.warnings,
   });
   await writeBundleFolder(dir, manifest, imported.tables);
-  if (extra) await writeFile(join(dir, "gfxinfo-summary.json"), JSON.stringify(extra, null, 2) + "\n");
   return { dir, kind: imported.source.kind, imported };
 }
 

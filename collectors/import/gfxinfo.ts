@@ -1,28 +1,89 @@
-// Importer for `dumpsys gfxinfo <pkg>` without framestats rows: there are no per-frame timestamps, so no
-// frames table; the summary (frames, janky frames, percentiles, histogram) goes into the warnings-free
-// `gfxinfo-summary` source record and the caller writes it beside the bundle.
+// Importer for `dumpsys gfxinfo <pkg>` without framestats rows (Android 4.3 to 16, phones and TV, one process or
+// every process, or a bare excerpt starting at `Stats since:`): no per-frame timestamps, so no frames table; the
+// summaries go into `gfxinfo_summaries` and their HISTOGRAM / GPU HISTOGRAM lines into `gfxinfo_histogram`.
+import type { Table } from "apache-arrow";
+import type { TableName } from "../../bundle/schema";
+import { makeBundleTable } from "../../bundle/table-builder";
 import { parseGfxinfo, type GfxinfoResult } from "../sources/gfxinfo";
 import type { TextImport } from "./framestats";
 
+/** A gfxinfo dump, or an excerpt of one that starts at (or holds) a summary. */
 export function detectGfxinfo(text: string): boolean {
-  return /\*\* Graphics info for pid \d+ \[/.test(text) && !text.includes("---PROFILEDATA---");
+  if (text.includes("---PROFILEDATA---")) return false;
+  if (/\*\* Graphics info for pid \d+ \[/.test(text)) return true;
+  return /^\s*Stats since: \d+ns\s*$/m.test(text) || /^\s*Total frames rendered: \d+\s*$/m.test(text);
 }
 
-export function importGfxinfo(text: string, file: string): TextImport & { summary: GfxinfoResult } {
-  const g = parseGfxinfo(text, file);
-  const s = g.summaries[0];
-  const warnings = [...g.warnings];
-  warnings.push(
-    s
-      ? `${file}: gfxinfo summary only (${s.total_frames ?? "?"} frames, ${s.janky_frames ?? "?"} janky): no per-frame data; collect framestats for a frames table`
-      : `${file}: no frame statistics in this dump (Android < 6 prints none)`,
+/** gfxinfo_summaries and gfxinfo_histogram rows for every summary of the dump; empty tables are left out. */
+export function gfxinfoTables(runId: string, g: GfxinfoResult): Partial<Record<TableName, Table>> {
+  const out: Partial<Record<TableName, Table>> = {};
+  const s = g.summaries;
+  if (!s.length) return out;
+  const num = (v: number | null | undefined) => (v === undefined ? null : v);
+  out.gfxinfo_summaries = makeBundleTable(
+    "gfxinfo_summaries",
+    runId,
+    {
+      pid: s.map((x) => x.pid),
+      package: s.map((x) => x.package),
+      window: s.map((x) => x.window),
+      stats_since: s.map((x) => x.stats_since_ns),
+      total_frames: s.map((x) => x.total_frames),
+      janky_frames: s.map((x) => x.janky_frames),
+      janky_frames_legacy: s.map((x) => x.janky_frames_legacy),
+      p50_ms: s.map((x) => num(x.percentiles[50])),
+      p90_ms: s.map((x) => num(x.percentiles[90])),
+      p95_ms: s.map((x) => num(x.percentiles[95])),
+      p99_ms: s.map((x) => num(x.percentiles[99])),
+      gpu_p50_ms: s.map((x) => num(x.gpu_percentiles[50])),
+      gpu_p90_ms: s.map((x) => num(x.gpu_percentiles[90])),
+      gpu_p95_ms: s.map((x) => num(x.gpu_percentiles[95])),
+      gpu_p99_ms: s.map((x) => num(x.gpu_percentiles[99])),
+      missed_vsync: s.map((x) => num(x.counts.missed_vsync)),
+      high_input_latency: s.map((x) => num(x.counts.high_input_latency)),
+      slow_ui_thread: s.map((x) => num(x.counts.slow_ui_thread)),
+      slow_bitmap_uploads: s.map((x) => num(x.counts.slow_bitmap_uploads)),
+      slow_issue_draw_commands: s.map((x) => num(x.counts.slow_issue_draw_commands ?? x.counts.slow_draw)),
+      frame_deadline_missed: s.map((x) => num(x.counts.frame_deadline_missed)),
+    },
+    s.length,
   );
+  const rows = s.flatMap((x) => [
+    ...x.histogram.map((b) => ({ x, kind: "frame", b })),
+    ...x.gpu_histogram.map((b) => ({ x, kind: "gpu", b })),
+  ]);
+  if (rows.length)
+    out.gfxinfo_histogram = makeBundleTable(
+      "gfxinfo_histogram",
+      runId,
+      {
+        pid: rows.map((r) => r.x.pid),
+        window: rows.map((r) => r.x.window),
+        kind: rows.map((r) => r.kind),
+        bucket_ms: rows.map((r) => r.b.ms),
+        count: rows.map((r) => r.b.count),
+      },
+      rows.length,
+    );
+  return out;
+}
+
+export function importGfxinfo(text: string, file: string, runId = `import-${file}`): TextImport {
+  const g = parseGfxinfo(text, file);
+  const warnings = [...g.warnings];
+  const proc = g.summaries.find((s) => s.window === null) ?? g.summaries[0];
+  if (!g.summaries.length)
+    warnings.push(`${file}: no frame statistics in this dump (Android before 6 prints none)`);
+  else
+    warnings.push(
+      `${file}: gfxinfo summaries only (${g.summaries.length}; ${proc!.total_frames ?? "?"} frames, ` +
+        `${proc!.janky_frames ?? "?"} janky): no per-frame data; collect framestats for a frames table`,
+    );
   return {
     context: { app: g.package ?? "unknown", scenario: `import ${file}` },
-    tables: {},
+    tables: gfxinfoTables(runId, g),
     warnings,
-    complete: true,
+    complete: g.warnings.length === 0,
     source: { kind: "gfxinfo", origin: file },
-    summary: g,
   };
 }

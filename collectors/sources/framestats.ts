@@ -32,7 +32,7 @@ export interface FramestatsResult {
   /** "Failure while dumping" or "No process found": the dump itself failed */
   failure: string | null;
   /** rows flagged suspect, by reason kind */
-  suspect: { negative: number; tooLong: number; overflow: number; notATime: number };
+  suspect: { negative: number; tooLong: number; overflow: number; notATime: number; incomplete: number };
 }
 
 const PROFILE_MARK = "---PROFILEDATA---";
@@ -114,13 +114,51 @@ function fixIntervalOrder(section: FramestatsSection, where: string, notices: st
 
 type SuspectKind = keyof FramestatsResult["suspect"];
 
-/** Why a row's times are impossible, or null: IntendedVsync not a time, a negative or over-a-minute duration. */
+/** Timestamps a frame passes through, latest first: where an unfinished frame got to (FrameInfo.h order). */
+const PROGRESS = [
+  "swap_buffers_completed",
+  "swap_buffers",
+  "issue_draw_commands_start",
+  "sync_start",
+  "sync_queued",
+  "draw_start",
+  "perform_traversals_start",
+  "animation_start",
+  "handle_input_start",
+  "vsync",
+];
+
+/**
+ * When the frame ended: FrameCompleted, or for a frame dumped before hwui set it (GpuCompleted and FrameCompleted
+ * arrive with the surface's stats, after the frame is in the ring) the latest timestamp it reached, a lower bound.
+ */
+export function frameEnd(values: Record<string, bigint>): { end: bigint; column: string } {
+  const fc = values.frame_completed;
+  if (fc !== undefined && fc !== 0n) return { end: fc, column: "frame_completed" };
+  const iv = values.intended_vsync!;
+  for (const c of PROGRESS) {
+    const v = values[c];
+    if (v !== undefined && v >= iv) return { end: v, column: c };
+  }
+  return { end: iv, column: "intended_vsync" };
+}
+
+/** The frames.suspect text of a frame dumped before it completed. */
+export function incompleteWhy(values: Record<string, bigint>): string | null {
+  const { column } = frameEnd(values);
+  return column === "frame_completed"
+    ? null
+    : `not completed when dumped (FrameCompleted 0): duration measured to ${column}, a lower bound`;
+}
+
+/** Why a row's times are impossible or unfinished, or null: IntendedVsync not a time, FrameCompleted unset, a
+ * negative or over-a-minute duration. */
 function frameSuspect(values: Record<string, bigint>): { kind: SuspectKind; why: string } | null {
   const iv = values.intended_vsync!;
   if (iv <= 0n) return { kind: "notATime", why: `IntendedVsync ${iv} is not a time` };
-  const fc = values.frame_completed;
-  if (fc === undefined || fc === 0n) return null; // not completed yet: left out of frames, counted there
-  const d = fc - iv;
+  const incomplete = incompleteWhy(values);
+  if (incomplete) return { kind: "incomplete", why: incomplete };
+  const d = values.frame_completed! - iv;
   if (d < 0n)
     return {
       kind: "negative",
@@ -140,7 +178,7 @@ export function parseFramestats(text: string, file = "framestats"): FramestatsRe
   const sections: FramestatsSection[] = [];
   const warnings: string[] = [];
   const notices: string[] = [];
-  const suspect = { negative: 0, tooLong: 0, overflow: 0, notATime: 0 };
+  const suspect = { negative: 0, tooLong: 0, overflow: 0, notATime: 0, incomplete: 0 };
   let failure: string | null = null;
   let window: string | null = null;
   let section: FramestatsSection | null = null;
@@ -148,6 +186,7 @@ export function parseFramestats(text: string, file = "framestats"): FramestatsRe
   let dump = 0;
   let dumpStarted = false;
   let sectionInDump = false;
+  const windowsInDump = new Set<string>();
   const close = (s: FramestatsSection) => {
     fixIntervalOrder(s, `${file} line ${s.line}`, notices);
     for (const f of s.frames) {
@@ -184,6 +223,9 @@ export function parseFramestats(text: string, file = "framestats"): FramestatsRe
         i++;
         continue;
       }
+      // One dump prints each window once: the same window again is the next dump of a saved polling session.
+      if (windowsInDump.has(window ?? "")) ((dump += 1), windowsInDump.clear());
+      windowsInDump.add(window ?? "");
       sectionInDump = true;
       section = { window, columns, frames: [], line: i + 1, dump };
       continue;
@@ -233,6 +275,7 @@ export function parseFramestats(text: string, file = "framestats"): FramestatsRe
       if (dumpStarted || sectionInDump) dump++;
       dumpStarted = true;
       sectionInDump = false;
+      windowsInDump.clear();
       window = null;
       continue;
     }
@@ -250,12 +293,13 @@ export function parseFramestats(text: string, file = "framestats"): FramestatsRe
     close(section);
   } else if (expectHeader)
     warnings.push(`${file} line ${lines.length}: the file ends right after a PROFILEDATA marker`);
-  const flagged = suspect.negative + suspect.tooLong + suspect.overflow + suspect.notATime;
+  const flagged = Object.values(suspect).reduce((a, b) => a + b, 0);
   if (flagged)
     notices.push(
       `${file}: ${flagged} frame rows flagged suspect (frames.suspect) and left out of analyses by default: ` +
         `${suspect.negative} negative duration, ${suspect.tooLong} longer than ${Number(MAX_PLAUSIBLE_FRAME_NS) / 1e9} s, ` +
-        `${suspect.overflow} int64 overflow, ${suspect.notATime} IntendedVsync not a time`,
+        `${suspect.overflow} int64 overflow, ${suspect.notATime} IntendedVsync not a time, ` +
+        `${suspect.incomplete} not completed when dumped`,
     );
   return { sections, warnings, notices, failure, suspect };
 }

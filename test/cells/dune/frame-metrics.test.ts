@@ -114,6 +114,29 @@ describe("frameMetrics", () => {
     expect(r!.flaggedSkipped).toBe(1);
     expect(r!.ruleText).toContain("1 frame(s) with non-zero Flags left out");
   });
+  it("leaves out suspect frames by default, counts them, and includes them when asked", () => {
+    // 10 ms, a -1,501 s frame and a 9-year frame (both real in a multi-window dump), 20 ms; deadline 16.67 ms.
+    const dur = [t(10), -1_501_000_000_000n, 288_208_950_000_000_000n, t(20)];
+    const table = makeBundleTable("frames", "s", {
+      intended_vsync: [t(0), t(16), t(32), t(48)],
+      duration: dur,
+      deadline: dur.map(() => 0n),
+      jank: dur.map(() => false),
+      suspect: [null, "negative duration", "duration 288208950 s", null],
+    });
+    const [r] = frameMetrics(table);
+    expect(r!.suspectSkipped).toBe(2);
+    expect(r!.total).toMatchObject({ frames: 2, jankyFrames: 1, smoothRatio: 0.5, meanFrameMs: 15 });
+    expect(r!.ruleText).toContain("2 suspect frame(s) (impossible times) left out");
+    const [all] = frameMetrics(table, { includeSuspect: true });
+    expect(all!.suspectSkipped).toBe(0);
+    expect(all!.total.frames).toBe(4);
+    // (10 - 1,501,000 + 288,208,950,000 + 20) ms / 4, the mean the default keeps out
+    expect(all!.total.meanFrameMs).toBeCloseTo((10 - 1_501_000 + 288_208_950_000 + 20) / 4, 0);
+  });
+  it("treats a frames table without a suspect column as all plausible", () => {
+    expect(frameMetrics(runC())[0]!.suspectSkipped).toBe(0);
+  });
   it("feeds deviationLabels through toRunMetrics", () => {
     const m = toRunMetrics(a!);
     expect(m).toMatchObject({ frames: 6, smoothRatio: 0.5 });

@@ -36,12 +36,24 @@ describe("importers", () => {
     expect(Array.from(f.getChild("jank")!.toArray() as ArrayLike<boolean>, Boolean)).toEqual([false, true]);
     expect(r.complete).toBe(true);
   });
-  it("gfxinfo summary only: no frames table, says why", () => {
-    const r = importGfxinfo(gfx, "api28.txt");
-    expect(r.tables).toEqual({});
+  it("gfxinfo summary only: no frames table, the summary and histogram tables, says why", () => {
+    const r = importGfxinfo(gfx, "api28.txt", "imp");
+    expect(Object.keys(r.tables).sort()).toEqual(["gfxinfo_histogram", "gfxinfo_summaries"]);
+    // read off the file by hand: 43 frames, 7 janky, p50 5 ms ... p99 200 ms, 154 HISTOGRAM buckets
+    const s = r.tables.gfxinfo_summaries!.get(0)!.toJSON();
+    expect(s).toMatchObject({ run_id: "imp", pid: 2720, package: "com.android.chrome", window: null });
+    expect([s.stats_since, s.total_frames, s.janky_frames, s.p50_ms, s.p99_ms]).toEqual([
+      101382312046230n,
+      43n,
+      7n,
+      5,
+      200,
+    ]);
+    expect(r.tables.gfxinfo_histogram!.numRows).toBe(154);
     expect(r.context.app).toBe("com.android.chrome");
+    expect(r.complete).toBe(true);
     expect(r.warnings).toEqual([
-      "api28.txt: gfxinfo summary only (43 frames, 7 janky): no per-frame data; collect framestats for a frames table",
+      "api28.txt: gfxinfo summaries only (1; 43 frames, 7 janky): no per-frame data; collect framestats for a frames table",
     ]);
   });
   it("logcat with agent lines -> agent tables; incomplete when lines were lost", () => {
