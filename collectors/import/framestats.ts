@@ -42,12 +42,14 @@ export function importFramestats(text: string, file: string, runId: string): Tex
   warnings.push(...d.warnings);
   if (d.duplicates)
     warnings.push(`${file}: ${dumps.length} dumps overlap; ${d.duplicates} repeated frames kept once`);
-  const frames = framesTable(runId, d.frames(), null);
-  if (frames.unknownColumns.length)
-    warnings.push(`${file}: columns not in the schema, not kept: ${frames.unknownColumns.join(", ")}`);
-  if (frames.skipped) warnings.push(`${file}: ${frames.skipped} rows without IntendedVsync left out`);
   const tables: Partial<Record<TableName, Table>> = gfxinfoTables(runId, g);
-  if (frames.table.numRows) tables.frames = frames.table;
+  if (d.size) {
+    const frames = framesTable(runId, d.frames(), null);
+    if (frames.unknownColumns.length)
+      warnings.push(`${file}: columns not in the schema, not kept: ${frames.unknownColumns.join(", ")}`);
+    if (frames.skipped) warnings.push(`${file}: ${frames.skipped} rows without IntendedVsync left out`);
+    tables.frames = frames.table;
+  }
   return {
     context: { app: g.package ?? "unknown", scenario: `import ${file}` },
     tables,
