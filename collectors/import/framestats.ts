@@ -32,6 +32,8 @@ export function importFramestats(text: string, file: string, runId: string): Tex
   const g = parseGfxinfo(text, file);
   const warnings = [...r.warnings, ...g.warnings, ...r.notices];
   if (r.failure) warnings.push(`the dump failed on the device: ${r.failure}`);
+  else if (g.truncated) warnings.push(g.truncated);
+  warnings.push(...g.inconsistent.map((w) => `${w}: figures that cannot all be true`));
   const d = new FrameDeduper();
   const dumps = [...new Set(r.sections.map((s) => s.dump))];
   for (const k of dumps)
@@ -54,7 +56,7 @@ export function importFramestats(text: string, file: string, runId: string): Tex
     context: { app: g.package ?? "unknown", scenario: `import ${file}` },
     tables,
     warnings,
-    complete: r.warnings.length === 0 && g.warnings.length === 0 && !r.failure,
+    complete: r.warnings.length === 0 && g.warnings.length === 0 && !r.failure && !g.truncated,
     source: { kind: "framestats", origin: file },
   };
 }

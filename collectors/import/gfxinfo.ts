@@ -71,6 +71,8 @@ export function gfxinfoTables(runId: string, g: GfxinfoResult): Partial<Record<T
 export function importGfxinfo(text: string, file: string, runId = `import-${file}`): TextImport {
   const g = parseGfxinfo(text, file);
   const warnings = [...g.warnings];
+  if (g.truncated) warnings.push(g.truncated);
+  warnings.push(...g.inconsistent.map((w) => `${w}: figures that cannot all be true`));
   const proc = g.summaries.find((s) => s.window === null) ?? g.summaries[0];
   if (!g.summaries.length)
     warnings.push(`${file}: no frame statistics in this dump (Android before 6 prints none)`);
@@ -83,7 +85,7 @@ export function importGfxinfo(text: string, file: string, runId = `import-${file
     context: { app: g.package ?? "unknown", scenario: `import ${file}` },
     tables: gfxinfoTables(runId, g),
     warnings,
-    complete: g.warnings.length === 0,
+    complete: g.warnings.length === 0 && !g.truncated,
     source: { kind: "gfxinfo", origin: file },
   };
 }

@@ -143,12 +143,13 @@ export function frameEnd(values: Record<string, bigint>): { end: bigint; column:
   return { end: iv, column: "intended_vsync" };
 }
 
-/** The frames.suspect text of a frame dumped before it completed. */
+/** The frames.suspect text of a frame dumped before it completed (or whose FrameCompleted could not be kept). */
 export function incompleteWhy(values: Record<string, bigint>): string | null {
   const { column } = frameEnd(values);
-  return column === "frame_completed"
-    ? null
-    : `not completed when dumped (FrameCompleted 0): duration measured to ${column}, a lower bound`;
+  if (column === "frame_completed") return null;
+  const why =
+    values.frame_completed === 0n ? "not completed when dumped (FrameCompleted 0)" : "no FrameCompleted";
+  return `${why}: duration measured to ${column}, a lower bound`;
 }
 
 /** Why a row's times are impossible or unfinished, or null: IntendedVsync not a time, FrameCompleted unset, a
@@ -293,10 +294,11 @@ export function parseFramestats(text: string, file = "framestats"): FramestatsRe
     close(section);
   } else if (expectHeader)
     warnings.push(`${file} line ${lines.length}: the file ends right after a PROFILEDATA marker`);
-  const flagged = Object.values(suspect).reduce((a, b) => a + b, 0);
+  let flagged = 0;
+  for (const sec of sections) for (const f of sec.frames) if (f.suspect) flagged++;
   if (flagged)
     notices.push(
-      `${file}: ${flagged} frame rows flagged suspect (frames.suspect) and left out of analyses by default: ` +
+      `${file}: ${flagged} frame rows flagged suspect (frames.suspect) and left out of analyses by default (a row may have several reasons): ` +
         `${suspect.negative} negative duration, ${suspect.tooLong} longer than ${Number(MAX_PLAUSIBLE_FRAME_NS) / 1e9} s, ` +
         `${suspect.overflow} int64 overflow, ${suspect.notATime} IntendedVsync not a time, ` +
         `${suspect.incomplete} not completed when dumped`,

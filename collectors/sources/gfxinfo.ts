@@ -39,6 +39,10 @@ export interface GfxinfoResult {
   profile: { window: string; columns: string[]; rows: number[][] }[];
   windows: string[];
   warnings: string[];
+  /** the last process block ends before its "Total ViewRootImpl" line: the file was cut short (null when whole) */
+  truncated: string | null;
+  /** figures that cannot all be true (more janky than rendered frames, a HISTOGRAM not adding up), by line */
+  inconsistent: string[];
 }
 
 const MAX_QUOTE = 60;
@@ -145,6 +149,29 @@ function isProfileRow(line: string): number[] | null {
   return row;
 }
 
+/** JankTracker counts every frame in HISTOGRAM and at most every frame in GPU HISTOGRAM; janky ones are a subset. */
+function checkSummary(s: GfxSummary, file: string, out: string[]) {
+  const where = `${file} line ${s.line}`;
+  const total = s.total_frames;
+  if (total === null) return;
+  const sum = (h: { count: number }[]) => h.reduce((a, b) => a + b.count, 0);
+  if (s.janky_frames !== null && s.janky_frames > total)
+    out.push(`${where}: ${s.janky_frames} janky frames of ${total} rendered`);
+  if (s.janky_frames_legacy !== null && s.janky_frames_legacy > total)
+    out.push(`${where}: ${s.janky_frames_legacy} janky frames (legacy) of ${total} rendered`);
+  if (s.histogram.length && sum(s.histogram) !== total)
+    out.push(`${where}: HISTOGRAM holds ${sum(s.histogram)} frames, Total frames rendered says ${total}`);
+  if (s.gpu_histogram.length && sum(s.gpu_histogram) > total)
+    out.push(`${where}: GPU HISTOGRAM holds ${sum(s.gpu_histogram)} frames of ${total} rendered`);
+}
+
+/** "Total ViewRootImpl: 1" or "Total ViewRootImpl   : 0" (WindowManagerGlobal.dumpGfxInfo) */
+function isViewRootTotal(line: string): boolean {
+  if (!line.startsWith("Total ViewRootImpl")) return false;
+  const rest = line.slice(18).trim();
+  return rest.startsWith(":") && isDigits(rest.slice(1).trim());
+}
+
 export function parseGfxinfo(text: string, file = "gfxinfo"): GfxinfoResult {
   const lines = text.split(/\r\n|\n|\r/);
   const result: GfxinfoResult = {
@@ -155,7 +182,10 @@ export function parseGfxinfo(text: string, file = "gfxinfo"): GfxinfoResult {
     profile: [],
     windows: [],
     warnings: [],
+    truncated: null,
+    inconsistent: [],
   };
+  let totalsSeen = false;
   let proc: { pid: number; package: string } | null = null;
   let current: GfxSummary | null = null;
   let window: string | null = null;
@@ -174,6 +204,7 @@ export function parseGfxinfo(text: string, file = "gfxinfo"): GfxinfoResult {
     if (header) {
       proc = header;
       result.processes.push({ ...header, line: i + 1 });
+      totalsSeen = false;
       if (result.pid === null) ((result.pid = header.pid), (result.package = header.package));
       ((current = null), (window = null), (inProfile = false), (profileWindow = null));
       continue;
@@ -219,6 +250,7 @@ export function parseGfxinfo(text: string, file = "gfxinfo"): GfxinfoResult {
       else profileWindow.rows.push(prow);
       continue;
     }
+    if (isViewRootTotal(line)) totalsSeen = true;
     const colon = line.indexOf(": ");
     if (colon < 0) continue;
     const key = line.slice(0, colon);
@@ -261,5 +293,12 @@ export function parseGfxinfo(text: string, file = "gfxinfo"): GfxinfoResult {
     if (key === "Janky frames" && s.janky_frames === null) ok = false;
     if (!ok) result.warnings.push(`${where}: could not read "${quote(line)}"`);
   }
+  for (const x of result.summaries) checkSummary(x, file, result.inconsistent);
+  const last = result.processes.at(-1);
+  // Each process block ends with WindowManagerGlobal.dumpGfxInfo's "Total ViewRootImpl: N" (Android 4.1+).
+  if (last && !totalsSeen)
+    result.truncated =
+      `${file} line ${lines.length}: the dump of pid ${last.pid} [${last.package}] (line ${last.line}) ends ` +
+      `before its "Total ViewRootImpl" line: the file was cut short`;
   return result;
 }

@@ -72,7 +72,7 @@ describe("importFramestats on an Android 14 dump with two windows", () => {
       "duration 288208950.232 s is longer than a frame can take",
     ]);
     expect(r.warnings).toContain(
-      "a14.txt: 2 frame rows flagged suspect (frames.suspect) and left out of analyses by default: 0 negative " +
+      "a14.txt: 2 frame rows flagged suspect (frames.suspect) and left out of analyses by default (a row may have several reasons): 0 negative " +
         "duration, 1 longer than 60 s, 0 int64 overflow, 0 IntendedVsync not a time, 1 not completed when dumped",
     );
     expect(r.complete).toBe(true);

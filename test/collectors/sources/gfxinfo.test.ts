@@ -83,3 +83,62 @@ describe("parseGfxinfo on real dumps (droid-monitor fixtures)", () => {
     expect(r.warnings).toEqual(['g.txt line 3: histogram bucket "6ms=x" is not <ms>ms=<count>']);
   });
 });
+
+describe("parseGfxinfo flags what cannot be true and what was cut", () => {
+  const dump = (body: string[]) =>
+    ["** Graphics info for pid 1 [a.b] **", ...body, "View hierarchy:", "Total ViewRootImpl   : 0"].join(
+      "\n",
+    );
+
+  it("more janky than rendered frames, a HISTOGRAM not adding up, a GPU HISTOGRAM over the total", () => {
+    const r = parseGfxinfo(
+      dump([
+        "Stats since: 5ns",
+        "Total frames rendered: 3",
+        "Janky frames: 4 (133.33%)",
+        "Janky frames (legacy): 2 (66.67%)",
+        "HISTOGRAM: 5ms=1 6ms=1",
+        "GPU HISTOGRAM: 1ms=4",
+      ]),
+      "g.txt",
+    );
+    expect(r.inconsistent).toEqual([
+      "g.txt line 2: 4 janky frames of 3 rendered",
+      "g.txt line 2: HISTOGRAM holds 2 frames, Total frames rendered says 3",
+      "g.txt line 2: GPU HISTOGRAM holds 4 frames of 3 rendered",
+    ]);
+    expect(r.truncated).toBeNull();
+  });
+
+  it("a process block without its Total ViewRootImpl line was cut short; every real dump has it", () => {
+    const whole = dump(["Total frames rendered: 1"]);
+    expect(parseGfxinfo(whole, "g").truncated).toBeNull();
+    const cut = whole.slice(0, whole.indexOf("Total ViewRootImpl") + 10);
+    expect(parseGfxinfo(cut, "g").truncated).toBe(
+      'g line 4: the dump of pid 1 [a.b] (line 1) ends before its "Total ViewRootImpl" line: the file was cut short',
+    );
+    for (const f of ["api18_chrome", "api23_chrome", "api24_settings", "api28_chrome"]) {
+      const r = parseGfxinfo(fixture(`droid-monitor_${f}_gfxinfo.txt`), f);
+      expect([r.truncated, r.inconsistent]).toEqual([null, []]);
+    }
+  });
+
+  it("reads a '0 of 0 frames' summary (nan%) and a comma decimal without a warning", () => {
+    const r = parseGfxinfo(
+      dump([
+        "Total frames rendered: 0",
+        "Janky frames: 0 (nan%)",
+        "Window: w",
+        "Stats since: 1ns",
+        "Total frames rendered: 8",
+        "Janky frames: 1 (12,50%)",
+      ]),
+      "g",
+    );
+    expect(r.warnings).toEqual([]);
+    expect(r.summaries.map((s) => [s.window, s.total_frames, s.janky_frames, s.janky_percent])).toEqual([
+      [null, 0, 0, null],
+      ["w", 8, 1, 12.5],
+    ]);
+  });
+});
