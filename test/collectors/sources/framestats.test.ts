@@ -97,6 +97,69 @@ describe("parseFramestats", () => {
     expect(r.sections[1]!.frames[1]!.values.frame_completed_wall_time).toBe(8n);
   });
 
+  // Android 12+ header order as devices print it, values in FrameInfo.h order: FrameStartTime first.
+  const A12 = FRAMESTATS_LAYOUTS.find((l) => l.release === "13")!.columns.map((c) =>
+    c === "FrameStartTime" ? "FrameInterval" : c === "FrameInterval" ? "FrameStartTime" : c,
+  );
+  const a12row = (iv: bigint, period: bigint) =>
+    A12.map((c) =>
+      c === "IntendedVsync" || c === "Vsync"
+        ? iv
+        : c === "FrameStartTime"
+          ? period // printed under FrameStartTime, it is the interval
+          : c === "FrameInterval"
+            ? iv + 300_000n
+            : c === "FrameDeadline"
+              ? iv + period
+              : c === "FrameCompleted"
+                ? iv + 7_000_000n
+                : 0n,
+    );
+
+  it("reads FrameInterval and FrameStartTime swapped when the values say so, with a notice", () => {
+    const iv = 314_856_675_367_713n; // the ~314,000 s uptime of the real dumps that showed it
+    const r = parseFramestats(
+      dump("p/A", A12, [a12row(iv, 8_311_780n), a12row(iv + 8_311_780n, 8_311_747n)]),
+      "a12",
+    );
+    const f = r.sections[0]!.frames;
+    expect(f.map((x) => [x.values.frame_interval, x.values.frame_start_time])).toEqual([
+      [8_311_780n, iv + 300_000n],
+      [8_311_747n, iv + 8_311_780n + 300_000n],
+    ]);
+    expect(r.warnings).toEqual([]);
+    expect(r.notices).toEqual([
+      "a12 line 10: FrameInterval holds timestamps (median 314856.684 s) and FrameStartTime refresh periods " +
+        "(median 8.312 ms): the device printed them in the other order than its header says (AOSP FrameInfo.cpp " +
+        "names vs FrameInfo.h indices); read swapped for 2 rows",
+    ]);
+  });
+
+  it("leaves a plausible FrameInterval alone, and does not swap on zeros", () => {
+    const cols = FRAMESTATS_LAYOUTS.find((l) => l.release === "13")!.columns;
+    const ok = cols.map((c) =>
+      c === "FrameInterval" ? 16_666_667n : c === "FrameStartTime" ? 2_000_300_000n : 2_000_000_000n,
+    );
+    const zeros = A12.map((c) => (c === "IntendedVsync" ? 5_000_000_000n : 0n));
+    for (const [cs, row] of [
+      [cols, ok],
+      [A12, zeros],
+    ] as const) {
+      const r = parseFramestats(dump("p/A", cs, [row]));
+      expect(r.notices.filter((n) => n.includes("other order"))).toEqual([]);
+    }
+  });
+
+  it("numbers the dumps of a saved polling session: a new dumpsys header, or a window seen again", () => {
+    const cols = FRAMESTATS_LAYOUTS[0]!.columns;
+    const one = dump("p/A", cols, [cols.map(() => 5n)]);
+    const bare = one.slice(one.indexOf("\t"));
+    expect(parseFramestats(one + "\n" + one).sections.map((s) => s.dump)).toEqual([0, 1]);
+    expect(parseFramestats(bare + "\n" + bare).sections.map((s) => s.dump)).toEqual([0, 1]);
+    const two = dump("p/A", cols, [cols.map(() => 5n)]) + dump("p/B", cols, [cols.map(() => 6n)]).slice(40);
+    expect(parseFramestats(two).sections.map((s) => s.dump)).toEqual([0, 0]);
+  });
+
   it("reports Failure while dumping", () => {
     const r = parseFramestats(
       "Failure while dumping the app: ProcessRecord{1 2:com.x/u0a1}\njava.io.IOException: Timeout\n",
