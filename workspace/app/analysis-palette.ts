@@ -63,12 +63,36 @@ export const ANALYSES: PaletteEntry[] = [
       {
         kind: "sql",
         name: "run_frame_ms",
-        source: "SELECT run_id, avg(duration) / 1e6 AS mean_ms FROM frames GROUP BY run_id ORDER BY run_id",
+        source:
+          "SELECT run_id, avg(duration) / 1e6 AS mean_ms FROM frames WHERE suspect IS NULL GROUP BY run_id ORDER BY run_id",
       },
       {
         kind: "ts",
         source:
           'const flags = jb.dune.iqrFlags(Float64Array.from(run_frame_ms.getChild("mean_ms").toArray()), {outlierFactor});\ndisplay(md`Q1 ${flags.q1.toFixed(2)} ms, Q3 ${flags.q3.toFixed(2)} ms; ${[...flags.flags].filter((f) => f !== 0).length} runs outside the fences`);',
+      },
+    ],
+  },
+  {
+    label: "DUNE: a device lab from gfxinfo summaries (no per-frame data)",
+    needs: ["gfxinfo_summaries", "gfxinfo_histogram", "runs"],
+    cells: [
+      // One row per run: its app's process-wide summary; mean frame time estimated from the HISTOGRAM buckets.
+      {
+        kind: "sql",
+        name: "gl_metrics",
+        source:
+          'WITH app_summary AS (SELECT s.* FROM gfxinfo_summaries s JOIN runs r USING (run_id) WHERE s."window" IS NULL AND (s.package IS NULL OR r.app IS NULL OR s.package = r.app)),\nhist AS (SELECT run_id, pid, sum(bucket_ms * count) / nullif(sum(count), 0) AS mean_ms FROM gfxinfo_histogram WHERE kind = \'frame\' AND "window" IS NULL GROUP BY run_id, pid)\nSELECT a.run_id, r.device_model, r.sdk_release, r.app_version, r.scenario, a.total_frames::DOUBLE AS frames, 1 - a.janky_frames::DOUBLE / nullif(a.total_frames, 0) AS smooth_ratio, h.mean_ms, a.p90_ms, a.p99_ms\nFROM app_summary a JOIN runs r USING (run_id) LEFT JOIN hist h ON h.run_id = a.run_id AND h.pid IS NOT DISTINCT FROM a.pid ORDER BY a.run_id',
+      },
+      {
+        kind: "ts",
+        source:
+          'const glRows = gl_metrics.toArray().map((r) => r.toJSON());\nconst glRun = view(Inputs.select(glRows.map((r) => r.run_id), {label: "run to judge", value: glRows.at(-1)?.run_id}))',
+      },
+      {
+        kind: "ts",
+        source:
+          'const glAsRun = (r) => ({context: Object.fromEntries(["device_model", "sdk_release", "app_version", "scenario"].map((k) => [k, r[k] == null ? "" : String(r[k])])), metrics: {frames: r.frames ?? NaN, smoothRatio: r.smooth_ratio ?? NaN, meanFrameMs: r.mean_ms ?? NaN, p90FrameMs: r.p90_ms ?? NaN, p99FrameMs: r.p99_ms ?? NaN}});\nconst glHistory = glRows.filter((r) => r.run_id !== glRun);\nconst glLabels = jb.dune.deviationLabels(glAsRun(glRows.find((r) => r.run_id === glRun)), glHistory.map(glAsRun), {dimensions: ["device_model", "sdk_release", "scenario"], metrics: ["smoothRatio", "meanFrameMs", "p90FrameMs", "p99FrameMs"]});\ndisplay(md`**${glRun}**: ${glLabels.coarse.label} against ${glLabels.members.length} similar runs`);\ndisplay(jb.dune.deviationLabelsPlot(glLabels, {metric: "smoothRatio"}));',
       },
     ],
   },

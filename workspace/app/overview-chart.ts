@@ -3,15 +3,17 @@
 import * as Plot from "@observablehq/plot";
 import type { SqlEngine } from "../db/engine";
 
+// Frames flagged suspect on import (impossible or unfinished times, frames.suspect) stay out of the chart.
+
 export const FRAMES_SQL = `
-  WITH t0 AS (SELECT run_id, min(intended_vsync) AS t0 FROM frames GROUP BY run_id)
+  WITH t0 AS (SELECT run_id, min(intended_vsync) AS t0 FROM frames WHERE suspect IS NULL GROUP BY run_id)
   SELECT f.run_id, (f.intended_vsync - t0.t0) / 1e9 AS t_s, f.duration / 1e6 AS duration_ms,
          f.deadline / 1e6 AS deadline_ms, f.jank
-  FROM frames f JOIN t0 USING (run_id)
+  FROM frames f JOIN t0 USING (run_id) WHERE f.suspect IS NULL
   ORDER BY f.run_id, f.intended_vsync`;
 
 export const EVENTS_SQL = `
-  WITH t0 AS (SELECT run_id, min(intended_vsync) AS t0 FROM frames GROUP BY run_id)
+  WITH t0 AS (SELECT run_id, min(intended_vsync) AS t0 FROM frames WHERE suspect IS NULL GROUP BY run_id)
   SELECT e.run_id, (e.ts - t0.t0) / 1e9 AS t_s, e.kind
   FROM ui_events e JOIN t0 USING (run_id)
   ORDER BY e.run_id, e.ts`;
@@ -25,10 +27,10 @@ export const OVERVIEW_MAX_DOTS = 40_000;
  */
 export const FRAMES_BUCKETED_SQL = `
   WITH span AS (SELECT run_id, min(intended_vsync) AS t0, greatest(max(intended_vsync) - min(intended_vsync), 1) AS len
-                FROM frames GROUP BY run_id),
+                FROM frames WHERE suspect IS NULL GROUP BY run_id),
   sliced AS (SELECT f.run_id, least(floor((f.intended_vsync - s.t0) * ?::DOUBLE / s.len), ? - 1)::INTEGER AS slice,
                     f.intended_vsync - s.t0 AS dt, f.duration, f.deadline, f.jank
-             FROM frames f JOIN span s USING (run_id))
+             FROM frames f JOIN span s USING (run_id) WHERE f.suspect IS NULL)
   SELECT run_id, arg_max(dt, duration) / 1e9 AS t_s, max(duration) / 1e6 AS duration_ms,
          arg_max(deadline, duration) / 1e6 AS deadline_ms, arg_max(jank, duration) AS jank,
          count(*)::INTEGER AS frames, count(*) FILTER (WHERE jank)::INTEGER AS janky_frames
@@ -42,7 +44,14 @@ export async function overviewChartData(
   { maxDots = OVERVIEW_MAX_DOTS, slices = 1200 }: { maxDots?: number; slices?: number } = {},
 ) {
   const total = Number(
-    (await engine.query("SELECT count(*)::BIGINT AS n FROM frames")).getChild("n")!.get(0),
+    (await engine.query("SELECT count(*)::BIGINT AS n FROM frames WHERE suspect IS NULL"))
+      .getChild("n")!
+      .get(0),
+  );
+  const suspect = Number(
+    (await engine.query("SELECT count(*)::BIGINT AS n FROM frames WHERE suspect IS NOT NULL"))
+      .getChild("n")!
+      .get(0),
   );
   const bucketed = total > maxDots;
   const frameTable = bucketed
@@ -52,7 +61,7 @@ export async function overviewChartData(
   const events = hasEvents
     ? ((await engine.query(EVENTS_SQL)).toArray().map((r: Row) => ({ ...r })) as Row[])
     : [];
-  return { frames, events, bucketed, totalFrames: total };
+  return { frames, events, bucketed, totalFrames: total, suspectFrames: suspect };
 }
 
 export function overviewChartOptions(

@@ -5,6 +5,9 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { newManifest } from "../../../bundle/manifest";
+import { writeBundleFolder } from "../../../bundle/node-io";
+import { importGfxinfo } from "../../../collectors/import/gfxinfo";
 import { ANALYSES } from "../../../workspace/app/analysis-palette";
 import { insertCell, parseNotebook, serializeNotebook } from "../../../workspace/notebook/format";
 import { SAMPLES_DIR, runNotebookFile } from "../../../workspace/notebook/headless";
@@ -17,6 +20,21 @@ const tablesOf = (run: string) =>
     ...Object.keys(JSON.parse(readFileSync(join(SAMPLES_DIR, run, "manifest.json"), "utf8")).tables),
   ]);
 
+/** No sample run has gfxinfo summaries: real gfxinfo dumps imported into runs stand in for them. */
+async function gfxinfoRuns(): Promise<string[]> {
+  const dir = await mkdtemp(join(tmpdir(), "jb-palette-gfx-"));
+  const files = [
+    "droid-monitor_api23_chrome_gfxinfo.txt",
+    "droid-monitor_api24_settings_gfxinfo.txt",
+    "droid-monitor_api28_chrome_gfxinfo.txt",
+  ];
+  for (const [i, f] of files.entries()) {
+    const imp = importGfxinfo(readFileSync(join("test/fixtures/gfxinfo", f), "utf8"), f, `gfx-${i}`);
+    await writeBundleFolder(join(dir, `gfx-${i}`), newManifest(`gfx-${i}`, imp.context), imp.tables);
+  }
+  return files.map((_, i) => join(dir, `gfx-${i}`));
+}
+
 describe("ANALYSES palette", () => {
   it.each(ANALYSES.map((a) => [a.label, a] as const))("%s runs on the samples", async (_label, entry) => {
     let nb = parseNotebook("# palette\n");
@@ -25,8 +43,11 @@ describe("ANALYSES palette", () => {
     const path = join(dir, "palette.md");
     await writeFile(path, serializeNotebook(nb));
     const runs = CANDIDATES.filter((run) => entry.needs.every((t) => tablesOf(run).has(t)));
-    expect(runs, `no sample run has ${entry.needs.join(", ")}`).not.toEqual([]);
-    const result = await runNotebookFile(path, { runs: runs.map((run) => join(SAMPLES_DIR, run)) });
+    const dirs = entry.needs.includes("gfxinfo_summaries")
+      ? await gfxinfoRuns()
+      : runs.map((run) => join(SAMPLES_DIR, run));
+    expect(dirs, `no sample run has ${entry.needs.join(", ")}`).not.toEqual([]);
+    const result = await runNotebookFile(path, { runs: dirs });
     const failed = result.states.filter((s) => s.status === "rejected").map((s) => `${s.id}: ${s.error}`);
     expect(failed).toEqual([]);
     expect(result.states.some((s) => s.displays.length > 0)).toBe(true);

@@ -71,3 +71,27 @@ describe("overviewChartData", () => {
     );
   });
 });
+
+describe("overviewChartData with suspect frames", () => {
+  it("leaves frames flagged suspect out of the chart and counts them", async () => {
+    const engine = await createNodeEngine();
+    try {
+      const frames = makeBundleTable("frames", "s1", {
+        intended_vsync: [0, PERIOD, 2 * PERIOD, 3 * PERIOD],
+        duration: [5_000_000, -1_501_000_000_000, 288_208_950_232_000_000n, 20_000_000],
+        deadline: [PERIOD, PERIOD, PERIOD, PERIOD],
+        jank: [false, false, true, true],
+        suspect: [null, "negative duration", "duration 288208950.232 s", null],
+      });
+      await loadTables(engine, newManifest("s1", { app: "com.example" }), { frames });
+      const data = await overviewChartData(engine, false);
+      expect(data.frames.map((f) => [f.t_s, f.duration_ms])).toEqual([
+        [0, 5],
+        [(3 * PERIOD) / 1e9, 20],
+      ]);
+      expect([data.totalFrames, data.suspectFrames]).toEqual([2, 2]);
+    } finally {
+      await engine.close();
+    }
+  });
+});
