@@ -44,6 +44,17 @@ describe("decodeText", () => {
     expect(decodeText(bytes).invalid).toBe(2); // 0xff and the broken 0xc3 sequence
   });
 
+  it("decodes any bytes without throwing, and a UTF-8 reading never loses a byte silently (property)", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 600 }), (bytes) => {
+        const d = decodeText(bytes);
+        if (d.encoding === "utf-8" && d.invalid === 0)
+          expect(new TextEncoder().encode(d.text)).toEqual(bytes.subarray(d.bom ? 3 : 0));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it("round-trips any text through every encoding it sniffs (property)", () => {
     fc.assert(
       fc.property(fc.string({ unit: "grapheme", maxLength: 200 }), (s) => {
