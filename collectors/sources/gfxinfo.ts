@@ -213,8 +213,12 @@ export function parseGfxinfo(text: string, file = "gfxinfo"): GfxinfoResult {
       inProfile = true;
       continue;
     }
-    if (line === "View hierarchy:" || line === "---PROFILEDATA---") {
+    if (line === "View hierarchy:") {
       ((inProfile = false), (profileWindow = null));
+      continue;
+    }
+    if (line === "---PROFILEDATA---") {
+      profileWindow = null; // framestats rows follow; the next window's line may come after them
       continue;
     }
     if (line.startsWith("Window: ")) {

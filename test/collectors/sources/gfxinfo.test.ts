@@ -142,3 +142,43 @@ describe("parseGfxinfo flags what cannot be true and what was cut", () => {
     ]);
   });
 });
+
+describe("parseGfxinfo on framestats dumps of Android 6 to 11 (no Window: lines)", () => {
+  it("gives each window's summary to the window line before it, across PROFILEDATA sections", () => {
+    const section = [
+      "---PROFILEDATA---",
+      "Flags,IntendedVsync,FrameCompleted,",
+      "0,1,2,",
+      "---PROFILEDATA---",
+      "",
+    ];
+    const text = [
+      "** Graphics info for pid 7 [a.b] **",
+      "Stats since: 1ns",
+      "Total frames rendered: 5",
+      "Profile data in ms:",
+      "",
+      "\ta.b/a.b.Main/android.view.ViewRootImpl@1 (visibility=0)",
+      "Stats since: 2ns",
+      "Total frames rendered: 3",
+      "",
+      ...section,
+      "\ta.b/a.b.Dialog/android.view.ViewRootImpl@2 (visibility=8)",
+      "Stats since: 3ns",
+      "Total frames rendered: 2",
+      "",
+      ...section,
+      "View hierarchy:",
+      "",
+      "  a.b/a.b.Main/android.view.ViewRootImpl@1",
+      "Total ViewRootImpl: 2",
+    ].join("\n");
+    const r = parseGfxinfo(text, "g");
+    expect(r.summaries.map((s) => [s.window, s.stats_since_ns, s.total_frames])).toEqual([
+      [null, 1n, 5],
+      ["a.b/a.b.Main/android.view.ViewRootImpl@1", 2n, 3],
+      ["a.b/a.b.Dialog/android.view.ViewRootImpl@2", 3n, 2],
+    ]);
+    expect([r.warnings, r.truncated, r.inconsistent]).toEqual([[], null, []]);
+  });
+});
