@@ -183,6 +183,7 @@ export function parseFramestats(text: string, file = "framestats"): FramestatsRe
   let failure: string | null = null;
   let window: string | null = null;
   let section: FramestatsSection | null = null;
+  let keys: string[] = []; // the section's frames-table column names, worked out once per header
   let expectHeader = false;
   let dump = 0;
   let dumpStarted = false;
@@ -229,6 +230,7 @@ export function parseFramestats(text: string, file = "framestats"): FramestatsRe
       windowsInDump.add(window ?? "");
       sectionInDump = true;
       section = { window, columns, frames: [], line: i + 1, dump };
+      keys = columns.map(frameColumnName);
       continue;
     }
     if (section) {
@@ -250,9 +252,10 @@ export function parseFramestats(text: string, file = "framestats"): FramestatsRe
         }
         const v = BigInt(f);
         const name = section.columns[c]!;
+        const key = keys[c]!;
         // A value beyond int64 would wrap in the Arrow column: drop it and say so.
         if (v > INT64_MAX || v < INT64_MIN) overflow.push(`${name} overflows int64 (${f.slice(0, 30)})`);
-        else values[frameColumnName(name)] = v;
+        else values[key] = v;
       }
       if (bad >= 0) {
         warnings.push(
