@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { detectFramestats, importFramestats, type TextImport } from "../../../collectors/import/framestats";
 import { detectGfxinfo, importGfxinfo } from "../../../collectors/import/gfxinfo";
-import { MAX_PLAUSIBLE_FRAME_NS } from "../../../collectors/sources/framestats";
+import { farTimestamps, MAX_PLAUSIBLE_FRAME_NS } from "../../../collectors/sources/framestats";
 
 const FILES = [
   "jankbook_android14_two-windows_framestats.txt",
@@ -32,9 +32,18 @@ function checkResult(r: TextImport | null) {
   const dur = f.getChild("duration")!.toArray() as BigInt64Array;
   const iv = f.getChild("intended_vsync")!.toArray() as BigInt64Array;
   const suspect = f.getChild("suspect")!;
+  const far = r.warnings.find((w) => w.includes("from their frame's IntendedVsync")) ?? "";
   for (let i = 0; i < f.numRows; i++) {
     const impossible = dur[i]! < 0n || dur[i]! > MAX_PLAUSIBLE_FRAME_NS || iv[i]! <= 0n;
     if (impossible) expect(suspect.get(i), `row ${i}: duration ${dur[i]}`).not.toBeNull();
+    if (suspect.get(i) !== null) continue;
+    // any other timestamp far from the frame is named (column and count) in the warnings
+    const row = f.get(i)!.toJSON() as Record<string, unknown>;
+    const values = Object.fromEntries(
+      Object.entries(row).filter((e): e is [string, bigint] => typeof e[1] === "bigint"),
+    );
+    for (const c of farTimestamps(values).filter((c) => !["duration", "deadline"].includes(c)))
+      expect(far, `row ${i}: ${c} ${values[c]}`).toContain(`${c} in `);
   }
 }
 
