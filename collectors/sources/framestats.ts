@@ -91,6 +91,7 @@ export function parseFramestats(text: string, file = "framestats"): FramestatsRe
   let dumpStarted = false;
   let sectionInDump = false;
   const windowsInDump = new Set<string>();
+  const farAway = new Map<string, number>(); // timestamp column -> rows where it is far from IntendedVsync
   const close = (s: FramestatsSection) => {
     fixIntervalOrder(s, `${file} line ${s.line}`, notices);
     for (const f of s.frames) {
@@ -102,7 +103,6 @@ export function parseFramestats(text: string, file = "framestats"): FramestatsRe
     }
     sections.push(s);
   };
-  const farAway = new Map<string, number>();
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!;
     const line = raw.trim();

@@ -233,14 +233,8 @@ export function parseGfxinfo(text: string, file = "gfxinfo"): GfxinfoResult {
       ((profileWindow = null), (current = null));
       continue;
     }
-    const cols = line.split(/\s+/);
-    if (
-      inProfile &&
-      cols[0] === "Draw" &&
-      cols.at(-1) === "Execute" &&
-      cols.length >= 3 &&
-      cols.length <= 4
-    ) {
+    const cols = inProfile && line.startsWith("Draw") ? line.split(/\s+/) : null;
+    if (cols && cols.at(-1) === "Execute" && cols.length >= 3 && cols.length <= 4) {
       profileWindow = { window: window ?? "process", columns: cols, rows: [] };
       result.profile.push(profileWindow);
       continue;
