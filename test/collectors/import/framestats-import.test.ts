@@ -2,11 +2,12 @@
 // the files by hand. The Android 14 fixture is written for this project after the layout of real dumps: two
 // windows, the FrameInterval/FrameStartTime order swapped as devices print it, two frames sharing a vsync, a frame
 // dumped before it completed and a 9-year frame.
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Table } from "apache-arrow";
 import { describe, expect, it } from "vitest";
+import { readBundleFolder } from "../../../bundle/node-io";
 import { importFile } from "../../../cli/commands/import";
 import { detectFramestats, importFramestats } from "../../../collectors/import/framestats";
 import { detectGfxinfo, importGfxinfo } from "../../../collectors/import/gfxinfo";
@@ -166,6 +167,29 @@ describe("framestats polling sessions and encodings", () => {
     );
     const manifest = JSON.parse(readFileSync(join(dir, "out", "failed", "manifest.json"), "utf8"));
     expect(manifest.complete).toBe(false);
+  });
+});
+
+describe("jankbook import of a summary-only gfxinfo dump (it crashed on BigInt before)", () => {
+  it("writes a bundle holding the summary and histogram tables, and no side file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "jankbook-gfx-"));
+    const r = await importFile(join(FIX, "droid-monitor_api28_chrome_gfxinfo.txt"), dir, "api28");
+    expect(r.kind).toBe("gfxinfo");
+    expect(readdirSync(join(dir, "api28")).sort()).toEqual([
+      "gfxinfo_histogram.arrows",
+      "gfxinfo_summaries.arrows",
+      "manifest.json",
+    ]);
+    const b = await readBundleFolder(join(dir, "api28"));
+    expect(b.errors).toEqual([]);
+    const s = rows(b.tables.get("gfxinfo_summaries")!)[0]!;
+    expect([s.stats_since, s.total_frames, s.janky_frames, s.slow_issue_draw_commands]).toEqual([
+      101382312046230n,
+      43n,
+      7n,
+      1n,
+    ]);
+    expect(b.tables.get("gfxinfo_histogram")!.numRows).toBe(154);
   });
 });
 
