@@ -163,6 +163,9 @@ export function taskHooks(a: Agent, o: TaskOptions): HookSpec[] {
         at = null;
       }
     }
+    // Only a message sent for later has a target time worth keeping (postDelayed, sendMessageAtTime ahead).
+    const target = when !== null && when > 0 ? BigInt(Math.round(when)) * 1_000_000n : null;
+    const due = target !== null && target > a.now() ? target : null;
     const cb = msg.getCallback();
     schedule(
       `m:${a.id(msg)}`,
@@ -171,7 +174,7 @@ export function taskHooks(a: Agent, o: TaskOptions): HookSpec[] {
       1,
       cb ? className(cb) : handlerClass,
       at,
-      when !== null && when > 0 ? BigInt(Math.round(when)) * 1_000_000n : null,
+      due,
     );
   }
   const dispatch = (original: Java.Method) =>
