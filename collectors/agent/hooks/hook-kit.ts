@@ -29,6 +29,14 @@ export const GROUPS: readonly Group[] = [
   "gestures",
 ];
 
+const used = new Map<string, JavaObject>();
+/** Java.use, remembered: hooks look classes up on every event. */
+export function use(name: string): JavaObject {
+  let c = used.get(name);
+  if (c === undefined) used.set(name, (c = Java.use(name)));
+  return c;
+}
+
 /** An overload as the agent sees it: `draw(android.graphics.Canvas)`. */
 export function signature(m: Java.Method): string {
   return `${m.methodName}(${m.argumentTypes.map((t) => t.className ?? t.name).join(",")})`;
@@ -63,8 +71,8 @@ export class Agent {
 
   /** Classes are looked up inside Java.perform, when the VM is attached. */
   attach() {
-    this.Log = Java.use("android.util.Log");
-    this.System = Java.use("java.lang.System");
+    this.Log = use("android.util.Log");
+    this.System = use("java.lang.System");
   }
   emit(r: AgentRecord) {
     this.Log.i(AGENT_TAG, encodeRecord(this.seq++, r));

@@ -1,6 +1,6 @@
 // DRAW §III's system-events log: user inputs from android.view.View (clicks, long clicks, scrolls) and
 // android.view.GestureDetector (taps, drags, flings, long presses), plus text changes and keys.
-import { exactly, Java, type Agent, type HookSpec, type JavaObject } from "./hook-kit";
+import { exactly, use, type Agent, type HookSpec, type JavaObject } from "./hook-kit";
 
 const ACTION_DOWN = 0;
 const ACTION_UP = 1;
@@ -111,7 +111,7 @@ export function inputHooks(a: Agent): HookSpec[] {
       impl: (original) =>
         function (this: JavaObject, e: JavaObject) {
           if (Number(e.getAction()) === KEY_DOWN)
-            input("key", String(Java.use("android.view.KeyEvent").keyCodeToString(e.getKeyCode())));
+            input("key", String(use("android.view.KeyEvent").keyCodeToString(e.getKeyCode())));
           return original.call(this, e);
         },
     },

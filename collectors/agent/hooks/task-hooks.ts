@@ -1,7 +1,7 @@
 // DiagDroid §5.2: the five categories of asynchronous task, each scheduled, begun and ended exactly once, with
 // the queue it waits on (the execution unit's identity hash) and that unit's pool capacity.
 import type { TaskCategory } from "../protocol";
-import { exactly, Java, type Agent, type HookSpec, type JavaObject } from "./hook-kit";
+import { exactly, Java, use, type Agent, type HookSpec, type JavaObject } from "./hook-kit";
 
 export interface TaskOptions {
   /** frames kept of a scheduling stack (DiagDroid §4.2's execution context); 0 records no stacks */
@@ -17,7 +17,7 @@ export function taskHooks(a: Agent, o: TaskOptions): HookSpec[] {
   function contextId(): number {
     const frames: string[] = [];
     if (o.maxStack > 0) {
-      const st = Java.use("java.lang.Thread").currentThread().getStackTrace();
+      const st = use("java.lang.Thread").currentThread().getStackTrace();
       for (let i = 0; i < st.length && frames.length < o.maxStack; i++) {
         const f = String(st[i].toString());
         if (f.startsWith("dalvik.system.VMStack") || f.startsWith("java.lang.Thread.getStackTrace")) continue;
@@ -68,12 +68,12 @@ export function taskHooks(a: Agent, o: TaskOptions): HookSpec[] {
     if (task === undefined) return;
     pending.delete(key);
     running.set(key, { task, depth: 1 });
-    const Thread = Java.use("java.lang.Thread");
+    const Thread = use("java.lang.Thread");
     a.emit({
       type: "begin",
       task_id: task,
       ts: a.now(),
-      tid: Number(Java.use("android.os.Process").myTid()),
+      tid: Number(use("android.os.Process").myTid()),
       thread_name: String(Thread.currentThread().getName()),
     });
   }
@@ -90,7 +90,7 @@ export function taskHooks(a: Agent, o: TaskOptions): HookSpec[] {
   // pool past its core size; a bounded one lets it reach the maximum.
   function capacityOf(executor: JavaObject): number | null {
     try {
-      const tpe = Java.cast(executor, Java.use("java.util.concurrent.ThreadPoolExecutor"));
+      const tpe = Java.cast(executor, use("java.util.concurrent.ThreadPoolExecutor"));
       return Number(tpe.getQueue().remainingCapacity()) === INT_MAX
         ? Number(tpe.getCorePoolSize())
         : Number(tpe.getMaximumPoolSize());
@@ -117,7 +117,7 @@ export function taskHooks(a: Agent, o: TaskOptions): HookSpec[] {
       const name = String(c.getName());
       if (runHooked.has(name)) return;
       const loader = c.getClassLoader();
-      const cls = loader === null ? Java.use(name) : Java.ClassFactory.get(loader).use(name);
+      const cls = loader === null ? use(name) : Java.ClassFactory.get(loader).use(name);
       if (!cls.$ownMembers.includes("run")) continue;
       runHooked.add(name);
       const spec: HookSpec = {
@@ -157,7 +157,7 @@ export function taskHooks(a: Agent, o: TaskOptions): HookSpec[] {
     if (handlerClass === "android.app.IntentService$ServiceHandler") {
       category = "intent_service";
       try {
-        const intent = Java.cast(msg.obj.value, Java.use("android.content.Intent"));
+        const intent = Java.cast(msg.obj.value, use("android.content.Intent"));
         at = started.get(String(intent.getComponent().getClassName()))?.shift() ?? null;
       } catch {
         at = null;

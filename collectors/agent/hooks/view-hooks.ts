@@ -2,7 +2,7 @@
 // numbered by Choreographer.doFrame, whose parameters grew a VsyncEventData on Android 12 (API 31), so the
 // overload is chosen by its leading (long, int), not by one fixed signature.
 import type { RenderOp } from "../protocol";
-import { exactly, Java, startingWith, type Agent, type HookSpec, type JavaObject } from "./hook-kit";
+import { exactly, Java, use, startingWith, type Agent, type HookSpec, type JavaObject } from "./hook-kit";
 
 const V = "android.view.View";
 const VISIBLE = 0;
@@ -12,8 +12,8 @@ export function viewHooks(a: Agent): HookSpec[] {
   let frame = 0;
   /** identity hash of an inflated root view -> its layout file */
   const layoutOf = new Map<number, string>();
-  const View = () => Java.use(V);
-  const Looper = () => Java.use("android.os.Looper");
+  const View = () => use(V);
+  const Looper = () => use("android.os.Looper");
 
   function parentOf(v: JavaObject): JavaObject | null {
     try {

@@ -204,7 +204,13 @@ export class FakeVm {
     return v as JVal;
   }
 
+  private methodObjects = new WeakMap<Overload, any>();
+  private instanceWrappers = new WeakMap<FakeObj, any>();
+  private classWrappers = new WeakMap<FakeClass, any>();
+
   private methodObject(o: Overload): any {
+    const cached = this.methodObjects.get(o);
+    if (cached) return cached;
     const vm = this;
     const m = function (this: unknown, ...args: unknown[]) {
       const self = o.isStatic ? null : (vm.unwrap(this) as FakeObj);
@@ -229,6 +235,7 @@ export class FakeVm {
         },
       },
     });
+    this.methodObjects.set(o, m);
     return m;
   }
 
@@ -279,8 +286,11 @@ export class FakeVm {
   }
 
   classWrapper(c: FakeClass): any {
+    const cached = this.classWrappers.get(c);
+    if (cached) return cached;
     const vm = this;
-    return new Proxy(
+    const members = new Map<string, unknown>();
+    const w = new Proxy(
       {},
       {
         get(_t, p) {
@@ -292,16 +302,24 @@ export class FakeVm {
             const f = k.statics.get(p);
             if (f) return f;
           }
-          const list = vm.overloadsOf(c, p);
-          return list.length ? vm.dispatcher(list, null) : undefined;
+          if (!members.has(p)) {
+            const list = vm.overloadsOf(c, p);
+            members.set(p, list.length ? vm.dispatcher(list, null) : undefined);
+          }
+          return members.get(p);
         },
       },
     );
+    this.classWrappers.set(c, w);
+    return w;
   }
 
   instanceWrapper(o: FakeObj): any {
+    const cached = this.instanceWrappers.get(o);
+    if (cached) return cached;
     const vm = this;
-    return new Proxy(
+    const members = new Map<string, unknown>();
+    const w = new Proxy(
       { [WRAPPED]: o },
       {
         has: (_t, p) => p === WRAPPED,
@@ -310,8 +328,14 @@ export class FakeVm {
           if (typeof p !== "string") return undefined;
           if (p === "$h") return o;
           if (p === "$className") return o.cls.name;
+          const known = members.get(p);
+          if (known) return known;
           const list = vm.overloadsOf(o.cls, p);
-          if (list.length) return vm.dispatcher(list, o);
+          if (list.length) {
+            const d = vm.dispatcher(list, o);
+            members.set(p, d);
+            return d;
+          }
           for (let k: FakeClass | null = o.cls; k; k = k.superclass)
             if (k.fieldNames.has(p))
               return {
@@ -326,6 +350,8 @@ export class FakeVm {
         },
       },
     );
+    this.instanceWrappers.set(o, w);
+    return w;
   }
 
   /** The `Java` object the agent imports from frida-java-bridge. */
