@@ -5,7 +5,9 @@
 // `frida -U -l collectors/agent/dist/agent.js -f <pkg>` (docs/agent.md).
 import { Agent, GROUPS, Java, type Group } from "./hooks/hook-kit";
 import { inputHooks } from "./hooks/input-hooks";
-import { taskHooks } from "./hooks/task-hooks";
+import { executorHooks } from "./hooks/executor-hooks";
+import { TaskTracker } from "./hooks/task-tracker";
+import { threadHooks } from "./hooks/thread-hooks";
 import { viewHooks } from "./hooks/view-hooks";
 
 export const AGENT_VERSION = "2.0.0";
@@ -56,7 +58,8 @@ Java.perform(() => {
       return state.maxStack;
     },
   };
-  for (const s of [...taskHooks(agent, options), ...viewHooks(agent), ...inputHooks(agent)])
+  const tasks = new TaskTracker(agent, options);
+  for (const s of [...threadHooks(tasks), ...executorHooks(tasks), ...viewHooks(agent), ...inputHooks(agent)])
     agent.install(s, state.groups.get(s.group) !== false);
 });
 

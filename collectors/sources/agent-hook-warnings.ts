@@ -54,8 +54,11 @@ export function hookWarnings(d: {
     const how =
       h.status === "off"
         ? `${h.hook} turned off by the agent's config (group ${h.group})`
-        : `${h.hook} not hooked on this device${api}: ${h.detail}`;
-    const found = h.status === "off" ? "" : `; found ${h.found.length ? h.found.join(", ") : "no overloads"}`;
+        : h.status === "failed"
+          ? `${h.hook} failed on this device${api}: ${h.detail}`
+          : `${h.hook} not hooked on this device${api}: ${h.detail}`;
+    const found =
+      h.status === "missing" ? `; found ${h.found.length ? h.found.join(", ") : "no overloads"}` : "";
     out.push(`${effect}: ${how}${found} (${h.where})`);
   }
   return out;

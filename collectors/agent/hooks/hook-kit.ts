@@ -124,6 +124,27 @@ export class Agent {
     }
   }
 
+  private faulted = new Set<string>();
+  /**
+   * Runs a hook's recording so that its failure never reaches the app's call: the method itself still runs,
+   * and the first failure of each hook is reported as a `failed` hook line.
+   */
+  guard(hook: string, record: () => void) {
+    try {
+      record();
+    } catch (e) {
+      if (this.faulted.has(hook)) return;
+      this.faulted.add(hook);
+      const group = this.specs.find((s) => s.hook === hook)?.group ?? "threads";
+      try {
+        const detail = `at run time: ${String((e as Error).message ?? e)}`;
+        this.emit({ type: "hook", hook, group, status: "failed", detail, found: [] });
+      } catch {
+        // logging itself failed: nothing more can be said
+      }
+    }
+  }
+
   uninstall(s: HookSpec) {
     const m = this.installed.get(s.hook);
     if (!m) return;

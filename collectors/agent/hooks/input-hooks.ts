@@ -55,7 +55,7 @@ export function inputHooks(a: Agent): HookSpec[] {
       pick: exactly(),
       impl: (original) =>
         function (this: JavaObject) {
-          input("click", target(this));
+          a.guard("View.performClick", () => input("click", target(this)));
           return original.call(this);
         },
     },
@@ -68,7 +68,7 @@ export function inputHooks(a: Agent): HookSpec[] {
       pick: exactly(),
       impl: (original) =>
         function (this: JavaObject) {
-          input("long_click", target(this));
+          a.guard("View.performLongClick", () => input("long_click", target(this)));
           return original.call(this);
         },
     },
@@ -81,10 +81,12 @@ export function inputHooks(a: Agent): HookSpec[] {
       pick: exactly("int", "int", "int", "int"),
       impl: (original) =>
         function (this: JavaObject, l: number, t: number, ol: number, ot: number) {
-          const ts = a.now();
-          const k = a.id(this);
-          if ((lastScroll.get(k) ?? -SCROLL_GAP) + SCROLL_GAP <= ts) input("scroll", target(this));
-          lastScroll.set(k, ts);
+          a.guard("View.onScrollChanged", () => {
+            const ts = a.now();
+            const k = a.id(this);
+            if ((lastScroll.get(k) ?? -SCROLL_GAP) + SCROLL_GAP <= ts) input("scroll", target(this));
+            lastScroll.set(k, ts);
+          });
           return original.call(this, l, t, ol, ot);
         },
     },
@@ -97,7 +99,7 @@ export function inputHooks(a: Agent): HookSpec[] {
       pick: exactly("java.lang.CharSequence", "int", "int", "int"),
       impl: (original) =>
         function (this: JavaObject, s: JavaObject, start: number, before: number, count: number) {
-          input("text", target(this));
+          a.guard("TextView.sendOnTextChanged", () => input("text", target(this)));
           return original.call(this, s, start, before, count);
         },
     },
@@ -110,8 +112,10 @@ export function inputHooks(a: Agent): HookSpec[] {
       pick: exactly("android.view.KeyEvent"),
       impl: (original) =>
         function (this: JavaObject, e: JavaObject) {
-          if (Number(e.getAction()) === KEY_DOWN)
-            input("key", String(use("android.view.KeyEvent").keyCodeToString(e.getKeyCode())));
+          a.guard("Activity.dispatchKeyEvent", () => {
+            if (Number(e.getAction()) === KEY_DOWN)
+              input("key", String(use("android.view.KeyEvent").keyCodeToString(e.getKeyCode())));
+          });
           return original.call(this, e);
         },
     },
@@ -124,21 +128,28 @@ export function inputHooks(a: Agent): HookSpec[] {
       pick: exactly("android.view.MotionEvent"),
       impl: (original) =>
         function (this: JavaObject, e: JavaObject) {
-          const k = a.id(this);
-          const action = Number(e.getActionMasked());
-          if (action === ACTION_DOWN)
-            gestures.set(k, { x: Number(e.getX()), y: Number(e.getY()), scrolled: false, long: false });
-          const g = gestures.get(k);
+          const hook = "GestureDetector.onTouchEvent";
+          let k = 0;
+          let action = -1;
+          a.guard(hook, () => {
+            k = a.id(this);
+            action = Number(e.getActionMasked());
+            if (action === ACTION_DOWN)
+              gestures.set(k, { x: Number(e.getX()), y: Number(e.getY()), scrolled: false, long: false });
+          });
           const handled = original.call(this, e);
-          if (!g) return handled;
-          if (action === ACTION_MOVE && !g.scrolled && !g.long && leftTapRegion(this, g, e)) {
-            g.scrolled = true;
-            input("scroll", listenerOf(this));
-          } else if (action === ACTION_UP || action === ACTION_CANCEL) {
-            // A drag that ends is DRAW's swipe; a press that never left the tap region is a tap (click).
-            if (action === ACTION_UP && !g.long) input(g.scrolled ? "swipe" : "click", listenerOf(this));
-            gestures.delete(k);
-          }
+          a.guard(hook, () => {
+            const g = gestures.get(k);
+            if (!g) return;
+            if (action === ACTION_MOVE && !g.scrolled && !g.long && leftTapRegion(this, g, e)) {
+              g.scrolled = true;
+              input("scroll", listenerOf(this));
+            } else if (action === ACTION_UP || action === ACTION_CANCEL) {
+              // A drag that ends is DRAW's swipe; a press that never left the tap region is a tap (click).
+              if (action === ACTION_UP && !g.long) input(g.scrolled ? "swipe" : "click", listenerOf(this));
+              gestures.delete(k);
+            }
+          });
           return handled;
         },
     },
@@ -151,9 +162,11 @@ export function inputHooks(a: Agent): HookSpec[] {
       pick: exactly(),
       impl: (original) =>
         function (this: JavaObject) {
-          const g = gestures.get(a.id(this));
-          if (g) g.long = true;
-          input("long_click", listenerOf(this));
+          a.guard("GestureDetector.dispatchLongPress", () => {
+            const g = gestures.get(a.id(this));
+            if (g) g.long = true;
+            input("long_click", listenerOf(this));
+          });
           return original.call(this);
         },
     },

@@ -67,7 +67,7 @@ export function viewHooks(a: Agent): HookSpec[] {
     function (this: JavaObject, ...args: unknown[]) {
       const s = a.now();
       const r = original.call(this, ...args);
-      record(this, op, s, canvasArg ? (args[0] as JavaObject) : null);
+      a.guard(`View.${op}`, () => record(this, op, s, canvasArg ? (args[0] as JavaObject) : null));
       return r;
     };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { hookWarnings } from "../../../collectors/sources/agent-lines";
-import { fakeAndroid } from "./fake-android";
+import { androidOf, fakeAndroid } from "./fake-android";
 import type { FakeVm } from "./fake-java";
 import { loadAgent, readLines } from "./load-agent";
 import { driveSession } from "./scenario";
@@ -141,5 +141,41 @@ describe("the agent's config", () => {
     expect(() => agent.exports.init("late", { groups: { view: false } })).toThrow(
       /unknown hook group "view"/,
     );
+  });
+});
+
+describe("a hook that fails while recording", () => {
+  it("never fails the app's call: the message is still delivered and the hook reports itself failed once", async () => {
+    const vm = fakeAndroid(30);
+    vm.removeMethod("android.os.Looper", "getThread", []);
+    vm.addMethod(vm.cls("android.os.Looper"), {
+      name: "getThread",
+      body: () => {
+        throw new Error("java.lang.IllegalStateException: broken looper");
+      },
+    });
+    await loadAgent(vm);
+    vm.define({
+      name: "com.example.app.Tick",
+      extends: "java.lang.Object",
+      implements: ["java.lang.Runnable"],
+      app: true,
+      methods: [{ name: "run", body: (v) => void v.log.push({ tid: 0, tag: "App", message: "tick" }) }],
+    });
+    const a = androidOf(vm);
+    const ht = a.thread("android.os.HandlerThread", "bg");
+    const l = a.looperFor(ht);
+    const h = vm.newObj("android.os.Handler", { mLooper: l.obj });
+    for (let i = 0; i < 2; i++) vm.invoke(h, "post", [vm.newObj("com.example.app.Tick")]);
+    a.drain(l);
+    expect(vm.log.filter((x) => x.message === "tick")).toHaveLength(2);
+    const d = readLines(vm);
+    expect(d.hooks.filter((x) => x.status === "failed").map((x) => [x.hook, x.detail])).toEqual([
+      ["Handler.sendMessageAtTime", "at run time: java.lang.IllegalStateException: broken looper"],
+    ]);
+    expect(d.tasks).toEqual([]);
+    expect(hookWarnings(d)).toEqual([
+      "handler_thread and intent_service tasks missing: Handler.sendMessageAtTime failed on this device (API 30): at run time: java.lang.IllegalStateException: broken looper (logcat line 27)",
+    ]);
   });
 });
