@@ -40,11 +40,11 @@ apply((globalThis as { jankbookConfig?: AgentConfig }).jankbookConfig);
 
 Java.perform(() => {
   agent.attach();
-  let api: number | null = null;
+  let apiLevel: number | null = null;
   try {
-    api = Number(Java.use("android.os.Build$VERSION").SDK_INT.value);
+    apiLevel = Number(Java.use("android.os.Build$VERSION").SDK_INT.value);
   } catch {
-    api = null;
+    apiLevel = null;
   }
   let pkg = "unknown";
   try {
@@ -52,7 +52,13 @@ Java.perform(() => {
   } catch {
     // a process that is not an app (frida-server attached to a system daemon)
   }
-  agent.emit({ type: "hello", agent_version: AGENT_VERSION, pid: Process.id, package: pkg, api_level: api });
+  agent.emit({
+    type: "hello",
+    agent_version: AGENT_VERSION,
+    pid: Process.id,
+    package: pkg,
+    api_level: apiLevel,
+  });
   const options = {
     get maxStack() {
       return state.maxStack;

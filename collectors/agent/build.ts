@@ -28,7 +28,10 @@ export function bridgeFromGlobal(name: string): Plugin {
   return {
     name: "bridge-from-global",
     setup(b) {
-      b.onResolve({ filter: /^frida-java-bridge$/ }, () => ({ path: "bridge", namespace: "fake-bridge" }));
+      b.onResolve({ filter: /^frida-java-bridge$/ }, () => ({
+        path: "frida-java-bridge",
+        namespace: "fake-bridge",
+      }));
       b.onLoad({ filter: /.*/, namespace: "fake-bridge" }, () => ({
         contents: `export default globalThis[${JSON.stringify(name)}];`,
         loader: "js",
