@@ -158,8 +158,6 @@ export class AgentLineReader {
         row.task_id,
         `it ends (${row.ended}, ${w.ended}) before it starts (${row.started}, ${w.started}); a line cut mid-number?`,
       );
-    else if (row.started === null && row.ended !== null)
-      this.damage(row.task_id, `it ends (${w.ended}) without a begin line`);
   }
 
   private apply(r: AgentRecord, pid: number, where: string) {
@@ -273,6 +271,10 @@ export class AgentLineReader {
       d.warnings.push(
         `agent: ${this.pending.size} task begin/end lines for tasks never scheduled in the trace`,
       );
+    // Checked only now: a begin line may still follow its end line when the two were logged out of order.
+    for (const t of d.tasks)
+      if (t.started === null && t.ended !== null)
+        this.damage(t.task_id, `it ends (${this.where.get(t.task_id)?.ended}) without a begin line`);
     if (this.damaged.size) {
       d.partial = true;
       for (const [id, why] of this.damaged) d.warnings.push(`agent: task ${id} left out (data lost): ${why}`);

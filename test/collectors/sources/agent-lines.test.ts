@@ -273,3 +273,69 @@ describe("a line cut mid-number (#15)", () => {
     );
   });
 });
+
+describe("hostile lines", () => {
+  const token = fc.oneof(
+    fc.constantFrom(
+      "jb1",
+      "jb2",
+      "task",
+      "begin",
+      "end",
+      "hook",
+      "op",
+      "input",
+      "ctx",
+      "hello",
+      "|",
+      "-",
+      "%",
+    ),
+    fc.bigInt({ min: -(1n << 64n), max: 1n << 64n }).map(String),
+    fc.nat(5).map(String),
+    fc.string({ maxLength: 6 }),
+  );
+  it("any sequence of lines ends in rows and warnings, never a throw or an impossible task", () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(token, { maxLength: 12 }), { maxLength: 40 }), (ls) => {
+        const r = new AgentLineReader();
+        ls.forEach((l, i) => r.feed(l.join(" "), 1, `line ${i + 1}`));
+        const d = r.finish();
+        for (const t of d.tasks) {
+          if (t.started !== null) expect(t.started >= t.scheduled).toBe(true);
+          if (t.ended !== null) expect(t.started !== null && t.ended >= t.started).toBe(true);
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
+
+describe("task times joined from lines in any order", () => {
+  it("keeps exactly the tasks whose scheduled <= started <= ended, whatever order their lines came in", () => {
+    const t = fc.bigInt({ min: 0n, max: 100n });
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(t, t, t), { minLength: 1, maxLength: 4 }),
+        fc.array(fc.nat(), { minLength: 12, maxLength: 12 }),
+        (times, order) => {
+          const lines = times.flatMap(([s, b, e], i) => [
+            `jb2 ${3 * i} task ${i + 1} thread T - C ${s} 0 - |`,
+            `jb2 ${3 * i + 1} begin ${i + 1} ${b} 7 w |`,
+            `jb2 ${3 * i + 2} end ${i + 1} ${e} |`,
+          ]);
+          const shuffled = lines
+            .map((l, i) => [order[i]!, i, l] as const)
+            .sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+          const r = new AgentLineReader();
+          shuffled.forEach(([, , l], i) => r.feed(l, 1, `line ${i + 1}`));
+          const d = r.finish();
+          const kept = times.flatMap(([s, b, e], i) => (s <= b && b <= e ? [i + 1] : []));
+          expect(d.tasks.map((x) => x.task_id).sort()).toEqual(kept);
+          expect(d.partial).toBe(kept.length < times.length);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
