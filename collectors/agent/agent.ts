@@ -22,16 +22,21 @@ const DEFAULT_STACK = 24;
 const agent = new Agent();
 const state = { groups: new Map<Group, boolean>(GROUPS.map((g) => [g, true])), maxStack: DEFAULT_STACK };
 
-/** Merges parameters into the state; unknown groups are an error, so a typo never silently records everything. */
+/** Merges parameters into the state, all or nothing: a typo (unknown group, bad maxStack) is an error, never a silent default. */
 function apply(p: AgentConfig | null | undefined): Group[] {
-  const changed: Group[] = [];
-  for (const [g, on] of Object.entries(p?.groups ?? {})) {
+  const given = Object.entries(p?.groups ?? {});
+  for (const [g] of given)
     if (!state.groups.has(g as Group))
       throw new Error(`jankbook agent: unknown hook group "${g}" (groups: ${GROUPS.join(", ")})`);
+  const stack = p?.maxStack === undefined ? state.maxStack : Math.floor(Number(p.maxStack));
+  if (!Number.isFinite(stack) || stack < 0)
+    throw new Error(`jankbook agent: maxStack must be a number >= 0, got ${String(p?.maxStack)}`);
+  state.maxStack = stack;
+  const changed: Group[] = [];
+  for (const [g, on] of given) {
     if (state.groups.get(g as Group) !== Boolean(on)) changed.push(g as Group);
     state.groups.set(g as Group, Boolean(on));
   }
-  if (p?.maxStack !== undefined) state.maxStack = Math.max(0, Math.floor(Number(p.maxStack)));
   return changed;
 }
 

@@ -138,9 +138,13 @@ describe("the agent's config", () => {
     vm.invoke(vm.newObj("java.lang.Thread", { name: "t", tid: 7 }), "start");
     const d = readLines(vm);
     expect(d.contexts.get(d.tasks[0]!.context_id)).toEqual([]);
-    expect(() => agent.exports.init("late", { groups: { view: false } })).toThrow(
+    // All or nothing: with one unknown group, the known one is not switched either.
+    expect(() => agent.exports.init("late", { groups: { views: false, view: false } })).toThrow(
       /unknown hook group "view"/,
     );
+    agent.exports.configure({ groups: { views: false } });
+    expect(report(vm, "View.measure")!.status).toBe("off");
+    expect(() => agent.exports.configure({ maxStack: "deep" })).toThrow(/maxStack must be a number >= 0/);
   });
 });
 
