@@ -9,6 +9,8 @@ export function threadHooks(t: TaskTracker): HookSpec[] {
   // 1) Threads: scheduled at start(); the task runs in the run() the thread's class actually has, so the first
   // class from the thread's own up to Thread that declares run() gets hooked, once per class.
   const runHooked = new Set<string>(["java.lang.Thread"]);
+  /** classes already walked: each thread class is looked at once, not at every start() */
+  const walked = new Set<string>();
   const runHook = (original: Java.Method) =>
     function (this: JavaObject) {
       return t.around(original.holder.$className + ".run", `t:${t.a.id(this)}`, () => original.call(this));
@@ -16,7 +18,8 @@ export function threadHooks(t: TaskTracker): HookSpec[] {
   function hookRunOf(thread: JavaObject) {
     for (let c: JavaObject = thread.getClass(); c !== null; c = c.getSuperclass()) {
       const name = String(c.getName());
-      if (runHooked.has(name)) return;
+      if (runHooked.has(name) || walked.has(name)) return;
+      walked.add(name);
       const loader = c.getClassLoader();
       const cls = loader === null ? use(name) : Java.ClassFactory.get(loader).use(name);
       if (!cls.$ownMembers.includes("run")) continue;
