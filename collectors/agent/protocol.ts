@@ -64,6 +64,8 @@ export type AgentRecord =
     }
   | { type: "begin"; task_id: number; ts: bigint; tid: number; thread_name: string }
   | { type: "end"; task_id: number; ts: bigint }
+  /** v2: a task taken back before it ran (a looper message removed from its queue) */
+  | { type: "drop"; task_id: number; ts: bigint }
   | {
       type: "op";
       frame: number;
@@ -119,6 +121,7 @@ export function encodeRecord(seq: number, r: AgentRecord): string {
     case "begin":
       return f(r.task_id, r.ts, r.tid, r.thread_name);
     case "end":
+    case "drop":
       return f(r.task_id, r.ts);
     case "op": {
       const flags = (r.ui_thread ? "U" : "") + (r.hw_accelerated ? "H" : "") + (r.has_background ? "B" : "");

@@ -20,6 +20,7 @@ const EFFECT: Record<string, string> = {
   "Handler.sendMessageAtTime": "handler_thread and intent_service tasks missing",
   "Handler.sendMessageAtFrontOfQueue": "front-of-queue handler messages missing",
   "Handler.dispatchMessage": "handler_thread and intent_service tasks never start",
+  "Message.recycleUnchecked": "removed looper messages look never started (false queuing)",
   "ContextImpl.startService": "intent_service tasks scheduled at their message, not at startService",
   "ContextImpl.startForegroundService":
     "foreground intent_service tasks scheduled at their message, not at startForegroundService",

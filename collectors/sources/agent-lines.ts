@@ -73,6 +73,8 @@ export class AgentLineReader {
     number,
     { begin?: Extract<AgentRecord, { type: "begin" }>; beginAt?: string; end?: bigint; endAt?: string }
   >();
+  /** tasks taken back before they ran (v2 `drop`): never executed, so never queued work */
+  private dropped = new Map<number, string>();
   /** task ids left out, with why */
   private damaged = new Map<number, string>();
   private hookAt = new Map<string, number>();
@@ -241,6 +243,9 @@ export class AgentLineReader {
         } else this.pending.set(r.task_id, { ...this.pending.get(r.task_id), end: r.ts, endAt: where });
         return;
       }
+      case "drop":
+        this.dropped.set(r.task_id, where);
+        return;
       case "op": {
         const { type: _t, ...rest } = r;
         d.renderOps.push(rest);
@@ -275,6 +280,22 @@ export class AgentLineReader {
     for (const t of d.tasks)
       if (t.started === null && t.ended !== null)
         this.damage(t.task_id, `it ends (${this.where.get(t.task_id)?.ended}) without a begin line`);
+    let cancelled = 0;
+    for (const [id, at] of this.dropped) {
+      const t = this.byId.get(id);
+      if (t && t.started !== null)
+        d.warnings.push(`${at}: task ${id} dropped after it started; the drop is ignored`);
+      else if (t && !this.damaged.has(id)) cancelled++;
+    }
+    if (cancelled) {
+      const gone = new Set([...this.dropped.keys()].filter((id) => this.byId.get(id)?.started === null));
+      const kept = d.tasks.filter((t) => !gone.has(t.task_id));
+      d.tasks.length = 0;
+      d.tasks.push(...kept);
+      d.warnings.push(
+        `agent: ${cancelled} tasks taken back before they ran (looper messages removed from their queue) are not in tasks`,
+      );
+    }
     if (this.damaged.size) {
       d.partial = true;
       for (const [id, why] of this.damaged) d.warnings.push(`agent: task ${id} left out (data lost): ${why}`);

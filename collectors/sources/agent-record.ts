@@ -97,6 +97,10 @@ export function decodeRecord(type: string, f: string[], version = 2): AgentRecor
     case "end":
       need(2);
       return { type, task_id: int(f[0], "task_id"), ts: big(f[1], "ts") };
+    case "drop":
+      if (version < 2) throw new Error(`unknown record type "drop" in protocol v${version}`);
+      need(2);
+      return { type, task_id: int(f[0], "task_id"), ts: big(f[1], "ts") };
     case "op": {
       need(15);
       const op = str(f[4], "op");

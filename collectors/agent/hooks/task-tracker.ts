@@ -91,6 +91,14 @@ export class TaskTracker {
     this.a.emit({ type: "end", task_id: r.task, ts: this.a.now() });
   }
 
+  /** The task under `key` was taken back before it ran (its message was removed from the queue). */
+  drop(key: string) {
+    const task = this.pending.get(key);
+    if (task === undefined) return;
+    this.pending.delete(key);
+    this.a.emit({ type: "drop", task_id: task, ts: this.a.now() });
+  }
+
   /** Runs `body` between begin and end of the task under `key` (nothing when no such task is pending). */
   around<T>(hook: string, key: string, body: () => T): T {
     this.a.guard(hook, () => this.begin(key));

@@ -156,6 +156,21 @@ export function threadHooks(t: TaskTracker): HookSpec[] {
       pick: exactly("android.os.Message"),
       impl: dispatch,
     },
+    {
+      // A message is recycled after it ran, or when removeMessages/removeCallbacks takes it out of its queue
+      // (AOSP MessageQueue.removeMessages): one still pending was never run, so it never queued anything.
+      hook: "Message.recycleUnchecked",
+      group: "handlers",
+      cls: "android.os.Message",
+      method: "recycleUnchecked",
+      want: "recycleUnchecked()",
+      pick: exactly(),
+      impl: (original) =>
+        function (this: JavaObject) {
+          t.a.guard("Message.recycleUnchecked", () => t.drop(`m:${t.a.id(this)}`));
+          return original.call(this);
+        },
+    },
     ...["startService", "startForegroundService"].map((method): HookSpec => ({
       hook: `ContextImpl.${method}`,
       group: "intent_services",

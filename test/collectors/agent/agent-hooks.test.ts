@@ -72,7 +72,7 @@ describe("a hook missing on a device", () => {
       found: [],
     });
     expect(hookWarnings(d)).toEqual([
-      "foreground intent_service tasks scheduled at their message, not at startForegroundService: ContextImpl.startForegroundService not hooked on this device (API 23): android.app.ContextImpl has no method startForegroundService; found no overloads (logcat line 8)",
+      "foreground intent_service tasks scheduled at their message, not at startForegroundService: ContextImpl.startForegroundService not hooked on this device (API 23): android.app.ContextImpl has no method startForegroundService; found no overloads (logcat line 9)",
     ]);
     expect(d.tasks.filter((t) => t.category === "intent_service")).toHaveLength(1);
   });
@@ -179,7 +179,7 @@ describe("a hook that fails while recording", () => {
     ]);
     expect(d.tasks).toEqual([]);
     expect(hookWarnings(d)).toEqual([
-      "handler_thread and intent_service tasks missing: Handler.sendMessageAtTime failed on this device (API 30): at run time: java.lang.IllegalStateException: broken looper (logcat line 27)",
+      "handler_thread and intent_service tasks missing: Handler.sendMessageAtTime failed on this device (API 30): at run time: java.lang.IllegalStateException: broken looper (logcat line 28)",
     ]);
   });
 });

@@ -18,7 +18,10 @@ export function defineLoopers(vm: FakeVm, main: FakeObj) {
     name: "android.os.Message",
     extends: "java.lang.Object",
     fields: ["what", "obj", "arg1", "target", "callback", "when"],
-    methods: [m("getCallback", [], (v, s) => (s!.fields.callback ?? null) as JVal)],
+    methods: [
+      m("getCallback", [], (v, s) => (s!.fields.callback ?? null) as JVal),
+      m("recycleUnchecked", [], noop),
+    ],
   });
   const loopers = new Map<FakeObj, Looper>();
   d({
@@ -89,6 +92,14 @@ export function defineLoopers(vm: FakeVm, main: FakeObj) {
           : v.invoke(s!, "handleMessage", [msg]),
       ),
       m("handleMessage", ["android.os.Message"], noop),
+      // MessageQueue.removeMessages: each removed message is recycled.
+      m("removeCallbacks", ["java.lang.Runnable"], (v, s, [r]) => {
+        const l = loopers.get(obj(s!.fields.mLooper))!;
+        for (const q of l.queue.filter((q) => q.msg.fields.callback === r && q.msg.fields.target === s)) {
+          l.queue.splice(l.queue.indexOf(q), 1);
+          v.invoke(q.msg, "recycleUnchecked");
+        }
+      }),
     ],
   });
   /** Looper.loop() until the queue is empty: each message when it is due, in `when` order (front ones first). */
@@ -100,9 +111,11 @@ export function defineLoopers(vm: FakeVm, main: FakeObj) {
       if (!next) return;
       l.queue.splice(l.queue.indexOf(next), 1);
       if (next.when * 1e6 > vm.clock) vm.clock = next.when * 1e6;
-      vm.onThread(obj(l.obj.fields.mThread), () =>
-        vm.invoke(obj(next.msg.fields.target), "dispatchMessage", [next.msg]),
-      );
+      // Looper.loop: dispatch, then recycle the message.
+      vm.onThread(obj(l.obj.fields.mThread), () => {
+        vm.invoke(obj(next.msg.fields.target), "dispatchMessage", [next.msg]);
+        vm.invoke(next.msg, "recycleUnchecked");
+      });
     }
   };
   // HandlerThread.run() is its own (AOSP HandlerThread.java): prepare a looper, loop. Here the looper exists

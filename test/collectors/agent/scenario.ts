@@ -85,6 +85,10 @@ export function driveSession(vm: FakeVm): Driven {
   vm.invoke(h, "post", [runnable("com.example.app.Refresh", 2)]);
   vm.invoke(h, "postDelayed", [runnable("com.example.app.Retry", 2), 100]);
   const due = (Math.floor(posted / MS) + 100) * MS;
+  // A debounce: posted, then taken back before the looper runs it; it never runs, so it is no task.
+  const debounced = runnable("com.example.app.Debounced", 1);
+  vm.invoke(h, "postDelayed", [debounced, 50]);
+  vm.invoke(h, "removeCallbacks", [debounced]);
   vm.invoke(h, "sendMessageAtFrontOfQueue", [
     vm.newObj("android.os.Message", { callback: runnable("com.example.app.Urgent", 1) }),
   ]);

@@ -339,3 +339,25 @@ describe("task times joined from lines in any order", () => {
     );
   });
 });
+
+describe("drop (v2)", () => {
+  it("leaves out a task taken back before it ran and ignores a drop after it started, saying so", () => {
+    const r = new AgentLineReader();
+    [
+      "jb2 0 ctx 0 full f |",
+      "jb2 1 task 1 handler_thread q 1 A 100 0 150 |",
+      "jb2 2 drop 1 120 |",
+      "jb2 3 task 2 handler_thread q 1 B 130 0 - |",
+      "jb2 4 begin 2 140 7 w |",
+      "jb2 5 drop 2 145 |",
+      "jb2 6 end 2 160 |",
+    ].forEach((l, i) => r.feed(l, 1, `x line ${i + 1}`));
+    const d = r.finish();
+    expect(d.tasks.map((t) => [t.task_id, t.started, t.ended])).toEqual([[2, 140n, 160n]]);
+    expect(d.warnings).toEqual([
+      "x line 6: task 2 dropped after it started; the drop is ignored",
+      "agent: 1 tasks taken back before they ran (looper messages removed from their queue) are not in tasks",
+    ]);
+    expect(() => decodeRecord("drop", ["1", "2"], 1)).toThrow(/unknown record type "drop" in protocol v1/);
+  });
+});
