@@ -1,17 +1,21 @@
-// The agent's line protocol, version 1 (docs/agent-protocol.md). Shared by the Frida agent and the
-// simulated phone so both print the same bytes; the collector parses it in collectors/sources/agent-lines.ts.
-// Pure and dependency-free: it also runs inside Frida's JavaScript runtime.
+// The agent's line protocol, version 2 (docs/agent-protocol.md). Shared by the Frida agent and the
+// simulated phone so both print the same bytes; the collector parses it (v1 and v2) in
+// collectors/sources/agent-lines.ts. Pure and dependency-free: it also runs inside Frida's JavaScript runtime.
 
 /** logcat tag of every agent line. */
 export const AGENT_TAG = "JankbookAgent";
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 export const LINE_PREFIX = `jb${PROTOCOL_VERSION}`;
+/** v2 lines end with this field; `|` is always percent-encoded inside fields, so a line without it was cut. */
+export const LINE_END = "|";
 /** logd truncates messages near 4 KB; stacks are cut to keep each line below this many characters. */
 export const MAX_LINE = 3800;
 
 export type TaskCategory =
   "thread" | "handler_thread" | "intent_service" | "thread_pool_executor" | "async_task";
 export type RenderOp = "measure" | "layout" | "draw";
+/** ok: installed; missing: the class or a fitting overload is absent; failed: installing threw; off: turned off by config. */
+export type HookStatus = "ok" | "missing" | "failed" | "off";
 
 /** Percent-encodes what would break a space-separated field; "-" alone stands for null. */
 export function field(value: string | number | bigint | null | undefined): string {
@@ -32,7 +36,19 @@ export function unfield(text: string): string | null {
 }
 
 export type AgentRecord =
-  | { type: "hello"; agent_version: string; pid: number; package: string }
+  | { type: "hello"; agent_version: string; pid: number; package: string; api_level?: number | null }
+  | {
+      type: "hook";
+      /** e.g. "View.draw", "Choreographer.doFrame" */
+      hook: string;
+      /** the config group that turns it on or off (docs/agent.md) */
+      group: string;
+      status: HookStatus;
+      /** the signature hooked, or why not */
+      detail: string;
+      /** every overload the class offers under that name, as `name(argType,...)` */
+      found: string[];
+    }
   | { type: "ctx"; context_id: number; frames: string[] }
   | {
       type: "task";
@@ -43,9 +59,13 @@ export type AgentRecord =
       task_class: string;
       scheduled: bigint;
       context_id: number;
+      /** v2: a looper message's target time (Handler.sendMessageAtTime's uptimeMillis, as ns); null otherwise */
+      due?: bigint | null;
     }
   | { type: "begin"; task_id: number; ts: bigint; tid: number; thread_name: string }
   | { type: "end"; task_id: number; ts: bigint }
+  /** v2: a task taken back before it ran (a looper message removed from its queue) */
+  | { type: "drop"; task_id: number; ts: bigint }
   | {
       type: "op";
       frame: number;
@@ -68,13 +88,15 @@ export type AgentRecord =
     }
   | { type: "input"; ts: bigint; kind: string; target: string | null; source: string };
 
-/** The message part of one logcat line: `jb1 <seq> <type> <fields...>`. */
+/** The message part of one logcat line: `jb2 <seq> <type> <fields...> |`. */
 export function encodeRecord(seq: number, r: AgentRecord): string {
   const f = (...xs: (string | number | bigint | null | undefined)[]) =>
-    `${LINE_PREFIX} ${seq} ${r.type} ${xs.map(field).join(" ")}`;
+    `${LINE_PREFIX} ${seq} ${r.type} ${xs.map(field).join(" ")} ${LINE_END}`;
   switch (r.type) {
     case "hello":
-      return f(r.agent_version, r.pid, r.package);
+      return f(r.agent_version, r.pid, r.package, r.api_level);
+    case "hook":
+      return f(r.hook, r.group, r.status, r.detail, ...r.found);
     case "ctx": {
       const frames: string[] = [];
       let length = 40;
@@ -94,10 +116,12 @@ export function encodeRecord(seq: number, r: AgentRecord): string {
         r.task_class,
         r.scheduled,
         r.context_id,
+        r.due,
       );
     case "begin":
       return f(r.task_id, r.ts, r.tid, r.thread_name);
     case "end":
+    case "drop":
       return f(r.task_id, r.ts);
     case "op": {
       const flags = (r.ui_thread ? "U" : "") + (r.hw_accelerated ? "H" : "") + (r.has_background ? "B" : "");

@@ -1,24 +1,16 @@
-// Reads the agent's logcat lines (protocol v1, docs/agent-protocol.md) into tasks, contexts, render_ops
-// and ui_events rows. Lines are de-duplicated by (pid, seq), so a restarted logcat that replays its buffer
-// counts nothing twice, and a hole in seq is reported as lost lines.
-import {
-  AGENT_TAG,
-  LINE_PREFIX,
-  unfield,
-  type AgentRecord,
-  type RenderOp,
-  type TaskCategory,
-} from "../agent/protocol";
+// Reads the agent's logcat lines (protocol v1 and v2, docs/agent-protocol.md) into tasks, contexts,
+// render_ops and ui_events rows, and v2's hook reports. Lines are de-duplicated by (pid, seq), so a restarted
+// logcat that replays its buffer counts nothing twice, and a hole in seq is reported as lost lines. A task
+// whose times are impossible (ends before it starts, starts before it was scheduled: a line cut mid-number)
+// or whose v2 line was cut is left out with a warning naming its lines, never passed on.
+import { AGENT_TAG, LINE_END, type AgentRecord, type TaskCategory } from "../agent/protocol";
+import { decodeRecord } from "./agent-record";
+import { hookWarnings, type HookReport } from "./agent-hook-warnings";
 
-const CATEGORIES = new Set([
-  "thread",
-  "handler_thread",
-  "intent_service",
-  "thread_pool_executor",
-  "async_task",
+const VERSIONS = new Map([
+  ["jb1", 1],
+  ["jb2", 2],
 ]);
-const OPS = new Set(["measure", "layout", "draw"]);
-const VISIBILITY = new Set(["visible", "invisible", "gone"]);
 
 export interface TaskRow {
   task_id: number;
@@ -32,6 +24,8 @@ export interface TaskRow {
   thread_id: number | null;
   thread_name: string | null;
   context_id: number;
+  /** v2: when the scheduling call ran; `scheduled` is the later of this and a looper message's target time */
+  enqueued: bigint;
 }
 export type RenderOpRow = Omit<Extract<AgentRecord, { type: "op" }>, "type">;
 export interface UiEventRow {
@@ -47,116 +41,13 @@ export interface AgentData {
   renderOps: RenderOpRow[];
   uiEvents: UiEventRow[];
   hello: Extract<AgentRecord, { type: "hello" }> | null;
+  /** v2 hook reports, the latest per (pid, hook) */
+  hooks: HookReport[];
   lines: number;
   duplicates: number;
   warnings: string[];
-}
-
-function int(s: string | undefined, what: string): number {
-  if (s === undefined || !/^-?\d+$/.test(s)) throw new Error(`${what} is not an integer ("${s ?? ""}")`);
-  return Number(s);
-}
-function big(s: string | undefined, what: string): bigint {
-  if (s === undefined || !/^-?\d+$/.test(s)) throw new Error(`${what} is not an integer ("${s ?? ""}")`);
-  return BigInt(s);
-}
-function str(s: string | undefined, what: string): string {
-  const v = s === undefined ? null : unfield(s);
-  if (v === null) throw new Error(`${what} missing`);
-  return v;
-}
-function optStr(s: string | undefined): string | null {
-  return s === undefined ? null : unfield(s);
-}
-
-/** One message (after `jb1 <seq> `): the record, or an Error saying which field was wrong. */
-export function decodeRecord(type: string, f: string[]): AgentRecord {
-  const need = (n: number) => {
-    if (f.length < n) throw new Error(`${type}: expected ${n} fields, got ${f.length}`);
-  };
-  switch (type) {
-    case "hello":
-      need(3);
-      return {
-        type,
-        agent_version: str(f[0], "agent_version"),
-        pid: int(f[1], "pid"),
-        package: str(f[2], "package"),
-      };
-    case "ctx":
-      need(2);
-      return {
-        type,
-        context_id: int(f[0], "context_id"),
-        frames: f.slice(2).map((x, i) => str(x, `frame ${i}`)),
-      };
-    case "task": {
-      need(7);
-      const category = str(f[1], "category");
-      if (!CATEGORIES.has(category)) throw new Error(`task: unknown category "${category}"`);
-      return {
-        type,
-        task_id: int(f[0], "task_id"),
-        category: category as TaskCategory,
-        executor_id: str(f[2], "executor_id"),
-        pool_capacity: f[3] === "-" ? null : int(f[3], "pool_capacity"),
-        task_class: str(f[4], "task_class"),
-        scheduled: big(f[5], "scheduled"),
-        context_id: int(f[6], "context_id"),
-      };
-    }
-    case "begin":
-      need(4);
-      return {
-        type,
-        task_id: int(f[0], "task_id"),
-        ts: big(f[1], "ts"),
-        tid: int(f[2], "tid"),
-        thread_name: str(f[3], "thread_name"),
-      };
-    case "end":
-      need(2);
-      return { type, task_id: int(f[0], "task_id"), ts: big(f[1], "ts") };
-    case "op": {
-      need(15);
-      const op = str(f[4], "op");
-      if (!OPS.has(op)) throw new Error(`op: unknown operation "${op}"`);
-      const visibility = str(f[12], "visibility");
-      if (!VISIBILITY.has(visibility)) throw new Error(`op: unknown visibility "${visibility}"`);
-      const flags = str(f[7], "flags");
-      return {
-        type,
-        frame: int(f[0], "frame"),
-        view_id: int(f[1], "view_id"),
-        parent_id: f[2] === "-" ? null : int(f[2], "parent_id"),
-        view_class: str(f[3], "view_class"),
-        op: op as RenderOp,
-        start: big(f[5], "start"),
-        dur: big(f[6], "dur"),
-        ui_thread: flags.includes("U"),
-        hw_accelerated: flags.includes("H"),
-        has_background: flags.includes("B"),
-        left: int(f[8], "left"),
-        top: int(f[9], "top"),
-        width: int(f[10], "width"),
-        height: int(f[11], "height"),
-        visibility: visibility as "visible",
-        xml_id: optStr(f[13]),
-        layout_file: optStr(f[14]),
-      };
-    }
-    case "input":
-      need(4);
-      return {
-        type,
-        ts: big(f[0], "ts"),
-        kind: str(f[1], "kind"),
-        target: optStr(f[2]),
-        source: str(f[3], "source"),
-      };
-    default:
-      throw new Error(`unknown record type "${type}"`);
-  }
+  /** true when lines were cut, lost or impossible: the tables hold less than the agent saw */
+  partial: boolean;
 }
 
 /** Incremental reader: feed it logcat messages of the agent's tag, in order; read `data` at any time. */
@@ -167,32 +58,45 @@ export class AgentLineReader {
     renderOps: [],
     uiEvents: [],
     hello: null,
+    hooks: [],
     lines: 0,
     duplicates: 0,
     warnings: [],
+    partial: false,
   };
   private seen = new Map<number, Set<number>>();
   private maxSeq = new Map<number, number>();
   private minSeq = new Map<number, number>();
   private byId = new Map<number, TaskRow>();
-  private pending = new Map<number, { begin?: Extract<AgentRecord, { type: "begin" }>; end?: bigint }>();
+  private where = new Map<number, { scheduled?: string; started?: string; ended?: string }>();
+  private pending = new Map<
+    number,
+    { begin?: Extract<AgentRecord, { type: "begin" }>; beginAt?: string; end?: bigint; endAt?: string }
+  >();
+  /** tasks taken back before they ran (v2 `drop`): never executed, so never queued work */
+  private dropped = new Map<number, string>();
+  /** task ids left out, with why */
+  private damaged = new Map<number, string>();
+  private hookAt = new Map<string, number>();
   private warnedVersion = false;
 
   /** `where` names the source and line for messages ("logcat line 812"). */
   feed(message: string, pid: number, where: string): void {
     const parts = message.trim().split(" ");
-    if (parts[0] !== LINE_PREFIX) {
+    const version = VERSIONS.get(parts[0] ?? "");
+    if (version === undefined) {
       if (/^jb\d+$/.test(parts[0] ?? "") && !this.warnedVersion) {
         this.warnedVersion = true;
         this.data.warnings.push(
-          `${where}: agent protocol ${parts[0]} is not supported (this collector reads ${LINE_PREFIX}); its lines are skipped`,
+          `${where}: agent protocol ${parts[0]} is not supported (this collector reads jb1 and jb2); its lines are skipped`,
         );
       }
       return;
     }
     const seqText = parts[1];
-    if (seqText === undefined || !/^\d+$/.test(seqText)) {
+    if (seqText === undefined || !/^\d{1,15}$/.test(seqText)) {
       this.data.warnings.push(`${where}: agent line without a sequence number`);
+      this.data.partial = true;
       return;
     }
     const seq = Number(seqText);
@@ -205,23 +109,75 @@ export class AgentLineReader {
     seen.add(seq);
     this.maxSeq.set(pid, Math.max(this.maxSeq.get(pid) ?? -1, seq));
     this.minSeq.set(pid, Math.min(this.minSeq.get(pid) ?? seq, seq));
+    const type = parts[2] ?? "";
+    let fields = parts.slice(3);
+    if (version >= 2) {
+      if (fields[fields.length - 1] !== LINE_END) {
+        this.cut(type, fields, where);
+        return;
+      }
+      fields = fields.slice(0, -1);
+    }
     let record: AgentRecord;
     try {
-      record = decodeRecord(parts[2] ?? "", parts.slice(3));
+      record = decodeRecord(type, fields, version);
     } catch (e) {
       this.data.warnings.push(`${where}: ${(e as Error).message}`);
+      this.data.partial = true;
       return;
     }
     this.data.lines++;
-    this.apply(record, where);
+    this.apply(record, pid, where);
   }
 
-  private apply(r: AgentRecord, where: string) {
+  /** A v2 line without its end marker: skipped; when it still names its task, that task is left out too. */
+  private cut(type: string, fields: string[], where: string) {
+    this.data.partial = true;
+    const id = fields.length >= 2 && /^\d+$/.test(fields[0]!) ? Number(fields[0]) : null;
+    if (id !== null && (type === "task" || type === "begin" || type === "end")) {
+      this.damage(id, `its ${type} line (${where}) was cut`);
+      this.data.warnings.push(
+        `${where}: ${type} line cut (no end marker "${LINE_END}"); task ${id} left out`,
+      );
+    } else
+      this.data.warnings.push(`${where}: ${type || "agent"} line cut (no end marker "${LINE_END}"); skipped`);
+  }
+
+  private damage(taskId: number, why: string) {
+    if (!this.damaged.has(taskId)) this.damaged.set(taskId, why);
+  }
+
+  /** scheduled <= started <= ended, or the task is left out (DiagDroid §5.2: a task starts after it is scheduled). */
+  private check(row: TaskRow) {
+    const w = this.where.get(row.task_id) ?? {};
+    if (row.started !== null && row.started < row.scheduled)
+      this.damage(
+        row.task_id,
+        `it starts (${row.started}, ${w.started}) before it was scheduled (${row.scheduled}, ${w.scheduled}); a line cut mid-number?`,
+      );
+    else if (row.started !== null && row.ended !== null && row.ended < row.started)
+      this.damage(
+        row.task_id,
+        `it ends (${row.ended}, ${w.ended}) before it starts (${row.started}, ${w.started}); a line cut mid-number?`,
+      );
+  }
+
+  private apply(r: AgentRecord, pid: number, where: string) {
     const d = this.data;
     switch (r.type) {
       case "hello":
         d.hello = r;
         return;
+      case "hook": {
+        const key = `${pid} ${r.hook}`;
+        const report: HookReport = { ...r, pid, where };
+        const at = this.hookAt.get(key);
+        if (at === undefined) {
+          this.hookAt.set(key, d.hooks.length);
+          d.hooks.push(report);
+        } else d.hooks[at] = report;
+        return;
+      }
       case "ctx":
         d.contexts.set(r.context_id, r.frames);
         return;
@@ -230,46 +186,66 @@ export class AgentLineReader {
           d.warnings.push(`${where}: task ${r.task_id} scheduled twice; the second is ignored`);
           return;
         }
+        // A delayed message waits for its target time by design, not for its looper (DiagDroid §5.2, HandlerThread).
+        const scheduled = r.due != null && r.due > r.scheduled ? r.due : r.scheduled;
         const row: TaskRow = {
           task_id: r.task_id,
           category: r.category,
           executor_id: r.executor_id,
           pool_capacity: r.pool_capacity,
           task_class: r.task_class,
-          scheduled: r.scheduled,
+          scheduled,
           started: null,
           ended: null,
           thread_id: null,
           thread_name: null,
           context_id: r.context_id,
+          enqueued: r.scheduled,
         };
+        const w: { scheduled?: string; started?: string; ended?: string } = { scheduled: where };
         const p = this.pending.get(r.task_id);
         if (p) {
           this.pending.delete(r.task_id);
-          if (p.begin)
+          if (p.begin) {
             Object.assign(row, {
               started: p.begin.ts,
               thread_id: p.begin.tid,
               thread_name: p.begin.thread_name,
             });
-          if (p.end !== undefined) row.ended = p.end;
+            w.started = p.beginAt;
+          }
+          if (p.end !== undefined) {
+            row.ended = p.end;
+            w.ended = p.endAt;
+          }
         }
+        this.where.set(r.task_id, w);
         this.byId.set(r.task_id, row);
         d.tasks.push(row);
+        this.check(row);
         return;
       }
       case "begin": {
         const row = this.byId.get(r.task_id);
-        if (row) Object.assign(row, { started: r.ts, thread_id: r.tid, thread_name: r.thread_name });
-        else this.pending.set(r.task_id, { ...this.pending.get(r.task_id), begin: r });
+        if (row) {
+          Object.assign(row, { started: r.ts, thread_id: r.tid, thread_name: r.thread_name });
+          this.where.get(r.task_id)!.started = where;
+          this.check(row);
+        } else this.pending.set(r.task_id, { ...this.pending.get(r.task_id), begin: r, beginAt: where });
         return;
       }
       case "end": {
         const row = this.byId.get(r.task_id);
-        if (row) row.ended = r.ts;
-        else this.pending.set(r.task_id, { ...this.pending.get(r.task_id), end: r.ts });
+        if (row) {
+          row.ended = r.ts;
+          this.where.get(r.task_id)!.ended = where;
+          this.check(row);
+        } else this.pending.set(r.task_id, { ...this.pending.get(r.task_id), end: r.ts, endAt: where });
         return;
       }
+      case "drop":
+        this.dropped.set(r.task_id, where);
+        return;
       case "op": {
         const { type: _t, ...rest } = r;
         d.renderOps.push(rest);
@@ -281,33 +257,66 @@ export class AgentLineReader {
     }
   }
 
-  /** Call once at the end: reports seq holes (lost lines), orphan begin/end lines and tasks with unknown contexts. */
+  /** Call once at the end: reports seq holes (lost lines), orphan begin/end lines, tasks left out and tasks with unknown contexts. */
   finish(): AgentData {
+    const d = this.data;
     for (const [pid, seen] of this.seen) {
       // Collection may start while the agent already runs: count holes from the first sequence number seen.
       const max = this.maxSeq.get(pid) ?? -1;
       const min = this.minSeq.get(pid) ?? 0;
       const lost = max - min + 1 - seen.size;
-      if (lost > 0)
-        this.data.warnings.push(
+      if (lost > 0) {
+        d.partial = true;
+        d.warnings.push(
           `agent pid ${pid}: ${lost} of ${max - min + 1} lines lost (sequence numbers ${min}-${max} have holes; logcat buffer overrun?)`,
         );
+      }
     }
     if (this.pending.size)
-      this.data.warnings.push(
+      d.warnings.push(
         `agent: ${this.pending.size} task begin/end lines for tasks never scheduled in the trace`,
       );
-    const missing = new Set(
-      this.data.tasks.filter((t) => !this.data.contexts.has(t.context_id)).map((t) => t.context_id),
-    );
-    for (const c of missing) this.data.contexts.set(c, []);
+    // Checked only now: a begin line may still follow its end line when the two were logged out of order.
+    for (const t of d.tasks)
+      if (t.started === null && t.ended !== null)
+        this.damage(t.task_id, `it ends (${this.where.get(t.task_id)?.ended}) without a begin line`);
+    let cancelled = 0;
+    for (const [id, at] of this.dropped) {
+      const t = this.byId.get(id);
+      if (t && t.started !== null)
+        d.warnings.push(`${at}: task ${id} dropped after it started; the drop is ignored`);
+      else if (t && !this.damaged.has(id)) cancelled++;
+    }
+    if (cancelled) {
+      const gone = new Set([...this.dropped.keys()].filter((id) => this.byId.get(id)?.started === null));
+      const kept = d.tasks.filter((t) => !gone.has(t.task_id));
+      d.tasks.length = 0;
+      d.tasks.push(...kept);
+      d.warnings.push(
+        `agent: ${cancelled} tasks taken back before they ran (looper messages removed from their queue) are not in tasks`,
+      );
+    }
+    if (this.damaged.size) {
+      d.partial = true;
+      for (const [id, why] of this.damaged) d.warnings.push(`agent: task ${id} left out (data lost): ${why}`);
+      const kept = d.tasks.filter((t) => !this.damaged.has(t.task_id));
+      d.tasks.length = 0;
+      d.tasks.push(...kept);
+    }
+    const missing = new Set(d.tasks.filter((t) => !d.contexts.has(t.context_id)).map((t) => t.context_id));
+    for (const c of missing) d.contexts.set(c, []);
     if (missing.size)
-      this.data.warnings.push(
+      d.warnings.push(
         `agent: ${missing.size} contexts referenced by tasks but never defined; kept with empty stacks`,
       );
-    this.data.uiEvents.sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
-    return this.data;
+    d.uiEvents.sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
+    return d;
   }
 }
 
-export { AGENT_TAG };
+export { AGENT_TAG, decodeRecord, hookWarnings, type HookReport };
+
+/** What `collect` prints when no agent line arrived: how to build and run the agent. */
+export function agentNotRunningHint(pkg: string): string {
+  return `no ${AGENT_TAG} lines in logcat: is the agent running? (npm run build:agent, then frida -U -l collectors/agent/dist/agent.js -f ${pkg}; docs/agent.md)`;
+}

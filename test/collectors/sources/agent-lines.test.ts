@@ -8,7 +8,7 @@ import {
   unfield,
   type AgentRecord,
 } from "../../../collectors/agent/protocol";
-import { AgentLineReader, decodeRecord } from "../../../collectors/sources/agent-lines";
+import { AgentLineReader, decodeRecord, hookWarnings } from "../../../collectors/sources/agent-lines";
 import { parseLogcat } from "../../../collectors/sources/logcat";
 
 function readRecorded() {
@@ -37,6 +37,7 @@ describe("agent protocol v1 against recorded lines", () => {
         thread_id: 8140,
         thread_name: "AsyncTask #1",
         context_id: 0,
+        enqueued: 3602001000000n,
       },
       {
         task_id: 2,
@@ -50,6 +51,7 @@ describe("agent protocol v1 against recorded lines", () => {
         thread_id: null,
         thread_name: null,
         context_id: 7,
+        enqueued: 3602003000000n,
       },
     ]);
     expect(d.contexts.get(0)).toEqual([
@@ -97,11 +99,12 @@ describe("agent protocol v1 against recorded lines", () => {
     ]);
     expect(d.duplicates).toBe(1);
     expect(d.warnings).toContain("recorded-v1.log line 15: task: expected 7 fields, got 5");
+    // A v2 line without its end marker is a cut line, whatever its record type.
     expect(d.warnings).toContain(
-      "recorded-v1.log line 17: agent protocol jb2 is not supported (this collector reads jb1); its lines are skipped",
+      'recorded-v1.log line 17: future-record line cut (no end marker "|"); skipped',
     );
     expect(d.warnings).toContain(
-      "agent pid 8123: 1 of 13 lines lost (sequence numbers 0-12 have holes; logcat buffer overrun?)",
+      "agent pid 8123: 1 of 14 lines lost (sequence numbers 0-13 have holes; logcat buffer overrun?)",
     );
   });
 });
@@ -138,6 +141,22 @@ const record: fc.Arbitrary<AgentRecord> = fc.oneof(
     task_class: text,
     scheduled: ns,
     context_id: fc.nat(),
+    due: fc.option(ns, { nil: null }),
+  }),
+  fc.record({
+    type: fc.constant("hook" as const),
+    hook: text,
+    group: text,
+    status: fc.constantFrom("ok", "missing", "failed", "off"),
+    detail: text,
+    found: fc.array(text, { maxLength: 4 }),
+  }),
+  fc.record({
+    type: fc.constant("hello" as const),
+    agent_version: text,
+    pid: fc.nat(),
+    package: text,
+    api_level: fc.option(fc.integer({ min: 1, max: 40 }), { nil: null }),
   }),
   fc.record({
     type: fc.constant("ctx" as const),
@@ -151,7 +170,9 @@ describe("protocol encoding", () => {
     fc.assert(
       fc.property(fc.nat(), record, (seq, r) => {
         const parts = encodeRecord(seq, r).split(" ");
-        expect(parts[0]).toBe("jb1");
+        expect(parts[0]).toBe("jb2");
+        expect(parts.at(-1)).toBe("|");
+        parts.pop();
         expect(Number(parts[1])).toBe(seq);
         expect(decodeRecord(parts[2]!, parts.slice(3))).toEqual(r);
       }),
@@ -164,5 +185,179 @@ describe("protocol encoding", () => {
     expect(unfield(field("-"))).toBe("-");
     expect(unfield(field(""))).toBe("");
     expect(unfield(field("100% a|b"))).toBe("100% a|b");
+  });
+});
+
+function readLog(name: string) {
+  const log = parseLogcat(readFileSync(`test/fixtures/agent/${name}`, "utf8"), name);
+  const reader = new AgentLineReader();
+  for (const l of log.lines)
+    if (l.tag === AGENT_TAG) reader.feed(l.message, l.pid, `${name} line ${l.lineNo}`);
+  return reader.finish();
+}
+
+describe("agent protocol v2 against recorded lines", () => {
+  const d = readLog("recorded-v2.log");
+
+  it("reads hello with the API level and one report per hook", () => {
+    expect(d.hello).toEqual({
+      type: "hello",
+      agent_version: "2.0.0",
+      pid: 9001,
+      package: "com.example.app",
+      api_level: 33,
+    });
+    expect(d.hooks.map((h) => [h.hook, h.status, h.found.length])).toEqual([
+      ["Choreographer.doFrame", "ok", 1],
+      ["View.draw", "missing", 1],
+      ["GestureDetector.onTouchEvent", "off", 0],
+    ]);
+  });
+
+  it("turns hook reports into the warnings collect prints, naming what the run loses", () => {
+    expect(hookWarnings(d)).toEqual([
+      "render ops missing (draw): View.draw not hooked on this device (API 33): no overload draw(android.graphics.Canvas); found draw(android.graphics.Canvas,android.view.ViewGroup,long) (recorded-v2.log line 4)",
+      "gesture ui events (tap, scroll, swipe) missing: GestureDetector.onTouchEvent turned off by the agent's config (group gestures) (recorded-v2.log line 5)",
+    ]);
+  });
+
+  it("schedules a delayed message at its target time, keeps the call time, and leaves out cut and impossible tasks", () => {
+    expect(d.tasks.map((t) => [t.task_id, t.scheduled, t.enqueued, t.started, t.ended])).toEqual([
+      [2, 5102001000000n, 5102001000000n, 5102002000000n, 5102010000000n],
+    ]);
+    expect(d.warnings).toEqual([
+      'recorded-v2.log line 12: end line cut (no end marker "|"); task 1 left out',
+      "agent: task 1 left out (data lost): its end line (recorded-v2.log line 12) was cut",
+      "agent: task 3 left out (data lost): it ends (5102, recorded-v2.log line 15) before it starts (5102401000000, recorded-v2.log line 14); a line cut mid-number?",
+    ]);
+    expect(d.partial).toBe(true);
+    expect(d.lines).toBe(14);
+    expect(d.uiEvents).toEqual([{ ts: 5102600000000n, kind: "click", target: "list_item", source: "agent" }]);
+  });
+});
+
+describe("a line cut mid-number (#15)", () => {
+  const lines = [
+    "jb1 0 task 1 thread java.lang.Thread@1 - T 3602001000000 0",
+    "jb1 1 begin 1 3602002000000 8140 t",
+    "jb1 2 end 1 3602100000000",
+  ];
+  const read = (ls: string[]) => {
+    const r = new AgentLineReader();
+    ls.forEach((l, i) => r.feed(l, 1, `x.log line ${i + 1}`));
+    return r.finish();
+  };
+
+  it("rejects the task whose end line lost digits, naming both lines", () => {
+    const d = read([lines[0]!, lines[1]!, "jb1 2 end 1 36021"]);
+    expect(d.tasks).toEqual([]);
+    expect(d.warnings).toContain(
+      "agent: task 1 left out (data lost): it ends (36021, x.log line 3) before it starts (3602002000000, x.log line 2); a line cut mid-number?",
+    );
+  });
+
+  it("never yields a task ending before it starts or starting before it was scheduled, wherever any line is cut", () => {
+    fc.assert(
+      fc.property(fc.nat(2), fc.nat(60), fc.boolean(), (which, at, v2) => {
+        const ls = lines.map((l) => (v2 ? `${l.replace("jb1", "jb2").replace(/ 0$/, " 0 -")} |` : l));
+        const cut = ls[which]!.slice(0, Math.min(at, ls[which]!.length - 1));
+        const d = read(ls.map((l, i) => (i === which ? cut : l)));
+        for (const t of d.tasks) {
+          if (t.started !== null) expect(t.started).toBeGreaterThanOrEqual(t.scheduled);
+          if (t.ended !== null) expect(t.ended).toBeGreaterThanOrEqual(t.started!);
+        }
+        // A v2 cut shows whenever the line still starts with its version; shorter, it is no agent line at all.
+        if (v2 && cut.length >= 3) expect(d.partial).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("hostile lines", () => {
+  const token = fc.oneof(
+    fc.constantFrom(
+      "jb1",
+      "jb2",
+      "task",
+      "begin",
+      "end",
+      "hook",
+      "op",
+      "input",
+      "ctx",
+      "hello",
+      "|",
+      "-",
+      "%",
+    ),
+    fc.bigInt({ min: -(1n << 64n), max: 1n << 64n }).map(String),
+    fc.nat(5).map(String),
+    fc.string({ maxLength: 6 }),
+  );
+  it("any sequence of lines ends in rows and warnings, never a throw or an impossible task", () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(token, { maxLength: 12 }), { maxLength: 40 }), (ls) => {
+        const r = new AgentLineReader();
+        ls.forEach((l, i) => r.feed(l.join(" "), 1, `line ${i + 1}`));
+        const d = r.finish();
+        for (const t of d.tasks) {
+          if (t.started !== null) expect(t.started >= t.scheduled).toBe(true);
+          if (t.ended !== null) expect(t.started !== null && t.ended >= t.started).toBe(true);
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
+
+describe("task times joined from lines in any order", () => {
+  it("keeps exactly the tasks whose scheduled <= started <= ended, whatever order their lines came in", () => {
+    const t = fc.bigInt({ min: 0n, max: 100n });
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(t, t, t), { minLength: 1, maxLength: 4 }),
+        fc.array(fc.nat(), { minLength: 12, maxLength: 12 }),
+        (times, order) => {
+          const lines = times.flatMap(([s, b, e], i) => [
+            `jb2 ${3 * i} task ${i + 1} thread T - C ${s} 0 - |`,
+            `jb2 ${3 * i + 1} begin ${i + 1} ${b} 7 w |`,
+            `jb2 ${3 * i + 2} end ${i + 1} ${e} |`,
+          ]);
+          const shuffled = lines
+            .map((l, i) => [order[i]!, i, l] as const)
+            .sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+          const r = new AgentLineReader();
+          shuffled.forEach(([, , l], i) => r.feed(l, 1, `line ${i + 1}`));
+          const d = r.finish();
+          const kept = times.flatMap(([s, b, e], i) => (s <= b && b <= e ? [i + 1] : []));
+          expect(d.tasks.map((x) => x.task_id).sort()).toEqual(kept);
+          expect(d.partial).toBe(kept.length < times.length);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("drop (v2)", () => {
+  it("leaves out a task taken back before it ran and ignores a drop after it started, saying so", () => {
+    const r = new AgentLineReader();
+    [
+      "jb2 0 ctx 0 full f |",
+      "jb2 1 task 1 handler_thread q 1 A 100 0 150 |",
+      "jb2 2 drop 1 120 |",
+      "jb2 3 task 2 handler_thread q 1 B 130 0 - |",
+      "jb2 4 begin 2 140 7 w |",
+      "jb2 5 drop 2 145 |",
+      "jb2 6 end 2 160 |",
+    ].forEach((l, i) => r.feed(l, 1, `x line ${i + 1}`));
+    const d = r.finish();
+    expect(d.tasks.map((t) => [t.task_id, t.started, t.ended])).toEqual([[2, 140n, 160n]]);
+    expect(d.warnings).toEqual([
+      "x line 6: task 2 dropped after it started; the drop is ignored",
+      "agent: 1 tasks taken back before they ran (looper messages removed from their queue) are not in tasks",
+    ]);
+    expect(() => decodeRecord("drop", ["1", "2"], 1)).toThrow(/unknown record type "drop" in protocol v1/);
   });
 });

@@ -1,0 +1,174 @@
+// DRAW §III's system-events log: user inputs from android.view.View (clicks, long clicks, scrolls) and
+// android.view.GestureDetector (taps, drags, flings, long presses), plus text changes and keys.
+import { exactly, use, type Agent, type HookSpec, type JavaObject } from "./hook-kit";
+
+const ACTION_DOWN = 0;
+const ACTION_UP = 1;
+const ACTION_MOVE = 2;
+const ACTION_CANCEL = 3;
+const KEY_DOWN = 0;
+/** px a finger may move and still tap when the detector's own state cannot be read (8 dp at 3x density) */
+const FALLBACK_SLOP = 24;
+/** one scroll event per view per this many ns */
+const SCROLL_GAP = 300_000_000n;
+
+export function inputHooks(a: Agent): HookSpec[] {
+  const input = (kind: string, target: string | null) =>
+    a.emit({ type: "input", ts: a.now(), kind, target, source: "agent" });
+  const target = (v: JavaObject): string => {
+    try {
+      const id = Number(v.getId());
+      return id !== -1 ? String(v.getResources().getResourceEntryName(id)) : String(v.getClass().getName());
+    } catch {
+      return String(v.getClass().getName());
+    }
+  };
+  const lastScroll = new Map<number, bigint>();
+
+  // A gesture, per detector: where it went down, whether it left the tap region, whether it long-pressed.
+  const gestures = new Map<number, { x: number; y: number; scrolled: boolean; long: boolean }>();
+  const listenerOf = (d: JavaObject): string => {
+    try {
+      return String(d.mListener.value.getClass().getName());
+    } catch {
+      return "android.view.GestureDetector";
+    }
+  };
+  /** GestureDetector's own mAlwaysInTapRegion (AOSP GestureDetector.java), else distance from the down point. */
+  function leftTapRegion(d: JavaObject, g: { x: number; y: number }, e: JavaObject): boolean {
+    try {
+      return !d.mAlwaysInTapRegion.value;
+    } catch {
+      return Math.hypot(Number(e.getX()) - g.x, Number(e.getY()) - g.y) > FALLBACK_SLOP;
+    }
+  }
+
+  const V = "android.view.View";
+  const G = "android.view.GestureDetector";
+  return [
+    {
+      hook: "View.performClick",
+      group: "inputs",
+      cls: V,
+      method: "performClick",
+      want: "performClick()",
+      pick: exactly(),
+      impl: (original) =>
+        function (this: JavaObject) {
+          a.guard("View.performClick", () => input("click", target(this)));
+          return original.call(this);
+        },
+    },
+    {
+      hook: "View.performLongClick",
+      group: "inputs",
+      cls: V,
+      method: "performLongClick",
+      want: "performLongClick()",
+      pick: exactly(),
+      impl: (original) =>
+        function (this: JavaObject) {
+          a.guard("View.performLongClick", () => input("long_click", target(this)));
+          return original.call(this);
+        },
+    },
+    {
+      hook: "View.onScrollChanged",
+      group: "inputs",
+      cls: V,
+      method: "onScrollChanged",
+      want: "onScrollChanged(int,int,int,int)",
+      pick: exactly("int", "int", "int", "int"),
+      impl: (original) =>
+        function (this: JavaObject, l: number, t: number, ol: number, ot: number) {
+          a.guard("View.onScrollChanged", () => {
+            const ts = a.now();
+            const k = a.id(this);
+            if ((lastScroll.get(k) ?? -SCROLL_GAP) + SCROLL_GAP <= ts) input("scroll", target(this));
+            lastScroll.set(k, ts);
+          });
+          return original.call(this, l, t, ol, ot);
+        },
+    },
+    {
+      hook: "TextView.sendOnTextChanged",
+      group: "inputs",
+      cls: "android.widget.TextView",
+      method: "sendOnTextChanged",
+      want: "sendOnTextChanged(java.lang.CharSequence,int,int,int)",
+      pick: exactly("java.lang.CharSequence", "int", "int", "int"),
+      impl: (original) =>
+        function (this: JavaObject, s: JavaObject, start: number, before: number, count: number) {
+          a.guard("TextView.sendOnTextChanged", () => input("text", target(this)));
+          return original.call(this, s, start, before, count);
+        },
+    },
+    {
+      hook: "Activity.dispatchKeyEvent",
+      group: "inputs",
+      cls: "android.app.Activity",
+      method: "dispatchKeyEvent",
+      want: "dispatchKeyEvent(android.view.KeyEvent)",
+      pick: exactly("android.view.KeyEvent"),
+      impl: (original) =>
+        function (this: JavaObject, e: JavaObject) {
+          a.guard("Activity.dispatchKeyEvent", () => {
+            if (Number(e.getAction()) === KEY_DOWN)
+              input("key", String(use("android.view.KeyEvent").keyCodeToString(e.getKeyCode())));
+          });
+          return original.call(this, e);
+        },
+    },
+    {
+      hook: "GestureDetector.onTouchEvent",
+      group: "gestures",
+      cls: G,
+      method: "onTouchEvent",
+      want: "onTouchEvent(android.view.MotionEvent)",
+      pick: exactly("android.view.MotionEvent"),
+      impl: (original) =>
+        function (this: JavaObject, e: JavaObject) {
+          const hook = "GestureDetector.onTouchEvent";
+          let k = 0;
+          let action = -1;
+          a.guard(hook, () => {
+            k = a.id(this);
+            action = Number(e.getActionMasked());
+            if (action === ACTION_DOWN)
+              gestures.set(k, { x: Number(e.getX()), y: Number(e.getY()), scrolled: false, long: false });
+          });
+          const handled = original.call(this, e);
+          a.guard(hook, () => {
+            const g = gestures.get(k);
+            if (!g) return;
+            if (action === ACTION_MOVE && !g.scrolled && !g.long && leftTapRegion(this, g, e)) {
+              g.scrolled = true;
+              input("scroll", listenerOf(this));
+            } else if (action === ACTION_UP || action === ACTION_CANCEL) {
+              // A drag that ends is DRAW's swipe; a press that never left the tap region is a tap (click).
+              if (action === ACTION_UP && !g.long) input(g.scrolled ? "swipe" : "click", listenerOf(this));
+              gestures.delete(k);
+            }
+          });
+          return handled;
+        },
+    },
+    {
+      hook: "GestureDetector.dispatchLongPress",
+      group: "gestures",
+      cls: G,
+      method: "dispatchLongPress",
+      want: "dispatchLongPress()",
+      pick: exactly(),
+      impl: (original) =>
+        function (this: JavaObject) {
+          a.guard("GestureDetector.dispatchLongPress", () => {
+            const g = gestures.get(a.id(this));
+            if (g) g.long = true;
+            input("long_click", listenerOf(this));
+          });
+          return original.call(this);
+        },
+    },
+  ];
+}
