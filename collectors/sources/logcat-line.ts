@@ -123,23 +123,24 @@ const after = (s: string, colon: number) => s.slice(s[colon + 1] === " " ? colon
 function slashBody(s: string, i: number): Body | null {
   if (!isLevel(s, i) || s[i + 1] !== "/") return null;
   const level = s[i]!;
+  // brief: the first "):" (followed by a space or the end) closes "(  pid)" or "(uid:  pid)".
+  let close = s.indexOf("):", i + 2);
+  while (close >= 0 && close + 2 < s.length && s[close + 2] !== " ") close = s.indexOf("):", close + 1);
+  const p = close >= 0 ? pidInParens(s, close, i + 2) : null;
+  if (p) {
+    const open = s.lastIndexOf("(", close);
+    return {
+      layout: "brief",
+      pid: p.pid,
+      tid: null,
+      uid: p.uid,
+      level,
+      tag: s.slice(i + 2, open).trimEnd(),
+      message: after(s, close + 1),
+    };
+  }
   const colon = colonSep(s, i + 2);
   if (colon < 0) return null;
-  if (s[colon - 1] === ")") {
-    const p = pidInParens(s, colon - 1, i + 2);
-    if (p) {
-      const open = s.lastIndexOf("(", colon - 1);
-      return {
-        layout: "brief",
-        pid: p.pid,
-        tid: null,
-        uid: p.uid,
-        level,
-        tag: s.slice(i + 2, open).trimEnd(),
-        message: after(s, colon),
-      };
-    }
-  }
   return {
     layout: "tag",
     pid: -1,

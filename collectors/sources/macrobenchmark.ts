@@ -97,7 +97,8 @@ export function parseBenchmarkData(text: string, file = "benchmarkData.json"): B
     raw = JSON.parse(text);
   } catch (e) {
     const msg = (e as Error).message;
-    const pos = /position (\d+)/.exec(msg)?.[1];
+    const pos =
+      /position (\d+)/.exec(msg)?.[1] ?? (/end of JSON/.test(msg) ? String(text.length) : undefined);
     const where = pos !== undefined ? ` at ${lineOf(text, Number(pos))}` : "";
     throw new BenchmarkDataError(`${file}${where}: not valid JSON (${msg}); the file may be cut off`);
   }
