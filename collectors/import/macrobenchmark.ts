@@ -42,16 +42,26 @@ export function benchmarkFrames(
   cpuMs: readonly number[] | null,
   overrunMs: readonly number[] | null,
   periodNs: bigint,
-): Table | null {
+): { table: Table | null; left: number } {
   const n = Math.max(cpuMs?.length ?? 0, overrunMs?.length ?? 0);
-  if (!n) return null;
+  if (!n) return { table: null, left: 0 };
   const duration: bigint[] = [];
+  const suspect: (string | null)[] = [];
+  let left = 0;
   for (let k = 0; k < n; k++) {
     const o = overrunMs?.[k];
-    const c = cpuMs?.[k];
-    duration.push(o !== undefined ? periodNs + msToNs(o) : msToNs(c!));
+    const ms = o !== undefined ? o : cpuMs![k]!;
+    // Beyond int64 ns there is nothing to store; a frame of over a minute is impossible but kept, flagged.
+    if (Math.abs(ms) > 9e12) {
+      left++;
+      continue;
+    }
+    const d = o !== undefined ? periodNs + msToNs(o) : msToNs(ms);
+    duration.push(d);
+    suspect.push(d < 0n ? "negative duration" : Math.abs(ms) > 60_000 ? "frame of over a minute" : null);
   }
-  return makeBundleTable(
+  if (!duration.length) return { table: null, left };
+  const table = makeBundleTable(
     "frames",
     runId,
     {
@@ -59,11 +69,12 @@ export function benchmarkFrames(
       duration,
       deadline: duration.map(() => periodNs),
       jank: duration.map((d) => d > periodNs),
-      suspect: duration.map((d) => (d < 0n ? "negative duration" : null)),
+      suspect,
       source: duration.map(() => "macrobenchmark"),
     },
-    n,
+    duration.length,
   );
+  return { table, left };
 }
 
 function metricsTable(b: BenchmarkEntry, runId: string, iteration: number): Table | null {
@@ -124,10 +135,14 @@ export function importMacrobenchmark(
       const cpuRun = (cpu?.runs[i] as number[] | undefined) ?? null;
       const overRun = (over?.runs[i] as number[] | undefined) ?? null;
       const frames = benchmarkFrames(runId, cpuRun, overRun, period);
-      if (frames) tables.frames = frames;
+      if (frames.table) tables.frames = frames.table;
       const metrics = metricsTable(b, runId, i);
       if (metrics) tables.benchmark_metrics = metrics;
       const warnings = [...d.warnings];
+      if (frames.left)
+        warnings.push(
+          `${file}: ${b.name} iteration ${i}: ${frames.left} frame values beyond what a duration can hold (|ms| > 9e12) left out`,
+        );
       if (cpuRun && overRun && cpuRun.length !== overRun.length)
         warnings.push(
           `${file}: ${b.name} iteration ${i}: ${cpuRun.length} frameDurationCpuMs values but ${overRun.length} frameOverrunMs values`,
@@ -146,7 +161,7 @@ export function importMacrobenchmark(
           },
           tables,
           warnings,
-          complete: d.warnings.length === 0,
+          complete: d.warnings.length === 0 && frames.left === 0,
           source: { kind: "macrobenchmark", origin: file },
           started_at: b.iterationTimes[i] ?? null,
         },

@@ -17,11 +17,16 @@ export interface JankStatsFrame {
 
 const MARK = "FrameData(frameStartNanos=";
 
-function field(body: string, key: string): bigint | null {
+const INT64_MAX = (1n << 63n) - 1n;
+
+/** The key's integer; null when the key is absent; "bad" when it is not an int64 (cut off, overflowing). */
+function field(body: string, key: string): bigint | null | "bad" {
   const at = body.indexOf(`${key}=`);
   if (at < 0) return null;
-  const m = /^-?\d{1,19}/.exec(body.slice(at + key.length + 1, at + key.length + 22));
-  return m ? BigInt(m[0]) : null;
+  const m = /^-?\d{1,19}(?![\d.])/.exec(body.slice(at + key.length + 1, at + key.length + 22));
+  if (!m) return "bad";
+  const v = BigInt(m[0]);
+  return v > INT64_MAX || v < -INT64_MAX ? "bad" : v;
 }
 
 /** Frames from the lines holding a FrameData; lines that hold one but cannot be read are reported. */
@@ -37,12 +42,15 @@ export function jankStatsFrames(
     const body = l.message.slice(at + 10);
     const start = field(body, "frameStartNanos");
     const ui = field(body, "frameDurationUiNanos");
-    const jank = /isJank=(true|false)/.exec(
-      body.slice(body.indexOf("isJank="), body.indexOf("isJank=") + 13),
-    );
-    if (start === null || ui === null || !jank || body.indexOf("isJank=") < 0) {
+    const cpu = field(body, "frameDurationCpuNanos");
+    const total = field(body, "frameDurationTotalNanos");
+    const overrun = field(body, "frameOverrunNanos");
+    const j = body.indexOf("isJank=");
+    const jank = j < 0 ? null : /^isJank=(true|false)/.exec(body.slice(j, j + 13));
+    const bad = [cpu, total, overrun].includes("bad");
+    if (typeof start !== "bigint" || typeof ui !== "bigint" || !jank || bad) {
       warnings.push(
-        `${file} line ${l.lineNo}: a JankStats FrameData line without frameStartNanos, frameDurationUiNanos or isJank`,
+        `${file} line ${l.lineNo}: a JankStats FrameData line without a readable frameStartNanos, frameDurationUiNanos, isJank or duration`,
       );
       continue;
     }
@@ -50,9 +58,9 @@ export function jankStatsFrames(
     frames.push({
       start,
       ui,
-      cpu: field(body, "frameDurationCpuNanos"),
-      total: field(body, "frameDurationTotalNanos"),
-      overrun: field(body, "frameOverrunNanos"),
+      cpu: cpu as bigint | null,
+      total: total as bigint | null,
+      overrun: overrun as bigint | null,
       isJank: jank[1] === "true",
       states: s < 0 ? "" : body.slice(s + 8, body.lastIndexOf("]")),
       lineNo: l.lineNo,

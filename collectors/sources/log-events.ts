@@ -24,6 +24,7 @@ export interface LogEvent {
 }
 
 const MS = 1_000_000;
+const INT64_MAX = (1n << 63n) - 1n;
 
 /** ART PrettyDuration ("123us", "45.678ms", "1.2s", "567ns") or Dalvik "2ms" to ns; null if not a duration. */
 export function parseDuration(text: string): bigint | null {
@@ -31,8 +32,10 @@ export function parseDuration(text: string): bigint | null {
   if (!m) return null;
   const scale = { ns: 1, us: 1_000, ms: MS, s: 1_000_000_000 }[m[3] as "ns" | "us" | "ms" | "s"];
   const frac = m[2] ?? "";
-  // exact integer arithmetic: whole * scale + fraction * scale / 10^digits
-  return BigInt(m[1]!) * BigInt(scale) + (BigInt(frac || "0") * BigInt(scale)) / 10n ** BigInt(frac.length);
+  // exact integer arithmetic: whole * scale + fraction * scale / 10^digits; beyond int64 is no duration
+  const ns =
+    BigInt(m[1]!) * BigInt(scale) + (BigInt(frac || "0") * BigInt(scale)) / 10n ** BigInt(frac.length);
+  return ns <= INT64_MAX ? ns : null;
 }
 
 function gcPause(message: string): { dur: bigint; detail: string } | null {
@@ -51,6 +54,7 @@ function gcPause(message: string): { dur: bigint; detail: string } | null {
     if (d === null) return null;
     dur += d;
   }
+  if (dur > INT64_MAX) return null;
   const total = totalAt < 0 ? null : message.slice(totalAt + 6).split(/[\s,]/)[0]!;
   return { dur, detail: `${cause} GC${total ? `, total ${total}` : ""}, paused ${pauseText}` };
 }
@@ -78,7 +82,8 @@ export function logEvents(lines: readonly LogRecord[]): LogEvent[] {
       const m = /^Davey! duration=(\d{1,12})ms/.exec(msg.slice(0, 60));
       if (!m) continue;
       const dur = BigInt(m[1]!) * BigInt(MS);
-      const iv = /IntendedVsync=(\d{1,20})/.exec(msg.slice(0, 400))?.[1];
+      const ivText = /IntendedVsync=(\d{1,19})(?!\d)/.exec(msg.slice(0, 400))?.[1];
+      const iv = ivText !== undefined && BigInt(ivText) + dur <= INT64_MAX ? ivText : undefined;
       const ts = base.ts ?? (iv !== undefined ? BigInt(iv) + dur : null);
       out.push({ ...base, ts, kind: "davey", dur, detail: iv !== undefined ? `IntendedVsync=${iv}` : null });
     } else if (msg.startsWith("ANR in ")) {

@@ -266,6 +266,10 @@ function studioBody(s: string, i: number): Body | null {
 
 /** The header line of -v long: `[ time  pid: tid L/tag     ]`; the message follows on the next lines. */
 export function parseLongHeader(s: string): ParsedLine | null {
+  return plausible(parseLong(s));
+}
+
+function parseLong(s: string): ParsedLine | null {
   if (!s.startsWith("[ ") || !s.trimEnd().endsWith("]")) return null;
   const time = readTime(s, 2);
   if (!time) return null;
@@ -288,8 +292,16 @@ export function parseLongHeader(s: string): ParsedLine | null {
   };
 }
 
+// pid and tid are int32 in the bundle (and in the kernel): a larger number is not a log line's.
+const plausible = (p: ParsedLine | null): ParsedLine | null =>
+  p && p.line.pid <= 0x7fffffff && (p.line.tid ?? 0) <= 0x7fffffff ? p : null;
+
 /** One line of any single-line layout; null for markers, blank lines and anything unrecognised. */
 export function parseLine(raw: string): ParsedLine | null {
+  return plausible(parseAnyLine(raw));
+}
+
+function parseAnyLine(raw: string): ParsedLine | null {
   const s = raw.charCodeAt(0) === 0x1b ? stripColor(raw) : raw;
   const time = readTime(s, 0);
   if (time) {

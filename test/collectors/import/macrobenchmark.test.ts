@@ -124,6 +124,25 @@ describe("Macrobenchmark mapping on hand-made results", () => {
     expect(Array.from(f.getChild("jank")!.toArray() as Iterable<boolean>, Boolean)).toEqual([false, true]);
   });
 
+  it("flags impossible frame values and leaves out (with a warning) those no duration can hold", () => {
+    const r = importMacrobenchmark(
+      doc({ frameOverrunMs: { runs: [[-20, 120_000, 1e300, 2]] } }),
+      "x.json",
+      "x",
+    );
+    const f = r[0]!.imported.tables.frames!;
+    expect(f.numRows).toBe(3);
+    expect(Array.from({ length: 3 }, (_, i) => f.getChild("suspect")!.get(i))).toEqual([
+      "negative duration",
+      "frame of over a minute",
+      null,
+    ]);
+    expect(r[0]!.imported.complete).toBe(false);
+    expect(r[0]!.imported.warnings).toEqual([
+      "x.json: scroll iteration 0: 1 frame values beyond what a duration can hold (|ms| > 9e12) left out",
+    ]);
+  });
+
   it("names bad fields and cut files", () => {
     const cut = readFileSync(VIEW, "utf8").slice(0, 5000);
     expect(() => parseBenchmarkData(cut, "cut.json")).toThrow(

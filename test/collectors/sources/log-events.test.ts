@@ -62,6 +62,7 @@ describe("logEvents", () => {
     ["2ms", 2_000_000n],
     ["12", null],
     ["ms", null],
+    ["999999999999s", null], // beyond int64 ns
   ])("parseDuration(%s)", (text, ns) => expect(parseDuration(text)).toBe(ns));
 });
 
@@ -72,6 +73,8 @@ describe("jankStatsFrames", () => {
     "  100.020000  500  500 V JankStats: FrameData(frameStartNanos=100016666667, frameDurationUiNanos=9000000, frameDurationCpuNanos=12000000, isJank=false, states=[Activity: Main])",
     "  100.060000  500  500 V JankStats: FrameData(frameStartNanos=100033333334, frameDurationUiNanos=20000000, frameDurationCpuNanos=30000000, frameDurationTotalNanos=41000000, frameOverrunNanos=24333333, isJank=true, states=[Activity: Main, RecyclerView: Dragging])",
     "  100.070000  500  500 V JankStats: FrameData(frameStartNanos=oops, isJank=true)",
+    "  100.080000  500  500 V JankStats: FrameData(frameStartNanos=100050000001, frameDurationUiNanos=99999999999999999999, isJank=true, states=[])",
+    "  100.090000  500  500 V JankStats: FrameData(frameStartNanos=100066666668, frameDurationUiNanos=1000, frameDurationCpuNanos=12",
   ].join("\n");
   const r = jankStatsFrames(parseLogcat(text, "js.log").lines, "js.log");
 
@@ -89,8 +92,12 @@ describe("jankStatsFrames", () => {
         "Activity: Main, RecyclerView: Dragging",
       ],
     ]);
-    expect(r.warnings).toEqual([
-      "js.log line 4: a JankStats FrameData line without frameStartNanos, frameDurationUiNanos or isJank",
-    ]);
+    // line 5 overflows int64, line 6 is cut mid-line
+    expect(r.warnings).toEqual(
+      [4, 5, 6].map(
+        (n) =>
+          `js.log line ${n}: a JankStats FrameData line without a readable frameStartNanos, frameDurationUiNanos, isJank or duration`,
+      ),
+    );
   });
 });

@@ -130,6 +130,15 @@ describe("parseLogcat", () => {
     });
   });
 
+  it("refuses pids and tids beyond int32 (a cut or corrupt line), naming the line", () => {
+    const r = parseLogcat(
+      "03-17 16:13:38.811  99999999999  1250 I Choreographer: x\nI/Tag(4294967296): y\n",
+      "big.log",
+    );
+    expect(r.lines).toEqual([]);
+    expect(r.warnings.map((w) => w.slice(0, 16))).toEqual(["big.log line 1: ", "big.log line 2: "]);
+  });
+
   it("reads -v long: the message runs over the following lines up to the blank one", () => {
     const text = [
       "--------- beginning of main",
