@@ -9,6 +9,7 @@ import { readBundleFolder } from "../../../bundle/node-io";
 import { importFiles } from "../../../cli/commands/import";
 import { main } from "../../../cli/main";
 import { detectImporter, ImportFile } from "../../../collectors/import/importers";
+import { importLogcat } from "../../../collectors/import/logcat";
 import { mergeContexts, parseContextOverrides } from "../../../collectors/import/run-context";
 import {
   contextFromGetprop,
@@ -301,4 +302,31 @@ describe("device-context parsers under fuzz", () => {
     parseBattery(`  ${"a ".repeat(150_000)}`);
     expect(performance.now() - start).toBeLessThan(1000);
   }, 10_000);
+});
+
+describe("logcat import under fuzz", () => {
+  it("any mix of log-like pieces gives tables that match the schema, or warnings naming the line", () => {
+    const piece = fc.constantFrom(
+      "  5287.811  901  930 I Choreographer: Skipped 12 frames!  x\n",
+      "03-17 16:13:38.811  1  2 I OpenGLRenderer: Davey! duration=800ms; IntendedVsync=99, \n",
+      "I/art( 12): Background concurrent copying GC freed 1(1KB) AllocSpace objects, paused 1ms total 2ms\n",
+      "  1.000  5  5 V JS: FrameData(frameStartNanos=1, frameDurationUiNanos=2, isJank=false, states=[])\n",
+      "  1.000  5  5 I JankbookAgent: jb1 0 hello 1.0.0 5 a.b\n",
+      "[ 03-17 16:13:38.811  1: 2 W/T ]\n",
+      "Slow dispatch took ",
+      "ANR in ",
+      "99999999999",
+      "\r\n",
+      "\n",
+      " ",
+    );
+    fc.assert(
+      fc.property(fc.array(fc.oneof(piece, fc.string({ maxLength: 8 })), { maxLength: 30 }), (parts) => {
+        const r = importLogcat(parts.join(""), "fz.log", "fz");
+        for (const w of r.warnings) expect(w).toMatch(/^fz\.log/);
+        for (const t of Object.values(r.tables)) expect(t!.getChild("run_id")!.get(0)).toBe("fz");
+      }),
+      { numRuns: 300, seed: 15 },
+    );
+  });
 });
