@@ -17,6 +17,7 @@ import {
   IMPORTERS,
   type Importer,
 } from "../../collectors/import/importers";
+import type { BenchmarkRun } from "../../collectors/import/macrobenchmark";
 import { mergeTables } from "../../collectors/import/merge-tables";
 import { mergeContexts, parseContextOverrides } from "../../collectors/import/run-context";
 
@@ -75,8 +76,12 @@ export async function importFiles(
       throw new ImportError(`${f.name}: given twice (file names name the sources of a run)`);
     seen.add(f.name);
   }
-  const firstData = files.find((_, i) => !kinds[i]!.context) ?? files[0]!;
+  const session = files.filter((_, i) => !kinds[i]!.runs);
+  const firstData = session.find((f) => !kinds[files.indexOf(f)]!.context) ?? session[0] ?? files[0]!;
   const runId = options.runId ?? defaultRunId(firstData.name);
+  // A folder-of-runs file names its runs after itself (or --run-id when it is the only file).
+  const baseOf = (f: ImportFile) =>
+    options.runId && files.length === 1 ? options.runId : defaultRunId(f.name);
 
   // Context files first: their refresh rate sets the data files' frame budgets.
   const parts: { file: string; kind: Importer; result: TextImport & { files?: Record<string, string> } }[] =
@@ -84,10 +89,7 @@ export async function importFiles(
   const order = files
     .map((_, i) => i)
     .sort((a, b) => Number(!kinds[a]!.context) - Number(!kinds[b]!.context));
-  const benchmarkRuns: {
-    file: string;
-    runs: import("../../collectors/import/macrobenchmark").BenchmarkRun[];
-  }[] = [];
+  const benchmarkRuns: { file: string; runs: BenchmarkRun[] }[] = [];
   for (const i of order) {
     const f = files[i]!;
     const kind = kinds[i]!;
@@ -97,18 +99,23 @@ export async function importFiles(
       null;
     let result;
     try {
-      result = kind.import(f, { runId, refreshHz });
+      result = kind.import(f, { runId: kind.runs ? baseOf(f) : runId, refreshHz });
     } catch (e) {
       const msg = (e as Error).message;
       throw new ImportError(msg.includes(f.name) ? msg : `${f.name}: ${msg}`);
     }
     if ("runs" in result) benchmarkRuns.push({ file: f.name, runs: result.runs });
     else parts.push({ file: f.name, kind, result });
-    if (f.encoding && f.encoding.encoding !== "utf-8")
-      (("runs" in result ? result.runs[0]?.imported.warnings : result.warnings) ?? []).push(
-        `${f.name}: read as ${f.encoding.encoding.toUpperCase()}${f.encoding.bom ? " (byte-order mark)" : ""}`,
-      );
+    if (f.encoding && f.encoding.encoding !== "utf-8") {
+      const note = `${f.name}: read as ${f.encoding.encoding.toUpperCase()}${f.encoding.bom ? " (byte-order mark)" : ""}`;
+      for (const w of "runs" in result ? result.runs.map((r) => r.imported.warnings) : [result.warnings])
+        w.push(note);
+    }
   }
+  const ids = benchmarkRuns.flatMap((b) => b.runs.map((r) => r.runId));
+  if (parts.length) ids.push(runId);
+  const twice = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (twice) throw new ImportError(`run id ${twice} would be written twice; give the files distinct names`);
 
   const sessionContext = parts.map((p) => ({ file: p.file, context: p.result.context }));
   const written: ImportedRun[] = [];

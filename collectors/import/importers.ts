@@ -49,6 +49,8 @@ export interface Importer {
   describe: string;
   /** true when the file is context only (getprop, wm size, ...): read before the data files */
   context?: boolean;
+  /** true when the file is a folder of runs of its own (Macrobenchmark), not part of a session's run */
+  runs?: boolean;
   detect(f: ImportFile): boolean;
   import(f: ImportFile, o: ImportOptions): ImportOutput;
 }
@@ -66,6 +68,7 @@ export const IMPORTERS: readonly Importer[] = [
   {
     kind: "macrobenchmark",
     describe: "androidx.benchmark *-benchmarkData.json (one run per iteration)",
+    runs: true,
     detect: (f) => looksLikeBenchmarkData(f.text),
     import: (f, o) => ({ runs: importMacrobenchmark(f.text, f.name, o.runId, o.refreshHz) }),
   },

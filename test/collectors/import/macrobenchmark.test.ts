@@ -209,4 +209,18 @@ describe("jankbook import of a Macrobenchmark result", () => {
     expect(b.manifest.sources.map((s) => s.kind)).toEqual(["macrobenchmark", "dumpsys-display"]);
     expect(b.tables.get("benchmark_metrics")!.numRows).toBe(1);
   });
+
+  it("two results are two folders of runs named after their files, and --run-id names a lone one's", async () => {
+    const out = tmp();
+    const runs = await importFiles([STARTUP, VIEW], out);
+    expect(runs).toHaveLength(65);
+    expect(runs[0]!.runId).toBe(
+      "import-measure-sh_startup-08-07-2024-msr-enabled-benchmarkData-startupBenchmark-i000",
+    );
+    expect(runs[35]!.runId).toBe(
+      "import-measure-sh_view-click-09-12-2024-msr-disabled-benchmarkData-clickWithSnapshot-i000",
+    );
+    const one = await importFiles([STARTUP], tmp(), { runId: "nightly-42" });
+    expect(one[34]!.runId).toBe("nightly-42-startupBenchmark-i034");
+  });
 });
