@@ -48,6 +48,7 @@ export function parseLogcat(text: string, file = "logcat"): LogcatResult {
   };
   const all = text.split("\n");
   let long: LogRecord | null = null;
+  let lastLayout: LogcatLayout | null = null;
   let longBody: string[] = [];
   const endLong = () => {
     if (!long) return;
@@ -70,6 +71,12 @@ export function parseLogcat(text: string, file = "logcat"): LogcatResult {
       endLong();
     }
     if (raw.trim() === "") continue;
+    // Android Studio's copy continues a multi-line message (a stack trace) on lines indented to the message column.
+    const last = out.lines[out.lines.length - 1];
+    if (last && lastLayout === "studio" && raw.startsWith(" ".repeat(20))) {
+      last.message += "\n" + raw.replace(/^ +/, "");
+      continue;
+    }
     if (raw.startsWith("--------- ")) {
       const m = /^-+ (?:beginning of|switch to) (\S+)/.exec(raw.slice(0, 200));
       if (m) {
@@ -89,6 +96,7 @@ export function parseLogcat(text: string, file = "logcat"): LogcatResult {
       out.clock = p.clock;
     }
     out.layouts[p.layout] = (out.layouts[p.layout] ?? 0) + 1;
+    lastLayout = p.layout;
     const record: LogRecord = { ...p.line, lineNo: i + 1 };
     out.lines.push(record);
     if (header) long = record;

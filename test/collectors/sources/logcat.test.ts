@@ -159,6 +159,28 @@ describe("parseLogcat", () => {
     ]);
   });
 
+  it("reads Android Studio's copy: right-aligned pids, odd tags, stack traces on indented lines", () => {
+    const pad = " ".repeat(100);
+    const text = [
+      "2026-02-21 21:29:38.335   940-940   VRI[MainActivity]       com.example.app                      D  onFocusEvent true",
+      "2025-08-04 13:15:13.317  4246-4246  AndroidRuntime          com.example.app                      E  FATAL EXCEPTION: main",
+      `${pad}\tat android.os.Looper.loop(Looper.java:317) `,
+      `${pad}\tat android.app.ActivityThread.main(ActivityThread.java:8782) `,
+      "--------- beginning of main",
+      "2025-08-04 13:15:13.418  4246-4256  HWUI                    com.example.app                      I  Davey! duration=730ms; Flags=0, IntendedVsync=26788253150497, ",
+    ].join("\n");
+    const r = parseLogcat(text, "studio.log");
+    expect(r.warnings).toEqual([]);
+    expect(r.lines.map((l) => [l.pid, l.tid, l.tag, l.level])).toEqual([
+      [940, 940, "VRI[MainActivity]", "D"],
+      [4246, 4246, "AndroidRuntime", "E"],
+      [4246, 4256, "HWUI", "I"],
+    ]);
+    expect(r.lines[1]!.message).toBe(
+      "FATAL EXCEPTION: main\n\tat android.os.Looper.loop(Looper.java:317) \n\tat android.app.ActivityThread.main(ActivityThread.java:8782) ",
+    );
+  });
+
   it("reads CRLF lines and names unreadable ones", () => {
     const r = parseLogcat(
       "--------- beginning of main\r\nI/ActivityManager(  412): Start proc com.x\r\nnot a log line\r\n--------- beginning of main\r\n",
