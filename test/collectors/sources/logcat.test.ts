@@ -235,6 +235,33 @@ describe("parseLogcat on hostile input", () => {
     20_000,
   );
 
+  it("property: for any short unit repeated after any header, 4x the line takes at most ~4x the time", () => {
+    const header = fc.constantFrom(
+      "",
+      "03-17 16:13:38.811  1  2 I ",
+      "03-17 16:13:38.811  1  2 I tag: ",
+      "I/",
+      "I( 1) ",
+      "2024-03-17 16:13:38.811  1-2  ",
+      "[ 03-17 16:13:38.811 ",
+      "  5287.811  1  2 W ",
+    );
+    const unit = fc.string({
+      minLength: 1,
+      maxLength: 4,
+      unit: fc.constantFrom(" ", ":", "(", ")", "1", "a", "/", "-", "[", "]", "."),
+    });
+    fc.assert(
+      fc.property(header, unit, (h, u) => {
+        const n = Math.ceil(50_000 / u.length);
+        const small = time(h + u.repeat(n));
+        const big = time(h + u.repeat(4 * n));
+        expect(big).toBeLessThan(small * 20 + 20);
+      }),
+      { numRuns: 25, seed: 15 },
+    );
+  }, 60_000);
+
   it("any text gives lines or warnings with line numbers, never a throw", () => {
     const piece = fc.constantFrom(
       "03-17 16:13:38.811",
