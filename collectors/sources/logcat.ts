@@ -97,7 +97,8 @@ export function parseLogcat(text: string, file = "logcat"): LogcatResult {
     }
     out.layouts[p.layout] = (out.layouts[p.layout] ?? 0) + 1;
     lastLayout = p.layout;
-    const record: LogRecord = { ...p.line, lineNo: i + 1 };
+    // p.line is a fresh object per line: take it over rather than copy it (100k-line logs)
+    const record: LogRecord = Object.assign(p.line, { lineNo: i + 1 });
     out.lines.push(record);
     if (header) long = record;
   }
