@@ -49,6 +49,21 @@ describe("logEvents", () => {
     expect(ev[0]!.wall_time).toBe("02-29 15:45:14.575");
   });
 
+  it("reads GC pauses in the layouts they are found in the wild (Android Studio before Dolphin, brief)", () => {
+    const text = [
+      "07-07 02:58:18.007 11027-11545/com.example.shop I/art: Explicit concurrent mark sweep GC freed 33056(2MB) AllocSpace objects, 16(559KB) LOS objects, 39% free, 21MB/35MB, paused 435us total 20.298ms",
+      "07-07 02:58:19.007 11027-11545/? I/art: Background partial concurrent mark sweep GC freed 1(1KB) AllocSpace objects, 0(0B) LOS objects, 40% free, 5MB/9MB, paused 1.234ms total 100.123ms",
+      "D/dalvikvm( 9050): GC_CONCURRENT freed 2049K, 65% free 3571K/9991K, external 4703K/5261K, paused 2ms+2ms",
+    ].join("\n");
+    const r = parseLogcat(text, "gc.log");
+    expect(r.warnings).toEqual([]);
+    expect(logEvents(r.lines).map((e) => [e.kind, e.pid, e.tid, e.dur])).toEqual([
+      ["gc_pause", 11027, 11545, 435_000n],
+      ["gc_pause", 11027, 11545, 1_234_000n],
+      ["gc_pause", 9050, null, 4_000_000n],
+    ]);
+  });
+
   it("uses the line's monotonic time when the log has one", () => {
     const r = parseLogcat("  5287.811000  901  901 I Choreographer: Skipped 3 frames!  x\n");
     expect(logEvents(r.lines)[0]).toMatchObject({ ts: 5_287_811_000_000n, count: 3 });
