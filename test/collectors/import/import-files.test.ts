@@ -1,6 +1,6 @@
 // `jankbook import FILE...`: one session's files into one run, context files, overrides, and the messages
 // for files it cannot read.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -166,6 +166,25 @@ describe("importFiles: one session, one run", () => {
     ]);
     expect(r.context).toMatchObject({ app: "com.x", api_level: 30 });
     expect(r.warnings).toEqual(["b: api_level 31 differs from 30 in a; kept the first"]);
+  });
+});
+
+describe("the registry detects each kind from its content", () => {
+  const three = (line: string) => `${line}\n${line}\n${line}\n`;
+  it.each([
+    ["logcat threadtime", three("03-17 16:13:38.811  1234  1250 I Choreographer: x")],
+    ["logcat brief", three("I/Choreographer( 1234): x")],
+    ["logcat process", three("I( 1234) x  (Choreographer)")],
+    ["logcat long", "[ 03-17 16:13:38.811  1234: 1250 I/Choreographer ]\nline one\nline two\n\n".repeat(3)],
+    ["logcat Android Studio", three("2024-03-17 16:13:38.811  1234-1250  Choreographer  com.x  I  x")],
+    ["getprop", GETPROP],
+    ["wm-size", WM],
+    ["dumpsys-battery", BATTERY],
+    ["dumpsys-display", DISPLAY],
+    ["gfxinfo", readFileSync(GFX, "utf8")],
+    ["framestats", FRAMESTATS(["0,1000,1000,9000000,"])],
+  ])("%s", (kind, text) => {
+    expect(detectImporter(new ImportFile("f", new TextEncoder().encode(text))).kind).toBe(kind.split(" ")[0]);
   });
 });
 
