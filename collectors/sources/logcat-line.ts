@@ -166,6 +166,7 @@ function parenBody(s: string, i: number): Body | null {
   if (s[close + 1] !== " " && close + 1 !== s.length) return null;
   const rest = s.slice(close + 2);
   const level = s[i]!;
+  // "(uid:  pid)" and "(pid:  tid)" look alike: a trailing "  (tag)" makes it -v process.
   if (rest.endsWith(")")) {
     const open = rest.lastIndexOf("  (");
     if (open >= 0 && Number.isInteger(nums[nums.length - 1]) && inner.length <= 2)
@@ -203,13 +204,13 @@ function threadtimeBody(s: string, i: number): Body | null {
     if (t.length === 1 && isLevel(t, 0) && tokens.length >= 2) {
       const colon = colonSep(s, e + 1);
       if (s[e] !== " " || colon < 0) return null;
-      const [uid, pid, tid] = tokens.length === 3 ? tokens : [null, ...tokens];
+      const [pid, tid] = tokens;
       if (!/^\d+$/.test(pid!) || !/^\d+$/.test(tid!)) return null;
       return {
         layout: "threadtime",
         pid: Number(pid),
         tid: Number(tid),
-        uid: uid ?? null,
+        uid: null,
         level: t,
         tag: s.slice(e + 1, colon).trimEnd(),
         message: after(s, colon),
