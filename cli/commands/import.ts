@@ -1,79 +1,259 @@
-// `jankbook import <file> --out <dir>`: a saved file (method trace, framestats, gfxinfo, logcat, simpleperf stat) into a run
-// bundle. The kind is detected from the content, not the file name.
-import { readFile } from "node:fs/promises";
+// `jankbook import FILE... --out DIR`: the files of one session into one run bundle (tables of the same
+// name concatenated, every file listed in the manifest's sources, device context from getprop / wm size /
+// dumpsys display / dumpsys battery outputs among them). A Macrobenchmark result is a folder of runs, one
+// per iteration. Kinds are detected from the content by the registry in collectors/import/importers.ts.
+import { readFile, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
+import type { Table } from "apache-arrow";
 import type { Command } from "commander";
-import { newManifest } from "../../bundle/manifest";
+import { newManifest, type Manifest, type RunContext } from "../../bundle/manifest";
 import { writeBundleFolder } from "../../bundle/node-io";
-import { detectFramestats, importFramestats, type TextImport } from "../../collectors/import/framestats";
-import { detectGfxinfo, importGfxinfo } from "../../collectors/import/gfxinfo";
-import { detectLogcat, importLogcat } from "../../collectors/import/logcat";
-import { detectMethodTrace, importMethodTrace } from "../../collectors/import/method-trace";
-import { detectSimpleperfStat, importSimpleperfStat } from "../../collectors/import/simpleperf";
-import { describeBytes } from "../../collectors/sources/method-trace";
-import { decodeText } from "../../collectors/sources/text-decode";
+import type { TableName } from "../../bundle/schema";
+import type { TextImport } from "../../collectors/import/framestats";
+import {
+  detectImporter,
+  ImportError,
+  ImportFile,
+  IMPORTERS,
+  type Importer,
+} from "../../collectors/import/importers";
+import type { BenchmarkRun } from "../../collectors/import/macrobenchmark";
+import { mergeTables } from "../../collectors/import/merge-tables";
+import { mergeContexts, parseContextOverrides } from "../../collectors/import/run-context";
 
-export interface ImportResult {
+export interface ImportedRun {
   dir: string;
-  kind: string;
-  imported: TextImport;
+  runId: string;
+  kinds: string[];
+  tables: Partial<Record<TableName, Table>>;
+  complete: boolean;
+  warnings: string[];
+  manifest: Manifest;
 }
 
-/** Detects the file's kind among all importers and writes the bundle to `<out>/<runId>`. */
-export async function importFile(
-  file: string,
-  out: string,
-  runId = defaultRunId(file),
-): Promise<ImportResult> {
-  const bytes = new Uint8Array(await readFile(file));
-  const name = basename(file);
-  const dir = join(out, runId);
-  let imported: TextImport;
-  if (detectMethodTrace(bytes)) imported = importMethodTrace(bytes, name, runId);
-  else {
-    const text = decodeText(bytes).text; // UTF-8, BOM or UTF-16 (PowerShell redirection)
-    if (detectSimpleperfStat(text)) imported = importSimpleperfStat(text, name, runId);
-    else if (detectFramestats(text)) imported = importFramestats(text, name, runId);
-    else if (detectGfxinfo(text)) imported = importGfxinfo(text, name, runId);
-    else if (detectLogcat(text)) imported = importLogcat(text, name, runId);
-    else
-      throw new Error(
-        `${file}: not a method trace, framestats, gfxinfo, logcat or simpleperf stat file; it looks like ${describeBytes(bytes, 0)}`,
-      );
-  }
-  const manifest = newManifest(runId, imported.context, {
-    sources: [{ ...imported.source, tables: Object.keys(imported.tables) }],
-    complete: imported.complete,
-    warnings: imported.warnings,
-  });
-  await writeBundleFolder(dir, manifest, imported.tables);
-  return { dir, kind: imported.source.kind, imported };
+export interface ImportOptions {
+  runId?: string;
+  /** `key=value` context overrides */
+  context?: readonly string[];
 }
 
-function defaultRunId(file: string): string {
+const SYNTHETIC_CLOCK = {
+  domain: "synthetic",
+  offset_ns: 0,
+  note: "Macrobenchmark output has no timestamps: frame k of an iteration is at k x the frame period (docs/macrobenchmark.md)",
+};
+
+export function defaultRunId(file: string): string {
   return `import-${basename(file)
     .replace(/\.[^.]*$/, "")
     .replace(/[^A-Za-z0-9._-]+/g, "-")}`;
+}
+
+async function readInput(path: string): Promise<ImportFile> {
+  try {
+    return new ImportFile(basename(path), new Uint8Array(await readFile(path)));
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    const why =
+      err.code === "ENOENT" ? "no such file" : err.code === "EISDIR" ? "a folder, not a file" : err.message;
+    throw new ImportError(`${path}: cannot read (${why})`);
+  }
+}
+
+/** Imports the files of one session into `<out>/<runId>` (Macrobenchmark files: one run per iteration). */
+export async function importFiles(
+  paths: readonly string[],
+  out: string,
+  options: ImportOptions = {},
+): Promise<ImportedRun[]> {
+  if (!paths.length) throw new ImportError("no files to import");
+  const overrides = parseContextOverrides(options.context ?? []);
+  const files = await Promise.all(paths.map(readInput));
+  const kinds = files.map((f) => detectImporter(f));
+  const seen = new Set<string>();
+  for (const f of files) {
+    if (seen.has(f.name))
+      throw new ImportError(`${f.name}: given twice (file names name the sources of a run)`);
+    seen.add(f.name);
+  }
+  const session = files.filter((_, i) => !kinds[i]!.runs);
+  const firstData = session.find((f) => !kinds[files.indexOf(f)]!.context) ?? session[0] ?? files[0]!;
+  const runId = options.runId ?? defaultRunId(firstData.name);
+  // A folder-of-runs file names its runs after itself (or --run-id when it is the only file).
+  const baseOf = (f: ImportFile) =>
+    options.runId && files.length === 1 ? options.runId : defaultRunId(f.name);
+
+  // Context files first: their refresh rate sets the data files' frame budgets.
+  const parts: { file: string; kind: Importer; result: TextImport & { files?: Record<string, string> } }[] =
+    [];
+  const order = files
+    .map((_, i) => i)
+    .sort((a, b) => Number(!kinds[a]!.context) - Number(!kinds[b]!.context));
+  const benchmarkRuns: { file: string; runs: BenchmarkRun[] }[] = [];
+  for (const i of order) {
+    const f = files[i]!;
+    const kind = kinds[i]!;
+    const refreshHz =
+      overrides.refresh_hz ??
+      mergeContexts(parts.map((p) => ({ file: p.file, context: p.result.context }))).context.refresh_hz ??
+      null;
+    let result;
+    try {
+      result = kind.import(f, { runId: kind.runs ? baseOf(f) : runId, refreshHz });
+    } catch (e) {
+      const msg = (e as Error).message;
+      throw new ImportError(msg.includes(f.name) ? msg : `${f.name}: ${msg}`);
+    }
+    if ("runs" in result) benchmarkRuns.push({ file: f.name, runs: result.runs });
+    else parts.push({ file: f.name, kind, result });
+    if (f.encoding && f.encoding.encoding !== "utf-8") {
+      const note = `${f.name}: read as ${f.encoding.encoding.toUpperCase()}${f.encoding.bom ? " (byte-order mark)" : ""}`;
+      for (const w of "runs" in result ? result.runs.map((r) => r.imported.warnings) : [result.warnings])
+        w.push(note);
+    }
+  }
+  const ids = benchmarkRuns.flatMap((b) => b.runs.map((r) => r.runId));
+  if (parts.length) ids.push(runId);
+  const twice = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (twice) throw new ImportError(`run id ${twice} would be written twice; give the files distinct names`);
+
+  const sessionContext = parts.map((p) => ({ file: p.file, context: p.result.context }));
+  const written: ImportedRun[] = [];
+  for (const { runs } of benchmarkRuns)
+    for (const r of runs) {
+      const merged = mergeContexts(
+        [{ file: r.imported.source.origin, context: r.imported.context }, ...sessionContext],
+        overrides,
+      );
+      const warnings = [...r.imported.warnings, ...merged.warnings];
+      const manifest = newManifest(
+        r.runId,
+        { ...merged.context, scenario: overrides.scenario ?? r.imported.context.scenario ?? null },
+        {
+          started_at: r.imported.started_at,
+          clock: SYNTHETIC_CLOCK,
+          sources: [
+            { ...r.imported.source, tables: Object.keys(r.imported.tables) },
+            ...parts.map((p) => ({ ...p.result.source, tables: [] })),
+          ],
+          complete: r.imported.complete,
+          warnings,
+        },
+      );
+      const dir = join(out, r.runId);
+      written.push({
+        dir,
+        runId: r.runId,
+        kinds: ["macrobenchmark", ...parts.map((p) => p.kind.kind)],
+        tables: r.imported.tables,
+        complete: r.imported.complete,
+        warnings,
+        manifest: await writeBundleFolder(dir, manifest, r.imported.tables),
+      });
+    }
+  // Context-only files given with a Macrobenchmark result describe its runs; anything else is a session run.
+  const sessionHasData = parts.some((p) => !p.kind.context);
+  if (parts.length && (sessionHasData || !benchmarkRuns.length)) {
+    const merged = mergeContexts(sessionContext, overrides);
+    const { tables, dropped } = mergeTables(
+      runId,
+      parts.map((p) => ({ file: p.file, tables: p.result.tables })),
+    );
+    const warnings = [...parts.flatMap((p) => p.result.warnings), ...merged.warnings];
+    if (dropped)
+      warnings.push(`frames: ${dropped} rows seen in an earlier file (overlapping dumps) kept once`);
+    const complete = parts.every((p) => p.result.complete);
+    const scenario =
+      overrides.scenario ??
+      (parts.length === 1
+        ? parts[0]!.result.context.scenario
+        : `import ${parts.map((p) => p.file).join(", ")}`);
+    const manifest = newManifest(
+      runId,
+      { ...merged.context, scenario: scenario ?? null },
+      {
+        sources: parts.map((p) => ({ ...p.result.source, tables: Object.keys(p.result.tables) })),
+        complete,
+        warnings,
+      },
+    );
+    const dir = join(out, runId);
+    const m = await writeBundleFolder(dir, manifest, tables);
+    for (const p of parts)
+      for (const [name, text] of Object.entries(p.result.files ?? {})) await writeFile(join(dir, name), text);
+    written.push({
+      dir,
+      runId,
+      kinds: parts.map((p) => p.kind.kind),
+      tables,
+      complete,
+      warnings,
+      manifest: m,
+    });
+  }
+  return written;
+}
+
+/** One file into one run (the single-file form of importFiles); throws for a multi-run Macrobenchmark file. */
+export async function importFile(
+  file: string,
+  out: string,
+  runId?: string,
+): Promise<{ dir: string; kind: string; imported: ImportedRun }> {
+  const runs = await importFiles([file], out, { runId });
+  if (runs.length !== 1) throw new ImportError(`${file}: holds ${runs.length} runs; use importFiles`);
+  return { dir: runs[0]!.dir, kind: runs[0]!.kinds[0]!, imported: runs[0]! };
+}
+
+function rowsLine(tables: Partial<Record<TableName, Table>>): string {
+  return (
+    Object.entries(tables)
+      .map(([k, t]) => `${k} ${t!.numRows}`)
+      .join(", ") || "no tables"
+  );
+}
+
+function contextLine(c: RunContext): string {
+  const screen = c.screen_width && c.screen_height ? `${c.screen_width}x${c.screen_height}` : null;
+  const parts = [
+    c.device_model,
+    c.api_level ? `API ${c.api_level}` : null,
+    screen,
+    c.refresh_hz ? `${c.refresh_hz} Hz` : null,
+  ];
+  return parts.filter(Boolean).join(", ");
 }
 
 export function registerImport(program: Command, setExitCode: (code: number) => void) {
   program
     .command("import")
     .description(
-      "import a saved file (method trace, framestats, gfxinfo, logcat, simpleperf stat) into a run bundle",
+      "import the saved files of one session into a run bundle (method trace, framestats, gfxinfo, logcat, simpleperf stat, getprop, wm size, dumpsys display/battery; a Macrobenchmark result becomes one run per iteration)",
     )
-    .argument("<file>", "file to import; its kind is detected from its content")
+    .argument("<files...>", "files to import; each one's kind is detected from its content")
     .requiredOption("--out <dir>", "folder to write the bundle into (one sub-folder per run)")
-    .option("--run-id <id>", "run id (default: import-<file name>)")
-    .action(async (file: string, o: { out: string; runId?: string }) => {
-      const r = await importFile(file, o.out, o.runId);
-      const rows = Object.entries(r.imported.tables)
-        .map(([k, t]) => `${k} ${t!.numRows}`)
-        .join(", ");
-      process.stdout.write(
-        `${r.dir}: ${r.kind}: ${rows || "no tables"}${r.imported.complete ? "" : "  [incomplete]"}\n`,
-      );
-      for (const w of r.imported.warnings) process.stdout.write(`  warning: ${w}\n`);
-      if (!r.imported.complete) setExitCode(2);
+    .option("--run-id <id>", "run id (default: import-<first data file name>)")
+    .option(
+      "--context <key=value>",
+      "set a context field (device_model, api_level, refresh_hz, screen=1080x2400, ...); repeatable",
+      (v: string, prev: string[]) => [...prev, v],
+      [] as string[],
+    )
+    .addHelpText("after", `\nAccepted kinds:\n${IMPORTERS.map((i) => `  ${i.describe}`).join("\n")}\n`)
+    .action(async (files: string[], o: { out: string; runId?: string; context: string[] }) => {
+      const runs = await importFiles(files, o.out, { runId: o.runId, context: o.context });
+      const shown = runs.length > 12 ? runs.slice(0, 10) : runs;
+      for (const r of shown) {
+        const ctx = contextLine(r.manifest.context);
+        process.stdout.write(
+          `${r.dir}: ${r.kinds.join(" + ")}: ${rowsLine(r.tables)}${ctx ? ` (${ctx})` : ""}${r.complete ? "" : "  [incomplete]"}\n`,
+        );
+        for (const w of r.warnings.slice(0, 30)) process.stdout.write(`  warning: ${w}\n`);
+        if (r.warnings.length > 30)
+          process.stdout.write(`  ... ${r.warnings.length - 30} more warnings in manifest.json\n`);
+      }
+      if (shown.length < runs.length)
+        process.stdout.write(`... and ${runs.length - shown.length} more runs in ${o.out}\n`);
+      if (runs.some((r) => !r.complete)) setExitCode(2);
     });
 }

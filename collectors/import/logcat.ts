@@ -1,36 +1,108 @@
-// Importer for saved logcat text (`logcat -v monotonic`, threadtime or brief): the agent's protocol lines
-// become tasks, contexts, render_ops and ui_events. Agent lines carry their own CLOCK_MONOTONIC times, so
-// any of the formats works.
+// Importer for saved logcat text in any layout: every line into `logcat`, the jank-related lines into
+// `log_events`, JankStats FrameData lines into `frames` (source jankstats), and the agent's protocol lines
+// into tasks, contexts, render_ops and ui_events (they carry their own CLOCK_MONOTONIC times).
+import type { Table } from "apache-arrow";
+import { makeBundleTable } from "../../bundle/table-builder";
+import type { TableName } from "../../bundle/schema";
 import { AGENT_TAG } from "../agent/protocol";
 import { agentTables } from "../bundle-tables";
 import { AgentLineReader } from "../sources/agent-lines";
-import { parseLogcat } from "../sources/logcat";
+import { jankStatsFrames, type JankStatsFrame } from "../sources/jankstats";
+import { logEvents } from "../sources/log-events";
+import { looksLikeLogcat, parseLogcat, type LogRecord } from "../sources/logcat";
 import type { TextImport } from "./framestats";
 
+const DEFAULT_DEADLINE_NS = 16_670_000n;
+
 export function detectLogcat(text: string): boolean {
-  const head = text.split("\n", 50);
-  return (
-    head.filter((l) =>
-      /^\s*\d+\.\d+\s+\d+\s+\d+ [VDIWEF] |^\d\d-\d\d \d\d:\d\d:\d\d\.\d+\s+\d+\s+\d+ [VDIWEF] |^[VDIWEF]\/.*\(\s*\d+\): /.test(
-        l,
-      ),
-    ).length >= Math.min(3, head.length)
+  return looksLikeLogcat(text);
+}
+
+function logcatTable(runId: string, lines: readonly LogRecord[]): Table {
+  return makeBundleTable(
+    "logcat",
+    runId,
+    {
+      ts: lines.map((l) => l.mono_ns),
+      wall_time: lines.map((l) => l.wall),
+      pid: lines.map((l) => (l.pid >= 0 ? l.pid : null)),
+      tid: lines.map((l) => l.tid),
+      level: lines.map((l) => l.level),
+      tag: lines.map((l) => l.tag),
+      message: lines.map((l) => l.message),
+    },
+    lines.length,
+  );
+}
+
+/**
+ * JankStats frames: duration is the total (API 31+), else CPU (API 24+), else UI time; the deadline is
+ * duration - frameOverrunNanos when the overrun is known (so jank = overrun > 0), else 16.67 ms.
+ */
+export function jankStatsTable(runId: string, frames: readonly JankStatsFrame[]): Table {
+  const duration = frames.map((f) => f.total ?? f.cpu ?? f.ui);
+  const deadline = frames.map((f, i) =>
+    f.overrun !== null ? duration[i]! - f.overrun : DEFAULT_DEADLINE_NS,
+  );
+  return makeBundleTable(
+    "frames",
+    runId,
+    {
+      window: frames.map((f) => (f.states ? `states: ${f.states}` : null)),
+      intended_vsync: frames.map((f) => f.start),
+      frame_completed: frames.map((f, i) => f.start + duration[i]!),
+      duration,
+      deadline,
+      jank: duration.map((d, i) => d > deadline[i]!),
+      suspect: duration.map((d) => (d < 0n ? "negative duration" : null)),
+      source: frames.map(() => "jankstats"),
+    },
+    frames.length,
   );
 }
 
 export function importLogcat(text: string, file: string, runId: string): TextImport {
   const log = parseLogcat(text, file);
   const reader = new AgentLineReader();
+  let agentLines = 0;
   for (const l of log.lines)
-    if (l.tag === AGENT_TAG) reader.feed(l.message, l.pid, `${file} line ${l.lineNo}`);
+    if (l.tag === AGENT_TAG && l.pid >= 0) {
+      agentLines++;
+      reader.feed(l.message, l.pid, `${file} line ${l.lineNo}`);
+    }
   const d = reader.finish();
-  const warnings = [...log.warnings, ...d.warnings];
-  if (!d.lines) warnings.push(`${file}: no ${AGENT_TAG} lines (${log.lines.length} other log lines)`);
+  const events = logEvents(log.lines);
+  const jank = jankStatsFrames(log.lines, file);
+  const warnings = [...log.warnings, ...jank.warnings, ...(agentLines ? d.warnings : [])];
+  const tables: Partial<Record<TableName, Table>> = agentLines ? agentTables(runId, d) : {};
+  if (log.lines.length) tables.logcat = logcatTable(runId, log.lines);
+  if (events.length)
+    tables.log_events = makeBundleTable(
+      "log_events",
+      runId,
+      {
+        ts: events.map((e) => e.ts),
+        wall_time: events.map((e) => e.wall_time),
+        pid: events.map((e) => e.pid),
+        tid: events.map((e) => e.tid),
+        kind: events.map((e) => e.kind),
+        dur: events.map((e) => e.dur),
+        count: events.map((e) => e.count),
+        detail: events.map((e) => e.detail),
+      },
+      events.length,
+    );
+  if (jank.frames.length) tables.frames = jankStatsTable(runId, jank.frames);
+  if (log.clock !== "monotonic" && log.lines.length)
+    warnings.push(
+      `${file}: logcat.ts is null: this ${log.format} log prints ${log.clock === null ? "no time" : "wall-clock times"} (collect with -v monotonic for CLOCK_MONOTONIC)`,
+    );
+  const complete = log.unread === 0 && jank.warnings.length === 0 && !d.warnings.some((w) => /lost/.test(w));
   return {
     context: { app: d.hello?.package ?? "unknown", scenario: `import ${file}` },
-    tables: agentTables(runId, d),
+    tables,
     warnings,
-    complete: !d.warnings.some((w) => /lost/.test(w)),
+    complete,
     source: { kind: "logcat", origin: file },
   };
 }

@@ -84,3 +84,59 @@ export function parseConnectivity(text: string): string | null {
   if (/ETHERNET/.test(t)) return "ethernet";
   return t.toLowerCase();
 }
+
+/** The run context a getprop dump gives; each field falls back to the partition-specific property. */
+export function contextFromGetprop(props: Record<string, string>): {
+  device_model: string | null;
+  manufacturer: string | null;
+  sdk_release: string | null;
+  api_level: number | null;
+  cpu_abi: string | null;
+} {
+  const first = (...keys: string[]) => {
+    for (const k of keys) {
+      const v = props[k]?.trim();
+      if (v) return v;
+    }
+    return null;
+  };
+  const sdk = first("ro.build.version.sdk", "ro.system.build.version.sdk");
+  return {
+    device_model: first("ro.product.model", "ro.product.system.model", "ro.product.vendor.model"),
+    manufacturer: first(
+      "ro.product.manufacturer",
+      "ro.product.system.manufacturer",
+      "ro.product.vendor.manufacturer",
+    ),
+    sdk_release: first(
+      "ro.build.version.release",
+      "ro.build.version.release_or_codename",
+      "ro.system.build.version.release",
+    ),
+    api_level: sdk !== null && /^\d{1,4}$/.test(sdk) ? Number(sdk) : null,
+    // ro.product.cpu.abi is gone on some Android 10+ builds; abilist lists the preferred ABI first.
+    cpu_abi:
+      first("ro.product.cpu.abi") ??
+      first("ro.product.cpu.abilist", "ro.vendor.product.cpu.abilist")?.split(",")[0] ??
+      null,
+  };
+}
+
+/** getprop output: the first non-blank lines are `[key]: [value]`. */
+export function looksLikeGetprop(text: string): boolean {
+  const head = text
+    .slice(0, 4096)
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== "")
+    .slice(0, 5);
+  return (
+    head.length > 0 &&
+    head.filter((l) => /^\[[^\]\n]{1,200}\]: \[/.test(l)).length >= Math.ceil(head.length / 2)
+  );
+}
+export const looksLikeWmSize = (text: string): boolean =>
+  text.length < 4096 && /^\s*(Physical|Override) size: *\d+x\d+/m.test(text);
+export const looksLikeDumpsysDisplay = (text: string): boolean =>
+  /DISPLAY MANAGER \(dumpsys display\)|^\s*mDisplayDevices?:|DisplayDeviceInfo\{/m.test(text.slice(0, 65536));
+export const looksLikeDumpsysBattery = (text: string): boolean =>
+  /^\s*Current Battery Service state:/m.test(text.slice(0, 4096));

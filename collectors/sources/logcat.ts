@@ -1,104 +1,130 @@
-// logcat text in the formats of system/core liblog/logprint.cpp: threadtime (the default), the same with
-// `-v monotonic` (seconds since boot instead of a date), and brief. One pure line parser.
+// logcat text in every layout of AOSP liblog logprint.cpp (threadtime, brief, time, process, thread, tag,
+// long; with -v year, monotonic, epoch, uid, usec/nsec, zone, color) and Android Studio's Logcat copy.
+// Lines are read by logcat-line.ts in linear time; -v long messages span the lines up to a blank one.
+import { parseLine, parseLongHeader, type LogcatClock, type LogcatLayout, type LogLine } from "./logcat-line";
 
-export interface LogLine {
-  /** CLOCK_MONOTONIC ns for monotonic lines; null for wall-clock formats */
-  mono_ns: bigint | null;
-  /** "MM-DD HH:MM:SS.mmm" for threadtime lines */
-  wall: string | null;
-  pid: number;
-  tid: number | null;
-  level: string;
-  tag: string;
-  message: string;
-}
+export { parseLine, type LogcatClock, type LogcatLayout, type LogLine } from "./logcat-line";
 
-export type LogcatFormat = "threadtime" | "monotonic" | "brief";
+export type LogcatFormat = LogcatLayout | "monotonic";
 
-const THREADTIME = /^(\d\d-\d\d \d\d:\d\d:\d\d\.\d+)\s+(\d+)\s+(\d+)\s+([VDIWEFSA])\s(.*?)\s*: ?(.*)$/;
-const MONOTONIC = /^\s*(\d+)\.(\d+)\s+(\d+)\s+(\d+)\s+([VDIWEFSA])\s(.*?)\s*: ?(.*)$/;
-const BRIEF = /^([VDIWEFSA])\/(.*?)\(\s*(\d+)\): ?(.*)$/;
-
-/** Seconds with 3, 6 or 9 fractional digits (`-v usec`, `-v nsec`) to ns. */
-function secondsToNs(sec: string, frac: string): bigint {
-  return BigInt(sec) * 1_000_000_000n + BigInt(frac.padEnd(9, "0").slice(0, 9));
-}
-
-/** One line; null for "--------- beginning of main" markers, blank lines and anything unrecognised. */
+/** One line for the live collectors: the same reading as the files (monotonic lines report "monotonic"). */
 export function parseLogLine(line: string): { line: LogLine; format: LogcatFormat } | null {
-  let m = MONOTONIC.exec(line);
-  if (m)
-    return {
-      format: "monotonic",
-      line: {
-        mono_ns: secondsToNs(m[1]!, m[2]!),
-        wall: null,
-        pid: Number(m[3]),
-        tid: Number(m[4]),
-        level: m[5]!,
-        tag: m[6]!,
-        message: m[7]!,
-      },
-    };
-  m = THREADTIME.exec(line);
-  if (m)
-    return {
-      format: "threadtime",
-      line: {
-        mono_ns: null,
-        wall: m[1]!,
-        pid: Number(m[2]),
-        tid: Number(m[3]),
-        level: m[4]!,
-        tag: m[5]!,
-        message: m[6]!,
-      },
-    };
-  m = BRIEF.exec(line);
-  if (m)
-    return {
-      format: "brief",
-      line: {
-        mono_ns: null,
-        wall: null,
-        pid: Number(m[3]),
-        tid: null,
-        level: m[1]!,
-        tag: m[2]!.trim(),
-        message: m[4]!,
-      },
-    };
-  return null;
+  const p = parseLine(line);
+  if (!p) return null;
+  return {
+    line: p.line,
+    format: p.clock === "monotonic" && p.layout === "threadtime" ? "monotonic" : p.layout,
+  };
 }
+
+export type LogRecord = LogLine & { lineNo: number };
 
 export interface LogcatResult {
-  lines: (LogLine & { lineNo: number })[];
+  lines: LogRecord[];
+  /** the layout of the first line read (the file's format), null when none was read */
   format: LogcatFormat | null;
+  /** the time prefix of the first line read */
+  clock: LogcatClock | null;
+  /** lines read per layout, e.g. { threadtime: 1998, brief: 2 } */
+  layouts: Partial<Record<LogcatLayout, number>>;
   /** "--------- beginning of main" markers seen: a second one for the same buffer means logcat restarted */
   markers: { buffer: string; lineNo: number }[];
+  /** lines that were not log lines */
+  unread: number;
   warnings: string[];
 }
 
+const MAX_NAMED = 20;
+
 export function parseLogcat(text: string, file = "logcat"): LogcatResult {
-  const out: LogcatResult = { lines: [], format: null, markers: [], warnings: [] };
-  const all = text.split(/\r?\n/);
-  let unread = 0;
+  const out: LogcatResult = {
+    lines: [],
+    format: null,
+    clock: null,
+    layouts: {},
+    markers: [],
+    unread: 0,
+    warnings: [],
+  };
+  const all = text.split("\n");
+  let long: LogRecord | null = null;
+  let lastLayout: LogcatLayout | null = null;
+  let longBody: string[] = [];
+  const endLong = () => {
+    if (!long) return;
+    long.message = longBody.join("\n");
+    long = null;
+    longBody = [];
+  };
   for (let i = 0; i < all.length; i++) {
-    const raw = all[i]!;
+    const raw = all[i]!.endsWith("\r") ? all[i]!.slice(0, -1) : all[i]!;
+    if (long) {
+      // -v long: the message runs to the blank line logprint.cpp prints after it.
+      if (raw === "") {
+        endLong();
+        continue;
+      }
+      if (!raw.startsWith("[ ")) {
+        longBody.push(raw);
+        continue;
+      }
+      endLong();
+    }
     if (raw.trim() === "") continue;
-    const marker = /^-+ beginning of (\S+)/.exec(raw);
-    if (marker) {
-      out.markers.push({ buffer: marker[1]!, lineNo: i + 1 });
+    // Android Studio's copy continues a multi-line message (a stack trace) on lines indented to the message column.
+    const last = out.lines[out.lines.length - 1];
+    if (last && lastLayout === "studio" && raw.startsWith(" ".repeat(20))) {
+      last.message += "\n" + raw.replace(/^ +/, "");
       continue;
     }
-    const p = parseLogLine(raw);
+    if (raw.startsWith("--------- ")) {
+      const m = /^-+ (?:beginning of|switch to) (\S+)/.exec(raw.slice(0, 200));
+      if (m) {
+        out.markers.push({ buffer: m[1]!, lineNo: i + 1 });
+        continue;
+      }
+    }
+    const header = raw.startsWith("[ ") ? parseLongHeader(raw) : null;
+    const p = header ?? parseLine(raw);
     if (!p) {
-      if (unread++ < 20) out.warnings.push(`${file} line ${i + 1}: not a logcat line: "${raw.slice(0, 60)}"`);
+      if (out.unread++ < MAX_NAMED)
+        out.warnings.push(`${file} line ${i + 1}: not a logcat line: ${JSON.stringify(raw.slice(0, 60))}`);
       continue;
     }
-    out.format ??= p.format;
-    out.lines.push({ ...p.line, lineNo: i + 1 });
+    if (out.format === null) {
+      out.format = p.clock === "monotonic" && p.layout === "threadtime" ? "monotonic" : p.layout;
+      out.clock = p.clock;
+    }
+    out.layouts[p.layout] = (out.layouts[p.layout] ?? 0) + 1;
+    lastLayout = p.layout;
+    // p.line is a fresh object per line: take it over rather than copy it (100k-line logs)
+    const record: LogRecord = Object.assign(p.line, { lineNo: i + 1 });
+    out.lines.push(record);
+    if (header) long = record;
   }
-  if (unread > 20) out.warnings.push(`${file}: ${unread - 20} more unreadable lines`);
+  endLong();
+  if (out.unread > MAX_NAMED)
+    out.warnings.push(`${file}: ${out.unread - MAX_NAMED} more lines were not log lines`);
   return out;
+}
+
+/** True when most of the first 50 non-blank lines are log lines (at least 3, or all of a shorter file). */
+export function looksLikeLogcat(text: string): boolean {
+  let seen = 0;
+  let read = 0;
+  let from = 0;
+  let inLong = false;
+  while (seen < 50 && from < text.length) {
+    let to = text.indexOf("\n", from);
+    if (to < 0) to = text.length;
+    const raw = text.slice(from, Math.min(to, from + 4096)).replace(/\r$/, "");
+    from = to + 1;
+    if (raw.trim() === "") inLong = false;
+    if (inLong || raw.trim() === "" || /^-+ (beginning of|switch to) /.test(raw)) continue;
+    seen++;
+    const header = parseLongHeader(raw);
+    if (header) inLong = true;
+    if (header ?? parseLine(raw)) read++;
+  }
+  return read >= Math.min(3, seen) && read > 0 && read * 2 >= seen;
 }

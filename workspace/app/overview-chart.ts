@@ -1,7 +1,8 @@
 // The run overview's first chart (DESIGN.md use 1): frame durations over time, janky frames marked,
-// UI events as rules, one facet per run.
+// UI events as rules, logcat's jank events (log_events: skipped frames, GC pauses, Davey!, ANR, slow looper
+// messages) as orange rules, one facet per run.
 import * as Plot from "@observablehq/plot";
-import type { SqlEngine } from "../db/engine";
+import { tableExists, type SqlEngine } from "../db/engine";
 
 // Frames flagged suspect on import (impossible or unfinished times, frames.suspect) stay out of the chart.
 
@@ -16,6 +17,16 @@ export const EVENTS_SQL = `
   WITH t0 AS (SELECT run_id, min(intended_vsync) AS t0 FROM frames WHERE suspect IS NULL GROUP BY run_id)
   SELECT e.run_id, (e.ts - t0.t0) / 1e9 AS t_s, e.kind
   FROM ui_events e JOIN t0 USING (run_id)
+  ORDER BY e.run_id, e.ts`;
+
+/** log_events with a CLOCK_MONOTONIC time, on the frames' time axis; the label says what and how long. */
+export const LOG_EVENTS_SQL = `
+  WITH t0 AS (SELECT run_id, min(intended_vsync) AS t0 FROM frames GROUP BY run_id)
+  SELECT e.run_id, (e.ts - t0.t0) / 1e9 AS t_s, e.kind,
+         e.kind || coalesce(' ' || (e.dur / 1e6)::DECIMAL(12, 1) || ' ms', '') || coalesce(' x' || e.count, '')
+           || coalesce(': ' || e.detail, '') AS label
+  FROM log_events e JOIN t0 USING (run_id)
+  WHERE e.ts IS NOT NULL
   ORDER BY e.run_id, e.ts`;
 
 /** Above this many frames the chart shows the slowest frame of each time slice instead of every frame. */
@@ -61,11 +72,14 @@ export async function overviewChartData(
   const events = hasEvents
     ? ((await engine.query(EVENTS_SQL)).toArray().map((r: Row) => ({ ...r })) as Row[])
     : [];
-  return { frames, events, bucketed, totalFrames: total, suspectFrames: suspect };
+  const logEvents = (await tableExists(engine, "log_events"))
+    ? ((await engine.query(LOG_EVENTS_SQL)).toArray().map((r: Row) => ({ ...r })) as Row[])
+    : [];
+  return { frames, events, logEvents, bucketed, totalFrames: total, suspectFrames: suspect };
 }
 
 export function overviewChartOptions(
-  data: { frames: Row[]; events: Row[]; bucketed?: boolean },
+  data: { frames: Row[]; events: Row[]; logEvents?: Row[]; bucketed?: boolean },
   width = 960,
 ): Plot.PlotOptions {
   const runs = new Set(data.frames.map((f) => f.run_id));
@@ -85,6 +99,14 @@ export function overviewChartOptions(
         stroke: "#adb5bd",
         strokeDasharray: "2,3",
         title: "kind",
+      }),
+      Plot.ruleX(data.logEvents ?? [], {
+        x: "t_s",
+        ...facet,
+        stroke: "#f08c00",
+        strokeWidth: 1.5,
+        strokeOpacity: 0.8,
+        title: "label",
       }),
       Plot.lineY(data.frames, {
         x: "t_s",

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  contextFromGetprop,
   parseBattery,
   parseConnectivity,
   parseDisplayRefresh,
@@ -56,5 +57,23 @@ describe("device context parsers", () => {
       parseConnectivity("NetworkAgentInfo{ ni{MOBILE[LTE] CONNECTED} Transports: CELLULAR Capabilities: X}"),
     ).toBe("cellular");
     expect(parseConnectivity("Active default network: none\n")).toBe("none");
+  });
+  it("getprop to context: the first property that is set, abilist's first ABI when cpu.abi is gone", () => {
+    expect(
+      contextFromGetprop({
+        "ro.product.vendor.model": "SM-G991B",
+        "ro.product.manufacturer": "samsung",
+        "ro.build.version.release_or_codename": "14",
+        "ro.build.version.sdk": "34",
+        "ro.product.cpu.abilist": "arm64-v8a,armeabi-v7a,armeabi",
+      }),
+    ).toEqual({
+      device_model: "SM-G991B",
+      manufacturer: "samsung",
+      sdk_release: "14",
+      api_level: 34,
+      cpu_abi: "arm64-v8a",
+    });
+    expect(contextFromGetprop({ "ro.build.version.sdk": "thirty" }).api_level).toBeNull();
   });
 });

@@ -77,7 +77,7 @@ describe("jankbook import", () => {
     const file = join(out, "x.bin");
     writeFileSync(file, new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0]));
     await expect(importFile(file, out)).rejects.toThrow(
-      /not a method trace, framestats, gfxinfo, logcat or simpleperf stat file; it looks like gzip-compressed data/,
+      /not a kind jankbook imports \(gzip-compressed: gunzip it first\); it starts with "\\x1f\\x8b\\x08/,
     );
     await expect(importFile("test/fixtures/dmtrace/aosp-perflib_header.trace", out)).rejects.toThrow(
       /data header at byte 557/,
