@@ -33,7 +33,11 @@ function jankbook(
     const child = spawn(
       process.execPath,
       ["cli/jankbook.js", "collect", "--adb-port", String(ADB), ...args],
-      { cwd: process.cwd(), stdio: ["ignore", "pipe", "pipe"] },
+      {
+        cwd: process.cwd(),
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, JANKBOOK_FROM_SOURCES: "1" }, // the sources, as tests run them
+      },
     );
     let stdout = "";
     let stderr = "";
