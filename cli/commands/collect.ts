@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { join } from "node:path";
 import { collectDevice, splitScenario, type CollectResult } from "../../collectors/adb/collect-device";
 import { ProgressPrinter } from "../../collectors/adb/progress";
-import { adbClient, DeviceShell, type AdbClient } from "../../collectors/adb/shell";
+import { adbClient, DeviceShell, releaseAdb, withTimeout, type AdbClient } from "../../collectors/adb/shell";
 
 /** Exit codes, as the help text documents them. */
 export const COLLECT_EXIT = { complete: 0, error: 1, incomplete: 2, interrupted: 130 } as const;
@@ -12,15 +12,16 @@ const EXIT_HELP = `
 Exit codes:
   0    every bundle complete (with --scenario manual, Ctrl-C is how a run ends: still 0)
   1    nothing collected: bad option, no device, unknown serial, package not installed, adb unreachable
-  2    a bundle was written but is incomplete (device gone, failed dumps, a hung command); see its warnings
+  2    a bundle was written but is incomplete (device gone or frozen, failed dumps, a hung command, no
+       frames); see its warnings
   130  interrupted by Ctrl-C before a monkey/instrument scenario ended: the bundles keep what was collected
        and are marked incomplete; a second Ctrl-C quits at once without writing
 `;
 
-export function parseDuration(text: string): number {
+export function parseDuration(text: string, option = "--duration"): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text.trim());
   if (!m || Number(m[1]) <= 0)
-    throw new Error(`--duration ${text}: expected a positive time, e.g. 120s, 2m or 500ms`);
+    throw new Error(`${option} ${text}: expected a positive time, e.g. 120s, 2m or 500ms`);
   const n = Number(m[1]);
   return m[2] === "ms" ? n : m[2] === "m" ? n * 60_000 : n * 1000;
 }
@@ -45,7 +46,11 @@ async function chooseDevices(
 ): Promise<string[]> {
   let listed: { id: string; type: string }[];
   try {
-    listed = (await client.listDevices()) as { id: string; type: string }[];
+    listed = await withTimeout(
+      client.listDevices() as PromiseLike<{ id: string; type: string }[]>,
+      10_000,
+      () => new Error("no answer within 10 s"),
+    );
   } catch (e) {
     throw new Error(
       `cannot reach the adb server on port ${o.adbPort}: ${(e as Error).message} (is adb installed? try \`adb start-server\`)`,
@@ -88,6 +93,11 @@ export function registerCollect(program: Command, setExitCode: (code: number) =>
     .option("--method-trace", "also record a method trace (am profile start/stop)")
     .option("--counters", "also record hardware counters (simpleperf stat)")
     .option("--poll <ms>", "framestats polling interval in ms", "1000")
+    .option(
+      "--meminfo-interval <time>",
+      "sample dumpsys meminfo into heap_samples this often (5s, 500ms), or off",
+      "5s",
+    )
     .option("--command-timeout <ms>", "give up on a shell command after this long", "10000")
     .option("--run-id <id>", "run id (default: <package>_<model>_<time>)")
     .option("--adb-port <port>", "adb server port", "5037")
@@ -103,6 +113,8 @@ export function registerCollect(program: Command, setExitCode: (code: number) =>
       const durationMs = parseDuration(String(o.duration));
       const pollMs = positiveInt("--poll", String(o.poll));
       const commandTimeout = positiveInt("--command-timeout", String(o.commandTimeout));
+      const meminfoIntervalMs =
+        o.meminfoInterval === "off" ? null : parseDuration(String(o.meminfoInterval), "--meminfo-interval");
       const adbPort = positiveInt("--adb-port", String(o.adbPort));
       if (o.serial && o.allDevices) throw new Error("--serial and --all-devices: choose one");
       const client = adbClient("127.0.0.1", adbPort);
@@ -146,6 +158,7 @@ export function registerCollect(program: Command, setExitCode: (code: number) =>
               pollMs,
               methodTrace: o.methodTrace === true,
               counters: o.counters === true,
+              meminfoIntervalMs,
               dir: join(String(o.out), runId),
               runId,
               signal: controller.signal,
@@ -158,6 +171,9 @@ export function registerCollect(program: Command, setExitCode: (code: number) =>
       );
       process.removeListener("SIGINT", onSigint);
       progress.done();
+      // Calls to a frozen device outlive their deadlines with their sockets open; let them go, or the
+      // process would wait for them forever after writing the bundles.
+      releaseAdb(client);
       const seen = { failed: false, incomplete: false, interrupted: false };
       for (const [i, r] of results.entries()) {
         if (r instanceof Error) {

@@ -20,11 +20,39 @@ export class CommandTimeout extends Error {
   }
 }
 
+/** Sockets to the adb server that a client has open, so a call that never got an answer can be let go. */
+const openConnections = new WeakMap<AdbClient, Set<{ end(): unknown }>>();
+
 export function adbClient(host?: string, port?: number): AdbClient {
-  return Adb.createClient({ host: host ?? "127.0.0.1", port: port ?? 5037 });
+  const client = Adb.createClient({ host: host ?? "127.0.0.1", port: port ?? 5037 });
+  const open = new Set<{ end(): unknown; on(e: string, f: () => void): unknown }>();
+  openConnections.set(client, open);
+  // A frozen device never answers the adb server, so a call past its deadline keeps its socket open and
+  // the process alive; every connection is remembered until it closes, for releaseAdb.
+  const connect = client.connection.bind(client);
+  client.connection = () =>
+    connect().then((conn: Awaited<ReturnType<AdbClient["connection"]>>) => {
+      open.add(conn);
+      conn.on("close", () => open.delete(conn));
+      return conn;
+    });
+  // a socket error also fails the call that owns it, which reports it; unhandled here it would crash node
+  client.on("error", () => {});
+  return client;
 }
 
-function withTimeout<T>(
+/** Closes every socket the client still has open (calls that outlived their deadlines); returns how many. */
+export function releaseAdb(client: AdbClient): number {
+  const open = openConnections.get(client);
+  if (!open) return 0;
+  const n = open.size;
+  for (const conn of [...open]) conn.end();
+  open.clear();
+  return n;
+}
+
+/** p, or onTimeout()'s error after ms. */
+export function withTimeout<T>(
   p: PromiseLike<T>,
   ms: number,
   onTimeout: () => Error,

@@ -13,6 +13,7 @@ import { mulberry32 } from "./random";
 import { buildScenario, type GroundTruth, type ScenarioName, type Timeline } from "./scenarios";
 import { SimulatedSimpleperf } from "./simpleperf";
 import { simMethodTrace, type SimMethodTrace } from "./method-trace-model";
+import { formatMeminfo, simMemory, type SimMemory } from "./meminfo-model";
 import { writeMethodTrace } from "../sources/method-trace-writer";
 
 export interface PhoneFaults {
@@ -290,6 +291,7 @@ export class SimulatedPhone {
       );
     if (args[0] === "pidof") return reply(args[1] === sim.pkg ? `${sim.pid}\n` : "");
     if (args[0] === "dumpsys" && args[1] === "gfxinfo") return this.gfxinfo(args.slice(2), reply);
+    if (args[0] === "dumpsys" && args[1] === "meminfo") return reply(this.meminfo(args[2]));
     if (args[0] === "logcat") return this.logcat(args.slice(1), stream);
     if (args[0] === "monkey" || (args[0] === "am" && args[1] === "instrument"))
       return this.drive(args, stream);
@@ -348,6 +350,19 @@ export class SimulatedPhone {
       CommandSubmissionCompleted: abs(f.swap),
     };
     return layout.map((c) => map[c] ?? 0n);
+  }
+
+  /** The app's memory as `dumpsys meminfo` prints it at this "Uptime:" (ms of CLOCK_MONOTONIC), for tests. */
+  memoryAt(uptimeMs: number): SimMemory {
+    return simMemory(uptimeMs - Math.floor(this.base / 1e6), this.options.seed);
+  }
+
+  /** dumpsys meminfo <pkg> (AMS prints "No process found for: " for a package with no process). */
+  private meminfo(pkg: string | undefined): string {
+    const sim = this.timeline.sim;
+    if (pkg !== sim.pkg) return `No process found for: ${pkg ?? ""}\n`;
+    const uptimeMs = Math.floor(this.now() / 1e6);
+    return formatMeminfo(this.memoryAt(uptimeMs), this.options.profile.api_level, sim.pid, sim.pkg, uptimeMs);
   }
 
   private gfxinfo(args: string[], reply: (t: string) => void) {
