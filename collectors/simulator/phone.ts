@@ -43,6 +43,8 @@ export interface PhoneOptions {
   viewHooks?: boolean;
   /** whether /system/bin/simpleperf exists (default: API 26+) */
   simpleperf?: boolean;
+  /** the app draws nothing: framestats has no rows, the agent's other lines and method traces are unchanged */
+  rendersNothing?: boolean;
 }
 
 const RING = 120;
@@ -381,7 +383,9 @@ export class SimulatedPhone {
         `Failure while dumping the app: ProcessRecord{5d1e1 ${sim.pid}:${sim.pkg}/u0a187}\njava.io.IOException: Timeout\n`,
       );
     const layout = framestatsLayoutFor(this.options.profile.api_level);
-    const done = sim.frames.filter((f) => f.intended >= this.resetAt && f.completed <= e);
+    const done = this.options.rendersNothing
+      ? []
+      : sim.frames.filter((f) => f.intended >= this.resetAt && f.completed <= e);
     const recent = done.slice(-RING);
     const durations = done.map((f) => (f.completed - f.intended) / 1e6).sort((a, b) => a - b);
     const pct = (q: number) =>
