@@ -86,29 +86,42 @@ export class DeviceShell {
   /** Runs a command and returns its whole output; throws CommandTimeout if it takes longer than `ms`. */
   async run(command: string, ms = this.timeoutMs): Promise<string> {
     let stream: Duplex | null = null;
+    let late = false;
     const work = (async () => {
       stream = (await this.client.getDevice(this.serial).shell(command)) as Duplex;
+      // the device answered after the deadline: nobody reads this stream, close it
+      if (late) stream.destroy();
       return await new Promise<string>((resolve, reject) => {
         const chunks: Buffer[] = [];
         stream!.on("data", (c: Buffer) => chunks.push(c));
         stream!.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
         stream!.on("error", reject);
+        stream!.on("close", () => reject(new Error(`"${command}": stream closed`)));
       });
     })();
     return withTimeout(
       work,
       ms,
       () => new CommandTimeout(command, ms),
-      () => (stream as Duplex | null)?.destroy(),
+      () => {
+        late = true;
+        (stream as Duplex | null)?.destroy();
+      },
     );
   }
 
   /** Opens a long-running shell (logcat, monkey); the caller reads and ends it. */
   async open(command: string, ms = this.timeoutMs): Promise<Duplex> {
+    let late = false;
+    const opened = (this.client.getDevice(this.serial).shell(command) as PromiseLike<Duplex>).then((s) => {
+      if (late) s.destroy(); // opened after the deadline: the caller has given up on it
+      return s;
+    });
     return withTimeout(
-      this.client.getDevice(this.serial).shell(command) as PromiseLike<Duplex>,
+      opened,
       ms,
       () => new CommandTimeout(command, ms),
+      () => (late = true),
     );
   }
 
