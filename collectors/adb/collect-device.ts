@@ -133,10 +133,11 @@ export async function collectDevice(shell: DeviceShell, o: CollectOptions): Prom
   await heap?.stop();
   report("writing");
 
-  const built: Partial<Record<TableName, Table | null>> = {};
-  if (counters) built.hpc_samples = await stopCounters(c, counters);
-  if (trace) Object.assign(built, await trace.stop(o.dir));
-  if (heap) built.heap_samples = heap.table(o.runId);
+  // A phase that throws while building its tables loses only those tables, with a warning naming it.
+  const built: Partial<Record<TableName, Table | null | (() => Table | null)>> = {};
+  if (counters) built.hpc_samples = await guarded(c, "--counters", () => stopCounters(c, counters), null);
+  if (trace) Object.assign(built, await guarded(c, "--method-trace", () => trace.stop(o.dir), {}));
+  if (heap) built.heap_samples = () => heap.table(o.runId);
   const manifest = await writeCollectedBundle(c, o.dir, {
     runId: o.runId,
     pkg: o.package,
@@ -169,6 +170,15 @@ async function pollUntilDone(
     if (driver.kind !== "manual" && driver.endedAt !== null && c.elapsed() - driver.endedAt >= o.settleMs)
       return "scenario-finished";
     await sleep(Math.max(0, o.pollMs - (Date.now() - tick)), o.signal);
+  }
+}
+
+async function guarded<T>(c: Collection, what: string, f: () => Promise<T>, otherwise: T): Promise<T> {
+  try {
+    return await f();
+  } catch (e) {
+    c.warn(`${what}: its tables could not be built (${(e as Error).message}); the other tables are kept`);
+    return otherwise;
   }
 }
 

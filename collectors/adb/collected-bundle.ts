@@ -23,8 +23,8 @@ export interface CollectedData {
   startedAt: string;
   frames: FrameRecord[];
   agent: AgentData;
-  /** tables already built by their phases (method trace, counters, heap) */
-  built: Partial<Record<TableName, Table | null>>;
+  /** tables of the other phases (method trace, counters, heap), built or to build */
+  built: Partial<Record<TableName, Table | null | (() => Table | null)>>;
   /** what the scenario driver printed, kept as driver.log */
   driverOutput: string;
 }
@@ -63,8 +63,8 @@ export async function writeCollectedBundle(c: Collection, dir: string, d: Collec
   else if (!c.lost)
     c.warn("framestats: no frame was rendered during the run (or none was read); no frames table");
   keep("the agent's tables (tasks, contexts, render_ops, ui_events)", () => agentTables(d.runId, d.agent));
-  for (const [name, table] of Object.entries(d.built) as [TableName, Table | null][])
-    keep(name, () => ({ [name]: table }));
+  for (const [name, table] of Object.entries(d.built) as [TableName, Table | null | (() => Table | null)][])
+    keep(name, () => ({ [name]: typeof table === "function" ? table() : table }));
   if (!d.agent.lines)
     c.warn(
       `no ${AGENT_TAG} lines in logcat: is the agent running? (frida -U -l collectors/agent/dist/agent.js ${d.pkg})`,

@@ -69,6 +69,28 @@ describe("writeCollectedBundle", () => {
     ]);
   });
 
+  it("a phase's table that throws while being built is named; the frames are still written", async () => {
+    dir = await mkdtemp(join(tmpdir(), "jankbook-written-"));
+    const c = new Collection(shell);
+    const manifest = await writeCollectedBundle(
+      c,
+      dir,
+      data({
+        frames: [frame(1_000_000_000n, 1_020_000_000n)],
+        built: {
+          heap_samples: () => {
+            throw new Error("makeBundleTable(heap_samples): column ts has 2 rows, expected 3");
+          },
+        },
+      }),
+    );
+    expect(manifest.complete).toBe(false);
+    expect(manifest.warnings).toContain(
+      "heap_samples: not written, it could not be built (makeBundleTable(heap_samples): column ts has 2 rows, expected 3); the other tables are kept",
+    );
+    expect(Object.keys(manifest.tables)).toEqual(["frames"]);
+  });
+
   it("no frames at all: no frames table, the other tables kept, incomplete with the reason", async () => {
     dir = await mkdtemp(join(tmpdir(), "jankbook-written-"));
     const c = new Collection(shell);
