@@ -1,6 +1,8 @@
 // `dumpsys meminfo <pkg>` (AOSP frameworks/base core/java/android/app/ActivityThread.java dumpMemInfoTable,
 // the non-checkin form; ActivityManagerService prints the header and "No process found for: "). Read from
 // its own headers, so every release's columns are found by name:
+//   Android 4.3:  Pss, Shared Dirty, Private Dirty, Heap Size/Alloc/Free; rows "Native", "Dalvik"
+//   Android 4.4:  Pss Total, Private Dirty, Private Clean, Swapped Dirty, Heap ...; rows "Native Heap", ...
 //   Android 6:    Pss Total, Private Dirty, Private Clean, Swapped Dirty, Heap Size, Heap Alloc, Heap Free
 //   Android 7-9:  ... SwapPss Dirty instead of Swapped Dirty
 //   Android 10+:  ... plus Rss Total; the App Summary gains an Rss(KB) column and "TOTAL PSS:/TOTAL RSS:"
@@ -38,14 +40,15 @@ const SUMMARY_KINDS: Record<string, string> = {
   Unknown: "unknown",
 };
 
-/** Main-table rows and columns kept: the heaps' sizes (the summary has only their PSS). */
-const TABLE_KINDS: [row: string, column: string, kind: string][] = [
-  ["Native Heap", "Heap Size", "native_heap_size"],
-  ["Native Heap", "Heap Alloc", "native_heap_alloc"],
-  ["Dalvik Heap", "Heap Size", "java_heap_size"],
-  ["Dalvik Heap", "Heap Alloc", "java_heap_alloc"],
-  ["TOTAL", "Pss Total", "pss_total"],
-  ["TOTAL", "Rss Total", "rss_total"],
+/** Main-table rows and columns kept: the heaps' sizes (the summary has only their PSS). Android 4.3 and
+ * earlier name the rows "Native"/"Dalvik" and the PSS column "Pss" alone. */
+const TABLE_KINDS: [rows: string[], columns: string[], kind: string][] = [
+  [["Native Heap", "Native"], ["Heap Size"], "native_heap_size"],
+  [["Native Heap", "Native"], ["Heap Alloc"], "native_heap_alloc"],
+  [["Dalvik Heap", "Dalvik"], ["Heap Size"], "java_heap_size"],
+  [["Dalvik Heap", "Dalvik"], ["Heap Alloc"], "java_heap_alloc"],
+  [["TOTAL"], ["Pss Total", "Pss"], "pss_total"],
+  [["TOTAL"], ["Rss Total"], "rss_total"],
 ];
 
 const KB = 1024;
@@ -122,11 +125,30 @@ export function parseMeminfo(text: string, file = "meminfo"): MeminfoResult {
   return { samples, warnings, failure };
 }
 
-/** "Pss  Private ..." over "Total  Dirty ...": one word of each per column. */
+/** Words of a line with the index just past each. */
+function words(line: string): { word: string; end: number }[] {
+  const out: { word: string; end: number }[] = [];
+  for (let k = 0; k < line.length;) {
+    if (line[k] === " " || line[k] === "\t") {
+      k++;
+      continue;
+    }
+    const start = k;
+    while (k < line.length && line[k] !== " " && line[k] !== "\t") k++;
+    out.push({ word: line.slice(start, k), end: k });
+  }
+  return out;
+}
+
+/** Column names from the two header lines, right-aligned like the figures: "Pss" over "Total" is "Pss
+ * Total"; a column with nothing above it (Android 4.3's "Pss") keeps its one word. */
 function tableColumns(top: string, bottom: string): string[] | null {
-  const a = top.trim().split(/\s+/);
-  const b = bottom.trim().split(/\s+/);
-  return a.length === b.length && a.length > 0 ? a.map((w, k) => `${w} ${b[k]}`) : null;
+  const above = words(top);
+  const names = words(bottom).map(({ word, end }) => {
+    const over = above.find((a) => Math.abs(a.end - end) <= 1);
+    return over ? `${over.word} ${word}` : word;
+  });
+  return names.length ? names : null;
 }
 
 function readTableRow(
@@ -145,9 +167,9 @@ function readTableRow(
     warnings.push(`${where}: row "${label}" does not fit the table's ${columns.length} columns`);
     return;
   }
-  for (const [row, column, kind] of TABLE_KINDS) {
-    if (row !== label) continue;
-    const k = columns.indexOf(column);
+  for (const [rows, names, kind] of TABLE_KINDS) {
+    if (!rows.includes(label)) continue;
+    const k = columns.findIndex((c) => names.includes(c));
     if (k >= 0 && k < counts.length) values.set(kind, Number(counts[k]) * KB);
   }
 }
@@ -205,7 +227,8 @@ function readSummaryRow(
   }
 }
 
-/** "TOTAL:  66534   TOTAL SWAP PSS: 0" or "TOTAL PSS: 96932   TOTAL RSS: 182691   TOTAL SWAP (KB): 0". */
+/** "TOTAL:  66534   TOTAL SWAP PSS: 0" or "TOTAL PSS: 96932   TOTAL RSS: 182691   TOTAL SWAP (KB): 0";
+ * swap_total is the swap PSS where the device prints one, else the swapped KB. */
 function readTotals(line: string, values: Map<string, number>) {
   const parts = line.split(":");
   for (let k = 0; k + 1 < parts.length; k++) {
@@ -218,7 +241,7 @@ function readTotals(line: string, values: Map<string, number>) {
         : label === "TOTAL RSS"
           ? "rss_total"
           : label.startsWith("TOTAL SWAP")
-            ? "swap_pss_total"
+            ? "swap_total"
             : null;
     if (kind) values.set(kind, Number(n) * KB);
   }

@@ -100,7 +100,7 @@ describe("collect keeps everything it read", () => {
         system: kb(m.system),
         pss_total: kb(m.pssTotal),
         rss_total: kb(m.rssTotal),
-        swap_pss_total: 0n,
+        swap_total: 0n,
       });
     }
     // samples span the run, in the device's CLOCK_MONOTONIC

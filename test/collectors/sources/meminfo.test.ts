@@ -102,6 +102,62 @@ describe("parseMeminfo: each layout, figures read off by hand", () => {
     ]);
   });
 
+  it("real dumps from Android 4.3, 4.4 and 6.0 (droid-monitor's tests): the heaps, totals and summary", () => {
+    const read = (api: number) => {
+      const file = `droid-monitor_api${api}_meminfo.txt`;
+      const r = parseMeminfo(readFileSync(join(FIXTURES, file), "utf8"), file);
+      expect(r.warnings).toEqual([]);
+      expect(r.samples.length).toBe(1);
+      return r.samples[0]!;
+    };
+    const api18 = read(18);
+    expect([api18.pid, api18.process, api18.uptime_ns]).toEqual([
+      29607,
+      "com.sample.package",
+      69_627_589_000_000n,
+    ]);
+    // "Native 24 8 24 11296 7927 408" under "Pss, Shared Dirty, Private Dirty, Heap Size, Heap Alloc, Heap Free"
+    expect(Object.fromEntries(api18.values)).toEqual(
+      kb({
+        native_heap_size: 11296,
+        native_heap_alloc: 7927,
+        java_heap_size: 13388,
+        java_heap_alloc: 7454,
+        pss_total: 28929,
+      }),
+    );
+    const api19 = read(19);
+    expect(api19.uptime_ns).toBe(76_485_937_000_000n);
+    expect(Object.fromEntries(api19.values)).toEqual(
+      kb({
+        native_heap_size: 8948,
+        native_heap_alloc: 8520,
+        java_heap_size: 31772,
+        java_heap_alloc: 29998,
+        pss_total: 44563,
+      }),
+    );
+    const api23 = read(23);
+    expect([api23.pid, api23.uptime_ns]).toEqual([22861, 166_891_747_000_000n]);
+    expect(Object.fromEntries(api23.values)).toEqual(
+      kb({
+        native_heap_size: 60416,
+        native_heap_alloc: 56957,
+        java_heap_size: 34525,
+        java_heap_alloc: 31331,
+        pss_total: 145991,
+        java_heap: 17976,
+        native_heap: 24240,
+        code: 33748,
+        stack: 1316,
+        graphics: 40829,
+        private_other: 17932,
+        system: 9950,
+        swap_total: 22236,
+      }),
+    );
+  });
+
   it("Android 6.0", () => {
     const r = parseMeminfo(ANDROID_6);
     expect(r.warnings).toEqual([]);
@@ -120,13 +176,13 @@ describe("parseMeminfo: each layout, figures read off by hand", () => {
         graphics: 3411,
         private_other: 4610,
         system: 4090,
-        swap_pss_total: 0,
+        swap_total: 0,
       }),
     );
   });
 
   it("Android 9: the same figures, swap PSS from its own label", () => {
-    expect(values(ANDROID_9)).toEqual({ ...values(ANDROID_6), swap_pss_total: 17 * KB });
+    expect(values(ANDROID_9)).toEqual({ ...values(ANDROID_6), swap_total: 17 * KB });
   });
 
   it("Android 14 -a: eleven columns, an Rss column in the summary, Unknown only in Rss", () => {
@@ -151,7 +207,7 @@ describe("parseMeminfo: each layout, figures read off by hand", () => {
         private_other: 4036,
         system: 20098,
         unknown_rss: 2020,
-        swap_pss_total: 0,
+        swap_total: 0,
       }),
     );
   });
