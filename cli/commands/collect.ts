@@ -118,91 +118,94 @@ export function registerCollect(program: Command, setExitCode: (code: number) =>
       const adbPort = positiveInt("--adb-port", String(o.adbPort));
       if (o.serial && o.allDevices) throw new Error("--serial and --all-devices: choose one");
       const client = adbClient("127.0.0.1", adbPort);
-      const serials = await chooseDevices(client, {
-        serial: o.serial as string | undefined,
-        allDevices: o.allDevices === true,
-        adbPort,
-      });
+      try {
+        const serials = await chooseDevices(client, {
+          serial: o.serial as string | undefined,
+          allDevices: o.allDevices === true,
+          adbPort,
+        });
 
-      const controller = new AbortController();
-      const onSigint = () => {
-        if (controller.signal.aborted) {
-          process.stderr.write("\njankbook collect: second Ctrl-C: quitting without writing\n");
-          process.exit(COLLECT_EXIT.interrupted);
-        }
-        process.stderr.write(
-          "\njankbook collect: Ctrl-C: stopping and writing what was collected (Ctrl-C again to quit at once)\n",
-        );
-        controller.abort();
-      };
-      process.on("SIGINT", onSigint);
-      const progress = new ProgressPrinter(process.stderr);
-      const stamp = new Date().toISOString().replace(/[-:]/g, "").slice(0, 15);
-      const results: (CollectResult | Error)[] = await Promise.all(
-        serials.map(async (serial) => {
-          const shell = new DeviceShell(client, serial, commandTimeout);
-          let model = serial;
-          try {
-            model = (await shell.run("getprop ro.product.model", 5000)).trim() || serial;
-          } catch {
-            /* the collection itself reports it */
+        const controller = new AbortController();
+        const onSigint = () => {
+          if (controller.signal.aborted) {
+            process.stderr.write("\njankbook collect: second Ctrl-C: quitting without writing\n");
+            process.exit(COLLECT_EXIT.interrupted);
           }
-          // Several devices (maybe the same model): the serial keeps their bundles apart.
-          const base = o.runId ? String(o.runId) : `${slug(pkg.split(".").pop()!)}_${slug(model)}_${stamp}`;
-          const runId = serials.length > 1 ? `${base}_${slug(serial)}` : base;
-          try {
-            return await collectDevice(shell, {
-              package: pkg,
-              scenario,
-              durationMs,
-              pollMs,
-              methodTrace: o.methodTrace === true,
-              counters: o.counters === true,
-              meminfoIntervalMs,
-              dir: join(String(o.out), runId),
-              runId,
-              signal: controller.signal,
-              onProgress: (p) => progress.update(p),
-            });
-          } catch (e) {
-            return e as Error;
-          }
-        }),
-      );
-      process.removeListener("SIGINT", onSigint);
-      progress.done();
-      // Calls to a frozen device outlive their deadlines with their sockets open; let them go, or the
-      // process would wait for them forever after writing the bundles.
-      releaseAdb(client);
-      const seen = { failed: false, incomplete: false, interrupted: false };
-      for (const [i, r] of results.entries()) {
-        if (r instanceof Error) {
-          process.stderr.write(`jankbook collect: ${serials[i]}: ${r.message} (no bundle written)\n`);
-          seen.failed = true;
-          continue;
-        }
-        const m = r.manifest;
-        const rows = Object.entries(m.tables)
-          .map(([k, v]) => `${k} ${v.rows}`)
-          .join(", ");
-        process.stdout.write(`${r.dir}: ${rows || "no tables"}${m.complete ? "" : "  [incomplete]"}\n`);
-        if (!m.complete) {
-          const interrupted = r.ended === "interrupted";
-          seen[interrupted ? "interrupted" : "incomplete"] = true;
           process.stderr.write(
-            `jankbook collect: ${r.serial}: ${interrupted ? "interrupted" : `collection incomplete (${r.ended})`}; the bundle keeps what was collected:\n`,
+            "\njankbook collect: Ctrl-C: stopping and writing what was collected (Ctrl-C again to quit at once)\n",
           );
-          for (const w of m.warnings) process.stderr.write(`  - ${w}\n`);
+          controller.abort();
+        };
+        process.on("SIGINT", onSigint);
+        const progress = new ProgressPrinter(process.stderr);
+        const stamp = new Date().toISOString().replace(/[-:]/g, "").slice(0, 15);
+        const results: (CollectResult | Error)[] = await Promise.all(
+          serials.map(async (serial) => {
+            const shell = new DeviceShell(client, serial, commandTimeout);
+            let model = serial;
+            try {
+              model = (await shell.run("getprop ro.product.model", 5000)).trim() || serial;
+            } catch {
+              /* the collection itself reports it */
+            }
+            // Several devices (maybe the same model): the serial keeps their bundles apart.
+            const base = o.runId ? String(o.runId) : `${slug(pkg.split(".").pop()!)}_${slug(model)}_${stamp}`;
+            const runId = serials.length > 1 ? `${base}_${slug(serial)}` : base;
+            try {
+              return await collectDevice(shell, {
+                package: pkg,
+                scenario,
+                durationMs,
+                pollMs,
+                methodTrace: o.methodTrace === true,
+                counters: o.counters === true,
+                meminfoIntervalMs,
+                dir: join(String(o.out), runId),
+                runId,
+                signal: controller.signal,
+                onProgress: (p) => progress.update(p),
+              });
+            } catch (e) {
+              return e as Error;
+            }
+          }),
+        );
+        process.removeListener("SIGINT", onSigint);
+        progress.done();
+        const seen = { failed: false, incomplete: false, interrupted: false };
+        for (const [i, r] of results.entries()) {
+          if (r instanceof Error) {
+            process.stderr.write(`jankbook collect: ${serials[i]}: ${r.message} (no bundle written)\n`);
+            seen.failed = true;
+            continue;
+          }
+          const m = r.manifest;
+          const rows = Object.entries(m.tables)
+            .map(([k, v]) => `${k} ${v.rows}`)
+            .join(", ");
+          process.stdout.write(`${r.dir}: ${rows || "no tables"}${m.complete ? "" : "  [incomplete]"}\n`);
+          if (!m.complete) {
+            const interrupted = r.ended === "interrupted";
+            seen[interrupted ? "interrupted" : "incomplete"] = true;
+            process.stderr.write(
+              `jankbook collect: ${r.serial}: ${interrupted ? "interrupted" : `collection incomplete (${r.ended})`}; the bundle keeps what was collected:\n`,
+            );
+            for (const w of m.warnings) process.stderr.write(`  - ${w}\n`);
+          }
         }
+        // The most telling outcome wins: the user's Ctrl-C, then a device with no bundle, then an incomplete one.
+        const code = seen.interrupted
+          ? COLLECT_EXIT.interrupted
+          : seen.failed
+            ? COLLECT_EXIT.error
+            : seen.incomplete
+              ? COLLECT_EXIT.incomplete
+              : COLLECT_EXIT.complete;
+        setExitCode(code);
+      } finally {
+        // Calls to a frozen device (or adb server) outlive their deadlines with their sockets open; let them
+        // go, or the process would wait for them forever after writing the bundles.
+        releaseAdb(client);
       }
-      // The most telling outcome wins: the user's Ctrl-C, then a device with no bundle, then an incomplete one.
-      const code = seen.interrupted
-        ? COLLECT_EXIT.interrupted
-        : seen.failed
-          ? COLLECT_EXIT.error
-          : seen.incomplete
-            ? COLLECT_EXIT.incomplete
-            : COLLECT_EXIT.complete;
-      setExitCode(code);
     });
 }

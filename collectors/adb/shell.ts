@@ -20,18 +20,19 @@ export class CommandTimeout extends Error {
   }
 }
 
+type AdbConnection = Awaited<ReturnType<AdbClient["connection"]>>;
 /** Sockets to the adb server that a client has open, so a call that never got an answer can be let go. */
-const openConnections = new WeakMap<AdbClient, Set<{ end(): unknown }>>();
+const openConnections = new WeakMap<AdbClient, Set<AdbConnection>>();
 
 export function adbClient(host?: string, port?: number): AdbClient {
   const client = Adb.createClient({ host: host ?? "127.0.0.1", port: port ?? 5037 });
-  const open = new Set<{ end(): unknown; on(e: string, f: () => void): unknown }>();
+  const open = new Set<AdbConnection>();
   openConnections.set(client, open);
   // A frozen device never answers the adb server, so a call past its deadline keeps its socket open and
   // the process alive; every connection is remembered until it closes, for releaseAdb.
   const connect = client.connection.bind(client);
   client.connection = () =>
-    connect().then((conn: Awaited<ReturnType<AdbClient["connection"]>>) => {
+    connect().then((conn: AdbConnection) => {
       open.add(conn);
       conn.on("close", () => open.delete(conn));
       return conn;
@@ -46,7 +47,8 @@ export function releaseAdb(client: AdbClient): number {
   const open = openConnections.get(client);
   if (!open) return 0;
   const n = open.size;
-  for (const conn of [...open]) conn.end();
+  // destroyed, not ended: a peer that reads nothing would never see an end, and the socket would stay open
+  for (const conn of [...open]) conn.socket.destroy();
   open.clear();
   return n;
 }

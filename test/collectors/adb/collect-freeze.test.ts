@@ -2,6 +2,7 @@
 // answers): every adb call meets its deadline, the bundle keeps what was read, and `jankbook collect` ends with
 // exit 2. A hard outer timeout kills the collector, so a regression fails the test instead of hanging CI.
 import { spawn, type ChildProcess } from "node:child_process";
+import { createServer, type Socket } from "node:net";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -116,4 +117,31 @@ describe("the device freezes during collect", () => {
     expect(bundle.tables.get("frames")!.numRows).toBeGreaterThan(0);
     expect(bundle.tables.get("tasks")!.numRows).toBeGreaterThan(0);
   }, 120_000);
+
+  it("an adb server that accepts and never answers: exit 1 after the deadline, no hang", async () => {
+    const held: Socket[] = [];
+    const server = createServer((socket) => void held.push(socket)); // reads nothing, says nothing
+    await new Promise<void>((resolve) => server.listen(5197, "127.0.0.1", resolve));
+    try {
+      const t0 = Date.now();
+      const collect = jankbook([
+        "collect",
+        "--package",
+        "org.jankbook.sample",
+        "--adb-port",
+        "5197",
+        "--out",
+        out,
+      ]);
+      const code = await exited(collect, 40_000);
+      expect(code, `still running after 40 s; stderr:\n${collect.output.stderr}`).toBe(1);
+      expect(collect.output.stderr).toBe(
+        "jankbook: cannot reach the adb server on port 5197: no answer within 10 s (is adb installed? try `adb start-server`)\n",
+      );
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(10_000);
+    } finally {
+      for (const s of held) s.destroy();
+      server.close();
+    }
+  }, 60_000);
 });
