@@ -173,9 +173,3 @@ export class DeviceShell {
     );
   }
 }
-
-/** Serials of every device the adb server lists as online. */
-export async function onlineDevices(client: AdbClient): Promise<string[]> {
-  const devices = (await client.listDevices()) as { id: string; type: string }[];
-  return devices.filter((d) => d.type === "device").map((d) => d.id);
-}
