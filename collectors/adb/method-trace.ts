@@ -7,6 +7,7 @@ import type { Table } from "apache-arrow";
 import type { TableName } from "../../bundle/schema";
 import { methodTraceTables } from "../method-trace-tables";
 import { readMethodTrace, type MethodTrace } from "../sources/method-trace";
+import type { Collection } from "./collection";
 import type { DeviceShell } from "./shell";
 
 export interface PulledTrace {
@@ -76,4 +77,42 @@ export async function pullMethodTrace(
 function shortBy(trace: MethodTrace): number {
   const announced = Number(trace.properties["num-method-calls"]);
   return Number.isFinite(announced) ? Math.max(0, announced - trace.events.numRows) : 0;
+}
+
+/** `am profile start` at the beginning of the run, `am profile stop` and the pull at its end. */
+export class MethodTraceSession {
+  readonly path: string;
+
+  constructor(
+    private readonly c: Collection,
+    private readonly pkg: string,
+    private readonly runId: string,
+  ) {
+    this.path = `/data/local/tmp/jankbook-${runId}.trace`;
+  }
+
+  async start() {
+    const r = await this.c.run(`am profile start ${this.pkg} ${this.path}`, "am profile start");
+    if (r !== null && /error|exception/i.test(r)) this.c.warn(`am profile start: ${r.trim()}`, false);
+  }
+
+  /** The trace's tables, or none (with a warning saying the requested trace was lost) if the device is gone. */
+  async stop(dir: string): Promise<Partial<Record<TableName, Table>>> {
+    if (!this.c.lost) await this.c.run(`am profile stop ${this.pkg}`, "am profile stop");
+    if (this.c.lost) {
+      this.c.warn(
+        `--method-trace: the requested method trace was lost: the device was ${this.c.lost} before it could be stopped and pulled (${this.path} on the device, if the app wrote it)`,
+      );
+      return {};
+    }
+    const pulled = await pullMethodTrace(this.c.shell, this.path, dir, this.runId);
+    for (const [w, incomplete] of pulled.warnings) this.c.warn(w, incomplete);
+    if (pulled.origin)
+      this.c.sources.push({
+        kind: "method-trace",
+        origin: `adb pull ${pulled.origin}`,
+        tables: Object.keys(pulled.tables),
+      });
+    return pulled.tables;
+  }
 }

@@ -20,11 +20,41 @@ export class CommandTimeout extends Error {
   }
 }
 
+type AdbConnection = Awaited<ReturnType<AdbClient["connection"]>>;
+/** Sockets to the adb server that a client has open, so a call that never got an answer can be let go. */
+const openConnections = new WeakMap<AdbClient, Set<AdbConnection>>();
+
 export function adbClient(host?: string, port?: number): AdbClient {
-  return Adb.createClient({ host: host ?? "127.0.0.1", port: port ?? 5037 });
+  const client = Adb.createClient({ host: host ?? "127.0.0.1", port: port ?? 5037 });
+  const open = new Set<AdbConnection>();
+  openConnections.set(client, open);
+  // A frozen device never answers the adb server, so a call past its deadline keeps its socket open and
+  // the process alive; every connection is remembered until it closes, for releaseAdb.
+  const connect = client.connection.bind(client);
+  client.connection = () =>
+    connect().then((conn: AdbConnection) => {
+      open.add(conn);
+      conn.on("close", () => open.delete(conn));
+      return conn;
+    });
+  // a socket error also fails the call that owns it, which reports it; unhandled here it would crash node
+  client.on("error", () => {});
+  return client;
 }
 
-function withTimeout<T>(
+/** Closes every socket the client still has open (calls that outlived their deadlines); returns how many. */
+export function releaseAdb(client: AdbClient): number {
+  const open = openConnections.get(client);
+  if (!open) return 0;
+  const n = open.size;
+  // destroyed, not ended: a peer that reads nothing would never see an end, and the socket would stay open
+  for (const conn of [...open]) conn.socket.destroy();
+  open.clear();
+  return n;
+}
+
+/** p, or onTimeout()'s error after ms. */
+export function withTimeout<T>(
   p: PromiseLike<T>,
   ms: number,
   onTimeout: () => Error,
@@ -58,29 +88,42 @@ export class DeviceShell {
   /** Runs a command and returns its whole output; throws CommandTimeout if it takes longer than `ms`. */
   async run(command: string, ms = this.timeoutMs): Promise<string> {
     let stream: Duplex | null = null;
+    let late = false;
     const work = (async () => {
       stream = (await this.client.getDevice(this.serial).shell(command)) as Duplex;
+      // the device answered after the deadline: nobody reads this stream, close it
+      if (late) stream.destroy();
       return await new Promise<string>((resolve, reject) => {
         const chunks: Buffer[] = [];
         stream!.on("data", (c: Buffer) => chunks.push(c));
         stream!.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
         stream!.on("error", reject);
+        stream!.on("close", () => reject(new Error(`"${command}": stream closed`)));
       });
     })();
     return withTimeout(
       work,
       ms,
       () => new CommandTimeout(command, ms),
-      () => (stream as Duplex | null)?.destroy(),
+      () => {
+        late = true;
+        (stream as Duplex | null)?.destroy();
+      },
     );
   }
 
   /** Opens a long-running shell (logcat, monkey); the caller reads and ends it. */
   async open(command: string, ms = this.timeoutMs): Promise<Duplex> {
+    let late = false;
+    const opened = (this.client.getDevice(this.serial).shell(command) as PromiseLike<Duplex>).then((s) => {
+      if (late) s.destroy(); // opened after the deadline: the caller has given up on it
+      return s;
+    });
     return withTimeout(
-      this.client.getDevice(this.serial).shell(command) as PromiseLike<Duplex>,
+      opened,
       ms,
       () => new CommandTimeout(command, ms),
+      () => (late = true),
     );
   }
 
@@ -129,10 +172,4 @@ export class DeviceShell {
       () => (end as (() => void) | null)?.(),
     );
   }
-}
-
-/** Serials of every device the adb server lists as online. */
-export async function onlineDevices(client: AdbClient): Promise<string[]> {
-  const devices = (await client.listDevices()) as { id: string; type: string }[];
-  return devices.filter((d) => d.type === "device").map((d) => d.id);
 }

@@ -13,6 +13,7 @@ import { mulberry32 } from "./random";
 import { buildScenario, type GroundTruth, type ScenarioName, type Timeline } from "./scenarios";
 import { SimulatedSimpleperf } from "./simpleperf";
 import { simMethodTrace, type SimMethodTrace } from "./method-trace-model";
+import { formatMeminfo, simMemory, type SimMemory } from "./meminfo-model";
 import { writeMethodTrace } from "../sources/method-trace-writer";
 
 export interface PhoneFaults {
@@ -42,6 +43,8 @@ export interface PhoneOptions {
   viewHooks?: boolean;
   /** whether /system/bin/simpleperf exists (default: API 26+) */
   simpleperf?: boolean;
+  /** the app draws nothing: framestats has no rows, the agent's other lines and method traces are unchanged */
+  rendersNothing?: boolean;
 }
 
 const RING = 120;
@@ -290,6 +293,7 @@ export class SimulatedPhone {
       );
     if (args[0] === "pidof") return reply(args[1] === sim.pkg ? `${sim.pid}\n` : "");
     if (args[0] === "dumpsys" && args[1] === "gfxinfo") return this.gfxinfo(args.slice(2), reply);
+    if (args[0] === "dumpsys" && args[1] === "meminfo") return reply(this.meminfo(args[2]));
     if (args[0] === "logcat") return this.logcat(args.slice(1), stream);
     if (args[0] === "monkey" || (args[0] === "am" && args[1] === "instrument"))
       return this.drive(args, stream);
@@ -350,6 +354,19 @@ export class SimulatedPhone {
     return layout.map((c) => map[c] ?? 0n);
   }
 
+  /** The app's memory as `dumpsys meminfo` prints it at this "Uptime:" (ms of CLOCK_MONOTONIC), for tests. */
+  memoryAt(uptimeMs: number): SimMemory {
+    return simMemory(uptimeMs - Math.floor(this.base / 1e6), this.options.seed);
+  }
+
+  /** dumpsys meminfo <pkg> (AMS prints "No process found for: " for a package with no process). */
+  private meminfo(pkg: string | undefined): string {
+    const sim = this.timeline.sim;
+    if (pkg !== sim.pkg) return `No process found for: ${pkg ?? ""}\n`;
+    const uptimeMs = Math.floor(this.now() / 1e6);
+    return formatMeminfo(this.memoryAt(uptimeMs), this.options.profile.api_level, sim.pid, sim.pkg, uptimeMs);
+  }
+
   private gfxinfo(args: string[], reply: (t: string) => void) {
     const sim = this.timeline.sim;
     const [pkg, mode] = args;
@@ -366,7 +383,9 @@ export class SimulatedPhone {
         `Failure while dumping the app: ProcessRecord{5d1e1 ${sim.pid}:${sim.pkg}/u0a187}\njava.io.IOException: Timeout\n`,
       );
     const layout = framestatsLayoutFor(this.options.profile.api_level);
-    const done = sim.frames.filter((f) => f.intended >= this.resetAt && f.completed <= e);
+    const done = this.options.rendersNothing
+      ? []
+      : sim.frames.filter((f) => f.intended >= this.resetAt && f.completed <= e);
     const recent = done.slice(-RING);
     const durations = done.map((f) => (f.completed - f.intended) / 1e6).sort((a, b) => a - b);
     const pct = (q: number) =>

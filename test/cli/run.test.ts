@@ -11,7 +11,11 @@ const FIXTURES = join(import.meta.dirname, "fixtures");
 
 function jankbook(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [join(ROOT, "cli/jankbook.js"), ...args], { cwd: ROOT });
+    // the sources, as every test runs them (JANKBOOK_FROM_SOURCES: no word about a missing or stale build)
+    const p = spawn(process.execPath, [join(ROOT, "cli/jankbook.js"), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, JANKBOOK_FROM_SOURCES: "1" },
+    });
     let stdout = "";
     let stderr = "";
     p.stdout.on("data", (d) => (stdout += d));

@@ -33,7 +33,11 @@ function jankbook(
     const child = spawn(
       process.execPath,
       ["cli/jankbook.js", "collect", "--adb-port", String(ADB), ...args],
-      { cwd: process.cwd(), stdio: ["ignore", "pipe", "pipe"] },
+      {
+        cwd: process.cwd(),
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, JANKBOOK_FROM_SOURCES: "1" }, // the sources, as tests run them
+      },
     );
     let stdout = "";
     let stderr = "";
@@ -115,6 +119,10 @@ describe("jankbook collect: options and devices", () => {
         "jankbook: --scenario replay: expected monkey:<events>, instrument:<runner> or manual\n",
       ],
       [["--poll", "-5"], "jankbook: --poll -5: expected a positive whole number\n"],
+      [
+        ["--meminfo-interval", "often"],
+        "jankbook: --meminfo-interval often: expected a positive time, e.g. 120s, 2m or 500ms\n",
+      ],
       [["--serial", phone.serial, "--all-devices"], "jankbook: --serial and --all-devices: choose one\n"],
     ];
     for (const [args, message] of cases) {

@@ -104,6 +104,16 @@ describe("jankbook collect against the simulated phone", () => {
       expect(tasks.getChild("pool_capacity")!.get(i)).toBe(1);
       expect(tasks.getChild("category")!.get(i)).toBe("async_task");
     }
+    // Heap: dumpsys meminfo at the start and every 5 s; each java_heap_alloc is the phone's figure at that Uptime.
+    const heap = bundle.tables.get("heap_samples")! as unknown as T;
+    const kinds = col(heap, "kind");
+    const alloc = col(heap, "ts").flatMap((ts, i) => (kinds[i] === "java_heap_alloc" ? [[ts, i]] : []));
+    expect(alloc.length).toBeGreaterThanOrEqual(1);
+    for (const [ts, i] of alloc as [bigint, number][])
+      expect(heap.getChild("value")!.get(i)).toBe(
+        BigInt(phone.memoryAt(Number(ts / 1_000_000n)).javaHeapAlloc) * 1024n,
+      );
+
     // The FaceQ GridView is drawn with a background (DRAW §IV-B).
     const faceq = truth.cases.find((c) => c.case === "faceq")!.culprit as { view_id: number };
     const ops = bundle.tables.get("render_ops")! as unknown as T;

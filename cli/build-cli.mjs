@@ -1,0 +1,68 @@
+// `npm run build:cli` (run by `prepare`): compiles the CLI's TypeScript into cli/dist with esbuild, one chunk
+// per command (main.ts loads commands with import(), which esbuild keeps as separate files), so the installed
+// command starts without transpiling anything. Dependencies stay in node_modules except apache-arrow, whose
+// ~200 ESM files cost a third of `jankbook import`'s start when loaded one by one. cli/dist/inputs.json lists
+// the sources it was built from, for cli/build-state.mjs to tell a stale build.
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { build } from "esbuild";
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+export const DIST = join(ROOT, "cli", "dist");
+/** Pure ESM, no native parts or files found at run time: safe to bundle. */
+const BUNDLED = ["apache-arrow"];
+
+// A chunk runs from cli/dist, not from its source's folder: each source's import.meta.url is pointed back at
+// the source file (relative to the chunk, so the package can move), for the paths resolved from it.
+const sourceUrls = {
+  name: "source-import-meta-url",
+  setup(b) {
+    b.onLoad({ filter: /\.ts$/ }, async (args) => {
+      const text = await readFile(args.path, "utf8");
+      if (!text.includes("import.meta.url")) return undefined;
+      const rel = relative(DIST, args.path).split("\\").join("/");
+      return {
+        contents: text.replaceAll("import.meta.url", `new URL(${JSON.stringify(rel)}, import.meta.url).href`),
+        loader: "ts",
+      };
+    });
+  },
+};
+
+/** Builds the CLI into `outdir`; returns the sources it was built from, relative to the package root. */
+export async function buildCli(outdir = DIST) {
+  const started = Date.now();
+  await rm(outdir, { recursive: true, force: true });
+  const pkg = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8"));
+  const external = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).filter(
+    (name) => !BUNDLED.includes(name),
+  );
+  const result = await build({
+    absWorkingDir: ROOT,
+    entryPoints: [join(ROOT, "cli", "main.ts")],
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    external,
+    metafile: true,
+    logLevel: "warning",
+    plugins: [sourceUrls],
+  });
+  const inputs = Object.keys(result.metafile.inputs)
+    .map((p) => relative(ROOT, resolve(ROOT, p)).split("\\").join("/"))
+    .filter((p) => !p.split("/").includes("node_modules")) // a dependency changes with npm install, which rebuilds
+    .sort();
+  await mkdir(outdir, { recursive: true });
+  await writeFile(join(outdir, "inputs.json"), JSON.stringify({ builtAt: started, inputs }, null, 1) + "\n");
+  return inputs;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const t0 = Date.now();
+  const inputs = await buildCli();
+  process.stderr.write(`build:cli: ${inputs.length} sources into cli/dist in ${Date.now() - t0} ms\n`);
+}
