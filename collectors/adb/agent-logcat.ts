@@ -1,6 +1,7 @@
 // The agent's lines and UI events from `logcat -v monotonic` (collectors/agent/protocol.ts), streamed for the
 // whole run. When the stream ends while the device is still there (logd restarted), it is reopened on the
 // last RESTART_TAIL lines; the agent's sequence numbers drop what was read twice.
+import { hookWarnings } from "../sources/agent-hook-warnings";
 import type { Duplex } from "node:stream";
 import { AGENT_TAG } from "../agent/protocol";
 import { AgentLineReader, type AgentData } from "../sources/agent-lines";
@@ -87,6 +88,8 @@ export class AgentLogcat {
   finish(): AgentData {
     const agent = this.reader.finish();
     for (const w of agent.warnings) this.c.warn(w, /lost/.test(w));
+    // A hook the agent could not install on this device leaves its table empty: say which (docs/agent.md).
+    for (const w of hookWarnings(agent)) this.c.warn(w, false);
     if (this.restarts)
       this.c.sources.push({
         kind: "logcat",

@@ -9,9 +9,8 @@ import { newManifest, type Manifest, type RunContext } from "../../bundle/manife
 import { writeBundleFolder } from "../../bundle/node-io";
 import type { TableName } from "../../bundle/schema";
 import { validateTable } from "../../bundle/validate";
-import { AGENT_TAG } from "../agent/protocol";
 import { agentTables, framesTable } from "../bundle-tables";
-import type { AgentData } from "../sources/agent-lines";
+import { agentNotRunningHint, type AgentData } from "../sources/agent-lines";
 import type { FrameRecord } from "../sources/framestats";
 import type { Collection } from "./collection";
 
@@ -57,7 +56,13 @@ export async function writeCollectedBundle(c: Collection, dir: string, d: Collec
       const frames = framesTable(d.runId, d.frames, d.context.refresh_hz ?? null);
       if (frames.unknownColumns.length)
         c.warn(`framestats columns not in the schema, not kept: ${frames.unknownColumns.join(", ")}`, false);
-      if (frames.skipped) c.warn(`${frames.skipped} framestats rows without FrameCompleted left out`, false);
+      if (frames.skipped) c.warn(`${frames.skipped} framestats rows without IntendedVsync left out`, false);
+      const suspect = frames.table.getChild("suspect")!.nullCount;
+      if (suspect < frames.table.numRows)
+        c.warn(
+          `framestats: ${frames.table.numRows - suspect} frames flagged suspect (impossible or unfinished times; frames.suspect says why), left out of the analyses by default`,
+          false,
+        );
       return { frames: frames.table.numRows ? frames.table : null };
     });
   else if (!c.lost)
@@ -65,11 +70,7 @@ export async function writeCollectedBundle(c: Collection, dir: string, d: Collec
   keep("the agent's tables (tasks, contexts, render_ops, ui_events)", () => agentTables(d.runId, d.agent));
   for (const [name, table] of Object.entries(d.built) as [TableName, Table | null | (() => Table | null)][])
     keep(name, () => ({ [name]: typeof table === "function" ? table() : table }));
-  if (!d.agent.lines)
-    c.warn(
-      `no ${AGENT_TAG} lines in logcat: is the agent running? (frida -U -l collectors/agent/dist/agent.js ${d.pkg})`,
-      false,
-    );
+  if (!d.agent.lines) c.warn(agentNotRunningHint(d.pkg), false);
 
   const manifest = newManifest(d.runId, d.context, {
     started_at: d.startedAt,

@@ -6,6 +6,7 @@ import { makeBundleTable } from "../../bundle/table-builder";
 import type { TableName } from "../../bundle/schema";
 import { AGENT_TAG } from "../agent/protocol";
 import { agentTables } from "../bundle-tables";
+import { hookWarnings } from "../sources/agent-hook-warnings";
 import { AgentLineReader } from "../sources/agent-lines";
 import { jankStatsFrames, type JankStatsFrame } from "../sources/jankstats";
 import { logEvents } from "../sources/log-events";
@@ -73,7 +74,11 @@ export function importLogcat(text: string, file: string, runId: string): TextImp
   const d = reader.finish();
   const events = logEvents(log.lines);
   const jank = jankStatsFrames(log.lines, file);
-  const warnings = [...log.warnings, ...jank.warnings, ...(agentLines ? d.warnings : [])];
+  const warnings = [
+    ...log.warnings,
+    ...jank.warnings,
+    ...(agentLines ? [...d.warnings, ...hookWarnings(d)] : []),
+  ];
   const tables: Partial<Record<TableName, Table>> = agentLines ? agentTables(runId, d) : {};
   if (log.lines.length) tables.logcat = logcatTable(runId, log.lines);
   if (events.length)
