@@ -1,6 +1,7 @@
 // The sample lab of notebooks/examples/gfxinfo-lab.md: nine runs kept as `dumpsys gfxinfo` summaries only (no
 // framestats), each dump in the shape hwui prints (frameworks/base/libs/hwui/ProfileData.cpp dump, a subset of its
-// lines) and put through the real importer into a run bundle. test/notebooks/gfxinfo-lab.test.ts checks the notebook on the same lab.
+// lines) and put through the real importer into a run bundle. test/notebooks/gfxinfo-lab.test.ts checks the
+// notebook on the same lab.
 //
 //   npm run sample-gfxinfo-lab   (rewrites notebooks/examples/gfxinfo-lab/<run_id>/ only)
 import { readdir, rm } from "node:fs/promises";
