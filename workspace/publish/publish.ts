@@ -9,6 +9,7 @@ import * as Plot from "@observablehq/plot";
 import MarkdownIt from "markdown-it";
 import type { Notebook } from "../notebook/format";
 import { isPlotSpec, plotSpecToOptions } from "../notebook/plot-spec";
+import { boundedJson, describeValue } from "./bounded-json";
 import { isMarkdown, type CellState } from "../notebook/runtime";
 import { inputLabel } from "../notebook/view-input";
 
@@ -47,6 +48,8 @@ export interface PublishContext {
   /** skip embedding tables larger than this many bytes (default 5 MB) */
   maxEmbedBytes?: number;
   encodeArrow?: (table: unknown) => Uint8Array;
+  /** a text value longer than this many characters shows its beginning and its length (default 100,000) */
+  maxChars?: number;
 }
 
 /**
@@ -120,11 +123,10 @@ function formatCell(v: unknown): string {
   return String(v);
 }
 
+/** JSON of a value for the page, up to 20,000 characters; a bigger one is described, never written out in full. */
 function jsonText(v: unknown, indent = 2): string {
   try {
-    const text =
-      JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? x.toString() : x), indent) ?? String(v);
-    return text.length > 20_000 ? text.slice(0, 20_000) + " …" : text;
+    return boundedJson(v, 20_000, indent) ?? `(${describeValue(v)}: too big to show here)`;
   } catch {
     return String(v);
   }
@@ -170,9 +172,18 @@ export function renderPlot(
   return `<div class="plot">${ctx.sanitize(el.outerHTML)}</div>`;
 }
 
+/**
+ * A display rendered by this same renderDisplay in the headless runner's cell worker, placed as it is (sanitizing
+ * it twice would drop the data: links of embedded tables, which renderTable builds itself).
+ */
+export class PreRendered {
+  constructor(readonly html: string) {}
+}
+
 /** One display value as safe HTML. */
 export function renderDisplay(v: unknown, label: string, ctx: PublishContext): string {
   try {
+    if (v instanceof PreRendered) return v.html;
     if (isPlotSpec(v)) return renderPlot(plotSpecToOptions(v), ctx);
     if (isPlotOptions(v)) return renderPlot(v, ctx);
     if (isTable(v)) return renderTable(v, label, ctx);
@@ -184,7 +195,11 @@ export function renderDisplay(v: unknown, label: string, ctx: PublishContext): s
     }
     if (o && typeof o === "object" && typeof (o as { outerHTML?: unknown }).outerHTML === "string")
       return `<div class="node">${ctx.sanitize((o as unknown as { outerHTML: string }).outerHTML)}</div>`;
-    if (typeof v === "string") return `<pre class="value">${escapeHtml(v)}</pre>`;
+    if (typeof v === "string") {
+      const max = ctx.maxChars ?? 100_000;
+      if (v.length <= max) return `<pre class="value">${escapeHtml(v)}</pre>`;
+      return `<pre class="value">${escapeHtml(v.slice(0, 2_000))} …</pre><p class="rows">first 2,000 of ${v.length.toLocaleString("en-US")} characters</p>`;
+    }
     return `<pre class="value">${escapeHtml(typeof v === "object" ? jsonText(v) : formatCell(v))}</pre>`;
   } catch (e) {
     return `<div class="error">could not render this output: ${escapeHtml((e as Error).message)}</div>`;
