@@ -218,13 +218,14 @@ export class JbApp extends LitElement {
     if (!nb || !rt) return;
     await rt.settled(30_000).catch(() => undefined);
     // Publishing pulls the runtime, markdown-it and DOMPurify: loaded on first use, not at page start.
-    const [{ PURIFY_CONFIG, installPurifyHooks, publishNotebook }, { default: DOMPurify }] =
-      await Promise.all([import("../publish/publish"), import("dompurify")]);
-    installPurifyHooks(DOMPurify);
+    const [{ publishNotebook }, { sanitize }] = await Promise.all([
+      import("../publish/publish"),
+      import("../publish/browser-sanitize"),
+    ]);
     const notebook = rt.notebook;
     const html = publishNotebook(notebook, rt.states(), {
       document,
-      sanitize: (h) => DOMPurify.sanitize(h, PURIFY_CONFIG) as unknown as string,
+      sanitize,
       provenance: {
         notebook: this.notebookPath,
         title: parseNotebook(nb.currentText()).frontMatter?.title,

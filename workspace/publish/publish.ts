@@ -10,6 +10,7 @@ import MarkdownIt from "markdown-it";
 import type { Notebook } from "../notebook/format";
 import { isPlotSpec, plotSpecToOptions } from "../notebook/plot-spec";
 import { boundedJson, describeValue } from "./bounded-json";
+import type { Sanitize } from "./sanitize";
 import { isMarkdown, type CellState } from "../notebook/runtime";
 import { inputLabel } from "../notebook/view-input";
 
@@ -38,8 +39,8 @@ export interface PublishProvenance {
 export interface PublishContext {
   /** a DOM document Plot renders into (browser: window.document; Node: jsdom or linkedom) */
   document: Document;
-  /** DOMPurify's sanitize (or equivalent): HTML in, safe HTML out; used for every rendered fragment */
-  sanitize: (html: string) => string;
+  /** sanitize.ts's sanitizer on the host's DOMPurify: HTML in, safe HTML out; used for every rendered fragment */
+  sanitize: Sanitize;
   provenance: PublishProvenance;
   /** rows shown per result table (default 10) */
   headRows?: number;
@@ -52,31 +53,7 @@ export interface PublishContext {
   maxChars?: number;
 }
 
-/**
- * The DOMPurify configuration every host uses: HTML and SVG (plots), no forms or controls (dead weight in a page
- * that runs nothing, and phishing bait). Browser: `(html) => DOMPurify.sanitize(html, PURIFY_CONFIG)`.
- */
-export const PURIFY_CONFIG = {
-  USE_PROFILES: { html: true, svg: true, svgFilters: true },
-  FORBID_TAGS: ["form", "input", "button", "textarea", "select"],
-};
-
-/**
- * Hooks for a DOMPurify instance (call once per instance, in every host): an image that is not embedded as a
- * data: URL could not load in a self-contained page (the CSP blocks it, with a console error), so its src goes
- * and its alt text stays.
- */
-export function installPurifyHooks(purify: {
-  addHook(entry: "afterSanitizeAttributes", hook: (node: Element) => void): void;
-}) {
-  purify.addHook("afterSanitizeAttributes", (node) => {
-    if (node.tagName?.toLowerCase() === "img" && !/^data:image\//i.test(node.getAttribute("src") ?? ""))
-      node.removeAttribute("src");
-    if (node.tagName?.toLowerCase() === "image")
-      for (const a of ["href", "xlink:href"])
-        if (!/^data:image\//i.test(node.getAttribute(a) ?? "")) node.removeAttribute(a);
-  });
-}
+export { createSanitize, PURIFY_CONFIG, type Sanitize } from "./sanitize";
 
 const markdown = new MarkdownIt({ html: true, linkify: true });
 
@@ -90,8 +67,8 @@ export function escapeHtml(text: string): string {
   );
 }
 
-export function renderMarkdown(text: string, sanitize: (html: string) => string): string {
-  return sanitize(markdown.render(text));
+export function renderMarkdown(text: string, sanitize: Sanitize): string {
+  return sanitize(markdown.render(text), "prose");
 }
 
 type TableLike = {
@@ -169,7 +146,7 @@ export function renderPlot(
 ): string {
   const el = Plot.plot({ ...options, document: ctx.document }) as unknown as Element;
   addXmlns(el);
-  return `<div class="plot">${ctx.sanitize(el.outerHTML)}</div>`;
+  return `<div class="plot">${ctx.sanitize(el.outerHTML, "plot")}</div>`;
 }
 
 /**
@@ -194,7 +171,7 @@ export function renderDisplay(v: unknown, label: string, ctx: PublishContext): s
       return `<div class="input"><span class="label">${escapeHtml(lab)}</span> <output>${escapeHtml(formatCell(o.value))}</output></div>`;
     }
     if (o && typeof o === "object" && typeof (o as { outerHTML?: unknown }).outerHTML === "string")
-      return `<div class="node">${ctx.sanitize((o as unknown as { outerHTML: string }).outerHTML)}</div>`;
+      return `<div class="node">${ctx.sanitize((o as unknown as { outerHTML: string }).outerHTML, "prose")}</div>`;
     if (typeof v === "string") {
       const max = ctx.maxChars ?? 100_000;
       if (v.length <= max) return `<pre class="value">${escapeHtml(v)}</pre>`;
@@ -217,6 +194,9 @@ details.code summary{cursor:pointer;color:#666;font-size:13px}
 table{border-collapse:collapse;font-size:13px}
 th,td{border-bottom:1px solid #eee;padding:2px 8px;text-align:left}
 .rows{color:#666;font-size:12px;margin:.2rem 0}
+.verdict{font-weight:600;padding:.3rem .6rem;border-radius:4px}
+.verdict.ok{color:#070;background:#efe}
+.verdict.fail{color:#a00;background:#fee}
 .checks li.ok::marker{content:"✓ ";color:#070}
 .checks li.fail::marker{content:"✗ ";color:#a00}
 .input output{font-weight:600}
@@ -231,6 +211,13 @@ export function publishNotebook(nb: Notebook, states: readonly CellState[], ctx:
   const body: string[] = [];
   const firstProse = nb.blocks.find((b) => b.type === "prose");
   if (!(firstProse && /^#\s/m.test(firstProse.text))) body.push(`<h1>${escapeHtml(title)}</h1>`);
+  // The checks' verdict, before any prose: prose cannot style the page (sanitize.ts), and this comes first.
+  const checks = states.flatMap((s) => s.checks);
+  const failed = checks.filter((c) => !c.ok);
+  if (checks.length)
+    body.push(
+      `<p class="verdict ${failed.length ? "fail" : "ok"}">${failed.length ? `✗ ${failed.length} of ${checks.length} checks failed: ${failed.map((c) => escapeHtml(c.name)).join("; ")}` : `✓ all ${checks.length} checks passed`}</p>`,
+    );
   let index = 0;
   for (const block of nb.blocks) {
     if (block.type === "prose") {
