@@ -122,7 +122,14 @@ export function parseSimpleperfStat(text: string, file = "simpleperf stat"): Sim
   // A report without its "Total test time" keeps every row it printed; its time is one interval after the
   // report before (the interval from the two before that, or from the start), or 0 when it is the first.
   const closeCutOff = (at: number) => {
-    if (!report || !report.rows.length) return;
+    if (!report) return;
+    if (!report.rows.length) {
+      out.warnings.push(
+        `${file} line ${at}: the report begun at line ${report.line} has no "Total test time" line (output cut off) and no rows`,
+      );
+      report = null;
+      return;
+    }
     const r = out.reports;
     const prev = r.at(-1)?.elapsedNs;
     const step = r.length >= 2 ? r.at(-1)!.elapsedNs - r.at(-2)!.elapsedNs : (prev ?? 0n);
