@@ -15,12 +15,15 @@ export interface Job {
   bytes: Uint8Array;
   /** a prefix of the original, cut inside a record or a line (not at a line end): complete would be wrong */
   cutInside: boolean;
+  /** the unmutated file's warnings: a mutant is flagged by what it adds, not by what the original had */
+  baseline: string[];
 }
 export interface Verdict {
   id: number;
   outcome: Outcome;
   kind?: string;
   detail?: string;
+  warnings?: string[];
 }
 
 const col = (t: { getChild(n: string): { toArray(): ArrayLike<unknown> } | null }, n: string) =>
@@ -94,13 +97,20 @@ export async function judge(job: Job): Promise<Verdict> {
       };
     }
     const b = await readBundleFolder(r.dir);
-    const flagged = !r.imported.complete || r.imported.warnings.length > 0 || b.errors.length > 0;
+    const known = new Set(job.baseline);
+    const flagged =
+      !r.imported.complete || r.imported.warnings.some((w) => !known.has(w)) || b.errors.length > 0;
     const bad = impossible(b.tables as never, job.bytes.length);
     if (r.imported.complete && job.cutInside)
       bad.push("complete, though the file is cut inside a record or line");
     if (bad.length && r.imported.complete)
       return { id: job.id, outcome: "wrong", kind: r.kind, detail: bad.join("; ") };
-    return { id: job.id, outcome: flagged ? "flagged" : "parsed", kind: r.kind };
+    return {
+      id: job.id,
+      outcome: flagged ? "flagged" : "parsed",
+      kind: r.kind,
+      warnings: r.imported.warnings,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

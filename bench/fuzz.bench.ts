@@ -1,7 +1,10 @@
 // `npm run bench -- fuzz` (not in CI; issue 15): N mutants (FUZZ_N, default 24) of every file in test/fixtures,
 // of any kind, through `jankbook import`'s importFile, each judged in a child process (bench/fuzz-child.ts) that
-// is killed past a per-input deadline. Prints the table of outcomes per fixture: parsed, partial and flagged,
-// refused, wrong silently, crashed, hung. The measured value is the count of the last three (the goal is 0).
+// is killed past a per-input deadline. Prints the table of outcomes per fixture: parsed (complete, no warning the
+// original did not have), partial and flagged (incomplete, or a new warning or load error), refused (our error),
+// wrong silently (complete, yet an independent check in fuzz-child.ts finds an impossible value or a cut file),
+// crashed (any other exception, or the process died), hung (past the deadline). The measured value is the count
+// of the last three (the goal is 0).
 import { fork, type ChildProcess } from "node:child_process";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -85,6 +88,12 @@ export async function fuzzCampaign(n = Number(process.env.FUZZ_N ?? 24), seed = 
       const src = new Uint8Array(readFileSync(path));
       const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
       const random = rng(seed + id);
+      const fileName = name.replace(/\//g, "_");
+      const original = await judge.run(
+        { id: id++, name: fileName, bytes: src, cutInside: false, baseline: [] },
+        10_000 + src.length / 100,
+      );
+      const baseline = original.warnings ?? [];
       for (let k = 0; k < n; k++) {
         const m = mutate(src, MUTATION_KINDS[k % MUTATION_KINDS.length]!, random);
         // Cut inside a record or a line: binary cut anywhere; text cut after something other than a newline
@@ -96,7 +105,7 @@ export async function fuzzCampaign(n = Number(process.env.FUZZ_N ?? 24), seed = 
         const cutInside =
           m.kind === "truncate" && m.at > 0 && (!text || (src[m.at - 1] !== 0x0a && /[^\s.]/.test(lost)));
         const v = await judge.run(
-          { id: id++, name: name.replace(/\//g, "_"), bytes: m.bytes, cutInside },
+          { id: id++, name: fileName, bytes: m.bytes, cutInside, baseline },
           10_000 + m.bytes.length / 100,
         );
         counts[v.outcome]++;
