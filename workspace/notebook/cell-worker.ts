@@ -52,11 +52,22 @@ function renderHtml(s: CellState, label: string, ctx: PublishContext, cap: numbe
   return out;
 }
 
-function snapshotOf(s: CellState, cap: number): CellRecord["snapshot"] {
+/** `resolved`: the runtime's current value of names whose export is a generator (a view's input, say). */
+function snapshotOf(
+  s: CellState,
+  cap: number,
+  resolved: Record<string, unknown> = {},
+): CellRecord["snapshot"] {
   const values: Record<string, unknown> = {};
   if (s.status === "fulfilled")
     for (const name of s.defines)
-      values[name] = snapshotValue(s.kind === "sql" ? s.value : (s.value as Record<string, unknown>)?.[name]);
+      values[name] = snapshotValue(
+        name in resolved
+          ? resolved[name]
+          : s.kind === "sql"
+            ? s.value
+            : (s.value as Record<string, unknown>)?.[name],
+      );
   const snap = {
     values,
     value: s.kind === "sql" || !s.defines.length ? snapshotValue(s.value) : undefined,
@@ -89,7 +100,7 @@ async function main() {
   const runsSeen = new Map<string, number>();
   const startedAt = new Map<string, number>();
   let starts = 0;
-  const send = (s: CellState) => {
+  const send = (s: CellState, resolved?: Record<string, unknown>) => {
     if (s.runs > (runsSeen.get(s.id) ?? 0)) startedAt.set(s.id, ++starts);
     runsSeen.set(s.id, s.runs);
     const record: CellRecord = {
@@ -112,7 +123,7 @@ async function main() {
     }
     if (s.status !== "pending") {
       if (ctx) record.html = renderHtml(s, label.get(s.id) ?? s.id, ctx, cap);
-      if (init.report === "json") record.snapshot = snapshotOf(s, cap);
+      if (init.report === "json") record.snapshot = snapshotOf(s, cap, resolved);
     }
     lastSent.set(s.id, Date.now());
     post({ type: "cell", record });
@@ -161,7 +172,15 @@ async function main() {
       type: "progress",
       line: `warning: --set ${n}: the notebook declares no input named ${n} (inputs: ${inputs.map((i) => i.name).join(", ") || "none"})`,
     });
-  for (const s of runtime.states()) send(s);
+  // Last, every cell with its names' settled values (a generator's, an input's), as snapshotNotebook gives them.
+  for (const s of runtime.states()) {
+    const resolved: Record<string, unknown> = {};
+    if (s.status === "fulfilled" && s.kind === "ts")
+      for (const name of s.defines)
+        if (isGenerator((s.value as Record<string, unknown>)?.[name]))
+          resolved[name] = await runtime.value(name).catch((e: Error) => ({ error: e.message }));
+    send(s, resolved);
+  }
   post({ type: "done" });
 }
 
