@@ -30,8 +30,12 @@ export function explainQueryError(message: string, runs: readonly LoadOutcome[])
   return `table ${missing[1]} is missing because loading failed: ${errors.join("; ")}`;
 }
 
-export function explainLoadFailures(engine: SqlEngine, runs: readonly LoadOutcome[]): SqlEngine {
-  if (!runs.some((r) => r.errors.length)) return engine;
+/** `runs`: the load outcomes, or a function giving them as they are now (the workspace loads runs while cells run). */
+export function explainLoadFailures(
+  engine: SqlEngine,
+  runs: readonly LoadOutcome[] | (() => readonly LoadOutcome[]),
+): SqlEngine {
+  const now = typeof runs === "function" ? runs : () => runs;
   return {
     ...engine,
     query: async (sql, params) => {
@@ -39,7 +43,7 @@ export function explainLoadFailures(engine: SqlEngine, runs: readonly LoadOutcom
         return await engine.query(sql, params);
       } catch (e) {
         const message = (e as Error).message;
-        const explained = explainQueryError(message, runs);
+        const explained = explainQueryError(message, now());
         if (explained === message) throw e;
         throw new Error(explained);
       }
