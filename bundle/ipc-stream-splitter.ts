@@ -193,7 +193,15 @@ export class IpcStreamSplitter {
       try {
         validateSchema(schema, table, file);
       } catch (e) {
-        this.stopped = e as BundleError;
+        // A corrupt schema can make apache-arrow itself throw (a List with no child): still our error, with where.
+        this.stopped =
+          e instanceof BundleError
+            ? e
+            : new BundleError(
+                file,
+                `table ${table}: unreadable schema at byte offset ${at} (${(e as Error).message})`,
+                table,
+              );
         return;
       }
       const names = schema.fields.map((f) => f.name);

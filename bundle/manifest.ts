@@ -37,8 +37,8 @@ export interface Manifest {
   sources: SourceRecord[];
   complete: boolean;
   warnings: string[];
-  /** table name -> file name and row count */
-  tables: Record<string, { file: string; rows: number }>;
+  /** table name -> file name, row count and the file's CRC-32 (8 hex digits; absent in older bundles) */
+  tables: Record<string, { file: string; rows: number; crc32?: string }>;
 }
 
 export class BundleError extends Error {
@@ -57,7 +57,72 @@ function expect(cond: unknown, file: string, message: string): asserts cond {
   if (!cond) throw new BundleError(file, message);
 }
 
-/** Parses and checks manifest.json; anything it cannot trust is an error naming the field. */
+/** A table's file: a plain name inside the bundle folder (no separators, no "..", no leading dot). */
+export const SAFE_FILE = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
+
+type Check = (v: unknown) => string | null;
+const str: Check = (v) => (typeof v === "string" ? null : "a string");
+const strOrNull: Check = (v) => (v === null || typeof v === "string" ? null : "a string or null");
+const bool: Check = (v) => (typeof v === "boolean" ? null : "true or false");
+const num: Check = (v) => (typeof v === "number" && Number.isFinite(v) ? null : "a number");
+const numOrNull: Check = (v) => (v === null ? null : num(v) && "a number or null");
+const intOrNull: Check = (v) =>
+  v === null || (typeof v === "number" && Number.isSafeInteger(v)) ? null : "an integer or null";
+const strings: Check = (v) =>
+  Array.isArray(v) && v.every((x) => typeof x === "string") ? null : "an array of strings";
+
+// The manifest's schema: field -> check; optional fields may be absent (never of another type).
+const CONTEXT: Record<string, Check> = {
+  app: str,
+  app_version: strOrNull,
+  scenario: strOrNull,
+  device_model: strOrNull,
+  manufacturer: strOrNull,
+  sdk_release: strOrNull,
+  api_level: intOrNull,
+  cpu_abi: strOrNull,
+  screen_width: intOrNull,
+  screen_height: intOrNull,
+  refresh_hz: numOrNull,
+  network: strOrNull,
+  battery_level: numOrNull,
+};
+const CLOCK: Record<string, Check> = { domain: str, offset_ns: num, note: str };
+const SOURCE: Record<string, Check> = { kind: str, origin: str, tables: strings };
+const OPTIONAL_TOP: Record<string, Check> = {
+  created_by: str,
+  started_at: strOrNull,
+  synthetic: bool,
+  complete: bool,
+  warnings: strings,
+};
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Checks the fields of `o` that `schema` names (unknown fields are left for newer writers); `required` must be there. */
+function checkFields(
+  o: Record<string, unknown>,
+  schema: Record<string, Check>,
+  path: string,
+  file: string,
+  required: string[] = [],
+) {
+  for (const name of required) expect(name in o, file, `${path}${name} missing`);
+  for (const [name, check] of Object.entries(schema)) {
+    if (!(name in o) || (o[name] === undefined && !required.includes(name))) continue;
+    const wrong = check(o[name]);
+    if (wrong) throw new BundleError(file, `${path}${name}: expected ${wrong}, got ${show(o[name])}`);
+  }
+}
+
+function show(v: unknown): string {
+  const text = JSON.stringify(v) ?? String(v);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/** Parses and checks manifest.json against its schema; a wrong field is an error naming the field. */
 export function parseManifest(text: string, file = "manifest.json"): Manifest {
   let raw: unknown;
   try {
@@ -65,13 +130,13 @@ export function parseManifest(text: string, file = "manifest.json"): Manifest {
   } catch (e) {
     throw new BundleError(file, `not valid JSON (${(e as Error).message})`);
   }
-  expect(raw && typeof raw === "object" && !Array.isArray(raw), file, "expected a JSON object");
-  const m = raw as Record<string, unknown>;
+  expect(isObject(raw), file, "expected a JSON object");
+  const m = raw;
   const version = m.schema_version;
   expect(
-    typeof version === "number" && Number.isInteger(version),
+    typeof version === "number" && Number.isInteger(version) && version >= 1,
     file,
-    "schema_version missing or not an integer",
+    `schema_version: expected an integer from 1, got ${show(version)}`,
   );
   if (version > SCHEMA_VERSION)
     throw new BundleError(
@@ -79,15 +144,43 @@ export function parseManifest(text: string, file = "manifest.json"): Manifest {
       `schema_version ${version} is newer than this jankbook understands (${SCHEMA_VERSION}); upgrade jankbook to open it`,
     );
   expect(typeof m.run_id === "string" && m.run_id.length > 0, file, "run_id missing or empty");
-  const context = m.context as Record<string, unknown> | undefined;
-  expect(context && typeof context === "object", file, "context missing");
-  expect(typeof context.app === "string", file, "context.app missing");
-  const tables = m.tables as Record<string, { file?: unknown; rows?: unknown }> | undefined;
-  expect(tables && typeof tables === "object", file, "tables missing");
+  checkFields(m, OPTIONAL_TOP, "", file);
+  const context = m.context;
+  expect(isObject(context), file, "context missing or not an object");
+  checkFields(context, CONTEXT, "context.", file, ["app"]);
+  if (m.clock !== undefined) {
+    expect(isObject(m.clock), file, "clock: expected an object");
+    checkFields(m.clock, CLOCK, "clock.", file, ["domain", "offset_ns"]);
+  }
+  if (m.sources !== undefined) {
+    expect(Array.isArray(m.sources), file, "sources: expected an array");
+    m.sources.forEach((x: unknown, i) => {
+      expect(isObject(x), file, `sources[${i}]: expected an object`);
+      checkFields(x, SOURCE, `sources[${i}].`, file, ["kind", "origin"]);
+    });
+  }
+  const tables = m.tables;
+  expect(isObject(tables), file, "tables missing or not an object");
   for (const [name, entry] of Object.entries(tables)) {
     expect(TABLE_NAMES.includes(name as never) && name !== "runs", file, `tables.${name}: unknown table`);
-    expect(typeof entry?.file === "string", file, `tables.${name}.file missing`);
-    expect(typeof entry.rows === "number", file, `tables.${name}.rows missing`);
+    expect(isObject(entry), file, `tables.${name}: expected an object`);
+    expect(typeof entry.file === "string", file, `tables.${name}.file missing`);
+    // The file is read relative to the bundle: a path out of it ("../../etc/hostname") is refused.
+    expect(
+      SAFE_FILE.test(entry.file) && !entry.file.includes(".."),
+      file,
+      `tables.${name}.file: ${show(entry.file)} is not a plain file name inside the bundle`,
+    );
+    expect(
+      typeof entry.rows === "number" && Number.isSafeInteger(entry.rows) && entry.rows >= 0,
+      file,
+      `tables.${name}.rows: expected a row count, got ${show(entry.rows)}`,
+    );
+    expect(
+      entry.crc32 === undefined || (typeof entry.crc32 === "string" && /^[0-9a-f]{8}$/.test(entry.crc32)),
+      file,
+      `tables.${name}.crc32: expected 8 hex digits, got ${show(entry.crc32)}`,
+    );
   }
   const clock = (m.clock ?? { domain: "CLOCK_MONOTONIC", offset_ns: 0 }) as Manifest["clock"];
   return {
@@ -100,7 +193,7 @@ export function parseManifest(text: string, file = "manifest.json"): Manifest {
     clock,
     sources: Array.isArray(m.sources) ? (m.sources as SourceRecord[]) : [],
     complete: m.complete !== false,
-    warnings: Array.isArray(m.warnings) ? (m.warnings as unknown[]).map(String) : [],
+    warnings: Array.isArray(m.warnings) ? (m.warnings as string[]) : [],
     tables: tables as Manifest["tables"],
   };
 }

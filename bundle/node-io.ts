@@ -3,6 +3,7 @@ import { createReadStream } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Table } from "apache-arrow";
+import { crc32, crc32Hex } from "./crc32";
 import { encodeStream } from "./encode-stream";
 import type { Manifest } from "./manifest";
 import { readBundle, type BundleSource, type LoadedBundle } from "./read-bundle";
@@ -36,8 +37,9 @@ export async function writeBundleFolder(
     if (name === "runs") continue;
     const file = `${name}.arrows`;
     validateTable(table, name, join(dir, file));
-    await writeFile(join(dir, file), encodeStream(table));
-    entries[name] = { file, rows: table.numRows };
+    const bytes = encodeStream(table);
+    await writeFile(join(dir, file), bytes);
+    entries[name] = { file, rows: table.numRows, crc32: crc32Hex(crc32(bytes)) };
   }
   const written = { ...manifest, tables: entries };
   const tmp = join(dir, "manifest.json.tmp");

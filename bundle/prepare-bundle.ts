@@ -4,7 +4,8 @@
 import { ChunkQueue } from "./chunk-queue";
 import { IpcStreamSplitter, type IpcChunk } from "./ipc-stream-splitter";
 import { BundleError, parseManifest, type Manifest } from "./manifest";
-import { decodeArrowFile, runsTable, type BundleSource } from "./read-bundle";
+import { crc32 } from "./crc32";
+import { checksumError, decodeArrowFile, runsTable, type BundleSource } from "./read-bundle";
 import type { TableName } from "./schema";
 import { encodeTableChunks, LOAD_CHUNK_BYTES, LOAD_CHUNK_ROWS, loadOrder } from "./table-chunks";
 import { validateTable } from "./validate";
@@ -67,7 +68,7 @@ export async function prepareBundle(source: BundleSource): Promise<PreparedBundl
     const entry = manifest.tables[table.name]!;
     const after = previous;
     table.done = after.then(() =>
-      cancelled ? { rows: 0, errors: [] } : readTable(source, table, entry.file, entry.rows, () => cancelled),
+      cancelled ? { rows: 0, errors: [] } : readTable(source, table, entry, () => cancelled),
     );
     previous = table.done;
   }
@@ -85,10 +86,10 @@ export async function prepareBundle(source: BundleSource): Promise<PreparedBundl
 async function readTable(
   source: BundleSource,
   table: PreparedTable,
-  fileName: string,
-  manifestRows: number,
+  entry: Manifest["tables"][string],
   cancelled: () => boolean,
 ): Promise<{ rows: number; errors: BundleError[] }> {
+  const { file: fileName, rows: manifestRows } = entry;
   const file = `${source.label}/${fileName}`;
   const name = table.name;
   const splitter = new IpcStreamSplitter({
@@ -99,12 +100,15 @@ async function readTable(
   });
   const errors: BundleError[] = [];
   let readBytes = 0;
+  let crc = 0;
+  let whole = false;
   try {
     const pieces = source.stream ? source.stream(fileName) : oneRead(source, fileName);
     let sliceStart = performance.now();
     for await (const piece of pieces) {
       if (cancelled()) break;
       readBytes += piece.length;
+      crc = crc32(piece, crc);
       for (const chunk of splitter.push(piece)) table.chunks.push(chunk);
       await table.chunks.room();
       // Pieces already downloaded resolve as microtasks, one after another: without a real yield the backlog
@@ -114,6 +118,7 @@ async function readTable(
         sliceStart = performance.now();
       }
     }
+    whole = !cancelled();
   } catch (e) {
     errors.push(
       new BundleError(
@@ -132,7 +137,10 @@ async function readTable(
     // A read that failed with nothing whole read says so once, not twice.
     if (end.error && !(errors.length && rows === 0)) errors.push(end.error);
   }
-  if (errors.length === 0 && rows !== manifestRows)
+  // One message per fault: only a file read whole and split without error is checked against its checksum.
+  const checksum = whole && errors.length === 0 ? checksumError(entry.crc32, crc, file, name) : null;
+  if (checksum) errors.push(checksum);
+  else if (errors.length === 0 && rows !== manifestRows)
     errors.push(
       new BundleError(file, `table ${name}: manifest says ${manifestRows} rows, file has ${rows}`, name),
     );

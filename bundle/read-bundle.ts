@@ -1,6 +1,7 @@
 // Reads a run bundle from any byte source (a folder, dropped files, URLs): manifest first, then each
 // table on its own, so one bad table is reported while the others still load.
 import { RecordBatchReader, Table, tableFromIPC, type RecordBatch, type Schema } from "apache-arrow";
+import { crc32, crc32Hex } from "./crc32";
 import { BundleError, parseManifest, type Manifest } from "./manifest";
 import { makeBundleTable, withMissingNullColumns } from "./table-builder";
 import type { TableName } from "./schema";
@@ -41,7 +42,10 @@ export async function readBundle(source: BundleSource): Promise<LoadedBundle> {
       const { table, error } = decodeArrowFile(bytes, file, name);
       validateTable(table, name, file);
       tables.set(name as TableName, withMissingNullColumns(name as TableName, table));
+      // One message per fault: a cut or undecodable file is reported as such, not also as a wrong checksum.
+      const checksum = error ? null : checksumError(entry.crc32, crc32(bytes), file, name);
       if (error) errors.push(error);
+      else if (checksum) errors.push(checksum);
       else if (table.numRows !== entry.rows)
         errors.push(
           new BundleError(
@@ -55,6 +59,21 @@ export async function readBundle(source: BundleSource): Promise<LoadedBundle> {
     }
   }
   return { manifest, tables, errors };
+}
+
+/** The error for a file whose CRC-32 is not the manifest's; none when they agree or the manifest has none. */
+export function checksumError(
+  expected: string | undefined,
+  actual: number,
+  file: string,
+  table: string,
+): BundleError | null {
+  if (expected === undefined || expected === crc32Hex(actual)) return null;
+  return new BundleError(
+    file,
+    `table ${table}: checksum mismatch: the manifest says CRC-32 ${expected}, the file has ${crc32Hex(actual)} (the file was changed or damaged after it was written)`,
+    table,
+  );
 }
 
 /**

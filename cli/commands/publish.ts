@@ -18,7 +18,8 @@ export function registerPublish(program: Command, setExitCode: (code: number) =>
       collect,
     )
     .option("--set <name=value>", "set an input (repeatable)", collect)
-    .option("--timeout <seconds>", "give up on cells still running after this long", "120")
+    .option("--timeout <seconds>", "stop the cells still running after this long and publish the rest", "120")
+    .option("--max-memory <MB>", "heap limit of the cells (default: half the machine's memory, at most 4096)")
     .option("--embed-data", "embed every result table in full as Arrow (a download link per table)")
     .action(async (path: string, opts: NotebookCommandOptions) => {
       if (!/\.html?$/i.test(opts.out!)) throw new Error(`--out ${opts.out}: publish writes HTML (.html)`);

@@ -1,13 +1,12 @@
 // `jankbook run notebook.md`: executes a notebook headless (same runtime, cells and DuckDB-WASM engine as the
-// browser), prints progress on stderr, writes a report, and exits 1 when a cell fails or a check fails, naming
-// each failed check (DUNE's use: gate CI on UI performance regressions).
+// browser; the cells in a worker it stops at --timeout or when it runs out of memory), prints progress on stderr,
+// writes a report, and exits 1 when a run fails to load, a cell fails or overruns, or a check fails, naming each
+// (DUNE's use: gate CI on UI performance regressions).
 import { writeFile } from "node:fs/promises";
 import { extname } from "node:path";
 import type { Command } from "commander";
-import { runNotebookFile, type HeadlessResult } from "../../workspace/notebook/headless";
-import { snapshotNotebook } from "../../workspace/notebook/snapshot";
-import { publishNotebook } from "../../workspace/publish/publish";
-import { createNodePublishContext } from "../../workspace/publish/node-context";
+import { htmlReport, jsonReport, markdownReport, reportOk } from "../../workspace/notebook/headless-report";
+import { runNotebookIsolated, type IsolatedResult } from "../../workspace/notebook/isolated-run";
 
 export interface NotebookCommandOptions {
   runs?: string[];
@@ -15,6 +14,7 @@ export interface NotebookCommandOptions {
   out?: string;
   timeout?: string;
   embedData?: boolean;
+  maxMemory?: string;
 }
 
 export function parseSets(sets: string[] = []): Record<string, string> {
@@ -29,97 +29,42 @@ export function parseSets(sets: string[] = []): Record<string, string> {
 
 const REPORT_TYPES = [".html", ".htm", ".json", ".md"];
 
-export async function executeNotebook(path: string, opts: NotebookCommandOptions): Promise<HeadlessResult> {
-  if (opts.out && !REPORT_TYPES.includes(extname(opts.out).toLowerCase()))
+export async function executeNotebook(path: string, opts: NotebookCommandOptions): Promise<IsolatedResult> {
+  const ext = opts.out ? extname(opts.out).toLowerCase() : "";
+  if (opts.out && !REPORT_TYPES.includes(ext))
     throw new Error(`--out ${opts.out}: the report must end in .html, .json or .md`);
-  return runNotebookFile(path, {
+  return runNotebookIsolated(path, {
     runs: opts.runs,
     set: parseSets(opts.set),
     timeoutMs: opts.timeout ? Number(opts.timeout) * 1000 : undefined,
+    memoryMb: opts.maxMemory ? Number(opts.maxMemory) : undefined,
+    report: ext === ".json" ? "json" : ext === ".md" ? "md" : ext ? "html" : null,
+    embedData: opts.embedData,
     onProgress: (line) => process.stderr.write(`${line}\n`),
   });
 }
 
-export function renderHtml(r: HeadlessResult, embedData = false): string {
-  return publishNotebook(r.notebook, r.states, createNodePublishContext(r.provenance, { embedData }));
-}
-
-function markdownReport(r: HeadlessResult): string {
-  const lines = [
-    `# ${r.provenance.title ?? r.path}`,
-    "",
-    `jankbook ${r.provenance.jankbookVersion}, ${r.provenance.generatedAt}`,
-    "",
-  ];
-  lines.push(
-    "## Runs",
-    "",
-    ...r.provenance.runs.map(
-      (x) =>
-        `- ${x.run_id}: ${x.app ?? ""} ${x.app_version ?? ""} on ${x.device_model ?? "?"} (API ${x.api_level ?? "?"}), ${x.started_at ?? ""}`,
-    ),
-    "",
-  );
-  if (r.provenance.inputs.length)
-    lines.push(
-      "## Inputs",
-      "",
-      ...r.provenance.inputs.map((i) => `- ${i.name} = ${JSON.stringify(i.value)}`),
-      "",
-    );
-  lines.push(
-    "## Checks",
-    "",
-    ...(r.checks.length
-      ? r.checks.map((c) => `- [${c.ok ? "x" : " "}] ${c.name}${c.detail ? `: ${c.detail}` : ""}`)
-      : ["(none)"]),
-    "",
-  );
-  lines.push("## Cells", "", "| cell | status | ms | error |", "|---|---|---|---|");
-  for (const s of r.states)
-    lines.push(
-      `| ${s.kind} ${s.name ?? s.defines.join(", ") ?? s.id} | ${s.status} | ${s.ms === undefined ? "" : Math.round(s.ms)} | ${(s.error ?? "").replace(/\|/g, "\\|").replace(/\n/g, " ")} |`,
-    );
-  return lines.join("\n") + "\n";
-}
-
-async function jsonReport(r: HeadlessResult): Promise<string> {
-  const snapshot = await snapshotNotebook(r.runtime);
-  return JSON.stringify(
-    {
-      notebook: r.path,
-      ok: r.failedCells.length === 0 && r.failedChecks.length === 0,
-      provenance: r.provenance,
-      checks: r.checks,
-      cells: r.states.map((s, k) => ({
-        ...snapshot.cells[k],
-        ms: s.ms,
-        defines: s.defines,
-        references: s.references,
-      })),
-      ms: r.ms,
-    },
-    null,
-    2,
-  );
-}
-
 /** Writes the report named by --out (by extension), prints the verdict; returns the exit code. */
-export async function report(r: HeadlessResult, out: string | undefined, embedData = false): Promise<number> {
+export async function report(r: IsolatedResult, out: string | undefined, embedData = false): Promise<number> {
   if (out) {
     const ext = extname(out).toLowerCase();
     const text =
       ext === ".json"
-        ? await jsonReport(r)
+        ? jsonReport(r)
         : ext === ".md"
           ? markdownReport(r)
           : ext === ".html" || ext === ".htm"
-            ? renderHtml(r, embedData)
+            ? htmlReport(r, embedData)
             : null;
     if (text === null) throw new Error(`--out ${out}: the report must end in .html, .json or .md`);
     await writeFile(out, text);
     process.stderr.write(`wrote ${out}\n`);
   }
+  for (const e of r.loadErrors) process.stderr.write(`load failed: ${e}\n`);
+  if (r.stopped)
+    process.stderr.write(
+      `stopped: ${r.stopped.cells.length ? r.stopped.cells.join("; ") : "the notebook"} ${r.stopped.message}\n`,
+    );
   for (const s of r.failedCells)
     process.stderr.write(`cell failed: ${s.kind} ${s.name ?? (s.defines.join(", ") || s.id)}: ${s.error}\n`);
   for (const c of r.failedChecks)
@@ -127,9 +72,10 @@ export async function report(r: HeadlessResult, out: string | undefined, embedDa
   const passed = r.checks.length - r.failedChecks.length;
   process.stderr.write(
     `${r.states.length} cells, ${r.failedCells.length} failed; ${r.checks.length} checks, ${passed} passed` +
+      `${r.loadErrors.length ? `; ${r.loadErrors.length} load errors` : ""}` +
       ` (load ${Math.round(r.ms.load)} ms, run ${Math.round(r.ms.run)} ms)\n`,
   );
-  return r.failedCells.length || r.failedChecks.length ? 1 : 0;
+  return reportOk(r) ? 0 : 1;
 }
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
@@ -137,7 +83,9 @@ const collect = (v: string, prev: string[] = []) => [...prev, v];
 export function registerRun(program: Command, setExitCode: (code: number) => void) {
   program
     .command("run")
-    .description("run a notebook headless; exit 1 if a cell or a check fails")
+    .description(
+      "run a notebook headless; exit 1 if a run fails to load, a cell fails or overruns, or a check fails",
+    )
     .argument("<notebook>", "notebook .md file")
     .option(
       "--runs <dir>",
@@ -146,7 +94,8 @@ export function registerRun(program: Command, setExitCode: (code: number) => voi
     )
     .option("--set <name=value>", "set an input (repeatable), e.g. --set tauMs=300", collect)
     .option("--out <file>", "write a report: .html (published page), .json (cell values, checks) or .md")
-    .option("--timeout <seconds>", "give up on cells still running after this long", "120")
+    .option("--timeout <seconds>", "stop the cells still running after this long and report the rest", "120")
+    .option("--max-memory <MB>", "heap limit of the cells (default: half the machine's memory, at most 4096)")
     .option("--embed-data", "with an .html report, embed every result table in full as Arrow")
     .action(async (path: string, opts: NotebookCommandOptions) => {
       const r = await executeNotebook(path, opts);

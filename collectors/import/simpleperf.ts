@@ -23,6 +23,8 @@ export function importSimpleperfStat(text: string, file: string, runId: string):
     );
   const cutOff = stat.warnings.some((w) => /output cut off/.test(w));
   const reports = stat.reports.length;
+  // No whole report at all is not a complete import, whatever else the text held.
+  if (!reports) warnings.push(`${file}: no simpleperf stat report with counter rows was found`);
   return {
     context: {
       app: "unknown",
@@ -30,7 +32,7 @@ export function importSimpleperfStat(text: string, file: string, runId: string):
     },
     tables: samples.ts.length ? { hpc_samples: hpcSamplesTable(runId, samples) } : {},
     warnings,
-    complete: stat.errors.length === 0 && !cutOff,
+    complete: stat.errors.length === 0 && !cutOff && reports > 0,
     source: { kind: "simpleperf-stat", origin: file },
   };
 }

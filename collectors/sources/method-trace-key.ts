@@ -83,7 +83,16 @@ export function startsWith(bytes: Uint8Array, at: number, s: string): boolean {
 
 /** A short description of what the bytes at `at` look like, for errors. */
 export function describeBytes(bytes: Uint8Array, at: number): string {
+  if (bytes.length === 0) return "an empty file (0 bytes)";
+  if (at >= bytes.length) return `nothing: the file ends at byte ${bytes.length}`;
   const head = bytes.subarray(at, at + 48);
+  const perfetto = perfettoPacket(bytes, at);
+  if (perfetto > 0)
+    return `a Perfetto trace (protobuf Trace: field 1 TracePacket of ${perfetto} bytes at byte ${at}), not this format`;
+  // atrace -z / systrace: the "TRACE:" marker line, then zlib data (header 78 01, 78 5e, 78 9c or 78 da).
+  const marker = startsWith(bytes, at, "TRACE:\n") ? 7 : startsWith(bytes, at, "TRACE:\r\n") ? 8 : 0;
+  if (marker && bytes[at + marker] === 0x78 && [0x01, 0x5e, 0x9c, 0xda].includes(bytes[at + marker + 1]!))
+    return `a compressed systrace ("TRACE:" then zlib data at byte ${at + marker}), not this format`;
   const hex = Array.from(head.subarray(0, 8), (b) => b.toString(16).padStart(2, "0")).join(" ");
   if (head[0] === 0x1f && head[1] === 0x8b)
     return `gzip-compressed data (magic 1f 8b at byte ${at}; a compressed systrace or a .gz saved as .trace? gunzip it first)`;
@@ -96,4 +105,25 @@ export function describeBytes(bytes: Uint8Array, at: number): string {
     return `text at byte ${at}: ${JSON.stringify(s)}`;
   }
   return `binary bytes at byte ${at}: ${hex}`;
+}
+
+/**
+ * The length of the TracePacket a Perfetto trace starts with at `at`, or 0: tag 0x0a (Trace field 1,
+ * length-delimited; perfetto protos/perfetto/trace/trace.proto), a varint length that fits in the file, and
+ * a first packet byte that is itself a valid tag (field >= 1, wire type 0, 1, 2 or 5).
+ */
+function perfettoPacket(bytes: Uint8Array, at: number): number {
+  if (bytes[at] !== 0x0a) return 0;
+  let len = 0;
+  let q = at + 1;
+  for (let shift = 0; shift < 35; shift += 7, q++) {
+    const b = bytes[q];
+    if (b === undefined) return 0;
+    len += (b & 0x7f) * 2 ** shift;
+    if (!(b & 0x80)) break;
+  }
+  q++;
+  if (len === 0 || q + len > bytes.length) return 0;
+  const tag = bytes[q]!;
+  return tag >> 3 >= 1 && [0, 1, 2, 5].includes(tag & 7) ? len : 0;
 }

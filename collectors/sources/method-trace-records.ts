@@ -116,6 +116,8 @@ export interface Streaming {
   threads: Map<number, string>;
   methods: TraceMethod[];
   summary: Key | null;
+  /** a definition whose length disagreed with its text: records after it may have been skipped */
+  damaged: boolean;
 }
 
 /** Reads standard records from header.dataStart into `cols`; returns true when the data ended early. */
@@ -147,7 +149,7 @@ export function readStandardRecords(
       // Thread id 0 marks a definition or the summary (trace.cc kOpNewMethod/kOpNewThread/kOpTraceSummary).
       const r = readSpecial(bytes, p, streaming, warnings);
       if (r < 0) return ((cols.n = n), true);
-      if (r === 0) return ((cols.n = n), false); // summary: end of records
+      if (r === 0) return ((cols.n = n), streaming.damaged); // summary: end of records
       p = r;
       continue;
     }
@@ -189,6 +191,23 @@ export function readStandardRecords(
   return partial;
 }
 
+/** Offset of the "\n" ending the line of text that starts at `from` (tabs allowed; nothing past `to` + 4 KiB), or -1. */
+function lineEnd(bytes: Uint8Array, from: number, to: number): number {
+  const limit = Math.min(bytes.length, Math.max(to, from + 1) + 4096);
+  for (let q = from; q < limit; q++) {
+    const b = bytes[q]!;
+    if (b === 0x0a) return q > from ? q : -1;
+    if (b < 0x20 && b !== 0x09) return -1;
+    if (b === 0x7f) return -1;
+  }
+  return -1;
+}
+
+function printable(bytes: Uint8Array, from: number, to: number): boolean {
+  for (let q = from; q < to; q++) if (bytes[q]! < 0x20 || bytes[q] === 0x7f) return false;
+  return true;
+}
+
 /** A streaming special record at p: the offset after it, 0 after the summary, -1 when cut short or unknown. */
 function readSpecial(bytes: Uint8Array, p: number, s: Streaming, warnings: string[]): number {
   const end = bytes.length;
@@ -204,15 +223,37 @@ function readSpecial(bytes: Uint8Array, p: number, s: Streaming, warnings: strin
     if (p + 5 > end) return cut("method");
     const len = view.getUint16(p + 3, true);
     if (p + 5 + len > end) return cut("method");
-    const m = parseMethodLine(text(p + 5, len).replace(/\n$/, ""));
+    // ART writes one "\n"-terminated line of text (trace.cc GetMethodLine): a line ending elsewhere, or
+    // control bytes in it, mean the length field is corrupt and reading on from it would skip records.
+    const line = lineEnd(bytes, p + 5, p + 5 + len);
+    if (line !== p + 5 + len - 1) {
+      s.damaged = true;
+      if (line < 0) {
+        warnings.push(
+          `byte ${p}: method definition of length ${len} holds no line of text (length corrupt); reading stopped`,
+        );
+        return -1;
+      }
+      warnings.push(
+        `byte ${p}: method definition says ${len} bytes but its line ends after ${line + 1 - (p + 5)} (length corrupt); read on from byte ${line + 1}`,
+      );
+    }
+    const m = parseMethodLine(text(p + 5, line - (p + 5)));
     if (m) s.methods.push(m);
     else warnings.push(`byte ${p}: unreadable method definition`);
-    return p + 5 + len;
+    return line + 1;
   }
   if (op === OP_NEW_THREAD) {
     if (p + 7 > end) return cut("thread");
     const len = view.getUint16(p + 5, true);
     if (p + 7 + len > end) return cut("thread");
+    if (!printable(bytes, p + 7, p + 7 + len)) {
+      s.damaged = true;
+      warnings.push(
+        `byte ${p}: thread definition of length ${len} holds control bytes, not a name (length corrupt); reading stopped`,
+      );
+      return -1;
+    }
     s.threads.set(view.getUint16(p + 3, true), text(p + 7, len));
     return p + 7 + len;
   }

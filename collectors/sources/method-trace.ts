@@ -18,6 +18,7 @@ import {
   readExtendedLayout,
   readExtendedRecords,
 } from "./method-trace-extended";
+import { traceChecks } from "./method-trace-checks";
 import { describeBytes, findKeyEnd, parseKey, startsWith, type Key } from "./method-trace-key";
 import {
   MAGIC,
@@ -138,7 +139,8 @@ export function readMethodTrace(bytes: Uint8Array, options: ReadMethodTraceOptio
     checkExtendedSize(header, x, times);
     const cols = new RecordColumns(Math.floor(room / minimumRecordSize(x, times)), times, x);
     const partial = readExtendedRecords(bytes, header, x, times, cols, warnings);
-    return finish(key, header, cols, clock, warnings, partial, false, runId);
+    const size = x.compact ? 0 : minimumRecordSize(x, times);
+    return finish(key, header, cols, clock, warnings, partial, false, runId, size);
   }
   const clock = decideClock(
     key.properties.clock,
@@ -147,7 +149,7 @@ export function readMethodTrace(bytes: Uint8Array, options: ReadMethodTraceOptio
   );
   const cols = new RecordColumns(Math.floor(room / header.recordSize), clock === "dual" ? 2 : 1, null);
   const partial = readStandardRecords(bytes, header, cols, warnings, null);
-  return finish(key, header, cols, clock, warnings, partial, false, runId);
+  return finish(key, header, cols, clock, warnings, partial, false, runId, header.recordSize);
 }
 
 /** The clock from the key's clock line, checked against what the records can hold. */
@@ -172,7 +174,7 @@ function readStreaming(bytes: Uint8Array, view: DataView, runId: string): Method
     );
   readExtendedLayout(bytes, view, header); // throws: extended records are not defined for streaming traces
   const warnings: string[] = [];
-  const s: Streaming = { threads: new Map(), methods: [], summary: null };
+  const s: Streaming = { threads: new Map(), methods: [], summary: null, damaged: false };
   // The clock line comes with the summary at the end: the record size says whether there are two times.
   const two = header.recordSize >= 14;
   const cols = new RecordColumns(
@@ -199,7 +201,7 @@ function readStreaming(bytes: Uint8Array, view: DataView, runId: string): Method
     threads: [...threads].map(([id, name]) => ({ id, name })),
     methods: [...methods.values()],
   };
-  return finish(merged, header, cols, clock, warnings, partial, true, runId);
+  return finish(merged, header, cols, clock, warnings, partial, true, runId, 0);
 }
 
 function finish(
@@ -211,8 +213,14 @@ function finish(
   partial: boolean,
   streaming: boolean,
   runId: string,
+  /** bytes per record when records sit back to back (so record i's offset is known), else 0 */
+  recordSize: number,
 ): MethodTrace {
   const n = cols.n;
+  const fixed = recordSize > 0 && cols.badActions === 0;
+  const checks = traceChecks(cols, key.properties, (i) => (fixed ? header.dataStart + i * recordSize : -1));
+  warnings.push(...checks.warnings);
+  partial ||= checks.partial;
   const cut = <T extends { subarray(a: number, b: number): T; length: number }>(a: T): T =>
     a.length === n ? a : a.subarray(0, n);
   if (cols.badActions)

@@ -33,8 +33,10 @@ export interface StatReport {
   /** line of "Performance counter statistics" */
   line: number;
   csv: boolean;
-  /** "Total test time": from the start of counting to this report, ns (µs precision) */
+  /** "Total test time": from the start of counting to this report, ns (µs precision); estimated when cutOff */
   elapsedNs: bigint;
+  /** the output ends (or a new report begins) before this report's "Total test time": rows kept, time estimated */
+  cutOff: boolean;
   rows: StatRow[];
 }
 
@@ -89,8 +91,8 @@ function decimalToScaled(int: string, frac: string, digits: number): bigint {
 /** True when the text holds at least one simpleperf stat report (for `jankbook import`). */
 export function looksLikeSimpleperfStat(text: string): boolean {
   return (
-    /^Performance counter statistics[:,]\s*$/m.test(text.slice(0, 65536)) &&
-    /^Total test time[:,]/m.test(text)
+    // A cut-off output has no "Total test time" line; the report heading alone is distinctive.
+    /^Performance counter statistics[:,]\s*$/m.test(text.slice(0, 65536))
   );
 }
 
@@ -110,19 +112,38 @@ export function parseSimpleperfStat(text: string, file = "simpleperf stat"): Sim
     errors: [],
   };
   const lines = text.split("\n"); // "\r" goes with trimEnd
-  let report: (Omit<StatReport, "elapsedNs"> & { layout: Layout | null }) | null = null;
+  let report: (Omit<StatReport, "elapsedNs" | "cutOff"> & { layout: Layout | null }) | null = null;
   let lastMessage: SimpleperfStat["messages"][number] | null = null;
   let errorCount = 0;
   let strayCount = 0;
   const error = (i: number, why: string, line: string) => {
     if (errorCount++ < MAX_ERRORS) out.errors.push(`${file} line ${i + 1}: ${why}: "${line.slice(0, 120)}"`);
   };
+  // A report without its "Total test time" keeps every row it printed; its time is one interval after the
+  // report before (the interval from the two before that, or from the start), or 0 when it is the first.
   const closeCutOff = (at: number) => {
-    if (report && report.rows.length)
+    if (!report) return;
+    if (!report.rows.length) {
       out.warnings.push(
-        `${file} line ${at}: the report begun at line ${report.line} has no "Total test time" line (output cut off); its ${report.rows.length} rows are left out`,
+        `${file} line ${at}: the report begun at line ${report.line} has no "Total test time" line (output cut off) and no rows`,
       );
+      report = null;
+      return;
+    }
+    const r = out.reports;
+    const prev = r.at(-1)?.elapsedNs;
+    const step = r.length >= 2 ? r.at(-1)!.elapsedNs - r.at(-2)!.elapsedNs : (prev ?? 0n);
+    const elapsedNs = prev === undefined ? 0n : prev + step;
+    const { layout: _layout, ...done } = report;
+    out.reports.push({ ...done, elapsedNs, cutOff: true });
+    out.warnings.push(
+      `${file} line ${at}: the report begun at line ${report.line} has no "Total test time" line (output cut off); ` +
+        `its ${report.rows.length} rows are kept, at an estimated ${prev === undefined ? "0 s (no report before it gives a time)" : `${Number(elapsedNs) / 1e9} s`}`,
+    );
+    report = null;
   };
+  // The file's last line with no newline after it may be cut mid-number: a row there is not trusted.
+  const lastCut = text.endsWith("\n") ? -1 : lines.length - 1;
 
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!.trimEnd();
@@ -143,7 +164,7 @@ export function parseSimpleperfStat(text: string, file = "simpleperf stat"): Sim
       if (!report) error(i, "a Total test time line without a report before it", line);
       else {
         const { layout: _layout, ...done } = report;
-        out.reports.push({ ...done, elapsedNs: secondsToNs(total[1]!) });
+        out.reports.push({ ...done, elapsedNs: secondsToNs(total[1]!), cutOff: false });
       }
       report = null;
       lastMessage = null;
@@ -163,6 +184,12 @@ export function parseSimpleperfStat(text: string, file = "simpleperf stat"): Sim
       continue;
     }
     const row = report ? (report.csv ? csvRow(line, report.layout) : textRow(line, report.layout)) : null;
+    if (row && i === lastCut) {
+      out.warnings.push(
+        `${file} line ${i + 1}: the file ends inside this row (no newline after it), left out: "${line.slice(0, 80)}"`,
+      );
+      continue;
+    }
     if (row && typeof row !== "string") {
       row.line = i + 1;
       report!.rows.push(row);

@@ -8,11 +8,12 @@ import { filesFromDrop } from "../app/dropped-files";
 import { overviewChartData, overviewChartOptions } from "../app/overview-chart";
 import { Session } from "../app/session";
 import { createBrowserEngine } from "../db/duckdb-browser";
-import { listTables, tableExists, type TableInfo } from "../db/engine";
+import { listTables, tableExists, type SqlEngine, type TableInfo } from "../db/engine";
 import { loadDraft, clearDraft } from "../app/autosave";
 import { bundledNotebooks, runsForNotebook } from "../app/notebook-sources";
 import { openNotebookFile, saveNotebookFile } from "../app/notebook-files";
 import { parseNotebook } from "../notebook/format";
+import { explainLoadFailures } from "../notebook/load-failures";
 import { version } from "../../package.json";
 import type { JbNotebook } from "./jb-notebook";
 import "./jb-plot";
@@ -212,19 +213,39 @@ export class JbApp extends LitElement {
     this.recovered = undefined;
   }
 
+  private explaining = new WeakMap<Session, SqlEngine>();
+
+  /** The session's engine for cells: a query on a table that failed to load shows the load error (issue 15). */
+  private notebookEngine(session: Session): SqlEngine {
+    let engine = this.explaining.get(session);
+    if (!engine) {
+      engine = explainLoadFailures(session.engine, () =>
+        session.runs.map((r) => ({
+          run_id: r.manifest?.run_id ?? r.label,
+          dir: r.label,
+          errors: r.errors,
+          failed: !r.manifest && r.errors.length > 0,
+        })),
+      );
+      this.explaining.set(session, engine);
+    }
+    return engine;
+  }
+
   private async publish() {
     const nb = this.notebookElement();
     const rt = nb?.runtime;
     if (!nb || !rt) return;
     await rt.settled(30_000).catch(() => undefined);
     // Publishing pulls the runtime, markdown-it and DOMPurify: loaded on first use, not at page start.
-    const [{ PURIFY_CONFIG, installPurifyHooks, publishNotebook }, { default: DOMPurify }] =
-      await Promise.all([import("../publish/publish"), import("dompurify")]);
-    installPurifyHooks(DOMPurify);
+    const [{ publishNotebook }, { sanitize }] = await Promise.all([
+      import("../publish/publish"),
+      import("../publish/browser-sanitize"),
+    ]);
     const notebook = rt.notebook;
     const html = publishNotebook(notebook, rt.states(), {
       document,
-      sanitize: (h) => DOMPurify.sanitize(h, PURIFY_CONFIG) as unknown as string,
+      sanitize,
       provenance: {
         notebook: this.notebookPath,
         title: parseNotebook(nb.currentText()).frontMatter?.title,
@@ -365,7 +386,7 @@ export class JbApp extends LitElement {
           this.notebookText !== undefined && this.session
             ? html`<section id="notebook">
                 <jb-notebook
-                  .engine=${this.session.engine}
+                  .engine=${this.notebookEngine(this.session)}
                   .text=${this.notebookText}
                   .path=${this.notebookPath}
                 ></jb-notebook>

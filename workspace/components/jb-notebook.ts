@@ -5,7 +5,6 @@
 import * as Inputs from "@observablehq/inputs";
 import { LitElement, css, html, nothing } from "lit";
 import { unsafeHTML } from "lit/directives/unsafe-html.js";
-import DOMPurify from "dompurify";
 import type { SqlEngine } from "../db/engine";
 import {
   insertCell,
@@ -19,13 +18,12 @@ import {
 import { setPlotFields, type PlotFields } from "../notebook/plot-edit";
 import { NotebookRuntime, type CellState } from "../notebook/runtime";
 import { snapshotNotebook, type NotebookSnapshot } from "../notebook/snapshot";
-import { PURIFY_CONFIG, renderMarkdown } from "../publish/publish";
+import { sanitize } from "../publish/browser-sanitize";
+import { renderMarkdown } from "../publish/publish";
 import { clearDraft, saveDraft } from "../app/autosave";
 import { ANALYSES, type PaletteEntry } from "../app/analysis-palette";
 import "./jb-code-editor";
 import "./jb-output";
-
-const sanitize = (h: string) => DOMPurify.sanitize(h, PURIFY_CONFIG) as unknown as string;
 
 export class JbNotebook extends LitElement {
   static override properties = {

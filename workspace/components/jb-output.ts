@@ -1,7 +1,6 @@
 // <jb-output>: one displayed value of a cell: an editable plot (chart + form; clicking a mark selects when
 // the plot is a view), Plot options, a result table, Markdown (sanitized), an input element, or a value.
 import * as Plot from "@observablehq/plot";
-import DOMPurify from "dompurify";
 import { LitElement, css, html } from "lit";
 import { unsafeHTML } from "lit/directives/unsafe-html.js";
 import { isMarkdown } from "../notebook/runtime";
@@ -13,12 +12,10 @@ import {
   type BrushX,
   type PlotSpec,
 } from "../notebook/plot-spec";
-import { PURIFY_CONFIG, installPurifyHooks, renderMarkdown } from "../publish/publish";
+import { sanitize } from "../publish/browser-sanitize";
+import { renderMarkdown } from "../publish/publish";
 import "./jb-plot-form";
 import "./jb-table";
-
-installPurifyHooks(DOMPurify);
-const sanitize = (h: string) => DOMPurify.sanitize(h, PURIFY_CONFIG) as unknown as string;
 
 function isTable(v: unknown): boolean {
   const t = v as { numRows?: unknown; schema?: { fields?: unknown }; getChild?: unknown } | null;

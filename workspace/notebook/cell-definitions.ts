@@ -41,6 +41,9 @@ export interface CellHost {
   /** the engine has one connection: interrupting a stale query bumps this epoch so collateral victims retry */
   interruptEpoch(): number;
   interruptStale(): void;
+  /** awaited before a cell's code starts: the headless worker starts cells one macrotask apart, in notebook
+   * order, so the cells above one that never returns run and are reported (runtime option yieldBeforeCells) */
+  beforeRun?: (slot: Slot) => Promise<void>;
 }
 
 const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor as new (
@@ -51,12 +54,17 @@ function now(): number {
   return typeof performance !== "undefined" ? performance.now() : Date.now();
 }
 
-/** A cell run starts: fresh displays and checks; calls from stale runs are ignored by token. */
-function begin(slot: Slot): number {
+/**
+ * A cell run starts: fresh displays and checks; calls from stale runs are ignored by token. Reported at once, so
+ * a host watching from outside knows which cell's code is running if it never returns.
+ */
+function begin(slot: Slot, host?: CellHost): number {
   slot.state.runs++;
   slot.state.displays = [];
   slot.state.checks = [];
-  return ++slot.token;
+  const token = ++slot.token;
+  host?.emit(slot);
+  return token;
 }
 
 /** (Re)defines the slot's variable from its analysis, and adds a variable for each name it newly defines. */
@@ -101,7 +109,8 @@ function defineTs(host: CellHost, slot: Slot, name: string) {
     return;
   }
   slot.variable.define(name, refs, async (...args: unknown[]) => {
-    const token = begin(slot);
+    if (host.beforeRun) await host.beforeRun(slot);
+    const token = begin(slot, host);
     const t0 = now();
     const display = (x: unknown) => {
       if (token === slot.token) {
@@ -150,7 +159,8 @@ function defineSql(host: CellHost, slot: Slot, name: string) {
     name,
     ["invalidation", ...refs],
     async (invalidation: Promise<void>, ...args: unknown[]) => {
-      begin(slot);
+      if (host.beforeRun) await host.beforeRun(slot);
+      begin(slot, host);
       const t0 = now();
       const engine = host.engine;
       if (!engine) throw new Error("no SQL engine is loaded");

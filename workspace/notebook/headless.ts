@@ -6,7 +6,7 @@
 //   await headlessSnapshot("notebooks/x.md")  -> NotebookSnapshot (JSON) for the browser parity test
 import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
-import { dirname, join, relative, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { folderSource } from "../../bundle/node-io";
 import { prepareBundle } from "../../bundle/prepare-bundle";
@@ -15,6 +15,7 @@ import { loadPreparedBundle } from "../db/load-prepared";
 import { createNodeEngine } from "../db/duckdb-node";
 import { parseNotebook, type Notebook } from "./format";
 import { globToRegExp, hasGlob, matchRunNames } from "./runs";
+import { explainLoadFailures } from "./load-failures";
 import { NotebookRuntime, type CellState, type CheckResult } from "./runtime";
 import { snapshotNotebook, type NotebookSnapshot } from "./snapshot";
 
@@ -48,7 +49,10 @@ export interface RunInfo {
   synthetic?: boolean;
   complete?: boolean;
   tables: { name: string; rows: number }[];
+  /** what went wrong loading it (a table that failed, rows that did not match, a checksum) */
   errors: string[];
+  /** the run could not be read at all (its manifest): nothing of it is loaded */
+  failed?: boolean;
 }
 
 export interface Provenance {
@@ -141,18 +145,25 @@ export async function jankbookVersion(): Promise<string> {
   return (JSON.parse(await readFile(PACKAGE_JSON, "utf8")) as { version: string }).version;
 }
 
-export async function runNotebookFile(path: string, options: HeadlessOptions = {}): Promise<HeadlessResult> {
-  const progress = options.onProgress ?? (() => {});
-  const notebook = parseNotebook(await readFile(path, "utf8"));
-  const dirs = await resolveRunDirs(notebook, path, options);
-  const t0 = performance.now();
-  const ownEngine = !options.engine;
-  const engine = options.engine ?? (await createNodeEngine());
+/** Loads each run folder into the engine (once per engine); a run that cannot be read is reported, not thrown. */
+export async function loadRuns(
+  dirs: string[],
+  engine: SqlEngine,
+  progress: (line: string) => void = () => {},
+): Promise<RunInfo[]> {
   const seen = loaded.get(engine) ?? new Map<string, LoadReport>();
   loaded.set(engine, seen);
   const runs: RunInfo[] = [];
   for (const dir of dirs) {
-    const bundle = await prepareBundle(folderSource(dir));
+    let bundle: Awaited<ReturnType<typeof prepareBundle>>;
+    try {
+      bundle = await prepareBundle(folderSource(dir));
+    } catch (e) {
+      const message = (e as Error).message;
+      runs.push({ run_id: basename(dir), dir, tables: [], errors: [message], failed: true });
+      progress(`run ${dir}: not loaded: ${message}`);
+      continue;
+    }
     const m = bundle.manifest;
     let report = seen.get(m.run_id);
     if (report) bundle.cancel();
@@ -180,10 +191,21 @@ export async function runNotebookFile(path: string, options: HeadlessOptions = {
       `run ${m.run_id}: ${report.tables.map((t) => `${t.name} ${t.rows}`).join(", ")}${report.errors.length ? ` (${report.errors.length} errors: ${report.errors.join("; ")})` : ""}`,
     );
   }
+  return runs;
+}
+
+export async function runNotebookFile(path: string, options: HeadlessOptions = {}): Promise<HeadlessResult> {
+  const progress = options.onProgress ?? (() => {});
+  const notebook = parseNotebook(await readFile(path, "utf8"));
+  const dirs = await resolveRunDirs(notebook, path, options);
+  const t0 = performance.now();
+  const ownEngine = !options.engine;
+  const engine = options.engine ?? (await createNodeEngine());
+  const runs = await loadRuns(dirs, engine, progress);
   const t1 = performance.now();
   const reported = new Set<string>();
   const runtime = new NotebookRuntime({
-    engine,
+    engine: explainLoadFailures(engine, runs),
     onCell: (s) => {
       if (s.status === "pending" || reported.has(s.id)) return;
       reported.add(s.id);

@@ -47,6 +47,7 @@ import * as Plot from "@observablehq/plot";
 import * as jb from "../../cells/index";
 import type { SqlEngine } from "../db/engine";
 import { CELL_LOCALS, defineCell, type CellHost, type Slot } from "./cell-definitions";
+import { CellGate } from "./cell-gate";
 import { newCellState, type CellState, type CheckResult } from "./cell-state";
 import { cells as cellsOf, withCellSource, type Cell, type Notebook } from "./format";
 import { headlessInputs } from "./headless-inputs";
@@ -68,6 +69,9 @@ export interface NotebookRuntimeOptions {
   onCell?: (state: CellState) => void;
   /** is a name a host global? default `name in globalThis` */
   isGlobal?: (name: string) => boolean;
+  /** start cells one macrotask apart, in notebook order (the headless worker: see CellHost.beforeRun and
+   * cell-gate.ts); a function is also awaited before each start */
+  yieldBeforeCells?: boolean | (() => Promise<void>);
 }
 
 interface NamedInput {
@@ -95,11 +99,14 @@ export class NotebookRuntime {
   private interruptEpoch = 0;
   private disposed = false;
   private readonly host: CellHost;
+  private readonly gate: CellGate;
 
   constructor(options: NotebookRuntimeOptions) {
     this.engine = options.engine;
     this.onCell = options.onCell;
     this.isGlobal = options.isGlobal;
+    const y = options.yieldBeforeCells;
+    this.gate = new CellGate(typeof y === "function" ? y : undefined);
     const engine = options.engine;
     const builtins: Record<string, unknown> = {
       jb,
@@ -138,6 +145,7 @@ export class NotebookRuntime {
         this.interruptEpoch++;
         void engine?.interrupt();
       },
+      beforeRun: options.yieldBeforeCells ? (slot) => this.gate.wait(this.slots.indexOf(slot)) : undefined,
     };
   }
 

@@ -49,9 +49,7 @@ export async function snapshotNotebook(rt: NotebookRuntime): Promise<NotebookSna
   return { cells, inputs: rt.inputs().map((i) => ({ name: i.name, value: snapshotValue(i.value) })) };
 }
 
-function isTable(
-  v: unknown,
-): v is {
+function isTable(v: unknown): v is {
   numRows: number;
   schema: { fields: { name: string; type: unknown }[] };
   getChild(n: string): { get(i: number): unknown } | null;
@@ -108,9 +106,12 @@ export function snapshotValue(v: unknown, depth = 0): unknown {
     return { node: String((o as { nodeName?: unknown }).nodeName) };
   if (ArrayBuffer.isView(v))
     return {
-      typed: Array.from(v as unknown as ArrayLike<number | bigint>)
-        .slice(0, 100)
-        .map((x) => snapshotValue(x)),
+      // The first 100 only: a 200 MB typed array is not copied whole into a JS array first.
+      typed: Array.from(
+        v instanceof DataView
+          ? []
+          : (v as unknown as { subarray(a: number, b: number): ArrayLike<number | bigint> }).subarray(0, 100),
+      ).map((x) => snapshotValue(x)),
     };
   if (Array.isArray(v)) return v.slice(0, 100).map((x) => snapshotValue(x, depth + 1));
   if (v instanceof Map)

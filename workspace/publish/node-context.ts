@@ -6,19 +6,19 @@ import createDOMPurify from "dompurify";
 import { JSDOM } from "jsdom";
 import { parseHTML } from "linkedom";
 import { Table, tableToIPC } from "apache-arrow";
-import { installPurifyHooks, PURIFY_CONFIG, type PublishContext, type PublishProvenance } from "./publish";
+import type { PublishContext, PublishProvenance } from "./publish";
+import { createSanitize, type Sanitize } from "./sanitize";
 
 const require = createRequire(import.meta.url);
 
-let purifier: ReturnType<typeof createDOMPurify> | undefined;
+let sanitizer: Sanitize | undefined;
 
-export function nodeSanitize(html: string): string {
-  if (!purifier) {
-    purifier = createDOMPurify(new JSDOM("").window as unknown as Window & typeof globalThis);
-    installPurifyHooks(purifier);
-  }
-  return purifier.sanitize(html, PURIFY_CONFIG);
-}
+export const nodeSanitize: Sanitize = (html, kind) => {
+  sanitizer ??= createSanitize(
+    createDOMPurify(new JSDOM("").window as unknown as Window & typeof globalThis),
+  );
+  return sanitizer(html, kind);
+};
 
 function encodeArrow(table: unknown): Uint8Array {
   if (table instanceof Table) return tableToIPC(table, "file");

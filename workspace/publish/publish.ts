@@ -9,6 +9,8 @@ import * as Plot from "@observablehq/plot";
 import MarkdownIt from "markdown-it";
 import type { Notebook } from "../notebook/format";
 import { isPlotSpec, plotSpecToOptions } from "../notebook/plot-spec";
+import { boundedJson, describeValue } from "./bounded-json";
+import type { Sanitize } from "./sanitize";
 import { isMarkdown, type CellState } from "../notebook/runtime";
 import { inputLabel } from "../notebook/view-input";
 
@@ -37,8 +39,8 @@ export interface PublishProvenance {
 export interface PublishContext {
   /** a DOM document Plot renders into (browser: window.document; Node: jsdom or linkedom) */
   document: Document;
-  /** DOMPurify's sanitize (or equivalent): HTML in, safe HTML out; used for every rendered fragment */
-  sanitize: (html: string) => string;
+  /** sanitize.ts's sanitizer on the host's DOMPurify: HTML in, safe HTML out; used for every rendered fragment */
+  sanitize: Sanitize;
   provenance: PublishProvenance;
   /** rows shown per result table (default 10) */
   headRows?: number;
@@ -47,33 +49,11 @@ export interface PublishContext {
   /** skip embedding tables larger than this many bytes (default 5 MB) */
   maxEmbedBytes?: number;
   encodeArrow?: (table: unknown) => Uint8Array;
+  /** a text value longer than this many characters shows its beginning and its length (default 100,000) */
+  maxChars?: number;
 }
 
-/**
- * The DOMPurify configuration every host uses: HTML and SVG (plots), no forms or controls (dead weight in a page
- * that runs nothing, and phishing bait). Browser: `(html) => DOMPurify.sanitize(html, PURIFY_CONFIG)`.
- */
-export const PURIFY_CONFIG = {
-  USE_PROFILES: { html: true, svg: true, svgFilters: true },
-  FORBID_TAGS: ["form", "input", "button", "textarea", "select"],
-};
-
-/**
- * Hooks for a DOMPurify instance (call once per instance, in every host): an image that is not embedded as a
- * data: URL could not load in a self-contained page (the CSP blocks it, with a console error), so its src goes
- * and its alt text stays.
- */
-export function installPurifyHooks(purify: {
-  addHook(entry: "afterSanitizeAttributes", hook: (node: Element) => void): void;
-}) {
-  purify.addHook("afterSanitizeAttributes", (node) => {
-    if (node.tagName?.toLowerCase() === "img" && !/^data:image\//i.test(node.getAttribute("src") ?? ""))
-      node.removeAttribute("src");
-    if (node.tagName?.toLowerCase() === "image")
-      for (const a of ["href", "xlink:href"])
-        if (!/^data:image\//i.test(node.getAttribute(a) ?? "")) node.removeAttribute(a);
-  });
-}
+export { createSanitize, PURIFY_CONFIG, type Sanitize } from "./sanitize";
 
 const markdown = new MarkdownIt({ html: true, linkify: true });
 
@@ -87,8 +67,8 @@ export function escapeHtml(text: string): string {
   );
 }
 
-export function renderMarkdown(text: string, sanitize: (html: string) => string): string {
-  return sanitize(markdown.render(text));
+export function renderMarkdown(text: string, sanitize: Sanitize): string {
+  return sanitize(markdown.render(text), "prose");
 }
 
 type TableLike = {
@@ -120,11 +100,10 @@ function formatCell(v: unknown): string {
   return String(v);
 }
 
+/** JSON of a value for the page, up to 20,000 characters; a bigger one is described, never written out in full. */
 function jsonText(v: unknown, indent = 2): string {
   try {
-    const text =
-      JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? x.toString() : x), indent) ?? String(v);
-    return text.length > 20_000 ? text.slice(0, 20_000) + " …" : text;
+    return boundedJson(v, 20_000, indent) ?? `(${describeValue(v)}: too big to show here)`;
   } catch {
     return String(v);
   }
@@ -167,12 +146,21 @@ export function renderPlot(
 ): string {
   const el = Plot.plot({ ...options, document: ctx.document }) as unknown as Element;
   addXmlns(el);
-  return `<div class="plot">${ctx.sanitize(el.outerHTML)}</div>`;
+  return `<div class="plot">${ctx.sanitize(el.outerHTML, "plot")}</div>`;
+}
+
+/**
+ * A display rendered by this same renderDisplay in the headless runner's cell worker, placed as it is (sanitizing
+ * it twice would drop the data: links of embedded tables, which renderTable builds itself).
+ */
+export class PreRendered {
+  constructor(readonly html: string) {}
 }
 
 /** One display value as safe HTML. */
 export function renderDisplay(v: unknown, label: string, ctx: PublishContext): string {
   try {
+    if (v instanceof PreRendered) return v.html;
     if (isPlotSpec(v)) return renderPlot(plotSpecToOptions(v), ctx);
     if (isPlotOptions(v)) return renderPlot(v, ctx);
     if (isTable(v)) return renderTable(v, label, ctx);
@@ -183,8 +171,12 @@ export function renderDisplay(v: unknown, label: string, ctx: PublishContext): s
       return `<div class="input"><span class="label">${escapeHtml(lab)}</span> <output>${escapeHtml(formatCell(o.value))}</output></div>`;
     }
     if (o && typeof o === "object" && typeof (o as { outerHTML?: unknown }).outerHTML === "string")
-      return `<div class="node">${ctx.sanitize((o as unknown as { outerHTML: string }).outerHTML)}</div>`;
-    if (typeof v === "string") return `<pre class="value">${escapeHtml(v)}</pre>`;
+      return `<div class="node">${ctx.sanitize((o as unknown as { outerHTML: string }).outerHTML, "prose")}</div>`;
+    if (typeof v === "string") {
+      const max = ctx.maxChars ?? 100_000;
+      if (v.length <= max) return `<pre class="value">${escapeHtml(v)}</pre>`;
+      return `<pre class="value">${escapeHtml(v.slice(0, 2_000))} …</pre><p class="rows">first 2,000 of ${v.length.toLocaleString("en-US")} characters</p>`;
+    }
     return `<pre class="value">${escapeHtml(typeof v === "object" ? jsonText(v) : formatCell(v))}</pre>`;
   } catch (e) {
     return `<div class="error">could not render this output: ${escapeHtml((e as Error).message)}</div>`;
@@ -202,6 +194,9 @@ details.code summary{cursor:pointer;color:#666;font-size:13px}
 table{border-collapse:collapse;font-size:13px}
 th,td{border-bottom:1px solid #eee;padding:2px 8px;text-align:left}
 .rows{color:#666;font-size:12px;margin:.2rem 0}
+.verdict{font-weight:600;padding:.3rem .6rem;border-radius:4px}
+.verdict.ok{color:#070;background:#efe}
+.verdict.fail{color:#a00;background:#fee}
 .checks li.ok::marker{content:"✓ ";color:#070}
 .checks li.fail::marker{content:"✗ ";color:#a00}
 .input output{font-weight:600}
@@ -216,6 +211,13 @@ export function publishNotebook(nb: Notebook, states: readonly CellState[], ctx:
   const body: string[] = [];
   const firstProse = nb.blocks.find((b) => b.type === "prose");
   if (!(firstProse && /^#\s/m.test(firstProse.text))) body.push(`<h1>${escapeHtml(title)}</h1>`);
+  // The checks' verdict, before any prose: prose cannot style the page (sanitize.ts), and this comes first.
+  const checks = states.flatMap((s) => s.checks);
+  const failed = checks.filter((c) => !c.ok);
+  if (checks.length)
+    body.push(
+      `<p class="verdict ${failed.length ? "fail" : "ok"}">${failed.length ? `✗ ${failed.length} of ${checks.length} checks failed: ${failed.map((c) => escapeHtml(c.name)).join("; ")}` : `✓ all ${checks.length} checks passed`}</p>`,
+    );
   let index = 0;
   for (const block of nb.blocks) {
     if (block.type === "prose") {

@@ -88,4 +88,20 @@ describe("jankbook import: simpleperf stat", () => {
     );
     expect(bad.tables.get("hpc_samples")!.numRows).toBe(6);
   });
+
+  it("output cut before its Total test time line imports every counter row, marked incomplete", async () => {
+    const dir = tmp();
+    const full = readFileSync(fixture, "utf8");
+    const cut = join(dir, "cut.txt");
+    writeFileSync(cut, full.slice(0, full.indexOf("Total test time")));
+    const r = await importFile(cut, dir);
+    expect(r.kind).toBe("simpleperf-stat");
+    const b = await readBundleFolder(r.dir);
+    expect(b.manifest.complete).toBe(false);
+    expect(b.manifest.warnings.join("\n")).toContain("output cut off");
+    const t = b.tables.get("hpc_samples")!;
+    expect(t.numRows).toBe(8);
+    expect(t.getChild("counter")!.get(0)).toBe("cpu-cycles");
+    expect(Number(t.getChild("value")!.get(0))).toBe(16_513_564);
+  });
 });

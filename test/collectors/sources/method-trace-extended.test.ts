@@ -144,7 +144,16 @@ const traceArb = fc
       { maxLength: 40 },
     ),
   })
-  .map(({ clock, heap, compact, counters, rows }) => {
+  .map(({ clock, heap, compact, counters, rows: raw }) => {
+    // A thread's clocks only move forward (trace.cc): the reader flags a step back, so each thread's times
+    // are its drawn values in ascending order.
+    const rows = raw.map((r) => ({ ...r }));
+    for (const tid of new Set(rows.map((r) => r.threadId))) {
+      const mine = rows.filter((r) => r.threadId === tid);
+      const t1 = mine.map((r) => r.t1).sort((a, b) => a - b);
+      const t2 = mine.map((r) => r.t2).sort((a, b) => a - b);
+      mine.forEach((r, i) => ((r.t1 = t1[i]!), (r.t2 = t2[i]!)));
+    }
     const spec: WriteTraceSpec = {
       dataVersion: 3,
       clock,

@@ -324,7 +324,7 @@ Total test time: 0.500000 seconds.
     expect(badCount.errors).toEqual(['bad.txt line 4: "1.5x" is not a count: "  1.5x  cpu-cycles   # x"']);
   });
 
-  it("a report cut off before its Total test time is left out with a warning; the reports before it stay", () => {
+  it("a report cut off before its Total test time keeps its rows, one interval after the report before", () => {
     const one = (t: string, v: string) =>
       `Performance counter statistics:\n\n  ${v}  cpu-cycles   # 1 GHz\n\nTotal test time: ${t} seconds.\n`;
     const text =
@@ -332,11 +332,48 @@ Total test time: 0.500000 seconds.
       one("0.200150", "2,500") +
       "Performance counter statistics:\n\n  3,000  cpu-cycles   # 1 GHz\n";
     const r = parseSimpleperfStat(text, "cut.txt");
-    expect(r.reports.map((x) => x.elapsedNs)).toEqual([100_100_000n, 200_150_000n]);
+    // 0.200150 + (0.200150 - 0.100100) = 0.300200 s
+    expect(r.reports.map((x) => x.elapsedNs)).toEqual([100_100_000n, 200_150_000n, 300_200_000n]);
+    expect(r.reports.map((x) => x.cutOff)).toEqual([false, false, true]);
+    expect(r.reports[2]!.rows.map((x) => x.count)).toEqual([3000n]);
     expect(r.warnings).toEqual([
-      'cut.txt line 14: the report begun at line 11 has no "Total test time" line (output cut off); its 1 rows are left out',
+      'cut.txt line 14: the report begun at line 11 has no "Total test time" line (output cut off); its 1 rows are kept, at an estimated 0.3002 s',
     ]);
     expect(r.errors).toEqual([]);
+  });
+
+  it("the AOSP sample cut before its Total line keeps all 8 rows; a row cut mid-number is left out", () => {
+    const full = readFileSync("test/fixtures/simpleperf/aosp-simpleperf-doc_stat_default_events.txt", "utf8");
+    const noTotal = full.slice(0, full.indexOf("Total test time"));
+    const r = parseSimpleperfStat(noTotal, "cut.txt");
+    expect(r.reports).toHaveLength(1);
+    expect(r.reports[0]!.cutOff).toBe(true);
+    expect(r.reports[0]!.elapsedNs).toBe(0n);
+    // The rows as printed in the file, read off by hand.
+    expect(r.reports[0]!.rows.map((x) => [x.counter, x.count])).toEqual([
+      ["cpu-cycles", 16513564n],
+      ["stalled-cycles-frontend", 4564133n],
+      ["stalled-cycles-backend", 6520383n],
+      ["instructions", 4900403n],
+      ["branch-misses", 47821n],
+      ["task-clock", 25274251n],
+      ["context-switches", 4n],
+      ["page-faults", 466n],
+    ]);
+    expect(r.warnings[0]).toMatch(/no "Total test time" line \(output cut off\); its 8 rows are kept/);
+    // A text row cut before its "#" is no row (an error); a CSV row cut after its count's first digits would
+    // read as a smaller count of an event named by a prefix, so the file's unterminated last row is left out.
+    const text = parseSimpleperfStat(full.slice(0, full.indexOf("466") + 1), "mid.txt");
+    expect(text.reports[0]!.rows).toHaveLength(7);
+    expect(text.errors).toEqual(['mid.txt line 11: not a counter row: "            4"']);
+    const csv = parseSimpleperfStat(
+      "Performance counter statistics,\n16513564,cpu-cycles,1.612904,GHz,\n45,stalled-cyc",
+      "mid.csv",
+    );
+    expect(csv.reports[0]!.rows.map((x) => [x.counter, x.count])).toEqual([["cpu-cycles", 16513564n]]);
+    expect(csv.warnings).toContain(
+      'mid.csv line 3: the file ends inside this row (no newline after it), left out: "45,stalled-cyc"',
+    );
   });
 
   it("text outside reports is a warning, a Total line without a report an error", () => {

@@ -1,0 +1,113 @@
+// Fuzzing the method trace and simpleperf stat importers with mutants of the real fixtures (issue 15): every
+// input ends in a result or our own error, quickly; nothing impossible comes back unflagged; no cut file is
+// "complete". Bounded: a fixed number of runs per property, each input under a generous time limit.
+import { readFileSync, readdirSync } from "node:fs";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { importSimpleperfStat } from "../../../collectors/import/simpleperf";
+import { readMethodTrace, type MethodTrace } from "../../../collectors/sources/method-trace";
+import { MUTATION_KINDS, methodTraceImpossible, mutate, rng } from "../../support/mutants";
+
+const TRACES = readdirSync("test/fixtures/dmtrace")
+  .filter((f) => f.endsWith(".trace"))
+  .map((f) => ({ name: f, bytes: new Uint8Array(readFileSync(`test/fixtures/dmtrace/${f}`)) }));
+const STATS = readdirSync("test/fixtures/simpleperf").map((f) => ({
+  name: f,
+  text: readFileSync(`test/fixtures/simpleperf/${f}`, "utf8"),
+}));
+/** Generous per-input limit: parsing runs at >100 MB/s; this only catches super-linear blow-ups and hangs. */
+const limitMs = (bytes: number) => 2_000 + bytes / 1_000;
+
+/** readMethodTrace, with anything but our own Error counted as a crash. */
+function read(bytes: Uint8Array): MethodTrace | Error {
+  try {
+    return readMethodTrace(bytes);
+  } catch (e) {
+    expect(e).toBeInstanceOf(Error);
+    expect((e as Error).constructor).toBe(Error); // not a TypeError or RangeError from a bad offset
+    expect((e as Error).message).toMatch(/method trace/);
+    return e as Error;
+  }
+}
+
+describe("fuzz: method traces", () => {
+  it("mutants of every real trace: a result or our error, in time; impossible values always flagged", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...TRACES),
+        fc.constantFrom(...MUTATION_KINDS),
+        fc.integer(),
+        ({ bytes }, kind, seed) => {
+          const m = mutate(bytes, kind, rng(seed));
+          const t0 = performance.now();
+          const t = read(m.bytes);
+          expect(performance.now() - t0).toBeLessThan(limitMs(m.bytes.length));
+          if (t instanceof Error) return;
+          // Nothing past what the bytes can hold: a record takes at least 9 bytes.
+          expect(t.records.action.length).toBeLessThanOrEqual(Math.ceil(m.bytes.length / 9));
+          if (!t.partial) expect(methodTraceImpossible(t)).toEqual([]);
+        },
+      ),
+      { numRuns: 150, seed: 15 },
+    );
+  });
+
+  it("any cut of a trace with data is never complete", () => {
+    const withData = TRACES.filter(({ bytes }) => {
+      const t = read(bytes);
+      return !(t instanceof Error) && t.records.action.length > 0;
+    });
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...withData),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        ({ bytes }, f) => {
+          const cut = Math.min(bytes.length - 1, Math.floor(f * bytes.length));
+          const t = read(bytes.subarray(0, cut));
+          if (!(t instanceof Error)) expect(t.partial).toBe(true);
+        },
+      ),
+      { numRuns: 150, seed: 15 },
+    );
+  });
+});
+
+describe("fuzz: simpleperf stat", () => {
+  it("mutants of the real outputs: never throws, in time; a cut before the last Total line is incomplete", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...STATS),
+        fc.constantFrom(...MUTATION_KINDS),
+        fc.integer(),
+        ({ text }, kind, seed) => {
+          const m = mutate(new TextEncoder().encode(text), kind, rng(seed));
+          const mutated = new TextDecoder().decode(m.bytes);
+          const t0 = performance.now();
+          const r = importSimpleperfStat(mutated, "x.txt", "r");
+          expect(performance.now() - t0).toBeLessThan(limitMs(m.bytes.length));
+          const totalEnd = text.lastIndexOf("seconds") + "seconds".length;
+          if (kind === "truncate" && m.at < totalEnd) expect(r.complete).toBe(false);
+          // Counts are whole, non-negative numbers whatever the bytes were.
+          const t = r.tables.hpc_samples;
+          if (t) for (const v of t.getChild("value")!.toArray() as BigInt64Array) expect(v >= 0n).toBe(true);
+        },
+      ),
+      { numRuns: 300, seed: 15 },
+    );
+  });
+
+  it("time grows linearly: a 100x longer line takes well under 1000x the time", () => {
+    const line = (n: number) =>
+      `Performance counter statistics:\n\n  1,234  cpu-cycles   # ${"a/".repeat(n)}\n${"  9  x ".repeat(n)}\n`;
+    const time = (n: number) => {
+      const text = line(n);
+      const t0 = performance.now();
+      for (let i = 0; i < 5; i++) importSimpleperfStat(text, "x.txt", "r");
+      return performance.now() - t0;
+    };
+    time(1000);
+    const small = Math.max(time(1_000), 1);
+    const big = time(100_000);
+    expect(big / small).toBeLessThan(1000);
+  });
+});

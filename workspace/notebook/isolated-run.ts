@@ -1,0 +1,216 @@
+// `jankbook run` / `publish` with cells that can be stopped (issue 15): the runner keeps the SQL engine and the
+// loaded runs, and runs the cells in a worker thread (cell-worker.ts) it terminates when the notebook overruns its
+// time budget or the worker runs out of memory. The cells' last reported states are kept as they arrive, so the
+// report of everything else is written either way; the cell that overran is named.
+//
+//   const r = await runNotebookIsolated("nb.md", {timeoutMs, report: "html", runs, set});
+//   r.records (notebook order), r.states, r.failedCells, r.failedChecks, r.stopped, r.provenance
+import { readFile } from "node:fs/promises";
+import { MessageChannel, Worker } from "node:worker_threads";
+import { totalmem } from "node:os";
+import type { SqlEngine } from "../db/engine";
+import { createNodeEngine } from "../db/duckdb-node";
+import type { CellState, CheckResult } from "./cell-state";
+import { cells as cellsOf, parseNotebook, type Notebook } from "./format";
+import { jankbookVersion, loadRuns, resolveRunDirs, type HeadlessOptions, type Provenance } from "./headless";
+import { PreRendered } from "../publish/publish";
+import { serveEngine } from "./remote-engine";
+import type { CellRecord, ReportKind, WorkerInit, WorkerMessage } from "./worker-protocol";
+
+export interface IsolatedOptions extends Omit<HeadlessOptions, "engine"> {
+  engine?: SqlEngine;
+  /** the report the cells are rendered for; null renders nothing (states only) */
+  report?: ReportKind | null;
+  embedData?: boolean;
+  /** per-cell cap on what a report embeds, characters (default 4,000,000) */
+  maxCellChars?: number;
+  /** heap limit of the worker, MB (default: half the machine's memory, at most 4096) */
+  memoryMb?: number;
+}
+
+export interface Stopped {
+  reason: "timeout" | "memory" | "crash";
+  message: string;
+  /** the cells that were running (or kept producing values) when the worker was stopped */
+  cells: string[];
+}
+
+/** A cell's state rebuilt from its last record; displays are the record's rendered HTML (PreRendered). */
+export interface IsolatedResult {
+  path: string;
+  notebook: Notebook;
+  records: CellRecord[];
+  states: CellState[];
+  checks: CheckResult[];
+  failedCells: CellState[];
+  failedChecks: CheckResult[];
+  /** runs that failed to load in part or whole */
+  loadErrors: string[];
+  provenance: Provenance;
+  stopped: Stopped | null;
+  ms: { load: number; run: number };
+  close(): Promise<void>;
+}
+
+const BOOT = new URL("./cell-worker-boot.mjs", import.meta.url);
+/** how long the worker may take to load its modules (seen: 2 s idle, 5 s at load 19 on 2 cores) */
+const BOOT_MS = 120_000;
+
+function label(r: { kind: string; name?: string; defines: string[]; id: string }): string {
+  return r.kind === "sql" ? `sql ${r.name ?? r.id}` : `ts ${r.defines.length ? r.defines.join(", ") : r.id}`;
+}
+
+export async function runNotebookIsolated(
+  path: string,
+  options: IsolatedOptions = {},
+): Promise<IsolatedResult> {
+  const progress = options.onProgress ?? (() => {});
+  const notebook = parseNotebook(await readFile(path, "utf8"));
+  const dirs = await resolveRunDirs(notebook, path, options);
+  const t0 = performance.now();
+  const ownEngine = !options.engine;
+  const engine = options.engine ?? (await createNodeEngine());
+  const runs = await loadRuns(dirs, engine, progress);
+  const t1 = performance.now();
+  const timeoutMs = options.timeoutMs ?? 120_000;
+  const memoryMb = options.memoryMb ?? Math.min(4096, Math.floor(totalmem() / 2 / 2 ** 20));
+  const channel = new MessageChannel();
+  serveEngine(channel.port1, engine);
+  const init: WorkerInit & { port: unknown } = {
+    path,
+    set: options.set ?? {},
+    runs,
+    report: options.report ?? null,
+    embedData: options.embedData ?? false,
+    maxCellChars: options.maxCellChars ?? 4_000_000,
+    port: channel.port2,
+  };
+  const worker = new Worker(BOOT, {
+    workerData: init,
+    transferList: [channel.port2],
+    resourceLimits: { maxOldGenerationSizeMb: memoryMb },
+    stdout: false,
+    stderr: false,
+  });
+  const records = new Map<string, CellRecord>();
+  let inputs: Provenance["inputs"] = [];
+  const outcome = await new Promise<Stopped | null>((resolve) => {
+    // The cells' budget starts when the worker is ready; its start-up (loading modules) gets a budget of its own.
+    const stop = (message: string) => () => finish({ reason: "timeout", message, cells: [] });
+    let timer = setTimeout(stop(`did not start within ${BOOT_MS / 1000} s`), BOOT_MS);
+    const finish = (s: Stopped | null) => {
+      clearTimeout(timer);
+      resolve(s);
+    };
+    worker.on("message", (m: WorkerMessage) => {
+      if (m.type === "ready") {
+        clearTimeout(timer);
+        timer = setTimeout(stop(`still running after ${timeoutMs / 1000} s (--timeout)`), timeoutMs);
+      } else if (m.type === "progress") progress(m.line);
+      else if (m.type === "cell") {
+        records.set(m.record.id, m.record);
+      } else if (m.type === "inputs") inputs = m.inputs;
+      else if (m.type === "done") finish(null);
+      else finish({ reason: "crash", message: `the notebook worker failed: ${m.message}`, cells: [] });
+    });
+    worker.on("error", (e: Error & { code?: string }) =>
+      finish(
+        e.code === "ERR_WORKER_OUT_OF_MEMORY"
+          ? {
+              reason: "memory",
+              message: `ran out of memory (the cells' heap is limited to ${memoryMb} MB)`,
+              cells: [],
+            }
+          : { reason: "crash", message: `the notebook worker crashed: ${e.message}`, cells: [] },
+      ),
+    );
+    worker.on("exit", (code) =>
+      finish({
+        reason: "crash",
+        message: `the notebook worker exited (code ${code}) before the cells settled`,
+        cells: [],
+      }),
+    );
+  });
+  // Done or not, the worker goes: timers and generators a cell left behind die with it.
+  await worker.terminate();
+  channel.port1.close();
+  const t2 = performance.now();
+  const order = cellsOf(notebook);
+  const list = order.map(
+    (c): CellRecord =>
+      records.get(c.id) ?? {
+        id: c.id,
+        kind: c.kind,
+        name: c.name,
+        defines: [],
+        references: [],
+        status: "pending",
+        runs: 0,
+        started: 0,
+        checks: [],
+      },
+  );
+  if (outcome) {
+    // Running: its code started and did not return. Else, when every cell had settled, the ones that kept
+    // changing in the last second (a generator or a timer) kept the notebook from settling.
+    // The overrunning cell: the last one to start among those still running (a cell that blocks the worker
+    // keeps any later one from starting). Else, when every cell had settled, a generator that never ended.
+    const running = list.filter((r) => r.status === "pending" && r.runs > 0);
+    const culprit = running.reduce<CellRecord | null>((a, r) => (a && a.started > r.started ? a : r), null);
+    const generators = list.filter((r) => r.status === "fulfilled" && r.generators?.length);
+    outcome.cells = culprit
+      ? [label(culprit)]
+      : generators.map((r) => `${label(r)} (generator ${r.generators!.join(", ")} never ended)`);
+    const why = `${outcome.cells.join("; ") || "the notebook"} ${outcome.message}`;
+    for (const r of list) {
+      if (r.status !== "pending") continue;
+      r.status = "rejected";
+      r.error =
+        r === culprit
+          ? `stopped: ${outcome.message}`
+          : r.runs > 0
+            ? `stopped while waiting: ${why}`
+            : `not run: the notebook was stopped (${why})`;
+    }
+    progress(`stopped: ${why}`);
+  }
+  const states = list.map((r): CellState => ({
+    id: r.id,
+    kind: r.kind,
+    name: r.name,
+    defines: r.defines,
+    references: r.references,
+    status: r.status,
+    error: r.error,
+    displays: (r.html ?? []).map((h) => new PreRendered(h)),
+    checks: r.checks,
+    undefinedReferences: [],
+    runs: r.runs,
+    ms: r.ms,
+  }));
+  const checks = states.flatMap((s) => s.checks);
+  return {
+    path,
+    notebook,
+    records: list,
+    states,
+    checks,
+    failedCells: states.filter((s) => s.status === "rejected"),
+    failedChecks: checks.filter((c) => !c.ok),
+    loadErrors: runs.flatMap((r) => r.errors.map((e) => (r.failed ? `run ${r.dir}: ${e}` : e))),
+    provenance: {
+      notebook: path,
+      title: notebook.frontMatter?.title,
+      runs,
+      jankbookVersion: await jankbookVersion(),
+      generatedAt: new Date().toISOString(),
+      inputs,
+    },
+    stopped: outcome,
+    ms: { load: t1 - t0, run: t2 - t1 },
+    async close() {
+      if (ownEngine) await engine.close();
+    },
+  };
+}

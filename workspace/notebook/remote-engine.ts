@@ -1,0 +1,93 @@
+// The SQL engine across a worker boundary (issue 15): cells run in a worker the runner can terminate, the engine
+// stays in the runner's thread with the loaded runs. Queries go over a MessagePort; results come back as Arrow
+// IPC streams and are decoded with the apache-arrow instance DuckDB-WASM's results use in process (the CommonJS
+// one, STACK.md "dual-package hazard"), so cells see the same kind of table either way.
+import { createRequire } from "node:module";
+import type { MessagePort } from "node:worker_threads";
+import type { Table } from "apache-arrow";
+import type { SqlEngine } from "../db/engine";
+
+const require = createRequire(import.meta.url);
+type Arrow = {
+  tableToIPC(t: unknown, type: "stream"): Uint8Array;
+  tableFromIPC(b: Uint8Array): Table;
+  Table: new () => unknown;
+};
+const cjsArrow = () => require("apache-arrow") as Arrow;
+
+type Request = { type: "query"; id: number; sql: string; params: readonly unknown[] } | { type: "interrupt" };
+type Reply = { id: number; ipc?: Uint8Array; error?: string };
+
+/** Encodes a result table from either apache-arrow instance as an IPC stream. */
+async function encode(table: Table): Promise<Uint8Array> {
+  const cjs = cjsArrow();
+  if (table instanceof cjs.Table) return cjs.tableToIPC(table, "stream");
+  const esm = await import("apache-arrow");
+  return esm.tableToIPC(table, "stream");
+}
+
+/** Runner side: answers the worker's queries on `engine`, one at a time, in order. */
+export function serveEngine(port: MessagePort, engine: SqlEngine): void {
+  let queue: Promise<void> = Promise.resolve();
+  port.on("message", (m: Request) => {
+    if (m.type === "interrupt") {
+      void engine.interrupt();
+      return;
+    }
+    queue = queue.then(async () => {
+      let reply: Reply;
+      try {
+        const ipc = await encode(await engine.query(m.sql, m.params));
+        reply = { id: m.id, ipc };
+        port.postMessage(reply, [ipc.buffer as ArrayBuffer]);
+        return;
+      } catch (e) {
+        reply = { id: m.id, error: (e as Error).message };
+      }
+      port.postMessage(reply);
+    });
+  });
+}
+
+/** Worker side: a SqlEngine whose queries run in the runner's thread. Loading is the runner's job. `idle()`
+ * resolves once no query is in flight. */
+export function remoteEngine(port: MessagePort): SqlEngine & { idle(): Promise<void> } {
+  let next = 0;
+  const waiting = new Map<number, { resolve: (t: Table) => void; reject: (e: Error) => void }>();
+  const idlers: (() => void)[] = [];
+  port.on("message", (r: Reply) => {
+    const w = waiting.get(r.id);
+    if (!w) return;
+    waiting.delete(r.id);
+    if (r.error !== undefined) w.reject(new Error(r.error));
+    else w.resolve(cjsArrow().tableFromIPC(r.ipc!));
+  });
+  // Unreferenced while idle: a worker with nothing left to do may end.
+  port.unref();
+  return {
+    query(sql, params = []) {
+      const id = next++;
+      port.ref();
+      return new Promise<Table>((resolve, reject) => {
+        waiting.set(id, { resolve, reject });
+        port.postMessage({ type: "query", id, sql, params: [...params] } satisfies Request);
+      }).finally(() => {
+        if (waiting.size > 0) return;
+        port.unref();
+        for (const r of idlers.splice(0)) r();
+      });
+    },
+    idle() {
+      return waiting.size === 0 ? Promise.resolve() : new Promise<void>((r) => idlers.push(r));
+    },
+    async insertArrowStream() {
+      throw new Error("the notebook worker does not load tables: the runner loads them before the cells run");
+    },
+    async interrupt() {
+      port.postMessage({ type: "interrupt" } satisfies Request);
+    },
+    async close() {
+      port.close();
+    },
+  };
+}
