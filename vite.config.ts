@@ -1,4 +1,7 @@
+import { fileURLToPath } from "node:url";
 import { createLogger, defineConfig, type LogLevel } from "vite";
+// With an extension: Vite warns about extensionless imports in its config (its coming native config loader).
+import { notebookRunsPlugin } from "./workspace/notebook-runs-plugin.js";
 
 // DuckDB-WASM's worker ships a source map naming its bundled apache-arrow sources, which are not in the
 // package: Vite's dev server warns once per file (about 130 lines on `npm start`). Those say nothing
@@ -17,6 +20,8 @@ export default defineConfig({
   root: "workspace",
   publicDir: "public",
   customLogger: logger,
+  // Run bundles beside notebooks (notebooks/**/manifest.json), at notebooks/<path>/ and in notebook-runs.json.
+  plugins: [notebookRunsPlugin(fileURLToPath(new URL("notebooks", import.meta.url)))],
   build: { outDir: "../dist", emptyOutDir: true, target: "es2022", chunkSizeWarningLimit: 4000 },
   optimizeDeps: { exclude: ["@duckdb/duckdb-wasm"] },
   worker: { format: "es" },

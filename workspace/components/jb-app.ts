@@ -1,5 +1,5 @@
-// <jb-app>: the workspace shell. Opens run bundles (the bundled samples, ?runs=URL,..., or a drop),
-// registers them in DuckDB and shows the run overview with its first chart.
+// <jb-app>: the workspace shell. Opens run bundles (the notebook's runs, beside it or among the samples;
+// ?runs=URL,...; or a drop), registers them in DuckDB and shows the run overview with its first chart.
 import type * as Plot from "@observablehq/plot";
 import { LitElement, css, html, nothing } from "lit";
 import { droppedSources, urlSource } from "../../bundle/browser-sources";
@@ -10,7 +10,7 @@ import { Session } from "../app/session";
 import { createBrowserEngine } from "../db/duckdb-browser";
 import { listTables, tableExists, type SqlEngine, type TableInfo } from "../db/engine";
 import { loadDraft, clearDraft } from "../app/autosave";
-import { bundledNotebooks, runsForNotebook } from "../app/notebook-sources";
+import { bundledNotebookFolders, bundledNotebooks, runsForNotebook } from "../app/notebook-sources";
 import { openNotebookFile, saveNotebookFile } from "../app/notebook-files";
 import { parseNotebook } from "../notebook/format";
 import { explainLoadFailures } from "../notebook/load-failures";
@@ -168,9 +168,15 @@ export class JbApp extends LitElement {
       const draft = loadDraft(this.notebookPath);
       const text = draft && draft.text !== original ? draft.text : original;
       if (draft && draft.text !== original) this.recovered = draft.at;
-      const available = await this.sampleNames();
-      const wanted = text ? runsForNotebook(text, available) : { runs: available, missing: [] };
-      const urls = params.get("runs")?.split(",").filter(Boolean) ?? wanted.runs.map((r) => `samples/${r}/`);
+      const folder = name ? bundledNotebookFolders()[name] : undefined;
+      const [available, beside] = await Promise.all([
+        this.jsonList("samples/index.json"),
+        folder === undefined ? [] : this.jsonList("notebook-runs.json"),
+      ]);
+      const wanted = text
+        ? runsForNotebook(text, available, { folder: folder ?? "", runs: beside })
+        : { runs: available.map((r) => `samples/${r}/`), missing: [] };
+      const urls = params.get("runs")?.split(",").filter(Boolean) ?? wanted.runs;
       const sources = urls.map((u) => urlSource(u));
       performance.mark("jb:load-start"); // the frames load benchmark counts long tasks from here
       const reads = sources.map((source) => prepareBundle(source));
@@ -180,15 +186,16 @@ export class JbApp extends LitElement {
       this.session.addEventListener("change", () => this.requestUpdate());
       await this.open(sources, reads);
       if (wanted.missing.length)
-        this.status += `; notebook names runs not among the samples: ${wanted.missing.join(", ")}`;
+        this.status += `; notebook names runs found neither beside it nor among the samples: ${wanted.missing.join(", ")}`;
       this.notebookText = text;
     } catch (e) {
       this.status = `could not start: ${(e as Error).message}`;
     }
   }
 
-  private async sampleNames(): Promise<string[]> {
-    const response = await fetch("samples/index.json");
+  /** samples/index.json, or notebook-runs.json (the runs beside notebooks: workspace/notebook-runs-plugin.ts) */
+  private async jsonList(url: string): Promise<string[]> {
+    const response = await fetch(url);
     if (!response.ok) return [];
     return (await response.json()) as string[];
   }

@@ -6,7 +6,8 @@
 // An entry that matches nothing is an error naming it. Globs: `*` any characters within one path segment,
 // `?` one character. `jankbook run --runs <dir> ...` replaces the front matter's list: a <dir> holding a
 // manifest.json is one run, otherwise each sub-folder of it that holds one is a run.
-// The browser has no folder of the notebook to look in, so it applies step 2 only (matchRunNames on index.json).
+// The browser applies both over lists: the runs beside the notebooks (notebook-runs.json, served by
+// workspace/notebook-runs-plugin.ts) then samples/index.json (workspace/app/notebook-sources.ts runsForNotebook).
 
 export function hasGlob(pattern: string): boolean {
   return /[*?]/.test(pattern);
