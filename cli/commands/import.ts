@@ -3,13 +3,14 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import type { Command } from "commander";
-import { newManifest } from "../../bundle/manifest";
+import { newManifest, type Manifest } from "../../bundle/manifest";
 import { writeBundleFolder } from "../../bundle/node-io";
 import { detectFramestats, importFramestats, type TextImport } from "../../collectors/import/framestats";
 import { detectGfxinfo, importGfxinfo } from "../../collectors/import/gfxinfo";
 import { detectLogcat, importLogcat } from "../../collectors/import/logcat";
 import { detectMethodTrace, importMethodTrace } from "../../collectors/import/method-trace";
 import { detectSimpleperfStat, importSimpleperfStat } from "../../collectors/import/simpleperf";
+import { detectSystrace, importSystrace } from "../../collectors/import/systrace";
 import { describeBytes } from "../../collectors/sources/method-trace";
 
 export interface ImportResult {
@@ -30,6 +31,7 @@ export async function importFile(
   let imported: TextImport;
   let extra: Record<string, unknown> | null = null;
   if (detectMethodTrace(bytes)) imported = importMethodTrace(bytes, name, runId);
+  else if (detectSystrace(bytes)) imported = importSystrace(bytes, name, runId);
   else {
     const text = new TextDecoder().decode(bytes);
     if (detectSimpleperfStat(text)) imported = importSimpleperfStat(text, name, runId);
@@ -48,6 +50,7 @@ export async function importFile(
     sources: [{ ...imported.source, tables: Object.keys(imported.tables) }],
     complete: imported.complete,
     warnings: imported.warnings,
+    ...("clock" in imported ? { clock: imported.clock as Manifest["clock"] } : {}),
   });
   await writeBundleFolder(dir, manifest, imported.tables);
   if (extra) await writeFile(join(dir, "gfxinfo-summary.json"), JSON.stringify(extra, null, 2) + "\n");
