@@ -9,6 +9,7 @@ import { detectFramestats, importFramestats, type TextImport } from "../../colle
 import { detectGfxinfo, importGfxinfo } from "../../collectors/import/gfxinfo";
 import { detectLogcat, importLogcat } from "../../collectors/import/logcat";
 import { detectMethodTrace, importMethodTrace } from "../../collectors/import/method-trace";
+import { detectPerfetto, importPerfetto } from "../../collectors/import/perfetto";
 import { detectSimpleperfStat, importSimpleperfStat } from "../../collectors/import/simpleperf";
 import { detectSystrace, importSystrace } from "../../collectors/import/systrace";
 import { describeBytes } from "../../collectors/sources/method-trace";
@@ -31,6 +32,7 @@ export async function importFile(
   let imported: TextImport;
   let extra: Record<string, unknown> | null = null;
   if (detectMethodTrace(bytes)) imported = importMethodTrace(bytes, name, runId);
+  else if (detectPerfetto(bytes)) imported = importPerfetto(bytes, name, runId);
   else if (detectSystrace(bytes)) imported = importSystrace(bytes, name, runId);
   else {
     const text = new TextDecoder().decode(bytes);
@@ -43,7 +45,7 @@ export async function importFile(
     } else if (detectLogcat(text)) imported = importLogcat(text, name, runId);
     else
       throw new Error(
-        `${file}: not a method trace, framestats, gfxinfo, logcat or simpleperf stat file; it looks like ${describeBytes(bytes, 0)}`,
+        `${file}: not a method trace, Perfetto trace, framestats, gfxinfo, logcat or simpleperf stat file; it looks like ${describeBytes(bytes, 0)}`,
       );
   }
   const manifest = newManifest(runId, imported.context, {

@@ -1,0 +1,166 @@
+// Slices and counters from atrace markers carried in ftrace `print` events (AOSP libcutils trace-dev.inc:
+// `B|pid|name`, `E|pid`, `C|pid|name|value`, `S|pid|name|cookie`, `F|pid|name|cookie`, `I|pid|name`, and the
+// Android 14+ track forms `N|pid|track|name`, `G|pid|track|name|cookie`, `H|pid|track|cookie`).
+import type { CounterRow, SliceRow } from "./rows";
+
+interface AsyncKey {
+  row: SliceRow;
+}
+
+export class AtraceSlices {
+  readonly slices: SliceRow[] = [];
+  readonly counters: CounterRow[] = [];
+  /** E with nothing open on its thread, markers we could not read */
+  unmatchedEnds = 0;
+  malformed = 0;
+  firstMalformed: string | null = null;
+  private stacks = new Map<number, SliceRow[]>();
+  private async = new Map<string, AsyncKey>();
+  private asyncDepth = new Map<string, number>();
+
+  /** One print payload logged by thread `tid` at `ts` (ns, already in the trace's clock). */
+  marker(ts: number, tid: number, buf: string): void {
+    const c = buf.charCodeAt(0);
+    if (buf.charCodeAt(1) !== 124 /* | */) {
+      // `E` alone (old libcutils) or something that is not a marker (plain trace_marker text).
+      if (c === 69 /* E */ && (buf.length === 1 || buf.charCodeAt(1) === 10)) this.end(ts, tid);
+      return;
+    }
+    switch (c) {
+      case 66 /* B */: {
+        const bar = buf.indexOf("|", 2);
+        const pid = bar < 0 ? toInt(buf, 2, buf.length) : toInt(buf, 2, bar);
+        if (pid === null || bar < 0) return this.bad(buf);
+        this.begin(ts, tid, pid, trimEnd(buf.slice(bar + 1)));
+        return;
+      }
+      case 69 /* E */:
+        this.end(ts, tid);
+        return;
+      case 67 /* C */: {
+        const f = trimEnd(buf).split("|");
+        const pid = toInt(f[1] ?? "", 0, (f[1] ?? "").length);
+        const value = Number(f[3]);
+        if (pid === null || !f[2] || f[3] === undefined || f[3] === "" || !Number.isFinite(value))
+          return this.bad(buf);
+        this.counters.push({ ts, pid, name: f[2], value });
+        return;
+      }
+      case 83 /* S */:
+      case 70 /* F */: {
+        const f = trimEnd(buf).split("|");
+        const pid = toInt(f[1] ?? "", 0, (f[1] ?? "").length);
+        if (pid === null || f.length < 4 || !f[2]) return this.bad(buf);
+        const cookie = f[f.length - 1]!;
+        const name = f.slice(2, f.length - 1).join("|");
+        if (c === 83) this.asyncBegin(ts, pid, name, name, cookie);
+        else this.asyncEnd(ts, pid, name, cookie);
+        return;
+      }
+      case 73 /* I */: {
+        const f = trimEnd(buf).split("|");
+        const pid = toInt(f[1] ?? "", 0, (f[1] ?? "").length);
+        if (pid === null || !f[2]) return this.bad(buf);
+        this.push(ts, 0, pid, tid, f.slice(2).join("|"), 0, "atrace", null);
+        return;
+      }
+      case 78 /* N */: {
+        const f = trimEnd(buf).split("|");
+        const pid = toInt(f[1] ?? "", 0, (f[1] ?? "").length);
+        if (pid === null || f.length < 4) return this.bad(buf);
+        this.push(ts, 0, pid, null, f.slice(3).join("|"), 0, "async", f[2]!);
+        return;
+      }
+      case 71 /* G */: {
+        const f = trimEnd(buf).split("|");
+        const pid = toInt(f[1] ?? "", 0, (f[1] ?? "").length);
+        if (pid === null || f.length < 5) return this.bad(buf);
+        this.asyncBegin(ts, pid, f[2]!, f.slice(3, f.length - 1).join("|"), f[f.length - 1]!);
+        return;
+      }
+      case 72 /* H */: {
+        const f = trimEnd(buf).split("|");
+        const pid = toInt(f[1] ?? "", 0, (f[1] ?? "").length);
+        if (pid === null || f.length < 4) return this.bad(buf);
+        this.asyncEnd(ts, pid, f[2]!, f[f.length - 1]!);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private push(
+    ts: number,
+    dur: number | null,
+    pid: number | null,
+    tid: number | null,
+    name: string,
+    depth: number,
+    category: string,
+    track: string | null,
+  ): SliceRow {
+    const row: SliceRow = { ts, dur, pid, tid, thread_name: null, name, depth, category, track };
+    this.slices.push(row);
+    return row;
+  }
+
+  private begin(ts: number, tid: number, pid: number, name: string) {
+    let stack = this.stacks.get(tid);
+    if (!stack) this.stacks.set(tid, (stack = []));
+    stack.push(this.push(ts, null, pid, tid, name || "[empty slice name]", stack.length, "atrace", null));
+  }
+
+  private end(ts: number, tid: number) {
+    const row = this.stacks.get(tid)?.pop();
+    if (!row) {
+      this.unmatchedEnds++;
+      return;
+    }
+    row.dur = ts - row.ts;
+  }
+
+  private asyncBegin(ts: number, pid: number, track: string, name: string, cookie: string) {
+    const key = `${pid}|${track}|${cookie}`;
+    const depthKey = `${pid}|${track}`;
+    const depth = this.asyncDepth.get(depthKey) ?? 0;
+    this.asyncDepth.set(depthKey, depth + 1);
+    this.async.set(key, { row: this.push(ts, null, pid, null, name, depth, "async", track) });
+  }
+
+  private asyncEnd(ts: number, pid: number, track: string, cookie: string) {
+    const key = `${pid}|${track}|${cookie}`;
+    const open = this.async.get(key);
+    if (!open) {
+      this.unmatchedEnds++;
+      return;
+    }
+    this.async.delete(key);
+    const depthKey = `${pid}|${track}`;
+    this.asyncDepth.set(depthKey, Math.max(0, (this.asyncDepth.get(depthKey) ?? 1) - 1));
+    open.row.dur = ts - open.row.ts;
+  }
+
+  private bad(buf: string) {
+    this.malformed++;
+    if (this.firstMalformed === null) this.firstMalformed = buf.slice(0, 80);
+  }
+}
+
+function toInt(s: string, from: number, to: number): number | null {
+  if (to <= from) return null;
+  let v = 0;
+  for (let i = from; i < to; i++) {
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return null;
+    v = v * 10 + d;
+  }
+  return v;
+}
+
+// atrace payloads often end with the newline trace_marker writes.
+function trimEnd(s: string): string {
+  let e = s.length;
+  while (e > 0 && (s.charCodeAt(e - 1) === 10 || s.charCodeAt(e - 1) === 0)) e--;
+  return e === s.length ? s : s.slice(0, e);
+}
