@@ -5,33 +5,38 @@
 import { ProtoWriter } from "./proto-writer";
 
 // Field numbers: trace.proto Trace.packet 1; TracePacket timestamp 8, clock_snapshot 6,
-// trusted_packet_sequence_id 10, track_event 11, sequence_flags 13, track_descriptor 60.
+// trusted_packet_sequence_id 10, track_event 11, interned_data 12, sequence_flags 13, track_descriptor 60.
 const PACKET = 1;
 const P = {
   timestamp: 8,
   clockSnapshot: 6,
   sequenceId: 10,
   trackEvent: 11,
+  interned: 12,
   sequenceFlags: 13,
   trackDescriptor: 60,
 };
-// TrackEvent: debug_annotations 4, type 9, track_uuid 11, categories 22, name 23, double_counter_value 44,
+// TrackEvent: category_iids 3, debug_annotations 4, type 9, name_iid 10, track_uuid 11, double_counter_value 44,
 // flow_ids 47, terminating_flow_ids 48. Type: SLICE_BEGIN 1, SLICE_END 2, INSTANT 3, COUNTER 4.
 const E = {
+  categoryIid: 3,
   args: 4,
   type: 9,
+  nameIid: 10,
   track: 11,
-  categories: 22,
-  name: 23,
   doubleValue: 44,
   flows: 47,
   terminating: 48,
 };
+// InternedData (interned_data.proto): event_categories 1, event_names 2, each an {iid 1, name 2}.
+const INTERNED_CATEGORIES = 1;
+const INTERNED_NAMES = 2;
 const BEGIN = 1;
 const END = 2;
 const INSTANT = 3;
 const COUNTER = 4;
 const SEQ_INCREMENTAL_STATE_CLEARED = 1;
+const SEQ_NEEDS_INCREMENTAL_STATE = 2;
 // clock_snapshot.proto BuiltinClock: MONOTONIC 3, BOOTTIME 6 (the trace's default clock).
 const CLOCK_MONOTONIC = 3;
 const CLOCK_BOOTTIME = 6;
@@ -74,6 +79,9 @@ export class PerfettoTraceWriter {
   private tracks: Track[] = [];
   private processes = new Map<number, number>();
   private threads = new Map<number, number>();
+  // Names and categories are interned per sequence, as TrackEvent producers do: each string is written once.
+  private names = new Map<string, number>();
+  private categories = new Map<string, number>();
 
   constructor(private readonly sequenceId = 1) {}
 
@@ -185,15 +193,25 @@ export class PerfettoTraceWriter {
   }
 
   private event(w: ProtoWriter, e: Ev) {
-    w.begin(PACKET).varint(P.timestamp, e.ts).varint(P.sequenceId, this.sequenceId).begin(P.trackEvent);
-    w.varint(E.type, e.type).varint(E.track, e.track);
+    const s = e.type === END ? null : e.span;
+    w.begin(PACKET).varint(P.timestamp, e.ts).varint(P.sequenceId, this.sequenceId);
+    w.varint(P.sequenceFlags, SEQ_NEEDS_INCREMENTAL_STATE);
+    const name = s ? this.intern(this.names, s.name) : null;
+    const cat = s?.category ? this.intern(this.categories, s.category) : null;
+    if ((name && name.fresh) || (cat && cat.fresh)) {
+      w.begin(P.interned);
+      if (cat?.fresh) w.begin(INTERNED_CATEGORIES).varint(1, cat.iid).string(2, s!.category!).end();
+      if (name?.fresh) w.begin(INTERNED_NAMES).varint(1, name.iid).string(2, s!.name).end();
+      w.end();
+    }
+    w.begin(P.trackEvent).varint(E.type, e.type).varint(E.track, e.track);
     if (e.type === COUNTER) w.double(E.doubleValue, e.value);
-    const s = e.span;
-    if (s && e.type !== END) {
-      if (s.category) w.string(E.categories, s.category);
-      w.string(E.name, s.name);
-      for (const [k, v] of Object.entries(s.args ?? {})) {
-        if (v === null) continue;
+    if (s) {
+      if (cat) w.varint(E.categoryIid, cat.iid);
+      w.varint(E.nameIid, name!.iid);
+      for (const k in s.args) {
+        const v = s.args[k];
+        if (v === null || v === undefined) continue;
         w.begin(E.args).string(10, k);
         if (typeof v === "string") w.string(6, v);
         else if (typeof v === "boolean") w.varint(2, v);
@@ -201,10 +219,17 @@ export class PerfettoTraceWriter {
         else w.double(5, v);
         w.end();
       }
-      for (const f of s.flowOut ?? []) w.fixed64(E.flows, f);
-      for (const f of s.flowIn ?? []) w.fixed64(E.terminating, f);
+      if (s.flowOut) for (const f of s.flowOut) w.fixed64(E.flows, f);
+      if (s.flowIn) for (const f of s.flowIn) w.fixed64(E.terminating, f);
     }
     w.end().end();
+  }
+
+  private intern(table: Map<string, number>, value: string): { iid: number; fresh: boolean } {
+    const iid = table.get(value);
+    if (iid !== undefined) return { iid, fresh: false };
+    table.set(value, table.size + 1);
+    return { iid: table.size, fresh: true };
   }
 }
 

@@ -26,7 +26,13 @@ function readBack(trace: Uint8Array) {
   const counters: { track: string; ts: number; value: number }[] = [];
   const open = new Map<bigint, Span[]>();
   let clock: Message | undefined;
+  const interned = new Map<bigint, string>();
+  let internedTwice = 0;
   for (const p of packets) {
+    for (const n of subs(sub(p, 12) ?? new Map(), 2)) {
+      if (interned.has(int(n, 1)!)) internedTwice++;
+      interned.set(int(n, 1)!, str(n, 2)!);
+    }
     expect(int(p, 10)).toBe(1n); // one trusted sequence
     const d = sub(p, 60);
     if (d) {
@@ -47,7 +53,7 @@ function readBack(trace: Uint8Array) {
         track: names.get(track)!,
         ts,
         dur: type === 3 ? 0 : null,
-        name: str(e, 23)!,
+        name: interned.get(int(e, 10)!)!,
         flowOut: u64s(e, 47),
         flowIn: u64s(e, 48),
       };
@@ -59,7 +65,7 @@ function readBack(trace: Uint8Array) {
       s!.dur = ts - s!.ts;
     } else if (type === 4) counters.push({ track: names.get(track)!, ts, value: f64(e, 44)! });
   }
-  return { spans, counters, descriptors, clock };
+  return { spans, counters, descriptors, clock, packets, interned, internedTwice };
 }
 
 const key = (s: { track: string; ts: number; dur: number | null; name: string }) =>
@@ -140,6 +146,14 @@ describe("bundleToPerfetto on the paper-cases sample run", async () => {
         .map((e) => Number(e.ts))
         .sort(),
     );
+  });
+
+  it("interns each event name once per sequence; the first packet clears incremental state, events need it", () => {
+    expect(back.internedTwice).toBe(0);
+    expect(new Set(back.interned.values()).size).toBe(back.interned.size);
+    expect(back.interned.size).toBe(new Set(back.spans.map((s) => s.name)).size);
+    expect(int(back.packets[0]!, 13)).toBe(1n);
+    for (const p of back.packets.filter((x) => x.has(11))) expect(int(p, 13)).toBe(2n);
   });
 
   it("declares its clock: BOOTTIME equal to the run's CLOCK_MONOTONIC", () => {

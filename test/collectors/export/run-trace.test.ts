@@ -14,7 +14,9 @@ import { decode, int, str, sub, subs } from "./proto-decode";
 function content(trace: Uint8Array): string[] {
   const names = new Map<bigint, string>();
   const out: string[] = [];
+  const interned = new Map<bigint, string>();
   for (const p of subs(decode(trace), 1)) {
+    for (const n of subs(sub(p, 12) ?? new Map(), 2)) interned.set(int(n, 1)!, str(n, 2)!);
     const d = sub(p, 60);
     if (d)
       names.set(
@@ -22,7 +24,8 @@ function content(trace: Uint8Array): string[] {
         str(d, 2) ?? str(sub(d, 4) ?? new Map(), 5) ?? str(sub(d, 3) ?? new Map(), 6) ?? "",
       );
     const e = sub(p, 11);
-    if (e) out.push(`${names.get(int(e, 11)!)}|${int(p, 8)}|${int(e, 9)}|${str(e, 23) ?? ""}`);
+    if (e)
+      out.push(`${names.get(int(e, 11)!)}|${int(p, 8)}|${int(e, 9)}|${interned.get(int(e, 10) ?? 0n) ?? ""}`);
   }
   return out.sort();
 }
