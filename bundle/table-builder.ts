@@ -21,6 +21,7 @@ export type ColumnValues =
   | BigInt64Array
   | Int32Array
   | Int8Array
+  /** float64 columns; for an integer column, NaN is null */
   | Float64Array
   | readonly (number | bigint | null | undefined)[]
   | readonly (string | null | undefined)[]
@@ -33,7 +34,7 @@ export type ColumnValues =
 /** A utf8 column already dictionary-encoded (millions of rows drawn from a few strings, e.g. method actions). */
 export interface DictionaryValues {
   dictionary: readonly string[];
-  /** Int8Array for at most 128 strings (1 byte a row; DuckDB reads int8 indices), else Int32Array */
+  /** Int8Array for at most 128 strings (1 byte a row; DuckDB reads int8 indices), else Int32Array; -1 is null */
   indices: Int32Array | Int8Array;
 }
 
@@ -199,13 +200,23 @@ function toVector(table: string, column: ColumnSpec, values: ColumnValues, adopt
       throw new Error(`${where}: dictionary values given for a ${column.type} column`);
     const max = values.dictionary.length;
     const idx = values.indices;
+    // Index -1 is null (nullable columns only).
+    let nullCount = 0;
     for (let i = 0; i < idx.length; i++)
-      if (idx[i]! < 0 || idx[i]! >= max)
+      if (idx[i]! === -1 && column.nullable) nullCount++;
+      else if (idx[i]! < 0 || idx[i]! >= max)
         throw new Error(`${where}: dictionary index ${idx[i]} outside 0..${max - 1}`);
+    let nullBitmap: Uint8Array | undefined;
+    if (nullCount) {
+      nullBitmap = new Uint8Array((idx.length + 7) >> 3);
+      for (let i = 0; i < idx.length; i++) if (idx[i] !== -1) nullBitmap[i >> 3]! |= 1 << (i & 7);
+    }
     const dictionary = vectorFromArray([...values.dictionary], new Utf8());
     const type = new Dictionary(new Utf8(), idx instanceof Int8Array ? new Int8() : new Int32());
-    const data = adopt ? values.indices : values.indices.slice();
-    return makeVector(makeData({ type, length: values.indices.length, nullCount: 0, data, dictionary }));
+    const data = adopt && !nullCount ? values.indices : values.indices.map((v) => (v === -1 ? 0 : v));
+    return makeVector(
+      makeData({ type, length: values.indices.length, nullCount, nullBitmap, data, dictionary }),
+    );
   }
   switch (column.type) {
     case "int64":
@@ -258,16 +269,27 @@ function numericWithNulls(
         : type instanceof Int8
           ? new Int8Array(n)
           : new Float64Array(n);
+  // Integer columns: NaN is null too (a Float64Array can carry a nullable int column without a JS array).
+  const nanIsNull = !(type instanceof Float64);
+  // int64 from numbers through the two 32-bit halves (little-endian), not a BigInt per row.
+  const halves = data instanceof BigInt64Array ? new Int32Array(data.buffer) : null;
   for (let i = 0; i < n; i++) {
     const v = values[i];
-    if (v === null || v === undefined) {
+    if (v === null || v === undefined || (nanIsNull && v !== v)) {
       if (!nullable) throw new Error(`${where}: null at row ${i} in a non-nullable column`);
       nullCount++;
       continue;
     }
     bitmap[i >> 3]! |= 1 << (i & 7);
-    if (data instanceof BigInt64Array) data[i] = typeof v === "bigint" ? v : BigInt(Math.round(v));
-    else data[i] = Number(v);
+    if (halves) {
+      if (typeof v === "bigint") (data as BigInt64Array)[i] = v;
+      else {
+        const r = Math.round(v);
+        const hi = Math.floor(r / 4294967296);
+        halves[2 * i] = (r - hi * 4294967296) | 0;
+        halves[2 * i + 1] = hi | 0;
+      }
+    } else data[i] = Number(v);
   }
   return makeVector(
     makeData({

@@ -31,7 +31,7 @@ export class AtraceSlices {
         const bar = buf.indexOf("|", 2);
         const pid = bar < 0 ? toInt(buf, 2, buf.length) : toInt(buf, 2, bar);
         if (pid === null || bar < 0) return this.bad(buf);
-        this.begin(ts, tid, pid, trimEnd(buf.slice(bar + 1)));
+        this.begin(ts, tid, pid, trimEnd(buf.slice(bar + 1)) || "[empty slice name]");
         return;
       }
       case 69 /* E */:
@@ -105,13 +105,15 @@ export class AtraceSlices {
     return row;
   }
 
-  private begin(ts: number, tid: number, pid: number, name: string) {
+  /** `B|pid|name` logged by thread `tid`. */
+  begin(ts: number, tid: number, pid: number, name: string): void {
     let stack = this.stacks.get(tid);
     if (!stack) this.stacks.set(tid, (stack = []));
-    stack.push(this.push(ts, null, pid, tid, name || "[empty slice name]", stack.length, "atrace", null));
+    stack.push(this.push(ts, null, pid, tid, name, stack.length, "atrace", null));
   }
 
-  private end(ts: number, tid: number) {
+  /** `E` logged by thread `tid`: closes its innermost open slice. */
+  end(ts: number, tid: number): void {
     const row = this.stacks.get(tid)?.pop();
     if (!row) {
       this.unmatchedEnds++;

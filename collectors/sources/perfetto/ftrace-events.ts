@@ -4,13 +4,15 @@
 // one CPU and ended on another, or a switch-out before a switch-in elsewhere, pair up.
 import { AtraceSlices } from "./atrace-slices";
 import { ProtoReader, WIRE_LEN } from "./proto-reader";
+import { StringTable } from "./string-table";
 import { ThreadStates } from "./thread-states";
 
-const PRINT = 1;
-const SWITCH = 2;
-const WAKING = 3;
-const RENAME = 4;
-const NEWTASK = 5;
+const PRINT_BEGIN = 1;
+const PRINT_END = 2;
+const PRINT_OTHER = 3;
+const SWITCH = 4;
+const WAKING = 5;
+const RENAME = 6;
 
 // FtraceEvent field numbers (ftrace_event.proto): print 3, sched_switch 4, sched_waking 20, sched_wakeup_new 114,
 // task_newtask 235, task_rename 236.
@@ -21,36 +23,63 @@ const F_WAKEUP_NEW = 114;
 const F_NEWTASK = 235;
 const F_RENAME = 236;
 
+/** One CPU's events in typed columns; strings are ids into the decoder's StringTable (-1: none). */
 class CpuQueue {
-  ts: number[] = [];
-  kind: number[] = [];
-  tid: number[] = [];
-  a: number[] = [];
-  b: number[] = [];
-  s1: (string | null)[] = [];
-  s2: (string | null)[] = [];
-  push(ts: number, kind: number, tid: number, a: number, b: number, s1: string | null, s2: string | null) {
-    this.ts.push(ts);
-    this.kind.push(kind);
-    this.tid.push(tid);
-    this.a.push(a);
-    this.b.push(b);
-    this.s1.push(s1);
-    this.s2.push(s2);
+  n = 0;
+  ts = new Float64Array(256);
+  kind = new Uint8Array(256);
+  tid = new Int32Array(256);
+  a = new Float64Array(256);
+  b = new Int32Array(256);
+  s1 = new Int32Array(256);
+  s2 = new Int32Array(256);
+
+  push(ts: number, kind: number, tid: number, a: number, b: number, s1: number, s2: number) {
+    if (this.n === this.ts.length) this.grow();
+    const i = this.n++;
+    this.ts[i] = ts;
+    this.kind[i] = kind;
+    this.tid[i] = tid;
+    this.a[i] = a;
+    this.b[i] = b;
+    this.s1[i] = s1;
+    this.s2[i] = s2;
+  }
+
+  /** Appends event i of `from`. */
+  copy(from: CpuQueue, i: number) {
+    this.push(from.ts[i]!, from.kind[i]!, from.tid[i]!, from.a[i]!, from.b[i]!, from.s1[i]!, from.s2[i]!);
+  }
+
+  private grow() {
+    const size = this.ts.length * 2;
+    const widen = <T extends Float64Array | Int32Array | Uint8Array>(from: T, to: T): T => (to.set(from), to);
+    this.ts = widen(this.ts, new Float64Array(size));
+    this.kind = widen(this.kind, new Uint8Array(size));
+    this.tid = widen(this.tid, new Int32Array(size));
+    this.a = widen(this.a, new Float64Array(size));
+    this.b = widen(this.b, new Int32Array(size));
+    this.s1 = widen(this.s1, new Int32Array(size));
+    this.s2 = widen(this.s2, new Int32Array(size));
   }
 }
 
 export class FtraceEvents {
   private queues = new Map<number, CpuQueue>();
+  readonly strings = new StringTable();
   /** events of ftrace kinds we do not read, by FtraceEvent field number */
   readonly skipped = new Map<number, number>();
   events = 0;
   nonBootClock = 0;
+  /** [start, end) of each FtraceEvent of the bundle being read */
+  private bounds: Int32Array = new Int32Array(512);
+  private plain = new CpuQueue();
+  private sched = new CpuQueue();
 
-  /** One FtraceEventBundle; `toTrace` maps the bundle's ftrace clock onto the trace clock (BOOTTIME). */
+  /** One FtraceEventBundle; a non-boot ftrace clock is shifted onto BOOTTIME by the bundle's timestamp pair. */
   bundle(r: ProtoReader): void {
     let cpu = 0;
-    const events: ProtoReader[] = [];
+    let events = 0;
     let compact: ProtoReader | null = null;
     let clock = 0;
     let ftraceTs: number | null = null;
@@ -59,8 +88,11 @@ export class FtraceEvents {
       const t = r.tag();
       const f = t >>> 3;
       if (f === 1 && (t & 7) === 0) cpu = r.varint();
-      else if (f === 2 && (t & 7) === WIRE_LEN) events.push(r.message());
-      else if (f === 4 && (t & 7) === WIRE_LEN) compact = r.message();
+      else if (f === 2 && (t & 7) === WIRE_LEN) {
+        if (2 * events + 2 > this.bounds.length) this.bounds = grown(this.bounds);
+        this.bounds[2 * events] = r.len();
+        this.bounds[2 * events++ + 1] = r.pos;
+      } else if (f === 4 && (t & 7) === WIRE_LEN) compact = r.message();
       else if (f === 5 && (t & 7) === 0) clock = r.varint();
       else if (f === 6 && (t & 7) === 0) ftraceTs = r.int64();
       else if (f === 7 && (t & 7) === 0) bootTs = r.int64();
@@ -74,51 +106,67 @@ export class FtraceEvents {
     }
     let q = this.queues.get(cpu);
     if (!q) this.queues.set(cpu, (q = new CpuQueue()));
-    for (const e of events) this.event(e, q, shift);
-    if (compact) this.compact(compact, q, shift);
+    // The bundle's events and its compact_sched events are two sorted runs that interleave in time: read each
+    // into a scratch queue, then merge them onto the CPU's queue.
+    const plain = this.plain;
+    const sched = this.sched;
+    plain.n = 0;
+    sched.n = 0;
+    const ev = new ProtoReader(r.buf, 0, 0, r.base);
+    const body = new ProtoReader(r.buf, 0, 0, r.base);
+    for (let i = 0; i < events; i++) {
+      ev.pos = this.bounds[2 * i]!;
+      ev.end = this.bounds[2 * i + 1]!;
+      this.event(ev, body, plain, shift);
+    }
+    if (compact) this.compact(compact, sched, shift);
+    let i = 0;
+    let j = 0;
+    while (i < plain.n || j < sched.n)
+      if (j >= sched.n || (i < plain.n && plain.ts[i]! <= sched.ts[j]!)) q.copy(plain, i++);
+      else q.copy(sched, j++);
   }
 
-  private event(r: ProtoReader, q: CpuQueue, shift: number) {
+  private event(r: ProtoReader, body: ProtoReader, q: CpuQueue, shift: number) {
     let ts = 0;
     let tid = 0;
-    let body: ProtoReader | null = null;
     let kind = 0;
     while (r.more()) {
       const t = r.tag();
       const f = t >>> 3;
-      if (f === 1 && (t & 7) === 0) ts = r.varint();
-      else if (f === 2 && (t & 7) === 0) tid = r.varint();
+      if (t === 8) ts = r.varint();
+      else if (t === 16) tid = r.varint();
       else if ((t & 7) === WIRE_LEN && f >= 3 && f !== 5) {
         kind = f;
-        body = r.message();
+        body.enter(r);
       } else r.skip(t & 7);
     }
-    if (!body) return;
+    if (kind === 0) return;
     this.events++;
     ts += shift;
+    const S = this.strings;
     switch (kind) {
-      case F_PRINT: {
-        let buf: string | null = null;
+      case F_PRINT:
         while (body.more()) {
           const t = body.tag();
-          if (t === 18) buf = body.string();
-          else body.skip(t & 7);
+          if (t === 18) {
+            const start = body.len();
+            this.print(q, ts, tid, body.buf, start, body.pos);
+          } else body.skip(t & 7);
         }
-        if (buf !== null) q.push(ts, PRINT, tid, 0, 0, buf, null);
         return;
-      }
       case F_SWITCH: {
-        let prevComm: string | null = null;
-        let nextComm: string | null = null;
+        let prevComm = -1;
+        let nextComm = -1;
         let prevPid = 0;
         let prevState = 0;
         let nextPid = 0;
         while (body.more()) {
           const t = body.tag();
-          if (t === 10) prevComm = body.string();
+          if (t === 10) prevComm = S.field(body);
           else if (t === 16) prevPid = body.int64();
           else if (t === 32) prevState = body.int64();
-          else if (t === 42) nextComm = body.string();
+          else if (t === 42) nextComm = S.field(body);
           else if (t === 48) nextPid = body.int64();
           else body.skip(t & 7);
         }
@@ -127,30 +175,30 @@ export class FtraceEvents {
       }
       case F_WAKING:
       case F_WAKEUP_NEW: {
-        let comm: string | null = null;
+        let comm = -1;
         let pid = 0;
         while (body.more()) {
           const t = body.tag();
-          if (t === 10) comm = body.string();
+          if (t === 10) comm = S.field(body);
           else if (t === 16) pid = body.int64();
           else body.skip(t & 7);
         }
-        q.push(ts, WAKING, pid, 0, 0, comm, null);
+        q.push(ts, WAKING, pid, 0, 0, comm, -1);
         return;
       }
       case F_NEWTASK:
       case F_RENAME: {
         let pid = 0;
-        let comm: string | null = null;
+        let comm = -1;
         // task_newtask: pid 1, comm 2; task_rename: pid 1, newcomm 3.
         const commTag = kind === F_NEWTASK ? 18 : 26;
         while (body.more()) {
           const t = body.tag();
           if (t === 8) pid = body.int64();
-          else if (t === commTag) comm = body.string();
+          else if (t === commTag) comm = S.field(body);
           else body.skip(t & 7);
         }
-        if (comm !== null) q.push(ts, kind === F_NEWTASK ? NEWTASK : RENAME, pid, 0, 0, comm, null);
+        if (comm >= 0) q.push(ts, RENAME, pid, 0, 0, comm, -1);
         return;
       }
       default:
@@ -158,9 +206,31 @@ export class FtraceEvents {
     }
   }
 
+  // The common atrace markers read straight from the bytes: `B|pid|name` and `E[|pid]` (libcutils trace-dev.inc);
+  // anything else goes to AtraceSlices.marker as text.
+  private print(q: CpuQueue, ts: number, tid: number, b: Uint8Array, start: number, end: number) {
+    while (end > start && (b[end - 1] === 10 || b[end - 1] === 0)) end--;
+    const c = b[start];
+    if (c === 69 /* E */ && (end === start + 1 || b[start + 1] === 124)) {
+      q.push(ts, PRINT_END, tid, 0, 0, -1, -1);
+      return;
+    }
+    if (c === 66 /* B */ && b[start + 1] === 124) {
+      let pid = 0;
+      let p = start + 2;
+      while (p < end && b[p]! >= 48 && b[p]! <= 57) pid = pid * 10 + b[p++]! - 48;
+      if (p > start + 2 && p < end && b[p] === 124) {
+        const name = p + 1 < end ? this.strings.id(b, p + 1, end) : this.strings.text("[empty slice name]");
+        q.push(ts, PRINT_BEGIN, tid, pid, 0, name, -1);
+        return;
+      }
+    }
+    q.push(ts, PRINT_OTHER, tid, 0, 0, this.strings.id(b, start, end), -1);
+  }
+
   // CompactSched: parallel packed arrays; timestamps delta-encoded from the first; comms by intern index.
   private compact(r: ProtoReader, q: CpuQueue, shift: number) {
-    const intern: string[] = [];
+    const intern: number[] = [];
     const swTs: number[] = [];
     const swState: number[] = [];
     const swPid: number[] = [];
@@ -173,7 +243,8 @@ export class FtraceEvents {
       const wt = t & 7;
       switch (t >>> 3) {
         case 5:
-          intern.push(r.string());
+          if (wt !== WIRE_LEN) r.skip(wt);
+          else intern.push(this.strings.field(r));
           break;
         case 1:
           r.packedVarints(wt, swTs);
@@ -201,27 +272,21 @@ export class FtraceEvents {
       }
     }
     // Switches and wakings are two sorted runs: merge them so the CPU queue stays in time order.
-    let ts = shift;
-    let wts = shift;
     let i = 0;
     let j = 0;
-    let nextSw = swTs.length ? ts + swTs[0]! : Infinity;
-    let nextWk = wkTs.length ? wts + wkTs[0]! : Infinity;
+    let nextSw = swTs.length ? shift + swTs[0]! : Infinity;
+    let nextWk = wkTs.length ? shift + wkTs[0]! : Infinity;
     while (i < swTs.length || j < wkTs.length) {
       if (nextSw <= nextWk) {
-        ts = nextSw;
-        const comm = intern[swComm[i] ?? -1] ?? null;
-        q.push(ts, SWITCH, -1, swState[i] ?? 0, swPid[i] ?? 0, null, comm);
-        this.events++;
+        q.push(nextSw, SWITCH, -1, swState[i] ?? 0, swPid[i] ?? 0, -1, intern[swComm[i] ?? -1] ?? -1);
         i++;
-        nextSw = i < swTs.length ? ts + swTs[i]! : Infinity;
+        nextSw = i < swTs.length ? nextSw + swTs[i]! : Infinity;
       } else {
-        wts = nextWk;
-        q.push(wts, WAKING, wkPid[j] ?? 0, 0, 0, intern[wkComm[j] ?? -1] ?? null, null);
-        this.events++;
+        q.push(nextWk, WAKING, wkPid[j] ?? 0, 0, 0, intern[wkComm[j] ?? -1] ?? -1, -1);
         j++;
-        nextWk = j < wkTs.length ? wts + wkTs[j]! : Infinity;
+        nextWk = j < wkTs.length ? nextWk + wkTs[j]! : Infinity;
       }
+      this.events++;
     }
   }
 
@@ -231,39 +296,64 @@ export class FtraceEvents {
     const qs = cpus.map((c) => this.queues.get(c)!);
     const pos = qs.map(() => 0);
     const running = new Map<number, number>();
+    const str = (id: number) => (id < 0 ? null : this.strings.get(id));
     for (;;) {
+      // The CPU whose next event is earliest (few CPUs: a scan beats a heap).
       let k = -1;
       let best = Infinity;
       for (let c = 0; c < qs.length; c++) {
         const p = pos[c]!;
         const q = qs[c]!;
-        if (p < q.ts.length && q.ts[p]! < best) {
+        if (p < q.n && q.ts[p]! < best) {
           best = q.ts[p]!;
           k = c;
         }
       }
       if (k < 0) break;
       const q = qs[k]!;
-      const i = pos[k]!++;
       const cpu = cpus[k]!;
-      switch (q.kind[i]) {
-        case PRINT:
-          slices.marker(best, q.tid[i]!, q.s1[i]!);
-          break;
-        case SWITCH: {
-          // compact_sched does not record prev_pid: it is whoever this CPU switched to last.
-          const prev = q.tid[i] === -1 ? (running.get(cpu) ?? 0) : q.tid[i]!;
-          states.switch(best, cpu, prev, q.s1[i]!, q.a[i]!, q.b[i]!, q.s2[i]!);
-          running.set(cpu, q.b[i]!);
-          break;
-        }
-        case WAKING:
-          states.waking(best, q.tid[i]!, q.s1[i]!);
-          break;
-        default:
-          renames.set(q.tid[i]!, q.s1[i]!);
+      // Drain this CPU while it stays the earliest.
+      let second = Infinity;
+      for (let c = 0; c < qs.length; c++) {
+        const p = pos[c]!;
+        if (c !== k && p < qs[c]!.n && qs[c]!.ts[p]! < second) second = qs[c]!.ts[p]!;
       }
+      let i = pos[k]!;
+      for (; i < q.n && q.ts[i]! <= second; i++) {
+        const ts = q.ts[i]!;
+        switch (q.kind[i]) {
+          case PRINT_BEGIN:
+            slices.begin(ts, q.tid[i]!, q.a[i]!, this.strings.get(q.s1[i]!));
+            break;
+          case PRINT_END:
+            slices.end(ts, q.tid[i]!);
+            break;
+          case PRINT_OTHER:
+            slices.marker(ts, q.tid[i]!, this.strings.get(q.s1[i]!));
+            break;
+          case SWITCH: {
+            // compact_sched does not record prev_pid: it is whoever this CPU switched to last.
+            const prev = q.tid[i] === -1 ? (running.get(cpu) ?? 0) : q.tid[i]!;
+            states.switch(ts, cpu, prev, str(q.s1[i]!), q.a[i]!, q.b[i]!, str(q.s2[i]!));
+            running.set(cpu, q.b[i]!);
+            break;
+          }
+          case WAKING:
+            states.waking(ts, q.tid[i]!, str(q.s1[i]!));
+            break;
+          default:
+            renames.set(q.tid[i]!, this.strings.get(q.s1[i]!));
+        }
+      }
+      pos[k] = i;
     }
     this.queues.clear();
   }
+}
+
+function grown(a: Int32Array): Int32Array {
+  // Doubling keeps the scratch array for the largest bundle seen.
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
 }

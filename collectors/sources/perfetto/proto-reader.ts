@@ -32,10 +32,18 @@ export class ProtoReader {
   constructor(
     readonly buf: Uint8Array,
     start: number,
-    readonly end: number,
+    public end: number,
     readonly base = 0,
   ) {
     this.pos = start;
+  }
+
+  /** Points this reader at the next length-delimited field of `r` (reused in hot loops instead of message()). */
+  enter(r: ProtoReader): this {
+    const start = r.len();
+    this.pos = start;
+    this.end = r.pos;
+    return this;
   }
 
   more(): boolean {
@@ -195,15 +203,10 @@ export class ProtoReader {
 
 /** UTF-8 text; short ASCII strings (comm, slice names) without TextDecoder's call cost. */
 export function decodeUtf8(buf: Uint8Array, start: number, end: number): string {
-  const n = end - start;
-  if (n <= 32) {
-    let s = "";
-    for (let i = start; i < end; i++) {
-      const c = buf[i]!;
-      if (c >= 0x80) return utf8.decode(buf.subarray(start, end));
-      s += String.fromCharCode(c);
-    }
-    return s;
+  if (end - start <= 64) {
+    let ascii = true;
+    for (let i = start; i < end; i++) if (buf[i]! >= 0x80) ascii = false;
+    if (ascii) return String.fromCharCode.apply(null, buf.subarray(start, end) as unknown as number[]);
   }
   return utf8.decode(buf.subarray(start, end));
 }

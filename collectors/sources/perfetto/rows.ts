@@ -3,7 +3,7 @@
 // Timestamps are ns CLOCK_MONOTONIC as plain numbers: exact up to 2^53 ns (104 days of uptime).
 import type { Table } from "apache-arrow";
 import type { TableName } from "../../../bundle/schema";
-import { makeBundleTable } from "../../../bundle/table-builder";
+import { makeBundleTable, type DictionaryValues } from "../../../bundle/table-builder";
 
 export interface SliceRow {
   ts: number;
@@ -24,6 +24,50 @@ export interface SliceRow {
 
 export type ThreadStateName =
   "running" | "runnable" | "runnable_preempted" | "sleeping" | "uninterruptible" | "dead" | "unknown";
+
+/** State codes of ThreadStateColumns.state, in this order. */
+export const THREAD_STATE_NAMES: readonly ThreadStateName[] = [
+  "running",
+  "runnable",
+  "runnable_preempted",
+  "sleeping",
+  "uninterruptible",
+  "dead",
+  "unknown",
+];
+
+/** Thread states as typed columns (a system trace has millions): dur NaN while open, cpu -1 when not running;
+ * thread name and pid come from the per-tid maps. */
+export interface ThreadStateColumns {
+  length: number;
+  ts: Float64Array;
+  dur: Float64Array;
+  tid: Int32Array;
+  /** index into THREAD_STATE_NAMES */
+  state: Uint8Array;
+  cpu: Int32Array;
+  names: Map<number, string>;
+  pids: Map<number, number>;
+}
+
+/** The columns as row objects (tests, small traces). */
+export function threadStateRows(c: ThreadStateColumns): ThreadStateRow[] {
+  return Array.from({ length: c.length }, (_, i) => {
+    const tid = c.tid[i]!;
+    const dur = c.dur[i]!;
+    const cpu = c.cpu[i]!;
+    return {
+      ts: c.ts[i]!,
+      dur: Number.isNaN(dur) ? null : dur,
+      tid,
+      pid: c.pids.get(tid) ?? null,
+      thread_name: c.names.get(tid) ?? null,
+      state: THREAD_STATE_NAMES[c.state[i]!]!,
+      cpu: cpu < 0 ? null : cpu,
+      blocked_function: null,
+    };
+  });
+}
 
 export interface ThreadStateRow {
   ts: number;
@@ -78,6 +122,8 @@ export interface FrameTimelineRow {
 export interface TraceRows {
   slices: SliceRow[];
   threadStates: ThreadStateRow[];
+  /** the Perfetto importer's thread states, used instead of threadStates when present */
+  threadStateColumns?: ThreadStateColumns;
   counters: CounterRow[];
   processes: ProcessRow[];
   threads: ThreadRow[];
@@ -94,35 +140,37 @@ export function tracesToTables(rows: TraceRows, runId: string): Partial<Record<T
   const s = rows.slices;
   if (s.length)
     out.slices = makeBundleTable("slices", runId, {
-      ts: column(s, (r) => r.ts),
-      dur: s.map((r) => r.dur),
-      pid: s.map((r) => r.pid),
-      tid: s.map((r) => r.tid),
-      thread_name: s.map((r) => r.thread_name),
-      name: s.map((r) => r.name),
+      ts: int64(s.length, (i) => s[i]!.ts),
+      dur: Float64Array.from(s, (r) => r.dur ?? NaN),
+      pid: Float64Array.from(s, (r) => r.pid ?? NaN),
+      tid: Float64Array.from(s, (r) => r.tid ?? NaN),
+      thread_name: dict(s.length, (i) => s[i]!.thread_name),
+      name: dict(s.length, (i) => s[i]!.name),
       depth: Int32Array.from(s, (r) => r.depth),
-      category: s.map((r) => r.category),
-      track: s.map((r) => r.track),
+      category: dict(s.length, (i) => s[i]!.category),
+      track: dict(s.length, (i) => s[i]!.track),
     });
+  const c = rows.threadStateColumns;
+  if (c && c.length) out.thread_states = threadStateTable(c, runId);
   const t = rows.threadStates;
-  if (t.length)
+  if (!c && t.length)
     out.thread_states = makeBundleTable("thread_states", runId, {
-      ts: column(t, (r) => r.ts),
+      ts: int64(t.length, (i) => t[i]!.ts),
       dur: t.map((r) => r.dur),
       tid: Int32Array.from(t, (r) => r.tid),
       pid: t.map((r) => r.pid),
-      thread_name: t.map((r) => r.thread_name),
-      state: t.map((r) => r.state),
+      thread_name: dict(t.length, (i) => t[i]!.thread_name),
+      state: dict(t.length, (i) => t[i]!.state),
       cpu: t.map((r) => r.cpu),
-      blocked_function: t.map((r) => r.blocked_function),
+      blocked_function: dict(t.length, (i) => t[i]!.blocked_function),
     });
-  const c = rows.counters;
-  if (c.length)
+  const cs = rows.counters;
+  if (cs.length)
     out.counter_samples = makeBundleTable("counter_samples", runId, {
-      ts: column(c, (r) => r.ts),
-      pid: c.map((r) => r.pid),
-      name: c.map((r) => r.name),
-      value: Float64Array.from(c, (r) => r.value),
+      ts: int64(cs.length, (i) => cs[i]!.ts),
+      pid: cs.map((r) => r.pid),
+      name: dict(cs.length, (i) => cs[i]!.name),
+      value: Float64Array.from(cs, (r) => r.value),
     });
   const p = rows.processes;
   if (p.length)
@@ -144,9 +192,9 @@ export function tracesToTables(rows: TraceRows, runId: string): Partial<Record<T
     out.frame_timeline = makeBundleTable("frame_timeline", runId, {
       scope: f.map((r) => r.scope),
       timeline: f.map((r) => r.timeline),
-      ts: column(f, (r) => r.ts),
+      ts: int64(f.length, (i) => f[i]!.ts),
       dur: f.map((r) => r.dur),
-      token: column(f, (r) => r.token),
+      token: int64(f.length, (i) => f[i]!.token),
       display_frame_token: f.map((r) => r.display_frame_token),
       pid: f.map((r) => r.pid),
       layer_name: f.map((r) => r.layer_name),
@@ -159,9 +207,67 @@ export function tracesToTables(rows: TraceRows, runId: string): Partial<Record<T
   return out;
 }
 
-// A non-null int64 column straight into its own BigInt64Array (no per-row null bookkeeping).
-function column<T>(rows: readonly T[], get: (r: T) => number): BigInt64Array {
-  const out = new BigInt64Array(rows.length);
-  for (let i = 0; i < rows.length; i++) out[i] = BigInt(Math.trunc(get(rows[i]!)));
+function threadStateTable(c: ThreadStateColumns, runId: string): Table {
+  const n = c.length;
+  const names: string[] = [];
+  const nameOf = new Map<number, number>();
+  for (const [tid, name] of c.names) {
+    nameOf.set(tid, names.length);
+    names.push(name);
+  }
+  const threadName = new Int32Array(n);
+  const pid = new Float64Array(n);
+  const cpu = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const tid = c.tid[i]!;
+    threadName[i] = nameOf.get(tid) ?? -1;
+    pid[i] = c.pids.get(tid) ?? NaN;
+    const k = c.cpu[i]!;
+    cpu[i] = k < 0 ? NaN : k;
+  }
+  // Float64Array into an integer column: NaN is null (bundle/table-builder.ts).
+  return makeBundleTable("thread_states", runId, {
+    ts: c.ts,
+    dur: c.dur,
+    tid: c.tid.slice(),
+    pid,
+    thread_name: { dictionary: names, indices: threadName },
+    state: { dictionary: THREAD_STATE_NAMES, indices: Int8Array.from(c.state) },
+    cpu,
+  });
+}
+
+// int64 without a BigInt per row: the two 32-bit halves written through an Int32Array view (little-endian).
+function int64(n: number, get: (i: number) => number): BigInt64Array {
+  const out = new BigInt64Array(n);
+  const half = new Int32Array(out.buffer);
+  for (let i = 0; i < n; i++) {
+    const v = Math.trunc(get(i));
+    const hi = Math.floor(v / 4294967296);
+    half[2 * i] = (v - hi * 4294967296) | 0;
+    half[2 * i + 1] = hi | 0;
+  }
   return out;
+}
+
+// A utf8 column as dictionary indices (-1 for null): one Map lookup a row instead of one Arrow string each.
+function dict(n: number, get: (i: number) => string | null): DictionaryValues {
+  const index = new Map<string, number>();
+  const dictionary: string[] = [];
+  const indices = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const v = get(i);
+    if (v === null) {
+      indices[i] = -1;
+      continue;
+    }
+    let k = index.get(v);
+    if (k === undefined) {
+      k = dictionary.length;
+      index.set(v, k);
+      dictionary.push(v);
+    }
+    indices[i] = k;
+  }
+  return { dictionary, indices };
 }

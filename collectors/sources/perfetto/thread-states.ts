@@ -1,23 +1,42 @@
 // Scheduler intervals per thread from sched_switch and sched_waking (Perfetto ftrace/sched.proto, plain and
 // compact_sched): running from switch-in to switch-out, then the prev_state the switch reports, runnable from a
-// waking to the next switch-in.
-import type { ThreadStateName, ThreadStateRow } from "./rows";
+// waking to the next switch-in. A system trace holds millions of intervals, so they are kept in typed columns.
+import { THREAD_STATE_NAMES, type ThreadStateColumns, type ThreadStateName } from "./rows";
+
+const RUNNING = THREAD_STATE_NAMES.indexOf("running");
+const RUNNABLE = THREAD_STATE_NAMES.indexOf("runnable");
+const PREEMPTED = THREAD_STATE_NAMES.indexOf("runnable_preempted");
+const code = (s: ThreadStateName) => THREAD_STATE_NAMES.indexOf(s);
+const SLEEPING = code("sleeping");
+const UNINTERRUPTIBLE = code("uninterruptible");
+const DEAD = code("dead");
+const UNKNOWN = code("unknown");
 
 /** The state a thread is left in when it is switched out, from the kernel's prev_state (task_state_index
  * letters R S D T t X Z P I, include/linux/sched.h TASK_REPORT; bit 0x100 and above mark preemption). */
 export function stateFromPrevState(prevState: number): ThreadStateName {
+  return THREAD_STATE_NAMES[stateCode(prevState)]!;
+}
+
+function stateCode(prevState: number): number {
   const low = prevState & 0xff;
-  if (low === 0) return "runnable_preempted";
-  if (low & 0x02) return "uninterruptible";
-  if (low & 0x01) return "sleeping";
-  if (low & 0x30) return "dead";
-  if (low & (0x04 | 0x08 | 0x40 | 0x80)) return "sleeping";
-  return "unknown";
+  if (low === 0) return PREEMPTED;
+  if (low & 0x02) return UNINTERRUPTIBLE;
+  if (low & 0x01) return SLEEPING;
+  if (low & 0x30) return DEAD;
+  if (low & (0x04 | 0x08 | 0x40 | 0x80)) return SLEEPING;
+  return UNKNOWN;
 }
 
 export class ThreadStates {
-  readonly rows: ThreadStateRow[] = [];
-  private open = new Map<number, ThreadStateRow>();
+  private ts = new Float64Array(1024);
+  private dur = new Float64Array(1024);
+  private tid = new Int32Array(1024);
+  private state = new Uint8Array(1024);
+  private cpu = new Int32Array(1024);
+  private n = 0;
+  /** open interval's row per tid */
+  private open = new Map<number, number>();
   /** comm last seen per tid, for thread names */
   readonly comms = new Map<number, string>();
 
@@ -35,11 +54,11 @@ export class ThreadStates {
     // tid 0 is the idle task (swapper), one per CPU: not a thread anyone waits on.
     if (prevTid !== 0) {
       this.close(prevTid, ts);
-      this.start(ts, prevTid, stateFromPrevState(prevState), null);
+      this.start(ts, prevTid, stateCode(prevState), -1);
     }
     if (nextTid !== 0) {
       this.close(nextTid, ts);
-      this.start(ts, nextTid, "running", cpu);
+      this.start(ts, nextTid, RUNNING, cpu);
     }
   }
 
@@ -48,31 +67,56 @@ export class ThreadStates {
     if (comm !== null) this.comms.set(tid, comm);
     const cur = this.open.get(tid);
     // A waking of a thread already running or runnable changes nothing (kernel try_to_wake_up returns early).
-    if (cur && (cur.state === "running" || cur.state === "runnable" || cur.state === "runnable_preempted"))
-      return;
+    if (cur !== undefined) {
+      const s = this.state[cur]!;
+      if (s === RUNNING || s === RUNNABLE || s === PREEMPTED) return;
+    }
     this.close(tid, ts);
-    this.start(ts, tid, "runnable", null);
+    this.start(ts, tid, RUNNABLE, -1);
   }
 
   private close(tid: number, ts: number) {
-    const cur = this.open.get(tid);
-    if (!cur) return;
-    cur.dur = ts - cur.ts;
+    const row = this.open.get(tid);
+    if (row === undefined) return;
+    this.dur[row] = ts - this.ts[row]!;
     this.open.delete(tid);
   }
 
-  private start(ts: number, tid: number, state: ThreadStateName, cpu: number | null) {
-    const row: ThreadStateRow = {
+  private start(ts: number, tid: number, state: number, cpu: number) {
+    if (this.n === this.ts.length) this.grow();
+    const i = this.n++;
+    this.ts[i] = ts;
+    this.dur[i] = NaN;
+    this.tid[i] = tid;
+    this.state[i] = state;
+    this.cpu[i] = cpu;
+    this.open.set(tid, i);
+  }
+
+  private grow() {
+    const size = this.ts.length * 2;
+    const widen = <T extends Float64Array | Int32Array | Uint8Array>(a: T, b: T): T => (b.set(a), b);
+    this.ts = widen(this.ts, new Float64Array(size));
+    this.dur = widen(this.dur, new Float64Array(size));
+    this.tid = widen(this.tid, new Int32Array(size));
+    this.state = widen(this.state, new Uint8Array(size));
+    this.cpu = widen(this.cpu, new Int32Array(size));
+  }
+
+  /** The intervals so far, times still in the trace clock; `convert` maps them when given. */
+  columns(convert?: (t: number) => number): ThreadStateColumns {
+    const n = this.n;
+    const ts = this.ts.slice(0, n);
+    if (convert) for (let i = 0; i < n; i++) ts[i] = convert(ts[i]!);
+    return {
+      length: n,
       ts,
-      dur: null,
-      tid,
-      pid: null,
-      thread_name: null,
-      state,
-      cpu,
-      blocked_function: null,
+      dur: this.dur.slice(0, n),
+      tid: this.tid.slice(0, n),
+      state: this.state.slice(0, n),
+      cpu: this.cpu.slice(0, n),
+      names: new Map(),
+      pids: new Map(),
     };
-    this.rows.push(row);
-    this.open.set(tid, row);
   }
 }

@@ -77,18 +77,18 @@ export function finishRows(x: FinishInput): TraceRows {
   }
   const counters = [...x.atrace.counters, ...x.tracks.counters];
   for (const c of counters) c.ts = convert(c.ts);
-  for (const r of x.states.rows) {
-    r.ts = convert(r.ts);
-    const t = threads.get(r.tid);
-    r.thread_name = t?.name || null;
-    r.pid = t?.pid ?? null;
+  const states = x.states.columns(convert);
+  for (const t of threads.values()) {
+    if (t.name) states.names.set(t.tid, t.name);
+    if (t.pid !== null) states.pids.set(t.tid, t.pid);
   }
   for (const f of x.timeline.rows) f.ts = convert(f.ts);
   sortByTs(slices);
   sortByTs(counters);
   return {
     slices,
-    threadStates: x.states.rows,
+    threadStates: [],
+    threadStateColumns: states,
     counters,
     processes: [...processes.values()].sort((a, b) => a.pid - b.pid),
     threads: [...threads.values()].filter((t) => t.name).sort((a, b) => a.tid - b.tid),

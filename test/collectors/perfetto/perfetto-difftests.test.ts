@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { importPerfetto } from "../../../collectors/import/perfetto";
+import { threadStateRows } from "../../../collectors/sources/perfetto/rows";
 import { decodePerfetto } from "../../../collectors/sources/perfetto/trace-decoder";
 import { at, walk } from "./pb";
 
@@ -132,7 +133,7 @@ describe("Perfetto diff-test traces", () => {
   // intervals, by hand from ftrace_with_tracing_start.py, end with trace processor's two.
   it("ftrace_with_tracing_start: running intervals from plain sched_switch on two CPUs", () => {
     const d = decodePerfetto(fixture("ftrace_with_tracing_start"));
-    const running = d.rows.threadStates
+    const running = threadStateRows(d.rows.threadStateColumns!)
       .filter((s) => s.state === "running")
       .map((s) => `${s.cpu} ${s.ts} ${s.dur ?? -1} ${s.tid} ${s.thread_name}`);
     expect(running).toEqual([
@@ -146,7 +147,9 @@ describe("Perfetto diff-test traces", () => {
     ]);
     // prev_state unset (0, TASK_RUNNING): each switched-out thread was preempted.
     expect(
-      d.rows.threadStates.filter((s) => s.state !== "running").every((s) => s.state === "runnable_preempted"),
+      threadStateRows(d.rows.threadStateColumns!)
+        .filter((s) => s.state !== "running")
+        .every((s) => s.state === "runnable_preempted"),
     ).toBe(true);
   });
 
@@ -154,7 +157,7 @@ describe("Perfetto diff-test traces", () => {
   // (6,1200,-1,43); uncropped, compact_sched's delta timestamps give by hand the intervals below.
   it("crop_compact_sched: compact_sched switches, delta timestamps and interned comms", () => {
     const d = decodePerfetto(fixture("crop_compact_sched"));
-    const running = d.rows.threadStates
+    const running = threadStateRows(d.rows.threadStateColumns!)
       .filter((s) => s.state === "running")
       .map((s) => `${s.cpu} ${s.ts} ${s.dur ?? -1} ${s.tid} ${s.thread_name}`)
       .sort();
@@ -245,7 +248,9 @@ describe("Perfetto diff-test traces", () => {
       timeline.filter((f) => f <= 4).length - timeline.filter((f) => f === 5).length,
     );
     expect(d.rows.processes.map((p) => BigInt(p.pid)).sort()).toEqual([...pids].sort());
-    expect(d.rows.threadStates.filter((s) => s.state === "running")).toHaveLength(switches);
+    expect(threadStateRows(d.rows.threadStateColumns!).filter((s) => s.state === "running")).toHaveLength(
+      switches,
+    );
     expect(prints.length).toBeGreaterThan(50);
   });
 });

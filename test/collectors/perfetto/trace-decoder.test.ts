@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { deflateSync, inflateSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { threadStateRows } from "../../../collectors/sources/perfetto/rows";
 import { decodePerfetto, PerfettoDecoder } from "../../../collectors/sources/perfetto/trace-decoder";
 import { trace, walk, type Field } from "./pb";
 
@@ -317,7 +318,7 @@ describe("decodePerfetto", () => {
         ftrace(1, [print(12, 100, "B|100|Choreographer#doFrame 1\n"), print(18, 100, "E|100\n")]),
       ]),
     );
-    const states = d.rows.threadStates.map(
+    const states = threadStateRows(d.rows.threadStateColumns!).map(
       (s) => `${s.tid} ${s.state} ${s.ts} ${s.dur ?? "open"} ${s.pid} ${s.thread_name}`,
     );
     expect(states).toEqual([
@@ -340,6 +341,41 @@ describe("decodePerfetto", () => {
     expect(d.rows.slices.map((s) => [s.ts, s.dur, s.tid, s.pid, s.thread_name, s.depth])).toEqual([
       [12, 6, 100, 100, "example.app", 0],
     ]);
+  });
+
+  it("compact_sched and plain events of one bundle are merged in time before CPUs are merged", () => {
+    // cpu 0: prints at 10 and 40, compact switch idle -> 9 at 5. cpu 1: a waking of 9 at 7, which must come after
+    // the switch-in at 5 (so it changes nothing), not before it.
+    const compact: Field = {
+      f: 4,
+      m: [
+        { f: 5, s: "worker" },
+        { f: 1, b: Uint8Array.of(5) }, // switch_timestamp (packed)
+        { f: 2, b: Uint8Array.of(0) }, // switch_prev_state
+        { f: 3, b: Uint8Array.of(9) }, // switch_next_pid
+        { f: 6, b: Uint8Array.of(0) }, // switch_next_comm_index
+      ],
+    };
+    const d = decodePerfetto(
+      trace([
+        [
+          {
+            f: 1,
+            m: [
+              { f: 1, v: 0 },
+              { f: 2, m: print(10, 9, "B|9|work") },
+              { f: 2, m: print(40, 9, "E|9") },
+              compact,
+            ],
+          },
+        ],
+        ftrace(1, [waking(7, 9)]),
+      ]),
+    );
+    expect(threadStateRows(d.rows.threadStateColumns!).map((s) => [s.tid, s.state, s.ts, s.dur])).toEqual([
+      [9, "running", 5, null],
+    ]);
+    expect(d.rows.slices.map((s) => [s.ts, s.dur, s.thread_name])).toEqual([[10, 30, "worker"]]);
   });
 
   it("ftrace bundles on another clock are shifted by their boot timestamp pair", () => {
