@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readBundleFolder } from "../../bundle/node-io";
 import { bundleToPerfetto } from "../../collectors/export/bundle-to-perfetto";
 import { SAMPLES_DIR } from "../../workspace/notebook/headless";
+import { serveStatic } from "../../workspace/static-server";
 import { launchChromium } from "../support/chromium";
 
 const FAKE_UI = `<!doctype html><title>fake Perfetto UI</title><script>
@@ -135,5 +136,49 @@ describe("openInPerfetto handshake", () => {
       .poll(() => opener.evaluate(() => (window as unknown as { result: string }).result))
       .toBe(`error: the ${ui.origin} window was closed before it took the trace`);
     await opener.close();
+  });
+});
+
+describe("the workspace's Open in Perfetto button", () => {
+  it("sends the run's trace, read back from DuckDB-WASM, to ui.perfetto.dev (answered locally by a route)", async () => {
+    const server = await serveStatic("dist", 0);
+    const browser = await launchChromium();
+    try {
+      const context = await browser.newContext();
+      // The real origin, served by the fake page: no network, but the module's default origin and checks hold.
+      await context.route("https://ui.perfetto.dev/**", (r) =>
+        r.fulfill({ contentType: "text/html", body: FAKE_UI }),
+      );
+      const page = await context.newPage();
+      await page.goto(`${server.url}?runs=samples/paper-cases-pixel-4a/`);
+      const row = page.locator("jb-run-overview tr.run", { hasText: "paper-cases-pixel-4a" });
+      const button = row.getByRole("button", { name: "Open in Perfetto" });
+      await button.waitFor({ timeout: 120_000 });
+      await page.locator("jb-app .status", { hasText: /runs? loaded/ }).waitFor({ timeout: 120_000 });
+      const [popup] = await Promise.all([page.waitForEvent("popup"), button.click()]);
+      await expect
+        .poll(() => popup.evaluate(() => (window as unknown as { got: unknown[] }).got.length), {
+          timeout: 60_000,
+        })
+        .toBe(1);
+      const [got] = (await popup.evaluate(() => (window as unknown as { got: unknown[] }).got)) as {
+        origin: string;
+        title: string;
+        bytes: number;
+        sha256: string;
+      }[];
+      expect(got!.origin).toBe(new URL(server.url).origin);
+      expect(got!.title).toBe("paper-cases-pixel-4a (jankbook)");
+      const folder = bundleToPerfetto(
+        (await readBundleFolder(SAMPLES_DIR + "paper-cases-pixel-4a")).tables,
+      ).trace;
+      // DuckDB hands the rows back in the order they were loaded, so the trace is the CLI's, byte for byte.
+      expect(got!.bytes).toBe(folder.length);
+      expect(got!.sha256).toBe(createHash("sha256").update(folder).digest("hex"));
+      expect(await row.locator(".errors").count()).toBe(0);
+    } finally {
+      await browser.close();
+      await server.close();
+    }
   });
 });
