@@ -183,3 +183,39 @@ describe("bundleToPerfetto: slices and counters of an imported systrace", () => 
     expect(back.counters).toHaveLength(88);
   });
 });
+
+describe("bundleToPerfetto on the feed-methods sample run", async () => {
+  const b = await readBundleFolder(SAMPLES_DIR + "feed-methods-pixel-4a");
+  const rows = (t: string) =>
+    b.tables
+      .get(t as never)!
+      .toArray()
+      .map((r: { toJSON(): Record<string, unknown> }) => r.toJSON());
+  const back = readBack(bundleToPerfetto(b.tables).trace);
+
+  it("calls: one slice per call on its thread's track, named class.method, from enter to exit", () => {
+    const methods = new Map(
+      rows("methods").map((m) => [Number(m.method_id), `${m.class_name}.${m.method_name}`]),
+    );
+    const threads = new Map(rows("threads").map((t) => [t.thread_id as number, t.name as string]));
+    const want = rows("calls").map((c) => ({
+      track: `Calls: ${threads.get(c.thread_id as number) ?? "thread"} (${c.thread_id})`,
+      ts: Number(c.enter),
+      dur: Number(c.exit) - Number(c.enter),
+      name: methods.get(Number(c.method_id))!,
+    }));
+    const got = back.spans.filter((s) => s.track.startsWith("Calls: "));
+    expect(want.length).toBeGreaterThan(100);
+    expect(got.map(key).sort()).toEqual(want.map(key).sort());
+  });
+
+  it("counters: every hpc and heap sample on a counter track named after it", () => {
+    const want = [
+      ...rows("hpc_samples").map(
+        (s) => `${s.counter}${s.cpu == null ? "" : ` cpu${s.cpu}`}|${Number(s.ts)}|${s.value}`,
+      ),
+      ...rows("heap_samples").map((s) => `heap ${s.kind}|${Number(s.ts)}|${Number(s.value)}`),
+    ];
+    expect(back.counters.map((c) => `${c.track}|${c.ts}|${c.value}`).sort()).toEqual(want.sort());
+  });
+});
