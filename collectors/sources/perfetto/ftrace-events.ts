@@ -74,6 +74,17 @@ export class FtraceEvents {
   /** [start, end) of each FtraceEvent of the bundle being read */
   private bounds: Int32Array = new Int32Array(512);
   private plain = new CpuQueue();
+  /** compact_sched's arrays, reused from bundle to bundle */
+  private packed: [number[], number[], number[], number[], number[], number[], number[], number[]] = [
+    [],
+    [],
+    [],
+    [],
+    [],
+    [],
+    [],
+    [],
+  ];
   private sched = new CpuQueue();
 
   /** One FtraceEventBundle; a non-boot ftrace clock is shifted onto BOOTTIME by the bundle's timestamp pair. */
@@ -230,14 +241,8 @@ export class FtraceEvents {
 
   // CompactSched: parallel packed arrays; timestamps delta-encoded from the first; comms by intern index.
   private compact(r: ProtoReader, q: CpuQueue, shift: number) {
-    const intern: number[] = [];
-    const swTs: number[] = [];
-    const swState: number[] = [];
-    const swPid: number[] = [];
-    const swComm: number[] = [];
-    const wkTs: number[] = [];
-    const wkPid: number[] = [];
-    const wkComm: number[] = [];
+    const [intern, swTs, swState, swPid, swComm, wkTs, wkPid, wkComm] = this.packed;
+    for (const a of this.packed) a.length = 0;
     while (r.more()) {
       const t = r.tag();
       const wt = t & 7;
@@ -290,13 +295,26 @@ export class FtraceEvents {
     }
   }
 
-  /** Replays every queued event in time order into slices, counters and thread states. */
-  replay(slices: AtraceSlices, states: ThreadStates, renames: Map<number, string>): void {
+  /** Replays every queued event in time order into slices, counters and thread states; `comms` gets each
+   * thread's last sched comm, `renames` its task_newtask/task_rename name. */
+  replay(
+    slices: AtraceSlices,
+    states: ThreadStates,
+    renames: Map<number, string>,
+    comms: Map<number, string>,
+  ): void {
     const cpus = [...this.queues.keys()];
     const qs = cpus.map((c) => this.queues.get(c)!);
     const pos = qs.map(() => 0);
-    const running = new Map<number, number>();
-    const str = (id: number) => (id < 0 ? null : this.strings.get(id));
+    const running = new Int32Array(cpus.length);
+    // Last comm string id + 1 per tid (0: none); tids past the array in a Map.
+    const commSmall = new Int32Array(65536);
+    const commLarge = new Map<number, number>();
+    const seen = (tid: number, id: number) => {
+      if (id < 0 || tid <= 0) return;
+      if (tid < 65536) commSmall[tid] = id + 1;
+      else commLarge.set(tid, id);
+    };
     for (;;) {
       // The CPU whose next event is earliest (few CPUs: a scan beats a heap).
       let k = -1;
@@ -333,13 +351,16 @@ export class FtraceEvents {
             break;
           case SWITCH: {
             // compact_sched does not record prev_pid: it is whoever this CPU switched to last.
-            const prev = q.tid[i] === -1 ? (running.get(cpu) ?? 0) : q.tid[i]!;
-            states.switch(ts, cpu, prev, str(q.s1[i]!), q.a[i]!, q.b[i]!, str(q.s2[i]!));
-            running.set(cpu, q.b[i]!);
+            const prev = q.tid[i] === -1 ? running[k]! : q.tid[i]!;
+            seen(prev, q.s1[i]!);
+            seen(q.b[i]!, q.s2[i]!);
+            states.switch(ts, cpu, prev, q.a[i]!, q.b[i]!);
+            running[k] = q.b[i]!;
             break;
           }
           case WAKING:
-            states.waking(ts, q.tid[i]!, str(q.s1[i]!));
+            seen(q.tid[i]!, q.s1[i]!);
+            states.waking(ts, q.tid[i]!);
             break;
           default:
             renames.set(q.tid[i]!, this.strings.get(q.s1[i]!));
@@ -347,6 +368,9 @@ export class FtraceEvents {
       }
       pos[k] = i;
     }
+    for (let tid = 1; tid < 65536; tid++)
+      if (commSmall[tid]) comms.set(tid, this.strings.get(commSmall[tid]! - 1));
+    for (const [tid, id] of commLarge) comms.set(tid, this.strings.get(id));
     this.queues.clear();
   }
 }

@@ -227,13 +227,14 @@ function threadStateTable(c: ThreadStateColumns, runId: string): Table {
   }
   // Float64Array into an integer column: NaN is null (bundle/table-builder.ts).
   return makeBundleTable("thread_states", runId, {
-    ts: c.ts,
+    ts: int64(n, (i) => c.ts[i]!),
     dur: c.dur,
     tid: c.tid.slice(),
     pid,
     thread_name: { dictionary: names, indices: threadName },
     state: { dictionary: THREAD_STATE_NAMES, indices: Int8Array.from(c.state) },
     cpu,
+    blocked_function: { dictionary: [], indices: new Int32Array(n).fill(-1) },
   });
 }
 

@@ -35,22 +35,10 @@ export class ThreadStates {
   private state = new Uint8Array(1024);
   private cpu = new Int32Array(1024);
   private n = 0;
-  /** open interval's row per tid */
-  private open = new Map<number, number>();
-  /** comm last seen per tid, for thread names */
-  readonly comms = new Map<number, string>();
-
-  switch(
-    ts: number,
-    cpu: number,
-    prevTid: number,
-    prevComm: string | null,
-    prevState: number,
-    nextTid: number,
-    nextComm: string | null,
-  ): void {
-    if (prevComm !== null && prevTid !== 0) this.comms.set(prevTid, prevComm);
-    if (nextComm !== null && nextTid !== 0) this.comms.set(nextTid, nextComm);
+  /** open interval's row + 1 per tid (0: none); tids beyond the array (pid_max is 32768 on most devices) in a Map */
+  private openSmall = new Int32Array(65536);
+  private openLarge = new Map<number, number>();
+  switch(ts: number, cpu: number, prevTid: number, prevState: number, nextTid: number): void {
     // tid 0 is the idle task (swapper), one per CPU: not a thread anyone waits on.
     if (prevTid !== 0) {
       this.close(prevTid, ts);
@@ -62,12 +50,11 @@ export class ThreadStates {
     }
   }
 
-  waking(ts: number, tid: number, comm: string | null): void {
+  waking(ts: number, tid: number): void {
     if (tid === 0) return;
-    if (comm !== null) this.comms.set(tid, comm);
-    const cur = this.open.get(tid);
+    const cur = this.openRow(tid);
     // A waking of a thread already running or runnable changes nothing (kernel try_to_wake_up returns early).
-    if (cur !== undefined) {
+    if (cur >= 0) {
       const s = this.state[cur]!;
       if (s === RUNNING || s === RUNNABLE || s === PREEMPTED) return;
     }
@@ -75,11 +62,21 @@ export class ThreadStates {
     this.start(ts, tid, RUNNABLE, -1);
   }
 
+  private openRow(tid: number): number {
+    return tid >= 0 && tid < 65536 ? this.openSmall[tid]! - 1 : (this.openLarge.get(tid) ?? -1);
+  }
+
+  private setOpen(tid: number, row: number) {
+    if (tid >= 0 && tid < 65536) this.openSmall[tid] = row + 1;
+    else if (row < 0) this.openLarge.delete(tid);
+    else this.openLarge.set(tid, row);
+  }
+
   private close(tid: number, ts: number) {
-    const row = this.open.get(tid);
-    if (row === undefined) return;
+    const row = this.openRow(tid);
+    if (row < 0) return;
     this.dur[row] = ts - this.ts[row]!;
-    this.open.delete(tid);
+    this.setOpen(tid, -1);
   }
 
   private start(ts: number, tid: number, state: number, cpu: number) {
@@ -90,7 +87,7 @@ export class ThreadStates {
     this.tid[i] = tid;
     this.state[i] = state;
     this.cpu[i] = cpu;
-    this.open.set(tid, i);
+    this.setOpen(tid, i);
   }
 
   private grow() {

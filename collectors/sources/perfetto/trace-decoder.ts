@@ -84,7 +84,8 @@ export class PerfettoDecoder {
     const slices = new AtraceSlices();
     const states = new ThreadStates();
     const renames = new Map<number, string>();
-    this.ftrace.replay(slices, states, renames);
+    const comms = new Map<number, string>();
+    this.ftrace.replay(slices, states, renames, comms);
     this.tracks.resolve();
     const { convert, info } = this.clocks.conversion();
     const rows = finishRows({
@@ -95,6 +96,7 @@ export class PerfettoDecoder {
       processes: this.processes,
       threads: this.threads,
       renames,
+      comms,
       convert,
     });
     const warnings = this.warnings(slices, info);

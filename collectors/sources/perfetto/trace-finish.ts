@@ -46,6 +46,7 @@ export interface FinishInput {
   processes: Map<number, ProcessRow>;
   threads: Map<number, ThreadRow>;
   renames: Map<number, string>;
+  comms: Map<number, string>;
   convert: (boot: number) => number;
 }
 
@@ -60,7 +61,7 @@ export function finishRows(x: FinishInput): TraceRows {
     else if (!old.name) old.name = name;
   };
   for (const [tid, name] of x.renames) fill(tid, name);
-  for (const [tid, name] of x.states.comms) fill(tid, name);
+  for (const [tid, name] of x.comms) fill(tid, name);
   const processes = new Map(x.processes);
   for (const [pid, p] of x.tracks.processes) if (!processes.get(pid)?.name) processes.set(pid, p);
   // A thread whose tid is a known process id is that process's main thread.
