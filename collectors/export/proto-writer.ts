@@ -31,13 +31,27 @@ export class ProtoWriter {
   }
 
   private rawVarint(v: number) {
-    this.room(10);
-    // Numbers up to 2^53 by division; the low 7 bits of each step are exact in float arithmetic.
-    while (v >= 0x80) {
-      this.buf[this.pos++] = (v % 0x80) | 0x80;
-      v = Math.floor(v / 0x80);
+    if (this.pos + 10 > this.buf.length) this.room(10);
+    const b = this.buf;
+    let p = this.pos;
+    if (v < 0x80000000) {
+      while (v > 0x7f) {
+        b[p++] = (v & 0x7f) | 0x80;
+        v >>>= 7;
+      }
+      b[p++] = v;
+    } else {
+      // Up to 2^53 as two 32-bit halves (ToUint32 keeps the low half exactly), shifted seven bits at a time.
+      let lo = v >>> 0;
+      let hi = (v - lo) / 4294967296;
+      while (hi > 0 || lo > 0x7f) {
+        b[p++] = (lo & 0x7f) | 0x80;
+        lo = ((lo >>> 7) | (hi << 25)) >>> 0;
+        hi >>>= 7;
+      }
+      b[p++] = lo;
     }
-    this.buf[this.pos++] = v;
+    this.pos = p;
   }
 
   private tag(field: number, wire: number) {
