@@ -65,8 +65,9 @@ const NAMES = [
 const APP = 4321;
 const THREADS = [APP, APP + 20, APP + 21, APP + 22, 1200, 1201, 1500];
 
-export function generate(): Uint8Array {
-  const out = new Writer(TARGET_BYTES + (1 << 20));
+/** An Android system trace of about `bytes` bytes (4 CPUs, an app at pid 4321 and SurfaceFlinger). */
+export function generate(bytes = TARGET_BYTES): Uint8Array {
+  const out = new Writer(bytes + (1 << 20));
   let ts = 1_000_000_000_000;
   const packet = (body: (w: Writer) => void) => out.msg(1, body);
   const snapshot = (t: number) =>
@@ -90,7 +91,7 @@ export function generate(): Uint8Array {
   let frame = 0;
   let cookie = 1;
   let nextFrame = ts;
-  while (out.n < TARGET_BYTES) {
+  while (out.n < bytes) {
     // 4 CPUs, each a bundle of ~1 ms: 25 B/E pairs, a counter, 40 switches and 40 wakings (compact_sched).
     for (let cpu = 0; cpu < 4; cpu++) {
       packet((p) =>

@@ -1,7 +1,8 @@
 // FtraceEventBundle (protos/perfetto/trace/ftrace/ftrace_event_bundle.proto): one per CPU per read, so a
 // thread's events arrive in per-CPU runs that interleave in time. Events are queued per CPU (each queue is in time
-// order) and replayed in one merged time order at the end, as trace processor's sorter does, so a slice begun on
-// one CPU and ended on another, or a switch-out before a switch-in elsewhere, pair up.
+// order) and replayed in one merged time order, as trace processor's sorter does, so a slice begun on one CPU and
+// ended on another, or a switch-out before a switch-in elsewhere, pair up. Replay runs as the trace is read, up to
+// the oldest CPU's newest event (no CPU can still send anything older), so the queues stay small.
 import { AtraceSlices } from "./atrace-slices";
 import { ProtoReader, WIRE_LEN } from "./proto-reader";
 import { StringTable } from "./string-table";
@@ -26,6 +27,12 @@ const F_RENAME = 236;
 /** One CPU's events in typed columns; strings are ids into the decoder's StringTable (-1: none). */
 class CpuQueue {
   n = 0;
+  /** events before head are replayed */
+  head = 0;
+  /** newest timestamp ever pushed */
+  last = -Infinity;
+  /** tid this CPU last switched to (compact_sched's missing prev_pid) */
+  running = 0;
   ts = new Float64Array(256);
   kind = new Uint8Array(256);
   tid = new Int32Array(256);
@@ -38,12 +45,23 @@ class CpuQueue {
     if (this.n === this.ts.length) this.grow();
     const i = this.n++;
     this.ts[i] = ts;
+    if (ts > this.last) this.last = ts;
     this.kind[i] = kind;
     this.tid[i] = tid;
     this.a[i] = a;
     this.b[i] = b;
     this.s1[i] = s1;
     this.s2[i] = s2;
+  }
+
+  /** Drops the replayed events, moving the rest to the front. */
+  compact() {
+    const h = this.head;
+    if (h === 0) return;
+    const n = this.n;
+    for (const a of [this.ts, this.kind, this.tid, this.a, this.b, this.s1, this.s2]) a.copyWithin(0, h, n);
+    this.n = n - h;
+    this.head = 0;
   }
 
   /** Appends event i of `from`. */
@@ -66,6 +84,19 @@ class CpuQueue {
 
 export class FtraceEvents {
   private queues = new Map<number, CpuQueue>();
+  readonly slices = new AtraceSlices();
+  readonly states = new ThreadStates();
+  /** task_newtask/task_rename names per tid */
+  readonly renames = new Map<number, string>();
+  // Last comm string id + 1 per tid (0: none); tids past the array in a Map.
+  private commSmall = new Int32Array(65536);
+  private commLarge = new Map<number, number>();
+  /** events are replayed up to this time */
+  private replayed = -Infinity;
+  /** events that arrived older than what was already replayed (replayed late, out of order) */
+  late = 0;
+
+  constructor(private readonly batch = 1 << 16) {}
   readonly strings = new StringTable();
   /** events of ftrace kinds we do not read, by FtraceEvent field number */
   readonly skipped = new Map<number, number>();
@@ -133,9 +164,15 @@ export class FtraceEvents {
     if (compact) this.compact(compact, sched, shift);
     let i = 0;
     let j = 0;
+    if (
+      plain.n + sched.n &&
+      Math.min(plain.n ? plain.ts[0]! : Infinity, sched.n ? sched.ts[0]! : Infinity) < this.replayed
+    )
+      this.late++;
     while (i < plain.n || j < sched.n)
       if (j >= sched.n || (i < plain.n && plain.ts[i]! <= sched.ts[j]!)) q.copy(plain, i++);
       else q.copy(sched, j++);
+    this.flushSome();
   }
 
   private event(r: ProtoReader, body: ProtoReader, q: CpuQueue, shift: number) {
@@ -295,48 +332,59 @@ export class FtraceEvents {
     }
   }
 
-  /** Replays every queued event in time order into slices, counters and thread states; `comms` gets each
-   * thread's last sched comm, `renames` its task_newtask/task_rename name. */
-  replay(
-    slices: AtraceSlices,
-    states: ThreadStates,
-    renames: Map<number, string>,
-    comms: Map<number, string>,
-  ): void {
+  // Replays what no CPU can still precede once enough is queued.
+  private flushSome() {
+    let queued = 0;
+    let upTo = Infinity;
+    for (const q of this.queues.values()) {
+      queued += q.n - q.head;
+      if (q.last < upTo) upTo = q.last;
+    }
+    if (queued >= this.batch) this.replay(upTo);
+  }
+
+  /** Replays the rest and returns thread names from the sched comms. */
+  finish(): Map<number, string> {
+    this.replay(Infinity);
+    const comms = new Map<number, string>();
+    for (let tid = 1; tid < 65536; tid++)
+      if (this.commSmall[tid]) comms.set(tid, this.strings.get(this.commSmall[tid]! - 1));
+    for (const [tid, id] of this.commLarge) comms.set(tid, this.strings.get(id));
+    return comms;
+  }
+
+  private seen(tid: number, id: number) {
+    if (id < 0 || tid <= 0) return;
+    if (tid < 65536) this.commSmall[tid] = id + 1;
+    else this.commLarge.set(tid, id);
+  }
+
+  /** Replays queued events up to `limit` in time order into slices, counters and thread states. */
+  private replay(limit: number): void {
+    const { slices, states } = this;
     const cpus = [...this.queues.keys()];
     const qs = cpus.map((c) => this.queues.get(c)!);
-    const pos = qs.map(() => 0);
-    const running = new Int32Array(cpus.length);
-    // Last comm string id + 1 per tid (0: none); tids past the array in a Map.
-    const commSmall = new Int32Array(65536);
-    const commLarge = new Map<number, number>();
-    const seen = (tid: number, id: number) => {
-      if (id < 0 || tid <= 0) return;
-      if (tid < 65536) commSmall[tid] = id + 1;
-      else commLarge.set(tid, id);
-    };
     for (;;) {
       // The CPU whose next event is earliest (few CPUs: a scan beats a heap).
       let k = -1;
       let best = Infinity;
       for (let c = 0; c < qs.length; c++) {
-        const p = pos[c]!;
         const q = qs[c]!;
-        if (p < q.n && q.ts[p]! < best) {
-          best = q.ts[p]!;
+        if (q.head < q.n && q.ts[q.head]! < best) {
+          best = q.ts[q.head]!;
           k = c;
         }
       }
-      if (k < 0) break;
+      if (k < 0 || best > limit) break;
       const q = qs[k]!;
       const cpu = cpus[k]!;
       // Drain this CPU while it stays the earliest.
-      let second = Infinity;
+      let second = limit;
       for (let c = 0; c < qs.length; c++) {
-        const p = pos[c]!;
-        if (c !== k && p < qs[c]!.n && qs[c]!.ts[p]! < second) second = qs[c]!.ts[p]!;
+        const o = qs[c]!;
+        if (c !== k && o.head < o.n && o.ts[o.head]! < second) second = o.ts[o.head]!;
       }
-      let i = pos[k]!;
+      let i = q.head;
       for (; i < q.n && q.ts[i]! <= second; i++) {
         const ts = q.ts[i]!;
         switch (q.kind[i]) {
@@ -351,27 +399,25 @@ export class FtraceEvents {
             break;
           case SWITCH: {
             // compact_sched does not record prev_pid: it is whoever this CPU switched to last.
-            const prev = q.tid[i] === -1 ? running[k]! : q.tid[i]!;
-            seen(prev, q.s1[i]!);
-            seen(q.b[i]!, q.s2[i]!);
+            const prev = q.tid[i] === -1 ? q.running : q.tid[i]!;
+            this.seen(prev, q.s1[i]!);
+            this.seen(q.b[i]!, q.s2[i]!);
             states.switch(ts, cpu, prev, q.a[i]!, q.b[i]!);
-            running[k] = q.b[i]!;
+            q.running = q.b[i]!;
             break;
           }
           case WAKING:
-            seen(q.tid[i]!, q.s1[i]!);
+            this.seen(q.tid[i]!, q.s1[i]!);
             states.waking(ts, q.tid[i]!);
             break;
           default:
-            renames.set(q.tid[i]!, this.strings.get(q.s1[i]!));
+            this.renames.set(q.tid[i]!, this.strings.get(q.s1[i]!));
         }
       }
-      pos[k] = i;
+      q.head = i;
     }
-    for (let tid = 1; tid < 65536; tid++)
-      if (commSmall[tid]) comms.set(tid, this.strings.get(commSmall[tid]! - 1));
-    for (const [tid, id] of commLarge) comms.set(tid, this.strings.get(id));
-    this.queues.clear();
+    if (limit > this.replayed) this.replayed = limit;
+    for (const q of qs) q.compact();
   }
 }
 

@@ -229,7 +229,7 @@ function threadStateTable(c: ThreadStateColumns, runId: string): Table {
   return makeBundleTable("thread_states", runId, {
     ts: int64(n, (i) => c.ts[i]!),
     dur: c.dur,
-    tid: c.tid.slice(),
+    tid: c.tid,
     pid,
     thread_name: { dictionary: names, indices: threadName },
     state: { dictionary: THREAD_STATE_NAMES, indices: Int8Array.from(c.state) },

@@ -27,6 +27,8 @@ export class StringTable {
     // FNV-1a over the bytes.
     let h = 0x811c9dc5;
     for (let i = start; i < end; i++) h = Math.imul(h ^ b[i]!, 0x01000193);
+    // 30 bits: a small-integer Map key, never a boxed number.
+    h &= 0x3fffffff;
     const seen = this.byHash.get(h);
     if (seen !== undefined && sameBytes(this.list[seen]!, b, start, end)) return seen;
     const id = this.text(decodeUtf8(b, start, end));

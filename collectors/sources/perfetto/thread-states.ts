@@ -100,18 +100,18 @@ export class ThreadStates {
     this.cpu = widen(this.cpu, new Int32Array(size));
   }
 
-  /** The intervals so far, times still in the trace clock; `convert` maps them when given. */
+  /** The intervals so far (views over the builder's arrays), times mapped by `convert` in place when given. */
   columns(convert?: (t: number) => number): ThreadStateColumns {
     const n = this.n;
-    const ts = this.ts.slice(0, n);
+    const ts = this.ts.subarray(0, n);
     if (convert) for (let i = 0; i < n; i++) ts[i] = convert(ts[i]!);
     return {
       length: n,
       ts,
-      dur: this.dur.slice(0, n),
-      tid: this.tid.slice(0, n),
-      state: this.state.slice(0, n),
-      cpu: this.cpu.slice(0, n),
+      dur: this.dur.subarray(0, n),
+      tid: this.tid.subarray(0, n),
+      state: this.state.subarray(0, n),
+      cpu: this.cpu.subarray(0, n),
       names: new Map(),
       pids: new Map(),
     };

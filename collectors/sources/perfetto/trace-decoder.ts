@@ -1,20 +1,21 @@
 // Streaming Perfetto trace decoder: TracePackets (protos/perfetto/trace/trace_packet.proto) into the shared trace
 // rows, with per-sequence incremental state (interned_data 12, sequence_flags 13, trace_packet_defaults 59) and
 // every timestamp brought to CLOCK_MONOTONIC through the ClockSnapshots. Pure: inflating is passed in.
-import { AtraceSlices } from "./atrace-slices";
+import type { AtraceSlices } from "./atrace-slices";
 import { ClockSnapshots, CLOCK_BOOTTIME, clockName, type ClockConversion } from "./clock-snapshots";
 import { FrameTimeline } from "./frame-timeline";
 import { FtraceEvents } from "./ftrace-events";
 import { PACKET_KIND_NAMES, finishRows } from "./trace-finish";
 import { PerfettoFormatError, ProtoReader, WIRE_LEN } from "./proto-reader";
 import type { ProcessRow, ThreadRow, TraceRows } from "./rows";
-import { ThreadStates } from "./thread-states";
 import { TraceSplitter } from "./trace-splitter";
 import { TrackEvents, newInterned, readInterned, type Interned } from "./track-events";
 
 export interface PerfettoDecodeOptions {
   /** zlib inflate (node:zlib inflateSync, or DecompressionStream's result); compressed_packets are refused without it */
   inflate?: (bytes: Uint8Array) => Uint8Array;
+  /** ftrace events queued before a replay pass (default 65536; tests vary it) */
+  replayBatch?: number;
 }
 
 export interface PerfettoDecode {
@@ -43,7 +44,7 @@ const META = new Set([3, 8, 10, 12, 13, 36, 41, 42, 58, 59, 79, 87]);
 export class PerfettoDecoder {
   private splitter = new TraceSplitter((b, s, e, off) => this.packet(b, s, e, off, null));
   private clocks = new ClockSnapshots();
-  private ftrace = new FtraceEvents();
+  private ftrace: FtraceEvents;
   private tracks = new TrackEvents();
   private timeline = new FrameTimeline();
   private sequences = new Map<number, Sequence>();
@@ -59,7 +60,9 @@ export class PerfettoDecoder {
   private failure: PerfettoFormatError | null = null;
   packets = 0;
 
-  constructor(private readonly options: PerfettoDecodeOptions = {}) {}
+  constructor(private readonly options: PerfettoDecodeOptions = {}) {
+    this.ftrace = new FtraceEvents(options.replayBatch);
+  }
 
   /** Feeds the next chunk of the file; after a framing error the rest is ignored. */
   push(chunk: Uint8Array): void {
@@ -81,11 +84,8 @@ export class PerfettoDecoder {
         this.failure = e;
       }
     }
-    const slices = new AtraceSlices();
-    const states = new ThreadStates();
-    const renames = new Map<number, string>();
-    const comms = new Map<number, string>();
-    this.ftrace.replay(slices, states, renames, comms);
+    const comms = this.ftrace.finish();
+    const { slices, states, renames } = this.ftrace;
     this.tracks.resolve();
     const { convert, info } = this.clocks.conversion();
     const rows = finishRows({
@@ -308,6 +308,10 @@ export class PerfettoDecoder {
       const kinds = [...this.ftrace.skipped].map(([f, n]) => `field ${f} ${n}`);
       w.push(`ftrace events not read, skipped (FtraceEvent field: count): ${kinds.join(", ")}`);
     }
+    if (this.ftrace.late)
+      w.push(
+        `${this.ftrace.late} ftrace bundles older than events already replayed from other CPUs: read out of order`,
+      );
     if (this.ftrace.nonBootClock)
       w.push(
         `${this.ftrace.nonBootClock} ftrace bundles on a non-boot ftrace clock without a boot timestamp: left unshifted`,

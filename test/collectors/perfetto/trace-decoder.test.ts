@@ -6,6 +6,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { threadStateRows } from "../../../collectors/sources/perfetto/rows";
 import { decodePerfetto, PerfettoDecoder } from "../../../collectors/sources/perfetto/trace-decoder";
+import { generate } from "../../../bench/perfetto.bench";
 import { trace, walk, type Field } from "./pb";
 
 const inflate = (b: Uint8Array) => new Uint8Array(inflateSync(b));
@@ -376,6 +377,24 @@ describe("decodePerfetto", () => {
       [9, "running", 5, null],
     ]);
     expect(d.rows.slices.map((s) => [s.ts, s.dur, s.thread_name])).toEqual([[10, 30, "worker"]]);
+  });
+
+  it("replaying as the trace is read gives what one replay at the end gives", () => {
+    // The bench's 4-CPU system trace, 600 KB: ~26,000 ftrace events, replayed every 1,000 or only at the end.
+    const bytes = generate(600_000);
+    const once = decodePerfetto(bytes, { replayBatch: Infinity });
+    const often = decodePerfetto(bytes, { replayBatch: 1000 });
+    expect(often.warnings).toEqual(once.warnings);
+    expect(often.rows.slices).toEqual(once.rows.slices);
+    expect(threadStateRows(often.rows.threadStateColumns!)).toEqual(
+      threadStateRows(once.rows.threadStateColumns!),
+    );
+    expect(once.rows.threadStateColumns!.length).toBeGreaterThan(10_000);
+    // Replaying after each bundle, before every CPU has been seen, reads some bundles late and says so.
+    const eager = decodePerfetto(bytes, { replayBatch: 1 });
+    expect(eager.warnings.some((w) => / ftrace bundles older than events already replayed/.test(w))).toBe(
+      true,
+    );
   });
 
   it("ftrace bundles on another clock are shifted by their boot timestamp pair", () => {
