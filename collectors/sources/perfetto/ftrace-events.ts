@@ -384,34 +384,36 @@ export class FtraceEvents {
         const o = qs[c]!;
         if (c !== k && o.head < o.n && o.ts[o.head]! < second) second = o.ts[o.head]!;
       }
+      // Locals: the handlers below are calls, after which V8 would reload every field through q.
+      const { ts: T, kind: K, tid: D, a: A, b: B, s1: S1, s2: S2, n } = q;
       let i = q.head;
-      for (; i < q.n && q.ts[i]! <= second; i++) {
-        const ts = q.ts[i]!;
-        switch (q.kind[i]) {
+      for (; i < n && T[i]! <= second; i++) {
+        const ts = T[i]!;
+        switch (K[i]) {
           case PRINT_BEGIN:
-            slices.begin(ts, q.tid[i]!, q.a[i]!, this.strings.get(q.s1[i]!));
+            slices.begin(ts, D[i]!, A[i]!, this.strings.get(S1[i]!));
             break;
           case PRINT_END:
-            slices.end(ts, q.tid[i]!);
+            slices.end(ts, D[i]!);
             break;
           case PRINT_OTHER:
-            slices.marker(ts, q.tid[i]!, this.strings.get(q.s1[i]!));
+            slices.marker(ts, D[i]!, this.strings.get(S1[i]!));
             break;
           case SWITCH: {
             // compact_sched does not record prev_pid: it is whoever this CPU switched to last.
-            const prev = q.tid[i] === -1 ? q.running : q.tid[i]!;
-            this.seen(prev, q.s1[i]!);
-            this.seen(q.b[i]!, q.s2[i]!);
-            states.switch(ts, cpu, prev, q.a[i]!, q.b[i]!);
-            q.running = q.b[i]!;
+            const prev = D[i] === -1 ? q.running : D[i]!;
+            this.seen(prev, S1[i]!);
+            this.seen(B[i]!, S2[i]!);
+            states.switch(ts, cpu, prev, A[i]!, B[i]!);
+            q.running = B[i]!;
             break;
           }
           case WAKING:
-            this.seen(q.tid[i]!, q.s1[i]!);
-            states.waking(ts, q.tid[i]!);
+            this.seen(D[i]!, S1[i]!);
+            states.waking(ts, D[i]!);
             break;
           default:
-            this.renames.set(q.tid[i]!, this.strings.get(q.s1[i]!));
+            this.renames.set(D[i]!, this.strings.get(S1[i]!));
         }
       }
       q.head = i;
