@@ -202,18 +202,23 @@ function toVector(table: string, column: ColumnSpec, values: ColumnValues, adopt
     const idx = values.indices;
     // Index -1 is null (nullable columns only).
     let nullCount = 0;
-    for (let i = 0; i < idx.length; i++)
-      if (idx[i]! === -1 && column.nullable) nullCount++;
-      else if (idx[i]! < 0 || idx[i]! >= max)
-        throw new Error(`${where}: dictionary index ${idx[i]} outside 0..${max - 1}`);
+    for (let i = 0; i < idx.length; i++) {
+      const v = idx[i]!;
+      if (v >= 0 && v < max) continue;
+      if (v === -1 && column.nullable) nullCount++;
+      else throw new Error(`${where}: dictionary index ${v} outside 0..${max - 1}`);
+    }
     let nullBitmap: Uint8Array | undefined;
+    let data = adopt ? idx : idx.slice();
     if (nullCount) {
       nullBitmap = new Uint8Array((idx.length + 7) >> 3);
-      for (let i = 0; i < idx.length; i++) if (idx[i] !== -1) nullBitmap[i >> 3]! |= 1 << (i & 7);
+      if (data === idx) data = idx.slice();
+      for (let i = 0; i < data.length; i++)
+        if (data[i] === -1) data[i] = 0;
+        else nullBitmap[i >> 3]! |= 1 << (i & 7);
     }
     const dictionary = vectorFromArray([...values.dictionary], new Utf8());
     const type = new Dictionary(new Utf8(), idx instanceof Int8Array ? new Int8() : new Int32());
-    const data = adopt && !nullCount ? values.indices : values.indices.map((v) => (v === -1 ? 0 : v));
     return makeVector(
       makeData({ type, length: values.indices.length, nullCount, nullBitmap, data, dictionary }),
     );
@@ -221,6 +226,7 @@ function toVector(table: string, column: ColumnSpec, values: ColumnValues, adopt
   switch (column.type) {
     case "int64":
       if (values instanceof BigInt64Array) return makeVector(adopt ? values : values.slice());
+      if (values instanceof Float64Array) return intFromFloat64(new Int64(), values, where, column.nullable);
       return numericWithNulls(
         new Int64(),
         values as readonly (number | bigint | null)[],
@@ -229,6 +235,7 @@ function toVector(table: string, column: ColumnSpec, values: ColumnValues, adopt
       );
     case "int32":
       if (values instanceof Int32Array) return makeVector(adopt ? values : values.slice());
+      if (values instanceof Float64Array) return intFromFloat64(new Int32(), values, where, column.nullable);
       return numericWithNulls(new Int32(), values as readonly (number | null)[], where, column.nullable);
     case "int8":
       if (values instanceof Int8Array) return makeVector(adopt ? values : values.slice());
@@ -290,6 +297,40 @@ function numericWithNulls(
         halves[2 * i + 1] = hi | 0;
       }
     } else data[i] = Number(v);
+  }
+  return makeVector(
+    makeData({
+      type: type as Int32,
+      length: n,
+      nullCount,
+      nullBitmap: nullCount ? bitmap : null,
+      data: data as Int32Array,
+    }),
+  );
+}
+
+// A Float64Array into an integer column, NaN null: typed reads only (numericWithNulls also takes JS arrays).
+function intFromFloat64(type: Int64 | Int32, values: Float64Array, where: string, nullable: boolean): Vector {
+  const n = values.length;
+  const bitmap = new Uint8Array((n + 7) >> 3);
+  let nullCount = 0;
+  const wide = type instanceof Int64;
+  const data = wide ? new BigInt64Array(n) : new Int32Array(n);
+  const out = wide ? new Int32Array(data.buffer) : (data as Int32Array);
+  for (let i = 0; i < n; i++) {
+    const v = values[i]!;
+    if (v !== v) {
+      if (!nullable) throw new Error(`${where}: null at row ${i} in a non-nullable column`);
+      nullCount++;
+      continue;
+    }
+    bitmap[i >> 3]! |= 1 << (i & 7);
+    const r = Math.round(v);
+    if (wide) {
+      const hi = Math.floor(r / 4294967296);
+      out[2 * i] = (r - hi * 4294967296) | 0;
+      out[2 * i + 1] = hi | 0;
+    } else out[i] = r;
   }
   return makeVector(
     makeData({

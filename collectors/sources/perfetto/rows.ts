@@ -139,17 +139,24 @@ export function tracesToTables(rows: TraceRows, runId: string): Partial<Record<T
   const out: Partial<Record<TableName, Table>> = {};
   const s = rows.slices;
   if (s.length)
-    out.slices = makeBundleTable("slices", runId, {
-      ts: int64(s.length, (i) => s[i]!.ts),
-      dur: Float64Array.from(s, (r) => r.dur ?? NaN),
-      pid: Float64Array.from(s, (r) => r.pid ?? NaN),
-      tid: Float64Array.from(s, (r) => r.tid ?? NaN),
-      thread_name: dict(s.length, (i) => s[i]!.thread_name),
-      name: dict(s.length, (i) => s[i]!.name),
-      depth: Int32Array.from(s, (r) => r.depth),
-      category: dict(s.length, (i) => s[i]!.category),
-      track: dict(s.length, (i) => s[i]!.track),
-    });
+    out.slices = makeBundleTable(
+      "slices",
+      runId,
+      {
+        ts: int64(s.length, (i) => s[i]!.ts),
+        dur: floats(s.length, (i) => s[i]!.dur),
+        pid: floats(s.length, (i) => s[i]!.pid),
+        tid: floats(s.length, (i) => s[i]!.tid),
+        thread_name: dict(s.length, (i) => s[i]!.thread_name),
+        name: dict(s.length, (i) => s[i]!.name),
+        depth: ints(s.length, (i) => s[i]!.depth),
+        category: dict(s.length, (i) => s[i]!.category),
+        track: dict(s.length, (i) => s[i]!.track),
+      },
+      s.length,
+      // Every column here is a fresh array of its own: taken over, not copied again.
+      { adopt: true },
+    );
   const c = rows.threadStateColumns;
   if (c && c.length) out.thread_states = threadStateTable(c, runId);
   const t = rows.threadStates;
@@ -226,16 +233,39 @@ function threadStateTable(c: ThreadStateColumns, runId: string): Table {
     cpu[i] = k < 0 ? NaN : k;
   }
   // Float64Array into an integer column: NaN is null (bundle/table-builder.ts).
-  return makeBundleTable("thread_states", runId, {
-    ts: int64(n, (i) => c.ts[i]!),
-    dur: c.dur,
-    tid: c.tid,
-    pid,
-    thread_name: { dictionary: names, indices: threadName },
-    state: { dictionary: THREAD_STATE_NAMES, indices: Int8Array.from(c.state) },
-    cpu,
-    blocked_function: { dictionary: [], indices: new Int32Array(n).fill(-1) },
-  });
+  return makeBundleTable(
+    "thread_states",
+    runId,
+    {
+      ts: int64(n, (i) => c.ts[i]!),
+      dur: c.dur,
+      tid: c.tid,
+      pid,
+      thread_name: { dictionary: names, indices: threadName },
+      state: {
+        dictionary: THREAD_STATE_NAMES,
+        indices: new Int8Array(c.state.buffer, c.state.byteOffset, n),
+      },
+      cpu,
+      blocked_function: { dictionary: [], indices: new Int32Array(n).fill(-1) },
+    },
+    n,
+    // Each column has its own buffer (the builder's arrays or fresh ones): taken over, not copied.
+    { adopt: true },
+  );
+}
+
+// Numbers (null as NaN) by index: TypedArray.from with a map function goes through the iterator protocol.
+function floats(n: number, get: (i: number) => number | null): Float64Array {
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) out[i] = get(i) ?? NaN;
+  return out;
+}
+
+function ints(n: number, get: (i: number) => number): Int32Array {
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i++) out[i] = get(i);
+  return out;
 }
 
 // int64 without a BigInt per row: the two 32-bit halves written through an Int32Array view (little-endian).
