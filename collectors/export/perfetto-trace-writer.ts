@@ -145,7 +145,10 @@ export class PerfettoTraceWriter {
   // Spans sorted by start (longer first on ties) and packed into the first lane where they nest or follow;
   // lane 0 is the track itself, others are same-named children of its parent.
   private lanes(t: Track): { uuid: number; spans: SpanInput[] }[] {
-    const spans = [...t.spans].sort((a, b) => a.ts - b.ts || end(b) - end(a));
+    const order = (a: SpanInput, b: SpanInput) => a.ts - b.ts || end(b) - end(a);
+    // Bundles usually arrive in time order already; sorting a million spans again costs seconds.
+    const sorted = t.spans.every((s, i) => i === 0 || order(t.spans[i - 1]!, s) <= 0);
+    const spans = sorted ? t.spans : [...t.spans].sort(order);
     const lanes: { uuid: number; spans: SpanInput[]; stack: number[] }[] = [];
     for (const s of spans) {
       let lane = lanes.find((l) => {
