@@ -78,6 +78,11 @@ export class JbRunOverview extends LitElement {
       font-family: ui-monospace, monospace;
       font-size: 12px;
     }
+    button.perfetto {
+      margin-top: 4px;
+      font-size: 12px;
+      white-space: nowrap;
+    }
     .warnings {
       color: var(--jb-warn, #b35c00);
       margin: 4px 0 0;
