@@ -258,7 +258,7 @@ export const benchmarks: Benchmark[] = [
       const t0 = performance.now();
       const d = decodePerfetto(trace!, { inflate });
       const ms = performance.now() - t0;
-      if (!d.complete || d.rows.slices.length === 0)
+      if (!d.complete || !d.rows.sliceColumns?.length)
         throw new Error(`generated trace did not decode: ${d.warnings[0]}`);
       return mbps(ms);
     },

@@ -1,22 +1,28 @@
 // Slices and counters from atrace markers carried in ftrace `print` events (AOSP libcutils trace-dev.inc:
 // `B|pid|name`, `E|pid`, `C|pid|name|value`, `S|pid|name|cookie`, `F|pid|name|cookie`, `I|pid|name`, and the
 // Android 14+ track forms `N|pid|track|name`, `G|pid|track|name|cookie`, `H|pid|track|cookie`).
-import type { CounterRow, SliceRow } from "./rows";
-
-interface AsyncKey {
-  row: SliceRow;
-}
+import type { CounterRow } from "./rows";
+import { SliceBuilder } from "./slice-builder";
+import type { StringTable } from "./string-table";
 
 export class AtraceSlices {
-  readonly slices: SliceRow[] = [];
+  readonly slices = new SliceBuilder();
   readonly counters: CounterRow[] = [];
   /** E with nothing open on its thread, markers we could not read */
   unmatchedEnds = 0;
   malformed = 0;
   firstMalformed: string | null = null;
-  private stacks = new Map<number, SliceRow[]>();
-  private async = new Map<string, AsyncKey>();
+  /** open slice rows per tid, innermost last */
+  private stacks = new Map<number, number[]>();
+  private async = new Map<string, number>();
   private asyncDepth = new Map<string, number>();
+  private readonly atrace: number;
+  private readonly asyncCategory: number;
+
+  constructor(private readonly strings: StringTable) {
+    this.atrace = strings.text("atrace");
+    this.asyncCategory = strings.text("async");
+  }
 
   /** One print payload logged by thread `tid` at `ts` (ns, already in the trace's clock). */
   marker(ts: number, tid: number, buf: string): void {
@@ -31,7 +37,7 @@ export class AtraceSlices {
         const bar = buf.indexOf("|", 2);
         const pid = bar < 0 ? toInt(buf, 2, buf.length) : toInt(buf, 2, bar);
         if (pid === null || bar < 0) return this.bad(buf);
-        this.begin(ts, tid, pid, trimEnd(buf.slice(bar + 1)) || "[empty slice name]");
+        this.begin(ts, tid, pid, this.strings.text(trimEnd(buf.slice(bar + 1)) || "[empty slice name]"));
         return;
       }
       case 69 /* E */:
@@ -61,14 +67,15 @@ export class AtraceSlices {
         const f = trimEnd(buf).split("|");
         const pid = toInt(f[1] ?? "", 0, (f[1] ?? "").length);
         if (pid === null || !f[2]) return this.bad(buf);
-        this.push(ts, 0, pid, tid, f.slice(2).join("|"), 0, "atrace", null);
+        this.slices.push(ts, 0, pid, tid, 0, this.strings.text(f.slice(2).join("|")), this.atrace, -1);
         return;
       }
       case 78 /* N */: {
         const f = trimEnd(buf).split("|");
         const pid = toInt(f[1] ?? "", 0, (f[1] ?? "").length);
         if (pid === null || f.length < 4) return this.bad(buf);
-        this.push(ts, 0, pid, null, f.slice(3).join("|"), 0, "async", f[2]!);
+        const name = this.strings.text(f.slice(3).join("|"));
+        this.slices.push(ts, 0, pid, NaN, 0, name, this.asyncCategory, this.strings.text(f[2]!));
         return;
       }
       case 71 /* G */: {
@@ -90,36 +97,21 @@ export class AtraceSlices {
     }
   }
 
-  private push(
-    ts: number,
-    dur: number | null,
-    pid: number | null,
-    tid: number | null,
-    name: string,
-    depth: number,
-    category: string,
-    track: string | null,
-  ): SliceRow {
-    const row: SliceRow = { ts, dur, pid, tid, thread_name: null, name, depth, category, track };
-    this.slices.push(row);
-    return row;
-  }
-
-  /** `B|pid|name` logged by thread `tid`. */
-  begin(ts: number, tid: number, pid: number, name: string): void {
+  /** `B|pid|name` logged by thread `tid` (`name` a string id). */
+  begin(ts: number, tid: number, pid: number, name: number): void {
     let stack = this.stacks.get(tid);
     if (!stack) this.stacks.set(tid, (stack = []));
-    stack.push(this.push(ts, null, pid, tid, name, stack.length, "atrace", null));
+    stack.push(this.slices.push(ts, NaN, pid, tid, stack.length, name, this.atrace, -1));
   }
 
   /** `E` logged by thread `tid`: closes its innermost open slice. */
   end(ts: number, tid: number): void {
     const row = this.stacks.get(tid)?.pop();
-    if (!row) {
+    if (row === undefined) {
       this.unmatchedEnds++;
       return;
     }
-    row.dur = ts - row.ts;
+    this.slices.end(row, ts);
   }
 
   private asyncBegin(ts: number, pid: number, track: string, name: string, cookie: string) {
@@ -127,20 +119,30 @@ export class AtraceSlices {
     const depthKey = `${pid}|${track}`;
     const depth = this.asyncDepth.get(depthKey) ?? 0;
     this.asyncDepth.set(depthKey, depth + 1);
-    this.async.set(key, { row: this.push(ts, null, pid, null, name, depth, "async", track) });
+    const row = this.slices.push(
+      ts,
+      NaN,
+      pid,
+      NaN,
+      depth,
+      this.strings.text(name),
+      this.asyncCategory,
+      this.strings.text(track),
+    );
+    this.async.set(key, row);
   }
 
   private asyncEnd(ts: number, pid: number, track: string, cookie: string) {
     const key = `${pid}|${track}|${cookie}`;
     const open = this.async.get(key);
-    if (!open) {
+    if (open === undefined) {
       this.unmatchedEnds++;
       return;
     }
     this.async.delete(key);
     const depthKey = `${pid}|${track}`;
     this.asyncDepth.set(depthKey, Math.max(0, (this.asyncDepth.get(depthKey) ?? 1) - 1));
-    open.row.dur = ts - open.row.ts;
+    this.slices.end(open, ts);
   }
 
   private bad(buf: string) {

@@ -84,7 +84,8 @@ class CpuQueue {
 
 export class FtraceEvents {
   private queues = new Map<number, CpuQueue>();
-  readonly slices = new AtraceSlices();
+  readonly strings = new StringTable();
+  readonly slices = new AtraceSlices(this.strings);
   readonly states = new ThreadStates();
   /** task_newtask/task_rename names per tid */
   readonly renames = new Map<number, string>();
@@ -97,7 +98,6 @@ export class FtraceEvents {
   late = 0;
 
   constructor(private readonly batch = 1 << 16) {}
-  readonly strings = new StringTable();
   /** events of ftrace kinds we do not read, by FtraceEvent field number */
   readonly skipped = new Map<number, number>();
   events = 0;
@@ -391,7 +391,7 @@ export class FtraceEvents {
         const ts = T[i]!;
         switch (K[i]) {
           case PRINT_BEGIN:
-            slices.begin(ts, D[i]!, A[i]!, this.strings.get(S1[i]!));
+            slices.begin(ts, D[i]!, A[i]!, S1[i]!);
             break;
           case PRINT_END:
             slices.end(ts, D[i]!);

@@ -25,6 +25,44 @@ export interface SliceRow {
 export type ThreadStateName =
   "running" | "runnable" | "runnable_preempted" | "sleeping" | "uninterruptible" | "dead" | "unknown";
 
+/** Slices as typed columns (the Perfetto importer's: a system trace has millions): NaN for a null dur, pid or tid;
+ * name, category and track are ids into `strings` (-1: null); thread names and missing pids come from the per-tid
+ * maps. */
+export interface SliceColumns {
+  length: number;
+  ts: Float64Array;
+  dur: Float64Array;
+  pid: Float64Array;
+  tid: Float64Array;
+  depth: Int32Array;
+  name: Int32Array;
+  category: Int32Array;
+  track: Int32Array;
+  strings: readonly string[];
+  names: Map<number, string>;
+  pids: Map<number, number>;
+}
+
+/** The columns as row objects (tests, small traces). */
+export function sliceRows(c: SliceColumns): SliceRow[] {
+  const str = (id: number) => (id < 0 ? null : c.strings[id]!);
+  const num = (v: number) => (Number.isNaN(v) ? null : v);
+  return Array.from({ length: c.length }, (_, i) => {
+    const tid = num(c.tid[i]!);
+    return {
+      ts: c.ts[i]!,
+      dur: num(c.dur[i]!),
+      pid: num(c.pid[i]!) ?? (tid === null ? null : (c.pids.get(tid) ?? null)),
+      tid,
+      thread_name: tid === null ? null : (c.names.get(tid) ?? null),
+      name: c.strings[c.name[i]!]!,
+      depth: c.depth[i]!,
+      category: str(c.category[i]!),
+      track: str(c.track[i]!),
+    };
+  });
+}
+
 /** State codes of ThreadStateColumns.state, in this order. */
 export const THREAD_STATE_NAMES: readonly ThreadStateName[] = [
   "running",
@@ -122,6 +160,8 @@ export interface FrameTimelineRow {
 export interface TraceRows {
   slices: SliceRow[];
   threadStates: ThreadStateRow[];
+  /** the Perfetto importer's slices, used instead of slices when present */
+  sliceColumns?: SliceColumns;
   /** the Perfetto importer's thread states, used instead of threadStates when present */
   threadStateColumns?: ThreadStateColumns;
   counters: CounterRow[];
@@ -137,8 +177,10 @@ export function emptyTraceRows(): TraceRows {
 /** The bundle tables for the rows; empty tables are left out. */
 export function tracesToTables(rows: TraceRows, runId: string): Partial<Record<TableName, Table>> {
   const out: Partial<Record<TableName, Table>> = {};
+  const sc = rows.sliceColumns;
+  if (sc && sc.length) out.slices = sliceTable(sc, runId);
   const s = rows.slices;
-  if (s.length)
+  if (!sc && s.length)
     out.slices = makeBundleTable(
       "slices",
       runId,
@@ -212,6 +254,43 @@ export function tracesToTables(rows: TraceRows, runId: string): Partial<Record<T
       prediction_type: f.map((r) => r.prediction_type),
     });
   return out;
+}
+
+function sliceTable(c: SliceColumns, runId: string): Table {
+  const n = c.length;
+  const names: string[] = [];
+  const nameOf = new Map<number, number>();
+  for (const [tid, name] of c.names) {
+    nameOf.set(tid, names.length);
+    names.push(name);
+  }
+  const threadName = new Int32Array(n);
+  const pid = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const tid = c.tid[i]!;
+    const known = tid === tid;
+    threadName[i] = known ? (nameOf.get(tid) ?? -1) : -1;
+    const p = c.pid[i]!;
+    pid[i] = p === p || !known ? p : (c.pids.get(tid) ?? NaN);
+  }
+  return makeBundleTable(
+    "slices",
+    runId,
+    {
+      ts: int64(n, (i) => c.ts[i]!),
+      dur: c.dur,
+      pid,
+      tid: c.tid,
+      thread_name: { dictionary: names, indices: threadName },
+      name: { dictionary: c.strings, indices: c.name },
+      depth: c.depth,
+      category: { dictionary: c.strings, indices: c.category },
+      track: { dictionary: c.strings, indices: c.track },
+    },
+    n,
+    // Each column has its own buffer: taken over, not copied (name, category and track only read theirs).
+    { adopt: true },
+  );
 }
 
 function threadStateTable(c: ThreadStateColumns, runId: string): Table {

@@ -7,6 +7,11 @@ export class StringTable {
   private byHash = new Map<number, number>();
   private byText = new Map<string, number>();
 
+  /** Every string, by id. */
+  get all(): readonly string[] {
+    return this.list;
+  }
+
   get(id: number): string {
     return this.list[id]!;
   }

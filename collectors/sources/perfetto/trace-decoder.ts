@@ -97,6 +97,7 @@ export class PerfettoDecoder {
       threads: this.threads,
       renames,
       comms,
+      strings: this.ftrace.strings,
       convert,
     });
     const warnings = this.warnings(slices, info);

@@ -1,7 +1,8 @@
 // The last step of a Perfetto decode: timestamps to CLOCK_MONOTONIC, thread and process names joined onto rows.
 import type { AtraceSlices } from "./atrace-slices";
+import type { StringTable } from "./string-table";
 import type { FrameTimeline } from "./frame-timeline";
-import type { ProcessRow, ThreadRow, TraceRows } from "./rows";
+import type { ProcessRow, SliceColumns, ThreadRow, TraceRows } from "./rows";
 import type { ThreadStates } from "./thread-states";
 import type { TrackEvents } from "./track-events";
 
@@ -47,6 +48,7 @@ export interface FinishInput {
   threads: Map<number, ThreadRow>;
   renames: Map<number, string>;
   comms: Map<number, string>;
+  strings: StringTable;
   convert: (boot: number) => number;
 }
 
@@ -67,15 +69,21 @@ export function finishRows(x: FinishInput): TraceRows {
   // A thread whose tid is a known process id is that process's main thread.
   for (const t of threads.values()) if (t.pid === null && processes.has(t.tid)) t.pid = t.tid;
 
-  const slices = [...x.atrace.slices, ...x.tracks.slices];
-  for (const s of slices) {
-    s.ts = convert(s.ts);
-    if (s.tid !== null) {
-      const t = threads.get(s.tid);
-      s.thread_name = t?.name || null;
-      s.pid ??= t?.pid ?? null;
-    }
-  }
+  // track_event slices (few) join the atrace ones in the columns.
+  const text = (v: string | null) => (v === null ? -1 : x.strings.text(v));
+  for (const t of x.tracks.slices)
+    x.atrace.slices.push(
+      t.ts,
+      t.dur ?? NaN,
+      t.pid ?? NaN,
+      t.tid ?? NaN,
+      t.depth,
+      text(t.name),
+      text(t.category),
+      text(t.track),
+    );
+  const slices = sortColumns(x.atrace.slices.columns(x.strings.all));
+  for (let i = 0; i < slices.length; i++) slices.ts[i] = convert(slices.ts[i]!);
   const counters = [...x.atrace.counters, ...x.tracks.counters];
   for (const c of counters) c.ts = convert(c.ts);
   const states = x.states.columns(convert);
@@ -83,11 +91,13 @@ export function finishRows(x: FinishInput): TraceRows {
     if (t.name) states.names.set(t.tid, t.name);
     if (t.pid !== null) states.pids.set(t.tid, t.pid);
   }
+  slices.names = states.names;
+  slices.pids = states.pids;
   for (const f of x.timeline.rows) f.ts = convert(f.ts);
-  sortByTs(slices);
   sortByTs(counters);
   return {
-    slices,
+    slices: [],
+    sliceColumns: slices,
     threadStates: [],
     threadStateColumns: states,
     counters,
@@ -104,4 +114,26 @@ function sortByTs(rows: { ts: number }[]) {
       rows.sort((a, b) => a.ts - b.ts);
       return;
     }
+}
+
+// Replayed atrace slices are in time order; track_event ones appended after them may not be: reorder all columns.
+function sortColumns(c: SliceColumns): SliceColumns {
+  let sorted = true;
+  for (let i = 1; i < c.length && sorted; i++) if (c.ts[i]! < c.ts[i - 1]!) sorted = false;
+  if (sorted) return c;
+  const order = Array.from({ length: c.length }, (_, i) => i).sort((a, b) => c.ts[a]! - c.ts[b]! || a - b);
+  const take = <T extends Float64Array | Int32Array>(a: T): T => {
+    const copy = a.slice();
+    for (let i = 0; i < order.length; i++) a[i] = copy[order[i]!]!;
+    return a;
+  };
+  take(c.ts);
+  take(c.dur);
+  take(c.pid);
+  take(c.tid);
+  take(c.depth);
+  take(c.name);
+  take(c.category);
+  take(c.track);
+  return c;
 }

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { importPerfetto } from "../../../collectors/import/perfetto";
-import { threadStateRows } from "../../../collectors/sources/perfetto/rows";
+import { sliceRows, threadStateRows } from "../../../collectors/sources/perfetto/rows";
 import { decodePerfetto } from "../../../collectors/sources/perfetto/trace-decoder";
 import { at, walk } from "./pb";
 
@@ -178,7 +178,9 @@ describe("Perfetto diff-test traces", () => {
   // atrace/process_track_slices_android_async_slice.out: 74289018336,373584672,1204,"launching: ...".
   it("android_async_slice: S on one CPU, F on another", () => {
     const d = decodePerfetto(fixture("android_async_slice"));
-    expect(d.rows.slices.map((s) => [s.ts, s.dur, s.pid, s.name, s.track, s.category])).toEqual([
+    expect(
+      sliceRows(d.rows.sliceColumns!).map((s) => [s.ts, s.dur, s.pid, s.name, s.track, s.category]),
+    ).toEqual([
       [
         74289018336,
         373584672,
@@ -207,7 +209,9 @@ describe("Perfetto diff-test traces", () => {
   // closes the atrace slice too; we keep atrace and track_event stacks apart, so its own E|5 at 29000 closes it.
   it("track_event_with_atrace: legacy B/E phases on the sequence's default track, and a print slice", () => {
     const d = decodePerfetto(fixture("track_event_with_atrace"));
-    expect(d.rows.slices.map((s) => [s.thread_name, s.ts, s.dur, s.name, s.category])).toEqual([
+    expect(
+      sliceRows(d.rows.sliceColumns!).map((s) => [s.thread_name, s.ts, s.dur, s.name, s.category]),
+    ).toEqual([
       ["t1", 10000, 1000, "event1", "track_event:cat"],
       ["t1", 20000, 8000, "event2", "track_event:cat"],
       ["t1", 21000, 8000, "atrace", "atrace"],
@@ -236,13 +240,17 @@ describe("Perfetto diff-test traces", () => {
 
     const d = decodePerfetto(bytes);
     expect(d.complete).toBe(true);
-    const atrace = d.rows.slices.filter((s) => s.category === "atrace" || s.category === "async");
+    const atrace = sliceRows(d.rows.sliceColumns!).filter(
+      (s) => s.category === "atrace" || s.category === "async",
+    );
     expect(atrace).toHaveLength(starts("B") + starts("S") + starts("I"));
     expect(atrace.filter((s) => s.dur === null)).toHaveLength(
       starts("B") + starts("S") - starts("E") - starts("F"),
     );
     expect(d.rows.counters).toHaveLength(starts("C") + teCounters.length);
-    expect(d.rows.slices.filter((s) => s.category?.startsWith("track_event"))).toHaveLength(teSlices.length);
+    expect(sliceRows(d.rows.sliceColumns!).filter((s) => s.category?.startsWith("track_event"))).toHaveLength(
+      teSlices.length,
+    );
     expect(d.rows.frameTimeline).toHaveLength(timeline.filter((f) => f >= 1 && f <= 4).length);
     expect(d.rows.frameTimeline.filter((r) => r.dur === null)).toHaveLength(
       timeline.filter((f) => f <= 4).length - timeline.filter((f) => f === 5).length,

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { deflateSync, inflateSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { threadStateRows } from "../../../collectors/sources/perfetto/rows";
+import { sliceRows, threadStateRows } from "../../../collectors/sources/perfetto/rows";
 import { decodePerfetto, PerfettoDecoder } from "../../../collectors/sources/perfetto/trace-decoder";
 import { generate } from "../../../bench/perfetto.bench";
 import { trace, walk, type Field } from "./pb";
@@ -134,7 +134,7 @@ describe("decodePerfetto", () => {
           const t0 = performance.now();
           const d = decodePerfetto(bytes, { inflate });
           expect(performance.now() - t0).toBeLessThan(2000);
-          expect(Array.isArray(d.rows.slices)).toBe(true);
+          expect(Array.isArray(sliceRows(d.rows.sliceColumns!))).toBe(true);
         },
       ),
       { numRuns: 300 },
@@ -159,7 +159,7 @@ describe("decodePerfetto", () => {
     expect(d.warnings[0]).toBe(
       `packet at byte ${t.length + 2} skipped: byte ${t.length + 3}: length 9 runs past the end of its message (1 bytes left)`,
     );
-    expect(d.rows.slices).toHaveLength(2);
+    expect(sliceRows(d.rows.sliceColumns!)).toHaveLength(2);
   });
 
   it("compressed_packets inflate to the same rows; without inflate, or zstd, they are refused and said", () => {
@@ -246,7 +246,7 @@ describe("decodePerfetto", () => {
         te(50, 1, 7, 3, 2),
       ]),
     );
-    expect(d.rows.slices.map((s) => [s.ts, s.name, s.category, s.track])).toEqual([
+    expect(sliceRows(d.rows.sliceColumns!).map((s) => [s.ts, s.name, s.category, s.track])).toEqual([
       [10, "draw", "track_event:gfx", "track 42"],
       [20, "other sequence", "track_event", "track 42"],
       [30, "draw", "track_event:gfx", "track 42"],
@@ -339,9 +339,9 @@ describe("decodePerfetto", () => {
       { tid: 100, name: "example.app", pid: 100 },
       { tid: 200, name: "RenderThread", pid: 100 },
     ]);
-    expect(d.rows.slices.map((s) => [s.ts, s.dur, s.tid, s.pid, s.thread_name, s.depth])).toEqual([
-      [12, 6, 100, 100, "example.app", 0],
-    ]);
+    expect(
+      sliceRows(d.rows.sliceColumns!).map((s) => [s.ts, s.dur, s.tid, s.pid, s.thread_name, s.depth]),
+    ).toEqual([[12, 6, 100, 100, "example.app", 0]]);
   });
 
   it("compact_sched and plain events of one bundle are merged in time before CPUs are merged", () => {
@@ -376,7 +376,9 @@ describe("decodePerfetto", () => {
     expect(threadStateRows(d.rows.threadStateColumns!).map((s) => [s.tid, s.state, s.ts, s.dur])).toEqual([
       [9, "running", 5, null],
     ]);
-    expect(d.rows.slices.map((s) => [s.ts, s.dur, s.thread_name])).toEqual([[10, 30, "worker"]]);
+    expect(sliceRows(d.rows.sliceColumns!).map((s) => [s.ts, s.dur, s.thread_name])).toEqual([
+      [10, 30, "worker"],
+    ]);
   });
 
   it("replaying as the trace is read gives what one replay at the end gives", () => {
@@ -385,7 +387,7 @@ describe("decodePerfetto", () => {
     const once = decodePerfetto(bytes, { replayBatch: Infinity });
     const often = decodePerfetto(bytes, { replayBatch: 1000 });
     expect(often.warnings).toEqual(once.warnings);
-    expect(often.rows.slices).toEqual(once.rows.slices);
+    expect(sliceRows(often.rows.sliceColumns!)).toEqual(sliceRows(once.rows.sliceColumns!));
     expect(threadStateRows(often.rows.threadStateColumns!)).toEqual(
       threadStateRows(once.rows.threadStateColumns!),
     );
