@@ -364,26 +364,25 @@ export class FtraceEvents {
     const { slices, states } = this;
     const cpus = [...this.queues.keys()];
     const qs = cpus.map((c) => this.queues.get(c)!);
+    // Each CPU's next timestamp (Infinity when drained), kept beside the queues so one pass finds the earliest
+    // CPU and the one after it.
+    const next = Float64Array.from(qs, (q) => (q.head < q.n ? q.ts[q.head]! : Infinity));
     for (;;) {
-      // The CPU whose next event is earliest (few CPUs: a scan beats a heap).
       let k = -1;
       let best = Infinity;
-      for (let c = 0; c < qs.length; c++) {
-        const q = qs[c]!;
-        if (q.head < q.n && q.ts[q.head]! < best) {
-          best = q.ts[q.head]!;
+      let second = Infinity;
+      for (let c = 0; c < next.length; c++) {
+        const t = next[c]!;
+        if (t < best) {
+          second = best;
+          best = t;
           k = c;
-        }
+        } else if (t < second) second = t;
       }
       if (k < 0 || best > limit) break;
+      if (second > limit) second = limit;
       const q = qs[k]!;
       const cpu = cpus[k]!;
-      // Drain this CPU while it stays the earliest.
-      let second = limit;
-      for (let c = 0; c < qs.length; c++) {
-        const o = qs[c]!;
-        if (c !== k && o.head < o.n && o.ts[o.head]! < second) second = o.ts[o.head]!;
-      }
       // Locals: the handlers below are calls, after which V8 would reload every field through q.
       const { ts: T, kind: K, tid: D, a: A, b: B, s1: S1, s2: S2, n } = q;
       let i = q.head;
@@ -417,6 +416,7 @@ export class FtraceEvents {
         }
       }
       q.head = i;
+      next[k] = i < n ? T[i]! : Infinity;
     }
     if (limit > this.replayed) this.replayed = limit;
     for (const q of qs) q.compact();
