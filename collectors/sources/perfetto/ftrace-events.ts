@@ -4,16 +4,11 @@
 // ended on another, or a switch-out before a switch-in elsewhere, pair up. Replay runs as the trace is read, up to
 // the oldest CPU's newest event (no CPU can still send anything older), so the queues stay small.
 import { AtraceSlices } from "./atrace-slices";
+import { readCompactSched } from "./compact-sched";
+import { CpuQueue, PRINT_BEGIN, PRINT_END, PRINT_OTHER, RENAME, SWITCH, WAKING } from "./cpu-queue";
 import { ProtoReader, WIRE_LEN } from "./proto-reader";
 import { StringTable } from "./string-table";
 import { ThreadStates } from "./thread-states";
-
-const PRINT_BEGIN = 1;
-const PRINT_END = 2;
-const PRINT_OTHER = 3;
-const SWITCH = 4;
-const WAKING = 5;
-const RENAME = 6;
 
 // FtraceEvent field numbers (ftrace_event.proto): print 3, sched_switch 4, sched_waking 20, sched_wakeup_new 114,
 // task_newtask 235, task_rename 236.
@@ -23,64 +18,6 @@ const F_WAKING = 20;
 const F_WAKEUP_NEW = 114;
 const F_NEWTASK = 235;
 const F_RENAME = 236;
-
-/** One CPU's events in typed columns; strings are ids into the decoder's StringTable (-1: none). */
-class CpuQueue {
-  n = 0;
-  /** events before head are replayed */
-  head = 0;
-  /** newest timestamp ever pushed */
-  last = -Infinity;
-  /** tid this CPU last switched to (compact_sched's missing prev_pid) */
-  running = 0;
-  ts = new Float64Array(256);
-  kind = new Uint8Array(256);
-  tid = new Int32Array(256);
-  a = new Float64Array(256);
-  b = new Int32Array(256);
-  s1 = new Int32Array(256);
-  s2 = new Int32Array(256);
-
-  push(ts: number, kind: number, tid: number, a: number, b: number, s1: number, s2: number) {
-    if (this.n === this.ts.length) this.grow();
-    const i = this.n++;
-    this.ts[i] = ts;
-    if (ts > this.last) this.last = ts;
-    this.kind[i] = kind;
-    this.tid[i] = tid;
-    this.a[i] = a;
-    this.b[i] = b;
-    this.s1[i] = s1;
-    this.s2[i] = s2;
-  }
-
-  /** Drops the replayed events, moving the rest to the front. */
-  compact() {
-    const h = this.head;
-    if (h === 0) return;
-    const n = this.n;
-    for (const a of [this.ts, this.kind, this.tid, this.a, this.b, this.s1, this.s2]) a.copyWithin(0, h, n);
-    this.n = n - h;
-    this.head = 0;
-  }
-
-  /** Appends event i of `from`. */
-  copy(from: CpuQueue, i: number) {
-    this.push(from.ts[i]!, from.kind[i]!, from.tid[i]!, from.a[i]!, from.b[i]!, from.s1[i]!, from.s2[i]!);
-  }
-
-  private grow() {
-    const size = this.ts.length * 2;
-    const widen = <T extends Float64Array | Int32Array | Uint8Array>(from: T, to: T): T => (to.set(from), to);
-    this.ts = widen(this.ts, new Float64Array(size));
-    this.kind = widen(this.kind, new Uint8Array(size));
-    this.tid = widen(this.tid, new Int32Array(size));
-    this.a = widen(this.a, new Float64Array(size));
-    this.b = widen(this.b, new Int32Array(size));
-    this.s1 = widen(this.s1, new Int32Array(size));
-    this.s2 = widen(this.s2, new Int32Array(size));
-  }
-}
 
 export class FtraceEvents {
   private queues = new Map<number, CpuQueue>();
@@ -161,7 +98,7 @@ export class FtraceEvents {
       ev.end = this.bounds[2 * i + 1]!;
       this.event(ev, body, plain, shift);
     }
-    if (compact) this.compact(compact, sched, shift);
+    if (compact) this.events += readCompactSched(compact, sched, shift, this.strings, this.packed);
     let i = 0;
     let j = 0;
     if (
@@ -274,62 +211,6 @@ export class FtraceEvents {
       }
     }
     q.push(ts, PRINT_OTHER, tid, 0, 0, this.strings.id(b, start, end), -1);
-  }
-
-  // CompactSched: parallel packed arrays; timestamps delta-encoded from the first; comms by intern index.
-  private compact(r: ProtoReader, q: CpuQueue, shift: number) {
-    const [intern, swTs, swState, swPid, swComm, wkTs, wkPid, wkComm] = this.packed;
-    for (const a of this.packed) a.length = 0;
-    while (r.more()) {
-      const t = r.tag();
-      const wt = t & 7;
-      switch (t >>> 3) {
-        case 5:
-          if (wt !== WIRE_LEN) r.skip(wt);
-          else intern.push(this.strings.field(r));
-          break;
-        case 1:
-          r.packedVarints(wt, swTs);
-          break;
-        case 2:
-          r.packedVarints(wt, swState, true);
-          break;
-        case 3:
-          r.packedVarints(wt, swPid, true);
-          break;
-        case 6:
-          r.packedVarints(wt, swComm);
-          break;
-        case 7:
-          r.packedVarints(wt, wkTs);
-          break;
-        case 8:
-          r.packedVarints(wt, wkPid, true);
-          break;
-        case 11:
-          r.packedVarints(wt, wkComm);
-          break;
-        default:
-          r.skip(wt);
-      }
-    }
-    // Switches and wakings are two sorted runs: merge them so the CPU queue stays in time order.
-    let i = 0;
-    let j = 0;
-    let nextSw = swTs.length ? shift + swTs[0]! : Infinity;
-    let nextWk = wkTs.length ? shift + wkTs[0]! : Infinity;
-    while (i < swTs.length || j < wkTs.length) {
-      if (nextSw <= nextWk) {
-        q.push(nextSw, SWITCH, -1, swState[i] ?? 0, swPid[i] ?? 0, -1, intern[swComm[i] ?? -1] ?? -1);
-        i++;
-        nextSw = i < swTs.length ? nextSw + swTs[i]! : Infinity;
-      } else {
-        q.push(nextWk, WAKING, wkPid[j] ?? 0, 0, 0, intern[wkComm[j] ?? -1] ?? -1, -1);
-        j++;
-        nextWk = j < wkTs.length ? nextWk + wkTs[j]! : Infinity;
-      }
-      this.events++;
-    }
   }
 
   // Replays what no CPU can still precede once enough is queued.

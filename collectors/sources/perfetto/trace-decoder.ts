@@ -9,6 +9,7 @@ import { PACKET_KIND_NAMES, finishRows } from "./trace-finish";
 import { PerfettoFormatError, ProtoReader, WIRE_LEN } from "./proto-reader";
 import type { ProcessRow, ThreadRow, TraceRows } from "./rows";
 import { TraceSplitter } from "./trace-splitter";
+import { readProcessTree } from "./process-tree";
 import { TrackEvents, newInterned, readInterned, type Interned } from "./track-events";
 
 export interface PerfettoDecodeOptions {
@@ -180,7 +181,7 @@ export class PerfettoDecoder {
         this.ftrace.bundle(body);
         return;
       case 2:
-        this.processTree(body);
+        readProcessTree(body, this.processes, this.threads);
         return;
       case 6:
         this.clocks.add(body);
@@ -247,45 +248,6 @@ export class PerfettoDecoder {
     } catch (e) {
       if (!(e instanceof PerfettoFormatError)) throw e;
       throw new PerfettoFormatError(offset, `inside compressed_packets, ${e.message}`);
-    }
-  }
-
-  private processTree(r: ProtoReader) {
-    while (r.more()) {
-      const t = r.tag();
-      const f = t >>> 3;
-      if ((t & 7) !== WIRE_LEN || (f !== 1 && f !== 2)) {
-        r.skip(t & 7);
-        continue;
-      }
-      const m = r.message();
-      if (f === 1) {
-        const p: ProcessRow = { pid: 0, ppid: null, name: null, uid: null };
-        while (m.more()) {
-          const mt = m.tag();
-          if (mt === 8) p.pid = m.int64();
-          else if (mt === 16) p.ppid = m.int64();
-          else if (mt === 26) p.name ??= m.string();
-          else if (mt === 40) p.uid = m.int64();
-          else m.skip(mt & 7);
-        }
-        this.processes.set(p.pid, p);
-      } else {
-        const th: ThreadRow = { tid: 0, name: "", pid: null };
-        while (m.more()) {
-          const mt = m.tag();
-          if (mt === 8) th.tid = m.int64();
-          else if (mt === 18) th.name = m.string();
-          else if (mt === 24) th.pid = m.int64();
-          else m.skip(mt & 7);
-        }
-        const old = this.threads.get(th.tid);
-        this.threads.set(th.tid, {
-          tid: th.tid,
-          name: th.name || old?.name || "",
-          pid: th.pid ?? old?.pid ?? null,
-        });
-      }
     }
   }
 
