@@ -263,6 +263,8 @@ export class PerfettoDecoder {
       );
     if (this.uninflated)
       w.push(`${this.uninflated} compressed_packets batches not read: no zlib inflate available`);
+    if (this.splitter.otherFields)
+      w.push(`${this.splitter.otherFields} top-level fields other than Trace.packet (1) skipped`);
     if (this.skippedKinds.size) {
       const kinds = [...this.skippedKinds].map(([f, n]) => `${PACKET_KIND_NAMES[f] ?? `field ${f}`} ${n}`);
       w.push(`packet kinds not read, skipped: ${kinds.join(", ")}`);

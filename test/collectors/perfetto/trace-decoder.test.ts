@@ -193,6 +193,8 @@ describe("decodePerfetto", () => {
     );
     expect(d.complete).toBe(true);
     expect(d.warnings).toContain("packet kinds not read, skipped: field 999 1, trace_stats 2");
+    const extra = decodePerfetto(new Uint8Array([...trace([[{ f: 35, m: [] }]]), 0x10, 0x01]));
+    expect(extra.warnings).toContain("1 top-level fields other than Trace.packet (1) skipped");
     expect(d.warnings).toContain("ftrace events not read, skipped (FtraceEvent field: count): field 11 1");
   });
 
