@@ -49,13 +49,23 @@ export function threadStateTable(c: ThreadStateColumns, runId: string): Table {
     nameOf.set(tid, names.length);
     names.push(name);
   }
+  // Name index and pid per tid from typed tables for tids below 65536 (Map lookups for the rest).
+  const nameBy = new Int32Array(65536).fill(-1);
+  const pidBy = new Float64Array(65536).fill(NaN);
+  for (const [tid, k] of nameOf) if (tid >= 0 && tid < 65536) nameBy[tid] = k;
+  for (const [tid, p] of c.pids) if (tid >= 0 && tid < 65536) pidBy[tid] = p;
   const threadName = new Int32Array(n);
   const pid = new Float64Array(n);
   const cpu = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const tid = c.tid[i]!;
-    threadName[i] = nameOf.get(tid) ?? -1;
-    pid[i] = c.pids.get(tid) ?? NaN;
+    if (tid >= 0 && tid < 65536) {
+      threadName[i] = nameBy[tid]!;
+      pid[i] = pidBy[tid]!;
+    } else {
+      threadName[i] = nameOf.get(tid) ?? -1;
+      pid[i] = c.pids.get(tid) ?? NaN;
+    }
     const k = c.cpu[i]!;
     cpu[i] = k < 0 ? NaN : k;
   }
