@@ -5,6 +5,7 @@ import { ProtoReader } from "./proto-reader";
 
 export const CLOCK_MONOTONIC = 3;
 export const CLOCK_BOOTTIME = 6;
+const JITTER_NS = 1_000_000;
 
 const NAMES: Record<number, string> = {
   1: "REALTIME",
@@ -95,7 +96,10 @@ export class ClockSnapshots {
       if (b !== undefined && m !== undefined) pairs.push([b, m - b]);
     }
     pairs.sort((x, y) => x[0] - y[0]);
-    const offsets = [...new Set(pairs.map((p) => p[1]))];
+    // Each snapshot reads its clocks one after the other, so offsets jitter by ~100 ns; only a change over 1 ms
+    // (the device slept) is a new offset.
+    const offsets: number[] = [];
+    for (const [, off] of pairs) if (!offsets.some((o) => Math.abs(o - off) <= JITTER_NS)) offsets.push(off);
     const info: ClockConversion = {
       source: "BOOTTIME",
       offsetNs: pairs[0]?.[1] ?? 0,

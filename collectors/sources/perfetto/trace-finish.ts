@@ -37,6 +37,19 @@ export const PACKET_KIND_NAMES: Record<number, string> = {
   86: "android_system_property",
   89: "trace_uuid",
   91: "entity_state_residency",
+  // Extensions (frameworks/base and frameworks/native tracing protos in protos/third_party/android).
+  88: "network_packet",
+  92: "network_packet_bundle",
+  93: "surfaceflinger_layers_snapshot",
+  94: "surfaceflinger_transactions",
+  96: "shell_transition",
+  97: "shell_handler_mappings",
+  104: "protolog_message",
+  105: "protolog_viewer_config",
+  112: "winscope_extensions",
+  114: "bluetooth_trace_event",
+  116: "app_wakelock_bundle",
+  121: "evdev_event",
 };
 
 export interface FinishInput {

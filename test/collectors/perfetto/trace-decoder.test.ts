@@ -263,22 +263,26 @@ describe("decodePerfetto", () => {
   });
 
   it("BOOTTIME to MONOTONIC through the nearest snapshot when the device suspended", () => {
-    // Offset MONOTONIC - BOOTTIME: -1000 at boot 1000, -5000 at boot 100000 (4000 ns asleep in between).
+    // Offset MONOTONIC - BOOTTIME: -1000 at boot 1000, -5001000 at boot 10 s (5 ms asleep in between).
     const d = decodePerfetto(
       trace([
         snapshot(1000, 0),
-        ftrace(0, [print(2000, 3, "C|3|x|1\n"), print(60000, 3, "C|3|x|2\n"), print(99000, 3, "C|3|x|3\n")]),
-        snapshot(100000, 95000),
+        ftrace(0, [print(2000, 3, "C|3|x|1\n"), print(6e9, 3, "C|3|x|2\n"), print(9.9e9, 3, "C|3|x|3\n")]),
+        snapshot(10e9, 10e9 - 5_001_000),
       ]),
     );
-    expect(d.rows.counters.map((c) => c.ts)).toEqual([2000 - 1000, 60000 - 5000, 99000 - 5000]);
+    expect(d.rows.counters.map((c) => c.ts)).toEqual([2000 - 1000, 6e9 - 5_001_000, 9.9e9 - 5_001_000]);
     expect(d.clock).toMatchObject({
       converted: true,
       offsetNs: -1000,
-      offsets: [-1000, -5000],
+      offsets: [-1000, -5_001_000],
       snapshots: 2,
     });
     expect(d.warnings[0]).toMatch(/offset changed during the trace/);
+    // Snapshots 300 ns apart in offset are one offset read twice (clocks are read one after the other).
+    const jitter = decodePerfetto(trace([snapshot(1000, 0), snapshot(50_000, 48_700)]));
+    expect(jitter.clock.offsets).toEqual([-1000]);
+    expect(jitter.warnings).toEqual([]);
   });
 
   it("thread states from switches and wakings, names and pids from the process tree", () => {
