@@ -8,7 +8,6 @@ import { decodePerfetto } from "../collectors/sources/perfetto/trace-decoder";
 import type { Benchmark } from "./harness";
 
 const TARGET_BYTES = Number(process.env.PERFETTO_BENCH_MB ?? 104) * 1024 * 1024;
-let trace: Uint8Array | null = null;
 
 class Writer {
   buf: Uint8Array;
@@ -65,8 +64,9 @@ const NAMES = [
 const APP = 4321;
 const THREADS = [APP, APP + 20, APP + 21, APP + 22, 1200, 1201, 1500];
 
-/** An Android system trace of about `bytes` bytes (4 CPUs, an app at pid 4321 and SurfaceFlinger). */
-export function generate(bytes = TARGET_BYTES): Uint8Array {
+/** An Android system trace of about `bytes` bytes (4 CPUs, an app at pid 4321 and SurfaceFlinger), with `sched`
+ * switches and as many wakings per CPU per millisecond. */
+export function generate(bytes = TARGET_BYTES, sched = 40): Uint8Array {
   const out = new Writer(bytes + (1 << 20));
   let ts = 1_000_000_000_000;
   const packet = (body: (w: Writer) => void) => out.msg(1, body);
@@ -92,7 +92,7 @@ export function generate(bytes = TARGET_BYTES): Uint8Array {
   let cookie = 1;
   let nextFrame = ts;
   while (out.n < bytes) {
-    // 4 CPUs, each a bundle of ~1 ms: 25 B/E pairs, a counter, 40 switches and 40 wakings (compact_sched).
+    // 4 CPUs, each a bundle of ~1 ms: 25 B/E pairs, a counter, `sched` switches and wakings (compact_sched).
     for (let cpu = 0; cpu < 4; cpu++) {
       packet((p) =>
         p.msg(1, (b) => {
@@ -132,7 +132,7 @@ export function generate(bytes = TARGET_BYTES): Uint8Array {
               for (const v of values) w.varint(v);
               c.bytes(field, w.buf.subarray(0, w.n));
             };
-            const n = 40;
+            const n = sched;
             packed(
               1,
               Array.from({ length: n }, (_, i) => (i === 0 ? ts + cpu * 500 : 24_000)),
@@ -242,55 +242,62 @@ export function generate(bytes = TARGET_BYTES): Uint8Array {
 }
 
 const inflate = (b: Uint8Array) => new Uint8Array(inflateSync(b));
-const mbps = (ms: number) => trace!.length / 1e6 / (ms / 1000);
+// The machine is shared: beside each wall-clock figure, the process's CPU time (all threads, GC included).
 const cpuMs = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 };
-// The machine is shared: beside each wall-clock figure, the process's CPU time (all threads, GC included).
-const note = (wallMs: number, cpu: number) =>
-  process.stderr.write(`  wall ${mbps(wallMs).toFixed(1)} MB/s, cpu-time ${mbps(cpu).toFixed(1)} MB/s\n`);
 
-export const benchmarks: Benchmark[] = [
-  {
-    name: "perfetto/decode >=100 MB trace",
-    unit: "MB/s",
-    budget: 100,
-    higherIsBetter: true,
-    runs: 3,
-    setup() {
-      trace ??= generate();
+// Two mixes: "dense" has 40 switches and 40 wakings per CPU-millisecond, ten times what a busy phone schedules,
+// so most bytes become thread states (the worst case per byte); "typical" has 6 of each (a few thousand
+// switches a second per CPU). Both carry the same atrace prints and FrameTimeline.
+function pair(mix: string, sched: number): Benchmark[] {
+  let trace: Uint8Array | null = null;
+  const setup = () => {
+    trace ??= generate(TARGET_BYTES, sched);
+    process.stderr.write(`  ${mix} trace ${(trace.length / 1e6).toFixed(1)} MB\n`);
+  };
+  const rate = (ms: number) => trace!.length / 1e6 / (ms / 1000);
+  const timed = (work: () => void) => {
+    const t0 = performance.now();
+    const c0 = cpuMs();
+    work();
+    const ms = performance.now() - t0;
+    process.stderr.write(
+      `  wall ${rate(ms).toFixed(1)} MB/s, cpu-time ${rate(cpuMs() - c0).toFixed(1)} MB/s\n`,
+    );
+    return rate(ms);
+  };
+  return [
+    {
+      name: `perfetto/decode >=100 MB trace, ${mix} sched`,
+      unit: "MB/s",
+      budget: 100,
+      higherIsBetter: true,
+      runs: 3,
+      setup,
+      measure: () =>
+        timed(() => {
+          const d = decodePerfetto(trace!, { inflate });
+          if (!d.complete || !d.rows.sliceColumns?.length)
+            throw new Error(`generated trace did not decode: ${d.warnings[0]}`);
+        }),
     },
-    measure() {
-      const t0 = performance.now();
-      const c0 = cpuMs();
-      const d = decodePerfetto(trace!, { inflate });
-      const ms = performance.now() - t0;
-      note(ms, cpuMs() - c0);
-      if (!d.complete || !d.rows.sliceColumns?.length)
-        throw new Error(`generated trace did not decode: ${d.warnings[0]}`);
-      return mbps(ms);
+    {
+      name: `perfetto/import with Arrow tables >=100 MB trace, ${mix} sched`,
+      unit: "MB/s",
+      budget: 50,
+      higherIsBetter: true,
+      runs: 3,
+      setup,
+      measure: () =>
+        timed(() => {
+          const r = importPerfetto(trace!, "bench.perfetto-trace", "bench", { inflate });
+          if (!r.tables.frames || !r.tables.thread_states)
+            throw new Error("generated trace imported without frames");
+        }),
     },
-  },
-  {
-    name: "perfetto/import with Arrow tables >=100 MB trace",
-    unit: "MB/s",
-    budget: 50,
-    higherIsBetter: true,
-    runs: 3,
-    setup() {
-      trace ??= generate();
-      process.stderr.write(`  trace ${(trace.length / 1e6).toFixed(1)} MB\n`);
-    },
-    measure() {
-      const t0 = performance.now();
-      const c0 = cpuMs();
-      const r = importPerfetto(trace!, "bench.perfetto-trace", "bench", { inflate });
-      const ms = performance.now() - t0;
-      note(ms, cpuMs() - c0);
-      if (!r.tables.frames || !r.tables.thread_states)
-        throw new Error("generated trace imported without frames");
-      return mbps(ms);
-    },
-  },
-];
+  ];
+}
+
+export const benchmarks: Benchmark[] = [...pair("dense", 40), ...pair("typical", 6)];
