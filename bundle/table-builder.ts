@@ -21,6 +21,7 @@ export type ColumnValues =
   | BigInt64Array
   | Int32Array
   | Int8Array
+  /** float64 columns; for an integer column, NaN is null */
   | Float64Array
   | readonly (number | bigint | null | undefined)[]
   | readonly (string | null | undefined)[]
@@ -33,7 +34,7 @@ export type ColumnValues =
 /** A utf8 column already dictionary-encoded (millions of rows drawn from a few strings, e.g. method actions). */
 export interface DictionaryValues {
   dictionary: readonly string[];
-  /** Int8Array for at most 128 strings (1 byte a row; DuckDB reads int8 indices), else Int32Array */
+  /** Int8Array for at most 128 strings (1 byte a row; DuckDB reads int8 indices), else Int32Array; -1 is null */
   indices: Int32Array | Int8Array;
 }
 
@@ -199,17 +200,33 @@ function toVector(table: string, column: ColumnSpec, values: ColumnValues, adopt
       throw new Error(`${where}: dictionary values given for a ${column.type} column`);
     const max = values.dictionary.length;
     const idx = values.indices;
-    for (let i = 0; i < idx.length; i++)
-      if (idx[i]! < 0 || idx[i]! >= max)
-        throw new Error(`${where}: dictionary index ${idx[i]} outside 0..${max - 1}`);
+    // Index -1 is null (nullable columns only).
+    let nullCount = 0;
+    for (let i = 0; i < idx.length; i++) {
+      const v = idx[i]!;
+      if (v >= 0 && v < max) continue;
+      if (v === -1 && column.nullable) nullCount++;
+      else throw new Error(`${where}: dictionary index ${v} outside 0..${max - 1}`);
+    }
+    let nullBitmap: Uint8Array | undefined;
+    let data = adopt ? idx : idx.slice();
+    if (nullCount) {
+      nullBitmap = new Uint8Array((idx.length + 7) >> 3);
+      if (data === idx) data = idx.slice();
+      for (let i = 0; i < data.length; i++)
+        if (data[i] === -1) data[i] = 0;
+        else nullBitmap[i >> 3]! |= 1 << (i & 7);
+    }
     const dictionary = vectorFromArray([...values.dictionary], new Utf8());
     const type = new Dictionary(new Utf8(), idx instanceof Int8Array ? new Int8() : new Int32());
-    const data = adopt ? values.indices : values.indices.slice();
-    return makeVector(makeData({ type, length: values.indices.length, nullCount: 0, data, dictionary }));
+    return makeVector(
+      makeData({ type, length: values.indices.length, nullCount, nullBitmap, data, dictionary }),
+    );
   }
   switch (column.type) {
     case "int64":
       if (values instanceof BigInt64Array) return makeVector(adopt ? values : values.slice());
+      if (values instanceof Float64Array) return intFromFloat64(new Int64(), values, where, column.nullable);
       return numericWithNulls(
         new Int64(),
         values as readonly (number | bigint | null)[],
@@ -218,6 +235,7 @@ function toVector(table: string, column: ColumnSpec, values: ColumnValues, adopt
       );
     case "int32":
       if (values instanceof Int32Array) return makeVector(adopt ? values : values.slice());
+      if (values instanceof Float64Array) return intFromFloat64(new Int32(), values, where, column.nullable);
       return numericWithNulls(new Int32(), values as readonly (number | null)[], where, column.nullable);
     case "int8":
       if (values instanceof Int8Array) return makeVector(adopt ? values : values.slice());
@@ -258,16 +276,61 @@ function numericWithNulls(
         : type instanceof Int8
           ? new Int8Array(n)
           : new Float64Array(n);
+  // Integer columns: NaN is null too (a Float64Array can carry a nullable int column without a JS array).
+  const nanIsNull = !(type instanceof Float64);
+  // int64 from numbers through the two 32-bit halves (little-endian), not a BigInt per row.
+  const halves = data instanceof BigInt64Array ? new Int32Array(data.buffer) : null;
   for (let i = 0; i < n; i++) {
     const v = values[i];
-    if (v === null || v === undefined) {
+    if (v === null || v === undefined || (nanIsNull && v !== v)) {
       if (!nullable) throw new Error(`${where}: null at row ${i} in a non-nullable column`);
       nullCount++;
       continue;
     }
     bitmap[i >> 3]! |= 1 << (i & 7);
-    if (data instanceof BigInt64Array) data[i] = typeof v === "bigint" ? v : BigInt(Math.round(v));
-    else data[i] = Number(v);
+    if (halves) {
+      if (typeof v === "bigint") (data as BigInt64Array)[i] = v;
+      else {
+        const r = Math.round(v);
+        const hi = Math.floor(r / 4294967296);
+        halves[2 * i] = (r - hi * 4294967296) | 0;
+        halves[2 * i + 1] = hi | 0;
+      }
+    } else data[i] = Number(v);
+  }
+  return makeVector(
+    makeData({
+      type: type as Int32,
+      length: n,
+      nullCount,
+      nullBitmap: nullCount ? bitmap : null,
+      data: data as Int32Array,
+    }),
+  );
+}
+
+// A Float64Array into an integer column, NaN null: typed reads only (numericWithNulls also takes JS arrays).
+function intFromFloat64(type: Int64 | Int32, values: Float64Array, where: string, nullable: boolean): Vector {
+  const n = values.length;
+  const bitmap = new Uint8Array((n + 7) >> 3);
+  let nullCount = 0;
+  const wide = type instanceof Int64;
+  const data = wide ? new BigInt64Array(n) : new Int32Array(n);
+  const out = wide ? new Int32Array(data.buffer) : (data as Int32Array);
+  for (let i = 0; i < n; i++) {
+    const v = values[i]!;
+    if (v !== v) {
+      if (!nullable) throw new Error(`${where}: null at row ${i} in a non-nullable column`);
+      nullCount++;
+      continue;
+    }
+    bitmap[i >> 3]! |= 1 << (i & 7);
+    const r = Math.round(v);
+    if (wide) {
+      const hi = Math.floor(r / 4294967296);
+      out[2 * i] = (r - hi * 4294967296) | 0;
+      out[2 * i + 1] = hi | 0;
+    } else out[i] = r;
   }
   return makeVector(
     makeData({

@@ -168,6 +168,10 @@ export async function importFiles(
       (parts.length === 1
         ? parts[0]!.result.context.scenario
         : `import ${parts.map((p) => p.file).join(", ")}`);
+    // A trace that converted its times (Perfetto: BOOTTIME to MONOTONIC; systrace: kept in ftrace's clock) says so.
+    const clocks = parts.flatMap((p) => ("clock" in p.result ? [p.result.clock as Manifest["clock"]] : []));
+    if (clocks.length > 1)
+      warnings.push(`${clocks.length} files carry their own clock; the manifest names the first`);
     const manifest = newManifest(
       runId,
       { ...merged.context, scenario: scenario ?? null },
@@ -175,6 +179,7 @@ export async function importFiles(
         sources: parts.map((p) => ({ ...p.result.source, tables: Object.keys(p.result.tables) })),
         complete,
         warnings,
+        ...(clocks[0] ? { clock: clocks[0] } : {}),
       },
     );
     const dir = join(out, runId);

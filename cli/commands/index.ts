@@ -12,4 +12,5 @@ export const commands: Record<string, () => Promise<RegisterCommand>> = {
   run: async () => (await import("./run")).registerRun,
   publish: async () => (await import("./publish")).registerPublish,
   import: async () => (await import("./import")).registerImport,
+  export: async () => (await import("./export")).registerExport,
 };

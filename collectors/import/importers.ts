@@ -9,6 +9,8 @@ import { detectGfxinfo, importGfxinfo } from "./gfxinfo";
 import { detectLogcat, importLogcat } from "./logcat";
 import { importMacrobenchmark, type BenchmarkRun } from "./macrobenchmark";
 import { detectMethodTrace, importMethodTrace } from "./method-trace";
+import { detectPerfetto, importPerfetto } from "./perfetto";
+import { detectSystrace, importSystrace } from "./systrace";
 import { detectSimpleperfStat, importSimpleperfStat } from "./simpleperf";
 import {
   looksLikeDumpsysBattery,
@@ -62,7 +64,18 @@ export const IMPORTERS: readonly Importer[] = [
     detect: (f) => detectMethodTrace(f.bytes),
     import: (f, o) => importMethodTrace(f.bytes, f.name, o.runId),
   },
-  // Perfetto (protobuf) and systrace importers: add their entries here, before the text kinds.
+  {
+    kind: "perfetto",
+    describe: "Perfetto trace (.perfetto-trace, .pftrace, .trace: FrameTimeline, slices, sched, counters)",
+    detect: (f) => detectPerfetto(f.bytes),
+    import: (f, o) => importPerfetto(f.bytes, f.name, o.runId),
+  },
+  {
+    kind: "systrace",
+    describe: "systrace / atrace (ftrace text, atrace -z .ctrace, systrace .html old and new)",
+    detect: (f) => detectSystrace(f.bytes),
+    import: (f, o) => importSystrace(f.bytes, f.name, o.runId),
+  },
   {
     kind: "macrobenchmark",
     describe: "androidx.benchmark *-benchmarkData.json (one run per iteration)",

@@ -47,3 +47,23 @@ describe("makeBundleTable adopt", () => {
     ).toThrow(/columns wall and thread_cpu share one buffer/);
   });
 });
+
+describe("makeBundleTable dictionary nulls", () => {
+  it("index -1 is null in a nullable column and an error in a non-nullable one", () => {
+    const t = makeBundleTable("slices", "r", {
+      ts: BigInt64Array.of(1n, 2n, 3n),
+      name: { dictionary: ["a"], indices: Int32Array.of(0, 0, 0) },
+      depth: Int32Array.of(0, 0, 0),
+      track: { dictionary: ["x", "y"], indices: Int32Array.of(1, -1, 0) },
+    });
+    expect([...t.getChild("track")!]).toEqual(["y", null, "x"]);
+    expect(t.getChild("track")!.nullCount).toBe(1);
+    expect(() =>
+      makeBundleTable("slices", "r", {
+        ts: BigInt64Array.of(1n),
+        name: { dictionary: ["a"], indices: Int32Array.of(-1) },
+        depth: Int32Array.of(0),
+      }),
+    ).toThrow(/column name: dictionary index -1 outside 0..0/);
+  });
+});

@@ -375,7 +375,7 @@ export class JbApp extends LitElement {
         }
         <section id="overview">
           <h2>Runs</h2>
-          <jb-run-overview .runs=${runs}></jb-run-overview>
+          <jb-run-overview .runs=${runs} .engine=${this.session?.engine}></jb-run-overview>
           <p class="hint">
             Drop a run bundle folder (manifest.json + .arrows files) anywhere on the page to add it.
           </p>

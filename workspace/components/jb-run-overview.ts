@@ -1,15 +1,35 @@
 // <jb-run-overview>: the loaded runs with their device context, row counts per table, and load errors.
 import { LitElement, css, html, nothing } from "lit";
 import { TABLE_NAMES } from "../../bundle/schema";
+import { openRunInPerfetto } from "../app/open-in-perfetto";
 import type { LoadedRun } from "../app/session";
+import type { SqlEngine } from "../db/engine";
 
 export class JbRunOverview extends LitElement {
-  static override properties = { runs: { attribute: false } };
+  static override properties = {
+    runs: { attribute: false },
+    engine: { attribute: false },
+    perfetto: { state: true },
+  };
   declare runs: LoadedRun[];
+  declare engine: SqlEngine | undefined;
+  /** run id -> why Open in Perfetto failed */
+  declare perfetto: Record<string, string>;
 
   constructor() {
     super();
     this.runs = [];
+    this.perfetto = {};
+  }
+
+  private openInPerfetto(run: LoadedRun) {
+    const id = run.manifest?.run_id;
+    if (!this.engine || !id) return;
+    const { [id]: _, ...rest } = this.perfetto;
+    this.perfetto = rest;
+    openRunInPerfetto(this.engine, id, Object.keys(run.rows)).catch(
+      (e: Error) => (this.perfetto = { ...this.perfetto, [id]: `Open in Perfetto: ${e.message}` }),
+    );
   }
 
   static override styles = css`
@@ -58,6 +78,11 @@ export class JbRunOverview extends LitElement {
       font-family: ui-monospace, monospace;
       font-size: 12px;
     }
+    button.perfetto {
+      margin-top: 4px;
+      font-size: 12px;
+      white-space: nowrap;
+    }
     .warnings {
       color: var(--jb-warn, #b35c00);
       margin: 4px 0 0;
@@ -92,6 +117,14 @@ export class JbRunOverview extends LitElement {
         ${m?.synthetic ? html`<span class="badge synthetic" title="generated, not collected from a device">synthetic</span>` : nothing}
         ${m && !m.complete ? html`<span class="badge incomplete">incomplete</span>` : nothing}
         ${c?.scenario ? html`<div>${c.scenario}</div>` : nothing}
+        ${m && this.engine ? html`<button class="perfetto" @click=${() => this.openInPerfetto(run)}>Open in Perfetto</button>` : nothing}
+        ${
+          m && this.perfetto[m.run_id]
+            ? html`<ul class="errors">
+                <li>${this.perfetto[m.run_id]}</li>
+              </ul>`
+            : nothing
+        }
         ${
           run.errors.length
             ? html`<ul class="errors">

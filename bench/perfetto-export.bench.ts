@@ -1,0 +1,122 @@
+// `npm run bench -- perfetto-export`: the Perfetto exporter's speed on a synthetic run (1.8M nested thread slices
+// on 8 threads plus counters, ~100 MB of TrackEvents), and our Perfetto importer read back over that trace: a
+// track_event-heavy input, where perfetto.bench.ts measures an ftrace-heavy one (issue 16: decoder >= 100 MB/s,
+// whole import >= 50 MB/s).
+import { inflateSync } from "node:zlib";
+import type { Table } from "apache-arrow";
+import type { TableName } from "../bundle/schema";
+import { makeBundleTable } from "../bundle/table-builder";
+import { bundleToPerfetto } from "../collectors/export/bundle-to-perfetto";
+import { importPerfetto } from "../collectors/import/perfetto";
+import { decodePerfetto } from "../collectors/sources/perfetto/trace-decoder";
+import { timeMs, type Benchmark } from "./harness";
+
+const SLICES = 1_800_000;
+let tables: Partial<Record<TableName, Table>> | null = null;
+let trace: Uint8Array | null = null;
+
+// Per thread, frames of 8 ms holding a doFrame slice with three nested children, back to back.
+function synthetic(): Partial<Record<TableName, Table>> {
+  const n = SLICES;
+  const ts = new BigInt64Array(n);
+  const dur = new BigInt64Array(n);
+  const tid = new Int32Array(n);
+  const depth = new Int32Array(n);
+  const names = ["Choreographer#doFrame", "traversal", "measure", "draw"];
+  const name = new Array<string>(n);
+  for (let i = 0; i < n; i++) {
+    const thread = i % 8;
+    const k = Math.floor(i / 8);
+    const frame = Math.floor(k / 4);
+    const part = k % 4;
+    const start = 1_000_000_000_000 + frame * 8_000_000 + (part === 0 ? 0 : part * 1_500_000);
+    ts[i] = BigInt(start);
+    dur[i] = BigInt(part === 0 ? 7_000_000 : 1_000_000);
+    tid[i] = 4000 + thread;
+    depth[i] = part === 0 ? 0 : 1;
+    name[i] = names[part]!;
+  }
+  const slices = makeBundleTable(
+    "slices",
+    "bench",
+    {
+      ts,
+      dur,
+      pid: new Array(n).fill(4000),
+      tid,
+      thread_name: Array.from({ length: n }, (_, i) => `worker-${i % 8}`),
+      name,
+      depth,
+      category: new Array(n).fill("atrace"),
+    },
+    n,
+  );
+  const c = 200_000;
+  const counters = makeBundleTable("counter_samples", "bench", {
+    ts: BigInt64Array.from({ length: c }, (_, i) => BigInt(1_000_000_000_000 + i * 1_000_000)),
+    pid: new Array(c).fill(4000),
+    name: Array.from({ length: c }, (_, i) => `queue ${i % 4}`),
+    value: Float64Array.from({ length: c }, (_, i) => i % 17),
+  });
+  return { slices, counter_samples: counters };
+}
+
+const mbPerS = (bytes: number, ms: number) => bytes / 1e6 / (ms / 1000);
+
+export const benchmarks: Benchmark[] = [
+  {
+    name: "perfetto-export/export 1.8M slices + 200k counters",
+    unit: "MB/s",
+    higherIsBetter: true,
+    runs: 3,
+    setup() {
+      tables ??= synthetic();
+    },
+    async measure() {
+      let bytes = 0;
+      const ms = await timeMs(() => {
+        trace = bundleToPerfetto(tables!).trace;
+        bytes = trace.length;
+      });
+      process.stderr.write(`  trace ${(bytes / 1e6).toFixed(1)} MB in ${ms.toFixed(0)} ms\n`);
+      return mbPerS(bytes, ms);
+    },
+  },
+  {
+    name: "perfetto-export/decode the exported trace",
+    unit: "MB/s",
+    budget: 100,
+    higherIsBetter: true,
+    runs: 3,
+    setup() {
+      tables ??= synthetic();
+      trace ??= bundleToPerfetto(tables).trace;
+    },
+    async measure() {
+      const t = trace!;
+      return mbPerS(
+        t.length,
+        await timeMs(() => decodePerfetto(t, { inflate: (b) => new Uint8Array(inflateSync(b)) })),
+      );
+    },
+  },
+  {
+    name: "perfetto-export/import the exported trace (with Arrow tables)",
+    unit: "MB/s",
+    budget: 50,
+    higherIsBetter: true,
+    runs: 3,
+    setup() {
+      tables ??= synthetic();
+      trace ??= bundleToPerfetto(tables).trace;
+    },
+    async measure() {
+      const t = trace!;
+      return mbPerS(t.length, await timeMs(() => importPerfetto(t, "bench.perfetto-trace", "bench")));
+    },
+    teardown() {
+      tables = null;
+      trace = null;
+    },
+  },
+];

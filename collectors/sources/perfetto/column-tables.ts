@@ -1,0 +1,141 @@
+// The Perfetto importer's typed slice and thread-state columns as bundle tables, and the column helpers
+// tracesToTables shares (int64 without a BigInt per row, dictionary-encoded strings).
+import type { Table } from "apache-arrow";
+import { makeBundleTable, type DictionaryValues } from "../../../bundle/table-builder";
+import { THREAD_STATE_NAMES, type SliceColumns, type ThreadStateColumns } from "./rows";
+
+export function sliceTable(c: SliceColumns, runId: string): Table {
+  const n = c.length;
+  const names: string[] = [];
+  const nameOf = new Map<number, number>();
+  for (const [tid, name] of c.names) {
+    nameOf.set(tid, names.length);
+    names.push(name);
+  }
+  const threadName = new Int32Array(n);
+  const pid = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const tid = c.tid[i]!;
+    const known = tid === tid;
+    threadName[i] = known ? (nameOf.get(tid) ?? -1) : -1;
+    const p = c.pid[i]!;
+    pid[i] = p === p || !known ? p : (c.pids.get(tid) ?? NaN);
+  }
+  return makeBundleTable(
+    "slices",
+    runId,
+    {
+      ts: int64(n, (i) => c.ts[i]!),
+      dur: c.dur,
+      pid,
+      tid: c.tid,
+      thread_name: { dictionary: names, indices: threadName },
+      name: { dictionary: c.strings, indices: c.name },
+      depth: c.depth,
+      category: { dictionary: c.strings, indices: c.category },
+      track: { dictionary: c.strings, indices: c.track },
+    },
+    n,
+    // Each column has its own buffer: taken over, not copied (name, category and track only read theirs).
+    { adopt: true },
+  );
+}
+
+export function threadStateTable(c: ThreadStateColumns, runId: string): Table {
+  const n = c.length;
+  const names: string[] = [];
+  const nameOf = new Map<number, number>();
+  for (const [tid, name] of c.names) {
+    nameOf.set(tid, names.length);
+    names.push(name);
+  }
+  // Name index and pid per tid from typed tables for tids below 65536 (Map lookups for the rest).
+  const nameBy = new Int32Array(65536).fill(-1);
+  const pidBy = new Float64Array(65536).fill(NaN);
+  for (const [tid, k] of nameOf) if (tid >= 0 && tid < 65536) nameBy[tid] = k;
+  for (const [tid, p] of c.pids) if (tid >= 0 && tid < 65536) pidBy[tid] = p;
+  const threadName = new Int32Array(n);
+  const pid = new Float64Array(n);
+  const cpu = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const tid = c.tid[i]!;
+    if (tid >= 0 && tid < 65536) {
+      threadName[i] = nameBy[tid]!;
+      pid[i] = pidBy[tid]!;
+    } else {
+      threadName[i] = nameOf.get(tid) ?? -1;
+      pid[i] = c.pids.get(tid) ?? NaN;
+    }
+    const k = c.cpu[i]!;
+    cpu[i] = k < 0 ? NaN : k;
+  }
+  // Float64Array into an integer column: NaN is null (bundle/table-builder.ts).
+  return makeBundleTable(
+    "thread_states",
+    runId,
+    {
+      ts: int64(n, (i) => c.ts[i]!),
+      dur: c.dur,
+      tid: c.tid,
+      pid,
+      thread_name: { dictionary: names, indices: threadName },
+      state: {
+        dictionary: THREAD_STATE_NAMES,
+        indices: new Int8Array(c.state.buffer, c.state.byteOffset, n),
+      },
+      cpu,
+      blocked_function: { dictionary: [], indices: new Int32Array(n).fill(-1) },
+    },
+    n,
+    // Each column has its own buffer (the builder's arrays or fresh ones): taken over, not copied.
+    { adopt: true },
+  );
+}
+
+// Numbers (null as NaN) by index: TypedArray.from with a map function goes through the iterator protocol.
+export function floats(n: number, get: (i: number) => number | null): Float64Array {
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) out[i] = get(i) ?? NaN;
+  return out;
+}
+
+export function ints(n: number, get: (i: number) => number): Int32Array {
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i++) out[i] = get(i);
+  return out;
+}
+
+// int64 without a BigInt per row: the two 32-bit halves written through an Int32Array view (little-endian).
+export function int64(n: number, get: (i: number) => number): BigInt64Array {
+  const out = new BigInt64Array(n);
+  const half = new Int32Array(out.buffer);
+  for (let i = 0; i < n; i++) {
+    const v = Math.trunc(get(i));
+    const hi = Math.floor(v / 4294967296);
+    half[2 * i] = (v - hi * 4294967296) | 0;
+    half[2 * i + 1] = hi | 0;
+  }
+  return out;
+}
+
+// A utf8 column as dictionary indices (-1 for null): one Map lookup a row instead of one Arrow string each.
+export function dict(n: number, get: (i: number) => string | null): DictionaryValues {
+  const index = new Map<string, number>();
+  const dictionary: string[] = [];
+  const indices = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const v = get(i);
+    if (v === null) {
+      indices[i] = -1;
+      continue;
+    }
+    let k = index.get(v);
+    if (k === undefined) {
+      k = dictionary.length;
+      index.set(v, k);
+      dictionary.push(v);
+    }
+    indices[i] = k;
+  }
+  return { dictionary, indices };
+}

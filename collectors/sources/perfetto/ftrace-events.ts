@@ -1,0 +1,312 @@
+// FtraceEventBundle (protos/perfetto/trace/ftrace/ftrace_event_bundle.proto): one per CPU per read, so a
+// thread's events arrive in per-CPU runs that interleave in time. Events are queued per CPU (each queue is in time
+// order) and replayed in one merged time order, as trace processor's sorter does, so a slice begun on one CPU and
+// ended on another, or a switch-out before a switch-in elsewhere, pair up. Replay runs as the trace is read, up to
+// the oldest CPU's newest event (no CPU can still send anything older), so the queues stay small.
+import { AtraceSlices } from "./atrace-slices";
+import { readCompactSched } from "./compact-sched";
+import { CpuQueue, PRINT_BEGIN, PRINT_END, PRINT_OTHER, RENAME, SWITCH, WAKING } from "./cpu-queue";
+import { ProtoReader, WIRE_LEN } from "./proto-reader";
+import { StringTable } from "./string-table";
+import { ThreadStates } from "./thread-states";
+
+// FtraceEvent field numbers (ftrace_event.proto): print 3, sched_switch 4, sched_waking 20, sched_wakeup_new 114,
+// task_newtask 235, task_rename 236.
+const F_PRINT = 3;
+const F_SWITCH = 4;
+const F_WAKING = 20;
+const F_WAKEUP_NEW = 114;
+const F_NEWTASK = 235;
+const F_RENAME = 236;
+
+export class FtraceEvents {
+  private queues = new Map<number, CpuQueue>();
+  readonly strings = new StringTable();
+  readonly slices = new AtraceSlices(this.strings);
+  readonly states = new ThreadStates();
+  /** task_newtask/task_rename names per tid */
+  readonly renames = new Map<number, string>();
+  // Last comm string id + 1 per tid (0: none); tids past the array in a Map.
+  private commSmall = new Int32Array(65536);
+  private commLarge = new Map<number, number>();
+  /** events are replayed up to this time */
+  private replayed = -Infinity;
+  /** events that arrived older than what was already replayed (replayed late, out of order) */
+  late = 0;
+
+  constructor(private readonly batch = 1 << 16) {}
+  /** events of ftrace kinds we do not read, by FtraceEvent field number */
+  readonly skipped = new Map<number, number>();
+  events = 0;
+  nonBootClock = 0;
+  /** [start, end) of each FtraceEvent of the bundle being read */
+  private bounds: Int32Array = new Int32Array(512);
+  private plain = new CpuQueue();
+  /** compact_sched's arrays, reused from bundle to bundle */
+  private packed: [number[], number[], number[], number[], number[], number[], number[], number[]] = [
+    [],
+    [],
+    [],
+    [],
+    [],
+    [],
+    [],
+    [],
+  ];
+  private sched = new CpuQueue();
+
+  /** One FtraceEventBundle; a non-boot ftrace clock is shifted onto BOOTTIME by the bundle's timestamp pair. */
+  bundle(r: ProtoReader): void {
+    let cpu = 0;
+    let events = 0;
+    let compact: ProtoReader | null = null;
+    let clock = 0;
+    let ftraceTs: number | null = null;
+    let bootTs: number | null = null;
+    while (r.more()) {
+      const t = r.tag();
+      const f = t >>> 3;
+      if (f === 1 && (t & 7) === 0) cpu = r.varint();
+      else if (f === 2 && (t & 7) === WIRE_LEN) {
+        if (2 * events + 2 > this.bounds.length) this.bounds = grown(this.bounds);
+        this.bounds[2 * events] = r.len();
+        this.bounds[2 * events++ + 1] = r.pos;
+      } else if (f === 4 && (t & 7) === WIRE_LEN) compact = r.message();
+      else if (f === 5 && (t & 7) === 0) clock = r.varint();
+      else if (f === 6 && (t & 7) === 0) ftraceTs = r.int64();
+      else if (f === 7 && (t & 7) === 0) bootTs = r.int64();
+      else r.skip(t & 7);
+    }
+    // FTRACE_CLOCK_UNSPECIFIED (0) means boottime; other clocks carry a (ftrace, boot) pair to shift by.
+    let shift = 0;
+    if (clock !== 0) {
+      if (ftraceTs !== null && bootTs !== null) shift = bootTs - ftraceTs;
+      else this.nonBootClock++;
+    }
+    let q = this.queues.get(cpu);
+    if (!q) this.queues.set(cpu, (q = new CpuQueue()));
+    // The bundle's events and its compact_sched events are two sorted runs that interleave in time: read each
+    // into a scratch queue, then merge them onto the CPU's queue.
+    const plain = this.plain;
+    const sched = this.sched;
+    plain.n = 0;
+    sched.n = 0;
+    const ev = new ProtoReader(r.buf, 0, 0, r.base);
+    const body = new ProtoReader(r.buf, 0, 0, r.base);
+    for (let i = 0; i < events; i++) {
+      ev.pos = this.bounds[2 * i]!;
+      ev.end = this.bounds[2 * i + 1]!;
+      this.event(ev, body, plain, shift);
+    }
+    if (compact) this.events += readCompactSched(compact, sched, shift, this.strings, this.packed);
+    let i = 0;
+    let j = 0;
+    if (
+      plain.n + sched.n &&
+      Math.min(plain.n ? plain.ts[0]! : Infinity, sched.n ? sched.ts[0]! : Infinity) < this.replayed
+    )
+      this.late++;
+    while (i < plain.n || j < sched.n)
+      if (j >= sched.n || (i < plain.n && plain.ts[i]! <= sched.ts[j]!)) q.copy(plain, i++);
+      else q.copy(sched, j++);
+    this.flushSome();
+  }
+
+  private event(r: ProtoReader, body: ProtoReader, q: CpuQueue, shift: number) {
+    let ts = 0;
+    let tid = 0;
+    let kind = 0;
+    while (r.more()) {
+      const t = r.tag();
+      const f = t >>> 3;
+      if (t === 8) ts = r.varint();
+      else if (t === 16) tid = r.varint();
+      else if ((t & 7) === WIRE_LEN && f >= 3 && f !== 5) {
+        kind = f;
+        body.enter(r);
+      } else r.skip(t & 7);
+    }
+    if (kind === 0) return;
+    this.events++;
+    ts += shift;
+    const S = this.strings;
+    switch (kind) {
+      case F_PRINT:
+        while (body.more()) {
+          const t = body.tag();
+          if (t === 18) {
+            const start = body.len();
+            this.print(q, ts, tid, body.buf, start, body.pos);
+          } else body.skip(t & 7);
+        }
+        return;
+      case F_SWITCH: {
+        let prevComm = -1;
+        let nextComm = -1;
+        let prevPid = 0;
+        let prevState = 0;
+        let nextPid = 0;
+        while (body.more()) {
+          const t = body.tag();
+          if (t === 10) prevComm = S.field(body);
+          else if (t === 16) prevPid = body.int64();
+          else if (t === 32) prevState = body.int64();
+          else if (t === 42) nextComm = S.field(body);
+          else if (t === 48) nextPid = body.int64();
+          else body.skip(t & 7);
+        }
+        q.push(ts, SWITCH, prevPid, prevState, nextPid, prevComm, nextComm);
+        return;
+      }
+      case F_WAKING:
+      case F_WAKEUP_NEW: {
+        let comm = -1;
+        let pid = 0;
+        while (body.more()) {
+          const t = body.tag();
+          if (t === 10) comm = S.field(body);
+          else if (t === 16) pid = body.int64();
+          else body.skip(t & 7);
+        }
+        q.push(ts, WAKING, pid, 0, 0, comm, -1);
+        return;
+      }
+      case F_NEWTASK:
+      case F_RENAME: {
+        let pid = 0;
+        let comm = -1;
+        // task_newtask: pid 1, comm 2; task_rename: pid 1, newcomm 3.
+        const commTag = kind === F_NEWTASK ? 18 : 26;
+        while (body.more()) {
+          const t = body.tag();
+          if (t === 8) pid = body.int64();
+          else if (t === commTag) comm = S.field(body);
+          else body.skip(t & 7);
+        }
+        if (comm >= 0) q.push(ts, RENAME, pid, 0, 0, comm, -1);
+        return;
+      }
+      default:
+        this.skipped.set(kind, (this.skipped.get(kind) ?? 0) + 1);
+    }
+  }
+
+  // The common atrace markers read straight from the bytes: `B|pid|name` and `E[|pid]` (libcutils trace-dev.inc);
+  // anything else goes to AtraceSlices.marker as text.
+  private print(q: CpuQueue, ts: number, tid: number, b: Uint8Array, start: number, end: number) {
+    while (end > start && (b[end - 1] === 10 || b[end - 1] === 0)) end--;
+    const c = b[start];
+    if (c === 69 /* E */ && (end === start + 1 || b[start + 1] === 124)) {
+      q.push(ts, PRINT_END, tid, 0, 0, -1, -1);
+      return;
+    }
+    if (c === 66 /* B */ && b[start + 1] === 124) {
+      let pid = 0;
+      let p = start + 2;
+      while (p < end && b[p]! >= 48 && b[p]! <= 57) pid = pid * 10 + b[p++]! - 48;
+      if (p > start + 2 && p < end && b[p] === 124) {
+        const name = p + 1 < end ? this.strings.id(b, p + 1, end) : this.strings.text("[empty slice name]");
+        q.push(ts, PRINT_BEGIN, tid, pid, 0, name, -1);
+        return;
+      }
+    }
+    q.push(ts, PRINT_OTHER, tid, 0, 0, this.strings.id(b, start, end), -1);
+  }
+
+  // Replays what no CPU can still precede once enough is queued.
+  private flushSome() {
+    let queued = 0;
+    let upTo = Infinity;
+    for (const q of this.queues.values()) {
+      queued += q.n - q.head;
+      if (q.last < upTo) upTo = q.last;
+    }
+    if (queued >= this.batch) this.replay(upTo);
+  }
+
+  /** Replays the rest and returns thread names from the sched comms. */
+  finish(): Map<number, string> {
+    this.replay(Infinity);
+    const comms = new Map<number, string>();
+    for (let tid = 1; tid < 65536; tid++)
+      if (this.commSmall[tid]) comms.set(tid, this.strings.get(this.commSmall[tid]! - 1));
+    for (const [tid, id] of this.commLarge) comms.set(tid, this.strings.get(id));
+    return comms;
+  }
+
+  private seen(tid: number, id: number) {
+    if (id < 0 || tid <= 0) return;
+    if (tid < 65536) this.commSmall[tid] = id + 1;
+    else this.commLarge.set(tid, id);
+  }
+
+  /** Replays queued events up to `limit` in time order into slices, counters and thread states. */
+  private replay(limit: number): void {
+    const { slices, states } = this;
+    const cpus = [...this.queues.keys()];
+    const qs = cpus.map((c) => this.queues.get(c)!);
+    // Each CPU's next timestamp (Infinity when drained), kept beside the queues so one pass finds the earliest
+    // CPU and the one after it.
+    const next = Float64Array.from(qs, (q) => (q.head < q.n ? q.ts[q.head]! : Infinity));
+    for (;;) {
+      let k = -1;
+      let best = Infinity;
+      let second = Infinity;
+      for (let c = 0; c < next.length; c++) {
+        const t = next[c]!;
+        if (t < best) {
+          second = best;
+          best = t;
+          k = c;
+        } else if (t < second) second = t;
+      }
+      if (k < 0 || best > limit) break;
+      if (second > limit) second = limit;
+      const q = qs[k]!;
+      const cpu = cpus[k]!;
+      // Locals: the handlers below are calls, after which V8 would reload every field through q.
+      const { ts: T, kind: K, tid: D, a: A, b: B, s1: S1, s2: S2, n } = q;
+      let i = q.head;
+      for (; i < n && T[i]! <= second; i++) {
+        const ts = T[i]!;
+        switch (K[i]) {
+          case PRINT_BEGIN:
+            slices.begin(ts, D[i]!, A[i]!, S1[i]!);
+            break;
+          case PRINT_END:
+            slices.end(ts, D[i]!);
+            break;
+          case PRINT_OTHER:
+            slices.marker(ts, D[i]!, this.strings.get(S1[i]!));
+            break;
+          case SWITCH: {
+            // compact_sched does not record prev_pid: it is whoever this CPU switched to last.
+            const prev = D[i] === -1 ? q.running : D[i]!;
+            this.seen(prev, S1[i]!);
+            this.seen(B[i]!, S2[i]!);
+            states.switch(ts, cpu, prev, A[i]!, B[i]!);
+            q.running = B[i]!;
+            break;
+          }
+          case WAKING:
+            this.seen(D[i]!, S1[i]!);
+            states.waking(ts, D[i]!);
+            break;
+          default:
+            this.renames.set(D[i]!, this.strings.get(S1[i]!));
+        }
+      }
+      q.head = i;
+      next[k] = i < n ? T[i]! : Infinity;
+    }
+    if (limit > this.replayed) this.replayed = limit;
+    for (const q of qs) q.compact();
+  }
+}
+
+function grown(a: Int32Array): Int32Array {
+  // Doubling keeps the scratch array for the largest bundle seen.
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
+}

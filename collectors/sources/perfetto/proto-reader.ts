@@ -1,0 +1,231 @@
+// A protobuf wire-format reader (protobuf.dev/programming-guides/encoding): varint, fixed32/64 and
+// length-delimited fields over one Uint8Array. Every length is checked against the enclosing message's end before
+// it is used, so a corrupt length never reads or allocates past the buffer; errors name the byte offset.
+
+/** Bad or truncated Perfetto data; `offset` is the byte in the file (or in the inflated compressed_packets). */
+export class PerfettoFormatError extends Error {
+  constructor(
+    readonly offset: number,
+    readonly detail: string,
+  ) {
+    super(`byte ${offset}: ${detail}`);
+    this.name = "PerfettoFormatError";
+  }
+}
+
+export const WIRE_VARINT = 0;
+export const WIRE_FIXED64 = 1;
+export const WIRE_LEN = 2;
+export const WIRE_FIXED32 = 5;
+
+const TWO32 = 4294967296;
+const utf8 = new TextDecoder("utf-8", { fatal: false });
+
+export class ProtoReader {
+  pos: number;
+  /** high 32 bits of the last varint longer than 4 bytes (sign for int64), else 0 */
+  private hi = 0;
+  /** low 32 bits of that varint */
+  private lo = 0;
+
+  /** `base` is the absolute offset of buf[0], so errors point into the file. */
+  constructor(
+    readonly buf: Uint8Array,
+    start: number,
+    public end: number,
+    readonly base = 0,
+  ) {
+    this.pos = start;
+  }
+
+  /** Points this reader at the next length-delimited field of `r` (reused in hot loops instead of message()). */
+  enter(r: ProtoReader): this {
+    const start = r.len();
+    this.pos = start;
+    this.end = r.pos;
+    return this;
+  }
+
+  more(): boolean {
+    return this.pos < this.end;
+  }
+
+  fail(detail: string, at = this.pos): never {
+    throw new PerfettoFormatError(this.base + at, detail);
+  }
+
+  /** Next field's tag (field number << 3 | wire type); groups and unknown wire types are errors. */
+  tag(): number {
+    const at = this.pos;
+    const t = this.varint();
+    const wt = t & 7;
+    if (t < 8 || wt === 3 || wt === 4 || wt > 5)
+      this.fail(`invalid field tag ${t} (field ${Math.floor(t / 8)}, wire type ${wt})`, at);
+    return t;
+  }
+
+  /** Unsigned varint as a number (exact below 2^53: timestamps, ids, lengths). */
+  varint(): number {
+    const b = this.buf;
+    let p = this.pos;
+    const end = this.end;
+    if (p >= end) this.fail("varint runs past the end of its message");
+    let byte = b[p++]!;
+    if (byte < 0x80) {
+      this.pos = p;
+      this.hi = 0;
+      return byte;
+    }
+    let lo = byte & 0x7f;
+    for (let shift = 7; shift < 28; shift += 7) {
+      if (p >= end) this.fail("varint runs past the end of its message");
+      byte = b[p++]!;
+      lo |= (byte & 0x7f) << shift;
+      if (byte < 0x80) {
+        this.pos = p;
+        this.hi = 0;
+        return lo >>> 0;
+      }
+    }
+    // Bytes 5..10: bits 28..63.
+    if (p >= end) this.fail("varint runs past the end of its message");
+    byte = b[p++]!;
+    lo = (lo | ((byte & 0x0f) << 28)) >>> 0;
+    let hi = (byte & 0x7f) >> 4;
+    if (byte >= 0x80) {
+      let shift = 3;
+      for (let i = 0; ; i++) {
+        if (i === 5) this.fail("varint longer than 10 bytes", this.pos);
+        if (p >= end) this.fail("varint runs past the end of its message");
+        byte = b[p++]!;
+        hi |= (byte & 0x7f) << shift;
+        shift += 7;
+        if (byte < 0x80) break;
+      }
+    }
+    this.pos = p;
+    this.hi = hi;
+    this.lo = lo;
+    return (hi >>> 0) * TWO32 + lo;
+  }
+
+  /** int64/int32 (two's complement, negative values take 10 bytes). */
+  int64(): number {
+    const v = this.varint();
+    if (this.hi & 0x80000000) return (this.hi | 0) * TWO32 + this.lo;
+    return v;
+  }
+
+  /** sint32/sint64 (zigzag). */
+  sint(): number {
+    const v = this.varint();
+    const half = Math.floor(v / 2);
+    return v % 2 === 0 ? half : -half - 1;
+  }
+
+  fixed32(): number {
+    if (this.pos + 4 > this.end) this.fail("fixed32 runs past the end of its message");
+    const b = this.buf;
+    const p = this.pos;
+    this.pos = p + 4;
+    return (b[p]! | (b[p + 1]! << 8) | (b[p + 2]! << 16) | (b[p + 3]! << 24)) >>> 0;
+  }
+
+  fixed64(): number {
+    const lo = this.fixed32();
+    const hi = this.fixed32();
+    return hi * TWO32 + lo;
+  }
+
+  double(): number {
+    if (this.pos + 8 > this.end) this.fail("double runs past the end of its message");
+    const v = new DataView(this.buf.buffer, this.buf.byteOffset + this.pos, 8).getFloat64(0, true);
+    this.pos += 8;
+    return v;
+  }
+
+  /** A length-delimited field's bounds [start, end), checked against this message's end. */
+  len(): number {
+    const at = this.pos;
+    const n = this.varint();
+    if (n > this.end - this.pos)
+      this.fail(`length ${n} runs past the end of its message (${this.end - this.pos} bytes left)`, at);
+    const start = this.pos;
+    this.pos += n;
+    return start;
+  }
+
+  /** A sub-reader over the next length-delimited field. */
+  message(): ProtoReader {
+    const start = this.len();
+    return new ProtoReader(this.buf, start, this.pos, this.base);
+  }
+
+  string(): string {
+    const start = this.len();
+    return decodeUtf8(this.buf, start, this.pos);
+  }
+
+  /** Skips a field's value of the given wire type. */
+  skip(wireType: number): void {
+    switch (wireType) {
+      case WIRE_VARINT:
+        this.varint();
+        return;
+      case WIRE_FIXED64:
+        if (this.pos + 8 > this.end) this.fail("fixed64 runs past the end of its message");
+        this.pos += 8;
+        return;
+      case WIRE_LEN:
+        this.len();
+        return;
+      case WIRE_FIXED32:
+        if (this.pos + 4 > this.end) this.fail("fixed32 runs past the end of its message");
+        this.pos += 4;
+        return;
+      default:
+        this.fail(`unsupported wire type ${wireType}`);
+    }
+  }
+
+  /** A packed repeated varint field (or one unpacked element) appended to `out`. */
+  packedVarints(wireType: number, out: number[], signed = false): void {
+    if (wireType === WIRE_VARINT) {
+      out.push(signed ? this.int64() : this.varint());
+      return;
+    }
+    if (wireType !== WIRE_LEN) this.fail(`expected a packed varint field, got wire type ${wireType}`);
+    const start = this.len();
+    const end = this.pos;
+    const b = this.buf;
+    let p = start;
+    // Values below 2^28 (deltas, pids, comm indices) inline; longer ones through a reader.
+    while (p < end) {
+      let v = 0;
+      let shift = 0;
+      let byte = 0;
+      do {
+        byte = b[p++]!;
+        v |= (byte & 0x7f) << shift;
+        shift += 7;
+      } while (byte >= 0x80 && shift < 28 && p < end);
+      if (byte < 0x80) {
+        out.push(v >>> 0);
+        continue;
+      }
+      const r = new ProtoReader(b, p - shift / 7, end, this.base);
+      out.push(signed ? r.int64() : r.varint());
+      p = r.pos;
+    }
+  }
+}
+
+/** UTF-8 text; short ASCII strings (comm, slice names) without TextDecoder's call cost. */
+export function decodeUtf8(buf: Uint8Array, start: number, end: number): string {
+  if (end - start <= 64) {
+    let ascii = true;
+    for (let i = start; i < end; i++) if (buf[i]! >= 0x80) ascii = false;
+    if (ascii) return String.fromCharCode.apply(null, buf.subarray(start, end) as unknown as number[]);
+  }
+  return utf8.decode(buf.subarray(start, end));
+}

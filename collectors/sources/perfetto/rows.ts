@@ -1,0 +1,258 @@
+// Row shapes shared by the Perfetto and systrace importers, and the one place that turns them into bundle
+// tables (bundle/schema.ts: slices, thread_states, counter_samples, processes, threads, frame_timeline).
+// Timestamps are ns CLOCK_MONOTONIC as plain numbers: exact up to 2^53 ns (104 days of uptime).
+import type { Table } from "apache-arrow";
+import type { TableName } from "../../../bundle/schema";
+import { makeBundleTable } from "../../../bundle/table-builder";
+import { dict, floats, int64, ints, sliceTable, threadStateTable } from "./column-tables";
+
+export interface SliceRow {
+  ts: number;
+  /** null when the slice never closed before the trace ended */
+  dur: number | null;
+  pid: number | null;
+  /** null for async slices */
+  tid: number | null;
+  thread_name: string | null;
+  name: string;
+  /** nesting depth on its track, 0 = outermost */
+  depth: number;
+  /** atrace, async, track_event:<category>, systrace */
+  category: string | null;
+  /** the async track or track_event track name, when not a thread's own */
+  track: string | null;
+}
+
+export type ThreadStateName =
+  "running" | "runnable" | "runnable_preempted" | "sleeping" | "uninterruptible" | "dead" | "unknown";
+
+/** Slices as typed columns (the Perfetto importer's: a system trace has millions): NaN for a null dur, pid or tid;
+ * name, category and track are ids into `strings` (-1: null); thread names and missing pids come from the per-tid
+ * maps. */
+export interface SliceColumns {
+  length: number;
+  ts: Float64Array;
+  dur: Float64Array;
+  pid: Float64Array;
+  tid: Float64Array;
+  depth: Int32Array;
+  name: Int32Array;
+  category: Int32Array;
+  track: Int32Array;
+  strings: readonly string[];
+  names: Map<number, string>;
+  pids: Map<number, number>;
+}
+
+/** The columns as row objects (tests, small traces). */
+export function sliceRows(c: SliceColumns): SliceRow[] {
+  const str = (id: number) => (id < 0 ? null : c.strings[id]!);
+  const num = (v: number) => (Number.isNaN(v) ? null : v);
+  return Array.from({ length: c.length }, (_, i) => {
+    const tid = num(c.tid[i]!);
+    return {
+      ts: c.ts[i]!,
+      dur: num(c.dur[i]!),
+      pid: num(c.pid[i]!) ?? (tid === null ? null : (c.pids.get(tid) ?? null)),
+      tid,
+      thread_name: tid === null ? null : (c.names.get(tid) ?? null),
+      name: c.strings[c.name[i]!]!,
+      depth: c.depth[i]!,
+      category: str(c.category[i]!),
+      track: str(c.track[i]!),
+    };
+  });
+}
+
+/** State codes of ThreadStateColumns.state, in this order. */
+export const THREAD_STATE_NAMES: readonly ThreadStateName[] = [
+  "running",
+  "runnable",
+  "runnable_preempted",
+  "sleeping",
+  "uninterruptible",
+  "dead",
+  "unknown",
+];
+
+/** Thread states as typed columns (a system trace has millions): dur NaN while open, cpu -1 when not running;
+ * thread name and pid come from the per-tid maps. */
+export interface ThreadStateColumns {
+  length: number;
+  ts: Float64Array;
+  dur: Float64Array;
+  tid: Int32Array;
+  /** index into THREAD_STATE_NAMES */
+  state: Uint8Array;
+  cpu: Int32Array;
+  names: Map<number, string>;
+  pids: Map<number, number>;
+}
+
+/** The columns as row objects (tests, small traces). */
+export function threadStateRows(c: ThreadStateColumns): ThreadStateRow[] {
+  return Array.from({ length: c.length }, (_, i) => {
+    const tid = c.tid[i]!;
+    const dur = c.dur[i]!;
+    const cpu = c.cpu[i]!;
+    return {
+      ts: c.ts[i]!,
+      dur: Number.isNaN(dur) ? null : dur,
+      tid,
+      pid: c.pids.get(tid) ?? null,
+      thread_name: c.names.get(tid) ?? null,
+      state: THREAD_STATE_NAMES[c.state[i]!]!,
+      cpu: cpu < 0 ? null : cpu,
+      blocked_function: null,
+    };
+  });
+}
+
+export interface ThreadStateRow {
+  ts: number;
+  /** null when the trace ends in that state */
+  dur: number | null;
+  tid: number;
+  pid: number | null;
+  thread_name: string | null;
+  state: ThreadStateName;
+  /** core it ran on, for running */
+  cpu: number | null;
+  blocked_function: string | null;
+}
+
+export interface CounterRow {
+  ts: number;
+  pid: number | null;
+  name: string;
+  value: number;
+}
+
+export interface ProcessRow {
+  pid: number;
+  ppid: number | null;
+  name: string | null;
+  uid: number | null;
+}
+
+export interface ThreadRow {
+  tid: number;
+  name: string;
+  pid: number | null;
+}
+
+export interface FrameTimelineRow {
+  scope: "surface" | "display";
+  timeline: "expected" | "actual";
+  ts: number;
+  dur: number | null;
+  token: number;
+  display_frame_token: number | null;
+  pid: number | null;
+  layer_name: string | null;
+  present_type: string | null;
+  on_time_finish: boolean | null;
+  gpu_composition: boolean | null;
+  jank_type: string | null;
+  prediction_type: string | null;
+}
+
+/** Everything a trace importer produces before it becomes Arrow. */
+export interface TraceRows {
+  slices: SliceRow[];
+  threadStates: ThreadStateRow[];
+  /** the Perfetto importer's slices, used instead of slices when present */
+  sliceColumns?: SliceColumns;
+  /** the Perfetto importer's thread states, used instead of threadStates when present */
+  threadStateColumns?: ThreadStateColumns;
+  counters: CounterRow[];
+  processes: ProcessRow[];
+  threads: ThreadRow[];
+  frameTimeline: FrameTimelineRow[];
+}
+
+export function emptyTraceRows(): TraceRows {
+  return { slices: [], threadStates: [], counters: [], processes: [], threads: [], frameTimeline: [] };
+}
+
+/** The bundle tables for the rows; empty tables are left out. */
+export function tracesToTables(rows: TraceRows, runId: string): Partial<Record<TableName, Table>> {
+  const out: Partial<Record<TableName, Table>> = {};
+  const sc = rows.sliceColumns;
+  if (sc && sc.length) out.slices = sliceTable(sc, runId);
+  const s = rows.slices;
+  if (!sc && s.length)
+    out.slices = makeBundleTable(
+      "slices",
+      runId,
+      {
+        ts: int64(s.length, (i) => s[i]!.ts),
+        dur: floats(s.length, (i) => s[i]!.dur),
+        pid: floats(s.length, (i) => s[i]!.pid),
+        tid: floats(s.length, (i) => s[i]!.tid),
+        thread_name: dict(s.length, (i) => s[i]!.thread_name),
+        name: dict(s.length, (i) => s[i]!.name),
+        depth: ints(s.length, (i) => s[i]!.depth),
+        category: dict(s.length, (i) => s[i]!.category),
+        track: dict(s.length, (i) => s[i]!.track),
+      },
+      s.length,
+      // Every column here is a fresh array of its own: taken over, not copied again.
+      { adopt: true },
+    );
+  const c = rows.threadStateColumns;
+  if (c && c.length) out.thread_states = threadStateTable(c, runId);
+  const t = rows.threadStates;
+  if (!c && t.length)
+    out.thread_states = makeBundleTable("thread_states", runId, {
+      ts: int64(t.length, (i) => t[i]!.ts),
+      dur: t.map((r) => r.dur),
+      tid: Int32Array.from(t, (r) => r.tid),
+      pid: t.map((r) => r.pid),
+      thread_name: dict(t.length, (i) => t[i]!.thread_name),
+      state: dict(t.length, (i) => t[i]!.state),
+      cpu: t.map((r) => r.cpu),
+      blocked_function: dict(t.length, (i) => t[i]!.blocked_function),
+    });
+  const cs = rows.counters;
+  if (cs.length)
+    out.counter_samples = makeBundleTable("counter_samples", runId, {
+      ts: int64(cs.length, (i) => cs[i]!.ts),
+      pid: cs.map((r) => r.pid),
+      name: dict(cs.length, (i) => cs[i]!.name),
+      value: Float64Array.from(cs, (r) => r.value),
+    });
+  const p = rows.processes;
+  if (p.length)
+    out.processes = makeBundleTable("processes", runId, {
+      pid: Int32Array.from(p, (r) => r.pid),
+      ppid: p.map((r) => r.ppid),
+      name: p.map((r) => r.name),
+      uid: p.map((r) => r.uid),
+    });
+  const th = rows.threads;
+  if (th.length)
+    out.threads = makeBundleTable("threads", runId, {
+      thread_id: Int32Array.from(th, (r) => r.tid),
+      name: th.map((r) => r.name),
+      pid: th.map((r) => r.pid),
+    });
+  const f = rows.frameTimeline;
+  if (f.length)
+    out.frame_timeline = makeBundleTable("frame_timeline", runId, {
+      scope: f.map((r) => r.scope),
+      timeline: f.map((r) => r.timeline),
+      ts: int64(f.length, (i) => f[i]!.ts),
+      dur: f.map((r) => r.dur),
+      token: int64(f.length, (i) => f[i]!.token),
+      display_frame_token: f.map((r) => r.display_frame_token),
+      pid: f.map((r) => r.pid),
+      layer_name: f.map((r) => r.layer_name),
+      present_type: f.map((r) => r.present_type),
+      on_time_finish: f.map((r) => r.on_time_finish),
+      gpu_composition: f.map((r) => r.gpu_composition),
+      jank_type: f.map((r) => r.jank_type),
+      prediction_type: f.map((r) => r.prediction_type),
+    });
+  return out;
+}

@@ -1,0 +1,76 @@
+// Slices in growable typed columns (a system trace holds millions): strings as ids into the decoder's
+// StringTable, NaN for a null dur/pid/tid, -1 for a null category or track.
+import type { SliceColumns } from "./rows";
+
+export class SliceBuilder {
+  n = 0;
+  private ts = new Float64Array(1024);
+  private dur = new Float64Array(1024);
+  private pid = new Float64Array(1024);
+  private tid = new Float64Array(1024);
+  private depth = new Int32Array(1024);
+  private name = new Int32Array(1024);
+  private category = new Int32Array(1024);
+  private track = new Int32Array(1024);
+
+  /** A new row; returns its index (dur can be set later with end()). */
+  push(
+    ts: number,
+    dur: number,
+    pid: number,
+    tid: number,
+    depth: number,
+    name: number,
+    category: number,
+    track: number,
+  ) {
+    if (this.n === this.ts.length) this.grow();
+    const i = this.n++;
+    this.ts[i] = ts;
+    this.dur[i] = dur;
+    this.pid[i] = pid;
+    this.tid[i] = tid;
+    this.depth[i] = depth;
+    this.name[i] = name;
+    this.category[i] = category;
+    this.track[i] = track;
+    return i;
+  }
+
+  /** Closes row i at `ts`. */
+  end(i: number, ts: number) {
+    this.dur[i] = ts - this.ts[i]!;
+  }
+
+  private grow() {
+    const size = this.ts.length * 2;
+    const widen = <T extends Float64Array | Int32Array>(from: T, to: T): T => (to.set(from), to);
+    this.ts = widen(this.ts, new Float64Array(size));
+    this.dur = widen(this.dur, new Float64Array(size));
+    this.pid = widen(this.pid, new Float64Array(size));
+    this.tid = widen(this.tid, new Float64Array(size));
+    this.depth = widen(this.depth, new Int32Array(size));
+    this.name = widen(this.name, new Int32Array(size));
+    this.category = widen(this.category, new Int32Array(size));
+    this.track = widen(this.track, new Int32Array(size));
+  }
+
+  /** The rows as columns (views over the builder's arrays; it must not be used afterwards). */
+  columns(strings: readonly string[]): SliceColumns {
+    const n = this.n;
+    return {
+      length: n,
+      ts: this.ts.subarray(0, n),
+      dur: this.dur.subarray(0, n),
+      pid: this.pid.subarray(0, n),
+      tid: this.tid.subarray(0, n),
+      depth: this.depth.subarray(0, n),
+      name: this.name.subarray(0, n),
+      category: this.category.subarray(0, n),
+      track: this.track.subarray(0, n),
+      strings,
+      names: new Map(),
+      pids: new Map(),
+    };
+  }
+}

@@ -1,0 +1,119 @@
+// Scheduler intervals per thread from sched_switch and sched_waking (Perfetto ftrace/sched.proto, plain and
+// compact_sched): running from switch-in to switch-out, then the prev_state the switch reports, runnable from a
+// waking to the next switch-in. A system trace holds millions of intervals, so they are kept in typed columns.
+import { THREAD_STATE_NAMES, type ThreadStateColumns, type ThreadStateName } from "./rows";
+
+const RUNNING = THREAD_STATE_NAMES.indexOf("running");
+const RUNNABLE = THREAD_STATE_NAMES.indexOf("runnable");
+const PREEMPTED = THREAD_STATE_NAMES.indexOf("runnable_preempted");
+const code = (s: ThreadStateName) => THREAD_STATE_NAMES.indexOf(s);
+const SLEEPING = code("sleeping");
+const UNINTERRUPTIBLE = code("uninterruptible");
+const DEAD = code("dead");
+const UNKNOWN = code("unknown");
+
+/** The state a thread is left in when it is switched out, from the kernel's prev_state (task_state_index
+ * letters R S D T t X Z P I, include/linux/sched.h TASK_REPORT; bit 0x100 and above mark preemption). */
+export function stateFromPrevState(prevState: number): ThreadStateName {
+  return THREAD_STATE_NAMES[stateCode(prevState)]!;
+}
+
+function stateCode(prevState: number): number {
+  const low = prevState & 0xff;
+  if (low === 0) return PREEMPTED;
+  if (low & 0x02) return UNINTERRUPTIBLE;
+  if (low & 0x01) return SLEEPING;
+  if (low & 0x30) return DEAD;
+  if (low & (0x04 | 0x08 | 0x40 | 0x80)) return SLEEPING;
+  return UNKNOWN;
+}
+
+export class ThreadStates {
+  private ts = new Float64Array(1024);
+  private dur = new Float64Array(1024);
+  private tid = new Int32Array(1024);
+  private state = new Uint8Array(1024);
+  private cpu = new Int32Array(1024);
+  private n = 0;
+  /** open interval's row + 1 per tid (0: none); tids beyond the array (pid_max is 32768 on most devices) in a Map */
+  private openSmall = new Int32Array(65536);
+  private openLarge = new Map<number, number>();
+  switch(ts: number, cpu: number, prevTid: number, prevState: number, nextTid: number): void {
+    // tid 0 is the idle task (swapper), one per CPU: not a thread anyone waits on.
+    if (prevTid !== 0) {
+      this.close(prevTid, ts);
+      this.start(ts, prevTid, stateCode(prevState), -1);
+    }
+    if (nextTid !== 0) {
+      this.close(nextTid, ts);
+      this.start(ts, nextTid, RUNNING, cpu);
+    }
+  }
+
+  waking(ts: number, tid: number): void {
+    if (tid === 0) return;
+    const cur = this.openRow(tid);
+    // A waking of a thread already running or runnable changes nothing (kernel try_to_wake_up returns early).
+    if (cur >= 0) {
+      const s = this.state[cur]!;
+      if (s === RUNNING || s === RUNNABLE || s === PREEMPTED) return;
+    }
+    this.close(tid, ts);
+    this.start(ts, tid, RUNNABLE, -1);
+  }
+
+  private openRow(tid: number): number {
+    return tid >= 0 && tid < 65536 ? this.openSmall[tid]! - 1 : (this.openLarge.get(tid) ?? -1);
+  }
+
+  private setOpen(tid: number, row: number) {
+    if (tid >= 0 && tid < 65536) this.openSmall[tid] = row + 1;
+    else if (row < 0) this.openLarge.delete(tid);
+    else this.openLarge.set(tid, row);
+  }
+
+  private close(tid: number, ts: number) {
+    const row = this.openRow(tid);
+    if (row < 0) return;
+    this.dur[row] = ts - this.ts[row]!;
+    this.setOpen(tid, -1);
+  }
+
+  private start(ts: number, tid: number, state: number, cpu: number) {
+    if (this.n === this.ts.length) this.grow();
+    const i = this.n++;
+    this.ts[i] = ts;
+    this.dur[i] = NaN;
+    this.tid[i] = tid;
+    this.state[i] = state;
+    this.cpu[i] = cpu;
+    this.setOpen(tid, i);
+  }
+
+  private grow() {
+    const size = this.ts.length * 2;
+    const widen = <T extends Float64Array | Int32Array | Uint8Array>(a: T, b: T): T => (b.set(a), b);
+    this.ts = widen(this.ts, new Float64Array(size));
+    this.dur = widen(this.dur, new Float64Array(size));
+    this.tid = widen(this.tid, new Int32Array(size));
+    this.state = widen(this.state, new Uint8Array(size));
+    this.cpu = widen(this.cpu, new Int32Array(size));
+  }
+
+  /** The intervals so far (views over the builder's arrays), times mapped by `convert` in place when given. */
+  columns(convert?: (t: number) => number): ThreadStateColumns {
+    const n = this.n;
+    const ts = this.ts.subarray(0, n);
+    if (convert) for (let i = 0; i < n; i++) ts[i] = convert(ts[i]!);
+    return {
+      length: n,
+      ts,
+      dur: this.dur.subarray(0, n),
+      tid: this.tid.subarray(0, n),
+      state: this.state.subarray(0, n),
+      cpu: this.cpu.subarray(0, n),
+      names: new Map(),
+      pids: new Map(),
+    };
+  }
+}

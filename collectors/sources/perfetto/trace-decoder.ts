@@ -1,0 +1,326 @@
+// Streaming Perfetto trace decoder: TracePackets (protos/perfetto/trace/trace_packet.proto) into the shared trace
+// rows, with per-sequence incremental state (interned_data 12, sequence_flags 13, trace_packet_defaults 59) and
+// every timestamp brought to CLOCK_MONOTONIC through the ClockSnapshots. Pure: inflating is passed in.
+import type { AtraceSlices } from "./atrace-slices";
+import { ClockSnapshots, CLOCK_BOOTTIME, clockName, type ClockConversion } from "./clock-snapshots";
+import { FrameTimeline } from "./frame-timeline";
+import { FtraceEvents } from "./ftrace-events";
+import { PACKET_KIND_NAMES, finishRows } from "./trace-finish";
+import { PerfettoFormatError, ProtoReader, WIRE_LEN } from "./proto-reader";
+import type { ProcessRow, ThreadRow, TraceRows } from "./rows";
+import { TraceSplitter } from "./trace-splitter";
+import { readProcessTree } from "./process-tree";
+import { TrackEvents, newInterned, readInterned, type Interned } from "./track-events";
+
+export interface PerfettoDecodeOptions {
+  /** zlib inflate (node:zlib inflateSync, or DecompressionStream's result); compressed_packets are refused without it */
+  inflate?: (bytes: Uint8Array) => Uint8Array;
+  /** ftrace events queued before a replay pass (default 65536; tests vary it) */
+  replayBatch?: number;
+}
+
+export interface PerfettoDecode {
+  rows: TraceRows;
+  warnings: string[];
+  /** false when the trace was cut, a packet could not be read, or packets were refused (zstd) */
+  complete: boolean;
+  /** the error that ended decoding early (truncation, corrupt framing), with its byte offset */
+  failure: PerfettoFormatError | null;
+  clock: ClockConversion;
+  packets: number;
+  /** true when the trace held FrameTimeline events */
+  frameTimeline: boolean;
+}
+
+interface Sequence {
+  interned: Interned;
+  clockId: number | null;
+  defaultTrack: number | null;
+  valid: boolean;
+}
+
+// TracePacket fields that describe the packet rather than carry data.
+const META = new Set([3, 8, 10, 12, 13, 36, 41, 42, 58, 59, 79, 87]);
+
+export class PerfettoDecoder {
+  private splitter = new TraceSplitter((b, s, e, off) => this.packet(b, s, e, off, null));
+  private clocks = new ClockSnapshots();
+  private ftrace: FtraceEvents;
+  private tracks = new TrackEvents();
+  private timeline = new FrameTimeline();
+  private sequences = new Map<number, Sequence>();
+  readonly processes = new Map<number, ProcessRow>();
+  readonly threads = new Map<number, ThreadRow>();
+  private skippedKinds = new Map<number, number>();
+  private badPackets: string[] = [];
+  private badPacketCount = 0;
+  private zstd = 0;
+  private uninflated = 0;
+  private lostState = 0;
+  private unconverted = new Map<number, number>();
+  private failure: PerfettoFormatError | null = null;
+  packets = 0;
+
+  constructor(private readonly options: PerfettoDecodeOptions = {}) {
+    this.ftrace = new FtraceEvents(options.replayBatch);
+  }
+
+  /** Feeds the next chunk of the file; after a framing error the rest is ignored. */
+  push(chunk: Uint8Array): void {
+    if (this.failure) return;
+    try {
+      this.splitter.push(chunk);
+    } catch (e) {
+      if (!(e instanceof PerfettoFormatError)) throw e;
+      this.failure = e;
+    }
+  }
+
+  end(): PerfettoDecode {
+    if (!this.failure) {
+      try {
+        this.splitter.end();
+      } catch (e) {
+        if (!(e instanceof PerfettoFormatError)) throw e;
+        this.failure = e;
+      }
+    }
+    const comms = this.ftrace.finish();
+    const { slices, states, renames } = this.ftrace;
+    this.tracks.resolve();
+    const { convert, info } = this.clocks.conversion();
+    const rows = finishRows({
+      atrace: slices,
+      states,
+      tracks: this.tracks,
+      timeline: this.timeline,
+      processes: this.processes,
+      threads: this.threads,
+      renames,
+      comms,
+      strings: this.ftrace.strings,
+      convert,
+    });
+    const warnings = this.warnings(slices, info);
+    return {
+      rows,
+      warnings,
+      complete:
+        this.failure === null && this.badPacketCount === 0 && this.zstd === 0 && this.uninflated === 0,
+      failure: this.failure,
+      clock: info,
+      packets: this.packets,
+      frameTimeline: this.timeline.rows.length > 0,
+    };
+  }
+
+  private packet(buf: Uint8Array, start: number, end: number, offset: number, outer: number | null) {
+    this.packets++;
+    try {
+      this.read(new ProtoReader(buf, start, end, offset - start), offset);
+    } catch (e) {
+      if (!(e instanceof PerfettoFormatError)) throw e;
+      this.badPacketCount++;
+      const where =
+        outer === null ? `packet at byte ${offset}` : `packet inside compressed_packets at byte ${outer}`;
+      if (this.badPackets.length < 5) this.badPackets.push(`${where} skipped: ${e.message}`);
+    }
+  }
+
+  private read(r: ProtoReader, offset: number) {
+    let ts = 0;
+    let clockId: number | null = null;
+    let seqId = 0;
+    let flags = 0;
+    let interned: ProtoReader | null = null;
+    let defaults: ProtoReader | null = null;
+    let kind = 0;
+    let body: ProtoReader | null = null;
+    while (r.more()) {
+      const t = r.tag();
+      const f = t >>> 3;
+      const wt = t & 7;
+      if (f === 8 && wt === 0) ts = r.varint();
+      else if (f === 58 && wt === 0) clockId = r.varint();
+      else if (f === 10 && wt === 0) seqId = r.varint();
+      else if (f === 13 && wt === 0) flags |= r.varint();
+      else if (f === 41 && wt === 0) flags |= r.varint() ? 1 : 0;
+      else if (f === 12 && wt === WIRE_LEN) interned = r.message();
+      else if (f === 59 && wt === WIRE_LEN) defaults = r.message();
+      else if (!META.has(f) && wt === WIRE_LEN && kind === 0) {
+        kind = f;
+        body = r.message();
+      } else {
+        if (!META.has(f)) this.skippedKinds.set(f, (this.skippedKinds.get(f) ?? 0) + 1);
+        r.skip(wt);
+      }
+    }
+    let seq = this.sequences.get(seqId);
+    if (!seq)
+      this.sequences.set(
+        seqId,
+        (seq = { interned: newInterned(), clockId: null, defaultTrack: null, valid: false }),
+      );
+    // SEQ_INCREMENTAL_STATE_CLEARED (1): interning and defaults start over from this packet.
+    if (flags & 1) {
+      seq.interned = newInterned();
+      seq.clockId = null;
+      seq.defaultTrack = null;
+      seq.valid = true;
+    }
+    if (defaults) this.defaults(defaults, seq);
+    if (interned) readInterned(interned, seq.interned);
+    if (!body) return;
+    // SEQ_NEEDS_INCREMENTAL_STATE (2) before any clear on the sequence: its interned ids mean nothing yet.
+    if (flags & 2 && !seq.valid) {
+      this.lostState++;
+      return;
+    }
+    switch (kind) {
+      case 1:
+        this.ftrace.bundle(body);
+        return;
+      case 2:
+        readProcessTree(body, this.processes, this.threads);
+        return;
+      case 6:
+        this.clocks.add(body);
+        return;
+      case 11:
+        this.tracks.event(body, this.boot(ts, clockId ?? seq.clockId), seq.interned, seq.defaultTrack);
+        return;
+      case 60:
+        this.tracks.descriptor(body);
+        return;
+      case 76:
+        this.timeline.event(body, this.boot(ts, clockId ?? seq.clockId));
+        return;
+      case 50:
+        this.compressed(body, offset);
+        return;
+      case 133:
+        this.zstd++;
+        return;
+      default:
+        this.skippedKinds.set(kind, (this.skippedKinds.get(kind) ?? 0) + 1);
+    }
+  }
+
+  private boot(ts: number, packetClock: number | null): number {
+    const clockId = packetClock ?? this.clocks.primary;
+    if (clockId === CLOCK_BOOTTIME) return ts;
+    const b = this.clocks.toBoot(clockId, ts);
+    if (b !== null) return b;
+    this.unconverted.set(clockId, (this.unconverted.get(clockId) ?? 0) + 1);
+    return ts;
+  }
+
+  private defaults(r: ProtoReader, seq: Sequence) {
+    while (r.more()) {
+      const t = r.tag();
+      if (t === 58 << 3) seq.clockId = r.varint();
+      else if (t === ((11 << 3) | WIRE_LEN)) {
+        const d = r.message();
+        while (d.more()) {
+          const dt = d.tag();
+          if (dt === 88) seq.defaultTrack = d.varint();
+          else d.skip(dt & 7);
+        }
+      } else r.skip(t & 7);
+    }
+  }
+
+  private compressed(r: ProtoReader, offset: number) {
+    if (!this.options.inflate) {
+      this.uninflated++;
+      return;
+    }
+    let inflated: Uint8Array;
+    try {
+      inflated = this.options.inflate(r.buf.subarray(r.pos, r.end));
+    } catch (e) {
+      throw new PerfettoFormatError(offset, `compressed_packets do not inflate (${(e as Error).message})`);
+    }
+    const inner = new TraceSplitter((b, s, e) => this.packet(b, s, e, s, offset));
+    try {
+      inner.push(inflated);
+      inner.end();
+    } catch (e) {
+      if (!(e instanceof PerfettoFormatError)) throw e;
+      throw new PerfettoFormatError(offset, `inside compressed_packets, ${e.message}`);
+    }
+  }
+
+  private warnings(slices: AtraceSlices, clock: ClockConversion): string[] {
+    const w: string[] = [];
+    if (this.failure) w.push(this.failure.message + "; every whole packet before it was kept");
+    w.push(...this.badPackets);
+    if (this.badPacketCount > this.badPackets.length)
+      w.push(`${this.badPacketCount - this.badPackets.length} more unreadable packets skipped`);
+    if (this.zstd)
+      w.push(
+        `${this.zstd} zstd_compressed_packets batches not read: zstd is not supported; record with compression off or zlib (TraceConfig.compression_type DEFLATE), or convert the trace with traceconv`,
+      );
+    if (this.uninflated)
+      w.push(`${this.uninflated} compressed_packets batches not read: no zlib inflate available`);
+    if (this.splitter.otherFields)
+      w.push(`${this.splitter.otherFields} top-level fields other than Trace.packet (1) skipped`);
+    if (this.skippedKinds.size) {
+      const kinds = [...this.skippedKinds].map(([f, n]) => `${PACKET_KIND_NAMES[f] ?? `field ${f}`} ${n}`);
+      w.push(`packet kinds not read, skipped: ${kinds.join(", ")}`);
+    }
+    if (this.ftrace.skipped.size) {
+      const kinds = [...this.ftrace.skipped].map(([f, n]) => `field ${f} ${n}`);
+      w.push(`ftrace events not read, skipped (FtraceEvent field: count): ${kinds.join(", ")}`);
+    }
+    if (this.ftrace.late)
+      w.push(
+        `${this.ftrace.late} ftrace bundles older than events already replayed from other CPUs: read out of order`,
+      );
+    if (this.ftrace.nonBootClock)
+      w.push(
+        `${this.ftrace.nonBootClock} ftrace bundles on a non-boot ftrace clock without a boot timestamp: left unshifted`,
+      );
+    if (this.lostState)
+      w.push(
+        `${this.lostState} packets needing incremental state before their sequence was cleared: skipped`,
+      );
+    for (const [id, n] of this.unconverted)
+      w.push(
+        `${n} packets on ${clockName(id)} with no ClockSnapshot relating it to BOOTTIME: taken as BOOTTIME`,
+      );
+    if (!clock.converted)
+      w.push("no ClockSnapshot with BOOTTIME and MONOTONIC: timestamps left in BOOTTIME (offset 0)");
+    else if (clock.offsets.length > 1)
+      w.push(
+        `BOOTTIME-MONOTONIC offset changed during the trace (device suspended): ${clock.offsets.length} offsets, nearest snapshot used`,
+      );
+    const unmatched = slices.unmatchedEnds + this.tracks.unmatchedEnds;
+    if (unmatched)
+      w.push(`${unmatched} slice ends with no open slice (begun before the trace started): ignored`);
+    if (slices.malformed)
+      w.push(
+        `${slices.malformed} atrace markers not understood, e.g. ${JSON.stringify(slices.firstMalformed)}`,
+      );
+    if (this.tracks.missingInterned)
+      w.push(
+        `${this.tracks.missingInterned} track_event names or categories referring to interned ids never defined`,
+      );
+    if (this.timeline.badTimestamps)
+      w.push(`${this.timeline.badTimestamps} FrameTimeline events with invalid timestamps: skipped`);
+    if (this.timeline.unmatchedEnds)
+      w.push(`${this.timeline.unmatchedEnds} FrameTimeline FrameEnd without a start: ignored`);
+    return w;
+  }
+}
+
+/** Decodes a whole trace given as one buffer or as chunks. */
+export function decodePerfetto(
+  input: Uint8Array | Iterable<Uint8Array>,
+  options: PerfettoDecodeOptions = {},
+): PerfettoDecode {
+  const d = new PerfettoDecoder(options);
+  if (input instanceof Uint8Array) d.push(input);
+  else for (const chunk of input) d.push(chunk);
+  return d.end();
+}

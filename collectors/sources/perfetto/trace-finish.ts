@@ -1,0 +1,152 @@
+// The last step of a Perfetto decode: timestamps to CLOCK_MONOTONIC, thread and process names joined onto rows.
+import type { AtraceSlices } from "./atrace-slices";
+import type { StringTable } from "./string-table";
+import type { FrameTimeline } from "./frame-timeline";
+import type { ProcessRow, SliceColumns, ThreadRow, TraceRows } from "./rows";
+import type { ThreadStates } from "./thread-states";
+import type { TrackEvents } from "./track-events";
+
+/** TracePacket data fields by number (trace_packet.proto), for the skipped-kinds warning. */
+export const PACKET_KIND_NAMES: Record<number, string> = {
+  4: "inode_file_map",
+  5: "chrome_events",
+  7: "sys_stats",
+  9: "process_stats",
+  33: "trace_config",
+  34: "ftrace_stats",
+  35: "trace_stats",
+  37: "profile_packet",
+  38: "battery",
+  39: "android_log",
+  40: "power_rails",
+  43: "process_descriptor",
+  44: "thread_descriptor",
+  45: "system_info",
+  46: "trigger",
+  47: "packages_list",
+  49: "perfetto_metatrace",
+  52: "gpu_counter_event",
+  53: "gpu_render_stage_event",
+  54: "streaming_profile_packet",
+  57: "graphics_frame_event",
+  66: "perf_sample",
+  67: "cpu_info",
+  69: "service_event",
+  70: "initial_display_state",
+  84: "statsd_atom",
+  86: "android_system_property",
+  89: "trace_uuid",
+  91: "entity_state_residency",
+  // Extensions (frameworks/base and frameworks/native tracing protos in protos/third_party/android).
+  88: "network_packet",
+  92: "network_packet_bundle",
+  93: "surfaceflinger_layers_snapshot",
+  94: "surfaceflinger_transactions",
+  96: "shell_transition",
+  97: "shell_handler_mappings",
+  104: "protolog_message",
+  105: "protolog_viewer_config",
+  112: "winscope_extensions",
+  114: "bluetooth_trace_event",
+  116: "app_wakelock_bundle",
+  121: "evdev_event",
+};
+
+export interface FinishInput {
+  atrace: AtraceSlices;
+  states: ThreadStates;
+  tracks: TrackEvents;
+  timeline: FrameTimeline;
+  processes: Map<number, ProcessRow>;
+  threads: Map<number, ThreadRow>;
+  renames: Map<number, string>;
+  comms: Map<number, string>;
+  strings: StringTable;
+  convert: (boot: number) => number;
+}
+
+export function finishRows(x: FinishInput): TraceRows {
+  const { convert } = x;
+  // Names: process_tree first, then track descriptors, then task_newtask/rename, then the last sched comm.
+  const threads = new Map(x.threads);
+  for (const [tid, t] of x.tracks.threads) if (!threads.get(tid)?.name) threads.set(tid, t);
+  const fill = (tid: number, name: string) => {
+    const old = threads.get(tid);
+    if (!old) threads.set(tid, { tid, name, pid: null });
+    else if (!old.name) old.name = name;
+  };
+  for (const [tid, name] of x.renames) fill(tid, name);
+  for (const [tid, name] of x.comms) fill(tid, name);
+  const processes = new Map(x.processes);
+  for (const [pid, p] of x.tracks.processes) if (!processes.get(pid)?.name) processes.set(pid, p);
+  // A thread whose tid is a known process id is that process's main thread.
+  for (const t of threads.values()) if (t.pid === null && processes.has(t.tid)) t.pid = t.tid;
+
+  // track_event slices (few) join the atrace ones in the columns.
+  const text = (v: string | null) => (v === null ? -1 : x.strings.text(v));
+  for (const t of x.tracks.slices)
+    x.atrace.slices.push(
+      t.ts,
+      t.dur ?? NaN,
+      t.pid ?? NaN,
+      t.tid ?? NaN,
+      t.depth,
+      text(t.name),
+      text(t.category),
+      text(t.track),
+    );
+  const slices = sortColumns(x.atrace.slices.columns(x.strings.all));
+  for (let i = 0; i < slices.length; i++) slices.ts[i] = convert(slices.ts[i]!);
+  const counters = [...x.atrace.counters, ...x.tracks.counters];
+  for (const c of counters) c.ts = convert(c.ts);
+  const states = x.states.columns(convert);
+  for (const t of threads.values()) {
+    if (t.name) states.names.set(t.tid, t.name);
+    if (t.pid !== null) states.pids.set(t.tid, t.pid);
+  }
+  slices.names = states.names;
+  slices.pids = states.pids;
+  for (const f of x.timeline.rows) f.ts = convert(f.ts);
+  sortByTs(counters);
+  return {
+    slices: [],
+    sliceColumns: slices,
+    threadStates: [],
+    threadStateColumns: states,
+    counters,
+    processes: [...processes.values()].sort((a, b) => a.pid - b.pid),
+    threads: [...threads.values()].filter((t) => t.name).sort((a, b) => a.tid - b.tid),
+    frameTimeline: x.timeline.rows,
+  };
+}
+
+// Replayed ftrace rows are already in time order; sorting 10^6 rows that are costs more than checking.
+function sortByTs(rows: { ts: number }[]) {
+  for (let i = 1; i < rows.length; i++)
+    if (rows[i]!.ts < rows[i - 1]!.ts) {
+      rows.sort((a, b) => a.ts - b.ts);
+      return;
+    }
+}
+
+// Replayed atrace slices are in time order; track_event ones appended after them may not be: reorder all columns.
+function sortColumns(c: SliceColumns): SliceColumns {
+  let sorted = true;
+  for (let i = 1; i < c.length && sorted; i++) if (c.ts[i]! < c.ts[i - 1]!) sorted = false;
+  if (sorted) return c;
+  const order = Array.from({ length: c.length }, (_, i) => i).sort((a, b) => c.ts[a]! - c.ts[b]! || a - b);
+  const take = <T extends Float64Array | Int32Array>(a: T): T => {
+    const copy = a.slice();
+    for (let i = 0; i < order.length; i++) a[i] = copy[order[i]!]!;
+    return a;
+  };
+  take(c.ts);
+  take(c.dur);
+  take(c.pid);
+  take(c.tid);
+  take(c.depth);
+  take(c.name);
+  take(c.category);
+  take(c.track);
+  return c;
+}
