@@ -14,9 +14,8 @@
 // run. A call's inclusive value adds its callees', as inclusive time does. With a window, intervals are cut to it and their value scaled by the
 // share of their length inside (counts taken as uniform over an interval).
 import type { Table } from "apache-arrow";
-import { requireColumns } from "../common/require-columns";
 import { readCallColumns, type CallColumns } from "./call-columns";
-import { hpcColumns } from "./counter-series";
+import { checkHpcColumns, hpcColumns } from "./counter-series";
 
 export interface AttributeCountersOptions {
   /** [t0, t1] ns on the calls' clock: only this part of the trace counts; default all */
@@ -54,7 +53,7 @@ export function attributeCounters(
   hpc: Table,
   options: AttributeCountersOptions = {},
 ): CallCounters {
-  requireColumns(hpc, { ts: "int64", counter: "utf8", value: "float64" }, "hpc_samples");
+  checkHpcColumns(hpc);
   const window = options.window ? checkWindow(options.window) : null;
   if (options.intervalNs !== undefined && !(options.intervalNs > 0))
     throw new Error(`invalid intervalNs: ${options.intervalNs} (expected > 0)`);
@@ -126,7 +125,7 @@ function readSeries(
       const i = rows[k]!;
       const e = ts[i]! + shift;
       const s = k === 0 || options.intervalNs !== undefined ? e - first : ts[rows[k - 1]!]! + shift;
-      let v = Number(valueCol.get(i));
+      let v = valueCol[i]!;
       if (!Number.isFinite(v) || e <= s) continue;
       let [cs, ce] = [s, e];
       if (window) {

@@ -4,8 +4,7 @@
 // step over its interval; IPC is derived per interval as instructions / cpu-cycles (§IV-1).
 import * as Plot from "@observablehq/plot";
 import type { Table } from "apache-arrow";
-import { requireColumns } from "../common/require-columns";
-import { int32Values, int64Values } from "./call-columns";
+import { checkColumns, float64, int32, int64, optional, readColumns, utf8 } from "../common/read-columns";
 
 export interface SeriesOptions {
   /** [t0, t1] ns on the calls' clock: only what falls in it; default everything */
@@ -33,25 +32,23 @@ export interface CounterInterval {
   rate: number;
 }
 
+const HPC_COLUMNS = { ts: int64(0), counter: utf8(), value: float64(0), cpu: optional(int32(-1)) };
+
+/** hpc_samples' columns checked, before a cell looks at its options. */
+export const checkHpcColumns = (hpc: Table) => checkColumns(hpc, "hpc_samples", HPC_COLUMNS);
+
 /** hpc_samples' columns, read once: times as numbers, cpu -1 where a sample is not per core. */
 export function hpcColumns(hpc: Table) {
   const n = hpc.numRows;
-  const cpuCol = hpc.getChild("cpu");
-  return {
-    n,
-    ts: int64Values(hpc.getChild("ts")!),
-    cpu: cpuCol ? int32Values(cpuCol, -1) : new Int32Array(n).fill(-1),
-    counterCol: hpc.getChild("counter")!,
-    valueCol: hpc.getChild("value")!,
-  };
+  const c = readColumns(hpc, "hpc_samples", HPC_COLUMNS);
+  return { n, ts: c.ts, cpu: c.cpu ?? new Int32Array(n).fill(-1), counterCol: c.counter, valueCol: c.value };
 }
 
 /** One row per counter sample (per core or summed), with its interval; plus an "IPC" series. */
 export function counterSeries(hpc: Table, options: CounterSeriesOptions = {}): CounterInterval[] {
-  requireColumns(hpc, { ts: "int64", counter: "utf8", value: "float64" }, "hpc_samples");
+  const { n, ts, cpu, counterCol, valueCol } = hpcColumns(hpc);
   const window = checkWindow(options.window);
   const shift = options.timeShiftNs ?? 0;
-  const { n, ts, cpu, counterCol, valueCol } = hpcColumns(hpc);
   // Sum per (counter, core or all, ts).
   const sums = new Map<string, { counter: string; cpu: number | null; ts: number; value: number }>();
   for (let i = 0; i < n; i++) {
@@ -59,7 +56,7 @@ export function counterSeries(hpc: Table, options: CounterSeriesOptions = {}): C
     const core = options.perCore && cpu[i]! >= 0 ? cpu[i]! : null;
     const key = `${counter}\u0000${core}\u0000${ts[i]}`;
     const e = sums.get(key);
-    const v = Number(valueCol.get(i));
+    const v = valueCol[i]!;
     if (e) e.value += v;
     else sums.set(key, { counter, cpu: core, ts: ts[i]! + shift, value: v });
   }
@@ -128,12 +125,13 @@ export interface HeapPoint {
 
 /** Heap samples by kind, in time order; with a window, those inside plus the nearest sample on each side (the line reaches the edges). */
 export function heapSeries(heap: Table, options: SeriesOptions = {}): HeapPoint[] {
-  requireColumns(heap, { ts: "int64", kind: "utf8", value: "int64" }, "heap_samples");
+  const { ts, kind, value } = readColumns(heap, "heap_samples", {
+    ts: int64(0),
+    kind: utf8(),
+    value: int64(0),
+  });
   const window = checkWindow(options.window);
   const shift = options.timeShiftNs ?? 0;
-  const ts = int64Values(heap.getChild("ts")!);
-  const value = int64Values(heap.getChild("value")!);
-  const kind = heap.getChild("kind")!;
   const byKind = new Map<string, HeapPoint[]>();
   for (let i = 0; i < heap.numRows; i++) {
     const k = String(kind.get(i));
