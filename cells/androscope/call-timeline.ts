@@ -33,6 +33,7 @@ import {
   type CallTimelineQuery,
 } from "./call-timeline-sql";
 import type { ProfileMethod } from "./method-profile";
+import { timeWindow } from "../common/time-window";
 
 export type { CallTimelineFilter, CallTimelineQuery } from "./call-timeline-sql";
 
@@ -76,18 +77,7 @@ export function callTimelineQuery(options: CallTimelineOptions): CallTimelineQue
     throw new Error(`invalid widthPx: ${String(width)} (expected a width in pixels >= 1)`);
   const bucketPx = options.bucketPx ?? 2;
   if (!(bucketPx > 0)) throw new Error(`invalid bucketPx: ${String(bucketPx)} (expected > 0)`);
-  const w = options.window ?? null;
-  if (
-    w &&
-    !(
-      Number.isFinite(Number(w[0])) &&
-      Number.isFinite(Number(w[1])) &&
-      Number(w[0]) <= Number(w[1]) &&
-      Math.abs(Number(w[0])) < 2 ** 52 &&
-      Math.abs(Number(w[1])) < 2 ** 52
-    )
-  )
-    throw new Error(`invalid window: [${w[0]}, ${w[1]}] (expected [t0, t1] ns with t0 <= t1, |t| < 2^52)`);
+  const w = timeWindow(options.window);
   const threads = checkFilter(options);
   const maxRects = options.maxRects ?? 8_000;
   if (!(Number.isInteger(maxRects) && maxRects >= 1))

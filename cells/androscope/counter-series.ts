@@ -5,6 +5,7 @@
 import * as Plot from "@observablehq/plot";
 import type { Table } from "apache-arrow";
 import { checkColumns, float64, int32, int64, optional, readColumns, utf8 } from "../common/read-columns";
+import { timeWindow } from "../common/time-window";
 
 export interface SeriesOptions {
   /** [t0, t1] ns on the calls' clock: only what falls in it; default everything */
@@ -47,7 +48,7 @@ export function hpcColumns(hpc: Table) {
 /** One row per counter sample (per core or summed), with its interval; plus an "IPC" series. */
 export function counterSeries(hpc: Table, options: CounterSeriesOptions = {}): CounterInterval[] {
   const { n, ts, cpu, counterCol, valueCol } = hpcColumns(hpc);
-  const window = checkWindow(options.window);
+  const window = timeWindow(options.window);
   const shift = options.timeShiftNs ?? 0;
   // Sum per (counter, core or all, ts).
   const sums = new Map<string, { counter: string; cpu: number | null; ts: number; value: number }>();
@@ -130,7 +131,7 @@ export function heapSeries(heap: Table, options: SeriesOptions = {}): HeapPoint[
     kind: utf8(),
     value: int64(0),
   });
-  const window = checkWindow(options.window);
+  const window = timeWindow(options.window);
   const shift = options.timeShiftNs ?? 0;
   const byKind = new Map<string, HeapPoint[]>();
   for (let i = 0; i < heap.numRows; i++) {
@@ -153,14 +154,6 @@ export function heapSeries(heap: Table, options: SeriesOptions = {}): HeapPoint[
     out.push(...list.slice(from, Math.min(list.length, to + 1)));
   }
   return out;
-}
-
-function checkWindow(w: readonly [number, number] | null | undefined): [number, number] | null {
-  if (!w) return null;
-  const [t0, t1] = [Number(w[0]), Number(w[1])];
-  if (!Number.isFinite(t0) || !Number.isFinite(t1) || t1 < t0)
-    throw new Error(`invalid window: [${w[0]}, ${w[1]}] (expected [t0, t1] ns with t0 <= t1)`);
-  return [t0, t1];
 }
 
 export interface SeriesPlotOptions {

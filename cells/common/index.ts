@@ -1,2 +1,3 @@
 export * from "./read-columns";
 export { suspectRows, PLAUSIBLE_FRAMES_SQL } from "./suspect-rows";
+export * from "./time-window";
