@@ -21,7 +21,7 @@ describe("timeWindow: the one rule for a [t0, t1] ns window", () => {
       [2 ** 52 - 1, 2 ** 52 - 1],
       [2 ** 52 - 1, 2 ** 52 - 1],
     ],
-  ] as const)("accepts %j as %j", (w, expected) => {
+  ] as const)("accepts case %#", (w, expected) => {
     expect(timeWindow(w as never)).toEqual(expected);
   });
   it.each([
@@ -32,7 +32,7 @@ describe("timeWindow: the one rule for a [t0, t1] ns window", () => {
     [[0, 2 ** 52]],
     [[-(2 ** 52), 0]],
     [["a", 1]],
-  ])("refuses %j, naming it", (w) => {
+  ])("refuses %s, naming it", (w) => {
     expect(() => timeWindow(w as never)).toThrow(
       `invalid window: [${w[0]}, ${w[1]}] (expected [t0, t1] ns with t0 <= t1, |t| < 2^52)`,
     );
