@@ -4,6 +4,7 @@ import { tableFromArrays } from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import { makeBundleTable } from "../../bundle/table-builder";
 import { callTree, callTreePlot } from "../../cells/androscope/call-tree";
+import { callSegments, callSegmentsPlot } from "../../cells/androscope/segments";
 import { callTimelinePlot } from "../../cells/androscope/call-timeline";
 import {
   counterSeries,
@@ -23,6 +24,9 @@ import {
 import { overdrawDepthPlot, overdrawRegions } from "../../cells/draw/overdraw-depth";
 import { preprocessRenderOps } from "../../cells/draw/render-trace";
 import { renderingEfficiency, renderingEfficiencyPlot } from "../../cells/draw/rendering-efficiency";
+import { correlationGraphPlot } from "../../cells/draw/correlation-graph";
+import { rootCausePlot, rootCauses } from "../../cells/draw/root-cause";
+import { userInteractions } from "../../cells/draw/user-interactions";
 import {
   apriori,
   aprioriPlot,
@@ -38,9 +42,9 @@ import {
   similarityWeightsPlot,
 } from "../../cells/dune/index";
 import { goldenSvgMismatch } from "../golden-svg";
-import { callsTable, HAND_THREADS } from "./androscope/call-table";
+import { callsTable, flatten, HAND_THREADS } from "./androscope/call-table";
 import { tasksTable, type T } from "./diagdroid/tasks-fixture";
-import { renderOps } from "./draw/render-ops-fixture";
+import { renderOps, type OpRow } from "./draw/render-ops-fixture";
 
 const ns = (ms: number) => BigInt(Math.round(ms * 1e6));
 const MS = 1_000_000;
@@ -157,10 +161,64 @@ function draw(): Record<string, Plot.PlotOptions> {
       },
     ]),
   );
+  const slow = slowGallery();
+  const ui = userInteractions(slow.trace, slow.events, { screen });
+  const causes = rootCauses(slow.trace, ui.interactions);
   return {
     "draw-overdraw-depth": overdrawDepthPlot(regions, { screen }),
     "draw-rendering-efficiency": renderingEfficiencyPlot(renderingEfficiency(trace, { screen })),
+    "draw-correlation-graph": correlationGraphPlot(causes.graph, causes.scores),
+    "draw-root-cause": rootCausePlot(causes),
   };
+}
+
+/** Case study 4 in small: 24 clicks, a list of two rows and a gallery whose draw is slow every other time. */
+function slowGallery() {
+  const rows: OpRow[] = [];
+  const ts: bigint[] = [];
+  let seed = 11;
+  const rand = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+  for (let i = 0; i < 24; i++) {
+    const t0 = i * 200 * MS;
+    ts.push(BigInt(t0));
+    const gallery = (i % 2 === 0 ? 6 + 3 * rand() : 0.4) * MS;
+    rows.push({
+      frame: i,
+      view: 1,
+      op: "draw",
+      start: t0 + MS,
+      dur: gallery + 2.5 * MS,
+      rect: [0, 0, 400, 800],
+      bg: true,
+    });
+    for (let k = 0; k < 2; k++)
+      rows.push({
+        frame: i,
+        view: 10 + k,
+        parent: 1,
+        cls: "android.widget.TextView",
+        op: "draw",
+        start: t0 + (1.5 + 0.5 * k) * MS,
+        dur: (0.3 + 0.2 * rand()) * MS,
+        rect: [0, k * 100, 400, 100],
+      });
+    rows.push({
+      frame: i,
+      view: 99,
+      parent: 1,
+      cls: "com.example.TimeLineGallery",
+      op: "draw",
+      start: t0 + 2.5 * MS,
+      dur: gallery,
+      rect: [0, 400, 400, 300],
+    });
+  }
+  const events = makeBundleTable("ui_events", "r1", {
+    ts,
+    seq: ts.map((_, i) => i),
+    kind: ts.map(() => "click"),
+  });
+  return { trace: preprocessRenderOps(renderOps(rows)), events };
 }
 
 // AndroScope: the hand-worked calls (call-table.ts), two counters and two heaps.
@@ -183,11 +241,24 @@ function androscope(): Record<string, Plot.PlotOptions> {
     value: [1, 3, 2, 4, 5].map((mb) => BigInt(mb * 1048576)),
   });
   const rows = makeTimelineRows();
+  // One record per entry and exit of the hand-worked calls, on the wall clock: no CPU ids, one shared CPU.
+  const records = flatten(HAND_THREADS).flatMap((c) => [
+    { thread: c.thread, method: c.method, action: "enter", wall: c.enter },
+    { thread: c.thread, method: c.method, action: "exit", wall: c.exit },
+  ]);
+  records.sort((a, b) => a.wall - b.wall);
+  const events = makeBundleTable("method_events", "t", {
+    thread_id: records.map((r) => r.thread),
+    method_id: records.map((r) => BigInt(r.method)),
+    action: records.map((r) => r.action),
+    wall: records.map((r) => BigInt(r.wall)),
+  });
   return {
     "androscope-call-tree": callTreePlot(callTree(calls, methods, 1)),
     "androscope-method-profile": methodProfilePlot(methodProfile(calls, methods)),
     "androscope-counter-series": counterSeriesPlot(counterSeries(hpc), "IPC"),
     "androscope-heap-series": heapSeriesPlot(heapSeries(heap)),
+    "androscope-call-segments": callSegmentsPlot(callSegments(calls, events)),
     "androscope-call-timeline": callTimelinePlot(rows, { methods, threads: [{ id: 1, name: "main" }] }),
   };
 }
