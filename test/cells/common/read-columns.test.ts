@@ -13,18 +13,7 @@ import {
   vectorFromArray,
 } from "apache-arrow";
 import { describe, expect, it } from "vitest";
-import {
-  bigint64,
-  bool,
-  float64,
-  int32,
-  int32AsFloat,
-  int64,
-  optional,
-  readColumns,
-  stringCodes,
-  utf8,
-} from "../../../cells/common/read-columns";
+import * as col from "../../../cells/common/read-columns";
 
 /** A table of one column holding `values` (null where null), split into chunks at `cuts` and sliced by one. */
 function chunked<T>(
@@ -51,7 +40,7 @@ describe("readColumns reads what vector.get reads, a null as declared, across ch
         cuts,
         fc.constantFrom(NaN, 0, -1),
         (v, c, nullAs) => {
-          const got = readColumns(chunked(new Int64(), v, c), "t", { c: int64(nullAs) }).c;
+          const got = col.readColumns(chunked(new Int64(), v, c), "t", { c: col.int64(nullAs) }).c;
           expect(Array.from(got)).toEqual(v.map((x) => (x === null ? nullAs : Number(x))));
         },
       ),
@@ -60,7 +49,7 @@ describe("readColumns reads what vector.get reads, a null as declared, across ch
   it("int64 exact as bigint, 0n where null", () => {
     fc.assert(
       fc.property(nullable(fc.bigInt({ min: -(1n << 63n), max: (1n << 63n) - 1n })), cuts, (v, c) => {
-        expect(Array.from(readColumns(chunked(new Int64(), v, c), "t", { c: bigint64() }).c)).toEqual(
+        expect(Array.from(col.readColumns(chunked(new Int64(), v, c), "t", { c: col.bigint64() }).c)).toEqual(
           v.map((x) => x ?? 0n),
         );
       }),
@@ -70,22 +59,22 @@ describe("readColumns reads what vector.get reads, a null as declared, across ch
     fc.assert(
       fc.property(nullable(fc.integer()), cuts, (v, c) => {
         const t = chunked(new Int32(), v, c);
-        expect(Array.from(readColumns(t, "t", { c: int32(-7) }).c)).toEqual(v.map((x) => x ?? -7));
-        expect(Array.from(readColumns(t, "t", { c: int32AsFloat(Infinity) }).c)).toEqual(
+        expect(Array.from(col.readColumns(t, "t", { c: col.int32(-7) }).c)).toEqual(v.map((x) => x ?? -7));
+        expect(Array.from(col.readColumns(t, "t", { c: col.int32AsFloat(Infinity) }).c)).toEqual(
           v.map((x) => x ?? Infinity),
         );
       }),
     );
     fc.assert(
       fc.property(nullable(fc.double({ noNaN: true })), cuts, (v, c) => {
-        expect(Array.from(readColumns(chunked(new Float64(), v, c), "t", { c: float64() }).c)).toEqual(
-          v.map((x) => x ?? NaN),
-        );
+        expect(
+          Array.from(col.readColumns(chunked(new Float64(), v, c), "t", { c: col.float64() }).c),
+        ).toEqual(v.map((x) => x ?? NaN));
       }),
     );
     fc.assert(
       fc.property(nullable(fc.boolean()), cuts, (v, c) => {
-        expect(Array.from(readColumns(chunked(new Bool(), v, c), "t", { c: bool() }).c)).toEqual(
+        expect(Array.from(col.readColumns(chunked(new Bool(), v, c), "t", { c: col.bool() }).c)).toEqual(
           v.map((x) => (x ? 1 : 0)),
         );
       }),
@@ -95,7 +84,10 @@ describe("readColumns reads what vector.get reads, a null as declared, across ch
     fc.assert(
       fc.property(nullable(fc.constantFrom("a", "b", "", "ü")), cuts, (v, c) => {
         const names: string[] = [];
-        const codes = stringCodes(readColumns(chunked(new Utf8(), v, c), "t", { c: utf8() }).c, names);
+        const codes = col.stringCodes(
+          col.readColumns(chunked(new Utf8(), v, c), "t", { c: col.utf8() }).c,
+          names,
+        );
         expect(Array.from(codes, (k) => names[k])).toEqual(v.map((x) => x ?? ""));
         expect(names).toEqual([...new Set(v.map((x) => x ?? ""))]);
       }),
@@ -106,15 +98,17 @@ describe("readColumns reads what vector.get reads, a null as declared, across ch
 describe("readColumns checks before it reads", () => {
   const t = chunked(new Int32(), [1, 2], []);
   it("names the table and the missing or mistyped column", () => {
-    expect(() => readColumns(t, "frames", { d: int64() })).toThrow("missing column d (int64) in frames");
-    expect(() => readColumns(t, "frames", { c: int64() })).toThrow(
+    expect(() => col.readColumns(t, "frames", { d: col.int64() })).toThrow(
+      "missing column d (int64) in frames",
+    );
+    expect(() => col.readColumns(t, "frames", { c: col.int64() })).toThrow(
       "column c in frames is int32, expected int64",
     );
-    expect(() => readColumns(t, "frames", { c: optional(utf8()) })).toThrow(
+    expect(() => col.readColumns(t, "frames", { c: col.optional(col.utf8()) })).toThrow(
       "column c in frames is int32, expected utf8",
     );
   });
   it("reads an absent optional column as null", () => {
-    expect(readColumns(t, "frames", { d: optional(int64()) }).d).toBeNull();
+    expect(col.readColumns(t, "frames", { d: col.optional(col.int64()) }).d).toBeNull();
   });
 });

@@ -10,6 +10,7 @@ import { preprocessRenderOps } from "../../../cells/draw/render-trace";
 import { FEATURE_NAMES } from "../../../cells/draw/interaction-features";
 import { userInteractions } from "../../../cells/draw/user-interactions";
 import { renderOps, type OpRow } from "./render-ops-fixture";
+import { goldenSvgMismatch } from "../../golden-svg";
 
 const MS = 1_000_000;
 const screen = { width: 400, height: 800 };
@@ -151,5 +152,9 @@ describe("rootCauses (§V-B, Equation 3)", () => {
     expect(svgs[1]).toContain("MyTimeLineGallery#99");
     expect(svgs[2]).toContain("iv=1.00");
     expect(svgs[3]).toContain("MyTimeLineGallery#99");
+    expect(
+      goldenSvgMismatch("draw-correlation-graph", correlationGraphPlot(result.graph, result.scores)),
+    ).toBe("");
+    expect(goldenSvgMismatch("draw-root-cause", rootCausePlot(result))).toBe("");
   });
 });
