@@ -163,6 +163,23 @@ export interface SeriesPlotOptions {
   width?: number;
 }
 
+/** A series chart's frame under the call timeline: same x axis (ms since tracing began), short, y from zero. */
+function timelineFrame(options: SeriesPlotOptions, title: string, yLabel: string): Plot.PlotOptions {
+  const w = options.window;
+  return {
+    title: options.title ?? title,
+    width: options.width,
+    height: 160,
+    marginLeft: 70,
+    x: {
+      label: "time since tracing began (ms)",
+      domain: w ? [Number(w[0]) / 1e6, Number(w[1]) / 1e6] : undefined,
+      grid: true,
+    },
+    y: { label: yLabel, grid: true, zero: true },
+  };
+}
+
 /** One counter's intervals as steps (count per ms; IPC as is), on the timeline's axis (ms). */
 export function counterSeriesPlot(
   rows: readonly CounterInterval[],
@@ -177,20 +194,12 @@ export function counterSeriesPlot(
       x2: r.end / 1e6,
       core: r.cpu === null ? "all cores" : `cpu ${r.cpu}`,
     }));
-  const w = options.window;
   return {
-    title:
-      options.title ??
-      (counter === "IPC" ? "IPC (instructions / cpu-cycles) per interval" : `${counter} per ms`),
-    width: options.width,
-    height: 160,
-    marginLeft: 70,
-    x: {
-      label: "time since tracing began (ms)",
-      domain: w ? [Number(w[0]) / 1e6, Number(w[1]) / 1e6] : undefined,
-      grid: true,
-    },
-    y: { label: counter === "IPC" ? "IPC" : `${counter} / ms`, grid: true, zero: true },
+    ...timelineFrame(
+      options,
+      counter === "IPC" ? "IPC (instructions / cpu-cycles) per interval" : `${counter} per ms`,
+      counter === "IPC" ? "IPC" : `${counter} / ms`,
+    ),
     color: { legend: new Set(mine.map((r) => r.core)).size > 1 },
     marks: [
       Plot.rectY(mine, {
@@ -214,18 +223,8 @@ export function heapSeriesPlot(
   options: SeriesPlotOptions = {},
 ): Plot.PlotOptions {
   const rows = points.map((p) => ({ ...p, x: p.ts / 1e6, mb: p.bytes / 1048576 }));
-  const w = options.window;
   return {
-    title: options.title ?? "Heap (MB)",
-    width: options.width,
-    height: 160,
-    marginLeft: 70,
-    x: {
-      label: "time since tracing began (ms)",
-      domain: w ? [Number(w[0]) / 1e6, Number(w[1]) / 1e6] : undefined,
-      grid: true,
-    },
-    y: { label: "MB", grid: true, zero: true },
+    ...timelineFrame(options, "Heap (MB)", "MB"),
     color: { legend: true },
     marks: [
       Plot.lineY(rows, { x: "x", y: "mb", stroke: "kind", curve: "step-after", clip: true, tip: true }),
