@@ -4,7 +4,7 @@
 // JB_TRACE_MB sets the generated size (default 300); JB_EXTENDED_TRACE_MB the extended one (default 100).
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { buildCalls } from "../cells/androscope/calls";
+import { buildCalls } from "../collectors/method-trace-calls";
 import { readMethodTrace, type MethodTrace } from "../collectors/sources/method-trace";
 import { extendedRecordSize } from "../collectors/sources/method-trace-extended";
 import { writeMethodTrace, type TraceRecordSpec } from "../collectors/sources/method-trace-writer";

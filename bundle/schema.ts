@@ -9,7 +9,6 @@ import {
   Int32,
   Int64,
   List,
-  Schema,
   Utf8,
   type DataType,
 } from "apache-arrow";
@@ -508,12 +507,6 @@ export function arrowType(type: ColumnType): DataType {
     case "list<utf8>":
       return new List(new Field("item", new Utf8(), true));
   }
-}
-
-/** The Arrow schema a writer emits for a table. Strings may also arrive dictionary-encoded. */
-export function arrowSchema(name: string): Schema {
-  const spec = tableSpec(name);
-  return new Schema(spec.columns.map((c) => new Field(c.name, arrowType(c.type), c.nullable)));
 }
 
 /** The ColumnType an Arrow type stands for, or a description of it when it is none of ours. */

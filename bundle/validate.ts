@@ -2,7 +2,7 @@
 // and column.
 import type { Schema, Table } from "apache-arrow";
 import { BundleError } from "./manifest";
-import { columnTypeOf, tableSpec, type ColumnSpec } from "./schema";
+import { columnTypeOf, tableSpec, type ColumnSpec, type ColumnType } from "./schema";
 
 /**
  * Throws a BundleError for the first missing required or mistyped column; extra columns are allowed, and a
@@ -10,24 +10,35 @@ import { columnTypeOf, tableSpec, type ColumnSpec } from "./schema";
  */
 export function validateSchema(schema: Schema, name: string, file: string): void {
   for (const column of tableSpec(name).columns) {
-    const field = schema.fields.find((f) => f.name === column.name);
-    if (!field && column.nullable) continue;
-    if (!field)
+    const problem = columnMismatch(schema, column.name, column.type);
+    if (problem === "missing" && column.nullable) continue;
+    if (problem === "missing")
       throw new BundleError(
         file,
         `table ${name}: missing column ${column.name} (${column.type})`,
         name,
         column.name,
       );
-    const actual = columnTypeOf(field.type);
-    if (actual !== column.type)
+    if (problem !== null)
       throw new BundleError(
         file,
-        `table ${name}: column ${column.name} is ${actual}, expected ${column.type}`,
+        `table ${name}: column ${column.name} is ${problem.actual}, expected ${column.type}`,
         name,
         column.name,
       );
   }
+}
+
+/** What is wrong with one column of a schema: absent, of another type (shared with the cells' column reader), or null. */
+export function columnMismatch(
+  schema: Schema,
+  column: string,
+  type: ColumnType,
+): "missing" | { actual: string } | null {
+  const field = schema.fields.find((f) => f.name === column);
+  if (!field) return "missing";
+  const actual = columnTypeOf(field.type);
+  return actual === type ? null : { actual };
 }
 
 /** The message for a non-nullable column that holds nulls (shared with the streaming loader). */

@@ -3,7 +3,7 @@
 import type { Table } from "apache-arrow";
 import { makeBundleTable } from "../bundle/table-builder";
 import type { TableName } from "../bundle/schema";
-import { buildCallsWithRepairs } from "../cells/androscope/calls";
+import { buildCallsWithRepairs } from "./method-trace-calls";
 import type { MethodTrace } from "./sources/method-trace";
 
 export interface MethodTraceTables {

@@ -1,7 +1,6 @@
 // The calls table (bundle/schema.ts "calls") as typed arrays, for the analyses that walk call trees.
-// Read from each chunk's buffers without instanceof: tables may come from DuckDB-WASM's own apache-arrow.
-import type { Table, Vector } from "apache-arrow";
-import { requireColumns } from "../common/require-columns";
+import type { Table } from "apache-arrow";
+import { int32, int64, optional, readColumns } from "../common/read-columns";
 
 export interface CallColumns {
   n: number;
@@ -18,47 +17,36 @@ export interface CallColumns {
   cpuExclusive: Float64Array | null;
 }
 
-interface ChunkData {
-  length: number;
-  offset: number;
-  values: ArrayLike<number> & { buffer: ArrayBufferLike; byteOffset: number };
-  nullBitmap?: Uint8Array;
-  nullCount: number;
-}
-
 /** Reads the columns every call-tree analysis needs; names the missing one, refuses several runs mixed. */
 export function readCallColumns(calls: Table): CallColumns {
-  requireColumns(
-    calls,
-    {
-      thread_id: "int32",
-      method_id: "int64",
-      parent: "int32",
-      inclusive: "int64",
-      exclusive: "int64",
-      call_id: "int32",
-      depth: "int32",
-      enter: "int64",
-      exit: "int64",
-    },
-    "calls",
-  );
+  const c = readColumns(calls, "calls", {
+    thread_id: int32(),
+    method_id: int64(0),
+    parent: int32(-1),
+    inclusive: int64(0),
+    exclusive: int64(0),
+    call_id: int32(),
+    depth: int32(),
+    enter: int64(0),
+    exit: int64(0),
+    cpu_inclusive: optional(int64(0)),
+    cpu_exclusive: optional(int64(0)),
+  });
   requireSingleRun(calls);
-  const col = (name: string) => calls.getChild(name)!;
   const cpuInc = calls.getChild("cpu_inclusive");
   const hasCpu = !!cpuInc && cpuInc.nullCount < calls.numRows;
   return {
     n: calls.numRows,
-    threadId: int32Values(col("thread_id")),
-    methodId: int64Values(col("method_id")),
-    depth: int32Values(col("depth")),
-    parent: parentRows(int32Values(col("call_id")), int32Values(col("parent"), -1)),
-    enter: int64Values(col("enter")),
-    exit: int64Values(col("exit")),
-    inclusive: int64Values(col("inclusive")),
-    exclusive: int64Values(col("exclusive")),
-    cpuInclusive: hasCpu ? int64Values(cpuInc!) : null,
-    cpuExclusive: hasCpu ? int64Values(col("cpu_exclusive")) : null,
+    threadId: c.thread_id,
+    methodId: c.method_id,
+    depth: c.depth,
+    parent: parentRows(c.call_id, c.parent),
+    enter: c.enter,
+    exit: c.exit,
+    inclusive: c.inclusive,
+    exclusive: c.exclusive,
+    cpuInclusive: hasCpu ? c.cpu_inclusive : null,
+    cpuExclusive: hasCpu ? c.cpu_exclusive : null,
   };
 }
 
@@ -74,42 +62,6 @@ function requireSingleRun(calls: Table): void {
         `calls holds several runs (${String(first)}, ${String(r)}): select one run's calls (WHERE run_id = ...)`,
       );
   }
-}
-
-/** Int32 values, `nullAs` where null. */
-export function int32Values(v: Vector, nullAs = 0): Int32Array {
-  const out = new Int32Array(v.length);
-  let row = 0;
-  for (const d of v.data as unknown as ChunkData[]) {
-    const vals = d.values;
-    for (let i = 0; i < d.length; i++) out[row + i] = vals[i]!;
-    if (d.nullCount > 0 && d.nullBitmap) {
-      for (let i = 0; i < d.length; i++) {
-        const bit = d.offset + i;
-        if (((d.nullBitmap[bit >> 3]! >> (bit & 7)) & 1) === 0) out[row + i] = nullAs;
-      }
-    }
-    row += d.length;
-  }
-  return out;
-}
-
-/** Int64 values as doubles (exact below 2^53 ns, 104 days), from the two 32-bit words; null reads 0. */
-export function int64Values(v: Vector): Float64Array {
-  const out = new Float64Array(v.length);
-  let row = 0;
-  for (const d of v.data as unknown as ChunkData[]) {
-    const words = new Int32Array(d.values.buffer, d.values.byteOffset, d.length * 2);
-    for (let i = 0; i < d.length; i++) out[row + i] = (words[2 * i]! >>> 0) + words[2 * i + 1]! * 4294967296;
-    if (d.nullCount > 0 && d.nullBitmap) {
-      for (let i = 0; i < d.length; i++) {
-        const bit = d.offset + i;
-        if (((d.nullBitmap[bit >> 3]! >> (bit & 7)) & 1) === 0) out[row + i] = 0;
-      }
-    }
-    row += d.length;
-  }
-  return out;
 }
 
 /** Parent call ids as row indices: the identity when rows are in call_id order, else through a lookup. */

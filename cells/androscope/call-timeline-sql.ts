@@ -1,5 +1,6 @@
-// What the call timeline's queries share: the filters, a builder binding every value as a parameter, and the
-// grid level-of-detail rule's level for a window (call-timeline.ts says the rule).
+// What the call timeline's queries share: the filters, SQL text whose `$name` values are bound as parameters
+// (DESIGN.md: a value is never spliced into SQL), and the grid level-of-detail rule's level for a window
+// (call-timeline.ts says the rule).
 export interface CallTimelineFilter {
   /** the run whose calls to show; default every row of the table (load one run) */
   runId?: string | null;
@@ -17,41 +18,52 @@ export interface CallTimelineQuery {
   parts: string[];
 }
 
-export class SqlBuilder {
-  private text: string[] = [];
-  readonly params: unknown[] = [];
-  sql(t: string): this {
-    this.text.push(t);
-    return this;
+/** A value bound to a `$name`, with the type it is cast to (DuckDB infers none for a bare `?`). */
+export type Bound = readonly [value: unknown, type: "BIGINT" | "INTEGER" | "VARCHAR"];
+
+/** SQL text whose `$name`s become `?::TYPE` placeholders, each bound to its value, in order of appearance. */
+export function boundQuery(text: string, values: Readonly<Record<string, Bound>>): CallTimelineQuery {
+  const params: unknown[] = [];
+  const sql = text.replace(/\$([A-Za-z_]\w*)/g, (_, name: string) => {
+    const bound = values[name];
+    if (!bound) throw new Error(`no value bound to $${name}`);
+    params.push(bound[0]);
+    return `?::${bound[1]}`;
+  });
+  return { sql, params, parts: sql.split("?") };
+}
+
+/** The filters given (only those, so DuckDB pushes constant comparisons into the scan), as ` AND ...` terms. */
+export function filterSql(
+  f: CallTimelineFilter,
+  threads: readonly number[] | null,
+  prefix = "",
+): { sql: string; values: Record<string, Bound> } {
+  const run = f.runId != null ? ` AND ${prefix}run_id = $run_id` : "";
+  const lanes = laneFilterSql(f, threads, prefix);
+  return {
+    sql: run + lanes.sql,
+    values: { ...lanes.values, ...(f.runId != null ? { run_id: [f.runId, "VARCHAR"] as const } : {}) },
+  };
+}
+
+/** The thread and depth filters (a run's summary tables hold one run: no run_id). */
+export function laneFilterSql(
+  f: CallTimelineFilter,
+  threads: readonly number[] | null,
+  prefix = "",
+): { sql: string; values: Record<string, Bound> } {
+  const values: Record<string, Bound> = {};
+  let sql = "";
+  if (threads) {
+    threads.forEach((t, k) => (values[`thread_${k}`] = [t, "INTEGER"]));
+    sql += ` AND ${prefix}thread_id IN (${threads.map((_, k) => `$thread_${k}`).join(", ")})`;
   }
-  bind(v: unknown, type: string): this {
-    this.text.push(`?::${type}`);
-    this.params.push(v);
-    return this;
+  if (f.maxDepth != null) {
+    values.max_depth = [f.maxDepth, "INTEGER"];
+    sql += ` AND ${prefix}depth <= $max_depth`;
   }
-  /** The filters of the options given only, so DuckDB pushes constant comparisons into the scan. */
-  filters(f: CallTimelineFilter, threads: readonly number[] | null, prefix = ""): this {
-    if (f.runId != null) this.sql(` AND ${prefix}run_id = `).bind(f.runId, "VARCHAR");
-    return this.laneFilters(f, threads, prefix);
-  }
-  /** The thread and depth filters (a run's summary tables hold one run: no run_id). */
-  laneFilters(f: CallTimelineFilter, threads: readonly number[] | null, prefix = ""): this {
-    if (threads) {
-      this.sql(` AND ${prefix}thread_id IN (`);
-      threads.forEach((t, k) => (k && this.sql(", "), this.bind(t, "INTEGER")));
-      this.sql(")");
-    }
-    if (f.maxDepth != null) this.sql(` AND ${prefix}depth <= `).bind(f.maxDepth, "INTEGER");
-    return this;
-  }
-  call(term: () => unknown): this {
-    term();
-    return this;
-  }
-  done(): CallTimelineQuery {
-    const parts = this.text.join("").split("?");
-    return { sql: parts.join("?"), params: this.params, parts };
-  }
+  return { sql, values };
 }
 
 export function checkFilter(f: CallTimelineFilter): readonly number[] | null {

@@ -17,7 +17,9 @@ import {
   checkFilter,
   longestKey,
   longestMethod,
-  SqlBuilder,
+  boundQuery,
+  filterSql,
+  laneFilterSql,
   type CallTimelineFilter,
   type CallTimelineQuery,
 } from "./call-timeline-sql";
@@ -80,90 +82,69 @@ export function callTimelineSummaryQueries(options: CallTimelineSummaryOptions =
   if (minLevel !== null && !(Number.isInteger(minLevel) && minLevel >= 0 && minLevel <= 62))
     throw new Error(`invalid minLevel: ${String(minLevel)} (expected an integer from 0 to 62)`);
   const [calls, lanes, levels, cells] = ["calls", "lanes", "levels", "cells"].map((t) => `${name}_${t}`);
-  const copy = new SqlBuilder()
-    .sql(`CREATE OR REPLACE TABLE ${calls} AS\nSELECT thread_id, depth, enter, exit, method_id, call_id,\n`)
-    // log2 of a double can round a duration just below 2^k up to k: checked against the shift.
-    .sql(
-      "       CASE WHEN exit <= enter THEN -1 WHEN (1::BIGINT << l) > exit - enter THEN l - 1 ELSE l END AS duration_level\n",
-    )
-    .sql(
-      "FROM (SELECT *, CASE WHEN exit <= enter THEN 0 WHEN log2((exit - enter)::DOUBLE) >= 62 THEN 62 ELSE floor(log2((exit - enter)::DOUBLE))::INTEGER END AS l FROM calls WHERE TRUE",
-    )
-    .filters({ runId: options.runId }, null)
-    .sql(")\nORDER BY duration_level, enter")
-    .done();
-  const perLane = new SqlBuilder()
-    .sql(
-      `CREATE OR REPLACE TABLE ${lanes} AS\nSELECT thread_id, depth, duration_level, count(*)::BIGINT AS calls, min(enter) AS min_enter, max(enter) AS max_enter, max(exit) AS max_exit\n`,
-    )
-    .sql(`FROM ${calls} GROUP BY thread_id, depth, duration_level`)
-    .done();
+  const run = filterSql({ runId: options.runId }, null);
+  // log2 of a double can round a duration just below 2^k up to k: checked against the shift.
+  const copy = boundQuery(
+    `CREATE OR REPLACE TABLE ${calls} AS
+SELECT thread_id, depth, enter, exit, method_id, call_id,
+       CASE WHEN exit <= enter THEN -1 WHEN (1::BIGINT << l) > exit - enter THEN l - 1 ELSE l END AS duration_level
+FROM (SELECT *, CASE WHEN exit <= enter THEN 0 WHEN log2((exit - enter)::DOUBLE) >= 62 THEN 62 ELSE floor(log2((exit - enter)::DOUBLE))::INTEGER END AS l FROM calls WHERE TRUE${run.sql})
+ORDER BY duration_level, enter`,
+    run.values,
+  );
+  const perLane = boundQuery(
+    `CREATE OR REPLACE TABLE ${lanes} AS
+SELECT thread_id, depth, duration_level, count(*)::BIGINT AS calls, min(enter) AS min_enter, max(enter) AS max_enter, max(exit) AS max_exit
+FROM ${calls} GROUP BY thread_id, depth, duration_level`,
+    {},
+  );
   // max_level: 2^L beyond every exit, |entry| and duration, so every call is short and in cell 0 or -1.
   // min_level: above the last level whose cells may average under four calls; cells per lane and level are
   // counted at most as the calls shorter than 2^L, or the cells between the lane's first and last such entry.
-  const bounds = new SqlBuilder()
-    .sql(
-      `CREATE OR REPLACE TABLE ${levels} AS\nWITH span AS (SELECT coalesce(max(max_exit), 0) AS hi, coalesce(min(min_enter), 0) AS lo, coalesce(sum(calls), 0) AS n FROM ${lanes}),\n`,
-    )
-    .sql("top AS (SELECT coalesce(min(r.l), 62)::INTEGER AS max_level FROM range(0, 63) r(l), span\n")
-    .sql(
-      "  WHERE (1::BIGINT << r.l) > span.hi - CASE WHEN span.lo < 0 THEN span.lo ELSE 0 END AND (1::BIGINT << r.l) >= -span.lo),\n",
-    )
-    .sql("estimate AS (SELECT l, sum(CASE WHEN n < spanned THEN n ELSE spanned END) AS cells FROM (\n")
-    .sql(
-      `  SELECT r.l, sum(h.calls) AS n, (max(h.max_enter) >> r.l) - (min(h.min_enter) >> r.l) + 1 AS spanned\n  FROM range(0, 63) r(l) JOIN ${lanes} h ON h.duration_level < r.l GROUP BY r.l, h.thread_id, h.depth) GROUP BY l)\n`,
-    )
-    .sql(
-      "SELECT (CASE WHEN lo > max_level THEN max_level ELSE lo END)::INTEGER AS min_level, max_level FROM (SELECT ",
-    );
-  minLevel !== null
-    ? bounds.bind(minLevel, "INTEGER")
-    : bounds.sql("coalesce((SELECT max(e.l) + 1 FROM estimate e, span WHERE e.cells > span.n // 4), 0)");
-  bounds.sql(" AS lo, max_level FROM top)");
+  const lowest =
+    minLevel !== null
+      ? "$min_level"
+      : "coalesce((SELECT max(e.l) + 1 FROM estimate e, span WHERE e.cells > span.n // 4), 0)";
+  const bounds = boundQuery(
+    `CREATE OR REPLACE TABLE ${levels} AS
+WITH span AS (SELECT coalesce(max(max_exit), 0) AS hi, coalesce(min(min_enter), 0) AS lo, coalesce(sum(calls), 0) AS n FROM ${lanes}),
+top AS (SELECT coalesce(min(r.l), 62)::INTEGER AS max_level FROM range(0, 63) r(l), span
+  WHERE (1::BIGINT << r.l) > span.hi - CASE WHEN span.lo < 0 THEN span.lo ELSE 0 END AND (1::BIGINT << r.l) >= -span.lo),
+estimate AS (SELECT l, sum(CASE WHEN n < spanned THEN n ELSE spanned END) AS cells FROM (
+  SELECT r.l, sum(h.calls) AS n, (max(h.max_enter) >> r.l) - (min(h.min_enter) >> r.l) + 1 AS spanned
+  FROM range(0, 63) r(l) JOIN ${lanes} h ON h.duration_level < r.l GROUP BY r.l, h.thread_id, h.depth) GROUP BY l)
+SELECT (CASE WHEN lo > max_level THEN max_level ELSE lo END)::INTEGER AS min_level, max_level FROM (SELECT ${lowest} AS lo, max_level FROM top)`,
+    { min_level: [minLevel, "INTEGER"] },
+  );
   const key = longestKey("exit - enter", "method_id");
   // A marker row per level keeps the recursion going through levels that hold no short call yet.
-  const summary = new SqlBuilder()
-    .sql(
-      `CREATE OR REPLACE TABLE ${cells} AS\nWITH RECURSIVE lv(level, cell, thread_id, depth, calls, busy, longest, min_enter, max_enter, max_exit, first_call) AS (\n`,
-    )
-    .sql(
-      `  SELECT v.min_level, c.enter >> v.min_level, c.thread_id, c.depth, count(*)::INTEGER, sum(c.exit - c.enter)::BIGINT, max(${key}), min(c.enter), max(c.enter), max(c.exit), min(c.call_id)\n`,
-    )
-    .sql(
-      `  FROM ${calls} c, ${levels} v WHERE c.duration_level < v.min_level GROUP BY v.min_level, c.enter >> v.min_level, c.thread_id, c.depth\n`,
-    )
-    .sql(
-      `  UNION ALL SELECT min_level, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL FROM ${levels}\n`,
-    )
-    .sql(
-      "  UNION ALL\n  SELECT level, cell, thread_id, depth, sum(calls)::INTEGER, sum(busy)::BIGINT, max(longest), min(min_enter), max(max_enter), max(max_exit), min(first_call)\n  FROM (\n",
-    )
-    .sql(
-      `    SELECT lv.level + 1 AS level, lv.cell >> 1 AS cell, thread_id, depth, calls, busy, longest, min_enter, max_enter, max_exit, first_call FROM lv, ${levels} v WHERE lv.level < v.max_level\n`,
-    )
-    .sql(
-      `    UNION ALL\n    SELECT c.duration_level + 1, c.enter >> (c.duration_level + 1), c.thread_id, c.depth, 1, c.exit - c.enter, ${key}, c.enter, c.enter, c.exit, c.call_id\n`,
-    )
-    .sql(
-      `    FROM ${calls} c JOIN (SELECT DISTINCT level FROM lv) now ON c.duration_level = now.level, ${levels} v WHERE now.level < v.max_level\n`,
-    )
-    .sql(
-      "  ) GROUP BY level, cell, thread_id, depth\n)\nSELECT * FROM lv WHERE calls > 0 ORDER BY level, cell",
-    )
-    .done();
-  const info = new SqlBuilder()
-    .sql(`SELECT '${name}' AS summary, `)
-    .bind(options.runId ?? null, "VARCHAR")
-    .sql(
-      " AS run_id, v.min_level, v.max_level, h.thread_id, h.depth, h.calls, h.min_enter, h.max_enter, h.max_exit\n",
-    )
-    .sql(
-      `FROM ${levels} v LEFT JOIN (SELECT thread_id, depth, sum(calls)::BIGINT AS calls, min(min_enter) AS min_enter, max(max_enter) AS max_enter, max(max_exit) AS max_exit\n`,
-    )
-    .sql(`  FROM ${lanes} GROUP BY thread_id, depth) h ON TRUE\nORDER BY h.thread_id, h.depth`)
-    .done();
-  const schema = new SqlBuilder().sql(`CREATE SCHEMA IF NOT EXISTS ${CACHE_SCHEMA}`).done();
-  return [...(options.name == null ? [schema] : []), copy, perLane, bounds.done(), summary, info];
+  const summary = boundQuery(
+    `CREATE OR REPLACE TABLE ${cells} AS
+WITH RECURSIVE lv(level, cell, thread_id, depth, calls, busy, longest, min_enter, max_enter, max_exit, first_call) AS (
+  SELECT v.min_level, c.enter >> v.min_level, c.thread_id, c.depth, count(*)::INTEGER, sum(c.exit - c.enter)::BIGINT, max(${key}), min(c.enter), max(c.enter), max(c.exit), min(c.call_id)
+  FROM ${calls} c, ${levels} v WHERE c.duration_level < v.min_level GROUP BY v.min_level, c.enter >> v.min_level, c.thread_id, c.depth
+  UNION ALL SELECT min_level, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL FROM ${levels}
+  UNION ALL
+  SELECT level, cell, thread_id, depth, sum(calls)::INTEGER, sum(busy)::BIGINT, max(longest), min(min_enter), max(max_enter), max(max_exit), min(first_call)
+  FROM (
+    SELECT lv.level + 1 AS level, lv.cell >> 1 AS cell, thread_id, depth, calls, busy, longest, min_enter, max_enter, max_exit, first_call FROM lv, ${levels} v WHERE lv.level < v.max_level
+    UNION ALL
+    SELECT c.duration_level + 1, c.enter >> (c.duration_level + 1), c.thread_id, c.depth, 1, c.exit - c.enter, ${key}, c.enter, c.enter, c.exit, c.call_id
+    FROM ${calls} c JOIN (SELECT DISTINCT level FROM lv) now ON c.duration_level = now.level, ${levels} v WHERE now.level < v.max_level
+  ) GROUP BY level, cell, thread_id, depth
+)
+SELECT * FROM lv WHERE calls > 0 ORDER BY level, cell`,
+    {},
+  );
+  const info = boundQuery(
+    `SELECT '${name}' AS summary, $run_id AS run_id, v.min_level, v.max_level, h.thread_id, h.depth, h.calls, h.min_enter, h.max_enter, h.max_exit
+FROM ${levels} v LEFT JOIN (SELECT thread_id, depth, sum(calls)::BIGINT AS calls, min(min_enter) AS min_enter, max(max_enter) AS max_enter, max(max_exit) AS max_exit
+  FROM ${lanes} GROUP BY thread_id, depth) h ON TRUE
+ORDER BY h.thread_id, h.depth`,
+    { run_id: [options.runId ?? null, "VARCHAR"] },
+  );
+  const schema = boundQuery(`CREATE SCHEMA IF NOT EXISTS ${CACHE_SCHEMA}`, {});
+  return [...(options.name == null ? [schema] : []), copy, perLane, bounds, summary, info];
 }
 
 /** The summary from the last build statement's rows. */
@@ -251,147 +232,68 @@ export function summaryWindowQuery(
   const startCut = chosen.some((l) => l.minEnter < t0);
   const endCut = chosen.some((l) => l.maxExit > t1 || l.maxEnter >= t1);
   const endCell = Math.floor(t1 / width) - 1;
-  const q = new SqlBuilder();
-  const big = (v: number) => () => q.bind(v, "BIGINT");
-  const [T0, T1, L, W, C0, C1, E0] = [t0, t1, level, width, c0, c1, endCell].map(big);
-  const LQ = big(Math.min(level, summary.maxLevel));
   const { calls, cells } = summary.tables;
-  const whole = () =>
-    q.sql("min_enter >= ").call(T0!).sql(" AND max_exit <= ").call(T1!).sql(" AND max_enter < ").call(T1!);
-  q.sql("WITH ");
-  if (startCut || endCut) {
-    const cellZones = () => {
-      const zones: (() => void)[] = [];
-      if (startCut) zones.push(() => q.sql("cell >= ").call(C0!).sql(" - 1 AND cell <= ").call(C0!));
-      if (endCut) zones.push(() => q.sql("cell >= ").call(E0!).sql(" AND cell <= ").call(C1!));
-      q.sql("(");
-      zones.forEach((z, k) => (k && q.sql(" OR "), z()));
-      q.sql(")");
-    };
-    // A short visible call entered after t0 - 2^L; those of cut cells lie in the first or last two cells. The
-    // zones only narrow the scan: t0's cell can reach past t1 (a window inside one cell), so visibility is
-    // checked in full below, enter < t1 included (else a call entering after t1 is cut to a negative length).
-    const enterZones = () => {
-      const zones: (() => void)[] = [];
-      if (startCut)
-        zones.push(() =>
-          q
-            .sql("c.enter > ")
-            .call(T0!)
-            .sql(" - ")
-            .call(W!)
-            .sql(" AND c.enter < (")
-            .call(C0!)
-            .sql(" + 1) * ")
-            .call(W!),
-        );
-      if (endCut)
-        zones.push(() => q.sql("c.enter >= ").call(E0!).sql(" * ").call(W!).sql(" AND c.enter < ").call(T1!));
-      q.sql("(");
-      zones.forEach((z, k) => (k && q.sql(" OR "), z()));
-      q.sql(")");
-    };
-    q.sql(
-      "cut AS NOT MATERIALIZED (\n  SELECT c.thread_id, c.depth, c.method_id, c.call_id, CASE WHEN c.enter < ",
-    )
-      .call(T0!)
-      .sql(" THEN ")
-      .call(T0!)
-      .sql(" ELSE c.enter END AS s,\n");
-    q.sql("         CASE WHEN c.exit > ").call(T1!).sql(" THEN ").call(T1!).sql(" ELSE c.exit END AS e\n");
-    q.sql(`  FROM ${calls} c SEMI JOIN (SELECT thread_id, depth, cell FROM ${cells} WHERE level = `)
-      .call(LQ)
-      .sql(" AND ")
-      .call(cellZones)
-      .sql(" AND NOT (")
-      .call(whole)
-      .sql(")")
-      .laneFilters(filter, threads)
-      .sql(") x\n");
-    q.sql("    ON c.thread_id = x.thread_id AND c.depth = x.depth AND c.enter >> ")
-      .call(L!)
-      .sql(" = x.cell\n");
-    q.sql("  WHERE c.duration_level < ")
-      .call(L!)
-      .sql(" AND ")
-      .call(enterZones)
-      .sql(" AND c.enter < ")
-      .call(T1!)
-      .sql(" AND c.exit >= ")
-      .call(T0!)
-      .sql(" AND (c.exit > ")
-      .call(T0!)
-      .sql(" OR c.enter >= ")
-      .call(T0!)
-      .sql(")")
-      .laneFilters(filter, threads, "c.")
-      .sql("\n),\n");
-  }
-  q.sql(
-    "grouped AS (\n  SELECT thread_id, depth, g, sum(calls)::INTEGER AS calls, sum(busy)::BIGINT AS busy, max(longest) AS longest, min(s1) AS s1, max(e1) AS e1, min(first_call) AS first_call\n  FROM (\n",
-  );
-  q.sql(
-    `    SELECT thread_id, depth, cell AS g, calls, busy, longest, min_enter AS s1, max_exit AS e1, first_call FROM ${cells}\n    WHERE level = `,
-  )
-    .call(LQ)
-    .sql(" AND cell >= ")
-    .call(C0!)
-    .sql(" AND cell <= ")
-    .call(C1!)
-    .sql(" AND ")
-    .call(whole)
-    .laneFilters(filter, threads);
-  if (startCut || endCut)
-    q.sql(`\n    UNION ALL\n    SELECT thread_id, depth, s >> `)
-      .call(L!)
-      .sql(`, 1, e - s, ${longestKey("e - s", "method_id")}, s, e, call_id FROM cut`);
-  q.sql("\n  ) GROUP BY thread_id, depth, g\n)\n");
-  q.sql(
-    `SELECT 'call' AS kind, thread_id, depth, s AS start, e AS "end", 1 AS calls, e - s AS busy, method_id, call_id\n`,
-  );
-  q.sql("FROM (SELECT thread_id, depth, method_id, call_id, CASE WHEN enter < ")
-    .call(T0!)
-    .sql(" THEN ")
-    .call(T0!)
-    .sql(" ELSE enter END AS s, CASE WHEN exit > ")
-    .call(T1!)
-    .sql(" THEN ")
-    .call(T1!)
-    .sql(" ELSE exit END AS e\n");
-  q.sql(`  FROM ${calls} WHERE duration_level >= `)
-    .call(L!)
-    .sql(" AND enter < ")
-    .call(T1!)
-    .sql(" AND exit > ")
-    .call(T0!)
-    .laneFilters(filter, threads)
-    .sql(")\nUNION ALL\n");
-  const cell = () => q.sql("g * ").call(W!);
-  q.sql("SELECT CASE WHEN calls = 1 THEN 'call' ELSE 'bucket' END, thread_id, depth,\n");
-  q.sql("       CASE WHEN calls = 1 THEN s1 WHEN ")
-    .call(cell)
-    .sql(" < ")
-    .call(T0!)
-    .sql(" THEN ")
-    .call(T0!)
-    .sql(" ELSE ")
-    .call(cell)
-    .sql(" END,\n");
-  q.sql("       CASE WHEN calls = 1 THEN e1 WHEN ")
-    .call(cell)
-    .sql(" + ")
-    .call(W!)
-    .sql(" > ")
-    .call(T1!)
-    .sql(" THEN ")
-    .call(T1!)
-    .sql(" ELSE ")
-    .call(cell)
-    .sql(" + ")
-    .call(W!)
-    .sql(" END,\n");
-  q.sql(
-    `       calls, busy, ${longestMethod("longest")}, CASE WHEN calls = 1 THEN first_call END\nFROM grouped\nORDER BY thread_id, depth, start, kind`,
-  );
-  return q.done();
+  const lanes = laneFilterSql(filter, threads);
+  const lanesOfC = laneFilterSql(filter, threads, "c.");
+  // A cell whose calls all lie inside the window is drawn as it is.
+  const whole = "min_enter >= $t0 AND max_exit <= $t1 AND max_enter < $t1";
+  const or = (zones: string[]) => `(${zones.join(" OR ")})`;
+  const cellZones = or([
+    ...(startCut ? ["cell >= $c0 - 1 AND cell <= $c0"] : []),
+    ...(endCut ? ["cell >= $e0 AND cell <= $c1"] : []),
+  ]);
+  // A short visible call entered after t0 - 2^L; those of cut cells lie in the first or last two cells. The
+  // zones only narrow the scan: t0's cell can reach past t1 (a window inside one cell), so visibility is
+  // checked in full, enter < t1 included (else a call entering after t1 is cut to a negative length).
+  const enterZones = or([
+    ...(startCut ? ["c.enter > $t0 - $w AND c.enter < ($c0 + 1) * $w"] : []),
+    ...(endCut ? ["c.enter >= $e0 * $w AND c.enter < $t1"] : []),
+  ]);
+  const cut =
+    startCut || endCut
+      ? `cut AS NOT MATERIALIZED (
+  SELECT c.thread_id, c.depth, c.method_id, c.call_id, CASE WHEN c.enter < $t0 THEN $t0 ELSE c.enter END AS s,
+         CASE WHEN c.exit > $t1 THEN $t1 ELSE c.exit END AS e
+  FROM ${calls} c SEMI JOIN (SELECT thread_id, depth, cell FROM ${cells} WHERE level = $stored_level AND ${cellZones} AND NOT (${whole})${lanes.sql}) x
+    ON c.thread_id = x.thread_id AND c.depth = x.depth AND c.enter >> $level = x.cell
+  WHERE c.duration_level < $level AND ${enterZones} AND c.enter < $t1 AND c.exit >= $t0 AND (c.exit > $t0 OR c.enter >= $t0)${lanesOfC.sql}
+),
+`
+      : "";
+  const cutCalls =
+    startCut || endCut
+      ? `
+    UNION ALL
+    SELECT thread_id, depth, s >> $level, 1, e - s, ${longestKey("e - s", "method_id")}, s, e, call_id FROM cut`
+      : "";
+  const text = `WITH ${cut}grouped AS (
+  SELECT thread_id, depth, g, sum(calls)::INTEGER AS calls, sum(busy)::BIGINT AS busy, max(longest) AS longest, min(s1) AS s1, max(e1) AS e1, min(first_call) AS first_call
+  FROM (
+    SELECT thread_id, depth, cell AS g, calls, busy, longest, min_enter AS s1, max_exit AS e1, first_call FROM ${cells}
+    WHERE level = $stored_level AND cell >= $c0 AND cell <= $c1 AND ${whole}${lanes.sql}${cutCalls}
+  ) GROUP BY thread_id, depth, g
+)
+SELECT 'call' AS kind, thread_id, depth, s AS start, e AS "end", 1 AS calls, e - s AS busy, method_id, call_id
+FROM (SELECT thread_id, depth, method_id, call_id, CASE WHEN enter < $t0 THEN $t0 ELSE enter END AS s, CASE WHEN exit > $t1 THEN $t1 ELSE exit END AS e
+  FROM ${calls} WHERE duration_level >= $level AND enter < $t1 AND exit > $t0${lanes.sql})
+UNION ALL
+SELECT CASE WHEN calls = 1 THEN 'call' ELSE 'bucket' END, thread_id, depth,
+       CASE WHEN calls = 1 THEN s1 WHEN g * $w < $t0 THEN $t0 ELSE g * $w END,
+       CASE WHEN calls = 1 THEN e1 WHEN g * $w + $w > $t1 THEN $t1 ELSE g * $w + $w END,
+       calls, busy, ${longestMethod("longest")}, CASE WHEN calls = 1 THEN first_call END
+FROM grouped
+ORDER BY thread_id, depth, start, kind`;
+  const big = (v: number) => [v, "BIGINT"] as const;
+  return boundQuery(text, {
+    ...lanes.values,
+    t0: big(t0),
+    t1: big(t1),
+    level: big(level),
+    w: big(width),
+    c0: big(c0),
+    c1: big(c1),
+    e0: big(endCell),
+    // From max_level up every level's cells are the same: max_level's are read.
+    stored_level: big(Math.min(level, summary.maxLevel)),
+  });
 }

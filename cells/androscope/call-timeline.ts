@@ -19,8 +19,7 @@
 // then runs it about twice as fast as with them computed inside.
 import * as Plot from "@observablehq/plot";
 import type { Table } from "apache-arrow";
-import { requireColumns } from "../common/require-columns";
-import { int32Values, int64Values } from "./call-columns";
+import { int32, int64, readColumns } from "../common/read-columns";
 import { summaryLanes, summaryWindowQuery, type CallTimelineSummary } from "./call-timeline-summary";
 import {
   bucketsPerLane,
@@ -28,11 +27,13 @@ import {
   gridLevel,
   longestKey,
   longestMethod,
-  SqlBuilder,
+  boundQuery,
+  filterSql,
   type CallTimelineFilter,
   type CallTimelineQuery,
 } from "./call-timeline-sql";
 import type { ProfileMethod } from "./method-profile";
+import { timeWindow } from "../common/time-window";
 
 export type { CallTimelineFilter, CallTimelineQuery } from "./call-timeline-sql";
 
@@ -61,14 +62,12 @@ export interface TimelineGrid {
 
 /** One row for the run's calls (filtered as given): t0 (first entry), t1 (last exit), lanes. */
 export function callTimelineExtentQuery(filter: CallTimelineFilter = {}): CallTimelineQuery {
-  const threads = checkFilter(filter);
-  return new SqlBuilder()
-    .sql(
-      "SELECT min(lo) AS t0, max(hi) AS t1, coalesce(sum(deepest), 0)::INTEGER AS lanes\nFROM (SELECT min(enter) AS lo, max(exit) AS hi, max(depth) + 1 AS deepest FROM calls WHERE TRUE",
-    )
-    .filters(filter, threads)
-    .sql(" GROUP BY thread_id)")
-    .done();
+  const f = filterSql(filter, checkFilter(filter));
+  return boundQuery(
+    `SELECT min(lo) AS t0, max(hi) AS t1, coalesce(sum(deepest), 0)::INTEGER AS lanes
+FROM (SELECT min(enter) AS lo, max(exit) AS hi, max(depth) + 1 AS deepest FROM calls WHERE TRUE${f.sql} GROUP BY thread_id)`,
+    f.values,
+  );
 }
 
 /** The level-of-detail query for one window and width (rows: kind, thread_id, depth, start, end, calls, busy, method_id, call_id). */
@@ -78,18 +77,7 @@ export function callTimelineQuery(options: CallTimelineOptions): CallTimelineQue
     throw new Error(`invalid widthPx: ${String(width)} (expected a width in pixels >= 1)`);
   const bucketPx = options.bucketPx ?? 2;
   if (!(bucketPx > 0)) throw new Error(`invalid bucketPx: ${String(bucketPx)} (expected > 0)`);
-  const w = options.window ?? null;
-  if (
-    w &&
-    !(
-      Number.isFinite(Number(w[0])) &&
-      Number.isFinite(Number(w[1])) &&
-      Number(w[0]) <= Number(w[1]) &&
-      Math.abs(Number(w[0])) < 2 ** 52 &&
-      Math.abs(Number(w[1])) < 2 ** 52
-    )
-  )
-    throw new Error(`invalid window: [${w[0]}, ${w[1]}] (expected [t0, t1] ns with t0 <= t1, |t| < 2^52)`);
+  const w = timeWindow(options.window);
   const threads = checkFilter(options);
   const maxRects = options.maxRects ?? 8_000;
   if (!(Number.isInteger(maxRects) && maxRects >= 1))
@@ -142,6 +130,58 @@ interface Source {
   byLevel: boolean;
 }
 
+/** The grid's terms in the query: bound values when known here, else the columns of the `grid` CTE. */
+const KNOWN_GRID = { t0: "$t0", t1: "$t1", level: "$level", w: "$w", c0: "$c0", join: "" };
+const GRID_CTE = { t0: "g.t0", t1: "g.t1", level: "g.l", w: "g.w", c0: "g.c0", join: ", grid g" };
+type GridTerms = typeof KNOWN_GRID;
+
+/**
+ * The grid computed in the query: B buckets per lane from the lanes and sizes, then the smallest level L
+ * with 2^L * B >= t1 - t0; the window and lanes are bound when given, else taken from the calls.
+ */
+const gridCte = (window: string, lanes: string) => `grid AS (
+  SELECT t0, t1, l, 1::BIGINT << l AS w, t0 >> l AS c0
+  FROM (SELECT t0, t1, (SELECT min(r.l) FROM range(0, 63) r(l) WHERE (1::BIGINT << r.l) >= (t1 - t0 + b - 1) // b) AS l
+    FROM (SELECT t0, t1, CASE WHEN m < 1 THEN 1 ELSE m END AS b
+      FROM (SELECT t0, t1, CASE WHEN lanes > 1 THEN $max_rects // lanes ELSE $max_rects END AS r0,
+                   CASE WHEN r0 < $max_buckets THEN r0 ELSE $max_buckets END AS m
+        FROM (SELECT ${window}, ${lanes} AS lanes))))
+),
+`;
+
+/**
+ * The rule over the calls themselves: calls at least a cell long as they are, shorter ones grouped by the cell
+ * their cut start falls in (a short visible call entered after t0 - 2^L). CASE, not greatest/least, which
+ * DuckDB-WASM runs 20x slower; exit >= t0 is implied by visibility, but alone it is a range DuckDB checks
+ * against each block's min/max.
+ */
+const directSql = (src: Source, g: GridTerms, filters: string) => {
+  const cell = `(${g.c0} + k % 131072) * ${g.w}`;
+  const wide = src.byLevel ? `duration_level >= ${g.level}` : `exit - enter >= ${g.w}`;
+  const short = src.byLevel ? `duration_level < ${g.level}` : `exit - enter < ${g.w}`;
+  return `shown AS NOT MATERIALIZED (
+  SELECT thread_id, depth, method_id, call_id, enter, exit${src.byLevel ? ", duration_level" : ""},
+         CASE WHEN enter < ${g.t0} THEN ${g.t0} ELSE enter END AS s,
+         CASE WHEN exit > ${g.t1} THEN ${g.t1} ELSE exit END AS e
+  FROM ${src.table}${g.join}
+  WHERE TRUE${filters} AND enter < ${g.t1} AND exit >= ${g.t0} AND (exit > ${g.t0} OR enter >= ${g.t0})
+)
+SELECT 'call' AS kind, thread_id, depth, s AS start, e AS "end", 1 AS calls, e - s AS busy, method_id, call_id
+FROM shown${g.join} WHERE ${wide}
+UNION ALL
+SELECT CASE WHEN calls = 1 THEN 'call' ELSE 'bucket' END, (k // 8589934592)::INTEGER, (k // 131072 % 65536)::INTEGER,
+       CASE WHEN calls = 1 THEN s1 WHEN ${cell} < ${g.t0} THEN ${g.t0} ELSE ${cell} END,
+       CASE WHEN calls = 1 THEN e1 WHEN ${cell} + ${g.w} > ${g.t1} THEN ${g.t1} ELSE ${cell} + ${g.w} END,
+       calls, busy, ${longestMethod("longest")}, CASE WHEN calls = 1 THEN first END
+FROM (
+  SELECT (thread_id::BIGINT * 65536 + depth) * 131072 + (s >> ${g.level}) - ${g.c0} AS k, count(*)::INTEGER AS calls,
+         sum(e - s)::BIGINT AS busy, max(${longestKey("e - s", "method_id")}) AS longest, min(s) AS s1, max(e) AS e1, min(call_id) AS first
+  FROM shown${g.join} WHERE ${short} AND enter > ${g.t0} - ${g.w}
+  GROUP BY k
+)${g.join}
+ORDER BY thread_id, depth, start, kind`;
+};
+
 /** The rule over the calls themselves; with `grid` null the window, lanes and level are computed in the query. */
 function directQuery(
   src: Source,
@@ -155,126 +195,34 @@ function directQuery(
     window: readonly [number, number] | null;
   },
 ): CallTimelineQuery {
-  const q = new SqlBuilder();
-  const known = grid !== null;
-  const bigint = (v: number) => q.bind(v, "BIGINT");
-  const T0 = () => (known ? bigint(grid.t0) : q.sql("g.t0"));
-  const T1 = () => (known ? bigint(grid.t1) : q.sql("g.t1"));
-  const L = () => (known ? bigint(grid.level) : q.sql("g.l"));
-  const W = () => (known ? bigint(2 ** grid.level) : q.sql("g.w"));
-  const C0 = () => (known ? bigint(Math.floor(grid.t0 / 2 ** grid.level)) : q.sql("g.c0"));
-  const GRID = known ? "" : ", grid g";
-  q.sql("WITH ");
-  if (!known) {
-    q.sql(`mine AS (SELECT thread_id, depth, enter, exit FROM ${src.table} WHERE TRUE`)
-      .filters(options, threads)
-      .sql("),\n");
-    q.sql(
-      "grid AS (\n  SELECT t0, t1, l, 1::BIGINT << l AS w, t0 >> l AS c0\n  FROM (SELECT t0, t1, (SELECT min(r.l) FROM range(0, 63) r(l) WHERE (1::BIGINT << r.l) >= (t1 - t0 + b - 1) // b) AS l\n",
-    );
-    q.sql(
-      "    FROM (SELECT t0, t1, CASE WHEN m < 1 THEN 1 ELSE m END AS b FROM (SELECT t0, t1, CASE WHEN lanes > 1 THEN ",
-    )
-      .bind(sizes.maxRects, "BIGINT")
-      .sql(" // lanes ELSE ")
-      .bind(sizes.maxRects, "BIGINT");
-    q.sql(" END AS r0, CASE WHEN r0 < ")
-      .bind(sizes.maxBuckets, "BIGINT")
-      .sql(" THEN r0 ELSE ")
-      .bind(sizes.maxBuckets, "BIGINT")
-      .sql(" END AS m\n      FROM (SELECT ");
-    sizes.window ? bigint(sizes.window[0]) : q.sql("(SELECT min(enter) FROM mine)");
-    q.sql(" AS t0, ");
-    sizes.window ? bigint(sizes.window[1]) : q.sql("(SELECT max(exit) FROM mine)");
-    q.sql(" AS t1, ");
-    sizes.lanes !== null
-      ? bigint(sizes.lanes)
-      : q.sql("(SELECT sum(d) FROM (SELECT max(depth) + 1 AS d FROM mine GROUP BY thread_id))");
-    q.sql(" AS lanes))))\n),\n");
+  const f = filterSql(options, threads);
+  if (grid) {
+    const w = 2 ** grid.level;
+    return boundQuery(`WITH ${directSql(src, KNOWN_GRID, f.sql)}`, {
+      ...f.values,
+      t0: [grid.t0, "BIGINT"],
+      t1: [grid.t1, "BIGINT"],
+      level: [grid.level, "BIGINT"],
+      w: [w, "BIGINT"],
+      c0: [Math.floor(grid.t0 / w), "BIGINT"],
+    });
   }
-  const wide = () => (src.byLevel ? q.sql("duration_level >= ").call(L) : q.sql("exit - enter >= ").call(W));
-  const short = () => (src.byLevel ? q.sql("duration_level < ").call(L) : q.sql("exit - enter < ").call(W));
-  // CASE, not greatest/least, which DuckDB-WASM runs 20x slower.
-  q.sql("shown AS NOT MATERIALIZED (\n  SELECT thread_id, depth, method_id, call_id, enter, exit")
-    .sql(src.byLevel ? ", duration_level" : "")
-    .sql(", CASE WHEN enter < ")
-    .call(T0)
-    .sql(" THEN ")
-    .call(T0)
-    .sql(" ELSE enter END AS s,\n");
-  q.sql("         CASE WHEN exit > ")
-    .call(T1)
-    .sql(" THEN ")
-    .call(T1)
-    .sql(" ELSE exit END AS e\n  FROM ")
-    .sql(src.table)
-    .sql(GRID)
-    .sql(" WHERE TRUE")
-    .filters(options, threads);
-  // exit >= t0 is implied by visibility; alone it is a range DuckDB checks against each block's min/max.
-  q.sql(" AND enter < ")
-    .call(T1)
-    .sql(" AND exit >= ")
-    .call(T0)
-    .sql(" AND (exit > ")
-    .call(T0)
-    .sql(" OR enter >= ")
-    .call(T0)
-    .sql(")\n)\n");
-  q.sql(
-    `SELECT 'call' AS kind, thread_id, depth, s AS start, e AS "end", 1 AS calls, e - s AS busy, method_id, call_id\nFROM shown`,
-  )
-    .sql(GRID)
-    .sql(" WHERE ")
-    .call(wide);
-  q.sql(
-    "\nUNION ALL\nSELECT CASE WHEN calls = 1 THEN 'call' ELSE 'bucket' END, (k // 8589934592)::INTEGER, (k // 131072 % 65536)::INTEGER,\n",
-  );
-  const cell = () => q.sql("(").call(C0).sql(" + k % 131072) * ").call(W);
-  q.sql("       CASE WHEN calls = 1 THEN s1 WHEN ")
-    .call(cell)
-    .sql(" < ")
-    .call(T0)
-    .sql(" THEN ")
-    .call(T0)
-    .sql(" ELSE ")
-    .call(cell)
-    .sql(" END,\n");
-  q.sql("       CASE WHEN calls = 1 THEN e1 WHEN ")
-    .call(cell)
-    .sql(" + ")
-    .call(W)
-    .sql(" > ")
-    .call(T1)
-    .sql(" THEN ")
-    .call(T1)
-    .sql(" ELSE ")
-    .call(cell)
-    .sql(" + ")
-    .call(W)
-    .sql(" END,\n");
-  q.sql(`       calls, busy, ${longestMethod("longest")}, CASE WHEN calls = 1 THEN first END\n`);
-  // A short visible call ends after t0 and within a cell of its entry: it entered after t0 - 2^L.
-  q.sql("FROM (\n  SELECT (thread_id::BIGINT * 65536 + depth) * 131072 + (s >> ")
-    .call(L)
-    .sql(") - ")
-    .call(C0)
-    .sql(" AS k, count(*)::INTEGER AS calls,\n");
-  q.sql(
-    `         sum(e - s)::BIGINT AS busy, max(${longestKey("e - s", "method_id")}) AS longest, min(s) AS s1, max(e) AS e1, min(call_id) AS first\n`,
-  );
-  q.sql("  FROM shown")
-    .sql(GRID)
-    .sql(" WHERE ")
-    .call(short)
-    .sql(" AND enter > ")
-    .call(T0)
-    .sql(" - ")
-    .call(W)
-    .sql("\n  GROUP BY k\n)")
-    .sql(GRID);
-  q.sql("\nORDER BY thread_id, depth, start, kind");
-  return q.done();
+  const window = sizes.window
+    ? "$window_t0 AS t0, $window_t1 AS t1"
+    : "(SELECT min(enter) FROM mine) AS t0, (SELECT max(exit) FROM mine) AS t1";
+  const lanes =
+    sizes.lanes !== null
+      ? "$lanes"
+      : "(SELECT sum(d) FROM (SELECT max(depth) + 1 AS d FROM mine GROUP BY thread_id))";
+  const mine = `mine AS (SELECT thread_id, depth, enter, exit FROM ${src.table} WHERE TRUE${f.sql}),\n`;
+  return boundQuery(`WITH ${mine}${gridCte(window, lanes)}${directSql(src, GRID_CTE, f.sql)}`, {
+    ...f.values,
+    max_rects: [sizes.maxRects, "BIGINT"],
+    max_buckets: [sizes.maxBuckets, "BIGINT"],
+    window_t0: [sizes.window?.[0], "BIGINT"],
+    window_t1: [sizes.window?.[1], "BIGINT"],
+    lanes: [sizes.lanes, "BIGINT"],
+  });
 }
 
 export interface CallTimelinePlotOptions {
@@ -305,28 +253,25 @@ export function callTimelineRects(
   rows: Table,
   options: Pick<CallTimelinePlotOptions, "methods" | "threads"> = {},
 ): TimelineRect[] {
-  requireColumns(
-    rows,
-    {
-      thread_id: "int32",
-      depth: "int32",
-      start: "int64",
-      end: "int64",
-      calls: "int32",
-      busy: "int64",
-      method_id: "int64",
-    },
-    "call timeline rows",
-  );
+  const {
+    thread_id: thread,
+    depth,
+    start,
+    end,
+    calls,
+    busy,
+    method_id: method,
+  } = readColumns(rows, "call timeline rows", {
+    thread_id: int32(),
+    depth: int32(),
+    start: int64(0),
+    end: int64(0),
+    calls: int32(),
+    busy: int64(0),
+    method_id: int64(0),
+  });
   const n = rows.numRows;
   const kind = rows.getChild("kind")!;
-  const thread = int32Values(rows.getChild("thread_id")!);
-  const depth = int32Values(rows.getChild("depth")!);
-  const start = int64Values(rows.getChild("start")!);
-  const end = int64Values(rows.getChild("end")!);
-  const calls = int32Values(rows.getChild("calls")!);
-  const busy = int64Values(rows.getChild("busy")!);
-  const method = int64Values(rows.getChild("method_id")!);
   const methodNames = new Map((options.methods ?? []).map((m) => [m.id, `${m.className}.${m.methodName}`]));
   const threadNames = new Map((options.threads ?? []).map((t) => [t.id, `${t.name} (${t.id})`]));
   const out: TimelineRect[] = [];

@@ -14,9 +14,9 @@
 // run. A call's inclusive value adds its callees', as inclusive time does. With a window, intervals are cut to it and their value scaled by the
 // share of their length inside (counts taken as uniform over an interval).
 import type { Table } from "apache-arrow";
-import { requireColumns } from "../common/require-columns";
 import { readCallColumns, type CallColumns } from "./call-columns";
-import { hpcColumns } from "./counter-series";
+import { checkHpcColumns, hpcColumns } from "./counter-series";
+import { timeWindow, type TimeWindow } from "../common/time-window";
 
 export interface AttributeCountersOptions {
   /** [t0, t1] ns on the calls' clock: only this part of the trace counts; default all */
@@ -32,7 +32,7 @@ export interface AttributeCountersOptions {
 export interface CallCounters {
   /** rows of the calls table the arrays below are indexed by */
   calls: number;
-  window: [number, number] | null;
+  window: TimeWindow | null;
   /** per counter name, per call row: the value attributed to the call's own time */
   exclusive: Record<string, Float64Array>;
   /** per counter name, per call row: exclusive plus every callee's */
@@ -54,8 +54,8 @@ export function attributeCounters(
   hpc: Table,
   options: AttributeCountersOptions = {},
 ): CallCounters {
-  requireColumns(hpc, { ts: "int64", counter: "utf8", value: "float64" }, "hpc_samples");
-  const window = options.window ? checkWindow(options.window) : null;
+  checkHpcColumns(hpc);
+  const window = timeWindow(options.window);
   if (options.intervalNs !== undefined && !(options.intervalNs > 0))
     throw new Error(`invalid intervalNs: ${options.intervalNs} (expected > 0)`);
   const c = readCallColumns(calls);
@@ -85,18 +85,11 @@ export function attributeCounters(
   return { calls: c.n, window, exclusive, inclusive, totals, warnings };
 }
 
-function checkWindow(w: readonly [number, number]): [number, number] {
-  const [t0, t1] = [Number(w[0]), Number(w[1])];
-  if (!Number.isFinite(t0) || !Number.isFinite(t1) || t1 < t0)
-    throw new Error(`invalid window: [${w[0]}, ${w[1]}] (expected [t0, t1] ns with t0 <= t1)`);
-  return [t0, t1];
-}
-
 /** Intervals per (counter, core) series, sorted, cut to the window. */
 function readSeries(
   hpc: Table,
   options: AttributeCountersOptions,
-  window: [number, number] | null,
+  window: TimeWindow | null,
   warnings: string[],
 ): Series[] {
   const { n, ts, cpu, counterCol, valueCol } = hpcColumns(hpc);
@@ -126,7 +119,7 @@ function readSeries(
       const i = rows[k]!;
       const e = ts[i]! + shift;
       const s = k === 0 || options.intervalNs !== undefined ? e - first : ts[rows[k - 1]!]! + shift;
-      let v = Number(valueCol.get(i));
+      let v = valueCol[i]!;
       if (!Number.isFinite(v) || e <= s) continue;
       let [cs, ce] = [s, e];
       if (window) {
@@ -153,7 +146,7 @@ interface Segments {
 }
 
 /** Each call's own time: entry to exit minus its children's spans, per thread, cut to the window. */
-export function exclusiveSegments(c: CallColumns, window: [number, number] | null): Segments {
+export function exclusiveSegments(c: CallColumns, window: TimeWindow | null): Segments {
   const byThread = new Map<number, { start: number[]; end: number[]; call: number[] }>();
   const kids: number[][] = Array.from({ length: c.n }, () => []);
   for (let i = 0; i < c.n; i++) if (c.parent[i]! >= 0) kids[c.parent[i]!]!.push(i);

@@ -4,8 +4,8 @@
 // step over its interval; IPC is derived per interval as instructions / cpu-cycles (§IV-1).
 import * as Plot from "@observablehq/plot";
 import type { Table } from "apache-arrow";
-import { requireColumns } from "../common/require-columns";
-import { int32Values, int64Values } from "./call-columns";
+import { checkColumns, float64, int32, int64, optional, readColumns, utf8 } from "../common/read-columns";
+import { timeWindow } from "../common/time-window";
 
 export interface SeriesOptions {
   /** [t0, t1] ns on the calls' clock: only what falls in it; default everything */
@@ -33,25 +33,23 @@ export interface CounterInterval {
   rate: number;
 }
 
+const HPC_COLUMNS = { ts: int64(0), counter: utf8(), value: float64(0), cpu: optional(int32(-1)) };
+
+/** hpc_samples' columns checked, before a cell looks at its options. */
+export const checkHpcColumns = (hpc: Table) => checkColumns(hpc, "hpc_samples", HPC_COLUMNS);
+
 /** hpc_samples' columns, read once: times as numbers, cpu -1 where a sample is not per core. */
 export function hpcColumns(hpc: Table) {
   const n = hpc.numRows;
-  const cpuCol = hpc.getChild("cpu");
-  return {
-    n,
-    ts: int64Values(hpc.getChild("ts")!),
-    cpu: cpuCol ? int32Values(cpuCol, -1) : new Int32Array(n).fill(-1),
-    counterCol: hpc.getChild("counter")!,
-    valueCol: hpc.getChild("value")!,
-  };
+  const c = readColumns(hpc, "hpc_samples", HPC_COLUMNS);
+  return { n, ts: c.ts, cpu: c.cpu ?? new Int32Array(n).fill(-1), counterCol: c.counter, valueCol: c.value };
 }
 
 /** One row per counter sample (per core or summed), with its interval; plus an "IPC" series. */
 export function counterSeries(hpc: Table, options: CounterSeriesOptions = {}): CounterInterval[] {
-  requireColumns(hpc, { ts: "int64", counter: "utf8", value: "float64" }, "hpc_samples");
-  const window = checkWindow(options.window);
-  const shift = options.timeShiftNs ?? 0;
   const { n, ts, cpu, counterCol, valueCol } = hpcColumns(hpc);
+  const window = timeWindow(options.window);
+  const shift = options.timeShiftNs ?? 0;
   // Sum per (counter, core or all, ts).
   const sums = new Map<string, { counter: string; cpu: number | null; ts: number; value: number }>();
   for (let i = 0; i < n; i++) {
@@ -59,7 +57,7 @@ export function counterSeries(hpc: Table, options: CounterSeriesOptions = {}): C
     const core = options.perCore && cpu[i]! >= 0 ? cpu[i]! : null;
     const key = `${counter}\u0000${core}\u0000${ts[i]}`;
     const e = sums.get(key);
-    const v = Number(valueCol.get(i));
+    const v = valueCol[i]!;
     if (e) e.value += v;
     else sums.set(key, { counter, cpu: core, ts: ts[i]! + shift, value: v });
   }
@@ -128,12 +126,13 @@ export interface HeapPoint {
 
 /** Heap samples by kind, in time order; with a window, those inside plus the nearest sample on each side (the line reaches the edges). */
 export function heapSeries(heap: Table, options: SeriesOptions = {}): HeapPoint[] {
-  requireColumns(heap, { ts: "int64", kind: "utf8", value: "int64" }, "heap_samples");
-  const window = checkWindow(options.window);
+  const { ts, kind, value } = readColumns(heap, "heap_samples", {
+    ts: int64(0),
+    kind: utf8(),
+    value: int64(0),
+  });
+  const window = timeWindow(options.window);
   const shift = options.timeShiftNs ?? 0;
-  const ts = int64Values(heap.getChild("ts")!);
-  const value = int64Values(heap.getChild("value")!);
-  const kind = heap.getChild("kind")!;
   const byKind = new Map<string, HeapPoint[]>();
   for (let i = 0; i < heap.numRows; i++) {
     const k = String(kind.get(i));
@@ -157,19 +156,28 @@ export function heapSeries(heap: Table, options: SeriesOptions = {}): HeapPoint[
   return out;
 }
 
-function checkWindow(w: readonly [number, number] | null | undefined): [number, number] | null {
-  if (!w) return null;
-  const [t0, t1] = [Number(w[0]), Number(w[1])];
-  if (!Number.isFinite(t0) || !Number.isFinite(t1) || t1 < t0)
-    throw new Error(`invalid window: [${w[0]}, ${w[1]}] (expected [t0, t1] ns with t0 <= t1)`);
-  return [t0, t1];
-}
-
 export interface SeriesPlotOptions {
   /** [t0, t1] ns: the x domain, the same as the timeline's */
   window?: readonly [number, number] | null;
   title?: string;
   width?: number;
+}
+
+/** A series chart's frame under the call timeline: same x axis (ms since tracing began), short, y from zero. */
+function timelineFrame(options: SeriesPlotOptions, title: string, yLabel: string): Plot.PlotOptions {
+  const w = options.window;
+  return {
+    title: options.title ?? title,
+    width: options.width,
+    height: 160,
+    marginLeft: 70,
+    x: {
+      label: "time since tracing began (ms)",
+      domain: w ? [Number(w[0]) / 1e6, Number(w[1]) / 1e6] : undefined,
+      grid: true,
+    },
+    y: { label: yLabel, grid: true, zero: true },
+  };
 }
 
 /** One counter's intervals as steps (count per ms; IPC as is), on the timeline's axis (ms). */
@@ -186,20 +194,12 @@ export function counterSeriesPlot(
       x2: r.end / 1e6,
       core: r.cpu === null ? "all cores" : `cpu ${r.cpu}`,
     }));
-  const w = options.window;
   return {
-    title:
-      options.title ??
-      (counter === "IPC" ? "IPC (instructions / cpu-cycles) per interval" : `${counter} per ms`),
-    width: options.width,
-    height: 160,
-    marginLeft: 70,
-    x: {
-      label: "time since tracing began (ms)",
-      domain: w ? [Number(w[0]) / 1e6, Number(w[1]) / 1e6] : undefined,
-      grid: true,
-    },
-    y: { label: counter === "IPC" ? "IPC" : `${counter} / ms`, grid: true, zero: true },
+    ...timelineFrame(
+      options,
+      counter === "IPC" ? "IPC (instructions / cpu-cycles) per interval" : `${counter} per ms`,
+      counter === "IPC" ? "IPC" : `${counter} / ms`,
+    ),
     color: { legend: new Set(mine.map((r) => r.core)).size > 1 },
     marks: [
       Plot.rectY(mine, {
@@ -223,18 +223,8 @@ export function heapSeriesPlot(
   options: SeriesPlotOptions = {},
 ): Plot.PlotOptions {
   const rows = points.map((p) => ({ ...p, x: p.ts / 1e6, mb: p.bytes / 1048576 }));
-  const w = options.window;
   return {
-    title: options.title ?? "Heap (MB)",
-    width: options.width,
-    height: 160,
-    marginLeft: 70,
-    x: {
-      label: "time since tracing began (ms)",
-      domain: w ? [Number(w[0]) / 1e6, Number(w[1]) / 1e6] : undefined,
-      grid: true,
-    },
-    y: { label: "MB", grid: true, zero: true },
+    ...timelineFrame(options, "Heap (MB)", "MB"),
     color: { legend: true },
     marks: [
       Plot.lineY(rows, { x: "x", y: "mb", stroke: "kind", curve: "step-after", clip: true, tip: true }),

@@ -1,5 +1,4 @@
 // AndroScope (method traces, TraceBridge): every cell, as notebooks see them (`jb.androscope`).
-export * from "./calls";
 export * from "./method-profile";
 export * from "./call-tree";
 export * from "./counter-attribution";

@@ -6,6 +6,7 @@ import * as Plot from "@observablehq/plot";
 import type { Table } from "apache-arrow";
 import { readCallColumns, type CallColumns } from "./call-columns";
 import type { CallCounters } from "./counter-attribution";
+import { timeWindow } from "../common/time-window";
 
 export interface ProfileMethod {
   id: number;
@@ -62,9 +63,7 @@ export function methodProfile(
     throw new Error(`invalid by: ${String(by)} (expected method or class)`);
   const c = readCallColumns(calls);
   const n = c.n;
-  const window = options.window ? ([Number(options.window[0]), Number(options.window[1])] as const) : null;
-  if (window && !(window[0] <= window[1]))
-    throw new Error(`invalid window: [${window[0]}, ${window[1]}] (expected t0 <= t1)`);
+  const window = timeWindow(options.window);
   const counters = options.counters;
   if (counters) {
     if (counters.calls !== n)

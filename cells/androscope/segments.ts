@@ -10,8 +10,8 @@
 // switched out in between, time unknown) is split at its middle between the two CPUs, as §V-3 does.
 import * as Plot from "@observablehq/plot";
 import type { Table } from "apache-arrow";
-import { requireColumns } from "../common/require-columns";
-import { int32Values, int64Values, readCallColumns } from "./call-columns";
+import { int32, int64, optional, readColumns } from "../common/read-columns";
+import { readCallColumns } from "./call-columns";
 import { partitionSegments } from "./segment-partition";
 
 export interface CallSegmentsOptions {
@@ -34,7 +34,11 @@ export interface CallSegments {
 /** Segments of every call, partitioned for context switches; `events` is the trace's method_events. */
 export function callSegments(calls: Table, events: Table, options: CallSegmentsOptions = {}): CallSegments {
   const c = readCallColumns(calls);
-  requireColumns(events, { thread_id: "int32", wall: "int64" }, "method_events");
+  const ev = readColumns(events, "method_events", {
+    thread_id: int32(),
+    wall: int64(0),
+    cpu: optional(int32(-1)),
+  });
   const wallCol = events.getChild("wall")!;
   if (events.numRows > 0 && wallCol.nullCount === events.numRows)
     throw new Error(
@@ -47,11 +51,7 @@ export function callSegments(calls: Table, events: Table, options: CallSegmentsO
     throw new Error(`invalid cpus: ${String(cpus)} (expected records or single)`);
   if (cpus === "records" && !hasCpu)
     throw new Error("callSegments: cpus records needs method_events.cpu (AndroScope extended records)");
-  const threads = threadRecords(
-    int32Values(events.getChild("thread_id")!),
-    int64Values(wallCol),
-    cpus === "records" ? int32Values(cpuCol!, -1) : null,
-  );
+  const threads = threadRecords(ev.thread_id, ev.wall, cpus === "records" ? ev.cpu : null);
 
   // Segments: each call's span minus its callees', inside the span the thread has records for.
   const seg = new SegmentList();

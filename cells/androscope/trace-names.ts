@@ -1,33 +1,29 @@
 // The names of a method trace (its key section: the methods and threads tables) in the shapes the
 // AndroScope cells take, and as choices for a notebook input.
 import type { Table } from "apache-arrow";
-import { requireColumns } from "../common/require-columns";
-import { int32Values, int64Values } from "./call-columns";
+import { int32, int64, readColumns, utf8 } from "../common/read-columns";
 import type { ProfileMethod } from "./method-profile";
 
 /** Rows of the methods table (one run's) as the cells' method list. */
 export function methodList(methods: Table): ProfileMethod[] {
-  requireColumns(
-    methods,
-    { method_id: "int64", class_name: "utf8", method_name: "utf8", signature: "utf8" },
-    "methods",
-  );
-  const ids = int64Values(methods.getChild("method_id")!);
-  const [cls, name, sig] = ["class_name", "method_name", "signature"].map((c) => methods.getChild(c)!);
-  return Array.from(ids, (id, i) => ({
+  const m = readColumns(methods, "methods", {
+    method_id: int64(0),
+    class_name: utf8(),
+    method_name: utf8(),
+    signature: utf8(),
+  });
+  return Array.from(m.method_id, (id, i) => ({
     id,
-    className: String(cls!.get(i)),
-    methodName: String(name!.get(i)),
-    signature: String(sig!.get(i)),
+    className: String(m.class_name.get(i)),
+    methodName: String(m.method_name.get(i)),
+    signature: String(m.signature.get(i)),
   }));
 }
 
 /** Rows of the threads table as {id, name}. */
 export function threadList(threads: Table): { id: number; name: string }[] {
-  requireColumns(threads, { thread_id: "int32", name: "utf8" }, "threads");
-  const ids = int32Values(threads.getChild("thread_id")!);
-  const names = threads.getChild("name")!;
-  return Array.from(ids, (id, i) => ({ id, name: String(names.get(i)) }));
+  const t = readColumns(threads, "threads", { thread_id: int32(), name: utf8() });
+  return Array.from(t.thread_id, (id, i) => ({ id, name: String(t.name.get(i)) }));
 }
 
 /** "Class.method" -> method id, sorted by name; an overloaded method's entries carry their signatures. */

@@ -1,2 +1,3 @@
-export { requireColumns } from "./require-columns";
+export * from "./read-columns";
 export { suspectRows, PLAUSIBLE_FRAMES_SQL } from "./suspect-rows";
+export * from "./time-window";

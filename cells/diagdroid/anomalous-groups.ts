@@ -10,7 +10,7 @@
 // have no execution time (they count in `running`, not in Me).
 import * as Plot from "@observablehq/plot";
 import type { Table } from "apache-arrow";
-import { requireColumns } from "../common/require-columns";
+import { int32, readColumns, utf8List } from "../common/read-columns";
 import { contextGroups, DEFAULT_MAX_DISTANCE } from "./context-groups";
 import { queueData, type QueueMetricsOptions } from "./queue-metrics";
 import { waitedBehindColumns } from "./waited-behind";
@@ -59,12 +59,13 @@ export interface GroupReport {
 
 /** Contexts by id from the contexts table (a context_id given twice with different frames is an error). */
 export function contextFrames(contexts: Table): Map<number, string[]> {
-  requireColumns(contexts, { context_id: "int32", frames: "list<utf8>" }, "contexts");
-  const ids = contexts.getChild("context_id")!;
-  const frames = contexts.getChild("frames")!;
+  const { context_id: ids, frames } = readColumns(contexts, "contexts", {
+    context_id: int32(),
+    frames: utf8List(),
+  });
   const out = new Map<number, string[]>();
   for (let i = 0; i < contexts.numRows; i++) {
-    const id = ids.get(i) as number;
+    const id = ids[i]!;
     const list = frames.get(i) as { toArray(): ArrayLike<string> } | null;
     const stack = list ? Array.from(list.toArray(), (f) => String(f)) : [];
     const prev = out.get(id);

@@ -13,7 +13,6 @@
 // Unfinished tasks are kept and flagged in `task_state`: "never_started" tasks get queue_ms measured up to the
 // trace end (a lower bound) and exec_ms null; "running" tasks (started, never ended) get exec_ms null.
 // The trace end is the latest timestamp in the table unless `traceEnd` is given.
-import * as Plot from "@observablehq/plot";
 import {
   Dictionary,
   Float64,
@@ -231,26 +230,4 @@ function copyColumn(v: Vector, type: ColumnType | string): Vector {
   return known.includes(type)
     ? vectorFromArray(values, arrowType(type as ColumnType))
     : vectorFromArray(values);
-}
-
-/** Distribution of queuing and execution times per task state: where the time went. */
-export function queueMetricsPlot(metrics: Table, options: { tauMs?: number } = {}): Plot.PlotOptions {
-  const rows: { kind: string; ms: number }[] = [];
-  const queue = metrics.getChild("queue_ms")!;
-  const exec = metrics.getChild("exec_ms")!;
-  for (let i = 0; i < metrics.numRows; i++) {
-    rows.push({ kind: "queuing", ms: queue.get(i) as number });
-    const e = exec.get(i) as number | null;
-    if (e !== null) rows.push({ kind: "execution", ms: e });
-  }
-  const tau = options.tauMs ?? 500;
-  return {
-    x: { type: "symlog", label: "time (ms)" },
-    fy: { label: null },
-    marks: [
-      Plot.rectY(rows, Plot.binX<Plot.RectYOptions>({ y: "count" }, { x: "ms", fy: "kind", fill: "kind" })),
-      Plot.ruleX([tau], { stroke: "#d62728", strokeDasharray: "4,3" }),
-      Plot.ruleY([0]),
-    ],
-  };
 }

@@ -1,8 +1,17 @@
 // Reads the tasks table into typed arrays once, checking it (DiagDroid §4.1): every DiagDroid cell starts here.
 // Bad rows are errors that name the row and task: started before scheduled, ended before started, ended
 // without started, and a task_id seen twice in one run.
-import type { Table, Vector } from "apache-arrow";
-import { requireColumns } from "../common/require-columns";
+import type { Table } from "apache-arrow";
+import {
+  bigint64,
+  int32,
+  int32AsFloat,
+  int64,
+  optional,
+  readColumns,
+  stringCodes,
+  utf8,
+} from "../common/read-columns";
 
 export interface TaskColumns {
   n: number;
@@ -21,95 +30,32 @@ export interface TaskColumns {
   traceEnd: number;
 }
 
-export const TASK_COLUMNS = {
-  task_id: "int64",
-  executor_id: "utf8",
-  pool_capacity: "int32",
-  scheduled: "int64",
-  started: "int64",
-  ended: "int64",
-  context_id: "int32",
-} as const;
-
-type Chunk = {
-  length: number;
-  offset: number;
-  nullCount: number;
-  nullBitmap?: Uint8Array | null;
-  values: ArrayLike<number | bigint>;
-  dictionary?: Vector;
+const TASK_COLUMNS = {
+  task_id: bigint64(),
+  executor_id: utf8(),
+  pool_capacity: int32AsFloat(Infinity),
+  scheduled: int64(),
+  started: int64(),
+  ended: int64(),
+  context_id: int32(),
+  run_id: optional(utf8()),
 };
-// Duck-typed chunk access (tables may come from duckdb-wasm's own apache-arrow instance).
-const chunksOf = (v: Vector) => (v as unknown as { data: Chunk[] }).data;
-const validAt = (c: Chunk, i: number) =>
-  c.nullCount === 0 ||
-  !c.nullBitmap ||
-  ((c.nullBitmap[(c.offset + i) >> 3]! >> ((c.offset + i) & 7)) & 1) === 1;
-
-/** An int64 column as float64 nanoseconds, NaN where null. */
-export function int64AsFloat(v: Vector): Float64Array {
-  const out = new Float64Array(v.length);
-  let at = 0;
-  for (const c of chunksOf(v)) {
-    // Read the two 32-bit halves: no BigInt per value (3x faster on 1M rows).
-    const values = c.values as BigInt64Array;
-    const words = new Int32Array(values.buffer, values.byteOffset, values.length * 2);
-    const hasNulls = c.nullCount > 0 && !!c.nullBitmap;
-    for (let i = 0; i < c.length; i++) {
-      const w = 2 * i; // values are already offset; the validity bitmap is not
-      const x = words[w + 1]! * 4294967296 + (words[w]! >>> 0);
-      out[at + i] = !hasNulls || validAt(c, i) ? x : NaN;
-    }
-    at += c.length;
-  }
-  return out;
-}
-
-/** Codes 0.. for a string column (plain or dictionary-encoded), with the distinct strings. */
-export function stringCodes(v: Vector, names: string[] = [], known = new Map<string, number>()): Int32Array {
-  const out = new Int32Array(v.length);
-  const code = (s: unknown) => {
-    const key = s === null || s === undefined ? "" : String(s);
-    let c = known.get(key);
-    if (c === undefined) {
-      known.set(key, (c = names.length));
-      names.push(key);
-    }
-    return c;
-  };
-  let at = 0;
-  for (const c of chunksOf(v)) {
-    if (c.dictionary) {
-      const local = Array.from({ length: c.dictionary.length }, (_, d) => code(c.dictionary!.get(d)));
-      const idx = c.values as Int32Array;
-      for (let i = 0; i < c.length; i++) out[at + i] = validAt(c, i) ? local[idx[i]!]! : code(null);
-    } else for (let i = 0; i < c.length; i++) out[at + i] = code(v.get(at + i));
-    at += c.length;
-  }
-  return out;
-}
 
 export function readTaskColumns(tasks: Table): TaskColumns {
-  requireColumns(tasks, TASK_COLUMNS, "tasks");
+  const c = readColumns(tasks, "tasks", TASK_COLUMNS);
   const n = tasks.numRows;
-  const col = (name: string) => tasks.getChild(name)!;
-  const taskId = col("task_id").toArray() as BigInt64Array;
-  const scheduled = int64AsFloat(col("scheduled"));
-  const started = int64AsFloat(col("started"));
-  const ended = int64AsFloat(col("ended"));
-  const contextId = col("context_id").toArray() as Int32Array;
+  const { task_id: taskId, scheduled, started, ended, context_id: contextId } = c;
 
   // Units are per run: executor identities (hash codes) mean nothing across runs.
-  const runCol = tasks.schema.fields.some((f) => f.name === "run_id") ? tasks.getChild("run_id") : null;
+  const runCol = c.run_id;
   const runNames: string[] = [];
   const run = runCol ? stringCodes(runCol, runNames) : new Int32Array(n);
   const execNames: string[] = [];
-  const exec = stringCodes(col("executor_id"), execNames);
+  const exec = stringCodes(c.executor_id, execNames);
   const unitNames: string[] = [];
   // (run, executor) → unit through a flat table: a Map lookup per row cost ~50 ms on 1M tasks.
   const unitKey = new Int32Array(Math.max(1, runNames.length) * execNames.length).fill(-1);
   const unit = new Int32Array(n);
-  const capCol = col("pool_capacity");
   const caps: number[] = [];
   for (let i = 0; i < n; i++) {
     const key = runNames.length > 1 ? run[i]! * execNames.length + exec[i]! : exec[i]!;
@@ -119,8 +65,7 @@ export function readTaskColumns(tasks: Table): TaskColumns {
       unitNames.push(
         runNames.length > 1 ? `${runNames[run[i]!]}/${execNames[exec[i]!]}` : execNames[exec[i]!]!,
       );
-      const c = capCol.get(i) as number | null;
-      caps.push(c === null || c === undefined ? Infinity : c);
+      caps.push(c.pool_capacity[i]!);
     }
     unit[i] = u;
   }

@@ -18,8 +18,8 @@
 //   taken as visible.
 // A view's parent in a frame is its parent_id in that frame, else the last one seen in earlier frames.
 import type { Table } from "apache-arrow";
-import { requireColumns } from "../common/require-columns";
-import { asBool, asInt32, asNumber, validity, Warnings, wordCodes } from "./read-columns";
+import { bool, int32, int32AsFloat, int64, optional, readColumns, utf8 } from "../common/read-columns";
+import { Warnings, wordCodes } from "./word-codes";
 import { buildFrames } from "./view-hierarchy";
 
 export const OPS = ["measure", "layout", "draw"] as const;
@@ -73,42 +73,40 @@ export interface RenderTrace {
 }
 
 const COLUMNS = {
-  frame: "int32",
-  view_id: "int32",
-  parent_id: "int32",
-  view_class: "utf8",
-  op: "utf8",
-  start: "int64",
-  dur: "int64",
-  ui_thread: "bool",
-  hw_accelerated: "bool",
-  left: "int32",
-  top: "int32",
-  width: "int32",
-  height: "int32",
-  has_background: "bool",
-  visibility: "utf8",
-} as const;
+  frame: int32(),
+  view_id: int32(),
+  parent_id: int32AsFloat(NaN),
+  view_class: utf8(),
+  op: utf8(),
+  start: int64(0),
+  dur: int64(0),
+  ui_thread: bool(),
+  hw_accelerated: bool(),
+  left: int32(),
+  top: int32(),
+  width: int32(),
+  height: int32(),
+  has_background: bool(),
+  visibility: utf8(),
+  xml_id: optional(utf8()),
+  layout_file: optional(utf8()),
+};
 
 /** Reads render_ops, nests operations, eliminates overlapped time and builds each frame's hierarchy. */
 export function preprocessRenderOps(table: Table): RenderTrace {
-  requireColumns(table, COLUMNS, "render_ops");
-  const col = (name: string) => table.getChild(name)!;
+  const col = readColumns(table, "render_ops", COLUMNS);
   const warn = new Warnings();
   const rows = table.numRows;
-  const opCode = wordCodes(col("op"), OPS);
-  const visCode = wordCodes(col("visibility"), VISIBILITIES);
-  const startRaw = asNumber(col("start"));
-  const durRaw = asNumber(col("dur"));
+  const opCode = wordCodes(col.op, OPS);
+  const visCode = wordCodes(col.visibility, VISIBILITIES);
+  const startRaw = col.start;
+  const durRaw = col.dur;
 
   // Keep valid rows, in start order (ties: the enclosing, longer one first).
   let order: number[] = [];
   for (let i = 0; i < rows; i++) {
     if (opCode[i]! < 0)
-      warn.add(
-        "rows with an op other than measure, layout or draw, dropped",
-        `row ${i}: ${col("op").get(i)}`,
-      );
+      warn.add("rows with an op other than measure, layout or draw, dropped", `row ${i}: ${col.op.get(i)}`);
     else order.push(i);
   }
   let sorted = true;
@@ -128,16 +126,9 @@ export function preprocessRenderOps(table: Table): RenderTrace {
   };
   const pick32 = (src: Int32Array) => gather(src, new Int32Array(n));
   const pick8 = (src: Uint8Array) => gather(src, new Uint8Array(n));
-  const frameCol = pick32(asInt32(col("frame")));
-  const viewIdCol = pick32(asInt32(col("view_id")));
-  const parentVec = col("parent_id");
-  const parentRaw = asInt32(parentVec);
-  const parentValid = validity(parentVec);
-  const parentId = new Float64Array(n);
-  for (let k = 0; k < n; k++) {
-    const i = order[k]!;
-    parentId[k] = parentValid[i] ? parentRaw[i]! : NaN;
-  }
+  const frameCol = pick32(col.frame);
+  const viewIdCol = pick32(col.view_id);
+  const parentId = gather(col.parent_id, new Float64Array(n));
   const t: RenderTrace = {
     length: n,
     frame: frameCol,
@@ -146,13 +137,13 @@ export function preprocessRenderOps(table: Table): RenderTrace {
     start: gather(startRaw, new Float64Array(n)),
     dur: gather(durRaw, new Float64Array(n)),
     self: new Float64Array(n),
-    uiThread: pick8(asBool(col("ui_thread"))),
-    hwAccelerated: pick8(asBool(col("hw_accelerated"))),
-    left: pick32(asInt32(col("left"))),
-    top: pick32(asInt32(col("top"))),
-    width: pick32(asInt32(col("width"))),
-    height: pick32(asInt32(col("height"))),
-    hasBackground: pick8(asBool(col("has_background"))),
+    uiThread: pick8(col.ui_thread),
+    hwAccelerated: pick8(col.hw_accelerated),
+    left: pick32(col.left),
+    top: pick32(col.top),
+    width: pick32(col.width),
+    height: pick32(col.height),
+    hasBackground: pick8(col.has_background),
     visibility: gather(visCode, new Int8Array(n)),
     views: [],
     frames: [],
@@ -165,7 +156,7 @@ export function preprocessRenderOps(table: Table): RenderTrace {
     if (t.visibility[k]! < 0) {
       warn.add(
         "rows with unknown visibility, taken as visible",
-        `row ${order[k]}: ${col("visibility").get(order[k]!)}`,
+        `row ${order[k]}: ${col.visibility.get(order[k]!)}`,
       );
       t.visibility[k] = 0;
     }
@@ -181,8 +172,8 @@ export function preprocessRenderOps(table: Table): RenderTrace {
 
   // Views: one entry per view_id, strings read once.
   const viewIndex = new Map<number, number>();
-  const xml = col("xml_id");
-  const layout = col("layout_file");
+  const xml = col.xml_id;
+  const layout = col.layout_file;
   for (let k = 0; k < n; k++) {
     const id = viewIdCol[k]!;
     let v = viewIndex.get(id);
@@ -192,7 +183,7 @@ export function preprocessRenderOps(table: Table): RenderTrace {
       viewIndex.set(id, v);
       t.views.push({
         viewId: id,
-        viewClass: String(col("view_class").get(i)),
+        viewClass: String(col.view_class.get(i)),
         xmlId: xml && xml.isValid(i) ? String(xml.get(i)) : null,
         layoutFile: layout && layout.isValid(i) ? String(layout.get(i)) : null,
       });

@@ -8,7 +8,7 @@
 //
 // Features: see interaction-features.ts (Tables I and II).
 import type { Table } from "apache-arrow";
-import { requireColumns } from "../common/require-columns";
+import { int32, int64, readColumns, utf8 } from "../common/read-columns";
 import { FEATURE_NAMES, interactionOf, VIEW_STATS, type Interaction } from "./interaction-features";
 import type { Screen } from "./overdraw-depth";
 import type { RenderTrace } from "./render-trace";
@@ -32,13 +32,14 @@ export function userInteractions(
   uiEvents: Table,
   options: UserInteractionsOptions,
 ): UserInteractionsResult {
-  requireColumns(uiEvents, { ts: "int64", seq: "int32", kind: "utf8" }, "ui_events");
+  const {
+    ts: tsRaw,
+    seq: seqs,
+    kind: kindVec,
+  } = readColumns(uiEvents, "ui_events", { ts: int64(0), seq: int32(), kind: utf8() });
   const warnings: string[] = [];
-  const tsRaw = uiEvents.getChild("ts")!.toArray() as BigInt64Array;
-  const seqs = uiEvents.getChild("seq")!.toArray() as Int32Array;
-  const kindVec = uiEvents.getChild("kind")!;
   const events = Array.from({ length: uiEvents.numRows }, (_, i) => ({
-    ts: Number(tsRaw[i]!),
+    ts: tsRaw[i]!,
     seq: seqs[i]!,
     i,
   }));
@@ -85,8 +86,6 @@ export function userInteractions(
 /** Completion times (ns, sorted) from the frames table, or null. */
 function frameCompletions(frames?: Table): Float64Array | null {
   if (!frames) return null;
-  requireColumns(frames, { intended_vsync: "int64", duration: "int64" }, "frames");
-  const v = frames.getChild("intended_vsync")!.toArray() as BigInt64Array;
-  const d = frames.getChild("duration")!.toArray() as BigInt64Array;
-  return Float64Array.from(v, (x, i) => Number(x) + Number(d[i]!)).sort();
+  const f = readColumns(frames, "frames", { intended_vsync: int64(0), duration: int64(0) });
+  return f.intended_vsync.map((x, i) => x + f.duration[i]!).sort();
 }

@@ -1,7 +1,7 @@
 // The view hierarchy of each frame (DRAW §III-A "View Hierarchy"), from parent ids: a view's parent in a
 // frame is its parent_id there, else the last one seen in earlier frames; unknown parents and cycles are
 // cut (the view becomes a root) with a warning.
-import type { Warnings } from "./read-columns";
+import type { Warnings } from "./word-codes";
 import type { RenderTrace } from "./render-trace";
 
 export function buildFrames(

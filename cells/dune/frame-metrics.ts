@@ -9,8 +9,8 @@
 //   4. "fixed": options.fixedDeadlineMs, default 16.67 ms.
 // Each run reports how many frames each rule judged (`rule`) and a sentence saying so (`ruleText`).
 import * as Plot from "@observablehq/plot";
-import type { Table, Vector } from "apache-arrow";
-import { requireColumns } from "../common/require-columns";
+import type { Table } from "apache-arrow";
+import { float64, int32, int64, optional, readColumns, utf8 } from "../common/read-columns";
 import { suspectRows } from "../common/suspect-rows";
 import type { RunMetrics } from "./deviation-labels";
 
@@ -75,16 +75,6 @@ const RULE_TEXT: Record<JankRule, string> = {
   fixed: "fixed deadline",
 };
 
-/** An int64 (or any numeric) column as doubles, NaN where null; ns timestamps stay exact below 2^53. */
-function numbers(v: Vector | null, length: number): Float64Array {
-  const out = new Float64Array(length).fill(NaN);
-  if (!v) return out;
-  const raw = v.toArray() as ArrayLike<bigint | number>;
-  const checkNulls = v.nullCount > 0;
-  for (let i = 0; i < length; i++) if (!checkNulls || v.isValid(i)) out[i] = Number(raw[i]!);
-  return out;
-}
-
 function stats(durations: number[], janky: number): FrameStats {
   const n = durations.length;
   const s = Float64Array.from(durations).sort();
@@ -116,46 +106,45 @@ function groupRows(table: Table | undefined, name: string): Map<string, number[]
 }
 
 export function frameMetrics(frames: Table, options: FrameMetricsOptions = {}): RunFrameMetrics[] {
-  requireColumns(frames, { run_id: "utf8", intended_vsync: "int64", duration: "int64" }, "frames");
+  const f = readColumns(frames, "frames", {
+    run_id: utf8(),
+    intended_vsync: int64(),
+    duration: int64(),
+    frame_deadline: optional(int64()),
+    frame_interval: optional(int64()),
+  });
   const fixedMs = options.fixedDeadlineMs ?? 16.67;
-  const has = (t: Table, c: string) => t.schema.fields.some((f) => f.name === c);
   const rowsTotal = frames.numRows;
-  const vsync = numbers(frames.getChild("intended_vsync"), rowsTotal);
-  const duration = numbers(frames.getChild("duration"), rowsTotal);
-  const frameDeadline = numbers(
-    has(frames, "frame_deadline") ? frames.getChild("frame_deadline") : null,
-    rowsTotal,
-  );
-  const frameInterval = numbers(
-    has(frames, "frame_interval") ? frames.getChild("frame_interval") : null,
-    rowsTotal,
-  );
+  const absent = () => new Float64Array(rowsTotal).fill(NaN);
+  const vsync = f.intended_vsync;
+  const duration = f.duration;
+  const frameDeadline = f.frame_deadline ?? absent();
+  const frameInterval = f.frame_interval ?? absent();
   const suspect = options.includeSuspect ? null : suspectRows(frames);
-  const flags = numbers(
-    options.skipFlaggedFrames && has(frames, "flags") ? frames.getChild("flags") : null,
-    rowsTotal,
-  );
+  const flags =
+    (options.skipFlaggedFrames ? readColumns(frames, "frames", { flags: optional(int64()) }).flags : null) ??
+    absent();
 
   const refresh = new Map<string, number>();
   if (options.runs) {
-    requireColumns(options.runs, { run_id: "utf8", refresh_hz: "float64" }, "runs");
-    const ids = options.runs.getChild("run_id")!;
-    const hz = options.runs.getChild("refresh_hz")!;
+    const r = readColumns(options.runs, "runs", { run_id: utf8(), refresh_hz: float64() });
     for (let i = 0; i < options.runs.numRows; i++)
-      if (hz.isValid(i) && Number(hz.get(i)) > 0) refresh.set(String(ids.get(i)), Number(hz.get(i)));
+      if (r.refresh_hz[i]! > 0) refresh.set(String(r.run_id.get(i)), r.refresh_hz[i]!);
   }
   let events = new Map<string, { ts: number; seq: number; kind: string }[]>();
   if (options.uiEvents) {
     const ev = options.uiEvents;
-    requireColumns(ev, { run_id: "utf8", ts: "int64", seq: "int32", kind: "utf8" }, "ui_events");
-    const ts = ev.getChild("ts")!;
-    const seq = ev.getChild("seq")!;
-    const kind = ev.getChild("kind")!;
+    const { ts, seq, kind } = readColumns(ev, "ui_events", {
+      run_id: utf8(),
+      ts: int64(0),
+      seq: int32(),
+      kind: utf8(),
+    });
     events = new Map(
       [...groupRows(ev, "ui_events")].map(([id, rows]) => [
         id,
         rows
-          .map((i) => ({ ts: Number(ts.get(i)), seq: Number(seq.get(i)), kind: String(kind.get(i)) }))
+          .map((i) => ({ ts: ts[i]!, seq: seq[i]!, kind: String(kind.get(i)) }))
           .sort((a, b) => a.ts - b.ts || a.seq - b.seq),
       ]),
     );

@@ -185,7 +185,6 @@ export class JbNotebook extends LitElement {
     this.rt!.load(next);
     saveDraft(this.path, serializeNotebook(next));
     this.requestUpdate();
-    this.dispatchEvent(new CustomEvent("notebook-change", { bubbles: true, composed: true }));
   }
 
   private runCell(index: number, source: string) {

@@ -5,7 +5,7 @@ import fc from "fast-check";
 import type { Table } from "apache-arrow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeStream } from "../../../bundle/encode-stream";
-import { buildCalls } from "../../../cells/androscope/calls";
+import { buildCalls } from "../../../collectors/method-trace-calls";
 import { callTimelineQuery, type CallTimelineOptions } from "../../../cells/androscope/call-timeline";
 import {
   callTimelineSummary,

@@ -7,7 +7,7 @@ import type { Table } from "apache-arrow";
 import { parseHTML } from "linkedom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeStream } from "../../../bundle/encode-stream";
-import { buildCalls } from "../../../cells/androscope/calls";
+import { buildCalls } from "../../../collectors/method-trace-calls";
 import {
   callTimelineExtentQuery,
   callTimelinePlot,

@@ -3,7 +3,7 @@ import * as Plot from "@observablehq/plot";
 import fc from "fast-check";
 import { parseHTML } from "linkedom";
 import { describe, expect, it } from "vitest";
-import { buildCalls } from "../../../cells/androscope/calls";
+import { buildCalls } from "../../../collectors/method-trace-calls";
 import { callTree, callTreePlot, type CallTree } from "../../../cells/androscope/call-tree";
 import { readMethodTrace } from "../../../collectors/sources/method-trace";
 import { arbitraryCalls, callsTable, flatten, type CallSpec } from "./call-table";

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { buildCalls } from "../../../cells/androscope/calls";
+import { buildCalls } from "../../../collectors/method-trace-calls";
 import { methodProfile, methodProfilePlot } from "../../../cells/androscope/method-profile";
 import { readMethodTrace } from "../../../collectors/sources/method-trace";
 import { writeMethodTrace } from "../../../collectors/sources/method-trace-writer";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { buildCalls } from "../../../cells/androscope/calls";
+import { buildCalls } from "../../../collectors/method-trace-calls";
 import { partitionSegments, type SegmentInput } from "../../../cells/androscope/segment-partition";
 import { callSegments, callSegmentsPlot } from "../../../cells/androscope/segments";
 import { readMethodTrace, type TraceClock } from "../../../collectors/sources/method-trace";

@@ -148,6 +148,18 @@ describe("DiagDroid plots render", () => {
     expect(data.filter((d) => d.run === "before" && d.kind === "queuing").map((d) => d.ms)).toEqual([
       0, 1990, 2080, 0,
     ]);
-    expect(render(delayDistributionPlot(data)).querySelectorAll("rect").length).toBeGreaterThan(0);
+    // Each facet (run x kind) counts every one of the four tasks once: bar heights read back through y.
+    const node = Plot.plot({
+      ...delayDistributionPlot(data),
+      document,
+    } as Plot.PlotOptions) as unknown as Element & {
+      scale(name: string): { apply(x: number): number };
+    };
+    const y = node.scale("y");
+    const perUnit = y.apply(0) - y.apply(1);
+    const facets = [...node.querySelectorAll("g[aria-label='rect'] > g")].map((g) =>
+      [...g.querySelectorAll("rect")].reduce((n, r) => n + Number(r.getAttribute("height")) / perUnit, 0),
+    );
+    expect(facets.map((n) => Math.round(n * 1000) / 1000)).toEqual([4, 4, 4, 4]);
   });
 });

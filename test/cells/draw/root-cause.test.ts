@@ -10,6 +10,7 @@ import { preprocessRenderOps } from "../../../cells/draw/render-trace";
 import { FEATURE_NAMES } from "../../../cells/draw/interaction-features";
 import { userInteractions } from "../../../cells/draw/user-interactions";
 import { renderOps, type OpRow } from "./render-ops-fixture";
+import { goldenSvgMismatch } from "../../golden-svg";
 
 const MS = 1_000_000;
 const screen = { width: 400, height: 800 };
@@ -137,9 +138,23 @@ describe("rootCauses (§V-B, Equation 3)", () => {
       render(correlationGraphPlot(result.graph, result.scores)),
       render(rootCausePlot(result)),
     ].map((n) => (n as unknown as { outerHTML: string }).outerHTML);
-    expect(svgs[0]).toContain("<rect");
+    // Regions by hand: 200x100 under both rects (depth 2), the rest of the top 100 px and the 400x700 below
+    // (depth 1). Plot's frame: x 40..340 for 0..400 px, y 20..690 for 0..800 px (width 360, height 720).
+    const heatSvg = render(heat) as unknown as Element;
+    const rects = [...heatSvg.querySelectorAll("g[aria-label='rect'] rect")].map((r) =>
+      ["x", "y", "width", "height"].map((a) => Number(r.getAttribute(a))).concat([r.textContent as never]),
+    );
+    expect(rects).toEqual([
+      [40, 20, 150, 83.75, "depth 2"],
+      [190, 20, 150, 83.75, "depth 1"],
+      [40, 103.75, 300, 586.25, "depth 1"],
+    ]);
     expect(svgs[1]).toContain("MyTimeLineGallery#99");
     expect(svgs[2]).toContain("iv=1.00");
     expect(svgs[3]).toContain("MyTimeLineGallery#99");
+    expect(
+      goldenSvgMismatch("draw-correlation-graph", correlationGraphPlot(result.graph, result.scores)),
+    ).toBe("");
+    expect(goldenSvgMismatch("draw-root-cause", rootCausePlot(result))).toBe("");
   });
 });

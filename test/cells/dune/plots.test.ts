@@ -1,4 +1,5 @@
-// Every DUNE plot's options render with Observable Plot (Node, linkedom document) and draw what they claim.
+// Every DUNE plot's options render with Observable Plot (Node, linkedom document), draw what they claim and
+// match their golden SVG (test/golden-svg.ts).
 import * as Plot from "@observablehq/plot";
 import { parseHTML } from "linkedom";
 import { describe, expect, it } from "vitest";
@@ -17,6 +18,7 @@ import {
   similarityWeights,
   similarityWeightsPlot,
 } from "../../../cells/dune/index";
+import { goldenSvgMismatch } from "../../golden-svg";
 
 const { document } = parseHTML("<!doctype html><html><body></body></html>");
 const render = (options: Plot.PlotOptions) => {
@@ -37,7 +39,9 @@ describe("DUNE plots render", () => {
       jank: dur.map(() => false),
     });
     const events = makeBundleTable("ui_events", "r", { ts: [ns(20)], seq: [0], kind: ["click"] });
-    const svg = render(frameMetricsPlot(frameMetrics(frames, { uiEvents: events })));
+    const options = frameMetricsPlot(frameMetrics(frames, { uiEvents: events }));
+    expect(goldenSvgMismatch("dune-frame-metrics", options)).toBe("");
+    const svg = render(options);
     const bars = svg.querySelectorAll("g[aria-label='rule'] line");
     expect(bars.length).toBe(4 + 1);
     expect([...bars].filter((l) => l.getAttribute("stroke") === "#d62728").length).toBe(2);
@@ -53,6 +57,7 @@ describe("DUNE plots render", () => {
       hist,
       { dimensions: [] },
     );
+    expect(goldenSvgMismatch("dune-deviation-labels", deviationLabelsPlot(r))).toBe("");
     const svg = render(deviationLabelsPlot(r));
     expect(svg.querySelectorAll("g[aria-label='dot'] circle").length).toBe(5);
     expect(svg.textContent).toContain("Q1 − OF·IQR");
@@ -65,6 +70,7 @@ describe("DUNE plots render", () => {
       { sdk: "4.4", label: "N" },
     ];
     const rules = apriori(rows, { minSupport: 0.3, minConfidence: 0.9, consequentAttribute: "label" });
+    expect(goldenSvgMismatch("dune-apriori", aprioriPlot(rules))).toBe("");
     const svg = render(aprioriPlot(rules));
     expect(svg.querySelectorAll("g[aria-label='bar'] rect").length).toBe(rules.length);
     expect(svg.textContent).toContain("{sdk=5.0.0} ⇒ {label=Outlier-}");
@@ -72,9 +78,12 @@ describe("DUNE plots render", () => {
   it("IQR strip, similarity weights and precision/recall", () => {
     const xs = [448, 453, 450, 457, 430, 270];
     expect(render(iqrFlagsPlot(iqrFlags(xs), xs)).querySelectorAll("circle").length).toBe(6);
+    expect(goldenSvgMismatch("dune-iqr-flags", iqrFlagsPlot(iqrFlags(xs), xs))).toBe("");
     const w = similarityWeights({ a: "1" }, [{ a: "1" }, { a: "2" }], ["a"]);
     expect(render(similarityWeightsPlot(w)).querySelectorAll("g[aria-label='bar'] rect").length).toBe(2);
+    expect(goldenSvgMismatch("dune-similarity-weights", similarityWeightsPlot(w))).toBe("");
     const pr = [eventPrecisionRecall([3, 5], [3]), eventPrecisionRecall([3], [3, 7])];
     expect(render(eventPrecisionRecallPlot(pr)).querySelectorAll("circle").length).toBe(4);
+    expect(goldenSvgMismatch("dune-event-precision-recall", eventPrecisionRecallPlot(pr))).toBe("");
   });
 });

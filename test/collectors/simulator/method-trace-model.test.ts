@@ -2,7 +2,7 @@
 // ART does; the project's reader and buildCalls (AndroScope TraceBridge §V) must rebuild the calls the
 // model says are visible, flagging the cut ones.
 import { describe, expect, it } from "vitest";
-import { buildCallsWithRepairs } from "../../../cells/androscope/calls";
+import { buildCallsWithRepairs } from "../../../collectors/method-trace-calls";
 import { PROFILES } from "../../../collectors/simulator/device-profiles";
 import { simMethodTrace } from "../../../collectors/simulator/method-trace-model";
 import { buildScenario } from "../../../collectors/simulator/scenarios";

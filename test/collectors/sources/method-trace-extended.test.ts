@@ -9,7 +9,7 @@ import {
   type TraceRecordSpec,
   type WriteTraceSpec,
 } from "../../../collectors/sources/method-trace-writer";
-import { buildCalls } from "../../../cells/androscope/calls";
+import { buildCalls } from "../../../collectors/method-trace-calls";
 
 const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join(" ");
 const threads = [

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readMethodTrace, type TraceClock } from "../../../collectors/sources/method-trace";
 import { writeMethodTrace, type WriteTraceSpec } from "../../../collectors/sources/method-trace-writer";
-import { buildCalls } from "../../../cells/androscope/calls";
+import { buildCalls } from "../../../collectors/method-trace-calls";
 
 const DIR = "test/fixtures/dmtrace/";
 const load = (f: string) => new Uint8Array(readFileSync(DIR + f));

@@ -1,10 +1,10 @@
-// Call records from method trace events (AndroScope TraceBridge, §V-2): enter/exit pairing per thread,
+// The calls table, a collector stage: call records from method trace events (AndroScope TraceBridge, §V-2): enter/exit pairing per thread,
 // with explicit handling of traces that start inside calls, calls still open at the end, and exits that
 // do not match the top of the stack (setjmp/longjmp: dummy exits for the frames above, at the same time).
 import type { Table } from "apache-arrow";
-import { makeBundleTable } from "../../bundle/table-builder";
-import { requireColumns } from "../common/require-columns";
-import type { MethodTrace, TraceRecords } from "../../collectors/sources/method-trace";
+import { requireColumns } from "../bundle/require-columns";
+import { makeBundleTable } from "../bundle/table-builder";
+import type { MethodTrace, TraceRecords } from "./sources/method-trace";
 
 export interface CallsResult {
   table: Table;
@@ -221,7 +221,11 @@ function depths(parent: Int32Array, count: number): Int32Array {
 
 /** Records from a method_events table (e.g. one read back from a bundle). */
 function recordsFromEvents(events: Table): TraceRecords {
-  requireColumns(events, { thread_id: "int32", method_id: "int64", action: "utf8" }, "method_events");
+  requireColumns(events.schema, "method_events", {
+    thread_id: { type: "int32" },
+    method_id: { type: "int64" },
+    action: { type: "utf8" },
+  });
   const n = events.numRows;
   const col = (name: string) => events.getChild(name);
   const threadId = Int32Array.from(col("thread_id")!.toArray() as Int32Array);

@@ -1,5 +1,5 @@
-// Reading Arrow columns of render_ops fast and without instanceof (tables may come from DuckDB-WASM's own
-// apache-arrow instance): typed values straight from each chunk's buffers, and warnings counted by kind.
+// render_ops' string columns as codes against known words, read from the UTF-8 bytes without instanceof
+// (tables may come from DuckDB-WASM's own apache-arrow instance), and warnings counted by kind.
 import type { Vector } from "apache-arrow";
 
 /** Codes of a string column against known words (-1 for null or other), reading UTF-8 bytes directly. */
@@ -42,57 +42,6 @@ export function wordCodes(vector: Vector, words: readonly string[]): Int8Array {
   for (let i = 0; i < vector.length; i++) if (out[i]! >= 0 && !vector.isValid(i)) out[i] = -1;
   return out;
 }
-
-export const asInt32 = (v: Vector): Int32Array => Int32Array.from(v.toArray() as ArrayLike<number>);
-/** Bool column as 0/1 bytes, read from the bitmaps (null reads as false). */
-export const asBool = (v: Vector): Uint8Array => {
-  const out = new Uint8Array(v.length);
-  let row = 0;
-  for (const data of v.data as unknown as {
-    length: number;
-    offset: number;
-    values: Uint8Array;
-    nullBitmap?: Uint8Array;
-    nullCount: number;
-  }[]) {
-    const bits = data.values;
-    const nulls = data.nullCount > 0 ? data.nullBitmap : undefined;
-    for (let i = 0; i < data.length; i++) {
-      const b = data.offset + i;
-      const set = (bits[b >> 3]! >> (b & 7)) & 1;
-      out[row + i] = nulls && !((nulls[b >> 3]! >> (b & 7)) & 1) ? 0 : set;
-    }
-    row += data.length;
-  }
-  return out;
-};
-/** Validity per row (1 = not null), from the null bitmaps. */
-export const validity = (v: Vector): Uint8Array => {
-  const out = new Uint8Array(v.length).fill(1);
-  if (v.nullCount === 0) return out;
-  let row = 0;
-  for (const data of v.data as unknown as {
-    length: number;
-    offset: number;
-    nullBitmap?: Uint8Array;
-    nullCount: number;
-  }[]) {
-    if (data.nullCount > 0 && data.nullBitmap && data.nullBitmap.length > 0)
-      for (let i = 0; i < data.length; i++) {
-        const b = data.offset + i;
-        out[row + i] = (data.nullBitmap[b >> 3]! >> (b & 7)) & 1;
-      }
-    else if (data.nullCount === data.length) out.fill(0, row, row + data.length);
-    row += data.length;
-  }
-  return out;
-};
-export const asNumber = (v: Vector): Float64Array => {
-  const a = v.toArray() as BigInt64Array;
-  const out = new Float64Array(a.length);
-  for (let i = 0; i < a.length; i++) out[i] = Number(a[i]!);
-  return out;
-};
 
 /** Warnings counted per kind, each reported once with its count and first example. */
 export class Warnings {

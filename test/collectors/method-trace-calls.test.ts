@@ -2,10 +2,10 @@ import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import type { Table } from "apache-arrow";
 import { describe, expect, it } from "vitest";
-import { buildCalls } from "../../../cells/androscope/calls";
-import { readMethodTrace, type MethodTrace } from "../../../collectors/sources/method-trace";
-import { writeMethodTrace, type TraceRecordSpec } from "../../../collectors/sources/method-trace-writer";
-import { makeBundleTable } from "../../../bundle/table-builder";
+import { buildCalls } from "../../collectors/method-trace-calls";
+import { readMethodTrace, type MethodTrace } from "../../collectors/sources/method-trace";
+import { writeMethodTrace, type TraceRecordSpec } from "../../collectors/sources/method-trace-writer";
+import { makeBundleTable } from "../../bundle/table-builder";
 
 interface Row {
   call_id: number;
