@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { buildCalls } from "../../../cells/androscope/calls";
+import { buildCalls } from "../../../collectors/method-trace-calls";
 import { readMethodTrace } from "../../../collectors/sources/method-trace";
 import { findKeyEnd } from "../../../collectors/sources/method-trace-key";
 
