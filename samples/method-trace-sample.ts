@@ -72,7 +72,7 @@ const METHODS: [string, string, string, number][] = [
   ["java.net.SocketInputStream", "socketRead0", "(Ljava/io/FileDescriptor;[BIII)I", 1.0],
 ];
 const id = (name: string) => 0x7f000000 + 8 * METHODS.findIndex(([c, m]) => `${c}.${m}` === name);
-const ipcOf = new Map(METHODS.map(([c, m, , ipc], i) => [0x7f000000 + 8 * i, ipc]));
+const ipcOf = new Map(METHODS.map(([, , , ipc], i) => [0x7f000000 + 8 * i, ipc]));
 /** Blocked, not running: the thread uses no CPU and counts no events in these. */
 const IDLE = new Set([
   id("android.os.MessageQueue.nativePollOnce"),

@@ -24,6 +24,8 @@ export function field(value: string | number | bigint | null | undefined): strin
   if (s === "") return "%";
   if (s === "-") return "%2D";
   return s.replace(
+    // Control characters would break the logcat line: percent-encoded like %, | and white space (docs/agent-protocol.md).
+    // oxlint-disable-next-line no-control-regex
     /[%\s|\x00-\x1f]/g,
     (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0"),
   );

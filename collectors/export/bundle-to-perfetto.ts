@@ -4,7 +4,7 @@
 // the slices of an imported Perfetto or systrace trace on their own threads.
 import type { Table } from "apache-arrow";
 import type { TableName } from "../../bundle/schema";
-import { PerfettoTraceWriter, type ArgValue } from "./perfetto-trace-writer";
+import { PerfettoTraceWriter } from "./perfetto-trace-writer";
 
 export interface PerfettoExport {
   trace: Uint8Array;

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { hookWarnings } from "../../../collectors/sources/agent-lines";
 import { API_LEVELS, fakeAndroid } from "./fake-android";
 import { loadAgent, readLines } from "./load-agent";
 import { driveSession } from "./scenario";

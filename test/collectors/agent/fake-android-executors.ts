@@ -1,5 +1,5 @@
 // java.util.concurrent's FutureTask and ThreadPoolExecutor, and android.os.AsyncTask with its serial executor.
-import { type Body, type ClassDef, type FakeObj, type FakeVm, type JVal } from "./fake-java";
+import { type ClassDef, type FakeObj, type FakeVm, type JVal } from "./fake-java";
 import { INT_MAX, m, noop, obj } from "./fake-helpers";
 
 export function defineExecutors(vm: FakeVm, thread: (cls?: string, name?: string) => FakeObj) {

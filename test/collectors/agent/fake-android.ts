@@ -10,7 +10,7 @@
 // - ContextImpl.startForegroundService(Intent) from API 26 (Android 8.0); startServiceCommon(Intent, UserHandle)
 //   before, (Intent, boolean, UserHandle) from 26.
 // - View.performLongClick(float, float) from API 24 (Android 7.0).
-import { FakeVm, type ClassDef, type FakeObj, type JVal } from "./fake-java";
+import { FakeVm, type ClassDef, type FakeObj } from "./fake-java";
 import { defineExecutors } from "./fake-android-executors";
 import { defineLoopers, type Looper } from "./fake-android-loopers";
 import { defineViews } from "./fake-android-views";

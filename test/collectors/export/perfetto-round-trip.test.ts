@@ -43,7 +43,7 @@ describe("Perfetto export round trip", () => {
     const total = Object.values(out.written).reduce((a, n) => a + n, 0);
     expect(slices).toHaveLength(total);
     const actual = slices.filter(
-      (s) => s.track === "Actual frames app" || /^Actual frames/.test(String(s.track)),
+      (s) => s.track === "Actual frames app" || String(s.track).startsWith("Actual frames"),
     );
     const frames = rows(b.tables.get("frames"));
     expect(actual.map((s) => `${s.ts}|${s.dur}`).sort()).toEqual(

@@ -310,7 +310,7 @@ describe("extended records: bad headers and damaged data", () => {
 
   it("stops at an EBV-8 field longer than its type allows, keeping the records before it", () => {
     const { data } = dataOf(compact);
-    const at = data.byteOffset + 7 * 0; // first record's first EBV-8 field starts 7 bytes in
+    const at = data.byteOffset; // first record's first EBV-8 field starts 7 bytes in
     const bad = compact.slice();
     bad.fill(0xff, at + 7, at + 13); // six continuation bytes: longer than a u4's 5
     const t = readMethodTrace(bad);
