@@ -109,7 +109,7 @@ describe("writeCollectedBundle", () => {
     expect(bundle.tables.has("frames")).toBe(false);
   });
 
-  it("frames that cannot become a table (none has FrameCompleted) do not take the rest down", async () => {
+  it("a frame that never completed is kept, flagged suspect, beside the other tables (it used to lose the bundle)", async () => {
     dir = await mkdtemp(join(tmpdir(), "jankbook-written-"));
     const c = new Collection(shell);
     const heap = makeBundleTable("heap_samples", "r", { ts: [1n], kind: ["java_heap"], value: [5n] });
@@ -118,14 +118,12 @@ describe("writeCollectedBundle", () => {
       dir,
       data({ frames: [frame(1_000_000_000n, null)], built: { heap_samples: heap } }),
     );
-    expect(manifest.complete).toBe(false);
-    expect(
-      manifest.warnings.some((w) =>
-        /^frames: not written, it could not be built \(.+\); the other tables are kept$/.test(w),
-      ),
-    ).toBe(true);
+    expect(manifest.warnings.some((w) => /^framestats: 1 frames flagged suspect/.test(w))).toBe(true);
     const bundle = await readBundleFolder(dir);
     expect(bundle.errors).toEqual([]);
+    const frames = bundle.tables.get("frames")!;
+    expect(frames.numRows).toBe(1);
+    expect(frames.getChild("suspect")!.get(0)).toMatch(/./);
     expect(bundle.tables.get("heap_samples")!.numRows).toBe(1);
   });
 });
