@@ -6,6 +6,7 @@ import { registerSimulate } from "./simulate";
 import { registerPublish } from "./publish";
 import { registerRun } from "./run";
 import { registerImport } from "./import";
+import { registerPack } from "./pack";
 
 export type RegisterCommand = (program: Command, setExitCode: (code: number) => void) => void;
 
@@ -16,4 +17,5 @@ export const commands: RegisterCommand[] = [
   registerRun,
   registerPublish,
   registerImport,
+  registerPack,
 ];
