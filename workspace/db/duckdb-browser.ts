@@ -40,6 +40,19 @@ export async function createBrowserEngine(): Promise<SqlEngine> {
       () => loadConn,
       async () => (loadConn = await connect()),
     ),
+    async registerDatabaseFile(name, file) {
+      if ("url" in file)
+        // Absolute, so the worker (whose base URL is its script's) requests the page's URL.
+        await db.registerFileURL(
+          name,
+          new URL(file.url, location.href).href,
+          duckdb.DuckDBDataProtocol.HTTP,
+          false,
+        );
+      else if ("blob" in file)
+        await db.registerFileHandle(name, file.blob, duckdb.DuckDBDataProtocol.BROWSER_FILEREADER, true);
+      else throw new Error(`${name}: the browser cannot open a local path (${file.path})`);
+    },
     async interrupt() {
       await conn.cancelSent().catch(() => false);
     },
