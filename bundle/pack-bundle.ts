@@ -3,23 +3,12 @@
 // in a storage version the pinned DuckDB-WASM reads (STACK.md, "Native DuckDB, database files, Parquet").
 import { open, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import {
-  BIGINT,
-  BOOLEAN,
-  DOUBLE,
-  DuckDBDataChunk,
-  DuckDBInstance,
-  INTEGER,
-  LIST,
-  TINYINT,
-  VARCHAR,
-  type DuckDBConnection,
-  type DuckDBType,
-} from "@duckdb/node-api";
+import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { RecordBatchReader, type RecordBatch, type Schema } from "apache-arrow";
 import { DUCKDB_TYPE } from "./duckdb-types";
 import { BundleError, parseManifest, type DatabaseEntry, type Manifest } from "./manifest";
-import { CHUNK_ROWS, copyColumn, setAllNull } from "./pack-columns";
+import { appendBatch } from "./pack-columns";
+import { packOverview } from "./pack-overview";
 import { runsTable } from "./read-bundle";
 import { columnTypeOf, tableSpec, type ColumnType } from "./schema";
 import { canonicalOrder, missingNullableColumns, nullsInRequiredColumn, validateSchema } from "./validate";
@@ -27,16 +16,6 @@ import { canonicalOrder, missingNullableColumns, nullsInRequiredColumn, validate
 export const PACK_FILE = "run.duckdb";
 /** DuckDB-WASM 1.32 (engine 1.4.3) reads files written with this storage version (measured, STACK.md). */
 export const PACK_STORAGE_VERSION = "v1.2.0";
-
-const NATIVE_TYPE: Record<ColumnType, DuckDBType> = {
-  int8: TINYINT,
-  int32: INTEGER,
-  int64: BIGINT,
-  float64: DOUBLE,
-  bool: BOOLEAN,
-  utf8: VARCHAR,
-  "list<utf8>": LIST(VARCHAR),
-};
 
 export interface PackResult {
   /** the manifest as rewritten, with its `database` entry */
@@ -80,6 +59,7 @@ export async function packBundle(dir: string): Promise<PackResult> {
         errors.push(e instanceof BundleError ? e.message : `${file}: table ${name}: ${(e as Error).message}`);
       }
     }
+    if (tables.frames) await packOverview(conn, "pack");
     await conn.run("DETACH pack");
   } finally {
     conn.closeSync();
@@ -166,7 +146,7 @@ async function packTable(
     const type =
       spec.find((c) => c.name === column)?.type ??
       columnTypeOf(schema.fields.find((f) => f.name === column)!.type);
-    if (type in NATIVE_TYPE) present.push({ name: column, type: type as ColumnType });
+    if (type in DUCKDB_TYPE) present.push({ name: column, type: type as ColumnType });
     else
       errors.push(
         new BundleError(file, `table ${name}: extra column ${column} is ${type}, left out`, name, column)
@@ -181,7 +161,6 @@ async function packTable(
   const ddl = columns.map((c) => `${quote(c.name)} ${DUCKDB_TYPE[c.type]}`).join(", ");
   await conn.run(`CREATE OR REPLACE TABLE pack.main.${quote(name)} (${ddl})`);
   const appender = await conn.createAppender(name, "main", "pack");
-  const types = columns.map((c) => NATIVE_TYPE[c.type]);
   const required = spec.filter((c) => !c.nullable).map((c) => c.name);
   let rows = 0;
   let batchIndex = 0;
@@ -201,15 +180,7 @@ async function packTable(
       );
       break;
     }
-    const data = present.map((c) => batch.getChild(c.name)!.data[0]!);
-    for (let start = 0; start < batch.numRows; start += CHUNK_ROWS) {
-      const n = Math.min(CHUNK_ROWS, batch.numRows - start);
-      const chunk = DuckDBDataChunk.create(types, n);
-      present.forEach((c, i) => copyColumn(chunk, i, c.type, data[i]!, start, n));
-      missing.forEach((c, i) => setAllNull(chunk, present.length + i, c.type, n));
-      chunk.rowCount = n;
-      appender.appendDataChunk(chunk);
-    }
+    appendBatch(appender, columns, batch);
     rows += batch.numRows;
     batchIndex++;
   }

@@ -1,9 +1,53 @@
 // Copies Arrow columns into DuckDB data chunks for the native appender (@duckdb/node-api has no Arrow IPC
 // reader, STACK.md): fixed-width values and validity go over as whole buffers, strings one call a value.
 import duckdb from "@duckdb/node-bindings";
-import { DuckDBDataChunk, listValue } from "@duckdb/node-api";
-import type { Data, DataType } from "apache-arrow";
+import {
+  BIGINT,
+  BOOLEAN,
+  DOUBLE,
+  DuckDBDataChunk,
+  INTEGER,
+  LIST,
+  listValue,
+  TINYINT,
+  VARCHAR,
+  type DuckDBAppender,
+  type DuckDBType,
+} from "@duckdb/node-api";
+import type { Data, DataType, RecordBatch } from "apache-arrow";
 import type { ColumnType } from "./schema";
+
+const NATIVE_TYPE: Record<ColumnType, DuckDBType> = {
+  int8: TINYINT,
+  int32: INTEGER,
+  int64: BIGINT,
+  float64: DOUBLE,
+  bool: BOOLEAN,
+  utf8: VARCHAR,
+  "list<utf8>": LIST(VARCHAR),
+};
+
+/**
+ * Appends a record batch to a table whose columns are `columns`, in that order; a column the batch lacks
+ * goes in as nulls. The caller has checked the batch's types against `columns`.
+ */
+export function appendBatch(
+  appender: DuckDBAppender,
+  columns: readonly { name: string; type: ColumnType }[],
+  batch: RecordBatch,
+): void {
+  const types = columns.map((c) => NATIVE_TYPE[c.type]);
+  const data = columns.map((c) => batch.getChild(c.name)?.data[0]);
+  for (let start = 0; start < batch.numRows; start += CHUNK_ROWS) {
+    const n = Math.min(CHUNK_ROWS, batch.numRows - start);
+    const chunk = DuckDBDataChunk.create(types, n);
+    columns.forEach((c, i) =>
+      data[i] ? copyColumn(chunk, i, c.type, data[i], start, n) : setAllNull(chunk, i, c.type, n),
+    );
+    chunk.rowCount = n;
+    appender.appendDataChunk(chunk);
+  }
+}
 
 /** Bytes a value takes in a DuckDB vector, for the fixed-width types (DuckDB's BOOLEAN is one byte). */
 const WIDTH: Partial<Record<ColumnType, number>> = { int8: 1, int32: 4, int64: 8, float64: 8 };
@@ -12,7 +56,7 @@ const WIDTH: Partial<Record<ColumnType, number>> = { int8: 1, int32: 4, int64: 8
 export const CHUNK_ROWS = duckdb.vector_size();
 
 /** One Arrow column's rows [start, start + n) into column `index` of `chunk`. */
-export function copyColumn(
+function copyColumn(
   chunk: DuckDBDataChunk,
   index: number,
   type: ColumnType,

@@ -107,7 +107,7 @@ describe("packBundle", () => {
       expect(bundle.errors).toEqual([]);
       const alias = await attach(dir);
       const inDb = await rows(
-        `SELECT table_name, estimated_size AS n FROM duckdb_tables() WHERE database_name = '${alias}' ORDER BY 1`,
+        `SELECT table_name, estimated_size AS n FROM duckdb_tables() WHERE database_name = '${alias}' AND schema_name = 'main' ORDER BY 1`,
       );
       // runs (from the manifest) plus one table per Arrow file, nothing else
       expect(inDb.map((r) => r.table_name)).toEqual([...bundle.tables.keys()].sort());

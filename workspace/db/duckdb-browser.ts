@@ -57,6 +57,7 @@ export async function createBrowserEngine(): Promise<SqlEngine> {
       else if ("blob" in file)
         await db.registerFileHandle(name, file.blob, duckdb.DuckDBDataProtocol.BROWSER_FILEREADER, true);
       else throw new Error(`${name}: the browser cannot open a local path (${file.path})`);
+      return name;
     },
     async interrupt() {
       await conn.cancelSent().catch(() => false);

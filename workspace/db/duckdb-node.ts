@@ -52,6 +52,7 @@ export async function createNodeEngine(): Promise<SqlEngine> {
       if ("path" in file) db.registerFileBuffer(name, new Uint8Array(await readFile(file.path)));
       else if ("blob" in file) db.registerFileBuffer(name, new Uint8Array(await file.blob.arrayBuffer()));
       else throw new Error(`${name}: the Node DuckDB-WASM engine reads no URLs (${file.url})`);
+      return name;
     },
     async interrupt() {
       // The blocking build runs queries synchronously: nothing is ever in flight between awaits.

@@ -31,9 +31,9 @@ export interface SqlEngine {
   /**
    * Makes a run's database file openable by `ATTACH '<name>'` (issue 18): read where it lies (HTTP range
    * requests for a URL, a dropped File read lazily, a local path), never copied whole. Engines that cannot
-   * attach leave it out, and such runs stream instead.
+   * attach leave it out, and such runs stream instead. Returns what to write in `ATTACH '...'`.
    */
-  registerDatabaseFile?(name: string, file: DatabaseFile): Promise<void>;
+  registerDatabaseFile?(name: string, file: DatabaseFile): Promise<string>;
   /** Cancels the query in flight, if any (a re-run makes the stale one pointless). */
   interrupt(): Promise<void>;
   close(): Promise<void>;

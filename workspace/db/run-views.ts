@@ -4,6 +4,7 @@
 import type { DatabaseEntry } from "../../bundle/manifest";
 import type { DatabaseFile } from "../../bundle/read-bundle";
 import { TABLE_NAMES } from "../../bundle/schema";
+import { PACKED_OVERVIEW } from "../app/overview-chart";
 import { DATABASE, quoteIdent, STREAMED_SUFFIX, type LoadReport, type SqlEngine } from "./engine";
 
 export class RunViews {
@@ -12,6 +13,8 @@ export class RunViews {
   /** tables whose streamed rows were moved aside to `<table>__streamed` when a view took their name */
   private readonly streamedAside = new Set<string>();
   private attachments = 0;
+  /** attached runs whose file carries the overview's precomputed slices (bundle/pack-overview.ts) */
+  private readonly overviews: string[] = [];
 
   constructor(readonly engine: SqlEngine) {}
 
@@ -42,8 +45,8 @@ export class RunViews {
     if (!engine.registerDatabaseFile) throw new Error("this engine cannot attach database files");
     const alias = `${DATABASE}_run_${++this.attachments}`;
     const name = `${alias}.duckdb`;
-    await engine.registerDatabaseFile(name, file);
-    await engine.query(`ATTACH '${name}' AS ${quoteIdent(alias)} (READ_ONLY)`);
+    const path = await engine.registerDatabaseFile(name, file);
+    await engine.query(`ATTACH '${path.replace(/'/g, "''")}' AS ${quoteIdent(alias)} (READ_ONLY)`);
     // The row counts are in the file's metadata: nothing is scanned.
     const found = await engine.query(
       "SELECT table_name, estimated_size::BIGINT AS n FROM duckdb_tables() WHERE database_name = ? AND schema_name = 'main'",
@@ -74,7 +77,25 @@ export class RunViews {
       this.attached.set(table, [...(this.attached.get(table) ?? []), alias]);
       await this.createView(table);
     }
+    await this.addOverview(alias);
     return report;
+  }
+
+  /** The overview's slices of every packed run that has them, as `jb_overview.frames` and `jb_overview.spans`. */
+  private async addOverview(alias: string): Promise<void> {
+    const t = await this.engine.query(
+      "SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE database_name = ? AND schema_name = ? AND table_name IN ('frames', 'spans')",
+      [alias, PACKED_OVERVIEW],
+    );
+    if (Number(t.getChild("n")!.get(0)) !== 2) return;
+    this.overviews.push(alias);
+    await this.engine.query(`CREATE SCHEMA IF NOT EXISTS ${DATABASE}.${PACKED_OVERVIEW}`);
+    for (const table of ["frames", "spans"])
+      await this.engine.query(
+        `CREATE OR REPLACE VIEW ${DATABASE}.${PACKED_OVERVIEW}.${table} AS ${this.overviews
+          .map((a) => `SELECT * FROM ${quoteIdent(a)}.${PACKED_OVERVIEW}.${table}`)
+          .join(" UNION ALL ")}`,
+      );
   }
 
   /** A table streamed before any run with it was attached gives its name to the view and keeps its rows aside. */

@@ -2,9 +2,12 @@ import { cp, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { folderSource, readBundleFolder } from "../../../bundle/node-io";
+import { newManifest } from "../../../bundle/manifest";
+import { folderSource, readBundleFolder, writeBundleFolder } from "../../../bundle/node-io";
 import { packBundle } from "../../../bundle/pack-bundle";
 import { prepareBundle } from "../../../bundle/prepare-bundle";
+import { makeBundleTable } from "../../../bundle/table-builder";
+import { OVERVIEW_SLICES, overviewChartData } from "../../../workspace/app/overview-chart";
 import { Session } from "../../../workspace/app/session";
 import { createNodeEngine } from "../../../workspace/db/duckdb-node";
 import { listTables, type SqlEngine } from "../../../workspace/db/engine";
@@ -43,10 +46,31 @@ async function count(engine: SqlEngine, sql: string): Promise<number> {
 /** Columns and DuckDB types of `table` in `catalog`, in order. */
 async function columns(engine: SqlEngine, catalog: string, table: string): Promise<string[]> {
   const t = await engine.query(
-    "SELECT column_name || ' ' || data_type AS c FROM information_schema.columns WHERE table_catalog = ? AND table_name = ? ORDER BY ordinal_position",
+    "SELECT column_name || ' ' || data_type AS c FROM information_schema.columns WHERE table_catalog = ? AND table_schema = 'main' AND table_name = ? ORDER BY ordinal_position",
     [catalog, table],
   );
   return t.toArray().map((r) => String(r.c));
+}
+
+/** A long run: frames with distinct durations (the slowest of a slice is unique) and a few UI events. */
+async function longRun(runId: string, n: number, seed: number): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "jb-views-long-"));
+  const period = 16_666_667;
+  const durations = Array.from({ length: n }, (_, i) => 4_000_000 + ((i * 7919 + seed) % 1_000_003) * 31 + i);
+  await writeBundleFolder(dir, newManifest(runId, { app: "long" }), {
+    frames: makeBundleTable("frames", runId, {
+      intended_vsync: durations.map((_, i) => 5_000_000_000 + i * period),
+      duration: durations,
+      deadline: durations.map(() => period),
+      jank: durations.map((d) => d > period),
+    }),
+    ui_events: makeBundleTable("ui_events", runId, {
+      ts: [5_100_000_000, 9_000_000_000],
+      seq: Int32Array.of(0, 1),
+      kind: ["click", "scroll"],
+    }),
+  });
+  return dir;
 }
 
 describe("runs attached from run.duckdb", () => {
@@ -122,6 +146,25 @@ describe("runs attached from run.duckdb", () => {
       );
       expect((await listTables(engine)).map((t) => t.name).filter((n) => n.includes("streamed"))).toEqual([]);
     }
+  });
+
+  it("draws a packed long run's overview from its precomputed slices, equal to slicing its frames", async () => {
+    const packed = await longRun("long-a", 60_000, 1);
+    expect((await packBundle(packed)).errors).toEqual([]);
+    const plain = await longRun("long-b", 45_000, 2);
+    const attached = await fresh();
+    const runs = await new Session(attached).load([folderSource(packed), folderSource(plain)]);
+    expect(runs.map((r) => r.path)).toEqual(["attached", "streamed"]);
+    const reference = await fresh();
+    for (const dir of [packed, plain])
+      await loadPreparedBundle(reference, await prepareBundle(folderSource(dir)));
+    // the attached engine reads long-a's slices from jb_overview, the reference slices both runs' frames
+    expect(await count(attached, "SELECT count(*)::INT AS n FROM jb_overview.frames")).toBe(OVERVIEW_SLICES);
+    const [got, want] = [await overviewChartData(attached, true), await overviewChartData(reference, true)];
+    expect(got.bucketed).toBe(true);
+    expect(got.totalFrames).toBe(105_000);
+    expect(got.frames.length).toBe(2 * OVERVIEW_SLICES);
+    expect(got).toEqual(want);
   });
 
   it("streams a run whose database file will not attach, and says why", async () => {
