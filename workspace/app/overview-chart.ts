@@ -40,22 +40,18 @@ export const OVERVIEW_SLICES = 1200;
 /**
  * A packed run's overview, computed by `jankbook pack` with FRAMES_BUCKETED_SQL (schema jb_overview of its
  * run.duckdb, unioned over attached runs by workspace/db/run-views.ts): read as is, and only the other runs'
- * frames are sliced here. A 10M-row run's chart then needs no scan of its frames (issue 18).
+ * frames (jb_overview.other_frames) are sliced here. A 10M-row run's chart then scans none of its frames (issue 18).
  */
 export const PACKED_OVERVIEW = "jb_overview";
 const FRAMES_PACKED_SQL = `
-  WITH other_frames AS (SELECT * FROM frames WHERE run_id NOT IN (SELECT run_id FROM ${PACKED_OVERVIEW}.spans)),
-  ${FRAMES_BUCKETED_SQL.replace(/^\s*WITH /, "")
-    .replaceAll("FROM frames", "FROM other_frames")
-    .replace(/ORDER BY run_id, t_s\s*$/, "")}
+  ${FRAMES_BUCKETED_SQL.replaceAll("FROM frames", `FROM ${PACKED_OVERVIEW}.other_frames`).replace(/ORDER BY run_id, t_s\s*$/, "")}
   UNION ALL
   SELECT run_id, t_s, duration_ms, deadline_ms, jank, frames, janky_frames FROM ${PACKED_OVERVIEW}.frames
   ORDER BY run_id, t_s`;
 const EVENTS_PACKED_SQL = EVENTS_SQL.replace(
   "WITH t0 AS (SELECT run_id, min(intended_vsync) AS t0 FROM frames GROUP BY run_id)",
   `WITH t0 AS (SELECT run_id, t0 FROM ${PACKED_OVERVIEW}.spans
-              UNION ALL SELECT run_id, min(intended_vsync) FROM frames
-              WHERE run_id NOT IN (SELECT run_id FROM ${PACKED_OVERVIEW}.spans) GROUP BY run_id)`,
+              UNION ALL SELECT run_id, min(intended_vsync) FROM ${PACKED_OVERVIEW}.other_frames GROUP BY run_id)`,
 );
 
 type Row = Record<string, unknown>;

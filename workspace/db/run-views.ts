@@ -32,6 +32,7 @@ export class RunViews {
       if (this.attached.has(table) && !this.streamedAside.has(table)) {
         this.streamedAside.add(table);
         await this.createView(table);
+        if (table === "frames") await this.refreshOverview();
       }
   }
 
@@ -81,21 +82,39 @@ export class RunViews {
     return report;
   }
 
-  /** The overview's slices of every packed run that has them, as `jb_overview.frames` and `jb_overview.spans`. */
+  /** Notes an attached run whose file carries the overview's precomputed slices (bundle/pack-overview.ts). */
   private async addOverview(alias: string): Promise<void> {
     const t = await this.engine.query(
       "SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE database_name = ? AND schema_name = ? AND table_name IN ('frames', 'spans')",
       [alias, PACKED_OVERVIEW],
     );
-    if (Number(t.getChild("n")!.get(0)) !== 2) return;
-    this.overviews.push(alias);
-    await this.engine.query(`CREATE SCHEMA IF NOT EXISTS ${DATABASE}.${PACKED_OVERVIEW}`);
+    if (Number(t.getChild("n")!.get(0)) === 2) this.overviews.push(alias);
+    await this.refreshOverview();
+  }
+
+  /**
+   * `jb_overview.frames` and `.spans`: the packed runs' slices; `jb_overview.other_frames`: the frames of every
+   * other run, the only ones the overview still slices (never a scan of a packed run's frames).
+   */
+  private async refreshOverview(): Promise<void> {
+    if (this.overviews.length === 0) return;
+    const q = (sql: string) => this.engine.query(sql);
+    await q(`CREATE SCHEMA IF NOT EXISTS ${DATABASE}.${PACKED_OVERVIEW}`);
     for (const table of ["frames", "spans"])
-      await this.engine.query(
+      await q(
         `CREATE OR REPLACE VIEW ${DATABASE}.${PACKED_OVERVIEW}.${table} AS ${this.overviews
           .map((a) => `SELECT * FROM ${quoteIdent(a)}.${PACKED_OVERVIEW}.${table}`)
           .join(" UNION ALL ")}`,
       );
+    const others = (this.attached.get("frames") ?? [])
+      .filter((a) => !this.overviews.includes(a))
+      .map((a) => `SELECT * FROM ${quoteIdent(a)}.main.frames`);
+    if (this.streamedAside.has("frames"))
+      others.push(`SELECT * FROM ${DATABASE}.main.${quoteIdent(`frames${STREAMED_SUFFIX}`)}`);
+    const none = `SELECT * FROM ${quoteIdent(this.overviews[0]!)}.main.frames LIMIT 0`;
+    await q(
+      `CREATE OR REPLACE VIEW ${DATABASE}.${PACKED_OVERVIEW}.other_frames AS ${others.length ? others.join(" UNION ALL BY NAME ") : none}`,
+    );
   }
 
   /** A table streamed before any run with it was attached gives its name to the view and keeps its rows aside. */

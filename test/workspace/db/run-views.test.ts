@@ -152,19 +152,31 @@ describe("runs attached from run.duckdb", () => {
     const packed = await longRun("long-a", 60_000, 1);
     expect((await packBundle(packed)).errors).toEqual([]);
     const plain = await longRun("long-b", 45_000, 2);
-    const attached = await fresh();
-    const runs = await new Session(attached).load([folderSource(packed), folderSource(plain)]);
-    expect(runs.map((r) => r.path)).toEqual(["attached", "streamed"]);
     const reference = await fresh();
     for (const dir of [packed, plain])
       await loadPreparedBundle(reference, await prepareBundle(folderSource(dir)));
-    // the attached engine reads long-a's slices from jb_overview, the reference slices both runs' frames
-    expect(await count(attached, "SELECT count(*)::INT AS n FROM jb_overview.frames")).toBe(OVERVIEW_SLICES);
-    const [got, want] = [await overviewChartData(attached, true), await overviewChartData(reference, true)];
-    expect(got.bucketed).toBe(true);
-    expect(got.totalFrames).toBe(105_000);
-    expect(got.frames.length).toBe(2 * OVERVIEW_SLICES);
-    expect(got).toEqual(want);
+    const want = await overviewChartData(reference, true);
+    for (const order of [
+      [packed, plain],
+      [plain, packed],
+    ]) {
+      const attached = await fresh();
+      const runs = await new Session(attached).load(order.map((d) => folderSource(d)));
+      expect(runs.map((r) => r.path)).toEqual(order.map((d) => (d === packed ? "attached" : "streamed")));
+      // the attached engine reads long-a's slices from jb_overview and slices only long-b's frames
+      expect(await count(attached, "SELECT count(*)::INT AS n FROM jb_overview.frames")).toBe(
+        OVERVIEW_SLICES,
+      );
+      expect(
+        await count(attached, "SELECT count(DISTINCT run_id)::INT AS n FROM jb_overview.other_frames"),
+      ).toBe(1);
+      const got = await overviewChartData(attached, true);
+      expect(got.bucketed).toBe(true);
+      expect(got.totalFrames).toBe(105_000);
+      expect(got.frames.length).toBe(2 * OVERVIEW_SLICES);
+      expect(got.events.length).toBe(4);
+      expect(got).toEqual(want);
+    }
   });
 
   it("streams a run whose database file will not attach, and says why", async () => {
