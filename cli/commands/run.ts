@@ -15,6 +15,7 @@ export interface NotebookCommandOptions {
   out?: string;
   timeout?: string;
   embedData?: boolean;
+  engine?: string;
 }
 
 export function parseSets(sets: string[] = []): Record<string, string> {
@@ -37,7 +38,15 @@ export async function executeNotebook(path: string, opts: NotebookCommandOptions
     set: parseSets(opts.set),
     timeoutMs: opts.timeout ? Number(opts.timeout) * 1000 : undefined,
     onProgress: (line) => process.stderr.write(`${line}\n`),
+    ...(opts.engine ? { engine: await engineFor(path, opts) } : {}),
   });
+}
+
+async function engineFor(path: string, opts: NotebookCommandOptions) {
+  const { chooseEngine } = await import("../../workspace/db/choose-engine");
+  const chosen = await chooseEngine(opts.engine!, path, opts.runs);
+  process.stderr.write(`${chosen.reason}\n`);
+  return chosen.engine;
 }
 
 export function renderHtml(r: HeadlessResult, embedData = false): string {
@@ -148,12 +157,14 @@ export function registerRun(program: Command, setExitCode: (code: number) => voi
     .option("--out <file>", "write a report: .html (published page), .json (cell values, checks) or .md")
     .option("--timeout <seconds>", "give up on cells still running after this long", "120")
     .option("--embed-data", "with an .html report, embed every result table in full as Arrow")
+    .option("--engine <name>", "auto (native past 2M rows), wasm (the browser's DuckDB) or native", "auto")
     .action(async (path: string, opts: NotebookCommandOptions) => {
       const r = await executeNotebook(path, opts);
       try {
         setExitCode(await report(r, opts.out, opts.embedData));
       } finally {
         await r.close();
+        if (opts.engine) await r.engine.close();
       }
     });
 }
