@@ -46,19 +46,7 @@ export async function packBundle(dir: string): Promise<PackResult> {
   try {
     version = String((await conn.runAndReadAll("SELECT version()")).getRows()[0]![0]);
     await conn.run(`ATTACH ${sqlString(tmp)} AS pack (STORAGE_VERSION '${PACK_STORAGE_VERSION}')`);
-    const runs = runsTable(manifest);
-    tables.runs = await packTable(conn, "runs", runs.schema, runs.batches, manifestPath, errors);
-    for (const [name, entry] of Object.entries(manifest.tables)) {
-      const file = join(dir, entry.file);
-      try {
-        const rows = await packFile(conn, name, file, errors);
-        tables[name] = rows;
-        if (rows !== entry.rows && !errors.some((e) => e.startsWith(`${file}:`)))
-          errors.push(`${file}: table ${name}: manifest says ${entry.rows} rows, file has ${rows}`);
-      } catch (e) {
-        errors.push(e instanceof BundleError ? e.message : `${file}: table ${name}: ${(e as Error).message}`);
-      }
-    }
+    Object.assign(tables, await loadBundleTables(conn, "pack", dir, manifest, errors));
     if (tables.frames) await packOverview(conn, "pack");
     await conn.run("DETACH pack");
   } finally {
@@ -79,9 +67,46 @@ export async function packBundle(dir: string): Promise<PackResult> {
   return { manifest: written, file: target, errors };
 }
 
+/**
+ * Every table of the bundle (runs from the manifest, the others from their Arrow files) into `<catalog>.main`
+ * of a native connection; returns their row counts. What cannot be read is pushed to `errors`, named.
+ */
+export async function loadBundleTables(
+  conn: DuckDBConnection,
+  catalog: string,
+  dir: string,
+  manifest: Manifest,
+  errors: string[],
+): Promise<Record<string, number>> {
+  const tables: Record<string, number> = {};
+  const runs = runsTable(manifest);
+  tables.runs = await packTable(
+    conn,
+    catalog,
+    "runs",
+    runs.schema,
+    runs.batches,
+    join(dir, "manifest.json"),
+    errors,
+  );
+  for (const [name, entry] of Object.entries(manifest.tables)) {
+    const file = join(dir, entry.file);
+    try {
+      const rows = await packFile(conn, catalog, name, file, errors);
+      tables[name] = rows;
+      if (rows !== entry.rows && !errors.some((e) => e.startsWith(`${file}:`)))
+        errors.push(`${file}: table ${name}: manifest says ${entry.rows} rows, file has ${rows}`);
+    } catch (e) {
+      errors.push(e instanceof BundleError ? e.message : `${file}: table ${name}: ${(e as Error).message}`);
+    }
+  }
+  return tables;
+}
+
 /** Streams one Arrow IPC file (stream or file format) batch by batch: a 10M-row table is never whole in memory. */
 async function packFile(
   conn: DuckDBConnection,
+  catalog: string,
   name: string,
   file: string,
   errors: string[],
@@ -105,7 +130,7 @@ async function packFile(
         failure = (e as Error).message;
       }
     }
-    const rows = await packTable(conn, name, reader.schema, read(), file, errors);
+    const rows = await packTable(conn, catalog, name, reader.schema, read(), file, errors);
     if (failure)
       errors.push(
         new BundleError(
@@ -125,11 +150,12 @@ async function packFile(
 }
 
 /**
- * Creates `pack.main.<name>` with the columns DuckDB-WASM would make of this Arrow schema (the contract's order,
+ * Creates `<catalog>.main.<name>` with the columns DuckDB-WASM would make of this Arrow schema (the contract's order,
  * extra columns after, missing nullable columns last, as the streaming load does) and appends every batch.
  */
 async function packTable(
   conn: DuckDBConnection,
+  catalog: string,
   name: string,
   schema: Schema,
   batches: Iterable<RecordBatch> | AsyncIterable<RecordBatch>,
@@ -159,8 +185,8 @@ async function packTable(
   );
   const columns = [...present, ...missing];
   const ddl = columns.map((c) => `${quote(c.name)} ${DUCKDB_TYPE[c.type]}`).join(", ");
-  await conn.run(`CREATE OR REPLACE TABLE pack.main.${quote(name)} (${ddl})`);
-  const appender = await conn.createAppender(name, "main", "pack");
+  await conn.run(`CREATE OR REPLACE TABLE ${quote(catalog)}.main.${quote(name)} (${ddl})`);
+  const appender = await conn.createAppender(name, "main", catalog);
   const required = spec.filter((c) => !c.nullable).map((c) => c.name);
   let rows = 0;
   let batchIndex = 0;

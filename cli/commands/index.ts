@@ -7,6 +7,7 @@ import { registerPublish } from "./publish";
 import { registerRun } from "./run";
 import { registerImport } from "./import";
 import { registerPack } from "./pack";
+import { registerLake } from "./lake";
 
 export type RegisterCommand = (program: Command, setExitCode: (code: number) => void) => void;
 
@@ -18,4 +19,5 @@ export const commands: RegisterCommand[] = [
   registerPublish,
   registerImport,
   registerPack,
+  registerLake,
 ];

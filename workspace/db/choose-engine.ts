@@ -45,7 +45,11 @@ export async function chooseEngine(
     throw new Error(`--engine ${choice}: expected auto, wasm or native`);
   let name: "wasm" | "native" = choice === "auto" ? "wasm" : choice;
   let why = "as asked";
-  if (choice === "auto") {
+  const notebook = parseNotebook(await readFile(notebookPath, "utf8"));
+  if (choice === "auto" && notebook.frontMatter?.fields.some(([key]) => key === "lake")) {
+    name = "native";
+    why = "the notebook reads a lake: Parquet";
+  } else if (choice === "auto") {
     const rows = await inputRows(notebookPath, runs);
     name = rows > BIG_INPUT_ROWS ? "native" : "wasm";
     why = `${rows.toLocaleString("en")} rows in the runs, ${name === "native" ? "over" : "within"} ${BIG_INPUT_ROWS.toLocaleString("en")}`;

@@ -13,6 +13,7 @@ import { prepareBundle } from "../../bundle/prepare-bundle";
 import type { LoadReport, SqlEngine } from "../db/engine";
 import { loadPreparedBundle } from "../db/load-prepared";
 import { createNodeEngine } from "../db/duckdb-node";
+import { attachLake } from "../db/lake-views";
 import { parseNotebook, type Notebook } from "./format";
 import { globToRegExp, hasGlob, matchRunNames } from "./runs";
 import { NotebookRuntime, type CellState, type CheckResult } from "./runtime";
@@ -148,6 +149,12 @@ export async function runNotebookFile(path: string, options: HeadlessOptions = {
   const t0 = performance.now();
   const ownEngine = !options.engine;
   const engine = options.engine ?? (await createNodeEngine());
+  // front matter `lake: <dir>`: its tables as views in schema lake (native engine: DuckDB-WASM reads no Parquet)
+  const lake = notebook.frontMatter?.fields
+    .find(([key]) => key === "lake")?.[1]
+    .trim()
+    .replace(/^["']|["']$/g, "");
+  if (lake) await attachLake(engine, resolve(dirname(path), lake));
   const seen = loaded.get(engine) ?? new Map<string, LoadReport>();
   loaded.set(engine, seen);
   const runs: RunInfo[] = [];
