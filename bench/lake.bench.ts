@@ -102,6 +102,7 @@ export const benchmarks: Benchmark[] = [
     budget: 2000,
     runs: 5,
     async setup() {
+      root ||= mkdtempSync(join(tmpdir(), "jb-bench-lake-"));
       const lake = join(root, "history");
       mkdirSync(lake, { recursive: true });
       const instance = await DuckDBInstance.create(":memory:");
