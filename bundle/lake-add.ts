@@ -1,8 +1,8 @@
 // A device lab's history (issue 18, item 4): runs added to a lake of Hive-partitioned Parquet,
-// `<table>/app=.../device_model=.../api_level=.../run_id=.../*.parquet` (zstd), plus `run_summary`, one row a
-// run with the figures cross-run notebooks need (DUNE §3's context attributes, frame counts, jank share,
+// `<table>/app=.../device_model=.../api_level=.../run_id=.../*.parquet` (zstd), plus `run_summary/app=.../`, one row
+// a run with the figures cross-run notebooks need (DUNE §3's context attributes, frame counts, jank share,
 // percentiles). Written by native DuckDB (parquet is linked in; DuckDB-WASM cannot write it, STACK.md).
-import { mkdir, readdir, readFile, rm } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { parseManifest } from "./manifest";
@@ -62,7 +62,7 @@ async function addRun(conn: DuckDBConnection, lake: string, dir: string): Promis
       device_model: literal(c.device_model ?? "unknown"),
       api_level: String(Number.isInteger(c.api_level) ? c.api_level : -1),
     };
-    await removeRun(lake, [...names, RUN_SUMMARY], manifest.run_id);
+    await removeRun(lake, names, manifest.run_id);
     const tables: Record<string, number> = {};
     for (const name of names) {
       const columns = (
@@ -77,10 +77,11 @@ async function addRun(conn: DuckDBConnection, lake: string, dir: string): Promis
       const select = `SELECT ${columns.map(quote).join(", ")}, ${part.app} AS app, ${part.device_model} AS device_model, ${part.api_level}::INTEGER AS api_level FROM ${source}.main.${quote(name)}`;
       tables[name] = await copy(conn, select, join(lake, name));
     }
-    tables[RUN_SUMMARY] = await copy(
+    tables[RUN_SUMMARY] = await writeSummary(
       conn,
+      join(lake, RUN_SUMMARY, `app=${encodeURIComponent(c.app)}`),
+      manifest.run_id,
       summarySql(source, names.includes("frames"), part),
-      join(lake, RUN_SUMMARY),
     );
     return { run_id: manifest.run_id, tables, errors };
   } finally {
@@ -108,6 +109,30 @@ function summarySql(
       r.screen_height, r.refresh_hz, r.network, r.battery_level, r.started_at, r.complete, r.synthetic, f.*,
       ${part.app} AS app, ${part.device_model} AS device_model, ${part.api_level}::INTEGER AS api_level
     FROM ${source}.main.runs r, ${frames} f`;
+}
+
+/**
+ * run_summary is one file per app, rewritten with the run's row replaced: a history query then opens one small
+ * file, not one per run (10,000 per-run files took 13 s to open at load 10, bench/lake.bench.ts).
+ */
+async function writeSummary(
+  conn: DuckDBConnection,
+  dir: string,
+  runId: string,
+  row: string,
+): Promise<number> {
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, "summary.parquet");
+  const kept = await stat(file).then(
+    () => `SELECT * FROM read_parquet(${literal(file)}) WHERE run_id <> ${literal(runId)} UNION ALL BY NAME `,
+    () => "",
+  );
+  // the app is the folder's (a Hive partition), not a column of the file
+  await conn.run(
+    `COPY (${kept}SELECT * EXCLUDE (app) FROM (${row}) ORDER BY run_id) TO ${literal(`${file}.tmp`)} (FORMAT parquet, COMPRESSION zstd)`,
+  );
+  await rename(`${file}.tmp`, file);
+  return 1;
 }
 
 async function copy(conn: DuckDBConnection, select: string, to: string): Promise<number> {

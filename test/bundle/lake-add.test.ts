@@ -43,7 +43,7 @@ describe("lakeAdd", () => {
     }
   }
   const table = (name: string) =>
-    `read_parquet('${lake}/${name}/**/*.parquet', hive_partitioning = true, hive_types = {'run_id': 'VARCHAR', 'api_level': 'INTEGER'})`;
+    `read_parquet('${lake}/${name}/**/*.parquet', hive_partitioning = true, hive_types = ${name === RUN_SUMMARY ? "{'app': 'VARCHAR'}" : "{'run_id': 'VARCHAR', 'api_level': 'INTEGER'}"})`;
 
   it("writes every table of a packed and an unpacked run as Hive-partitioned Parquet, and each run's summary", async () => {
     const results = await lakeAdd(lake, [packed, join(SAMPLES, B)]);

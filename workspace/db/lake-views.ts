@@ -4,9 +4,14 @@ import { readdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { quoteIdent, type SqlEngine } from "./engine";
 
-/** The partition columns' types, fixed: inferred from folder names, a numeric run id would become a number. */
-const HIVE_TYPES =
-  "{'app': 'VARCHAR', 'device_model': 'VARCHAR', 'api_level': 'INTEGER', 'run_id': 'VARCHAR'}";
+/**
+ * The partition columns' types, fixed: inferred from folder names, a numeric run id would become a number.
+ * run_summary is partitioned by app alone (bundle/lake-add.ts).
+ */
+const hiveTypes = (table: string) =>
+  table === "run_summary"
+    ? "{'app': 'VARCHAR'}"
+    : "{'app': 'VARCHAR', 'device_model': 'VARCHAR', 'api_level': 'INTEGER', 'run_id': 'VARCHAR'}";
 
 /** Creates `lake.<table>` for every table folder of `dir`; returns the table names. Needs a Parquet reader. */
 export async function attachLake(engine: SqlEngine, dir: string): Promise<string[]> {
@@ -31,7 +36,7 @@ export async function attachLake(engine: SqlEngine, dir: string): Promise<string
     const glob = join(root, table, "**", "*.parquet").replace(/'/g, "''");
     await engine
       .query(
-        `CREATE OR REPLACE VIEW lake.${quoteIdent(table)} AS SELECT * FROM read_parquet('${glob}', hive_partitioning = true, union_by_name = true, hive_types = ${HIVE_TYPES})`,
+        `CREATE OR REPLACE VIEW lake.${quoteIdent(table)} AS SELECT * FROM read_parquet('${glob}', hive_partitioning = true, union_by_name = true, hive_types = ${hiveTypes(table)})`,
       )
       .catch((e: Error) => {
         throw new Error(`lake ${dir}: table ${table}: ${e.message}`);
