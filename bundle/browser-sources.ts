@@ -13,6 +13,7 @@ export function urlSource(base: string): BundleSource {
     async read(file) {
       return readBody(await get(file));
     },
+    locate: (file) => ({ url: new URL(file, new URL(root, location.href)).href }),
     async *stream(file) {
       const response = await get(file);
       if (!response.body) return yield await readBody(response);
@@ -88,6 +89,11 @@ export function droppedSources(files: readonly File[]): BundleSource[] {
         const f = entries.get(file);
         if (!f) throw new Error("not among the dropped files");
         yield* chunksOf(f.stream());
+      },
+      locate(file) {
+        const f = entries.get(file);
+        if (!f) throw new Error(`${file}: not among the dropped files`);
+        return { blob: f };
       },
     });
   }

@@ -39,6 +39,21 @@ export interface Manifest {
   warnings: string[];
   /** table name -> file name, row count and the file's CRC-32 (8 hex digits; absent in older bundles) */
   tables: Record<string, { file: string; rows: number; crc32?: string }>;
+  /** the run's DuckDB database file, when packed (`jankbook pack`): the fast form of the same tables */
+  database?: DatabaseEntry;
+}
+
+export interface DatabaseEntry {
+  /** file name beside manifest.json, e.g. run.duckdb */
+  file: string;
+  /** DuckDB storage version it was written with (readable by every DuckDB since that version) */
+  storage_version: string;
+  /** the DuckDB that wrote it */
+  written_by: string;
+  /** table name -> rows in the database (runs included) */
+  tables: Record<string, number>;
+  /** what the Arrow files held that did not make it in (a cut or mistyped table); absent when none */
+  errors?: string[];
 }
 
 export class BundleError extends Error {
@@ -182,6 +197,7 @@ export function parseManifest(text: string, file = "manifest.json"): Manifest {
       `tables.${name}.crc32: expected 8 hex digits, got ${show(entry.crc32)}`,
     );
   }
+  const database = parseDatabaseEntry(m.database, file);
   const clock = (m.clock ?? { domain: "CLOCK_MONOTONIC", offset_ns: 0 }) as Manifest["clock"];
   return {
     schema_version: version,
@@ -195,6 +211,34 @@ export function parseManifest(text: string, file = "manifest.json"): Manifest {
     complete: m.complete !== false,
     warnings: Array.isArray(m.warnings) ? (m.warnings as string[]) : [],
     tables: tables as Manifest["tables"],
+    ...(database ? { database } : {}),
+  };
+}
+
+function parseDatabaseEntry(raw: unknown, file: string): DatabaseEntry | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  const d = raw as Record<string, unknown>;
+  expect(typeof d === "object" && typeof d.file === "string", file, "database.file missing");
+  expect(
+    !/[\\/]/.test(d.file) && d.file !== "..",
+    file,
+    `database.file ${d.file}: must be a file name beside manifest.json`,
+  );
+  expect(typeof d.storage_version === "string", file, "database.storage_version missing");
+  const tables = d.tables as Record<string, unknown> | undefined;
+  expect(tables && typeof tables === "object", file, "database.tables missing");
+  for (const [name, rows] of Object.entries(tables))
+    expect(
+      typeof rows === "number" && Number.isInteger(rows),
+      file,
+      `database.tables.${name}: row count missing`,
+    );
+  return {
+    file: d.file,
+    storage_version: d.storage_version,
+    written_by: typeof d.written_by === "string" ? d.written_by : "unknown",
+    tables: tables as Record<string, number>,
+    ...(Array.isArray(d.errors) ? { errors: d.errors.map(String) } : {}),
   };
 }
 

@@ -15,6 +15,7 @@ export function folderSource(dir: string): BundleSource {
     label: dir,
     read: async (file) => new Uint8Array(await readFile(join(dir, file))),
     stream: (file) => createReadStream(join(dir, file), { highWaterMark: 1 << 20 }),
+    locate: (file) => ({ path: join(dir, file) }),
   };
 }
 

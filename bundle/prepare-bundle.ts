@@ -5,7 +5,13 @@ import { ChunkQueue } from "./chunk-queue";
 import { IpcStreamSplitter, type IpcChunk } from "./ipc-stream-splitter";
 import { BundleError, parseManifest, type Manifest } from "./manifest";
 import { crc32 } from "./crc32";
-import { checksumError, decodeArrowFile, runsTable, type BundleSource } from "./read-bundle";
+import {
+  checksumError,
+  decodeArrowFile,
+  runsTable,
+  type BundleSource,
+  type DatabaseFile,
+} from "./read-bundle";
 import type { TableName } from "./schema";
 import { encodeTableChunks, LOAD_CHUNK_BYTES, LOAD_CHUNK_ROWS, loadOrder } from "./table-chunks";
 import { validateTable } from "./validate";
@@ -23,6 +29,13 @@ export interface PreparedBundle {
   tables: PreparedTable[];
   /** stops the downloads and drops what is queued (the run is not wanted after all) */
   cancel(): void;
+  /** a packed run's database file, to attach instead of streaming (then `tables` is empty: nothing downloads) */
+  database?: DatabaseFile;
+}
+
+export interface PrepareOptions {
+  /** true: a bundle with a database file (and a source that can locate it) is to be attached, not streamed */
+  attach?: boolean;
 }
 
 /** Main-thread time the splitting may take before it lets the page handle input and paint. */
@@ -43,11 +56,17 @@ function nextTask(): Promise<void> {
 /** Queued bytes per table beyond which the download waits for DuckDB to catch up. */
 const HIGH_WATER_BYTES = 256 << 20;
 
-export async function prepareBundle(source: BundleSource): Promise<PreparedBundle> {
+export async function prepareBundle(
+  source: BundleSource,
+  options: PrepareOptions = {},
+): Promise<PreparedBundle> {
   const manifestBytes = await source.read("manifest.json").catch((e: Error) => {
     throw new BundleError(`${source.label}/manifest.json`, `cannot read (${e.message})`);
   });
   const manifest = parseManifest(new TextDecoder().decode(manifestBytes), `${source.label}/manifest.json`);
+  // A packed run is attached where it lies (issue 18): none of its Arrow files is downloaded.
+  if (manifest.database && source.locate && options.attach)
+    return { manifest, tables: [], cancel() {}, database: source.locate(manifest.database.file) };
   let cancelled = false;
   const runs: PreparedTable = {
     name: "runs",

@@ -13,7 +13,12 @@ export interface BundleSource {
   read(file: string): Promise<Uint8Array>;
   /** the file's bytes as they arrive (big tables go to DuckDB while still downloading); else it is read whole */
   stream?(file: string): AsyncIterable<Uint8Array>;
+  /** where a file of the bundle lies, for an engine to read in place (a packed run's run.duckdb, issue 18) */
+  locate?(file: string): DatabaseFile;
 }
+
+/** Where a run's database file is: a URL (browser), a dropped File (browser), or a path (Node). */
+export type DatabaseFile = { url: string } | { blob: Blob } | { path: string };
 
 export interface LoadedBundle {
   manifest: Manifest;

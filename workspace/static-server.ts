@@ -18,6 +18,7 @@ const TYPES: Record<string, string> = {
   ".svg": "image/svg+xml",
   ".png": "image/png",
   ".md": "text/markdown; charset=utf-8",
+  ".duckdb": "application/octet-stream",
 };
 
 export interface StaticServer {
@@ -49,12 +50,32 @@ export async function serveStatic(
         file = join(file, "index.html");
         info = await stat(file);
       }
-      res.writeHead(200, {
+      const headers = {
         "content-type": TYPES[extname(file)] ?? "application/octet-stream",
-        "content-length": info.size,
         "cache-control": "no-cache",
-      });
-      createReadStream(file).pipe(res);
+        "accept-ranges": "bytes",
+      };
+      // Range requests: DuckDB-WASM reads an attached run.duckdb a few blocks at a time (issue 18).
+      const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? "");
+      if (range && (range[1] || range[2])) {
+        const start = range[1] ? Number(range[1]) : Math.max(0, info.size - Number(range[2]));
+        const end = range[1] && range[2] ? Math.min(Number(range[2]), info.size - 1) : info.size - 1;
+        if (start > end || start >= info.size) {
+          res.writeHead(416, { "content-range": `bytes */${info.size}` }).end();
+          return;
+        }
+        res.writeHead(206, {
+          ...headers,
+          "content-length": end - start + 1,
+          "content-range": `bytes ${start}-${end}/${info.size}`,
+        });
+        if (req.method === "HEAD") res.end();
+        else createReadStream(file, { start, end }).pipe(res);
+        return;
+      }
+      res.writeHead(200, { ...headers, "content-length": info.size });
+      if (req.method === "HEAD") res.end();
+      else createReadStream(file).pipe(res);
     } catch {
       res.writeHead(404, { "content-type": "text/plain" }).end(`not found: ${path}`);
     }

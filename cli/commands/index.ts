@@ -13,4 +13,6 @@ export const commands: Record<string, () => Promise<RegisterCommand>> = {
   publish: async () => (await import("./publish")).registerPublish,
   import: async () => (await import("./import")).registerImport,
   export: async () => (await import("./export")).registerExport,
+  pack: async () => (await import("./pack")).registerPack,
+  lake: async () => (await import("./lake")).registerLake,
 };

@@ -15,6 +15,7 @@ export interface NotebookCommandOptions {
   timeout?: string;
   embedData?: boolean;
   maxMemory?: string;
+  engine?: string;
 }
 
 export function parseSets(sets: string[] = []): Record<string, string> {
@@ -33,7 +34,8 @@ export async function executeNotebook(path: string, opts: NotebookCommandOptions
   const ext = opts.out ? extname(opts.out).toLowerCase() : "";
   if (opts.out && !REPORT_TYPES.includes(ext))
     throw new Error(`--out ${opts.out}: the report must end in .html, .json or .md`);
-  return runNotebookIsolated(path, {
+  const engine = opts.engine ? await engineFor(path, opts) : undefined;
+  const r = await runNotebookIsolated(path, {
     runs: opts.runs,
     set: parseSets(opts.set),
     timeoutMs: opts.timeout ? Number(opts.timeout) * 1000 : undefined,
@@ -41,7 +43,19 @@ export async function executeNotebook(path: string, opts: NotebookCommandOptions
     report: ext === ".json" ? "json" : ext === ".md" ? "md" : ext ? "html" : null,
     embedData: opts.embedData,
     onProgress: (line) => process.stderr.write(`${line}\n`),
+    ...(engine ? { engine } : {}),
   });
+  if (!engine) return r;
+  // The runner closes only an engine it made: this one is ours.
+  const close = r.close.bind(r);
+  return Object.assign(r, { close: async () => (await close(), await engine.close()) });
+}
+
+async function engineFor(path: string, opts: NotebookCommandOptions) {
+  const { chooseEngine } = await import("../../workspace/db/choose-engine");
+  const chosen = await chooseEngine(opts.engine!, path, opts.runs);
+  process.stderr.write(`${chosen.reason}\n`);
+  return chosen.engine;
 }
 
 /** Writes the report named by --out (by extension), prints the verdict; returns the exit code. */
@@ -97,6 +111,7 @@ export function registerRun(program: Command, setExitCode: (code: number) => voi
     .option("--timeout <seconds>", "stop the cells still running after this long and report the rest", "120")
     .option("--max-memory <MB>", "heap limit of the cells (default: half the machine's memory, at most 4096)")
     .option("--embed-data", "with an .html report, embed every result table in full as Arrow")
+    .option("--engine <name>", "auto (native past 2M rows), wasm (the browser's DuckDB) or native", "auto")
     .action(async (path: string, opts: NotebookCommandOptions) => {
       const r = await executeNotebook(path, opts);
       try {

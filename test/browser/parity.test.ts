@@ -14,6 +14,7 @@ import { runNotebookFile, type HeadlessResult } from "../../workspace/notebook/h
 import { snapshotNotebook } from "../../workspace/notebook/snapshot";
 import { serveStatic, type StaticServer } from "../../workspace/static-server";
 import { launchChromium } from "../support/chromium";
+import { differences } from "../support/snapshot-diff";
 import { cellDefining, notebookSettled, notebookSnapshot, openWorkspace } from "../support/workspace-page";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -24,34 +25,6 @@ function notebookFiles(dir: string): string[] {
   );
 }
 const NOTEBOOKS = notebookFiles(join(ROOT, "notebooks")).sort();
-
-/** Paths where two JSON values differ (at most `limit`), e.g. `cells[12].values.groups[0].mqMs: 1200 vs 1200.0000001`. */
-function differences(a: unknown, b: unknown, path = "", out: string[] = [], limit = 20): string[] {
-  if (out.length >= limit) return out;
-  if (Object.is(a, b)) return out;
-  const kind = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
-  if (kind(a) !== kind(b) || typeof a !== "object" || a === null) {
-    out.push(
-      `${path || "(root)"}: ${JSON.stringify(a)?.slice(0, 120)} vs ${JSON.stringify(b)?.slice(0, 120)}`,
-    );
-    return out;
-  }
-  if (Array.isArray(a)) {
-    const other = b as unknown[];
-    if (a.length !== other.length) out.push(`${path}: length ${a.length} vs ${other.length}`);
-    for (let i = 0; i < Math.min(a.length, other.length); i++)
-      differences(a[i], other[i], `${path}[${i}]`, out, limit);
-    return out;
-  }
-  const x = a as Record<string, unknown>;
-  const y = b as Record<string, unknown>;
-  for (const k of new Set([...Object.keys(x), ...Object.keys(y)])) {
-    if (!(k in x) || !(k in y))
-      out.push(`${path}.${k}: only in the ${k in x ? "browser" : "headless"} snapshot`);
-    else differences(x[k], y[k], `${path}.${k}`, out, limit);
-  }
-  return out;
-}
 
 describe("notebooks give the same values in Chromium and headless", () => {
   let browser: Browser;

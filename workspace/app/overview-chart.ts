@@ -47,12 +47,32 @@ export const FRAMES_BUCKETED_SQL = `
          count(*)::INTEGER AS frames, count(*) FILTER (WHERE jank)::INTEGER AS janky_frames
   FROM sliced GROUP BY run_id, slice ORDER BY run_id, t_s`;
 
+/** Slices per run of the overview; packed runs carry their slices precomputed at this count. */
+export const OVERVIEW_SLICES = 1200;
+
+/**
+ * A packed run's overview, computed by `jankbook pack` with FRAMES_BUCKETED_SQL (schema jb_overview of its
+ * run.duckdb, unioned over attached runs by workspace/db/run-views.ts): read as is, and only the other runs'
+ * frames (jb_overview.other_frames) are sliced here. A 10M-row run's chart then scans none of its frames (issue 18).
+ */
+export const PACKED_OVERVIEW = "jb_overview";
+const FRAMES_PACKED_SQL = `
+  ${FRAMES_BUCKETED_SQL.replaceAll("FROM frames", `FROM ${PACKED_OVERVIEW}.other_frames`).replace(/ORDER BY run_id, t_s\s*$/, "")}
+  UNION ALL
+  SELECT run_id, t_s, duration_ms, deadline_ms, jank, frames, janky_frames FROM ${PACKED_OVERVIEW}.frames
+  ORDER BY run_id, t_s`;
+const EVENTS_PACKED_SQL = EVENTS_SQL.replace(
+  "WITH t0 AS (SELECT run_id, min(intended_vsync) AS t0 FROM frames GROUP BY run_id)",
+  `WITH t0 AS (SELECT run_id, t0 FROM ${PACKED_OVERVIEW}.spans
+              UNION ALL SELECT run_id, min(intended_vsync) FROM ${PACKED_OVERVIEW}.other_frames GROUP BY run_id)`,
+);
+
 type Row = Record<string, unknown>;
 
 export async function overviewChartData(
   engine: SqlEngine,
   hasEvents: boolean,
-  { maxDots = OVERVIEW_MAX_DOTS, slices = 1200 }: { maxDots?: number; slices?: number } = {},
+  { maxDots = OVERVIEW_MAX_DOTS, slices = OVERVIEW_SLICES }: { maxDots?: number; slices?: number } = {},
 ) {
   const total = Number(
     (await engine.query("SELECT count(*)::BIGINT AS n FROM frames WHERE suspect IS NULL"))
@@ -65,12 +85,27 @@ export async function overviewChartData(
       .get(0),
   );
   const bucketed = total > maxDots;
-  const frameTable = bucketed
-    ? await engine.query(FRAMES_BUCKETED_SQL, [slices, slices])
-    : await engine.query(FRAMES_SQL);
+  const packed =
+    Number(
+      (
+        await engine.query(
+          "SELECT count(*)::INTEGER AS n FROM information_schema.tables WHERE table_catalog = current_database() AND table_schema = ?",
+          [PACKED_OVERVIEW],
+        )
+      )
+        .getChild("n")!
+        .get(0),
+    ) > 0;
+  const frameTable = !bucketed
+    ? await engine.query(FRAMES_SQL)
+    : packed && slices === OVERVIEW_SLICES
+      ? await engine.query(FRAMES_PACKED_SQL, [slices, slices])
+      : await engine.query(FRAMES_BUCKETED_SQL, [slices, slices]);
   const frames = frameTable.toArray().map((r: Row) => ({ ...r })) as Row[];
   const events = hasEvents
-    ? ((await engine.query(EVENTS_SQL)).toArray().map((r: Row) => ({ ...r })) as Row[])
+    ? ((await engine.query(packed ? EVENTS_PACKED_SQL : EVENTS_SQL))
+        .toArray()
+        .map((r: Row) => ({ ...r })) as Row[])
     : [];
   const logEvents = (await tableExists(engine, "log_events"))
     ? ((await engine.query(LOG_EVENTS_SQL)).toArray().map((r: Row) => ({ ...r })) as Row[])

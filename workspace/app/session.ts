@@ -5,19 +5,24 @@ import { prepareBundle, type PreparedBundle } from "../../bundle/prepare-bundle"
 import type { BundleSource } from "../../bundle/read-bundle";
 import type { SqlEngine } from "../db/engine";
 import { loadPreparedBundle } from "../db/load-prepared";
+import { RunViews } from "../db/run-views";
 
 export interface LoadedRun {
   label: string;
   manifest?: Manifest;
   rows: Record<string, number>;
   errors: string[];
+  /** how its tables reached DuckDB: its database file attached read-only, or its Arrow files streamed in */
+  path?: "attached" | "streamed";
 }
 
 export class Session extends EventTarget {
   runs: LoadedRun[] = [];
+  private readonly views: RunViews;
 
   constructor(readonly engine: SqlEngine) {
     super();
+    this.views = new RunViews(engine);
   }
 
   /**
@@ -32,7 +37,7 @@ export class Session extends EventTarget {
   ): Promise<LoadedRun[]> {
     // `started`: downloads already under way for these sources (begun while the engine was starting).
     const reads = sources.map((source, i) =>
-      (started?.[i] ?? prepareBundle(source)).then(
+      (started?.[i] ?? prepareBundle(source, { attach: true })).then(
         (bundle) => ({ bundle }),
         (error: Error) => ({ error }),
       ),
@@ -43,12 +48,35 @@ export class Session extends EventTarget {
       try {
         const read = await reads[i]!;
         if ("error" in read) throw read.error;
-        const bundle = read.bundle;
+        let bundle = read.bundle;
         if (this.runs.some((r) => r.manifest?.run_id === bundle.manifest.run_id)) {
           bundle.cancel();
           throw new BundleError(run.label, `run ${bundle.manifest.run_id} is already loaded`);
         }
         run.manifest = bundle.manifest;
+        if (bundle.database) {
+          try {
+            const report = await this.views.attach(
+              bundle.manifest.run_id,
+              run.label,
+              bundle.database,
+              bundle.manifest.database!,
+            );
+            for (const t of report.tables) run.rows[t.name] = t.rows;
+            run.errors.push(...report.errors);
+            run.path = "attached";
+            if (report.tables.some((t) => t.name === "frames"))
+              this.dispatchEvent(new CustomEvent("overview-ready", { detail: bundle.manifest.run_id }));
+            continue;
+          } catch (e) {
+            // A database file that will not attach (damaged, or too new for this DuckDB): the Arrow files still load.
+            run.errors.push(
+              `${run.label}/${bundle.manifest.database!.file}: could not attach (${(e as Error).message}); streamed the Arrow files instead`,
+            );
+            bundle = await prepareBundle(sources[i]!);
+          }
+        }
+        run.path = "streamed";
         // "overview-ready": this run's frames and UI events are in DuckDB (they go first), the rest may not be yet.
         let announced = false;
         const hasFrames = bundle.tables.some((t) => t.name === "frames");
@@ -64,15 +92,18 @@ export class Session extends EventTarget {
           // "progress": a big table's rows so far, so a long load shows it is moving
           (table, rows) =>
             this.dispatchEvent(new CustomEvent("progress", { detail: { run: run.label, table, rows } })),
+          (table) => this.views.streamTarget(table),
         );
+        await this.views.streamed(report.tables.map((t) => t.name));
         for (const t of report.tables) run.rows[t.name] = t.rows;
         run.errors.push(...report.errors);
       } catch (e) {
         run.errors.push((e as Error).message);
+      } finally {
+        added.push(run);
+        this.runs = [...this.runs, run];
+        this.dispatchEvent(new Event("change"));
       }
-      added.push(run);
-      this.runs = [...this.runs, run];
-      this.dispatchEvent(new Event("change"));
     }
     return added;
   }

@@ -15,6 +15,11 @@ export async function createBrowserEngine(): Promise<SqlEngine> {
   const worker = new Worker(bundle.mainWorker!);
   const db = new duckdb.AsyncDuckDB(new duckdb.VoidLogger(), worker);
   await db.instantiate(bundle.mainModule);
+  // Attached run.duckdb files are read by HTTP range requests (issue 18); left to itself DuckDB-WASM 1.32
+  // downloaded the whole file in one GET (seen in the attach browser test).
+  await db.open({
+    filesystem: { reliableHeadRequests: true, allowFullHTTPReads: true, forceFullHTTPReads: false },
+  });
   const connect = async () => {
     const c = await db.connect();
     await c.query(USE_DATABASE_SQL);
@@ -40,6 +45,20 @@ export async function createBrowserEngine(): Promise<SqlEngine> {
       () => loadConn,
       async () => (loadConn = await connect()),
     ),
+    async registerDatabaseFile(name, file) {
+      if ("url" in file)
+        // Absolute, so the worker (whose base URL is its script's) requests the page's URL.
+        await db.registerFileURL(
+          name,
+          new URL(file.url, location.href).href,
+          duckdb.DuckDBDataProtocol.HTTP,
+          false,
+        );
+      else if ("blob" in file)
+        await db.registerFileHandle(name, file.blob, duckdb.DuckDBDataProtocol.BROWSER_FILEREADER, true);
+      else throw new Error(`${name}: the browser cannot open a local path (${file.path})`);
+      return name;
+    },
     async interrupt() {
       await conn.cancelSent().catch(() => false);
     },

@@ -1,6 +1,7 @@
 // The SQL engine every consumer talks to: DuckDB-WASM in the browser's worker or in Node (headless runner,
 // tests). One implementation per host; nothing else touches DuckDB (DESIGN.md, "Data flow").
 import type { Table } from "apache-arrow";
+import type { DatabaseFile } from "../../bundle/read-bundle";
 export type InsertOutcome = "created" | "merged" | "appended";
 
 export interface ColumnInfo {
@@ -27,6 +28,12 @@ export interface SqlEngine {
     ipcStream: Uint8Array,
     options?: { append?: boolean },
   ): Promise<InsertOutcome>;
+  /**
+   * Makes a run's database file openable by `ATTACH '<name>'` (issue 18): read where it lies (HTTP range
+   * requests for a URL, a dropped File read lazily, a local path), never copied whole. Engines that cannot
+   * attach leave it out, and such runs stream instead. Returns what to write in `ATTACH '...'`.
+   */
+  registerDatabaseFile?(name: string, file: DatabaseFile): Promise<string>;
   /** Cancels the query in flight, if any (a re-run makes the stale one pointless). */
   interrupt(): Promise<void>;
   close(): Promise<void>;
@@ -41,6 +48,9 @@ export const DATABASE = "jb";
 export const ATTACH_DATABASE_SQL = `ATTACH ':memory:' AS ${DATABASE} (COMPRESS)`;
 export const USE_DATABASE_SQL = `USE ${DATABASE}`;
 
+/** A table with attached runs is a view; the rows streamed into it live in `<table>__streamed` (workspace/db/run-views.ts). */
+export const STREAMED_SUFFIX = "__streamed";
+
 /** Quotes an identifier for DuckDB. Identifiers cannot be bound, so this is the only splicing allowed. */
 export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
@@ -48,7 +58,7 @@ export function quoteIdent(name: string): string {
 
 export async function tableExists(engine: SqlEngine, name: string): Promise<boolean> {
   const t = await engine.query(
-    "SELECT count(*)::INTEGER AS n FROM information_schema.tables WHERE table_schema = 'main' AND table_name = ?",
+    "SELECT count(*)::INTEGER AS n FROM information_schema.tables WHERE table_catalog = current_database() AND table_schema = 'main' AND table_name = ?",
     [name],
   );
   return Number(t.getChild("n")!.get(0)) > 0;
@@ -56,7 +66,8 @@ export async function tableExists(engine: SqlEngine, name: string): Promise<bool
 
 export async function listTables(engine: SqlEngine): Promise<TableInfo[]> {
   const cols = await engine.query(
-    "SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = 'main' ORDER BY table_name, ordinal_position",
+    // Attached runs' own tables are reached through the views of the same names; their streamed parts are hidden.
+    `SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_catalog = current_database() AND table_schema = 'main' AND NOT ends_with(table_name, '${STREAMED_SUFFIX}') ORDER BY table_name, ordinal_position`,
   );
   const byTable = new Map<string, ColumnInfo[]>();
   for (const row of cols.toArray() as { table_name: string; column_name: string; data_type: string }[]) {

@@ -2,24 +2,15 @@
 // in DuckDB moments after its last byte is downloaded, and the main thread only passes bytes along.
 import type { PreparedBundle } from "../../bundle/prepare-bundle";
 import type { TableName } from "../../bundle/schema";
-import { tableSpec, type ColumnType } from "../../bundle/schema";
+import { DUCKDB_TYPE } from "../../bundle/duckdb-types";
+import { tableSpec } from "../../bundle/schema";
 import { quoteIdent, type LoadReport, type SqlEngine } from "./engine";
 
-const DUCKDB_TYPE: Record<ColumnType, string> = {
-  int8: "TINYINT",
-  int32: "INTEGER",
-  int64: "BIGINT",
-  float64: "DOUBLE",
-  bool: "BOOLEAN",
-  utf8: "VARCHAR",
-  "list<utf8>": "VARCHAR[]",
-};
-
 /** A table created from a bundle written before some nullable column existed gets that column as nulls. */
-async function addMissingNullableColumns(engine: SqlEngine, name: TableName): Promise<void> {
+async function addMissingNullableColumns(engine: SqlEngine, name: TableName, target: string): Promise<void> {
   for (const column of tableSpec(name).columns.filter((c) => c.nullable))
     await engine.query(
-      `ALTER TABLE ${quoteIdent(name)} ADD COLUMN IF NOT EXISTS ${quoteIdent(column.name)} ${DUCKDB_TYPE[column.type]}`,
+      `ALTER TABLE ${quoteIdent(target)} ADD COLUMN IF NOT EXISTS ${quoteIdent(column.name)} ${DUCKDB_TYPE[column.type]}`,
     );
 }
 
@@ -28,6 +19,8 @@ export async function loadPreparedBundle(
   bundle: PreparedBundle,
   onTable?: (name: TableName, remaining: readonly TableName[]) => void,
   onRows?: (name: TableName, rowsSoFar: number) => void,
+  /** the DuckDB table a bundle table goes into (its own name, unless a view of attached runs has it) */
+  target: (name: TableName) => string = (name) => name,
 ): Promise<LoadReport> {
   const runId = bundle.manifest.run_id;
   const report: LoadReport = { run_id: runId, tables: [], errors: [] };
@@ -40,7 +33,8 @@ export async function loadPreparedBundle(
       if (failure) continue; // keep draining, so the download is not left waiting on a full queue
       try {
         // straight in only behind a chunk that created the table (another run's may differ in its columns)
-        created = (await engine.insertArrowStream(table.name, chunk.bytes, { append: created })) !== "merged";
+        created =
+          (await engine.insertArrowStream(target(table.name), chunk.bytes, { append: created })) !== "merged";
         chunks++;
         inserted += chunk.rows;
         onRows?.(table.name, inserted);
@@ -53,7 +47,7 @@ export async function loadPreparedBundle(
     if (failure)
       report.errors.push(`${runId}: table ${table.name}: could not be registered in DuckDB (${failure})`);
     if (chunks > 0) {
-      await addMissingNullableColumns(engine, table.name).catch((e: Error) =>
+      await addMissingNullableColumns(engine, table.name, target(table.name)).catch((e: Error) =>
         report.errors.push(
           `${runId}: table ${table.name}: could not add its missing nullable columns (${e.message})`,
         ),

@@ -13,6 +13,7 @@ import { prepareBundle } from "../../bundle/prepare-bundle";
 import type { LoadReport, SqlEngine } from "../db/engine";
 import { loadPreparedBundle } from "../db/load-prepared";
 import { createNodeEngine } from "../db/duckdb-node";
+import { attachLake } from "../db/lake-views";
 import { parseNotebook, type Notebook } from "./format";
 import { globToRegExp, hasGlob, matchRunNames } from "./runs";
 import { explainLoadFailures } from "./load-failures";
@@ -145,6 +146,15 @@ export async function jankbookVersion(): Promise<string> {
   return (JSON.parse(await readFile(PACKAGE_JSON, "utf8")) as { version: string }).version;
 }
 
+/** Front matter `lake: <dir>`: its tables as views in schema lake (native engine: DuckDB-WASM reads no Parquet). */
+export async function attachNotebookLake(notebook: Notebook, path: string, engine: SqlEngine): Promise<void> {
+  const lake = notebook.frontMatter?.fields
+    .find(([key]) => key === "lake")?.[1]
+    .trim()
+    .replace(/^["']|["']$/g, "");
+  if (lake) await attachLake(engine, resolve(dirname(path), lake));
+}
+
 /** Loads each run folder into the engine (once per engine); a run that cannot be read is reported, not thrown. */
 export async function loadRuns(
   dirs: string[],
@@ -201,6 +211,7 @@ export async function runNotebookFile(path: string, options: HeadlessOptions = {
   const t0 = performance.now();
   const ownEngine = !options.engine;
   const engine = options.engine ?? (await createNodeEngine());
+  await attachNotebookLake(notebook, path, engine);
   const runs = await loadRuns(dirs, engine, progress);
   const t1 = performance.now();
   const reported = new Set<string>();

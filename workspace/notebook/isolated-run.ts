@@ -12,7 +12,14 @@ import type { SqlEngine } from "../db/engine";
 import { createNodeEngine } from "../db/duckdb-node";
 import type { CellState, CheckResult } from "./cell-state";
 import { cells as cellsOf, parseNotebook, type Notebook } from "./format";
-import { jankbookVersion, loadRuns, resolveRunDirs, type HeadlessOptions, type Provenance } from "./headless";
+import {
+  attachNotebookLake,
+  jankbookVersion,
+  loadRuns,
+  resolveRunDirs,
+  type HeadlessOptions,
+  type Provenance,
+} from "./headless";
 import { PreRendered } from "../publish/publish";
 import { serveEngine } from "./remote-engine";
 import type { CellRecord, ReportKind, WorkerInit, WorkerMessage } from "./worker-protocol";
@@ -70,6 +77,7 @@ export async function runNotebookIsolated(
   const t0 = performance.now();
   const ownEngine = !options.engine;
   const engine = options.engine ?? (await createNodeEngine());
+  await attachNotebookLake(notebook, path, engine);
   const runs = await loadRuns(dirs, engine, progress);
   const t1 = performance.now();
   const timeoutMs = options.timeoutMs ?? 120_000;

@@ -1,0 +1,55 @@
+// Parity of the engines (issue 18, item 3): every notebook in notebooks/ run headless on DuckDB-WASM (1.4, the
+// browser's engine) and on native DuckDB (@duckdb/node-api 1.5) gives the same value in every cell.
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { cells, parseNotebook } from "../../../workspace/notebook/format";
+import { runNotebookFile, type HeadlessResult } from "../../../workspace/notebook/headless";
+import { snapshotNotebook } from "../../../workspace/notebook/snapshot";
+import { createNativeEngine } from "../../../workspace/db/duckdb-native";
+import { createNodeEngine } from "../../../workspace/db/duckdb-node";
+import { differences } from "../../support/snapshot-diff";
+
+const ROOT = join(import.meta.dirname, "../../..");
+
+function notebookFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? notebookFiles(join(dir, e.name)) : e.name.endsWith(".md") ? [join(dir, e.name)] : [],
+  );
+}
+const NOTEBOOKS = notebookFiles(join(ROOT, "notebooks")).sort();
+
+describe("notebooks give the same values on DuckDB-WASM and on native DuckDB", () => {
+  const results: HeadlessResult[] = [];
+  afterAll(async () => {
+    for (const r of results) await r.close();
+    for (const r of results) await r.engine.close().catch(() => undefined);
+  });
+
+  it("finds the notebooks", () => {
+    expect(NOTEBOOKS.map((p) => relative(ROOT, p))).toEqual(
+      expect.arrayContaining(["notebooks/triage.md", "notebooks/examples/frames-overview.md"]),
+    );
+  });
+
+  it.each(NOTEBOOKS.map((p) => [relative(ROOT, p), p]))(
+    "%s: every cell's value, display and check",
+    async (_name, path) => {
+      const cellCount = cells(parseNotebook(readFileSync(path, "utf8"))).length;
+      const wasm = await runNotebookFile(path, { engine: await createNodeEngine() });
+      const native = await runNotebookFile(path, { engine: await createNativeEngine() });
+      results.push(wasm, native);
+      const [a, b] = [await snapshotNotebook(wasm.runtime), await snapshotNotebook(native.runtime)];
+      for (const s of [a, b]) {
+        expect(s.cells).toHaveLength(cellCount);
+        expect(
+          s.cells
+            .filter((c) => c.status !== "fulfilled")
+            .map((c) => `${c.name ?? c.id}: ${c.status} ${c.error ?? ""}`),
+        ).toEqual([]);
+      }
+      expect(differences(a, b, "", [], 20, ["wasm", "native"])).toEqual([]);
+    },
+    300_000,
+  );
+});

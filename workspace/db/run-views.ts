@@ -1,0 +1,145 @@
+// Runs attached from their database files (issue 18, item 2): each packed run is its own read-only attached
+// database, and the tables notebooks query (`frames`, `tasks`, ...) become views over every attached run's table
+// plus the rows streamed in from bundles without a database file.
+import type { DatabaseEntry } from "../../bundle/manifest";
+import type { DatabaseFile } from "../../bundle/read-bundle";
+import { TABLE_NAMES } from "../../bundle/schema";
+import { PACKED_OVERVIEW } from "../app/overview-chart";
+import { DATABASE, quoteIdent, STREAMED_SUFFIX, type LoadReport, type SqlEngine } from "./engine";
+
+export class RunViews {
+  /** table -> aliases of the attached databases that hold it */
+  private readonly attached = new Map<string, string[]>();
+  /** tables whose streamed rows were moved aside to `<table>__streamed` when a view took their name */
+  private readonly streamedAside = new Set<string>();
+  private attachments = 0;
+  /** attached runs whose file carries the overview's precomputed slices (bundle/pack-overview.ts) */
+  private readonly overviews: string[] = [];
+
+  constructor(readonly engine: SqlEngine) {}
+
+  /**
+   * The table the streamed rows of `table` go into: itself while no attached run has it, else its streamed
+   * part beside the view (a view cannot be inserted into).
+   */
+  streamTarget(table: string): string {
+    return this.attached.has(table) ? `${table}${STREAMED_SUFFIX}` : table;
+  }
+
+  /** After a streaming load: views whose streamed part was created just now take it in. */
+  async streamed(tables: readonly string[]): Promise<void> {
+    for (const table of tables)
+      if (this.attached.has(table) && !this.streamedAside.has(table)) {
+        this.streamedAside.add(table);
+        await this.createView(table);
+        if (table === "frames") await this.refreshOverview();
+      }
+  }
+
+  /**
+   * Attaches a run's database file read-only and points the views at its tables. Row counts are checked against
+   * the manifest's `database` entry; a mismatch is reported, the run is still attached. Throws when the file cannot
+   * be attached at all (the caller may stream the run instead).
+   */
+  async attach(runId: string, label: string, file: DatabaseFile, entry: DatabaseEntry): Promise<LoadReport> {
+    const engine = this.engine;
+    if (!engine.registerDatabaseFile) throw new Error("this engine cannot attach database files");
+    const alias = `${DATABASE}_run_${++this.attachments}`;
+    const name = `${alias}.duckdb`;
+    const path = await engine.registerDatabaseFile(name, file);
+    await engine.query(`ATTACH '${path.replace(/'/g, "''")}' AS ${quoteIdent(alias)} (READ_ONLY)`);
+    // The row counts are in the file's metadata: nothing is scanned.
+    const found = await engine.query(
+      "SELECT table_name, estimated_size::BIGINT AS n FROM duckdb_tables() WHERE database_name = ? AND schema_name = 'main'",
+      [alias],
+    );
+    const report: LoadReport = { run_id: runId, tables: [], errors: [] };
+    const where = `${label}/${entry.file}`;
+    const rows = new Map<string, number>();
+    for (const r of found.toArray() as { table_name: string; n: bigint }[])
+      rows.set(r.table_name, Number(r.n));
+    for (const [table, n] of rows) {
+      if (!TABLE_NAMES.includes(table as never)) {
+        report.errors.push(`${where}: table ${table} is not in the bundle schema; left out`);
+        continue;
+      }
+      const expected = entry.tables[table];
+      if (expected !== n)
+        report.errors.push(
+          `${where}: table ${table}: manifest says ${expected ?? "nothing"} rows, the database has ${n}`,
+        );
+      report.tables.push({ name: table, rows: n });
+    }
+    for (const table of Object.keys(entry.tables))
+      if (!rows.has(table)) report.errors.push(`${where}: table ${table} is listed but not in the database`);
+    for (const e of entry.errors ?? []) report.errors.push(`${where}: packed partly: ${e}`);
+    for (const { name: table } of report.tables) {
+      await this.moveStreamedAside(table);
+      this.attached.set(table, [...(this.attached.get(table) ?? []), alias]);
+      await this.createView(table);
+    }
+    await this.addOverview(alias);
+    return report;
+  }
+
+  /** Notes an attached run whose file carries the overview's precomputed slices (bundle/pack-overview.ts). */
+  private async addOverview(alias: string): Promise<void> {
+    const t = await this.engine.query(
+      "SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE database_name = ? AND schema_name = ? AND table_name IN ('frames', 'spans')",
+      [alias, PACKED_OVERVIEW],
+    );
+    if (Number(t.getChild("n")!.get(0)) === 2) this.overviews.push(alias);
+    await this.refreshOverview();
+  }
+
+  /**
+   * `jb_overview.frames` and `.spans`: the packed runs' slices; `jb_overview.other_frames`: the frames of every
+   * other run, the only ones the overview still slices (never a scan of a packed run's frames).
+   */
+  private async refreshOverview(): Promise<void> {
+    if (this.overviews.length === 0) return;
+    const q = (sql: string) => this.engine.query(sql);
+    await q(`CREATE SCHEMA IF NOT EXISTS ${DATABASE}.${PACKED_OVERVIEW}`);
+    for (const table of ["frames", "spans"])
+      await q(
+        `CREATE OR REPLACE VIEW ${DATABASE}.${PACKED_OVERVIEW}.${table} AS ${this.overviews
+          .map((a) => `SELECT * FROM ${quoteIdent(a)}.${PACKED_OVERVIEW}.${table}`)
+          .join(" UNION ALL ")}`,
+      );
+    const others = (this.attached.get("frames") ?? [])
+      .filter((a) => !this.overviews.includes(a))
+      .map((a) => `SELECT * FROM ${quoteIdent(a)}.main.frames`);
+    if (this.streamedAside.has("frames"))
+      others.push(`SELECT * FROM ${DATABASE}.main.${quoteIdent(`frames${STREAMED_SUFFIX}`)}`);
+    const none = `SELECT * FROM ${quoteIdent(this.overviews[0]!)}.main.frames LIMIT 0`;
+    await q(
+      `CREATE OR REPLACE VIEW ${DATABASE}.${PACKED_OVERVIEW}.other_frames AS ${others.length ? others.join(" UNION ALL BY NAME ") : none}`,
+    );
+  }
+
+  /** A table streamed before any run with it was attached gives its name to the view and keeps its rows aside. */
+  private async moveStreamedAside(table: string): Promise<void> {
+    if (this.attached.has(table)) return;
+    const t = await this.engine.query(
+      "SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = ?",
+      [table],
+    );
+    if (Number(t.getChild("n")!.get(0)) === 0) return;
+    await this.engine.query(
+      `ALTER TABLE ${quoteIdent(table)} RENAME TO ${quoteIdent(`${table}${STREAMED_SUFFIX}`)}`,
+    );
+    this.streamedAside.add(table);
+  }
+
+  /** Runs differ in the columns they have (older bundles lack newer nullable ones): the union goes by name. */
+  private async createView(table: string): Promise<void> {
+    const parts = (this.attached.get(table) ?? []).map(
+      (alias) => `SELECT * FROM ${quoteIdent(alias)}.main.${quoteIdent(table)}`,
+    );
+    if (this.streamedAside.has(table))
+      parts.push(`SELECT * FROM ${DATABASE}.main.${quoteIdent(`${table}${STREAMED_SUFFIX}`)}`);
+    await this.engine.query(
+      `CREATE OR REPLACE VIEW ${DATABASE}.main.${quoteIdent(table)} AS ${parts.join(" UNION ALL BY NAME ")}`,
+    );
+  }
+}
