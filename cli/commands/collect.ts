@@ -101,6 +101,7 @@ export function registerCollect(program: Command, setExitCode: (code: number) =>
     .option("--command-timeout <ms>", "give up on a shell command after this long", "10000")
     .option("--run-id <id>", "run id (default: <package>_<model>_<time>)")
     .option("--adb-port <port>", "adb server port", "5037")
+    .option("--no-pack", "do not write run.duckdb beside the Arrow files (the workspace then streams them)")
     .requiredOption("--out <dir>", "folder to write bundles into (one sub-folder per run)")
     .addHelpText("after", EXIT_HELP)
     .action(async (o: Record<string, string | boolean | undefined>) => {
@@ -152,7 +153,7 @@ export function registerCollect(program: Command, setExitCode: (code: number) =>
             const base = o.runId ? String(o.runId) : `${slug(pkg.split(".").pop()!)}_${slug(model)}_${stamp}`;
             const runId = serials.length > 1 ? `${base}_${slug(serial)}` : base;
             try {
-              return await collectDevice(shell, {
+              const result = await collectDevice(shell, {
                 package: pkg,
                 scenario,
                 durationMs,
@@ -165,6 +166,9 @@ export function registerCollect(program: Command, setExitCode: (code: number) =>
                 signal: controller.signal,
                 onProgress: (p) => progress.update(p),
               });
+              // run.duckdb beside the Arrow files, so the workspace attaches the run instead of ingesting it (#18).
+              if (o.pack !== false) await packCollected(join(String(o.out), runId));
+              return result;
             } catch (e) {
               return e as Error;
             }
@@ -208,4 +212,18 @@ export function registerCollect(program: Command, setExitCode: (code: number) =>
         releaseAdb(client);
       }
     });
+}
+
+async function packCollected(dir: string): Promise<void> {
+  try {
+    const { packBundle } = await import("../../bundle/pack-bundle");
+    const p = await packBundle(dir);
+    if (p.errors.length)
+      process.stderr.write(`${p.file}: packed with ${p.errors.length} errors: ${p.errors.join("; ")}\n`);
+  } catch (e) {
+    // The Arrow files are the run; a database that cannot be written loses nothing.
+    process.stderr.write(
+      `${dir}: run.duckdb not written (${(e as Error).message}); the Arrow files are complete\n`,
+    );
+  }
 }
