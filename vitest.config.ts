@@ -20,7 +20,7 @@ export default defineConfig({
           include: ["test/browser/**/*.test.ts"],
           environment: "node",
           globalSetup: ["test/browser/global-setup.ts"],
-          testTimeout: 120_000,
+          testTimeout: 240_000,
           hookTimeout: 300_000,
           fileParallelism: false,
         },

@@ -16,7 +16,8 @@ export async function openWorkspace(browser: Browser, url: string, query = ""): 
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
   await page.goto(`${url}${query}`);
-  await page.locator("jb-notebook .block.cell").first().waitFor({ timeout: 60_000 });
+  // Generous: parity opens the page while the headless run of the same notebook shares the 2 cores.
+  await page.locator("jb-notebook .block.cell").first().waitFor({ timeout: 150_000 });
   await notebookSettled(page);
   return { page, errors };
 }
