@@ -31,6 +31,9 @@ export interface LogcatResult {
   markers: { buffer: string; lineNo: number }[];
   /** lines that were not log lines */
   unread: number;
+  /** the last record when the text does not end with a newline: liblog ends every line with one, so a saved
+   * log may have been cut inside it and its message be short (issue 15); a copied excerpt lacks one too */
+  cut: LogRecord | null;
   warnings: string[];
 }
 
@@ -44,6 +47,7 @@ export function parseLogcat(text: string, file = "logcat"): LogcatResult {
     layouts: {},
     markers: [],
     unread: 0,
+    cut: null,
     warnings: [],
   };
   const all = text.split("\n");
@@ -103,6 +107,8 @@ export function parseLogcat(text: string, file = "logcat"): LogcatResult {
     if (header) long = record;
   }
   endLong();
+  const last = out.lines[out.lines.length - 1];
+  if (last && !text.endsWith("\n") && all[all.length - 1]!.trim() !== "") out.cut = last;
   if (out.unread > MAX_NAMED)
     out.warnings.push(`${file}: ${out.unread - MAX_NAMED} more lines were not log lines`);
   return out;
