@@ -10,6 +10,7 @@ import { BundleError } from "../bundle/manifest";
 import { importFiles } from "../cli/commands/import";
 import { ImportError } from "../collectors/import/importers";
 import { BenchmarkDataError } from "../collectors/sources/macrobenchmark";
+import { parseMeminfo } from "../collectors/sources/meminfo";
 
 export type Outcome = "parsed" | "flagged" | "refused" | "wrong" | "crashed" | "hung";
 export interface Job {
@@ -20,6 +21,8 @@ export interface Job {
   cutInside: boolean;
   /** the unmutated file's warnings: a mutant is flagged by what it adds, not by what the original had */
   baseline: string[];
+  /** meminfo: files `collect` reads with parseMeminfo, not import kinds; judged against the original's figures */
+  meminfo?: { original: Uint8Array; truncated: boolean };
 }
 export interface Verdict {
   id: number;
@@ -41,23 +44,24 @@ function impossible(
   const out: string[] = [];
   const frames = tables.get("frames");
   if (frames) {
-    const d = col(frames, "duration") as bigint[];
+    const d = col(frames, "duration") as (bigint | null)[];
     const s = col(frames, "suspect") as (string | null)[] | null;
-    if (d.some((v, i) => BigInt(v) < 0n && !s?.[i]))
+    if (d.some((v, i) => v !== null && BigInt(v) < 0n && !s?.[i]))
       out.push("frames: negative duration, not flagged suspect");
   }
   const calls = tables.get("calls");
-  if (calls && (col(calls, "inclusive") as bigint[]).some((v) => BigInt(v) < 0n))
+  if (calls && (col(calls, "inclusive") as (bigint | null)[]).some((v) => v !== null && BigInt(v) < 0n))
     out.push("calls: negative duration");
   const events = tables.get("method_events");
   if (events) {
     if (events.numRows > size / 9) out.push(`method_events: ${events.numRows} rows from ${size} bytes`);
     const tid = col(events, "thread_id") as number[];
     for (const clock of ["wall", "thread_cpu"]) {
-      const t = col(events, clock) as bigint[] | null;
+      const t = col(events, clock) as (bigint | null)[] | null;
       if (!t) continue;
       const last = new Map<number, bigint>();
       for (let i = 0; i < tid.length; i++) {
+        if (t[i] === null) continue; // a clock the trace does not record (dmtrace v1: wall or cpu only)
         const prev = last.get(tid[i]!);
         if (prev !== undefined && BigInt(t[i]!) < prev) {
           out.push(`method_events: thread ${tid[i]}'s ${clock} goes back at row ${i}`);
@@ -79,7 +83,7 @@ function impossible(
       out.push("tasks: a task ends before it starts");
   }
   const hpc = tables.get("hpc_samples");
-  if (hpc && (col(hpc, "value") as bigint[]).some((v) => BigInt(v) < 0n))
+  if (hpc && (col(hpc, "value") as (bigint | null)[]).some((v) => v !== null && BigInt(v) < 0n))
     out.push("hpc_samples: negative count");
   return out;
 }
@@ -117,7 +121,29 @@ async function judgeRun(
   return { outcome: flagged ? "flagged" : "parsed" };
 }
 
+/** A meminfo dump has no complete flag (a sample holds what was read): wrong is an impossible figure, or a
+ * cut one (a truncation reading a figure the original does not have, e.g. a number that lost digits) unwarned. */
+function judgeMeminfo(job: Job, m: NonNullable<Job["meminfo"]>): Verdict {
+  const dec = (b: Uint8Array) => new TextDecoder().decode(b);
+  const r = parseMeminfo(dec(job.bytes), job.name);
+  const o = parseMeminfo(dec(m.original), job.name);
+  const known = new Set(job.baseline);
+  const flagged = r.failure !== null || r.warnings.some((w) => !known.has(w));
+  const bad: string[] = [];
+  r.samples.forEach((s, i) => {
+    for (const [kind, v] of s.values) {
+      if (!Number.isSafeInteger(v) || v < 0) bad.push(`sample ${i}: ${kind} = ${v}`);
+      const was = o.samples[i]?.values.get(kind);
+      if (m.truncated && v !== was) bad.push(`sample ${i}: ${kind} = ${v}, the original has ${was}`);
+    }
+  });
+  if (bad.length && !flagged)
+    return { id: job.id, outcome: "wrong", kind: "meminfo", detail: bad.join("; ") };
+  return { id: job.id, outcome: flagged ? "flagged" : "parsed", kind: "meminfo", warnings: r.warnings };
+}
+
 export async function judge(job: Job): Promise<Verdict> {
+  if (job.meminfo) return judgeMeminfo(job, job.meminfo);
   const dir = mkdtempSync(join(tmpdir(), "jb-fuzz-"));
   try {
     const file = join(dir, job.name);

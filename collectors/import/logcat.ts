@@ -69,7 +69,7 @@ export function importLogcat(text: string, file: string, runId: string): TextImp
   for (const l of log.lines)
     if (l.tag === AGENT_TAG && l.pid >= 0) {
       agentLines++;
-      reader.feed(l.message, l.pid, `${file} line ${l.lineNo}`, l === log.cut);
+      reader.feed(l.message, l.pid, `${file} line ${l.lineNo}`, l === log.cut?.record);
     }
   const d = reader.finish();
   const events = logEvents(log.lines);

@@ -141,6 +141,16 @@ describe("fuzz: logcat and the agent's lines in it", () => {
     );
   });
 
+  it("a cut that leaves only the indent of the next line is partial too (agent v2 log at byte 1346)", () => {
+    const text = LOGS[2]!.text.slice(0, 1346);
+    expect(text.endsWith("|\n ")).toBe(true); // the line after the last whole one is lost but for a blank
+    const r = importLogcat(text, "x.log", "r");
+    expect(r.complete).toBe(false);
+    expect(r.warnings).toContain(
+      `x.log line ${text.split("\n").length}: no newline at the end: the file may be cut inside this line (its message may be short); import partial`,
+    );
+  });
+
   it("names the line a cut file ends inside (loghub cut mid-message, found by the fuzz bench)", () => {
     const text = LOGS[0]!.text.slice(0, 146354);
     const r = importLogcat(text, "x.log", "r");
