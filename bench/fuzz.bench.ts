@@ -1,4 +1,4 @@
-// `npm run bench -- fuzz` (not in CI; issue 15): N mutants (FUZZ_N, default 24) of every file in every folder
+// `npm run bench -- fuzz` (not in CI; issue 15): N mutants (FUZZ_N, default 24; FUZZ_SEED, default 15) of every file in every folder
 // of test/fixtures, of any kind (binary ones too: detection goes through the importer registry, so a new kind's
 // fixtures are fuzzed once its importer is registered), through `jankbook import`'s importFiles; meminfo dumps,
 // which `collect` reads, through parseMeminfo. Each is judged in a child process (bench/fuzz-child.ts) that is
@@ -79,7 +79,10 @@ class Judge {
   }
 }
 
-export async function fuzzCampaign(n = Number(process.env.FUZZ_N ?? 24), seed = 15) {
+export async function fuzzCampaign(
+  n = Number(process.env.FUZZ_N ?? 24),
+  seed = Number(process.env.FUZZ_SEED ?? 15),
+) {
   const judge = new Judge();
   const rows = new Map<string, Record<Outcome, number>>();
   const examples: string[] = [];

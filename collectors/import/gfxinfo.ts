@@ -72,6 +72,11 @@ export function importGfxinfo(text: string, file: string, runId = `import-${file
   const g = parseGfxinfo(text, file);
   const warnings = [...g.warnings];
   if (g.truncated) warnings.push(g.truncated);
+  // dumpsys ends every line with a newline: a saved dump ending without one was cut inside its last line (#15)
+  const lines = text.split(/\r\n|\n|\r/);
+  const cut = !g.truncated && !/[\r\n]$/.test(text) && lines[lines.length - 1]!.trim() !== "";
+  if (cut)
+    warnings.push(`${file} line ${lines.length}: no newline at the end: the file was cut inside this line`);
   warnings.push(...g.inconsistent.map((w) => `${w}: figures that cannot all be true`));
   const proc = g.summaries.find((s) => s.window === null) ?? g.summaries[0];
   if (!g.summaries.length)
@@ -85,7 +90,7 @@ export function importGfxinfo(text: string, file: string, runId = `import-${file
     context: { app: g.package ?? "unknown", scenario: `import ${file}` },
     tables: gfxinfoTables(runId, g),
     warnings,
-    complete: g.warnings.length === 0 && !g.truncated,
+    complete: g.warnings.length === 0 && !g.truncated && !cut,
     source: { kind: "gfxinfo", origin: file },
   };
 }
