@@ -4,9 +4,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { readBundleFolder } from "../bundle/node-io";
 import { BundleError } from "../bundle/manifest";
-import { importFile } from "../cli/commands/import";
+import { importFiles } from "../cli/commands/import";
+import { ImportError } from "../collectors/import/importers";
+import { BenchmarkDataError } from "../collectors/sources/macrobenchmark";
+import { parseMeminfo } from "../collectors/sources/meminfo";
 
 export type Outcome = "parsed" | "flagged" | "refused" | "wrong" | "crashed" | "hung";
 export interface Job {
@@ -17,6 +21,8 @@ export interface Job {
   cutInside: boolean;
   /** the unmutated file's warnings: a mutant is flagged by what it adds, not by what the original had */
   baseline: string[];
+  /** meminfo: files `collect` reads with parseMeminfo, not import kinds; judged against the original's figures */
+  meminfo?: { original: Uint8Array; truncated: boolean };
 }
 export interface Verdict {
   id: number;
@@ -26,34 +32,36 @@ export interface Verdict {
   warnings?: string[];
 }
 
-const col = (t: { getChild(n: string): { toArray(): ArrayLike<unknown> } | null }, n: string) =>
-  t.getChild(n) ? Array.from(t.getChild(n)!.toArray()) : null;
+// The vector's iterator, not toArray(): toArray() gives a nullable bigint column's nulls as 0n.
+const col = (t: { getChild(n: string): Iterable<unknown> | null }, n: string) =>
+  t.getChild(n) ? Array.from(t.getChild(n)!) : null;
 
 /** Impossible values in the bundle's tables that no suspect flag covers. */
 function impossible(
-  tables: Map<string, { numRows: number; getChild(n: string): { toArray(): ArrayLike<unknown> } | null }>,
+  tables: Map<string, { numRows: number; getChild(n: string): Iterable<unknown> | null }>,
   size: number,
 ): string[] {
   const out: string[] = [];
   const frames = tables.get("frames");
   if (frames) {
-    const d = col(frames, "duration") as bigint[];
+    const d = col(frames, "duration") as (bigint | null)[];
     const s = col(frames, "suspect") as (string | null)[] | null;
-    if (d.some((v, i) => BigInt(v) < 0n && !s?.[i]))
+    if (d.some((v, i) => v !== null && BigInt(v) < 0n && !s?.[i]))
       out.push("frames: negative duration, not flagged suspect");
   }
   const calls = tables.get("calls");
-  if (calls && (col(calls, "inclusive") as bigint[]).some((v) => BigInt(v) < 0n))
+  if (calls && (col(calls, "inclusive") as (bigint | null)[]).some((v) => v !== null && BigInt(v) < 0n))
     out.push("calls: negative duration");
   const events = tables.get("method_events");
   if (events) {
     if (events.numRows > size / 9) out.push(`method_events: ${events.numRows} rows from ${size} bytes`);
     const tid = col(events, "thread_id") as number[];
     for (const clock of ["wall", "thread_cpu"]) {
-      const t = col(events, clock) as bigint[] | null;
+      const t = col(events, clock) as (bigint | null)[] | null;
       if (!t) continue;
       const last = new Map<number, bigint>();
       for (let i = 0; i < tid.length; i++) {
+        if (t[i] === null) continue; // a clock the trace does not record (dmtrace v1: wall or cpu only)
         const prev = last.get(tid[i]!);
         if (prev !== undefined && BigInt(t[i]!) < prev) {
           out.push(`method_events: thread ${tid[i]}'s ${clock} goes back at row ${i}`);
@@ -75,41 +83,91 @@ function impossible(
       out.push("tasks: a task ends before it starts");
   }
   const hpc = tables.get("hpc_samples");
-  if (hpc && (col(hpc, "value") as bigint[]).some((v) => BigInt(v) < 0n))
+  if (hpc && (col(hpc, "value") as (bigint | null)[]).some((v) => v !== null && BigInt(v) < 0n))
     out.push("hpc_samples: negative count");
   return out;
 }
 
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+/** Errors our code throws on purpose: plain Error or one of our classes, never a TypeError, RangeError, ... */
+const OUR_CLASSES: Function[] = [Error, ImportError, BundleError, BenchmarkDataError];
+
+/** Where an error was raised: the first stack frame's file. */
+function thrownFrom(e: Error): string {
+  const frame = (e.stack ?? "").split("\n").find((l) => /^\s+at /.test(l)) ?? "";
+  return /\(?(?:file:\/\/)?([^()\s]+?):\d+:\d+\)?$/.exec(frame)?.[1] ?? "";
+}
+
+/** Our error: an ImportError or BundleError naming the file, whose origin (its cause, else itself) is an
+ * error class of ours thrown from our own source (not node_modules, not the runtime). Anything else crashed. */
+export function ourError(e: unknown, file: string): boolean {
+  if (!(e instanceof ImportError || e instanceof BundleError) || !e.message.includes(file)) return false;
+  const origin = e.cause instanceof Error ? e.cause : e;
+  const at = thrownFrom(origin);
+  return OUR_CLASSES.includes(origin.constructor) && at.startsWith(ROOT) && !at.includes("node_modules");
+}
+
+/** One run of an import judged against its own claims. */
+async function judgeRun(
+  r: Awaited<ReturnType<typeof importFiles>>[number],
+  job: Job,
+): Promise<{ outcome: Outcome; detail?: string }> {
+  const b = await readBundleFolder(r.dir);
+  const known = new Set(job.baseline);
+  const flagged = !r.complete || r.warnings.some((w) => !known.has(w)) || b.errors.length > 0;
+  const bad = impossible(b.tables as never, job.bytes.length);
+  if (r.complete && job.cutInside) bad.push("complete, though the file is cut inside a record or line");
+  if (bad.length && r.complete) return { outcome: "wrong", detail: `${r.runId}: ${bad.join("; ")}` };
+  return { outcome: flagged ? "flagged" : "parsed" };
+}
+
+/** A meminfo dump has no complete flag (a sample holds what was read): wrong is an impossible figure, or a
+ * cut one (a truncation reading a figure the original does not have, e.g. a number that lost digits) unwarned. */
+function judgeMeminfo(job: Job, m: NonNullable<Job["meminfo"]>): Verdict {
+  const dec = (b: Uint8Array) => new TextDecoder().decode(b);
+  const r = parseMeminfo(dec(job.bytes), job.name);
+  const o = parseMeminfo(dec(m.original), job.name);
+  const known = new Set(job.baseline);
+  const flagged = r.failure !== null || r.warnings.some((w) => !known.has(w));
+  const bad: string[] = [];
+  r.samples.forEach((s, i) => {
+    for (const [kind, v] of s.values) {
+      if (!Number.isSafeInteger(v) || v < 0) bad.push(`sample ${i}: ${kind} = ${v}`);
+      const was = o.samples[i]?.values.get(kind);
+      if (m.truncated && v !== was) bad.push(`sample ${i}: ${kind} = ${v}, the original has ${was}`);
+    }
+  });
+  if (bad.length && !flagged)
+    return { id: job.id, outcome: "wrong", kind: "meminfo", detail: bad.join("; ") };
+  return { id: job.id, outcome: flagged ? "flagged" : "parsed", kind: "meminfo", warnings: r.warnings };
+}
+
 export async function judge(job: Job): Promise<Verdict> {
+  if (job.meminfo) return judgeMeminfo(job, job.meminfo);
   const dir = mkdtempSync(join(tmpdir(), "jb-fuzz-"));
   try {
     const file = join(dir, job.name);
     writeFileSync(file, job.bytes);
-    let r: Awaited<ReturnType<typeof importFile>>;
+    let runs: Awaited<ReturnType<typeof importFiles>>;
     try {
-      r = await importFile(file, join(dir, "out"), "fuzz");
+      runs = await importFiles([file], join(dir, "out"), { runId: "fuzz" });
     } catch (e) {
-      const ours = e instanceof BundleError || (e instanceof Error && e.constructor === Error);
+      const cause = e instanceof Error && e.cause instanceof Error ? ` [${e.cause.constructor.name}]` : "";
       return {
         id: job.id,
-        outcome: ours ? "refused" : "crashed",
-        detail: String((e as Error).message ?? e).slice(0, 160),
+        outcome: ourError(e, job.name) ? "refused" : "crashed",
+        detail: `${String((e as Error).message ?? e).slice(0, 160)}${cause}`,
       };
     }
-    const b = await readBundleFolder(r.dir);
-    const known = new Set(job.baseline);
-    const flagged =
-      !r.imported.complete || r.imported.warnings.some((w) => !known.has(w)) || b.errors.length > 0;
-    const bad = impossible(b.tables as never, job.bytes.length);
-    if (r.imported.complete && job.cutInside)
-      bad.push("complete, though the file is cut inside a record or line");
-    if (bad.length && r.imported.complete)
-      return { id: job.id, outcome: "wrong", kind: r.kind, detail: bad.join("; ") };
+    const kind = runs[0]?.kinds[0];
+    const verdicts = await Promise.all(runs.map((r) => judgeRun(r, job)));
+    const wrong = verdicts.find((v) => v.outcome === "wrong");
+    if (wrong) return { id: job.id, outcome: "wrong", kind, detail: wrong.detail };
     return {
       id: job.id,
-      outcome: flagged ? "flagged" : "parsed",
-      kind: r.kind,
-      warnings: r.imported.warnings,
+      outcome: verdicts.some((v) => v.outcome === "flagged") ? "flagged" : "parsed",
+      kind,
+      warnings: runs.flatMap((r) => r.warnings),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,10 +1,12 @@
-// `npm run bench -- fuzz` (not in CI; issue 15): N mutants (FUZZ_N, default 24) of every file in test/fixtures,
-// of any kind, through `jankbook import`'s importFile, each judged in a child process (bench/fuzz-child.ts) that
-// is killed past a per-input deadline. Prints the table of outcomes per fixture: parsed (complete, no warning the
-// original did not have), partial and flagged (incomplete, or a new warning or load error), refused (our error),
-// wrong silently (complete, yet an independent check in fuzz-child.ts finds an impossible value or a cut file),
-// crashed (any other exception, or the process died), hung (past the deadline). The measured value is the count
-// of the last three (the goal is 0).
+// `npm run bench -- fuzz` (not in CI; issue 15): N mutants (FUZZ_N, default 24; FUZZ_SEED, default 15) of
+// every file in every folder of test/fixtures, of any kind (binary ones too: detection goes through the importer
+// registry, so a new kind's fixtures are fuzzed once its importer is registered), through `jankbook import`'s
+// importFiles; meminfo dumps, which `collect` reads, through parseMeminfo. Each is judged in a child process
+// (bench/fuzz-child.ts) that is killed past a per-input deadline. Prints the table of outcomes per fixture:
+// parsed (complete, no warning the original did not have), partial and flagged (incomplete, or a new warning or
+// load error), refused (our error: see ourError in fuzz-child.ts), wrong silently (complete, yet an independent
+// check in fuzz-child.ts finds an impossible value or a cut file), crashed (any other exception, or the process
+// died), hung (past the deadline). The measured value is the count of the last three (the goal is 0).
 import { fork, type ChildProcess } from "node:child_process";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -77,7 +79,10 @@ class Judge {
   }
 }
 
-export async function fuzzCampaign(n = Number(process.env.FUZZ_N ?? 24), seed = 15) {
+export async function fuzzCampaign(
+  n = Number(process.env.FUZZ_N ?? 24),
+  seed = Number(process.env.FUZZ_SEED ?? 15),
+) {
   const judge = new Judge();
   const rows = new Map<string, Record<Outcome, number>>();
   const examples: string[] = [];
@@ -89,8 +94,17 @@ export async function fuzzCampaign(n = Number(process.env.FUZZ_N ?? 24), seed = 
       const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
       const random = rng(seed + id);
       const fileName = name.replace(/\//g, "_");
+      // meminfo dumps are read by `collect` (collectors/sources/meminfo.ts), not by `import`: fuzz that parser.
+      const meminfo = name.split("/")[0] === "meminfo";
       const original = await judge.run(
-        { id: id++, name: fileName, bytes: src, cutInside: false, baseline: [] },
+        {
+          id: id++,
+          name: fileName,
+          bytes: src,
+          cutInside: false,
+          baseline: [],
+          meminfo: meminfo ? { original: src, truncated: false } : undefined,
+        },
         10_000 + src.length / 100,
       );
       const baseline = original.warnings ?? [];
@@ -105,7 +119,14 @@ export async function fuzzCampaign(n = Number(process.env.FUZZ_N ?? 24), seed = 
         const cutInside =
           m.kind === "truncate" && m.at > 0 && (!text || (src[m.at - 1] !== 0x0a && /[^\s.]/.test(lost)));
         const v = await judge.run(
-          { id: id++, name: fileName, bytes: m.bytes, cutInside, baseline },
+          {
+            id: id++,
+            name: fileName,
+            bytes: m.bytes,
+            cutInside,
+            baseline,
+            meminfo: meminfo ? { original: src, truncated: m.kind === "truncate" } : undefined,
+          },
           10_000 + m.bytes.length / 100,
         );
         counts[v.outcome]++;

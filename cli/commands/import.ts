@@ -102,7 +102,8 @@ export async function importFiles(
       result = kind.import(f, { runId: kind.runs ? baseOf(f) : runId, refreshHz });
     } catch (e) {
       const msg = (e as Error).message;
-      throw new ImportError(msg.includes(f.name) ? msg : `${f.name}: ${msg}`);
+      // cause: the parser's own error, so a fuzzer can tell a refusal from a crash (issue 15)
+      throw new ImportError(msg.includes(f.name) ? msg : `${f.name}: ${msg}`, { cause: e });
     }
     if ("runs" in result) benchmarkRuns.push({ file: f.name, runs: result.runs });
     else parts.push({ file: f.name, kind, result });

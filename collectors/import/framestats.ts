@@ -7,7 +7,7 @@ import type { TableName } from "../../bundle/schema";
 import { framesTable, FrameDeduper } from "../bundle-tables";
 import { parseFramestats } from "../sources/framestats";
 import { parseGfxinfo } from "../sources/gfxinfo";
-import { gfxinfoTables } from "./gfxinfo";
+import { cutInsideLastLine, gfxinfoTables } from "./gfxinfo";
 
 export interface TextImport {
   context: RunContext;
@@ -33,6 +33,8 @@ export function importFramestats(text: string, file: string, runId: string): Tex
   const warnings = [...r.warnings, ...g.warnings, ...r.notices];
   if (r.failure) warnings.push(`the dump failed on the device: ${r.failure}`);
   else if (g.truncated) warnings.push(g.truncated);
+  const cut = r.failure || g.truncated ? null : cutInsideLastLine(text, file);
+  if (cut) warnings.push(cut);
   warnings.push(...g.inconsistent.map((w) => `${w}: figures that cannot all be true`));
   const d = new FrameDeduper();
   const dumps = [...new Set(r.sections.map((s) => s.dump))];
@@ -56,7 +58,7 @@ export function importFramestats(text: string, file: string, runId: string): Tex
     context: { app: g.package ?? "unknown", scenario: `import ${file}` },
     tables,
     warnings,
-    complete: r.warnings.length === 0 && g.warnings.length === 0 && !r.failure && !g.truncated,
+    complete: r.warnings.length === 0 && g.warnings.length === 0 && !r.failure && !g.truncated && !cut,
     source: { kind: "framestats", origin: file },
   };
 }

@@ -68,10 +68,21 @@ export function gfxinfoTables(runId: string, g: GfxinfoResult): Partial<Record<T
   return out;
 }
 
+/** dumpsys ends every line with a newline: a saved dump ending without one was cut inside its last line (#15). */
+export function cutInsideLastLine(text: string, file: string): string | null {
+  if (/[\r\n]$/.test(text)) return null;
+  const lines = text.split(/\r\n|\n|\r/);
+  // blank, or the fixed ---PROFILEDATA--- marker (hwui FrameInfoVisualizer.cpp dumpData): whole, nothing lost
+  if (/^(---PROFILEDATA---)?$/.test(lines[lines.length - 1]!.trim())) return null;
+  return `${file} line ${lines.length}: no newline at the end: the file was cut inside this line`;
+}
+
 export function importGfxinfo(text: string, file: string, runId = `import-${file}`): TextImport {
   const g = parseGfxinfo(text, file);
   const warnings = [...g.warnings];
   if (g.truncated) warnings.push(g.truncated);
+  const cut = g.truncated ? null : cutInsideLastLine(text, file);
+  if (cut) warnings.push(cut);
   warnings.push(...g.inconsistent.map((w) => `${w}: figures that cannot all be true`));
   const proc = g.summaries.find((s) => s.window === null) ?? g.summaries[0];
   if (!g.summaries.length)
@@ -85,7 +96,7 @@ export function importGfxinfo(text: string, file: string, runId = `import-${file
     context: { app: g.package ?? "unknown", scenario: `import ${file}` },
     tables: gfxinfoTables(runId, g),
     warnings,
-    complete: g.warnings.length === 0 && !g.truncated,
+    complete: g.warnings.length === 0 && !g.truncated && !cut,
     source: { kind: "gfxinfo", origin: file },
   };
 }

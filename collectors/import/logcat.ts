@@ -69,7 +69,7 @@ export function importLogcat(text: string, file: string, runId: string): TextImp
   for (const l of log.lines)
     if (l.tag === AGENT_TAG && l.pid >= 0) {
       agentLines++;
-      reader.feed(l.message, l.pid, `${file} line ${l.lineNo}`);
+      reader.feed(l.message, l.pid, `${file} line ${l.lineNo}`, l === log.cut?.record);
     }
   const d = reader.finish();
   const events = logEvents(log.lines);
@@ -98,11 +98,16 @@ export function importLogcat(text: string, file: string, runId: string): TextImp
       events.length,
     );
   if (jank.frames.length) tables.frames = jankStatsTable(runId, jank.frames);
+  if (log.cut)
+    warnings.push(
+      `${file} line ${log.cut.lineNo}: no newline at the end: the file may be cut inside this line (its message may be short); import partial`,
+    );
   if (log.clock !== "monotonic" && log.lines.length)
     warnings.push(
       `${file}: logcat.ts is null: this ${log.format} log prints ${log.clock === null ? "no time" : "wall-clock times"} (collect with -v monotonic for CLOCK_MONOTONIC)`,
     );
-  const complete = log.unread === 0 && jank.warnings.length === 0 && !d.warnings.some((w) => /lost/.test(w));
+  // Partial when a line was cut or unread, or the agent's lines were cut, undecodable, lost or impossible.
+  const complete = log.unread === 0 && !log.cut && jank.warnings.length === 0 && !(agentLines && d.partial);
   return {
     context: { app: d.hello?.package ?? "unknown", scenario: `import ${file}` },
     tables,

@@ -80,8 +80,9 @@ export class AgentLineReader {
   private hookAt = new Map<string, number>();
   private warnedVersion = false;
 
-  /** `where` names the source and line for messages ("logcat line 812"). */
-  feed(message: string, pid: number, where: string): void {
+  /** `where` names the source and line for messages ("logcat line 812"); `cut`: the file ends inside this
+   * line (no newline), so a v1 line may have lost digits; a v2 line still ending with its marker is whole. */
+  feed(message: string, pid: number, where: string, cut = false): void {
     const parts = message.trim().split(" ");
     const version = VERSIONS.get(parts[0] ?? "");
     if (version === undefined) {
@@ -117,6 +118,9 @@ export class AgentLineReader {
         return;
       }
       fields = fields.slice(0, -1);
+    } else if (cut) {
+      this.cut(type, fields, where, "the file ends inside it");
+      return;
     }
     let record: AgentRecord;
     try {
@@ -130,17 +134,15 @@ export class AgentLineReader {
     this.apply(record, pid, where);
   }
 
-  /** A v2 line without its end marker: skipped; when it still names its task, that task is left out too. */
-  private cut(type: string, fields: string[], where: string) {
+  /** A v2 line without its end marker, or a v1 line the file ends inside: skipped; when it still names its task,
+   * that task is left out too. */
+  private cut(type: string, fields: string[], where: string, why = `no end marker "${LINE_END}"`) {
     this.data.partial = true;
     const id = fields.length >= 2 && /^\d+$/.test(fields[0]!) ? Number(fields[0]) : null;
     if (id !== null && (type === "task" || type === "begin" || type === "end")) {
       this.damage(id, `its ${type} line (${where}) was cut`);
-      this.data.warnings.push(
-        `${where}: ${type} line cut (no end marker "${LINE_END}"); task ${id} left out`,
-      );
-    } else
-      this.data.warnings.push(`${where}: ${type || "agent"} line cut (no end marker "${LINE_END}"); skipped`);
+      this.data.warnings.push(`${where}: ${type} line cut (${why}); task ${id} left out`);
+    } else this.data.warnings.push(`${where}: ${type || "agent"} line cut (${why}); skipped`);
   }
 
   private damage(taskId: number, why: string) {

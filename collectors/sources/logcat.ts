@@ -31,6 +31,9 @@ export interface LogcatResult {
   markers: { buffer: string; lineNo: number }[];
   /** lines that were not log lines */
   unread: number;
+  /** the text does not end with a newline: liblog ends every line with one, so a saved log may have been cut
+   * inside its last line (issue 15; a copied excerpt lacks one too); the record on that line, if it is one */
+  cut: { lineNo: number; record: LogRecord | null } | null;
   warnings: string[];
 }
 
@@ -44,6 +47,7 @@ export function parseLogcat(text: string, file = "logcat"): LogcatResult {
     layouts: {},
     markers: [],
     unread: 0,
+    cut: null,
     warnings: [],
   };
   const all = text.split("\n");
@@ -103,6 +107,9 @@ export function parseLogcat(text: string, file = "logcat"): LogcatResult {
     if (header) long = record;
   }
   endLong();
+  const last = out.lines[out.lines.length - 1];
+  if (text !== "" && !text.endsWith("\n"))
+    out.cut = { lineNo: all.length, record: last?.lineNo === all.length ? last : null };
   if (out.unread > MAX_NAMED)
     out.warnings.push(`${file}: ${out.unread - MAX_NAMED} more lines were not log lines`);
   return out;

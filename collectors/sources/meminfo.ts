@@ -64,11 +64,19 @@ export function parseMeminfo(text: string, file = "meminfo"): MeminfoResult {
   let cur: MeminfoSample | null = null;
   let table: string[] | null = null;
   let summary: { line: string; segments: [number, number][] } | null = null;
+  // dumpsys ends every line with a newline: a last line without one was cut, and its figures may have lost digits
+  const cutAt = !text.endsWith("\n") && lines[lines.length - 1]!.trim() !== "" ? lines.length - 1 : -1;
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!;
     const line = raw.trim();
     const where = `${file} line ${i + 1}`;
     if (line.startsWith("No process found for")) failure ??= `${where}: ${line}`;
+    if (i === cutAt) {
+      warnings.push(
+        `${where}: no newline at the end: the dump is cut inside this line; its figures are left out`,
+      );
+      break;
+    }
     if (line.startsWith("Uptime:")) {
       const up = line.split(/\s+/)[1] ?? "";
       if (isCount(up)) uptime = BigInt(up) * 1_000_000n;

@@ -79,6 +79,32 @@ describe("framestats and gfxinfo importers under fuzz", () => {
     );
   });
 
+  it("a cut inside a line, even past the totals the tables hold, is never complete (#15)", () => {
+    // found by the fuzz bench: api23 cut inside "Total DisplayList:  31.36 kB", its last line, read as complete
+    const api23 = FILES[3]!;
+    const r = importText(api23.slice(0, api23.length - 5))!;
+    expect(r.complete).toBe(false);
+    expect(r.warnings).toContain(
+      `${NAME} line ${api23.split("\n").length - 1}: no newline at the end: the file was cut inside this line`,
+    );
+    // and the Android 14 framestats dump cut inside its "Total RenderNode ... (used)" line
+    const fs14 = FILES[0]!;
+    const r14 = importText(fs14.slice(0, 4851))!;
+    expect(r14.complete).toBe(false);
+    expect(r14.tables.frames!.numRows).toBe(importText(fs14)!.tables.frames!.numRows); // every frame kept
+    fc.assert(
+      fc.property(fc.constantFrom(...FILES), fc.double({ min: 0, max: 1, noNaN: true }), (text, at) => {
+        const cut = Math.floor(at * text.length);
+        const end = text.indexOf("\n", cut);
+        const rest = text.slice(cut, end < 0 ? undefined : end);
+        const r = importText(text.slice(0, cut));
+        if (r && cut > 0 && text[cut - 1] !== "\n" && rest.trim() !== "")
+          expect(r.complete, `cut at ${cut} of ${text.length}`).toBe(false);
+      }),
+      { numRuns: 400, seed: 15 },
+    );
+  });
+
   it("characters flipped: a result whose impossible frames are flagged", () => {
     fc.assert(
       fc.property(

@@ -4,6 +4,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { importLogcat } from "../../../collectors/import/logcat";
 import { importSimpleperfStat } from "../../../collectors/import/simpleperf";
 import { readMethodTrace, type MethodTrace } from "../../../collectors/sources/method-trace";
 import { MUTATION_KINDS, methodTraceImpossible, mutate, rng } from "../../support/mutants";
@@ -109,5 +110,54 @@ describe("fuzz: simpleperf stat", () => {
     const small = Math.max(time(1_000), 1);
     const big = time(100_000);
     expect(big / small).toBeLessThan(1000);
+  });
+});
+
+describe("fuzz: logcat and the agent's lines in it", () => {
+  const LOGS = [
+    "logcat/loghub_Android_2k_threadtime.log",
+    "agent/recorded-v1.log",
+    "agent/recorded-v2.log",
+  ].map((f) => ({ name: f, text: readFileSync(`test/fixtures/${f}`, "utf8") }));
+  /** A nullable bigint column through the vector's iterator (toArray() gives nulls as 0n). */
+  const col = (t: { getChild(n: string): Iterable<unknown> | null }, n: string) =>
+    Array.from(t.getChild(n)!) as (bigint | null)[];
+
+  it("a file cut inside a line is never complete, and no task it yields ends before it starts", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...LOGS), fc.double({ min: 0, max: 1, noNaN: true }), ({ text }, f) => {
+        const at = Math.floor(f * text.length);
+        const r = importLogcat(text.slice(0, at), "x.log", "r");
+        const lineEnd = text.indexOf("\n", at);
+        const lost = text.slice(at, lineEnd < 0 ? undefined : lineEnd);
+        if (at > 0 && text[at - 1] !== "\n" && lost.trim() !== "") expect(r.complete).toBe(false);
+        const tasks = r.tables.tasks;
+        if (tasks) {
+          const [s, e] = [col(tasks, "started"), col(tasks, "ended")];
+          s.forEach((v, i) => v !== null && e[i] !== null && expect(e[i]! >= v).toBe(true));
+        }
+      }),
+      { numRuns: 300, seed: 15 },
+    );
+  });
+
+  it("a cut that leaves only the indent of the next line is partial too (agent v2 log at byte 1346)", () => {
+    const text = LOGS[2]!.text.slice(0, 1346);
+    expect(text.endsWith("|\n ")).toBe(true); // the line after the last whole one is lost but for a blank
+    const r = importLogcat(text, "x.log", "r");
+    expect(r.complete).toBe(false);
+    expect(r.warnings).toContain(
+      `x.log line ${text.split("\n").length}: no newline at the end: the file may be cut inside this line (its message may be short); import partial`,
+    );
+  });
+
+  it("names the line a cut file ends inside (loghub cut mid-message, found by the fuzz bench)", () => {
+    const text = LOGS[0]!.text.slice(0, 146354);
+    const r = importLogcat(text, "x.log", "r");
+    expect(r.complete).toBe(false);
+    expect(r.tables.logcat!.numRows).toBe(text.split("\n").length); // the cut line is kept, not dropped
+    expect(r.warnings).toContain(
+      `x.log line ${text.split("\n").length}: no newline at the end: the file may be cut inside this line (its message may be short); import partial`,
+    );
   });
 });

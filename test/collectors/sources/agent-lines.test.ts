@@ -256,6 +256,32 @@ describe("a line cut mid-number (#15)", () => {
     );
   });
 
+  it("leaves out the task of a v1 line the file ends inside, whether or not digits were lost", () => {
+    const r = new AgentLineReader();
+    r.feed(lines[0]!, 1, "x.log line 1");
+    r.feed(lines[1]!, 1, "x.log line 2");
+    r.feed("jb1 2 end 1 3602100", 1, "x.log line 3", true);
+    const d = r.finish();
+    expect(d.tasks).toEqual([]);
+    expect(d.partial).toBe(true);
+    expect(d.warnings).toContain("x.log line 3: end line cut (the file ends inside it); task 1 left out");
+    // cut after the last digit: a v1 line cannot tell it lost nothing, so it is left out all the same
+    const r2 = new AgentLineReader();
+    lines.forEach((l, i) => r2.feed(l, 1, `x.log line ${i + 1}`, i === 2));
+    expect(r2.finish().tasks).toEqual([]);
+  });
+
+  it("keeps a v2 line the file ends inside when its end marker is there (the line is whole)", () => {
+    const r = new AgentLineReader();
+    const v2 = lines.map((l) => `${l.replace("jb1", "jb2").replace(/ 0$/, " 0 -")} |`);
+    v2.forEach((l, i) => r.feed(l, 1, `x.log line ${i + 1}`, i === 2));
+    const d = r.finish();
+    expect(d.tasks.map((t) => [t.task_id, t.started, t.ended])).toEqual([
+      [1, 3602002000000n, 3602100000000n],
+    ]);
+    expect(d.partial).toBe(false);
+  });
+
   it("never yields a task ending before it starts or starting before it was scheduled, wherever any line is cut", () => {
     fc.assert(
       fc.property(fc.nat(2), fc.nat(60), fc.boolean(), (which, at, v2) => {

@@ -250,6 +250,23 @@ describe("parseMeminfo: failures and bad input", () => {
     ]);
   });
 
+  it("cut inside a figure (no newline at the end): the short number is not read, the cut is said (#15)", () => {
+    const file = "droid-monitor_api23_meminfo.txt";
+    const text = readFileSync(join(FIXTURES, file), "utf8");
+    // line 24 reads "        TOTAL   145991   101701 ...": cut after "1459", the PSS total would read 1,459 KB
+    const cut = text.slice(0, text.indexOf("TOTAL") + "TOTAL   1459".length);
+    const r = parseMeminfo(cut, file);
+    expect(r.samples[0]!.values.has("pss_total")).toBe(false);
+    expect(r.samples[0]!.values.get("native_heap_size")).toBe(
+      parseMeminfo(text).samples[0]!.values.get("native_heap_size"),
+    );
+    expect(r.warnings[0]).toBe(
+      `${file} line 24: no newline at the end: the dump is cut inside this line; its figures are left out`,
+    );
+    // the whole line without its newline is left out too: nothing says its last figure is whole
+    expect(parseMeminfo(text.slice(0, -1), file).warnings).toHaveLength(1);
+  });
+
   it("not meminfo at all: says what was expected", () => {
     expect(parseMeminfo("Current Battery Service state:\n  level: 58\n", "x")).toEqual({
       samples: [],
