@@ -7,6 +7,7 @@
 // frame, and every frame begins a new stretch.
 //
 //   startStretch(cell, budgetMs)     a cell's code starts (cell-definitions.ts)
+//   leaveCell()                      the runtime's call of a cell's code returned or threw
 //   budgetTick(cell, budgetMs)       -> the tick function given to the cell's code as a parameter
 //   BudgetExceeded                   the error, `cell NAME ran for more than N ms without yielding ...`
 
@@ -74,6 +75,18 @@ function begin(cell: string, budgetMs: number): void {
 /** A cell's code starts: the stretch is now its own (an innocent cell that follows a tripped one runs anew). */
 export function startStretch(cell: string, budgetMs: number): void {
   begin(cell, budgetMs);
+}
+
+/**
+ * The runtime's call of a cell's code returned (its synchronous part ended): no cell code is on the stack, so a
+ * tripped stretch is over; code scheduled next in the same task (another cell, a generator's first value) must
+ * not inherit the error.
+ */
+export function leaveCell(): void {
+  if (tripped) {
+    stretch = null;
+    tripped = null;
+  }
 }
 
 /** The tick for the code of `cell` (its name, as the error shows it), whose budget is `budgetMs`. */

@@ -7,7 +7,7 @@ import type { Cell } from "./format";
 import type { CellState } from "./cell-state";
 import type { CellAnalysis } from "./references";
 import { freshName, instrumentBudget } from "./budget-transform";
-import { budgetTick, startStretch } from "./cell-budget";
+import { budgetTick, leaveCell, startStretch } from "./cell-budget";
 import { bindSqlTemplate } from "./sql-template";
 import { inputGenerator, type InputElementLike } from "./view-input";
 
@@ -162,7 +162,13 @@ function defineTs(host: CellHost, slot: Slot, name: string) {
     const tick = Number.isFinite(budgetMs) ? budgetTick(label, budgetMs) : undefined;
     if (tick) startStretch(label, budgetMs);
     try {
-      return await fn(display, view, check, tick, ...args);
+      let result: Promise<unknown>;
+      try {
+        result = fn(display, view, check, tick, ...args);
+      } finally {
+        if (tick) leaveCell();
+      }
+      return await result;
     } finally {
       slot.state.ms = now() - t0;
     }
