@@ -54,20 +54,25 @@ export function instrumentBudget(body: string, options: BudgetTransformOptions):
   let order = 0;
   const open = (at: number, text: string) => inserts.push({ at, text, rank: 2 ** 30 - order++ });
   const close = (at: number, text: string) => inserts.push({ at, text, rank: order++ });
-  const call = (node: AnyNode) => `${options.tick}(${node.loc!.start.line + offset});`;
+  // A countdown local to the cell decides when to call the tick (which returns the next countdown), so a check
+  // is a decrement and a compare inline: a call per iteration made tight loops 6 to 10 times slower.
+  const n = freshName(`${options.tick}n`, body);
+  const check = (node: AnyNode) =>
+    `--${n} <= 0 && (${n} = ${options.tick}(${node.loc!.start.line + offset}))`;
+  const call = (node: AnyNode) => `if (${check(node)}) ;`;
 
   full(program, (node: Node) => {
-    const n = node as AnyNode;
-    if (LOOPS.has(n.type)) {
-      const b = n.body as AnyNode;
-      if (b.type === "BlockStatement") open(b.start + 1, call(n));
+    const m = node as AnyNode;
+    if (LOOPS.has(m.type)) {
+      const b = m.body as AnyNode;
+      if (b.type === "BlockStatement") open(b.start + 1, call(m));
       else {
-        // A single-statement body becomes a block: `while (x) y;` -> `while (x) {tick(1);y;}`.
-        open(b.start, "{" + call(n));
+        // A single-statement body becomes a block: `while (x) y;` -> `while (x) {if (check) ;y;}`.
+        open(b.start, "{" + call(m));
         close(b.end, "}");
       }
-    } else if (FUNCTIONS.has(n.type) && n !== outer) {
-      const b = n.body as AnyNode;
+    } else if (FUNCTIONS.has(m.type)) {
+      const b = m.body as AnyNode;
       if (b.type === "BlockStatement") {
         // After the directive prologue ("use strict" stays a directive only before any other statement).
         const stmts = b.body as AnyNode[];
@@ -76,11 +81,14 @@ export function instrumentBudget(body: string, options: BudgetTransformOptions):
           if (s.type !== "ExpressionStatement" || typeof s.directive !== "string") break;
           at = s.end;
         }
-        open(at, call(n));
+        // the cell's own function declares the countdown (its start is reported by startStretch)
+        if (m === outer) at = Math.max(at, PREFIX.length); // inside the body, not in our PREFIX
+        const lead = at === b.start + 1 ? "" : ";"; // a directive may lack its semicolon
+        open(at, lead + (m === outer ? `let ${n} = 0;` : call(m)));
       } else {
-        // A concise arrow body: `x => x + 1` -> `x => (tick(1), x + 1)` (acorn's ranges exclude the
+        // A concise arrow body: `x => x + 1` -> `x => (check, x + 1)` (acorn's ranges exclude the
         // parentheses of `() => ({})`, so the object literal stays inside ours).
-        open(b.start, `(${call(n).slice(0, -1)}, `);
+        open(b.start, `(${check(m)}, `);
         close(b.end, ")");
       }
     }

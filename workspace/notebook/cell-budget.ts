@@ -31,10 +31,9 @@ interface Stretch {
 let stretch: Stretch | null = null;
 let tripped: BudgetExceeded | null = null;
 let resetScheduled = false;
-// The clock is read every `stride` ticks: doubled while ticks come fast (< 1 ms apart), back to 1 when a read
+// The clock is read every `stride` checks (the countdown is the cell's own, budget-transform.ts): doubled while ticks come fast (< 1 ms apart), back to 1 when a read
 // finds a slow gap (iterations that call long uninstrumented code), so overshoot stays near one iteration.
 let stride = 1;
-let countdown = 1;
 let lastRead = 0;
 
 const now = (): number => (typeof performance !== "undefined" ? performance.now() : Date.now());
@@ -64,7 +63,6 @@ function begin(cell: string, budgetMs: number): void {
   stretch = { cell, budgetMs, start: t };
   tripped = null;
   stride = 1;
-  countdown = 1;
   lastRead = t;
   if (!resetScheduled) {
     resetScheduled = true;
@@ -89,23 +87,25 @@ export function leaveCell(): void {
   }
 }
 
-/** The tick for the code of `cell` (its name, as the error shows it), whose budget is `budgetMs`. */
-export function budgetTick(cell: string, budgetMs: number): (line: number) => void {
+/**
+ * The tick for the code of `cell` (its name, as the error shows it), whose budget is `budgetMs`: called by the
+ * instrumented code when its countdown runs out, it returns the next countdown.
+ */
+export function budgetTick(cell: string, budgetMs: number): (line: number) => number {
   return (line: number) => {
     if (stretch === null) {
       begin(cell, budgetMs);
-      return;
+      return 1;
     }
     if (tripped) throw tripped;
-    if (--countdown > 0) return;
     const t = now();
     stride = t - lastRead < 1 ? Math.min(stride * 2, 1024) : 1;
-    countdown = stride;
     lastRead = t;
     if (t - stretch.start > stretch.budgetMs) {
       const where = stretch.cell === cell ? `at line ${line}` : `at line ${line} of cell ${cell}`;
       tripped = new BudgetExceeded(stretch.cell, stretch.budgetMs, where);
       throw tripped;
     }
+    return stride;
   };
 }

@@ -12,7 +12,7 @@ async function both(body: string) {
   const plain = await new AsyncFunction(body)();
   const lines: number[] = [];
   const instrumented = instrumentBudget(body, { tick: "$t" });
-  const value = await new AsyncFunction("$t", instrumented)((line: number) => lines.push(line));
+  const value = await new AsyncFunction("$t", instrumented)((line: number) => (lines.push(line), 1));
   return { plain, value, lines, instrumented };
 }
 
@@ -105,7 +105,7 @@ describe("instrumentBudget", () => {
       "let s = 0;\nfor (let i = 0; i < 2; i++) {\n  s += i;\n}\nconst f = () =>\n  s;\nreturn f();";
     const lines: number[] = [];
     const js = instrumentBudget(body, { tick: "$t", lineOffset: 10 });
-    await new AsyncFunction("$t", js)((l: number) => lines.push(l));
+    await new AsyncFunction("$t", js)((l: number) => (lines.push(l), 1));
     expect(lines).toEqual([12, 12, 15]);
     // nothing goes on a new line: every line of the body keeps its number
     expect(js.split("\n").length).toBe(body.split("\n").length);
