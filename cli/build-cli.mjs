@@ -12,6 +12,8 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const DIST = join(ROOT, "cli", "dist");
 /** Pure ESM, no native parts or files found at run time: safe to bundle. */
 const BUNDLED = ["apache-arrow"];
+/** the compiled notebook worker, cli/dist/cell-worker.js */
+const WORKER = "cell-worker";
 
 // A chunk runs from cli/dist, not from its source's folder: each source's import.meta.url is pointed back at
 // the source file (relative to the chunk, so the package can move), for the paths resolved from it.
@@ -40,7 +42,20 @@ export async function buildCli(outdir = DIST) {
   );
   const result = await build({
     absWorkingDir: ROOT,
-    entryPoints: [join(ROOT, "cli", "main.ts")],
+    // The notebook worker too (isolated-run.ts starts it by file name, not by import): the compiled CLI then
+    // runs no TypeScript at all.
+    entryPoints: {
+      main: join(ROOT, "cli", "main.ts"),
+      [WORKER]: join(ROOT, "workspace", "notebook", "cell-worker.ts"),
+    },
+    // isolated-run.ts finds it from its own import.meta.url, which names its source file (sourceUrls)
+    define: {
+      JANKBOOK_COMPILED_WORKER: JSON.stringify(
+        relative(join(ROOT, "workspace", "notebook"), join(outdir, `${WORKER}.js`))
+          .split("\\")
+          .join("/"),
+      ),
+    },
     outdir,
     bundle: true,
     splitting: true,

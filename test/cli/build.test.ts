@@ -12,6 +12,7 @@ const DIST = join(ROOT, "cli", "dist");
 const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 const SAMPLE = join(ROOT, "workspace/public/samples/k9-nexus-5x-android6.0.1-r1");
 const MARK = "[compiled]\n";
+const WORKER_MARK = "[compiled worker]\n";
 
 interface Run {
   code: number | null;
@@ -42,6 +43,10 @@ function build() {
   // Marks the compiled entry, so a test sees which of the two ran.
   const main = join(DIST, "main.js");
   writeFileSync(main, `process.stderr.write(${JSON.stringify(MARK)});\n` + readFileSync(main, "utf8"));
+  // and the compiled notebook worker (straight to fd 2: its process.stderr goes through the runner's pipe)
+  const worker = join(DIST, "cell-worker.js");
+  const mark = `import { writeSync as markSync } from "node:fs";\nmarkSync(2, ${JSON.stringify(WORKER_MARK)});\n`;
+  writeFileSync(worker, mark + readFileSync(worker, "utf8"));
 }
 
 beforeAll(build, 60_000);
@@ -68,6 +73,20 @@ describe("the compiled CLI and the sources agree", () => {
     expect(built.stdout).toMatch(/\n {2}frames +\d+ rows\n/);
     expect(built.code).toBe(0);
   }, 60_000);
+
+  it("run: the compiled CLI starts the compiled notebook worker; both stop a runaway cell alike", async () => {
+    const args = ["run", join(ROOT, "test/cli/fixtures/hang-loop.md"), "--timeout", "3"];
+    const built = await jankbook(args);
+    const sources = await jankbook(args, { JANKBOOK_FROM_SOURCES: "1" });
+    expect(built.stderr.startsWith(MARK), built.stderr).toBe(true);
+    expect(built.stderr).toContain(WORKER_MARK);
+    expect(sources.stderr).not.toContain(WORKER_MARK);
+    for (const r of [built, sources]) {
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain("stopped: ts spin still running after 3 s (--timeout)");
+    }
+    expect(sources.stdout).toBe(built.stdout);
+  }, 120_000);
 
   it("an unknown command and a bad option: the same message from both", async () => {
     for (const args of [["nosuch"], ["info"]]) {
@@ -117,6 +136,7 @@ describe("falling back to the sources", () => {
     const { inputs } = JSON.parse(readFileSync(join(DIST, "inputs.json"), "utf8")) as { inputs: string[] };
     for (const name of Object.keys(commands)) expect(inputs).toContain(`cli/commands/${name}.ts`);
     expect(inputs).toContain("cli/main.ts");
+    expect(inputs).toContain("workspace/notebook/cell-worker.ts");
     expect(inputs).toContain("collectors/adb/collect-device.ts");
     expect(inputs).toContain("bundle/schema.ts");
     expect(inputs.some((p) => p.includes("node_modules"))).toBe(false);

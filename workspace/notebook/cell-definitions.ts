@@ -6,6 +6,8 @@ import type { SqlEngine } from "../db/engine";
 import type { Cell } from "./format";
 import type { CellState } from "./cell-state";
 import type { CellAnalysis } from "./references";
+import { freshName, instrumentBudget } from "./budget-transform";
+import { budgetTick, leaveCell, startStretch } from "./cell-budget";
 import { bindSqlTemplate } from "./sql-template";
 import { inputGenerator, type InputElementLike } from "./view-input";
 
@@ -44,6 +46,8 @@ export interface CellHost {
   /** awaited before a cell's code starts: the headless worker starts cells one macrotask apart, in notebook
    * order, so the cells above one that never returns run and are reported (runtime option yieldBeforeCells) */
   beforeRun?: (slot: Slot) => Promise<void>;
+  /** how long a cell's code may run without yielding (cell-budget.ts); Infinity: not instrumented at all */
+  budgetMs(): number;
 }
 
 const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor as new (
@@ -90,20 +94,35 @@ function defineFailure(slot: Slot, name: string, message: string) {
   });
 }
 
+/** How errors name a cell: its SQL name, else what it defines, else its id. */
+export function cellLabel(slot: Slot): string {
+  const defines = slot.analysis.defines;
+  return slot.cell.name ?? (defines.length ? defines.join(", ") : slot.cell.id);
+}
+
 function defineTs(host: CellHost, slot: Slot, name: string) {
   const ts = slot.analysis.ts!;
   const refs = slot.analysis.references;
+  const budgetMs = host.budgetMs();
+  const label = cellLabel(slot);
   let js = ts.js;
   // `const x = view(...)` -> `const x = view.as("x")(...)`: the input knows its name (setInput, publish).
   for (const v of [...ts.views].sort((p, q) => q.start - p.start))
     js = js.slice(0, v.start) + `view.as(${JSON.stringify(v.name)})` + js.slice(v.end);
-  const body =
-    ts.expression !== undefined && ts.views.length === 0
-      ? `"use strict";\nreturn (\n${ts.expression}\n);`
-      : `"use strict";\n${js}\nreturn {${ts.defines.join(", ")}};`;
+  const single = ts.expression !== undefined && ts.views.length === 0;
+  let body = single
+    ? `"use strict";\nreturn (\n${ts.expression}\n);`
+    : `"use strict";\n${js}\nreturn {${ts.defines.join(", ")}};`;
+  // The budget's tick is one more parameter, named so that nothing in the cell can shadow it. Lines of the body
+  // map back to the cell: sucrase keeps every line where it was.
+  const tickName = freshName("$jbTick", body);
+  if (Number.isFinite(budgetMs)) {
+    const exprLine = single ? js.slice(0, js.indexOf(ts.expression!)).split("\n").length : 0;
+    body = instrumentBudget(body, { tick: tickName, lineOffset: single ? exprLine - 3 : -1 });
+  }
   let fn: (...a: unknown[]) => Promise<unknown>;
   try {
-    fn = new AsyncFunction(...CELL_LOCALS, ...refs, body);
+    fn = new AsyncFunction(...CELL_LOCALS, tickName, ...refs, body);
   } catch (e) {
     defineFailure(slot, name, `syntax error: ${(e as Error).message}`);
     return;
@@ -140,8 +159,16 @@ function defineTs(host: CellHost, slot: Slot, name: string) {
       return inputGenerator(el);
     };
     const view = Object.assign(makeView(), { as: makeView });
+    const tick = Number.isFinite(budgetMs) ? budgetTick(label, budgetMs) : undefined;
+    if (tick) startStretch(label, budgetMs);
     try {
-      return await fn(display, view, check, ...args);
+      let result: Promise<unknown>;
+      try {
+        result = fn(display, view, check, tick, ...args);
+      } finally {
+        if (tick) leaveCell();
+      }
+      return await result;
     } finally {
       slot.state.ms = now() - t0;
     }

@@ -59,7 +59,14 @@ export interface IsolatedResult {
   close(): Promise<void>;
 }
 
-const BOOT = new URL("./cell-worker-boot.mjs", import.meta.url);
+/** the compiled worker, relative to this source file: defined by cli/build-cli.mjs; undeclared from sources */
+declare const JANKBOOK_COMPILED_WORKER: string | undefined;
+// The compiled CLI starts the worker it compiled beside itself (no TypeScript loader to register); from
+// sources, the boot registers tsx. In a chunk, import.meta.url still names this source file (build-cli.mjs).
+const BOOT =
+  typeof JANKBOOK_COMPILED_WORKER === "string"
+    ? new URL(JANKBOOK_COMPILED_WORKER, import.meta.url)
+    : new URL("./cell-worker-boot.mjs", import.meta.url);
 /** how long the worker may take to load its modules (seen: 2 s idle, 5 s at load 19 on 2 cores) */
 const BOOT_MS = 120_000;
 

@@ -26,7 +26,10 @@
 //   ```sql id=name```  runs on the engine; `${expr}` is a bound parameter; binds the result (an Arrow Table) to name
 //                      and displays it. A re-run interrupts the stale query (engine.interrupt) and drops its result.
 //   ```ts```           TypeScript (sucrase); top-level const/let/var/function/class define variables. A cell that
-//                      is one expression displays its value (unless it calls display or view itself).
+//                      is one expression displays its value (unless it calls display or view itself). With a
+//                      finite budget (option cellBudgetMs, front matter cell_budget_ms; 10 s in a browser), every
+//                      loop and function checks it (budget-transform.ts, cell-budget.ts): a cell running longer
+//                      without yielding fails with "cell NAME ran for more than N ms without yielding".
 //
 // Builtins (every cell sees them; pass `builtins` to add or replace, e.g. the browser passes the real Inputs):
 //   jb        cells/index.ts, every analysis                 Plot    @observablehq/plot
@@ -72,6 +75,20 @@ export interface NotebookRuntimeOptions {
   /** start cells one macrotask apart, in notebook order (the headless worker: see CellHost.beforeRun and
    * cell-gate.ts); a function is also awaited before each start */
   yieldBeforeCells?: boolean | (() => Promise<void>);
+  /** how long a ts cell may run without yielding before its loops are stopped (cell-budget.ts); a notebook's
+   * front matter `cell_budget_ms` overrides it. Default: 10 s in a browser (a page nothing can terminate);
+   * Infinity elsewhere, where code is not instrumented (the Node runner terminates its worker instead) */
+  cellBudgetMs?: number;
+}
+
+/** The budget of a browser tab's cells: a frozen page is still better than a cell stopped for being slow. */
+export const DEFAULT_BROWSER_BUDGET_MS = 10_000;
+
+/** front matter `cell_budget_ms: 5000`, when it is a positive number */
+function frontMatterBudget(nb: Notebook): number | undefined {
+  const raw = nb.frontMatter?.fields.find(([k]) => k === "cell_budget_ms")?.[1];
+  const ms = raw === undefined ? NaN : Number(raw.trim());
+  return ms > 0 ? ms : undefined;
 }
 
 interface NamedInput {
@@ -100,6 +117,7 @@ export class NotebookRuntime {
   private disposed = false;
   private readonly host: CellHost;
   private readonly gate: CellGate;
+  private readonly defaultBudgetMs: number;
 
   constructor(options: NotebookRuntimeOptions) {
     this.engine = options.engine;
@@ -107,6 +125,11 @@ export class NotebookRuntime {
     this.isGlobal = options.isGlobal;
     const y = options.yieldBeforeCells;
     this.gate = new CellGate(typeof y === "function" ? y : undefined);
+    this.defaultBudgetMs =
+      options.cellBudgetMs ??
+      (typeof window !== "undefined" && typeof document !== "undefined"
+        ? DEFAULT_BROWSER_BUDGET_MS
+        : Infinity);
     const engine = options.engine;
     const builtins: Record<string, unknown> = {
       jb,
@@ -146,6 +169,7 @@ export class NotebookRuntime {
         void engine?.interrupt();
       },
       beforeRun: options.yieldBeforeCells ? (slot) => this.gate.wait(this.slots.indexOf(slot)) : undefined,
+      budgetMs: () => this.budgetMs,
     };
   }
 
@@ -270,7 +294,10 @@ export class NotebookRuntime {
 
   // ---- definition ----
 
+  private budgetMs = Infinity;
+
   private reconcile(nb: Notebook, carry: Map<string, Slot>): void {
+    this.budgetMs = frontMatterBudget(nb) ?? this.defaultBudgetMs;
     const list = cellsOf(nb);
     const analyses = analyzeNotebook(list, {
       builtins: this.builtinNames,
@@ -311,6 +338,7 @@ export class NotebookRuntime {
         p.analysis.references,
         p.analysis.defines,
         p.analysis.errors,
+        this.budgetMs,
       ]);
       let slot = p.slot;
       if (!slot) {
