@@ -30,10 +30,10 @@ export class ProtoReader {
 
   /** `base` is the absolute offset of buf[0], so errors point into the file. */
   constructor(
-    readonly buf: Uint8Array,
+    public buf: Uint8Array,
     start: number,
     public end: number,
-    readonly base = 0,
+    public base = 0,
   ) {
     this.pos = start;
   }
@@ -41,8 +41,19 @@ export class ProtoReader {
   /** Points this reader at the next length-delimited field of `r` (reused in hot loops instead of message()). */
   enter(r: ProtoReader): this {
     const start = r.len();
+    this.buf = r.buf;
+    this.base = r.base;
     this.pos = start;
     this.end = r.pos;
+    return this;
+  }
+
+  /** Points this reader at [start, end) of `buf` (reused per packet instead of a new reader). */
+  reset(buf: Uint8Array, start: number, end: number, base: number): this {
+    this.buf = buf;
+    this.base = base;
+    this.pos = start;
+    this.end = end;
     return this;
   }
 

@@ -42,6 +42,30 @@ export class SliceBuilder {
     this.dur[i] = ts - this.ts[i]!;
   }
 
+  /** Sets row i's pid, tid and track once they are known. */
+  place(i: number, pid: number, tid: number, track: number) {
+    this.pid[i] = pid;
+    this.tid[i] = tid;
+    this.track[i] = track;
+  }
+
+  /** Appends every row of `other` after these. */
+  append(other: SliceBuilder) {
+    const n = this.n + other.n;
+    while (this.ts.length < n) this.grow();
+    const at = this.n;
+    const k = other.n;
+    this.ts.set(other.ts.subarray(0, k), at);
+    this.dur.set(other.dur.subarray(0, k), at);
+    this.pid.set(other.pid.subarray(0, k), at);
+    this.tid.set(other.tid.subarray(0, k), at);
+    this.depth.set(other.depth.subarray(0, k), at);
+    this.name.set(other.name.subarray(0, k), at);
+    this.category.set(other.category.subarray(0, k), at);
+    this.track.set(other.track.subarray(0, k), at);
+    this.n = n;
+  }
+
   private grow() {
     const size = this.ts.length * 2;
     const widen = <T extends Float64Array | Int32Array>(from: T, to: T): T => (to.set(from), to);
