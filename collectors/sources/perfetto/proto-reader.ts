@@ -19,6 +19,8 @@ export const WIRE_LEN = 2;
 export const WIRE_FIXED32 = 5;
 
 const TWO32 = 4294967296;
+const SCRATCH_F64 = new Float64Array(1);
+const SCRATCH_BYTES = new Uint8Array(SCRATCH_F64.buffer);
 const utf8 = new TextDecoder("utf-8", { fatal: false });
 
 export class ProtoReader {
@@ -150,9 +152,12 @@ export class ProtoReader {
 
   double(): number {
     if (this.pos + 8 > this.end) this.fail("double runs past the end of its message");
-    const v = new DataView(this.buf.buffer, this.buf.byteOffset + this.pos, 8).getFloat64(0, true);
-    this.pos += 8;
-    return v;
+    // Through one shared 8-byte scratch (a little-endian host, as protobuf's doubles): no DataView per value.
+    const b = this.buf;
+    const p = this.pos;
+    for (let i = 0; i < 8; i++) SCRATCH_BYTES[i] = b[p + i]!;
+    this.pos = p + 8;
+    return SCRATCH_F64[0]!;
   }
 
   /** A length-delimited field's bounds [start, end), checked against this message's end. */

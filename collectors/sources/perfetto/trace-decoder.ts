@@ -40,7 +40,9 @@ interface Sequence {
 }
 
 // TracePacket fields that describe the packet rather than carry data.
-const META = new Set([3, 8, 10, 12, 13, 36, 41, 42, 58, 59, 79, 87]);
+const META = new Uint8Array(128);
+for (const f of [3, 8, 10, 12, 13, 36, 41, 42, 58, 59, 79, 87]) META[f] = 1;
+const isMeta = (f: number) => f < 128 && META[f] === 1;
 
 export class PerfettoDecoder {
   private splitter = new TraceSplitter((b, s, e, off) => this.packet(b, s, e, off, null));
@@ -155,11 +157,11 @@ export class PerfettoDecoder {
       else if (f === 41 && wt === 0) flags |= r.varint() ? 1 : 0;
       else if (f === 12 && wt === WIRE_LEN) interned = this.internedReader.enter(r);
       else if (f === 59 && wt === WIRE_LEN) defaults = r.message();
-      else if (!META.has(f) && wt === WIRE_LEN && kind === 0) {
+      else if (!isMeta(f) && wt === WIRE_LEN && kind === 0) {
         kind = f;
         body = this.bodyReader.enter(r);
       } else {
-        if (!META.has(f)) this.skippedKinds.set(f, (this.skippedKinds.get(f) ?? 0) + 1);
+        if (!isMeta(f)) this.skippedKinds.set(f, (this.skippedKinds.get(f) ?? 0) + 1);
         r.skip(wt);
       }
     }

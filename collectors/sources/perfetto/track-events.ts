@@ -142,10 +142,13 @@ export class TrackEvents {
     // Name as a string-table id (-1: none given), or an interned iid (-1: none).
     let name = -1;
     let nameIid = -1;
+    // Category iids: the first one in a local (nearly every event has one), any more in an array.
+    let cat1 = -1;
     const catIids = this.catIids;
     const cats = this.catTexts;
-    catIids.length = 0;
-    cats.length = 0;
+    // Setting an array's length is a runtime call: only when there is something to drop.
+    if (catIids.length) catIids.length = 0;
+    if (cats.length) cats.length = 0;
     let value: number | null = null;
     let legacy: Legacy | null = null;
     while (r.more()) {
@@ -156,8 +159,12 @@ export class TrackEvents {
       else if (f === 11 && wt === WIRE_VARINT) track = r.varint();
       else if (f === 23 && wt === WIRE_LEN) name = this.strings.field(r);
       else if (f === 10 && wt === WIRE_VARINT) nameIid = r.varint();
-      else if (f === 3) r.packedVarints(wt, catIids);
-      else if (f === 22 && wt === WIRE_LEN) cats.push(r.string());
+      else if (f === 3 && wt === WIRE_VARINT && cat1 < 0 && catIids.length === 0) cat1 = r.varint();
+      else if (f === 3) {
+        if (cat1 >= 0) catIids.push(cat1);
+        cat1 = -1;
+        r.packedVarints(wt, catIids);
+      } else if (f === 22 && wt === WIRE_LEN) cats.push(r.string());
       else if (f === 30 && wt === WIRE_VARINT) value = r.int64();
       else if (f === 44 && wt === 1) value = r.double();
       else if (f === 6 && wt === WIRE_LEN) legacy = readLegacy(this.sub.enter(r));
@@ -169,14 +176,14 @@ export class TrackEvents {
       if (nameIid < 0 && legacy.nameIid !== null) nameIid = legacy.nameIid;
       if (legacy.phase === 88 /* X */) {
         if (name < 0) name = this.name(nameIid, interned);
-        this.slice(ts, legacy.durationUs * 1000, name, 0, this.category(interned), track);
+        this.slice(ts, legacy.durationUs * 1000, name, 0, this.category(interned, cat1), track);
         return;
       }
     }
     // track_uuid 0 means the sequence's own (default) track.
     if (track === 0 && defaultTrack !== null) track = defaultTrack;
     if (name < 0) name = this.name(nameIid, interned);
-    const cat = this.category(interned);
+    const cat = this.category(interned, cat1);
     switch (type) {
       case 1: {
         let stack = this.stacks.get(track);
@@ -220,21 +227,22 @@ export class TrackEvents {
   }
 
   /** `track_event` or `track_event:<categories>` (given ones first, then interned ones) as a string id. */
-  private category(interned: Interned): number {
+  private category(interned: Interned, cat1: number): number {
     const iids = this.catIids;
     const cats = this.catTexts;
-    const single = iids.length === 1 && cats.length === 0;
+    const single = cat1 >= 0 && iids.length === 0 && cats.length === 0;
     if (single) {
-      const id = interned.categoryIds.get(iids[0]!);
+      const id = interned.categoryIds.get(cat1);
       if (id !== undefined) return id;
     }
+    if (cat1 >= 0) iids.push(cat1);
     for (const iid of iids) {
       const c = interned.categories.get(iid);
       if (c === undefined) this.missingInterned++;
       else cats.push(c);
     }
     const id = this.strings.text(`track_event${cats.length ? ":" + cats.join(",") : ""}`);
-    if (single && cats.length === 1) interned.categoryIds.set(iids[0]!, id);
+    if (single && cats.length === 1) interned.categoryIds.set(cat1, id);
     return id;
   }
 
