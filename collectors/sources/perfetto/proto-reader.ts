@@ -100,6 +100,29 @@ export class ProtoReader {
         return lo >>> 0;
       }
     }
+    // Bytes 5..7 (timestamps in ns take 6) by multiplication, exact below 2^49; hi stays 0 as int64() expects of
+    // anything shorter than 10 bytes.
+    let v = lo >>> 0;
+    let mul = 268435456;
+    for (let k = 0; k < 3; k++) {
+      if (p >= end) this.fail("varint runs past the end of its message");
+      byte = b[p++]!;
+      v += (byte & 0x7f) * mul;
+      if (byte < 0x80) {
+        this.pos = p;
+        this.hi = 0;
+        return v;
+      }
+      mul *= 128;
+    }
+    return this.long(p - 3, lo);
+  }
+
+  /** Bytes 5..10 of a varint (from `p`, `lo` holding bits 0..27) as 32-bit halves, then as a number. */
+  private long(p: number, lo: number): number {
+    const b = this.buf;
+    const end = this.end;
+    let byte = 0;
     // Bytes 5..10: bits 28..63.
     if (p >= end) this.fail("varint runs past the end of its message");
     byte = b[p++]!;
