@@ -111,7 +111,7 @@ export class SliceBuilder {
   }
 }
 
-// One helper per array type: set() between arrays of one known type stays a plain copy.
+// A fresh array of `size` with the rows so far copied in.
 function widenF64(from: Float64Array, size: number) {
   const to = new Float64Array(size);
   to.set(from);
