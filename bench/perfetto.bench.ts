@@ -274,7 +274,7 @@ function pair(mix: string, sched: number): Benchmark[] {
       unit: "MB/s",
       budget: 100,
       higherIsBetter: true,
-      runs: 3,
+      runs: 5,
       setup,
       measure: () =>
         timed(() => {
@@ -288,7 +288,7 @@ function pair(mix: string, sched: number): Benchmark[] {
       unit: "MB/s",
       budget: 50,
       higherIsBetter: true,
-      runs: 3,
+      runs: 5,
       setup,
       measure: () =>
         timed(() => {

@@ -12,20 +12,32 @@ export function sliceTable(c: SliceColumns, runId: string): Table {
     nameOf.set(tid, names.length);
     names.push(name);
   }
+  // Name index and pid per tid from typed tables for tids below 65536 (Map lookups for the rest).
+  const nameBy = new Int32Array(65536).fill(-1);
+  const pidBy = new Float64Array(65536).fill(NaN);
+  for (const [tid, k] of nameOf) if (tid >= 0 && tid < 65536) nameBy[tid] = k;
+  for (const [tid, p] of c.pids) if (tid >= 0 && tid < 65536) pidBy[tid] = p;
   const threadName = new Int32Array(n);
   const pid = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const tid = c.tid[i]!;
-    const known = tid === tid;
-    threadName[i] = known ? (nameOf.get(tid) ?? -1) : -1;
     const p = c.pid[i]!;
-    pid[i] = p === p || !known ? p : (c.pids.get(tid) ?? NaN);
+    if (tid !== tid) {
+      threadName[i] = -1;
+      pid[i] = p;
+    } else if (tid >= 0 && tid < 65536 && tid === Math.floor(tid)) {
+      threadName[i] = nameBy[tid]!;
+      pid[i] = p === p ? p : pidBy[tid]!;
+    } else {
+      threadName[i] = nameOf.get(tid) ?? -1;
+      pid[i] = p === p ? p : (c.pids.get(tid) ?? NaN);
+    }
   }
   return makeBundleTable(
     "slices",
     runId,
     {
-      ts: int64(n, (i) => c.ts[i]!),
+      ts: int64From(c.ts),
       dur: c.dur,
       pid,
       tid: c.tid,
@@ -74,7 +86,7 @@ export function threadStateTable(c: ThreadStateColumns, runId: string): Table {
     "thread_states",
     runId,
     {
-      ts: int64(n, (i) => c.ts[i]!),
+      ts: int64From(c.ts),
       dur: c.dur,
       tid: c.tid,
       pid,
@@ -111,6 +123,20 @@ export function int64(n: number, get: (i: number) => number): BigInt64Array {
   const half = new Int32Array(out.buffer);
   for (let i = 0; i < n; i++) {
     const v = Math.trunc(get(i));
+    const hi = Math.floor(v / 4294967296);
+    half[2 * i] = (v - hi * 4294967296) | 0;
+    half[2 * i + 1] = hi | 0;
+  }
+  return out;
+}
+
+// int64() over a Float64Array without a call per row.
+function int64From(a: Float64Array): BigInt64Array {
+  const n = a.length;
+  const out = new BigInt64Array(n);
+  const half = new Int32Array(out.buffer);
+  for (let i = 0; i < n; i++) {
+    const v = Math.trunc(a[i]!);
     const hi = Math.floor(v / 4294967296);
     half[2 * i] = (v - hi * 4294967296) | 0;
     half[2 * i + 1] = hi | 0;

@@ -19,6 +19,8 @@ export const WIRE_LEN = 2;
 export const WIRE_FIXED32 = 5;
 
 const TWO32 = 4294967296;
+const SCRATCH_F64 = new Float64Array(1);
+const SCRATCH_BYTES = new Uint8Array(SCRATCH_F64.buffer);
 const utf8 = new TextDecoder("utf-8", { fatal: false });
 
 export class ProtoReader {
@@ -30,10 +32,10 @@ export class ProtoReader {
 
   /** `base` is the absolute offset of buf[0], so errors point into the file. */
   constructor(
-    readonly buf: Uint8Array,
+    public buf: Uint8Array,
     start: number,
     public end: number,
-    readonly base = 0,
+    public base = 0,
   ) {
     this.pos = start;
   }
@@ -41,8 +43,19 @@ export class ProtoReader {
   /** Points this reader at the next length-delimited field of `r` (reused in hot loops instead of message()). */
   enter(r: ProtoReader): this {
     const start = r.len();
+    this.buf = r.buf;
+    this.base = r.base;
     this.pos = start;
     this.end = r.pos;
+    return this;
+  }
+
+  /** Points this reader at [start, end) of `buf` (reused per packet instead of a new reader). */
+  reset(buf: Uint8Array, start: number, end: number, base: number): this {
+    this.buf = buf;
+    this.base = base;
+    this.pos = start;
+    this.end = end;
     return this;
   }
 
@@ -87,6 +100,29 @@ export class ProtoReader {
         return lo >>> 0;
       }
     }
+    // Bytes 5..7 (timestamps in ns take 6) by multiplication, exact below 2^49; hi stays 0 as int64() expects of
+    // anything shorter than 10 bytes.
+    let v = lo >>> 0;
+    let mul = 268435456;
+    for (let k = 0; k < 3; k++) {
+      if (p >= end) this.fail("varint runs past the end of its message");
+      byte = b[p++]!;
+      v += (byte & 0x7f) * mul;
+      if (byte < 0x80) {
+        this.pos = p;
+        this.hi = 0;
+        return v;
+      }
+      mul *= 128;
+    }
+    return this.long(p - 3, lo);
+  }
+
+  /** Bytes 5..10 of a varint (from `p`, `lo` holding bits 0..27) as 32-bit halves, then as a number. */
+  private long(p: number, lo: number): number {
+    const b = this.buf;
+    const end = this.end;
+    let byte = 0;
     // Bytes 5..10: bits 28..63.
     if (p >= end) this.fail("varint runs past the end of its message");
     byte = b[p++]!;
@@ -139,9 +175,12 @@ export class ProtoReader {
 
   double(): number {
     if (this.pos + 8 > this.end) this.fail("double runs past the end of its message");
-    const v = new DataView(this.buf.buffer, this.buf.byteOffset + this.pos, 8).getFloat64(0, true);
-    this.pos += 8;
-    return v;
+    // Through one shared 8-byte scratch (a little-endian host, as protobuf's doubles): no DataView per value.
+    const b = this.buf;
+    const p = this.pos;
+    for (let i = 0; i < 8; i++) SCRATCH_BYTES[i] = b[p + i]!;
+    this.pos = p + 8;
+    return SCRATCH_F64[0]!;
   }
 
   /** A length-delimited field's bounds [start, end), checked against this message's end. */

@@ -42,17 +42,53 @@ export class SliceBuilder {
     this.dur[i] = ts - this.ts[i]!;
   }
 
-  private grow() {
-    const size = this.ts.length * 2;
-    const widen = <T extends Float64Array | Int32Array>(from: T, to: T): T => (to.set(from), to);
-    this.ts = widen(this.ts, new Float64Array(size));
-    this.dur = widen(this.dur, new Float64Array(size));
-    this.pid = widen(this.pid, new Float64Array(size));
-    this.tid = widen(this.tid, new Float64Array(size));
-    this.depth = widen(this.depth, new Int32Array(size));
-    this.name = widen(this.name, new Int32Array(size));
-    this.category = widen(this.category, new Int32Array(size));
-    this.track = widen(this.track, new Int32Array(size));
+  /** Sets row i's pid, tid and track once they are known. */
+  place(i: number, pid: number, tid: number, track: number) {
+    this.pid[i] = pid;
+    this.tid[i] = tid;
+    this.track[i] = track;
+  }
+
+  /** Appends every row of `other` after these; `other` must not be used afterwards (its arrays may be taken). */
+  append(other: SliceBuilder) {
+    if (this.n === 0) {
+      // Nothing here yet: take the other's arrays instead of copying them.
+      this.ts = other.ts;
+      this.dur = other.dur;
+      this.pid = other.pid;
+      this.tid = other.tid;
+      this.depth = other.depth;
+      this.name = other.name;
+      this.category = other.category;
+      this.track = other.track;
+      this.n = other.n;
+      return;
+    }
+    const n = this.n + other.n;
+    if (this.ts.length < n) this.grow(n);
+    const at = this.n;
+    const k = other.n;
+    this.ts.set(other.ts.subarray(0, k), at);
+    this.dur.set(other.dur.subarray(0, k), at);
+    this.pid.set(other.pid.subarray(0, k), at);
+    this.tid.set(other.tid.subarray(0, k), at);
+    this.depth.set(other.depth.subarray(0, k), at);
+    this.name.set(other.name.subarray(0, k), at);
+    this.category.set(other.category.subarray(0, k), at);
+    this.track.set(other.track.subarray(0, k), at);
+    this.n = n;
+  }
+
+  private grow(min = 0) {
+    const size = Math.max(this.ts.length * 2, min);
+    this.ts = widenF64(this.ts, size);
+    this.dur = widenF64(this.dur, size);
+    this.pid = widenF64(this.pid, size);
+    this.tid = widenF64(this.tid, size);
+    this.depth = widenI32(this.depth, size);
+    this.name = widenI32(this.name, size);
+    this.category = widenI32(this.category, size);
+    this.track = widenI32(this.track, size);
   }
 
   /** The rows as columns (views over the builder's arrays; it must not be used afterwards). */
@@ -73,4 +109,17 @@ export class SliceBuilder {
       pids: new Map(),
     };
   }
+}
+
+// A fresh array of `size` with the rows so far copied in.
+function widenF64(from: Float64Array, size: number) {
+  const to = new Float64Array(size);
+  to.set(from);
+  return to;
+}
+
+function widenI32(from: Int32Array, size: number) {
+  const to = new Int32Array(size);
+  to.set(from);
+  return to;
 }

@@ -40,13 +40,15 @@ interface Sequence {
 }
 
 // TracePacket fields that describe the packet rather than carry data.
-const META = new Set([3, 8, 10, 12, 13, 36, 41, 42, 58, 59, 79, 87]);
+const META = new Uint8Array(128);
+for (const f of [3, 8, 10, 12, 13, 36, 41, 42, 58, 59, 79, 87]) META[f] = 1;
+const isMeta = (f: number) => f < 128 && META[f] === 1;
 
 export class PerfettoDecoder {
   private splitter = new TraceSplitter((b, s, e, off) => this.packet(b, s, e, off, null));
   private clocks = new ClockSnapshots();
   private ftrace: FtraceEvents;
-  private tracks = new TrackEvents();
+  private tracks: TrackEvents;
   private timeline = new FrameTimeline();
   private sequences = new Map<number, Sequence>();
   readonly processes = new Map<number, ProcessRow>();
@@ -63,6 +65,7 @@ export class PerfettoDecoder {
 
   constructor(private readonly options: PerfettoDecodeOptions = {}) {
     this.ftrace = new FtraceEvents(options.replayBatch);
+    this.tracks = new TrackEvents(this.ftrace.strings);
   }
 
   /** Feeds the next chunk of the file; after a framing error the rest is ignored. */
@@ -117,7 +120,7 @@ export class PerfettoDecoder {
   private packet(buf: Uint8Array, start: number, end: number, offset: number, outer: number | null) {
     this.packets++;
     try {
-      this.read(new ProtoReader(buf, start, end, offset - start), offset);
+      this.read(this.packetReader.reset(buf, start, end, offset - start), offset);
     } catch (e) {
       if (!(e instanceof PerfettoFormatError)) throw e;
       this.badPacketCount++;
@@ -126,6 +129,13 @@ export class PerfettoDecoder {
       if (this.badPackets.length < 5) this.badPackets.push(`${where} skipped: ${e.message}`);
     }
   }
+
+  // Readers reused from packet to packet (a trace holds millions; compressed_packets re-enter read() only after
+  // the outer packet's last use of them).
+  private packetReader = new ProtoReader(new Uint8Array(0), 0, 0);
+  private bodyReader = new ProtoReader(new Uint8Array(0), 0, 0);
+  private internedReader = new ProtoReader(new Uint8Array(0), 0, 0);
+  private entryReader = new ProtoReader(new Uint8Array(0), 0, 0);
 
   private read(r: ProtoReader, offset: number) {
     let ts = 0;
@@ -145,13 +155,13 @@ export class PerfettoDecoder {
       else if (f === 10 && wt === 0) seqId = r.varint();
       else if (f === 13 && wt === 0) flags |= r.varint();
       else if (f === 41 && wt === 0) flags |= r.varint() ? 1 : 0;
-      else if (f === 12 && wt === WIRE_LEN) interned = r.message();
+      else if (f === 12 && wt === WIRE_LEN) interned = this.internedReader.enter(r);
       else if (f === 59 && wt === WIRE_LEN) defaults = r.message();
-      else if (!META.has(f) && wt === WIRE_LEN && kind === 0) {
+      else if (!isMeta(f) && wt === WIRE_LEN && kind === 0) {
         kind = f;
-        body = r.message();
+        body = this.bodyReader.enter(r);
       } else {
-        if (!META.has(f)) this.skippedKinds.set(f, (this.skippedKinds.get(f) ?? 0) + 1);
+        if (!isMeta(f)) this.skippedKinds.set(f, (this.skippedKinds.get(f) ?? 0) + 1);
         r.skip(wt);
       }
     }
@@ -169,7 +179,7 @@ export class PerfettoDecoder {
       seq.valid = true;
     }
     if (defaults) this.defaults(defaults, seq);
-    if (interned) readInterned(interned, seq.interned);
+    if (interned) readInterned(interned, seq.interned, this.entryReader);
     if (!body) return;
     // SEQ_NEEDS_INCREMENTAL_STATE (2) before any clear on the sequence: its interned ids mean nothing yet.
     if (flags & 2 && !seq.valid) {

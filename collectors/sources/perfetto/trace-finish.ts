@@ -82,20 +82,10 @@ export function finishRows(x: FinishInput): TraceRows {
   // A thread whose tid is a known process id is that process's main thread.
   for (const t of threads.values()) if (t.pid === null && processes.has(t.tid)) t.pid = t.tid;
 
-  // track_event slices (few) join the atrace ones in the columns.
-  const text = (v: string | null) => (v === null ? -1 : x.strings.text(v));
-  for (const t of x.tracks.slices)
-    x.atrace.slices.push(
-      t.ts,
-      t.dur ?? NaN,
-      t.pid ?? NaN,
-      t.tid ?? NaN,
-      t.depth,
-      text(t.name),
-      text(t.category),
-      text(t.track),
-    );
-  const slices = sortColumns(x.atrace.slices.columns(x.strings.all));
+  // track_event slices join the atrace ones in the columns, after them.
+  const atraceCount = x.atrace.slices.n;
+  x.atrace.slices.append(x.tracks.rows);
+  const slices = sortColumns(x.atrace.slices.columns(x.strings.all), atraceCount);
   for (let i = 0; i < slices.length; i++) slices.ts[i] = convert(slices.ts[i]!);
   const counters = [...x.atrace.counters, ...x.tracks.counters];
   for (const c of counters) c.ts = convert(c.ts);
@@ -129,12 +119,19 @@ function sortByTs(rows: { ts: number }[]) {
     }
 }
 
-// Replayed atrace slices are in time order; track_event ones appended after them may not be: reorder all columns.
-function sortColumns(c: SliceColumns): SliceColumns {
-  let sorted = true;
-  for (let i = 1; i < c.length && sorted; i++) if (c.ts[i]! < c.ts[i - 1]!) sorted = false;
-  if (sorted) return c;
-  const order = Array.from({ length: c.length }, (_, i) => i).sort((a, b) => c.ts[a]! - c.ts[b]! || a - b);
+// Replayed atrace slices are in time order and so are track_event ones from a time-ordered trace: two sorted runs
+// [0, split) and [split, n) are merged (ties: the earlier run first, as a stable sort would); anything else is sorted.
+function sortColumns(c: SliceColumns, split: number): SliceColumns {
+  const ts = c.ts;
+  const n = c.length;
+  let order: Int32Array | number[];
+  if (sortedRun(ts, 0, split) && sortedRun(ts, split, n)) {
+    if (split === 0 || split === n || ts[split - 1]! <= ts[split]!) return c;
+    order = new Int32Array(n);
+    let a = 0;
+    let b = split;
+    for (let k = 0; k < n; k++) order[k] = b >= n || (a < split && ts[a]! <= ts[b]!) ? a++ : b++;
+  } else order = Array.from({ length: n }, (_, i) => i).sort((a, b) => ts[a]! - ts[b]! || a - b);
   const take = <T extends Float64Array | Int32Array>(a: T): T => {
     const copy = a.slice();
     for (let i = 0; i < order.length; i++) a[i] = copy[order[i]!]!;
@@ -149,4 +146,9 @@ function sortColumns(c: SliceColumns): SliceColumns {
   take(c.category);
   take(c.track);
   return c;
+}
+
+function sortedRun(ts: Float64Array, from: number, to: number): boolean {
+  for (let i = from + 1; i < to; i++) if (ts[i]! < ts[i - 1]!) return false;
+  return true;
 }

@@ -25,9 +25,15 @@ export class TraceSplitter {
     let p = 0;
     const n = buf.length;
     while (p < n) {
-      const tag = readVarint(buf, p, n, this.consumed);
-      if (tag === null) break;
-      const [t, afterTag] = tag;
+      // One-byte tags and lengths below 2^21 inline (every packet of a real trace); the rest through readVarint.
+      let t = buf[p]!;
+      let afterTag = p + 1;
+      if (t >= 0x80) {
+        const tag = readVarint(buf, p, n, this.consumed);
+        if (tag === null) break;
+        t = tag[0];
+        afterTag = tag[1];
+      }
       const wt = t % 8;
       const field = Math.floor(t / 8);
       if (field === 0 || wt === 3 || wt === 4 || wt > 5)
@@ -38,9 +44,26 @@ export class TraceSplitter {
       if (field === 1 && wt !== 2)
         throw new PerfettoFormatError(this.consumed + p, `packet field with wire type ${wt}, expected 2`);
       if (wt === 2) {
-        const len = readVarint(buf, afterTag, n, this.consumed);
-        if (len === null) break;
-        const [size, start] = len;
+        let size = 0;
+        let start = afterTag;
+        const b0 = afterTag < n ? buf[afterTag]! : 0x80;
+        const b1 = afterTag + 1 < n ? buf[afterTag + 1]! : 0x80;
+        const b2 = afterTag + 2 < n ? buf[afterTag + 2]! : 0x80;
+        if (b0 < 0x80) {
+          size = b0;
+          start = afterTag + 1;
+        } else if (b1 < 0x80) {
+          size = (b0 & 0x7f) | (b1 << 7);
+          start = afterTag + 2;
+        } else if (b2 < 0x80) {
+          size = (b0 & 0x7f) | ((b1 & 0x7f) << 7) | (b2 << 14);
+          start = afterTag + 3;
+        } else {
+          const len = readVarint(buf, afterTag, n, this.consumed);
+          if (len === null) break;
+          size = len[0];
+          start = len[1];
+        }
         if (start + size > n) break;
         if (field === 1) this.onPacket(buf, start, start + size, this.consumed + start);
         else this.otherFields++;

@@ -2,7 +2,9 @@
 // TrackDescriptors declare (track_descriptor.proto; process and thread descriptors name them). Names and
 // categories may be interned per sequence (interned_data.proto event_names 2, event_categories 1).
 import { ProtoReader, WIRE_LEN, WIRE_VARINT } from "./proto-reader";
-import type { CounterRow, ProcessRow, SliceRow, ThreadRow } from "./rows";
+import type { CounterRow, ProcessRow, ThreadRow } from "./rows";
+import { SliceBuilder } from "./slice-builder";
+import type { StringTable } from "./string-table";
 
 interface Track {
   name: string | null;
@@ -11,18 +13,21 @@ interface Track {
   parent: number | null;
 }
 
-/** Per-sequence interning tables. */
+/** Per-sequence interning tables; the string-table ids of what events used are cached beside them. */
 export interface Interned {
   names: Map<number, string>;
   categories: Map<number, string>;
+  nameIds: Map<number, number>;
+  /** id of `track_event:<category>` for an event carrying only this one category iid */
+  categoryIds: Map<number, number>;
 }
 
 export function newInterned(): Interned {
-  return { names: new Map(), categories: new Map() };
+  return { names: new Map(), categories: new Map(), nameIds: new Map(), categoryIds: new Map() };
 }
 
 /** Adds an InternedData message's event names and categories. */
-export function readInterned(r: ProtoReader, into: Interned): void {
+export function readInterned(r: ProtoReader, into: Interned, m: ProtoReader): void {
   while (r.more()) {
     const t = r.tag();
     const f = t >>> 3;
@@ -30,7 +35,7 @@ export function readInterned(r: ProtoReader, into: Interned): void {
       r.skip(t & 7);
       continue;
     }
-    const m = r.message();
+    m.enter(r);
     let iid = 0;
     let name = "";
     while (m.more()) {
@@ -39,21 +44,44 @@ export function readInterned(r: ProtoReader, into: Interned): void {
       else if (mt === 18) name = m.string();
       else m.skip(mt & 7);
     }
-    (f === 1 ? into.categories : into.names).set(iid, name);
+    // A redefined iid drops its cached id.
+    if (f === 1) {
+      into.categories.set(iid, name);
+      into.categoryIds.delete(iid);
+    } else {
+      into.names.set(iid, name);
+      into.nameIds.delete(iid);
+    }
   }
 }
 
+interface TrackInfo {
+  pid: number;
+  tid: number;
+  track: number;
+}
+
 export class TrackEvents {
-  readonly slices: SliceRow[] = [];
+  /** slices in event order; pid, tid and track are filled by resolve() */
+  readonly rows = new SliceBuilder();
   readonly counters: CounterRow[] = [];
   readonly processes = new Map<number, ProcessRow>();
   readonly threads = new Map<number, ThreadRow>();
   private tracks = new Map<number, Track>();
-  private stacks = new Map<number, SliceRow[]>();
+  /** open slice rows per track uuid, innermost last */
+  private stacks = new Map<number, number[]>();
   private sliceTrack: number[] = [];
   private counterTrack: number[] = [];
+  private catIids: number[] = [];
+  private catTexts: string[] = [];
+  private sub = new ProtoReader(new Uint8Array(0), 0, 0);
+  private readonly unnamed: number;
   unmatchedEnds = 0;
   missingInterned = 0;
+
+  constructor(private readonly strings: StringTable) {
+    this.unnamed = strings.text("[unnamed]");
+  }
 
   descriptor(r: ProtoReader): void {
     let uuid = 0;
@@ -111,10 +139,16 @@ export class TrackEvents {
   event(r: ProtoReader, ts: number, interned: Interned, defaultTrack: number | null): void {
     let type = 0;
     let track = defaultTrack ?? 0;
-    let name: string | null = null;
-    let nameIid: number | null = null;
-    const catIids: number[] = [];
-    const cats: string[] = [];
+    // Name as a string-table id (-1: none given), or an interned iid (-1: none).
+    let name = -1;
+    let nameIid = -1;
+    // Category iids: the first one in a local (nearly every event has one), any more in an array.
+    let cat1 = -1;
+    const catIids = this.catIids;
+    const cats = this.catTexts;
+    // Setting an array's length is a runtime call: only when there is something to drop.
+    if (catIids.length) catIids.length = 0;
+    if (cats.length) cats.length = 0;
     let value: number | null = null;
     let legacy: Legacy | null = null;
     while (r.more()) {
@@ -123,46 +157,43 @@ export class TrackEvents {
       const wt = t & 7;
       if (f === 9 && wt === WIRE_VARINT) type = r.varint();
       else if (f === 11 && wt === WIRE_VARINT) track = r.varint();
-      else if (f === 23 && wt === WIRE_LEN) name = r.string();
+      else if (f === 23 && wt === WIRE_LEN) name = this.strings.field(r);
       else if (f === 10 && wt === WIRE_VARINT) nameIid = r.varint();
-      else if (f === 3) r.packedVarints(wt, catIids);
-      else if (f === 22 && wt === WIRE_LEN) cats.push(r.string());
+      else if (f === 3 && wt === WIRE_VARINT && cat1 < 0 && catIids.length === 0) cat1 = r.varint();
+      else if (f === 3) {
+        if (cat1 >= 0) catIids.push(cat1);
+        cat1 = -1;
+        r.packedVarints(wt, catIids);
+      } else if (f === 22 && wt === WIRE_LEN) cats.push(r.string());
       else if (f === 30 && wt === WIRE_VARINT) value = r.int64();
       else if (f === 44 && wt === 1) value = r.double();
-      else if (f === 6 && wt === WIRE_LEN) legacy = readLegacy(r.message());
+      else if (f === 6 && wt === WIRE_LEN) legacy = readLegacy(this.sub.enter(r));
       else r.skip(wt);
     }
     // Old producers write legacy_event phases instead of a type (track_event.proto LegacyEvent, field 6).
     if (type === 0 && legacy) {
       type = LEGACY_TYPES[legacy.phase] ?? 0;
-      nameIid ??= legacy.nameIid;
+      if (nameIid < 0 && legacy.nameIid !== null) nameIid = legacy.nameIid;
       if (legacy.phase === 88 /* X */) {
-        this.slice(
-          ts,
-          legacy.durationUs * 1000,
-          name ?? this.name(nameIid, interned),
-          0,
-          category(cats, catIids, interned, this),
-          track,
-        );
+        if (name < 0) name = this.name(nameIid, interned);
+        this.slice(ts, legacy.durationUs * 1000, name, 0, this.category(interned, cat1), track);
         return;
       }
     }
     // track_uuid 0 means the sequence's own (default) track.
     if (track === 0 && defaultTrack !== null) track = defaultTrack;
-    name ??= this.name(nameIid, interned);
-    const cat = category(cats, catIids, interned, this);
+    if (name < 0) name = this.name(nameIid, interned);
+    const cat = this.category(interned, cat1);
     switch (type) {
       case 1: {
         let stack = this.stacks.get(track);
         if (!stack) this.stacks.set(track, (stack = []));
-        const row = this.slice(ts, null, name, stack.length, cat, track);
-        stack.push(row);
+        stack.push(this.slice(ts, NaN, name, stack.length, cat, track));
         return;
       }
       case 2: {
         const row = this.stacks.get(track)?.pop();
-        if (row) row.dur = ts - row.ts;
+        if (row !== undefined) this.rows.end(row, ts);
         else this.unmatchedEnds++;
         return;
       }
@@ -180,58 +211,78 @@ export class TrackEvents {
     }
   }
 
-  private name(iid: number | null, interned: Interned): string | null {
-    if (iid === null) return null;
+  /** The string id of an interned name; "[unnamed]" when there is none. */
+  private name(iid: number, interned: Interned): number {
+    if (iid < 0) return this.unnamed;
+    const id = interned.nameIds.get(iid);
+    if (id !== undefined) return id;
     const name = interned.names.get(iid);
-    if (name === undefined) this.missingInterned++;
-    return name ?? null;
+    if (name === undefined) {
+      this.missingInterned++;
+      return this.unnamed;
+    }
+    const k = this.strings.text(name);
+    interned.nameIds.set(iid, k);
+    return k;
   }
 
-  private slice(
-    ts: number,
-    dur: number | null,
-    name: string | null,
-    depth: number,
-    category: string,
-    track: number,
-  ) {
-    const row: SliceRow = {
-      ts,
-      dur,
-      pid: null,
-      tid: null,
-      thread_name: null,
-      name: name ?? "[unnamed]",
-      depth,
-      category,
-      track: null,
-    };
-    this.slices.push(row);
+  /** `track_event` or `track_event:<categories>` (given ones first, then interned ones) as a string id. */
+  private category(interned: Interned, cat1: number): number {
+    const iids = this.catIids;
+    const cats = this.catTexts;
+    const single = cat1 >= 0 && iids.length === 0 && cats.length === 0;
+    if (single) {
+      const id = interned.categoryIds.get(cat1);
+      if (id !== undefined) return id;
+    }
+    if (cat1 >= 0) iids.push(cat1);
+    for (const iid of iids) {
+      const c = interned.categories.get(iid);
+      if (c === undefined) this.missingInterned++;
+      else cats.push(c);
+    }
+    const id = this.strings.text(`track_event${cats.length ? ":" + cats.join(",") : ""}`);
+    if (single && cats.length === 1) interned.categoryIds.set(cat1, id);
+    return id;
+  }
+
+  private slice(ts: number, dur: number, name: number, depth: number, category: number, track: number) {
     this.sliceTrack.push(track);
-    return row;
+    return this.rows.push(ts, dur, NaN, NaN, depth, name, category, -1);
+  }
+
+  private pidOf(uuid: number): number | null {
+    let t = this.tracks.get(uuid);
+    let pid = t?.pid ?? null;
+    for (let hop = 0; t && pid === null && t.parent !== null && hop < 8; hop++) {
+      t = this.tracks.get(t.parent);
+      pid = t?.pid ?? null;
+    }
+    return pid;
   }
 
   /** Fills pid, tid and track names once every descriptor has been seen (they may follow the events). */
   resolve(): void {
-    const info = (uuid: number) => {
-      let t = this.tracks.get(uuid);
-      let pid = t?.pid ?? null;
-      for (let hop = 0; t && pid === null && t.parent !== null && hop < 8; hop++) {
-        t = this.tracks.get(t.parent);
-        pid = t?.pid ?? null;
-      }
-      return pid;
-    };
-    this.slices.forEach((row, i) => {
+    // Tracks are few and slices many: each track's pid, tid and name once.
+    const known = new Map<number, TrackInfo>();
+    for (let i = 0; i < this.sliceTrack.length; i++) {
       const uuid = this.sliceTrack[i]!;
-      const t = this.tracks.get(uuid);
-      row.pid = info(uuid);
-      row.tid = t?.tid ?? null;
-      if (row.tid === null) row.track = t?.name ?? `track ${uuid}`;
-    });
+      let info = known.get(uuid);
+      if (!info) {
+        const t = this.tracks.get(uuid);
+        const threadId = t?.tid ?? null;
+        info = {
+          pid: this.pidOf(uuid) ?? NaN,
+          tid: threadId ?? NaN,
+          track: threadId === null ? this.strings.text(t?.name ?? `track ${uuid}`) : -1,
+        };
+        known.set(uuid, info);
+      }
+      this.rows.place(i, info.pid, info.tid, info.track);
+    }
     this.counters.forEach((row, i) => {
       const uuid = this.counterTrack[i]!;
-      row.pid = info(uuid);
+      row.pid = this.pidOf(uuid);
       row.name = this.tracks.get(uuid)?.name ?? `track ${uuid}`;
     });
   }
@@ -256,13 +307,4 @@ function readLegacy(m: ProtoReader): Legacy {
     else m.skip(t & 7);
   }
   return l;
-}
-
-function category(cats: string[], iids: number[], interned: Interned, counter: { missingInterned: number }) {
-  for (const iid of iids) {
-    const c = interned.categories.get(iid);
-    if (c === undefined) counter.missingInterned++;
-    else cats.push(c);
-  }
-  return `track_event${cats.length ? ":" + cats.join(",") : ""}`;
 }
