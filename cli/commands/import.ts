@@ -208,7 +208,9 @@ export async function importFile(
 ): Promise<{ dir: string; kind: string; imported: ImportedRun }> {
   const runs = await importFiles([file], out, { runId });
   if (runs.length !== 1) throw new ImportError(`${file}: holds ${runs.length} runs; use importFiles`);
-  return { dir: runs[0]!.dir, kind: runs[0]!.kinds[0]!, imported: runs[0]! };
+  // The source's own kind names the flavour (systrace-ctrace, not systrace).
+  const run = runs[0]!;
+  return { dir: run.dir, kind: run.manifest.sources[0]?.kind ?? run.kinds[0]!, imported: run };
 }
 
 function rowsLine(tables: Partial<Record<TableName, Table>>): string {
