@@ -30,8 +30,11 @@ export async function inputRows(notebookPath: string, runs?: string[]): Promise<
   let rows = 0;
   for (const dir of await resolveRunDirs(notebook, notebookPath, { runs })) {
     const file = join(dir, "manifest.json");
-    const manifest = parseManifest(await readFile(file, "utf8"), file);
-    for (const t of Object.values(manifest.tables)) rows += t.rows;
+    // A run that cannot be read counts nothing here: its load reports the error, with the cells that need it.
+    const manifest = await readFile(file, "utf8")
+      .then((text) => parseManifest(text, file))
+      .catch(() => null);
+    for (const t of Object.values(manifest?.tables ?? {})) rows += t.rows;
   }
   return rows;
 }
