@@ -13,6 +13,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { MUTATION_KINDS, mutate, rng } from "../test/support/mutants";
 import type { Job, Outcome, Verdict } from "./fuzz-child";
+import { cutInside } from "./fuzz-cut";
 import type { Benchmark } from "./harness";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -110,20 +111,13 @@ export async function fuzzCampaign(
       const baseline = original.warnings ?? [];
       for (let k = 0; k < n; k++) {
         const m = mutate(src, MUTATION_KINDS[k % MUTATION_KINDS.length]!, random);
-        // Cut inside a record or a line: binary cut anywhere; text cut after something other than a newline
-        // that removes more than trailing blanks and full stops ("... seconds." cut to "... seconds" loses nothing).
-        const text = src.every((b) => b === 9 || b === 10 || b === 13 || b >= 32);
-        const lost = new TextDecoder().decode(
-          src.subarray(m.at, src.indexOf(0x0a, m.at) < 0 ? undefined : src.indexOf(0x0a, m.at)),
-        );
-        const cutInside =
-          m.kind === "truncate" && m.at > 0 && (!text || (src[m.at - 1] !== 0x0a && /[^\s.]/.test(lost)));
+        const cut = m.kind === "truncate" && cutInside(name, src, m.at);
         const v = await judge.run(
           {
             id: id++,
             name: fileName,
             bytes: m.bytes,
-            cutInside,
+            cutInside: cut,
             baseline,
             meminfo: meminfo ? { original: src, truncated: m.kind === "truncate" } : undefined,
           },

@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { judge, ourError } from "../../bench/fuzz-child";
+import { cutInside } from "../../bench/fuzz-cut";
 import { ImportError } from "../../collectors/import/importers";
 import { parseMeminfo } from "../../collectors/sources/meminfo";
 import { readMethodTrace } from "../../collectors/sources/method-trace";
@@ -67,5 +68,42 @@ describe("judge", () => {
       meminfo: { original, truncated: true },
     });
     expect(v.outcome).toBe("flagged");
+  });
+});
+
+describe("cutInside: where a prefix of the original is known to be cut inside a record", () => {
+  it("Perfetto: only off the original's packet boundaries (read by hand with od: 31, 61, 76, 107, 138)", () => {
+    const f = "perfetto/difftest_track_event_with_atrace.pftrace";
+    const b = fixture(f);
+    // Packets: 0a 1d (29 bytes) at 0, 0a 1c at 31, 0a 0d at 61, 0a 1d at 76, 0a 1d at 107, 0a 14 at 138, ...
+    const boundaries = [31, 61, 76, 107, 138];
+    for (let at = 1; at < 160; at++) expect(cutInside(f, b, at), `at ${at}`).toBe(!boundaries.includes(at));
+  });
+  it("Perfetto: a prefix ending at a packet boundary is judged by its rows, one cut inside a packet is not complete", async () => {
+    const b = fixture("perfetto/difftest_track_event_with_atrace.pftrace");
+    const at138 = await judge(job("t.pftrace", b.subarray(0, 138), false));
+    expect(["parsed", "flagged"]).toContain(at138.outcome);
+    const at137 = await judge(job("t.pftrace", b.subarray(0, 137), true));
+    expect(["flagged", "refused"]).toContain(at137.outcome);
+  });
+  it("atrace -z: inside the zlib stream (ends at byte 7599, read off with python3 zlib), not in what follows", () => {
+    const f = "systrace/catapult_compressed_atrace_data.ctrace";
+    const b = fixture(f);
+    expect([8, 2000, 7598].map((at) => cutInside(f, b, at))).toEqual([true, true, true]);
+    expect([7599, 10014, 19203].map((at) => cutInside(f, b, at))).toEqual([false, false, false]);
+  });
+  it("text: after anything but a newline, unless only blanks and full stops are lost; other binary: anywhere", () => {
+    const t = new TextEncoder().encode("ab cd\nsecond line.\n");
+    expect([1, 3, 6, 7, 13, 17, 18].map((at) => cutInside("x.txt", t, at))).toEqual([
+      true,
+      true,
+      false,
+      true,
+      true,
+      false,
+      false,
+    ]);
+    const dm = fixture("dmtrace/aosp-perflib_basic.trace");
+    expect(cutInside("dmtrace/aosp-perflib_basic.trace", dm, 100)).toBe(true);
   });
 });

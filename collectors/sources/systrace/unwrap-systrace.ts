@@ -11,10 +11,14 @@ export interface UnwrappedSystrace {
   /** the ftrace text blocks found, in file order */
   texts: string[];
   warnings: string[];
+  /** the file ends before its container does (no final newline, unclosed block or string, cut zlib stream) */
+  partial: boolean;
 }
 
-/** Inflates a zlib stream (node:zlib inflateSync or a platform equivalent); throws on corrupt data. */
-export type Inflate = (bytes: Uint8Array) => Uint8Array;
+/** Inflates a zlib stream (node:zlib or a platform equivalent): what it inflates to, whether the stream reached
+ * its end marker (false: cut short, `out` holds what the bytes present decode to) and how many input bytes the
+ * stream took; throws on corrupt data. */
+export type Inflate = (bytes: Uint8Array) => { out: Uint8Array; ended: boolean; used: number };
 
 const TRACE_MARKER = "TRACE:\n";
 
@@ -47,7 +51,7 @@ export function unwrapSystrace(bytes: Uint8Array, file: string, inflate: Inflate
     case "ctrace":
       return inflateTrace(bytes, file, inflate);
     case "html":
-      return htmlBlocks(utf8(), file);
+      return htmlEnd(htmlBlocks(utf8(), file), bytes, file);
     case "html-legacy": {
       const text = utf8();
       const m = /var\s+linuxPerfData\s*=\s*"/.exec(text)!;
@@ -55,17 +59,22 @@ export function unwrapSystrace(bytes: Uint8Array, file: string, inflate: Inflate
       const warnings = s.closed
         ? []
         : [`${file}: linuxPerfData string not closed; read up to the end of the file`];
-      return { flavour, texts: [s.value], warnings };
+      return htmlEnd({ flavour, texts: [s.value], warnings, partial: !s.closed }, bytes, file);
     }
-    case "js-escaped":
-      return { flavour, texts: [readJsString(utf8() + '"', 0).value], warnings: [] };
+    case "js-escaped": {
+      const text = utf8();
+      const cut = lastLineCut(text, file);
+      return { flavour, texts: [readJsString(text + '"', 0).value], warnings: cut, partial: cut.length > 0 };
+    }
     case "text": {
       const text = utf8();
       const at = text.indexOf(TRACE_MARKER);
+      const cut = lastLineCut(text, file);
       return {
         flavour,
         texts: [at >= 0 && at < 200 ? text.slice(at + TRACE_MARKER.length) : text],
-        warnings: [],
+        warnings: cut,
+        partial: cut.length > 0,
       };
     }
     default:
@@ -75,31 +84,67 @@ export function unwrapSystrace(bytes: Uint8Array, file: string, inflate: Inflate
   }
 }
 
+// A text or JS-escaped file ends with a newline after its last line (ftrace prints whole lines; catapult's
+// escaped text ends each line with `\n\`): a file ending without one may be cut inside its last line.
+function lastLineCut(text: string, file: string): string[] {
+  if (text === "" || text.endsWith("\n")) return [];
+  const from = text.lastIndexOf("\n") + 1;
+  const line = text.slice(0, from).split("\n").length;
+  const byte = new TextEncoder().encode(text.slice(0, from)).length;
+  return [
+    `${file} line ${line} (byte ${byte}): no newline at the end: the file may be cut inside this line; import partial`,
+  ];
+}
+
+// systrace HTML ends with `</html>` after the trace (catapult systrace/output_generator.py writes the template's
+// tail after the data): without it the file was cut after or inside the trace.
+function htmlEnd(u: UnwrappedSystrace, bytes: Uint8Array, file: string): UnwrappedSystrace {
+  const tail = new TextDecoder("latin1").decode(bytes.subarray(Math.max(0, bytes.length - 64)));
+  if (/<\/html>\s*$/i.test(tail)) return u;
+  const warning = `${file} byte ${bytes.length}: no closing </html>: the file may be cut; import partial`;
+  return { ...u, warnings: [...u.warnings, warning], partial: true };
+}
+
 function inflateTrace(bytes: Uint8Array, file: string, inflate: Inflate): UnwrappedSystrace {
   const head = new TextDecoder("latin1").decode(bytes.subarray(0, 256));
   const start = head.indexOf(TRACE_MARKER) + TRACE_MARKER.length;
   const body = bytes.subarray(start);
+  const read = (z: ReturnType<Inflate>, warnings: string[]): UnwrappedSystrace => {
+    // Bytes after the stream's end marker and checksum (RFC 1950) are no part of the trace: said, not read.
+    if (z.ended && z.used < body.length)
+      warnings.push(
+        `${file} byte ${start + z.used}: ${body.length - z.used} byte(s) after the zlib stream's end, not part of the trace, not read`,
+      );
+    // atrace writes the whole deflate stream (atrace.cpp dumpTrace, Z_FINISH): a stream without its end marker
+    // was cut; what inflates before the cut is kept.
+    if (!z.ended)
+      warnings.push(
+        `${file} byte ${bytes.length}: zlib stream (from byte ${start}) ends before its end marker: the file is cut; kept the ${z.out.length} bytes it inflates to; import partial`,
+      );
+    return { flavour: "ctrace", texts: [new TextDecoder().decode(z.out)], warnings, partial: !z.ended };
+  };
+  let first: ReturnType<Inflate> | null = null;
+  let error: unknown = null;
   try {
-    return { flavour: "ctrace", texts: [new TextDecoder().decode(inflate(body))], warnings: [] };
+    first = inflate(body);
+    if (first.ended) return read(first, []);
   } catch (e) {
-    // `adb shell` on old devices turned \n into \r\n inside the binary stream; undo that once and retry.
-    const fixed = undoCrlf(body);
-    if (fixed.length !== body.length) {
-      try {
-        const text = new TextDecoder().decode(inflate(fixed));
-        return {
-          flavour: "ctrace",
-          texts: [text],
-          warnings: [`${file}: \\r\\n in the zlib stream undone (adb shell pty)`],
-        };
-      } catch {
-        /* fall through to the original error */
-      }
-    }
-    throw new Error(
-      `${file}: byte ${start}: zlib stream after TRACE: does not inflate (${(e as Error).message})`,
-    );
+    error = e;
   }
+  // `adb shell` on old devices turned \n into \r\n inside the binary stream; undo that once and retry.
+  const fixed = undoCrlf(body);
+  if (fixed.length !== body.length) {
+    try {
+      const z = inflate(fixed);
+      if (z.ended || !first) return read(z, [`${file}: \\r\\n in the zlib stream undone (adb shell pty)`]);
+    } catch {
+      /* fall through to the original result or error */
+    }
+  }
+  if (first) return read(first, []);
+  throw new Error(
+    `${file}: byte ${start}: zlib stream after TRACE: does not inflate (${(error as Error).message})`,
+  );
 }
 
 function undoCrlf(b: Uint8Array): Uint8Array {
@@ -128,7 +173,7 @@ function htmlBlocks(html: string, file: string): UnwrappedSystrace {
     else if (t.length) texts.push(body.replace(/^\r?\n/, ""));
     open.lastIndex = end < 0 ? html.length : end;
   }
-  return { flavour: "html", texts, warnings };
+  return { flavour: "html", texts, warnings, partial: warnings.some((w) => /not closed/.test(w)) };
 }
 
 /** A JavaScript string literal's value from just after its opening quote up to the closing one. */

@@ -111,10 +111,61 @@ describe("importSystrace: every flavour gives the slices of a line-by-line readi
     expect(rows(r.tables.thread_states).filter((s) => s.state === "running")).toHaveLength(switchIns);
   });
 
-  it("a truncated .ctrace names the byte where the zlib stream starts", () => {
+  it("a .ctrace cut inside its zlib stream keeps what inflates, is partial and names the byte", () => {
     const b = bytes("catapult_compressed_atrace_data.ctrace");
-    expect(() => importSystrace(b.subarray(0, 2000), "cut.ctrace", "r")).toThrow(
-      /cut\.ctrace: byte 7: zlib stream after TRACE: does not inflate/,
+    for (const at of [2000, 5000, 7598]) {
+      const r = importSystrace(b.subarray(0, at), "cut.ctrace", "r");
+      expect(r.complete).toBe(false);
+      expect(r.warnings).toContainEqual(
+        expect.stringMatching(
+          new RegExp(`^cut\\.ctrace byte ${at}: zlib stream \\(from byte 7\\) ends before its end marker`),
+        ),
+      );
+      // Every slice kept is one the whole file has (the cut loses the tail, never invents).
+      const whole = new Set(
+        slicesOf(importSystrace(b, "w.ctrace", "r").tables.slices).map((s) => `${s.ts} ${s.name}`),
+      );
+      const kept = slicesOf(r.tables.slices);
+      expect(kept.every((s) => whole.has(`${s.ts} ${s.name}`))).toBe(true);
+      if (at > 4000) expect(kept.length).toBeGreaterThan(0);
+    }
+    // The stream ends at byte 7599 (read off with python3 zlib.decompressobj: 7592 bytes taken after `TRACE:\n`);
+    // the 17599 bytes after it are no zlib stream: said, not read, and the trace itself is whole.
+    for (const at of [b.length, 7599, 19203]) {
+      const r = importSystrace(b.subarray(0, at), "w.ctrace", "r");
+      expect(r.complete).toBe(true);
+      if (at > 7599)
+        expect(r.warnings).toContain(
+          `w.ctrace byte 7599: ${at - 7599} byte(s) after the zlib stream's end, not part of the trace, not read`,
+        );
+    }
+  });
+
+  it("text, JS-escaped and HTML cut before their end (mid-line, before </html>) are partial, naming where", () => {
+    const cases: [string, number, RegExp][] = [
+      ["catapult_decompressed_atrace_data.txt", 12527, /^t line \d+ \(byte \d+\): no newline at the end/],
+      ["catapult_android_systrace_js-escaped.txt", 8072, /^t line \d+ \(byte \d+\): no newline at the end/],
+      ["catapult_trivial_systrace.html", 1007, /^t byte 1007: no closing <\/html>/],
+      [
+        "catapult_counter_tracks.html",
+        bytes("catapult_counter_tracks.html").length - 3,
+        /^t byte \d+: no closing <\/html>/,
+      ],
+    ];
+    for (const [f, at, why] of cases) {
+      const b = bytes(f);
+      expect(importSystrace(b, "t", "r").complete).toBe(true);
+      const r = importSystrace(b.subarray(0, at), "t", "r");
+      expect(r.complete, f).toBe(false);
+      expect(r.warnings).toContainEqual(expect.stringMatching(why));
+    }
+    // The line named is the cut one: the text has 12527 bytes' worth of whole lines before it, counted here.
+    const t = bytes("catapult_decompressed_atrace_data.txt").subarray(0, 12527);
+    const head = new TextDecoder().decode(t);
+    const line = head.split("\n").length;
+    const byte = head.lastIndexOf("\n") + 1;
+    expect(importSystrace(t, "t", "r").warnings).toContain(
+      `t line ${line} (byte ${byte}): no newline at the end: the file may be cut inside this line; import partial`,
     );
   });
 
