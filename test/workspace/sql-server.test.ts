@@ -1,16 +1,18 @@
 import { request } from "node:http";
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, writeFile } from "node:fs/promises";
 import { networkInterfaces, tmpdir } from "node:os";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lakeAdd } from "../../bundle/lake-add";
+import { packBundle } from "../../bundle/pack-bundle";
 import { RemoteHttpEngine } from "../../workspace/db/remote-http-engine";
 import { startSqlServer, type SqlServer } from "../../workspace/sql-server";
 
 const SAMPLES = "workspace/public/samples";
 const A = "k9-pixel-2-android9-r1"; // manifest: frames 216, ui_events 6
 const B = "k9-galaxy-s21-android12-r1";
+const FRAMES_B = 216; // its manifest.json: "frames": {"rows": 216}
 
 /** A raw HTTP request, so headers a browser would set (Host, Origin) can be forged. */
 function raw(url: string, path: string, headers: Record<string, string>, body?: string) {
@@ -37,7 +39,11 @@ describe("jankbook serve: the SQL endpoint", () => {
     await lakeAdd(lake, [join(SAMPLES, A), join(SAMPLES, B)]);
     const dist = await mkdtemp(join(tmpdir(), "jb-serve-dist-"));
     await writeFile(join(dist, "index.html"), "<title>jankbook</title>");
-    server = await startSqlServer({ dist, lake, runs: [join(SAMPLES, A)] });
+    // B packed (run.duckdb beside its Arrow files): loaded as `jankbook run` loads runs, before access is shut.
+    const packed = join(dist, "packed");
+    await cp(join(SAMPLES, B), packed, { recursive: true });
+    expect((await packBundle(packed)).errors).toEqual([]);
+    server = await startSqlServer({ dist, lake, runs: [join(SAMPLES, A), packed] });
     engine = new RemoteHttpEngine(server.url);
   }, 120_000);
   afterAll(async () => server?.close());
@@ -63,13 +69,15 @@ describe("jankbook serve: the SQL endpoint", () => {
       lake: string[];
     };
     expect(info.engine).toBe("native");
-    expect(info.runs.map((r) => r.run_id)).toEqual([A]);
+    expect(info.runs.map((r) => r.run_id)).toEqual([A, B]);
     expect(info.lake).toContain("lake.run_summary");
   });
 
   it("answers queries as Arrow, with bound params, from the runs and from the lake", async () => {
     const t = await engine.query("SELECT count(*)::INTEGER AS n FROM frames WHERE run_id = ?", [A]);
     expect(Number(t.getChild("n")!.get(0))).toBe(216);
+    const packed = await engine.query("SELECT count(*)::INTEGER AS n FROM frames WHERE run_id = ?", [B]);
+    expect(Number(packed.getChild("n")!.get(0))).toBe(FRAMES_B);
     const none = await engine.query("SELECT count(*)::INTEGER AS n FROM frames WHERE run_id = ?", [
       "x' OR 1=1 --",
     ]);
