@@ -150,10 +150,10 @@ export class JbApp extends LitElement {
 
   private async start() {
     try {
-      // DuckDB's 34 MB wasm compiles while the notebook is read and the bundles are fetched and decoded.
       const params = new URLSearchParams(location.search);
       // ?engine=server (the URL `jankbook serve` prints): the server's native DuckDB holds the runs and the lake.
       const server = params.get("engine") === "server";
+      // DuckDB's 34 MB wasm compiles while the notebook is read and the bundles are fetched and decoded.
       const engineReady: Promise<SqlEngine> = server
         ? Promise.resolve(new RemoteHttpEngine(location.origin))
         : createBrowserEngine();
