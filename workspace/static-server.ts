@@ -2,7 +2,7 @@
 // as they are (vite preview gzips on the fly and made a 28 MB table take 18x longer, STACK.md).
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { extname, join, normalize, resolve } from "node:path";
 
@@ -27,14 +27,13 @@ export interface StaticServer {
   close(): Promise<void>;
 }
 
-/** Serves `root`, plus extra folders mounted at URL prefixes (e.g. {"/runs/": "/data/bundles"}). */
-export async function serveStatic(
+/** Answers requests from `root` and the mounts (jankbook serve puts its SQL endpoint in front of this). */
+export function staticHandler(
   root: string,
-  port = 0,
   mounts: Record<string, string> = {},
-): Promise<StaticServer> {
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const base = resolve(root);
-  const server = createServer(async (req, res) => {
+  return async (req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
     const mount = Object.keys(mounts).find((prefix) => path.startsWith(prefix));
     const dir = mount ? resolve(mounts[mount]!) : base;
@@ -79,7 +78,16 @@ export async function serveStatic(
     } catch {
       res.writeHead(404, { "content-type": "text/plain" }).end(`not found: ${path}`);
     }
-  });
+  };
+}
+
+/** Serves `root`, plus extra folders mounted at URL prefixes (e.g. {"/runs/": "/data/bundles"}). */
+export async function serveStatic(
+  root: string,
+  port = 0,
+  mounts: Record<string, string> = {},
+): Promise<StaticServer> {
+  const server = createServer(staticHandler(root, mounts));
   await new Promise<void>((ok) => server.listen(port, "127.0.0.1", ok));
   const { port: actual } = server.address() as AddressInfo;
   return {

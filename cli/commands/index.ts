@@ -15,4 +15,5 @@ export const commands: Record<string, () => Promise<RegisterCommand>> = {
   export: async () => (await import("./export")).registerExport,
   pack: async () => (await import("./pack")).registerPack,
   lake: async () => (await import("./lake")).registerLake,
+  serve: async () => (await import("./serve")).registerServe,
 };

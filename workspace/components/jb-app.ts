@@ -9,6 +9,7 @@ import { overviewChartData, overviewChartOptions } from "../app/overview-chart";
 import { Session } from "../app/session";
 import { createBrowserEngine } from "../db/duckdb-browser";
 import { listTables, tableExists, type SqlEngine, type TableInfo } from "../db/engine";
+import { RemoteHttpEngine, serverEngineInfo } from "../db/remote-http-engine";
 import { loadDraft, clearDraft } from "../app/autosave";
 import { bundledNotebookFolders, bundledNotebooks, runsForNotebook } from "../app/notebook-sources";
 import { openNotebookFile, saveNotebookFile } from "../app/notebook-files";
@@ -149,10 +150,14 @@ export class JbApp extends LitElement {
 
   private async start() {
     try {
-      // DuckDB's 34 MB wasm compiles while the notebook is read and the bundles are fetched and decoded.
-      const engineReady = createBrowserEngine();
-      engineReady.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
       const params = new URLSearchParams(location.search);
+      // ?engine=server (the URL `jankbook serve` prints): the server's native DuckDB holds the runs and the lake.
+      const server = params.get("engine") === "server";
+      // DuckDB's 34 MB wasm compiles while the notebook is read and the bundles are fetched and decoded.
+      const engineReady: Promise<SqlEngine> = server
+        ? Promise.resolve(new RemoteHttpEngine(location.origin))
+        : createBrowserEngine();
+      engineReady.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
       const notebooks = bundledNotebooks();
       let name = params.get("notebook") ?? (notebooks.triage ? "triage" : Object.keys(notebooks)[0]);
       let original = name ? notebooks[name] : undefined;
@@ -176,7 +181,7 @@ export class JbApp extends LitElement {
       const wanted = text
         ? runsForNotebook(text, available, { folder: folder ?? "", runs: beside })
         : { runs: available.map((r) => `samples/${r}/`), missing: [] };
-      const urls = params.get("runs")?.split(",").filter(Boolean) ?? wanted.runs;
+      const urls = server ? [] : (params.get("runs")?.split(",").filter(Boolean) ?? wanted.runs);
       const sources = urls.map((u) => urlSource(u));
       performance.mark("jb:load-start"); // the frames load benchmark counts long tasks from here
       const reads = sources.map((source) => prepareBundle(source, { attach: true }));
@@ -184,8 +189,9 @@ export class JbApp extends LitElement {
       this.session = new Session(await engineReady);
       if (performance.getEntriesByName("jb:engine-ready").length === 0) performance.mark("jb:engine-ready");
       this.session.addEventListener("change", () => this.requestUpdate());
-      await this.open(sources, reads);
-      if (wanted.missing.length)
+      if (server) await this.openServer();
+      else await this.open(sources, reads);
+      if (!server && wanted.missing.length)
         this.status += `; notebook names runs found neither beside it nor among the samples: ${wanted.missing.join(", ")}`;
       this.notebookText = text;
     } catch (e) {
@@ -310,6 +316,18 @@ export class JbApp extends LitElement {
     this.status = `${this.session.runs.length} run${this.session.runs.length === 1 ? "" : "s"} loaded${failed ? `, ${failed} with errors` : ""}${loadPaths(this.session.runs)}`;
     await this.refreshChart();
     this.tables = await listTables(this.session.engine).catch(() => []);
+  }
+
+  /** Under `jankbook serve`: the runs are the server's; the chart and the tables come from its engine. */
+  private async openServer() {
+    const engine = this.session!.engine;
+    const info = await serverEngineInfo(location.href);
+    if (!info) throw new Error(`the jankbook serve at ${location.origin} is not answering`);
+    const runs = (info.runs as unknown[]).length;
+    const lake = (info.lake as string[]).length ? `, lake: ${(info.lake as string[]).join(", ")}` : "";
+    this.status = `engine: jankbook serve at ${location.origin} (native DuckDB, ${runs} run${runs === 1 ? "" : "s"}${lake})`;
+    if (await tableExists(engine, "frames")) await this.refreshChart(true);
+    this.tables = await listTables(engine).catch(() => []);
   }
 
   /** `overviewReady`: a run's frames and UI events are in DuckDB though the run is not listed yet. */
