@@ -35,6 +35,8 @@ export interface GroupDependency {
 export interface GroupReport {
   /** 1-based */
   rank: number;
+  /** the τ (ms) the group was judged against: a result carries what made it, so a report cannot print another */
+  tauMs: number;
   group: number;
   contextIds: number[];
   contexts: string[][];
@@ -130,6 +132,7 @@ export function anomalousGroups(
   const behind = waitedBehindColumns(q, slow);
   const reports: GroupReport[] = anomalous.map((g) => ({
     rank: 0,
+    tauMs: tau,
     group: g,
     contextIds: contextIds.filter((id) => groupOfContext.get(id) === g),
     contexts: contextIds.filter((id) => groupOfContext.get(id) === g).map((id) => byId.get(id)!),
@@ -213,7 +216,7 @@ export function anomalousGroupsPlot(
         fill: "metric",
         title: (d: { ms: number }) => `${d.ms.toFixed(1)} ms`,
       }),
-      Plot.ruleX([options.tauMs ?? 500], { stroke: "#d62728", strokeDasharray: "4,3" }),
+      Plot.ruleX([options.tauMs ?? reports[0]?.tauMs ?? 500], { stroke: "#d62728", strokeDasharray: "4,3" }),
     ],
   };
 }

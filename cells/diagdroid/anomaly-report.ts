@@ -3,7 +3,7 @@
 import type { GroupReport } from "./anomalous-groups";
 
 export interface AnomalyReportOptions {
-  /** τ used for the groups, ms (line 4); default 500 */
+  /** τ used for the groups, ms (line 4); default: the τ the groups carry, else the paper's 500 */
   tauMs?: number;
   /** frames shown per context, innermost first; default 8 */
   maxFrames?: number;
@@ -14,7 +14,7 @@ const groupLabel = (g: number, contextIds: readonly number[]) =>
   `group ${g} (contexts ${contextIds.join(", ")})`;
 
 export function anomalyReport(reports: readonly GroupReport[], options: AnomalyReportOptions = {}): string {
-  const tau = options.tauMs ?? 500;
+  const tau = options.tauMs ?? reports[0]?.tauMs ?? 500;
   const maxFrames = options.maxFrames ?? 8;
   if (reports.length === 0)
     return `No anomalous task group: every queuing and execution time is ≤ ${tau}ms.\n`;

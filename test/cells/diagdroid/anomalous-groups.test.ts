@@ -104,6 +104,14 @@ describe("anomalyReport", () => {
     expect(text).toContain("  AsyncTask.executeOnExecutor(<Xposed>)");
     expect(text).toContain("4.   cases of queuing time ≥ 500ms: 0");
   });
+  it("prints the τ the groups were judged against when none is passed (issue 20: τ moved, report said 500)", () => {
+    const groups = anomalousGroups(tasks, contexts, { tauMs: 1500 });
+    expect(groups.every((g) => g.tauMs === 1500)).toBe(true);
+    const text = anomalyReport(groups);
+    expect(text).toContain("cases of queuing time ≥ 1500ms");
+    expect(text).not.toContain("≥ 500ms");
+    expect(anomalyReport([], { tauMs: 300 })).toContain("≤ 300ms");
+  });
   it("says when nothing is anomalous", () => {
     expect(anomalyReport([])).toBe("No anomalous task group: every queuing and execution time is ≤ 500ms.\n");
   });

@@ -52,4 +52,23 @@ describe("ANALYSES palette", () => {
     expect(failed).toEqual([]);
     expect(result.states.some((s) => s.displays.length > 0)).toBe(true);
   });
+  it("the DiagDroid entry's report follows τ set from outside (jankbook run --set tau=300)", async () => {
+    const entry = ANALYSES.find((a) => a.label.startsWith("DiagDroid: anomalous task groups"))!;
+    let nb = parseNotebook("# palette\n");
+    for (const c of entry.cells) nb = insertCell(nb, nb.blocks.length, c.kind, c.source, c.name);
+    const dir = await mkdtemp(join(tmpdir(), "jb-palette-tau-"));
+    const path = join(dir, "palette.md");
+    await writeFile(path, serializeNotebook(nb));
+    const result = await runNotebookFile(path, {
+      runs: [join(SAMPLES_DIR, "paper-cases-pixel-4a")],
+      set: { tau: "300" },
+    });
+    expect(result.states.filter((s) => s.status === "rejected")).toEqual([]);
+    const shown = JSON.stringify(
+      result.states.flatMap((s) => s.displays),
+      (_key, v: unknown) => (typeof v === "bigint" ? String(v) : v),
+    );
+    expect(shown).toContain("≥ 300ms");
+    expect(shown).not.toContain("≥ 500ms");
+  });
 });
