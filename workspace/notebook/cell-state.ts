@@ -50,3 +50,8 @@ export function newCellState(cell: Cell, analysis: CellAnalysis): CellState {
     runs: 0,
   };
 }
+
+/** How progress lines and reports name a cell: `sql <name>` or `ts <what it defines>`. */
+export function cellLabel(c: { kind: string; name?: string; defines: string[]; id: string }): string {
+  return c.kind === "sql" ? `sql ${c.name ?? c.id}` : `ts ${c.defines.length ? c.defines.join(", ") : c.id}`;
+}

@@ -9,6 +9,7 @@ import { boundedJson, describeValue } from "../publish/bounded-json";
 import { createNodePublishContext } from "../publish/node-context";
 import { escapeHtml, renderDisplay, type PublishContext } from "../publish/publish";
 import { parseNotebook } from "./format";
+import { cellLabel } from "./cell-state";
 import { explainLoadFailures } from "./load-failures";
 import { remoteEngine } from "./remote-engine";
 import { NotebookRuntime, type CellState } from "./runtime";
@@ -29,10 +30,6 @@ function labels(source: string): Map<string, string> {
   return out;
 }
 
-function cellName(s: CellState): string {
-  return s.kind === "sql" ? `sql ${s.name ?? s.id}` : `ts ${s.defines.length ? s.defines.join(", ") : s.id}`;
-}
-
 function renderHtml(s: CellState, label: string, ctx: PublishContext, cap: number): string[] {
   const out: string[] = [];
   let used = 0;
@@ -44,7 +41,7 @@ function renderHtml(s: CellState, label: string, ctx: PublishContext, cap: numbe
       continue;
     }
     out.push(
-      `<div class="error">${escapeHtml(cellName(s))}: output ${k + 1} (${escapeHtml(describeValue(d))}) is not embedded: ` +
+      `<div class="error">${escapeHtml(cellLabel(s))}: output ${k + 1} (${escapeHtml(describeValue(d))}) is not embedded: ` +
         `it is over the report's cap of ${cap.toLocaleString("en-US")} characters per cell</div>`,
     );
     used += 200;
@@ -75,7 +72,7 @@ function snapshotOf(
   };
   if (boundedJson(snap, cap) !== null) return snap;
   const over = (v: unknown) => (boundedJson(snapshotValue(v), cap) === null ? describeValue(v) : null);
-  const note = `not embedded: cell ${cellName(s)} is over the report's cap of ${cap.toLocaleString("en-US")} characters per cell`;
+  const note = `not embedded: cell ${cellLabel(s)} is over the report's cap of ${cap.toLocaleString("en-US")} characters per cell`;
   return {
     values: Object.fromEntries(
       Object.entries(values).map(([k, v]) => [k, boundedJson(v, cap) === null ? { omitted: note } : v]),
@@ -156,7 +153,7 @@ async function main() {
       reported.add(s.id);
       post({
         type: "progress",
-        line: `${s.status === "fulfilled" ? "ok  " : "FAIL"} ${cellName(s)}${s.ms !== undefined ? ` (${Math.round(s.ms)} ms)` : ""}${s.error ? `: ${s.error}` : ""}`,
+        line: `${s.status === "fulfilled" ? "ok  " : "FAIL"} ${cellLabel(s)}${s.ms !== undefined ? ` (${Math.round(s.ms)} ms)` : ""}${s.error ? `: ${s.error}` : ""}`,
       });
     },
   });

@@ -17,6 +17,7 @@ import { attachLake } from "../db/lake-views";
 import { parseNotebook, type Notebook } from "./format";
 import { globToRegExp, hasGlob, matchRunNames } from "./runs";
 import { explainLoadFailures } from "./load-failures";
+import { cellLabel } from "./cell-state";
 import { NotebookRuntime, type CellState, type CheckResult } from "./runtime";
 import { snapshotNotebook, type NotebookSnapshot } from "./snapshot";
 
@@ -204,7 +205,11 @@ export async function loadRuns(
   return runs;
 }
 
-export async function runNotebookFile(path: string, options: HeadlessOptions = {}): Promise<HeadlessResult> {
+/**
+ * What both runners (this one and isolated-run.ts) do before the cells: the notebook, its runs, an engine (the
+ * caller's, or one of its own that the runner closes) with the lake attached and the runs loaded.
+ */
+export async function openNotebookRuns(path: string, options: HeadlessOptions & { engine?: SqlEngine }) {
   const progress = options.onProgress ?? (() => {});
   const notebook = parseNotebook(await readFile(path, "utf8"));
   const dirs = await resolveRunDirs(notebook, path, options);
@@ -213,15 +218,18 @@ export async function runNotebookFile(path: string, options: HeadlessOptions = {
   const engine = options.engine ?? (await createNodeEngine());
   await attachNotebookLake(notebook, path, engine);
   const runs = await loadRuns(dirs, engine, progress);
-  const t1 = performance.now();
+  return { progress, notebook, dirs, engine, ownEngine, runs, t0, t1: performance.now() };
+}
+
+export async function runNotebookFile(path: string, options: HeadlessOptions = {}): Promise<HeadlessResult> {
+  const { progress, notebook, engine, ownEngine, runs, t0, t1 } = await openNotebookRuns(path, options);
   const reported = new Set<string>();
   const runtime = new NotebookRuntime({
     engine: explainLoadFailures(engine, runs),
     onCell: (s) => {
       if (s.status === "pending" || reported.has(s.id)) return;
       reported.add(s.id);
-      const label =
-        s.kind === "sql" ? `sql ${s.name ?? s.id}` : `ts ${s.defines.length ? s.defines.join(", ") : s.id}`;
+      const label = cellLabel(s);
       progress(
         `${s.status === "fulfilled" ? "ok  " : "FAIL"} ${label}${s.ms !== undefined ? ` (${Math.round(s.ms)} ms)` : ""}${s.error ? `: ${s.error}` : ""}`,
       );

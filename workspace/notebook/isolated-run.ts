@@ -5,21 +5,12 @@
 //
 //   const r = await runNotebookIsolated("nb.md", {timeoutMs, report: "html", runs, set});
 //   r.records (notebook order), r.states, r.failedCells, r.failedChecks, r.stopped, r.provenance
-import { readFile } from "node:fs/promises";
 import { MessageChannel, Worker } from "node:worker_threads";
 import { totalmem } from "node:os";
 import type { SqlEngine } from "../db/engine";
-import { createNodeEngine } from "../db/duckdb-node";
-import type { CellState, CheckResult } from "./cell-state";
-import { cells as cellsOf, parseNotebook, type Notebook } from "./format";
-import {
-  attachNotebookLake,
-  jankbookVersion,
-  loadRuns,
-  resolveRunDirs,
-  type HeadlessOptions,
-  type Provenance,
-} from "./headless";
+import { cellLabel, type CellState, type CheckResult } from "./cell-state";
+import { cells as cellsOf, type Notebook } from "./format";
+import { jankbookVersion, openNotebookRuns, type HeadlessOptions, type Provenance } from "./headless";
 import { PreRendered } from "../publish/publish";
 import { serveEngine } from "./remote-engine";
 import type { CellRecord, ReportKind, WorkerInit, WorkerMessage } from "./worker-protocol";
@@ -70,23 +61,11 @@ const BOOT =
 /** how long the worker may take to load its modules (seen: 2 s idle, 5 s at load 19 on 2 cores) */
 const BOOT_MS = 120_000;
 
-function label(r: { kind: string; name?: string; defines: string[]; id: string }): string {
-  return r.kind === "sql" ? `sql ${r.name ?? r.id}` : `ts ${r.defines.length ? r.defines.join(", ") : r.id}`;
-}
-
 export async function runNotebookIsolated(
   path: string,
   options: IsolatedOptions = {},
 ): Promise<IsolatedResult> {
-  const progress = options.onProgress ?? (() => {});
-  const notebook = parseNotebook(await readFile(path, "utf8"));
-  const dirs = await resolveRunDirs(notebook, path, options);
-  const t0 = performance.now();
-  const ownEngine = !options.engine;
-  const engine = options.engine ?? (await createNodeEngine());
-  await attachNotebookLake(notebook, path, engine);
-  const runs = await loadRuns(dirs, engine, progress);
-  const t1 = performance.now();
+  const { progress, notebook, engine, ownEngine, runs, t0, t1 } = await openNotebookRuns(path, options);
   const timeoutMs = options.timeoutMs ?? 120_000;
   const memoryMb = options.memoryMb ?? Math.min(4096, Math.floor(totalmem() / 2 / 2 ** 20));
   const channel = new MessageChannel();
@@ -175,8 +154,8 @@ export async function runNotebookIsolated(
     const culprit = running.reduce<CellRecord | null>((a, r) => (a && a.started > r.started ? a : r), null);
     const generators = list.filter((r) => r.status === "fulfilled" && r.generators?.length);
     outcome.cells = culprit
-      ? [label(culprit)]
-      : generators.map((r) => `${label(r)} (generator ${r.generators!.join(", ")} never ended)`);
+      ? [cellLabel(culprit)]
+      : generators.map((r) => `${cellLabel(r)} (generator ${r.generators!.join(", ")} never ended)`);
     const why = `${outcome.cells.join("; ") || "the notebook"} ${outcome.message}`;
     for (const r of list) {
       if (r.status !== "pending") continue;

@@ -4,19 +4,24 @@ import type { Table } from "apache-arrow";
 import { makeBundleTable, type DictionaryValues } from "../../../bundle/table-builder";
 import { THREAD_STATE_NAMES, type SliceColumns, type ThreadStateColumns } from "./rows";
 
-export function sliceTable(c: SliceColumns, runId: string): Table {
-  const n = c.length;
+/** Thread names as a dictionary, and name index and pid per tid: typed tables below 65536, Maps for the rest. */
+function threadLookup(threadNames: Map<number, string>, pids: Map<number, number>) {
   const names: string[] = [];
   const nameOf = new Map<number, number>();
-  for (const [tid, name] of c.names) {
+  for (const [tid, name] of threadNames) {
     nameOf.set(tid, names.length);
     names.push(name);
   }
-  // Name index and pid per tid from typed tables for tids below 65536 (Map lookups for the rest).
   const nameBy = new Int32Array(65536).fill(-1);
   const pidBy = new Float64Array(65536).fill(NaN);
   for (const [tid, k] of nameOf) if (tid >= 0 && tid < 65536) nameBy[tid] = k;
-  for (const [tid, p] of c.pids) if (tid >= 0 && tid < 65536) pidBy[tid] = p;
+  for (const [tid, p] of pids) if (tid >= 0 && tid < 65536) pidBy[tid] = p;
+  return { names, nameOf, nameBy, pidBy };
+}
+
+export function sliceTable(c: SliceColumns, runId: string): Table {
+  const n = c.length;
+  const { names, nameOf, nameBy, pidBy } = threadLookup(c.names, c.pids);
   const threadName = new Int32Array(n);
   const pid = new Float64Array(n);
   for (let i = 0; i < n; i++) {
@@ -55,17 +60,7 @@ export function sliceTable(c: SliceColumns, runId: string): Table {
 
 export function threadStateTable(c: ThreadStateColumns, runId: string): Table {
   const n = c.length;
-  const names: string[] = [];
-  const nameOf = new Map<number, number>();
-  for (const [tid, name] of c.names) {
-    nameOf.set(tid, names.length);
-    names.push(name);
-  }
-  // Name index and pid per tid from typed tables for tids below 65536 (Map lookups for the rest).
-  const nameBy = new Int32Array(65536).fill(-1);
-  const pidBy = new Float64Array(65536).fill(NaN);
-  for (const [tid, k] of nameOf) if (tid >= 0 && tid < 65536) nameBy[tid] = k;
-  for (const [tid, p] of c.pids) if (tid >= 0 && tid < 65536) pidBy[tid] = p;
+  const { names, nameOf, nameBy, pidBy } = threadLookup(c.names, c.pids);
   const threadName = new Int32Array(n);
   const pid = new Float64Array(n);
   const cpu = new Float64Array(n);
