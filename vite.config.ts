@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { createLogger, defineConfig, type LogLevel } from "vite";
 // With an extension: Vite warns about extensionless imports in its config (its coming native config loader).
-import { notebookRunsPlugin } from "./workspace/notebook-runs-plugin.js";
+import { notebookRunsPlugin } from "./workspace/node/notebook-runs-plugin.js";
 
 // DuckDB-WASM's worker ships a source map naming its bundled apache-arrow sources, which are not in the
 // package: Vite's dev server warns once per file (about 130 lines on `npm start`). Those say nothing

@@ -4,7 +4,7 @@
 import { execFileSync } from "node:child_process";
 import type { Browser } from "playwright-core";
 import { launchChromium } from "../test/support/chromium";
-import { serveStatic, type StaticServer } from "../workspace/static-server";
+import { serveStatic, type StaticServer } from "../workspace/node/static-server";
 import { FRAMES_LABEL as label, framesData, streamingFirstCharts } from "./frames-data";
 import type { Benchmark } from "./harness";
 

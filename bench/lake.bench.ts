@@ -9,10 +9,10 @@ import { lakeAdd } from "../bundle/lake-add";
 import { newManifest } from "../bundle/manifest";
 import { writeBundleFolder } from "../bundle/node-io";
 import { makeBundleTable } from "../bundle/table-builder";
-import { createNativeEngine } from "../workspace/db/duckdb-native";
-import { createNodeEngine } from "../workspace/db/duckdb-node";
+import { createNativeEngine } from "../workspace/node/duckdb-native";
+import { createNodeEngine } from "../workspace/node/duckdb-node";
 import type { SqlEngine } from "../workspace/db/engine";
-import { attachLake } from "../workspace/db/lake-views";
+import { attachLake } from "../workspace/node/lake-views";
 import { timeMs, type Benchmark } from "./harness";
 
 const ADD_RUNS = 20;

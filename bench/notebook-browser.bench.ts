@@ -8,7 +8,7 @@ import { newManifest } from "../bundle/manifest";
 import { writeBundleFolder } from "../bundle/node-io";
 import { makeBundleTable } from "../bundle/table-builder";
 import { launchChromium } from "../test/support/chromium";
-import { serveStatic, type StaticServer } from "../workspace/static-server";
+import { serveStatic, type StaticServer } from "../workspace/node/static-server";
 import type { Benchmark } from "./harness";
 
 let browser: Browser;

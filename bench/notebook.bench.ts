@@ -4,10 +4,10 @@
 import { readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createNodeEngine } from "../workspace/db/duckdb-node";
+import { createNodeEngine } from "../workspace/node/duckdb-node";
 import type { SqlEngine } from "../workspace/db/engine";
-import { runNotebookFile, type HeadlessResult } from "../workspace/notebook/headless";
-import { createNodePublishContext } from "../workspace/publish/node-context";
+import { runNotebookFile, type HeadlessResult } from "../workspace/node/headless";
+import { createNodePublishContext } from "../workspace/node/node-context";
 import { publishNotebook } from "../workspace/publish/publish";
 import type { Benchmark } from "./harness";
 

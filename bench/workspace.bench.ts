@@ -2,7 +2,7 @@
 import { execFileSync } from "node:child_process";
 import type { Browser } from "playwright-core";
 import { launchChromium } from "../test/support/chromium";
-import { serveStatic, type StaticServer } from "../workspace/static-server";
+import { serveStatic, type StaticServer } from "../workspace/node/static-server";
 import type { Benchmark } from "./harness";
 
 let browser: Browser;

@@ -46,12 +46,12 @@ export async function buildCli(outdir = DIST) {
     // runs no TypeScript at all.
     entryPoints: {
       main: join(ROOT, "cli", "main.ts"),
-      [WORKER]: join(ROOT, "workspace", "notebook", "cell-worker.ts"),
+      [WORKER]: join(ROOT, "workspace", "node", "cell-worker.ts"),
     },
     // isolated-run.ts finds it from its own import.meta.url, which names its source file (sourceUrls)
     define: {
       JANKBOOK_COMPILED_WORKER: JSON.stringify(
-        relative(join(ROOT, "workspace", "notebook"), join(outdir, `${WORKER}.js`))
+        relative(join(ROOT, "workspace", "node"), join(outdir, `${WORKER}.js`))
           .split("\\")
           .join("/"),
       ),

@@ -5,8 +5,8 @@
 import { writeFile } from "node:fs/promises";
 import { extname } from "node:path";
 import type { Command } from "commander";
-import { htmlReport, jsonReport, markdownReport, reportOk } from "../../workspace/notebook/headless-report";
-import { runNotebookIsolated, type IsolatedResult } from "../../workspace/notebook/isolated-run";
+import { htmlReport, jsonReport, markdownReport, reportOk } from "../../workspace/node/headless-report";
+import { runNotebookIsolated, type IsolatedResult } from "../../workspace/node/isolated-run";
 
 export interface NotebookCommandOptions {
   runs?: string[];
@@ -52,7 +52,7 @@ export async function executeNotebook(path: string, opts: NotebookCommandOptions
 }
 
 async function engineFor(path: string, opts: NotebookCommandOptions) {
-  const { chooseEngine } = await import("../../workspace/db/choose-engine");
+  const { chooseEngine } = await import("../../workspace/node/choose-engine");
   const chosen = await chooseEngine(opts.engine!, path, opts.runs);
   process.stderr.write(`${chosen.reason}\n`);
   return chosen.engine;

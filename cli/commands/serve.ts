@@ -41,7 +41,7 @@ export function registerServe(program: Command) {
       const port = Number(opts.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535)
         throw new Error(`--port ${opts.port}: expected a port number`);
-      const { startSqlServer } = await import("../../workspace/sql-server");
+      const { startSqlServer } = await import("../../workspace/node/sql-server");
       const server = await startSqlServer({
         dist: builtWorkspace(),
         lake: opts.lake,

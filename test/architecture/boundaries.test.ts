@@ -42,4 +42,19 @@ describe("module boundaries", () => {
   it("no file in collectors/ imports from cells/", () => {
     expect(crossings("collectors", "cells")).toEqual([]);
   });
+
+  // Node-only code (servers, native DuckDB, the headless runner) lives in workspace/node/, so the browser
+  // build never pulls in node: modules and a reader sees at once which side a file runs on.
+  it("only workspace/node/ imports node: modules or reaches into workspace/node/", () => {
+    const browserSide = sources("workspace").filter((f) => !f.startsWith("workspace/node/"));
+    const offending = browserSide.flatMap((file) =>
+      specifiers(readFileSync(file, "utf8"))
+        .filter(
+          (s) =>
+            s.startsWith("node:") || (s.startsWith(".") && join(file, "..", s).startsWith("workspace/node/")),
+        )
+        .map((s) => `${file}: ${s}`),
+    );
+    expect(offending).toEqual([]);
+  });
 });

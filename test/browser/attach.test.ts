@@ -7,7 +7,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readBundleFolder } from "../../bundle/node-io";
 import { packBundle } from "../../bundle/pack-bundle";
-import { serveStatic, type StaticServer } from "../../workspace/static-server";
+import { serveStatic, type StaticServer } from "../../workspace/node/static-server";
 import { launchChromium } from "../support/chromium";
 
 const RUN = "k9-galaxy-s21-android12-r1";

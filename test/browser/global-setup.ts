@@ -1,4 +1,4 @@
-// Builds the workspace once for all browser tests (they serve dist/ with workspace/static-server.ts).
+// Builds the workspace once for all browser tests (they serve dist/ with workspace/node/static-server.ts).
 import { execFileSync } from "node:child_process";
 
 export default function setup() {

@@ -2,7 +2,7 @@
 // downstream cells, errors in place, and recovery of unsaved edits after a reload.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serveStatic, type StaticServer } from "../../workspace/static-server";
+import { serveStatic, type StaticServer } from "../../workspace/node/static-server";
 import { launchChromium } from "../support/chromium";
 
 describe("notebook workspace in Chromium", () => {

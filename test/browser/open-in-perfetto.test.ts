@@ -10,8 +10,8 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readBundleFolder } from "../../bundle/node-io";
 import { bundleToPerfetto } from "../../collectors/export/bundle-to-perfetto";
-import { SAMPLES_DIR } from "../../workspace/notebook/headless";
-import { serveStatic } from "../../workspace/static-server";
+import { SAMPLES_DIR } from "../../workspace/node/headless";
+import { serveStatic } from "../../workspace/node/static-server";
 import { launchChromium } from "../support/chromium";
 
 const FAKE_UI = `<!doctype html><title>fake Perfetto UI</title><script>

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cells, parseNotebook } from "../../workspace/notebook/format";
-import { serveStatic, type StaticServer } from "../../workspace/static-server";
+import { serveStatic, type StaticServer } from "../../workspace/node/static-server";
 import { launchChromium } from "../support/chromium";
 import { cellDefining, notebookSettled, openWorkspace } from "../support/workspace-page";
 import { openOffline } from "../support/offline-page";

@@ -5,7 +5,7 @@
 // wait below has its own timeout, and the test's own 90 s ends it; afterAll kills Chromium.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serveStatic, type StaticServer } from "../../workspace/static-server";
+import { serveStatic, type StaticServer } from "../../workspace/node/static-server";
 import { launchChromium } from "../support/chromium";
 import { cellDefining } from "../support/workspace-page";
 

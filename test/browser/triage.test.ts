@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { tableFromIPC } from "apache-arrow";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serveStatic, type StaticServer } from "../../workspace/static-server";
+import { serveStatic, type StaticServer } from "../../workspace/node/static-server";
 import { launchChromium } from "../support/chromium";
 import { cellDefining, notebookSettled, openWorkspace } from "../support/workspace-page";
 

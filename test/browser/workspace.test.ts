@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serveStatic, type StaticServer } from "../../workspace/static-server";
+import { serveStatic, type StaticServer } from "../../workspace/node/static-server";
 import { launchChromium } from "../support/chromium";
 
 const SAMPLE = "workspace/public/samples";

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RUN_SUMMARY, lakeAdd } from "../../bundle/lake-add";
 import { readBundleFolder } from "../../bundle/node-io";
 import { packBundle } from "../../bundle/pack-bundle";
-import { createNativeEngine } from "../../workspace/db/duckdb-native";
-import { createNodeEngine } from "../../workspace/db/duckdb-node";
-import { runNotebookFile } from "../../workspace/notebook/headless";
+import { createNativeEngine } from "../../workspace/node/duckdb-native";
+import { createNodeEngine } from "../../workspace/node/duckdb-node";
+import { runNotebookFile } from "../../workspace/node/headless";
 
 const SAMPLES = "workspace/public/samples";
 const A = "k9-pixel-2-android9-r1";

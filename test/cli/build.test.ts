@@ -136,7 +136,7 @@ describe("falling back to the sources", () => {
     const { inputs } = JSON.parse(readFileSync(join(DIST, "inputs.json"), "utf8")) as { inputs: string[] };
     for (const name of Object.keys(commands)) expect(inputs).toContain(`cli/commands/${name}.ts`);
     expect(inputs).toContain("cli/main.ts");
-    expect(inputs).toContain("workspace/notebook/cell-worker.ts");
+    expect(inputs).toContain("workspace/node/cell-worker.ts");
     expect(inputs).toContain("collectors/adb/collect-device.ts");
     expect(inputs).toContain("bundle/schema.ts");
     expect(inputs.some((p) => p.includes("node_modules"))).toBe(false);

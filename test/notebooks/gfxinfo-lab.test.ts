@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Manifest } from "../../bundle/manifest";
-import { runNotebookFile, type HeadlessResult } from "../../workspace/notebook/headless";
+import { runNotebookFile, type HeadlessResult } from "../../workspace/node/headless";
 import { LAB, labTotal as total, writeGfxinfoLab } from "../../samples/gfxinfo-lab";
 
 const NOTEBOOK = join(import.meta.dirname, "../../notebooks/examples/gfxinfo-lab.md");

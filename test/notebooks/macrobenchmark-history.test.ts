@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importFiles } from "../../cli/commands/import";
-import { runNotebookFile, type HeadlessResult } from "../../workspace/notebook/headless";
+import { runNotebookFile, type HeadlessResult } from "../../workspace/node/headless";
 
 const ROOT = join(import.meta.dirname, "../..");
 const NOTEBOOK = join(ROOT, "notebooks/examples/macrobenchmark-history.md");

@@ -7,7 +7,7 @@ import type { Table } from "apache-arrow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readBundleFolder } from "../../bundle/node-io";
 import { importPerfetto } from "../../collectors/import/perfetto";
-import { runNotebookFile, type HeadlessResult } from "../../workspace/notebook/headless";
+import { runNotebookFile, type HeadlessResult } from "../../workspace/node/headless";
 
 const ROOT = join(import.meta.dirname, "../..");
 const NOTEBOOK = join(ROOT, "notebooks/examples/perfetto-frames.md");

@@ -2,7 +2,7 @@
 // reference computations written out independently of cells/.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { SAMPLES_DIR } from "../../workspace/notebook/headless";
+import { SAMPLES_DIR } from "../../workspace/node/headless";
 
 export interface Culprit {
   task_ids?: number[];

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SqlEngine } from "../../workspace/db/engine";
-import { runNotebookFile, SAMPLES_DIR, type HeadlessResult } from "../../workspace/notebook/headless";
+import { runNotebookFile, SAMPLES_DIR, type HeadlessResult } from "../../workspace/node/headless";
 import { appFrameOf, hf6, truth, type GroupRow, type TimelineRow, type UpgradeRow } from "./triage-support";
 
 const ROOT = join(import.meta.dirname, "../..");

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createNativeEngine } from "../../workspace/db/duckdb-native";
+import { createNativeEngine } from "../../workspace/node/duckdb-native";
 import type { SqlEngine } from "../../workspace/db/engine";
 import { checkSql, firstKeyword, RefusedSql } from "../../workspace/db/sql-guard";
 

@@ -25,7 +25,7 @@ export function bundledNotebookFolders(): Record<string, string> {
   return out;
 }
 
-/** The run bundles beside the notebooks, as notebook-runs.json lists them (workspace/notebook-runs-plugin.ts). */
+/** The run bundles beside the notebooks, as notebook-runs.json lists them (workspace/node/notebook-runs-plugin.ts). */
 export interface NotebookRuns {
   /** the notebook's folder, relative to notebooks/ ("" for notebooks/triage.md) */
   folder: string;

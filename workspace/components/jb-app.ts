@@ -199,7 +199,7 @@ export class JbApp extends LitElement {
     }
   }
 
-  /** samples/index.json, or notebook-runs.json (the runs beside notebooks: workspace/notebook-runs-plugin.ts) */
+  /** samples/index.json, or notebook-runs.json (the runs beside notebooks: workspace/node/notebook-runs-plugin.ts) */
   private async jsonList(url: string): Promise<string[]> {
     const response = await fetch(url);
     if (!response.ok) return [];

@@ -7,7 +7,7 @@
 // `?` one character. `jankbook run --runs <dir> ...` replaces the front matter's list: a <dir> holding a
 // manifest.json is one run, otherwise each sub-folder of it that holds one is a run.
 // The browser applies both over lists: the runs beside the notebooks (notebook-runs.json, served by
-// workspace/notebook-runs-plugin.ts) then samples/index.json (workspace/app/notebook-sources.ts runsForNotebook).
+// workspace/node/notebook-runs-plugin.ts) then samples/index.json (workspace/app/notebook-sources.ts runsForNotebook).
 
 export function hasGlob(pattern: string): boolean {
   return /[*?]/.test(pattern);

@@ -14,7 +14,7 @@ import {
   type CallTimelineSummaryOptions,
 } from "../../../cells/androscope/call-timeline-summary";
 import { readMethodTrace } from "../../../collectors/sources/method-trace";
-import { createNodeEngine } from "../../../workspace/db/duckdb-node";
+import { createNodeEngine } from "../../../workspace/node/duckdb-node";
 import { listTables, type SqlEngine } from "../../../workspace/db/engine";
 import {
   arbitraryCalls,

@@ -16,7 +16,7 @@ import {
   type CallTimelineOptions,
 } from "../../../cells/androscope/call-timeline";
 import { readMethodTrace } from "../../../collectors/sources/method-trace";
-import { createNodeEngine } from "../../../workspace/db/duckdb-node";
+import { createNodeEngine } from "../../../workspace/node/duckdb-node";
 import type { SqlEngine } from "../../../workspace/db/engine";
 import { arbitraryCalls, callsTable, flatten, HAND_THREADS } from "./call-table";
 import { reference, rowsOf, runLanes, sortOut } from "./call-timeline-reference";

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { readBundleFolder } from "../../../bundle/node-io";
 import { bundleToPerfetto } from "../../../collectors/export/bundle-to-perfetto";
 import { importSystrace } from "../../../collectors/import/systrace";
-import { SAMPLES_DIR } from "../../../workspace/notebook/headless";
+import { SAMPLES_DIR } from "../../../workspace/node/headless";
 import { decode, f64, int, str, sub, subs, u64s, type Message } from "./proto-decode";
 
 interface Span {

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../../cli/main";
 import { serveTraceOnce } from "../../../collectors/export/serve-trace-once";
-import { SAMPLES_DIR } from "../../../workspace/notebook/headless";
+import { SAMPLES_DIR } from "../../../workspace/node/headless";
 import { decode, subs } from "./proto-decode";
 
 const dir = mkdtempSync(join(tmpdir(), "export-cli-"));

@@ -7,7 +7,7 @@ import { readBundleFolder } from "../../../bundle/node-io";
 import { bundleToPerfetto } from "../../../collectors/export/bundle-to-perfetto";
 import { detectPerfetto, importPerfetto } from "../../../collectors/import/perfetto";
 import { importSystrace } from "../../../collectors/import/systrace";
-import { SAMPLES_DIR } from "../../../workspace/notebook/headless";
+import { SAMPLES_DIR } from "../../../workspace/node/headless";
 
 const rows = (t: Table | undefined) =>
   t ? t.toArray().map((r: { toJSON(): Record<string, unknown> }) => r.toJSON()) : [];

@@ -5,8 +5,8 @@ import { readBundleFolder } from "../../../bundle/node-io";
 import { bundleToPerfetto } from "../../../collectors/export/bundle-to-perfetto";
 import { runTrace } from "../../../workspace/app/open-in-perfetto";
 import type { SqlEngine } from "../../../workspace/db/engine";
-import { createNodeEngine } from "../../../workspace/db/duckdb-node";
-import { SAMPLES_DIR } from "../../../workspace/notebook/headless";
+import { createNodeEngine } from "../../../workspace/node/duckdb-node";
+import { SAMPLES_DIR } from "../../../workspace/node/headless";
 import { loadTables } from "../../support/memory-bundle";
 import { decode, int, str, sub, subs } from "./proto-decode";
 

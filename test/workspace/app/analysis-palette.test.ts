@@ -10,7 +10,7 @@ import { writeBundleFolder } from "../../../bundle/node-io";
 import { importGfxinfo } from "../../../collectors/import/gfxinfo";
 import { ANALYSES } from "../../../workspace/app/analysis-palette";
 import { insertCell, parseNotebook, serializeNotebook } from "../../../workspace/notebook/format";
-import { SAMPLES_DIR, runNotebookFile } from "../../../workspace/notebook/headless";
+import { SAMPLES_DIR, runNotebookFile } from "../../../workspace/node/headless";
 
 /** Sample runs to try entries on; an entry runs on those that have every table it needs. */
 const CANDIDATES = ["paper-cases-pixel-4a", "k9-pixel-4a-android11-r1", "feed-methods-pixel-4a"];

@@ -9,8 +9,8 @@ import {
   runsForNotebook,
 } from "../../../workspace/app/notebook-sources";
 import { parseNotebook } from "../../../workspace/notebook/format";
-import { resolveRunDirs } from "../../../workspace/notebook/headless";
-import { findNotebookRuns } from "../../../workspace/notebook-runs-plugin";
+import { resolveRunDirs } from "../../../workspace/node/headless";
+import { findNotebookRuns } from "../../../workspace/node/notebook-runs-plugin";
 
 const ROOT = join(import.meta.dirname, "../../..");
 const nb = (runs: string) => `---\nruns: ${runs}\n---\n`;

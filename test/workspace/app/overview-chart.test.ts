@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newManifest } from "../../../bundle/manifest";
 import { makeBundleTable } from "../../../bundle/table-builder";
 import { overviewChartData } from "../../../workspace/app/overview-chart";
-import { createNodeEngine } from "../../../workspace/db/duckdb-node";
+import { createNodeEngine } from "../../../workspace/node/duckdb-node";
 import type { SqlEngine } from "../../../workspace/db/engine";
 import { loadTables } from "../../support/memory-bundle";
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { newManifest } from "../../../bundle/manifest";
-import { BIG_INPUT_ROWS, chooseEngine, inputRows } from "../../../workspace/db/choose-engine";
+import { BIG_INPUT_ROWS, chooseEngine, inputRows } from "../../../workspace/node/choose-engine";
 
 /** A notebook next to one run whose manifest lists `rows` frames (the files are never read). */
 async function notebookWithRun(rows: number): Promise<string> {

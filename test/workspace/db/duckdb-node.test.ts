@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newManifest } from "../../../bundle/manifest";
 import { makeBundleTable } from "../../../bundle/table-builder";
-import { createNodeEngine } from "../../../workspace/db/duckdb-node";
+import { createNodeEngine } from "../../../workspace/node/duckdb-node";
 import { LOAD_CHUNK_ROWS } from "../../../bundle/table-chunks";
 import { listTables, type SqlEngine } from "../../../workspace/db/engine";
 import { loadTables } from "../../support/memory-bundle";

@@ -4,10 +4,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { cells, parseNotebook } from "../../../workspace/notebook/format";
-import { runNotebookFile, type HeadlessResult } from "../../../workspace/notebook/headless";
+import { runNotebookFile, type HeadlessResult } from "../../../workspace/node/headless";
 import { snapshotNotebook } from "../../../workspace/notebook/snapshot";
-import { createNativeEngine } from "../../../workspace/db/duckdb-native";
-import { createNodeEngine } from "../../../workspace/db/duckdb-node";
+import { createNativeEngine } from "../../../workspace/node/duckdb-native";
+import { createNodeEngine } from "../../../workspace/node/duckdb-node";
 import { differences } from "../../support/snapshot-diff";
 
 const ROOT = join(import.meta.dirname, "../../..");

@@ -9,7 +9,7 @@ import { prepareBundle } from "../../../bundle/prepare-bundle";
 import { makeBundleTable } from "../../../bundle/table-builder";
 import { OVERVIEW_SLICES, overviewChartData } from "../../../workspace/app/overview-chart";
 import { Session } from "../../../workspace/app/session";
-import { createNodeEngine } from "../../../workspace/db/duckdb-node";
+import { createNodeEngine } from "../../../workspace/node/duckdb-node";
 import { listTables, type SqlEngine } from "../../../workspace/db/engine";
 import { loadPreparedBundle } from "../../../workspace/db/load-prepared";
 

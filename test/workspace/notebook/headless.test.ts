@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync, cpSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createNodeEngine } from "../../../workspace/db/duckdb-node";
+import { createNodeEngine } from "../../../workspace/node/duckdb-node";
 import type { SqlEngine } from "../../../workspace/db/engine";
 import { parseNotebook } from "../../../workspace/notebook/format";
 import {
@@ -11,7 +11,7 @@ import {
   resolveRunDirs,
   runNotebookFile,
   SAMPLES_DIR,
-} from "../../../workspace/notebook/headless";
+} from "../../../workspace/node/headless";
 import { matchRunNames } from "../../../workspace/notebook/runs";
 
 const ROOT = join(import.meta.dirname, "../../..");

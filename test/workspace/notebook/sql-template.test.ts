@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { afterAll, beforeAll } from "vitest";
-import { createNodeEngine } from "../../../workspace/db/duckdb-node";
+import { createNodeEngine } from "../../../workspace/node/duckdb-node";
 import type { SqlEngine } from "../../../workspace/db/engine";
 import { bindSqlTemplate, parseSqlTemplate, sqlTag } from "../../../workspace/notebook/sql-template";
 

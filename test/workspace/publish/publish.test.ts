@@ -2,7 +2,7 @@ import { JSDOM } from "jsdom";
 import { describe, expect, it } from "vitest";
 import { parseNotebook } from "../../../workspace/notebook/format";
 import { NotebookRuntime } from "../../../workspace/notebook/runtime";
-import { createNodePublishContext } from "../../../workspace/publish/node-context";
+import { createNodePublishContext } from "../../../workspace/node/node-context";
 import { publishNotebook, type PublishProvenance } from "../../../workspace/publish/publish";
 
 const provenance: PublishProvenance = {

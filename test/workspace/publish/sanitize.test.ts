@@ -2,7 +2,7 @@ import { JSDOM } from "jsdom";
 import { describe, expect, it } from "vitest";
 import { parseNotebook } from "../../../workspace/notebook/format";
 import { NotebookRuntime } from "../../../workspace/notebook/runtime";
-import { createNodePublishContext, nodeSanitize } from "../../../workspace/publish/node-context";
+import { createNodePublishContext, nodeSanitize } from "../../../workspace/node/node-context";
 import { publishNotebook } from "../../../workspace/publish/publish";
 import { stripRemoteCss } from "../../../workspace/publish/sanitize";
 

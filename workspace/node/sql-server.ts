@@ -9,12 +9,12 @@ import type { AddressInfo } from "node:net";
 import { readFile } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import type { Table } from "apache-arrow";
-import { createNativeEngine, NATIVE_DUCKDB_VERSION } from "./db/duckdb-native";
-import type { SqlEngine } from "./db/engine";
-import { attachLake } from "./db/lake-views";
-import { decodeParams } from "./db/remote-http-engine";
-import { checkSql, RefusedSql } from "./db/sql-guard";
-import { loadRuns, resolveRunDirs } from "./notebook/headless";
+import { createNativeEngine, NATIVE_DUCKDB_VERSION } from "./duckdb-native";
+import type { SqlEngine } from "../db/engine";
+import { attachLake } from "./lake-views";
+import { decodeParams } from "../db/remote-http-engine";
+import { checkSql, RefusedSql } from "../db/sql-guard";
+import { loadRuns, resolveRunDirs } from "./headless";
 import { staticHandler } from "./static-server";
 
 const arrow = createRequire(import.meta.url)("apache-arrow") as {

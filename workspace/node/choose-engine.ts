@@ -4,10 +4,10 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseManifest } from "../../bundle/manifest";
 import { parseNotebook } from "../notebook/format";
-import { resolveRunDirs } from "../notebook/headless";
+import { resolveRunDirs } from "./headless";
 import { createNativeEngine } from "./duckdb-native";
 import { createNodeEngine } from "./duckdb-node";
-import type { SqlEngine } from "./engine";
+import type { SqlEngine } from "../db/engine";
 
 export type EngineChoice = "auto" | "wasm" | "native";
 

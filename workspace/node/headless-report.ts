@@ -4,7 +4,7 @@
 // the worker (worker-protocol.ts), so no report grows with a cell's value.
 import type { IsolatedResult } from "./isolated-run";
 import { publishNotebook } from "../publish/publish";
-import { createNodePublishContext } from "../publish/node-context";
+import { createNodePublishContext } from "./node-context";
 
 export function htmlReport(r: IsolatedResult, embedData = false): string {
   return publishNotebook(r.notebook, r.states, createNodePublishContext(r.provenance, { embedData }));

@@ -1,7 +1,7 @@
 // Messages between the headless runner and the notebook worker that runs the cells (isolated-run.ts,
 // cell-worker.ts). Cells are reported as they change, already rendered for the report being written, so the
 // runner can write it from what it has when it must stop the worker (a cell that never ends, or runs out of memory).
-import type { CheckResult } from "./cell-state";
+import type { CheckResult } from "../notebook/cell-state";
 import type { RunInfo } from "./headless";
 
 export type ReportKind = "html" | "json" | "md";

@@ -4,10 +4,10 @@ import { networkInterfaces, tmpdir } from "node:os";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lakeAdd } from "../../bundle/lake-add";
-import { packBundle } from "../../bundle/pack-bundle";
-import { RemoteHttpEngine } from "../../workspace/db/remote-http-engine";
-import { startSqlServer, type SqlServer } from "../../workspace/sql-server";
+import { lakeAdd } from "../../../bundle/lake-add";
+import { packBundle } from "../../../bundle/pack-bundle";
+import { RemoteHttpEngine } from "../../../workspace/db/remote-http-engine";
+import { startSqlServer, type SqlServer } from "../../../workspace/node/sql-server";
 
 const SAMPLES = "workspace/public/samples";
 const A = "k9-pixel-2-android9-r1"; // manifest: frames 216, ui_events 6

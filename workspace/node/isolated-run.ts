@@ -8,8 +8,8 @@
 import { MessageChannel, Worker } from "node:worker_threads";
 import { totalmem } from "node:os";
 import type { SqlEngine } from "../db/engine";
-import { cellLabel, type CellState, type CheckResult } from "./cell-state";
-import { cells as cellsOf, type Notebook } from "./format";
+import { cellLabel, type CellState, type CheckResult } from "../notebook/cell-state";
+import { cells as cellsOf, type Notebook } from "../notebook/format";
 import { jankbookVersion, openNotebookRuns, type HeadlessOptions, type Provenance } from "./headless";
 import { PreRendered } from "../publish/publish";
 import { serveEngine } from "./remote-engine";

@@ -3,8 +3,8 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { Table } from "apache-arrow";
-import { arrowLoader } from "./arrow-loader";
-import { ATTACH_DATABASE_SQL, USE_DATABASE_SQL, type SqlEngine } from "./engine";
+import { arrowLoader } from "../db/arrow-loader";
+import { ATTACH_DATABASE_SQL, USE_DATABASE_SQL, type SqlEngine } from "../db/engine";
 
 const require = createRequire(import.meta.url);
 

@@ -6,8 +6,8 @@ import createDOMPurify from "dompurify";
 import { JSDOM } from "jsdom";
 import { parseHTML } from "linkedom";
 import { Table, tableToIPC } from "apache-arrow";
-import type { PublishContext, PublishProvenance } from "./publish";
-import { createSanitize, type Sanitize } from "./sanitize";
+import type { PublishContext, PublishProvenance } from "../publish/publish";
+import { createSanitize, type Sanitize } from "../publish/sanitize";
 
 const require = createRequire(import.meta.url);
 

@@ -12,7 +12,7 @@ import {
   USE_DATABASE_SQL,
   type InsertOutcome,
   type SqlEngine,
-} from "./engine";
+} from "../db/engine";
 import { resultToArrow } from "./native-arrow";
 
 /** The pinned native DuckDB (docs/scaling.md says what differs from DuckDB-WASM's 1.4). */

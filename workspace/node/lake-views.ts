@@ -2,7 +2,7 @@
 // over its Hive-partitioned Parquet (bundle/lake-add.ts), so `SELECT ... FROM lake.run_summary` reads the lab.
 import { readdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { quoteIdent, type SqlEngine } from "./engine";
+import { quoteIdent, type SqlEngine } from "../db/engine";
 
 /**
  * The partition columns' types, fixed: inferred from folder names, a numeric run id would become a number.

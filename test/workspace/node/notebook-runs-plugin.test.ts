@@ -4,10 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build, createServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findNotebookRuns, notebookRunsPlugin } from "../../workspace/notebook-runs-plugin";
-import { serveStatic } from "../../workspace/static-server";
+import { findNotebookRuns, notebookRunsPlugin } from "../../../workspace/node/notebook-runs-plugin";
+import { serveStatic } from "../../../workspace/node/static-server";
 
-const ROOT = join(import.meta.dirname, "../..");
+const ROOT = join(import.meta.dirname, "../../..");
 const tmp = mkdtempSync(join(tmpdir(), "jb-nbruns-plugin-"));
 const notebooks = join(tmp, "notebooks");
 const site = join(tmp, "site");
@@ -78,7 +78,7 @@ describe("notebookRunsPlugin", () => {
     }
   });
 
-  it("build: copies them into the output, which workspace/static-server.ts serves", async () => {
+  it("build: copies them into the output, which workspace/node/static-server.ts serves", async () => {
     const outDir = join(tmp, "dist");
     await build({
       configFile: false,

@@ -6,14 +6,14 @@
 import { readFile } from "node:fs/promises";
 import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import { boundedJson, describeValue } from "../publish/bounded-json";
-import { createNodePublishContext } from "../publish/node-context";
+import { createNodePublishContext } from "./node-context";
 import { escapeHtml, renderDisplay, type PublishContext } from "../publish/publish";
-import { parseNotebook } from "./format";
-import { cellLabel } from "./cell-state";
-import { explainLoadFailures } from "./load-failures";
+import { parseNotebook } from "../notebook/format";
+import { cellLabel } from "../notebook/cell-state";
+import { explainLoadFailures } from "../notebook/load-failures";
 import { remoteEngine } from "./remote-engine";
-import { NotebookRuntime, type CellState } from "./runtime";
-import { snapshotValue } from "./snapshot";
+import { NotebookRuntime, type CellState } from "../notebook/runtime";
+import { snapshotValue } from "../notebook/snapshot";
 import type { CellRecord, WorkerInit, WorkerMessage } from "./worker-protocol";
 
 const init = workerData as WorkerInit & { port: MessagePort };

@@ -12,16 +12,16 @@ import { folderSource } from "../../bundle/node-io";
 import { prepareBundle } from "../../bundle/prepare-bundle";
 import type { LoadReport, SqlEngine } from "../db/engine";
 import { loadPreparedBundle } from "../db/load-prepared";
-import { createNodeEngine } from "../db/duckdb-node";
-import { attachLake } from "../db/lake-views";
-import { parseNotebook, type Notebook } from "./format";
-import { globToRegExp, hasGlob, matchRunNames } from "./runs";
-import { explainLoadFailures } from "./load-failures";
-import { cellLabel } from "./cell-state";
-import { NotebookRuntime, type CellState, type CheckResult } from "./runtime";
-import { snapshotNotebook, type NotebookSnapshot } from "./snapshot";
+import { createNodeEngine } from "./duckdb-node";
+import { attachLake } from "./lake-views";
+import { parseNotebook, type Notebook } from "../notebook/format";
+import { globToRegExp, hasGlob, matchRunNames } from "../notebook/runs";
+import { explainLoadFailures } from "../notebook/load-failures";
+import { cellLabel } from "../notebook/cell-state";
+import { NotebookRuntime, type CellState, type CheckResult } from "../notebook/runtime";
+import { snapshotNotebook, type NotebookSnapshot } from "../notebook/snapshot";
 
-export const SAMPLES_DIR = fileURLToPath(new URL("../public/samples/", import.meta.url));
+export const SAMPLES_DIR = fileURLToPath(new URL("../public/samples", import.meta.url));
 export const PACKAGE_JSON = fileURLToPath(new URL("../../package.json", import.meta.url));
 
 export interface HeadlessOptions {
