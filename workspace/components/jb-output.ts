@@ -3,29 +3,12 @@
 import * as Plot from "@observablehq/plot";
 import { LitElement, css, html } from "lit";
 import { unsafeHTML } from "lit/directives/unsafe-html.js";
-import { isMarkdown } from "../notebook/runtime";
-import {
-  brushInterval,
-  isBrushX,
-  isPlotSpec,
-  plotSpecToOptions,
-  type BrushX,
-  type PlotSpec,
-} from "../notebook/plot-spec";
+import { classifyDisplay } from "../notebook/display-kind";
+import { brushInterval, plotSpecToOptions, type BrushX, type PlotSpec } from "../notebook/plot-spec";
 import { sanitize } from "../publish/browser-sanitize";
 import { renderMarkdown } from "../publish/publish";
 import "./jb-plot-form";
 import "./jb-table";
-
-function isTable(v: unknown): boolean {
-  const t = v as { numRows?: unknown; schema?: { fields?: unknown }; getChild?: unknown } | null;
-  return (
-    !!t &&
-    typeof t.numRows === "number" &&
-    Array.isArray(t.schema?.fields) &&
-    typeof t.getChild === "function"
-  );
-}
 
 export class JbOutput extends LitElement {
   static override properties = { value: { attribute: false }, plotIndex: { type: Number } };
@@ -158,33 +141,40 @@ export class JbOutput extends LitElement {
   }
 
   override render() {
-    const v = this.value;
-    if (isBrushX(v)) {
-      const w = v.value;
-      return html`<div class="chart">
-        ${this.brushElement(v)}
-        <div class="selected">
-          ${w ? `selected ${w[0].toFixed(3)} – ${w[1].toFixed(3)} (drag to change, click to clear)` : "drag across the chart to select an interval"}
-        </div>
-      </div>`;
+    const d = classifyDisplay(this.value);
+    switch (d.kind) {
+      case "brush": {
+        const w = d.value.value;
+        return html`<div class="chart">
+          ${this.brushElement(d.value)}
+          <div class="selected">
+            ${w ? `selected ${w[0].toFixed(3)} – ${w[1].toFixed(3)} (drag to change, click to clear)` : "drag across the chart to select an interval"}
+          </div>
+        </div>`;
+      }
+      case "plot-spec": {
+        const v = d.value;
+        const selectable = !!v.select;
+        const selected = selectable ? (v as unknown as { value: unknown }).value : undefined;
+        return html`<div class="plot">
+          <div class="chart ${selectable ? "selectable" : ""}">
+            ${this.plotElement(v)}
+            ${selectable ? html`<div class="selected">${selected == null ? `click a mark to select its ${v.select}` : `selected ${v.select}: ${String(selected)}`}</div>` : ""}
+          </div>
+          <jb-plot-form .spec=${v}></jb-plot-form>
+        </div>`;
+      }
+      case "plot-options":
+        return html`<div class="chart">${Plot.plot({ ...d.value, document })}</div>`;
+      case "table":
+        return html`<jb-table .table=${d.value}></jb-table>`;
+      case "markdown":
+        return html`<div class="md">${unsafeHTML(renderMarkdown(d.value.text, sanitize))}</div>`;
+      case "input":
+      case "node":
+        if (d.value instanceof Node) return html`${d.value}`;
     }
-    if (isPlotSpec(v)) {
-      const selectable = !!v.select;
-      const selected = selectable ? (v as unknown as { value: unknown }).value : undefined;
-      return html`<div class="plot">
-        <div class="chart ${selectable ? "selectable" : ""}">
-          ${this.plotElement(v)}
-          ${selectable ? html`<div class="selected">${selected == null ? `click a mark to select its ${v.select}` : `selected ${v.select}: ${String(selected)}`}</div>` : ""}
-        </div>
-        <jb-plot-form .spec=${v}></jb-plot-form>
-      </div>`;
-    }
-    if (typeof v === "object" && v !== null && Array.isArray((v as { marks?: unknown }).marks))
-      return html`<div class="chart">${Plot.plot({ ...(v as Plot.PlotOptions), document })}</div>`;
-    if (isTable(v)) return html`<jb-table .table=${v}></jb-table>`;
-    if (isMarkdown(v)) return html`<div class="md">${unsafeHTML(renderMarkdown(v.text, sanitize))}</div>`;
-    if (v instanceof Node) return html`${v}`;
-    return html`<pre>${formatValue(v)}</pre>`;
+    return html`<pre>${formatValue(this.value)}</pre>`;
   }
 }
 

@@ -2,8 +2,8 @@
 // (issue 9) compares two of these. Tables become their columns, types and first rows; plots their spec and row
 // count; inputs their value; numbers are kept exactly (NaN/±Infinity and bigint become tagged strings); functions
 // are just "function".
-import { isPlotSpec } from "./plot-spec";
-import { isMarkdown, type NotebookRuntime } from "./runtime";
+import { classifyDisplay, isTable } from "./display-kind";
+import type { NotebookRuntime } from "./runtime";
 
 export interface CellSnapshot {
   id: string;
@@ -49,20 +49,6 @@ export async function snapshotNotebook(rt: NotebookRuntime): Promise<NotebookSna
   return { cells, inputs: rt.inputs().map((i) => ({ name: i.name, value: snapshotValue(i.value) })) };
 }
 
-function isTable(v: unknown): v is {
-  numRows: number;
-  schema: { fields: { name: string; type: unknown }[] };
-  getChild(n: string): { get(i: number): unknown } | null;
-} {
-  const t = v as { numRows?: unknown; schema?: { fields?: unknown }; getChild?: unknown } | null;
-  return (
-    !!t &&
-    typeof t.numRows === "number" &&
-    Array.isArray(t.schema?.fields) &&
-    typeof t.getChild === "function"
-  );
-}
-
 export function snapshotValue(v: unknown, depth = 0): unknown {
   if (v === null || v === undefined) return v ?? null;
   switch (typeof v) {
@@ -80,30 +66,36 @@ export function snapshotValue(v: unknown, depth = 0): unknown {
   }
   if (depth > 6) return "…";
   if (v instanceof Date) return `date:${v.toISOString()}`;
-  if (isTable(v)) {
-    const fields = v.schema.fields;
-    const rows: unknown[][] = [];
-    for (let i = 0; i < Math.min(HEAD_ROWS, v.numRows); i++)
-      rows.push(fields.map((f) => snapshotValue(v.getChild(f.name)?.get(i), depth + 1)));
-    return { table: { numRows: v.numRows, columns: fields.map((f) => [f.name, String(f.type)]), rows } };
+  const d = classifyDisplay(v);
+  switch (d.kind) {
+    case "table": {
+      const t = d.value;
+      const fields = t.schema.fields;
+      const rows: unknown[][] = [];
+      for (let i = 0; i < Math.min(HEAD_ROWS, t.numRows); i++)
+        rows.push(fields.map((f) => snapshotValue(t.getChild(f.name)?.get(i), depth + 1)));
+      return { table: { numRows: t.numRows, columns: fields.map((f) => [f.name, String(f.type)]), rows } };
+    }
+    case "plot-spec": {
+      const { data, extra, ...rest } = d.value;
+      return {
+        plot: {
+          ...rest,
+          rows: isTable(data) ? data.numRows : Array.isArray(data) ? data.length : null,
+          extra: extra?.length ?? 0,
+        },
+      };
+    }
+    case "markdown":
+      return { markdown: d.value.text };
+    // An input element (real @observablehq/inputs form, headless stand-in, or a brush): its value is what matters.
+    case "brush":
+    case "input":
+      return { input: snapshotValue(d.value.value, depth + 1) };
+    case "node":
+      return { node: String(d.value.nodeName) };
   }
-  if (isPlotSpec(v)) {
-    const { data, extra, ...rest } = v;
-    return {
-      plot: {
-        ...rest,
-        rows: isTable(data) ? data.numRows : Array.isArray(data) ? data.length : null,
-        extra: extra?.length ?? 0,
-      },
-    };
-  }
-  if (isMarkdown(v)) return { markdown: v.text };
   const o = v as Record<string, unknown>;
-  // An input element (real @observablehq/inputs form or headless stand-in): its value is what matters.
-  if (typeof o.addEventListener === "function" && "value" in o)
-    return { input: snapshotValue(o.value, depth + 1) };
-  if (typeof (o as { nodeType?: unknown }).nodeType === "number")
-    return { node: String((o as { nodeName?: unknown }).nodeName) };
   if (ArrayBuffer.isView(v))
     return {
       // The first 100 only: a 200 MB typed array is not copied whole into a JS array first.

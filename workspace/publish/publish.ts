@@ -8,10 +8,11 @@
 import * as Plot from "@observablehq/plot";
 import MarkdownIt from "markdown-it";
 import type { Notebook } from "../notebook/format";
-import { isPlotSpec, plotSpecToOptions } from "../notebook/plot-spec";
+import { classifyDisplay, type TableLike } from "../notebook/display-kind";
+import { plotSpecToOptions } from "../notebook/plot-spec";
 import { boundedJson, describeValue } from "./bounded-json";
 import type { Sanitize } from "./sanitize";
-import { isMarkdown, type CellState } from "../notebook/runtime";
+import type { CellState } from "../notebook/runtime";
 import { inputLabel } from "../notebook/view-input";
 
 export interface RunProvenance {
@@ -69,26 +70,6 @@ export function escapeHtml(text: string): string {
 
 export function renderMarkdown(text: string, sanitize: Sanitize): string {
   return sanitize(markdown.render(text), "prose");
-}
-
-type TableLike = {
-  numRows: number;
-  schema: { fields: { name: string; type: unknown }[] };
-  getChild(n: string): { get(i: number): unknown } | null;
-};
-
-function isTable(v: unknown): v is TableLike {
-  const t = v as { numRows?: unknown; schema?: { fields?: unknown }; getChild?: unknown } | null;
-  return (
-    !!t &&
-    typeof t.numRows === "number" &&
-    Array.isArray(t.schema?.fields) &&
-    typeof t.getChild === "function"
-  );
-}
-
-function isPlotOptions(v: unknown): v is Plot.PlotOptions {
-  return typeof v === "object" && v !== null && Array.isArray((v as { marks?: unknown }).marks);
 }
 
 function formatCell(v: unknown): string {
@@ -161,17 +142,25 @@ export class PreRendered {
 export function renderDisplay(v: unknown, label: string, ctx: PublishContext): string {
   try {
     if (v instanceof PreRendered) return v.html;
-    if (isPlotSpec(v)) return renderPlot(plotSpecToOptions(v), ctx);
-    if (isPlotOptions(v)) return renderPlot(v, ctx);
-    if (isTable(v)) return renderTable(v, label, ctx);
-    if (isMarkdown(v)) return `<div class="md">${renderMarkdown(v.text, ctx.sanitize)}</div>`;
-    const o = v as Record<string, unknown> | null;
-    if (o && typeof o === "object" && typeof o.addEventListener === "function" && "value" in o) {
-      const lab = inputLabel(o) ?? "";
-      return `<div class="input"><span class="label">${escapeHtml(lab)}</span> <output>${escapeHtml(formatCell(o.value))}</output></div>`;
+    const d = classifyDisplay(v);
+    switch (d.kind) {
+      case "brush":
+      case "plot-options":
+        return renderPlot(d.value, ctx);
+      case "plot-spec":
+        return renderPlot(plotSpecToOptions(d.value), ctx);
+      case "table":
+        return renderTable(d.value, label, ctx);
+      case "markdown":
+        return `<div class="md">${renderMarkdown(d.value.text, ctx.sanitize)}</div>`;
+      case "input": {
+        const lab = inputLabel(d.value as unknown as Record<string, unknown>) ?? "";
+        return `<div class="input"><span class="label">${escapeHtml(lab)}</span> <output>${escapeHtml(formatCell(d.value.value))}</output></div>`;
+      }
+      case "node":
+        if (typeof d.value.outerHTML === "string")
+          return `<div class="node">${ctx.sanitize(d.value.outerHTML, "prose")}</div>`;
     }
-    if (o && typeof o === "object" && typeof (o as { outerHTML?: unknown }).outerHTML === "string")
-      return `<div class="node">${ctx.sanitize((o as unknown as { outerHTML: string }).outerHTML, "prose")}</div>`;
     if (typeof v === "string") {
       const max = ctx.maxChars ?? 100_000;
       if (v.length <= max) return `<pre class="value">${escapeHtml(v)}</pre>`;
