@@ -251,30 +251,22 @@ export class JbApp extends LitElement {
     if (!nb || !rt) return;
     await rt.settled(30_000).catch(() => undefined);
     // Publishing pulls the runtime, markdown-it and DOMPurify: loaded on first use, not at page start.
-    const [{ publishNotebook }, { sanitize }] = await Promise.all([
+    const [{ publishNotebook }, { sanitize }, { notebookProvenance, runProvenance }] = await Promise.all([
       import("../publish/publish"),
       import("../publish/browser-sanitize"),
+      import("../publish/provenance"),
     ]);
     const notebook = rt.notebook;
     const html = publishNotebook(notebook, rt.states(), {
       document,
       sanitize,
-      provenance: {
+      provenance: notebookProvenance({
         notebook: this.notebookPath,
         title: parseNotebook(nb.currentText()).frontMatter?.title,
-        runs: (this.session?.runs ?? [])
-          .filter((r) => r.manifest)
-          .map((r) => ({
-            run_id: r.manifest!.run_id,
-            ...r.manifest!.context,
-            started_at: r.manifest!.started_at ?? undefined,
-            synthetic: r.manifest!.synthetic,
-            complete: r.manifest!.complete,
-          })) as never,
+        runs: (this.session?.runs ?? []).flatMap((r) => (r.manifest ? [runProvenance(r.manifest)] : [])),
         jankbookVersion: version,
-        generatedAt: new Date().toISOString(),
         inputs: rt.inputs(),
-      },
+      }),
     });
     const a = Object.assign(document.createElement("a"), {
       href: URL.createObjectURL(new Blob([html], { type: "text/html" })),

@@ -20,6 +20,8 @@ import { explainLoadFailures } from "../notebook/load-failures";
 import { cellLabel } from "../notebook/cell-state";
 import { NotebookRuntime, type CellState, type CheckResult } from "../notebook/runtime";
 import { snapshotNotebook, type NotebookSnapshot } from "../notebook/snapshot";
+import type { PublishProvenance, RunProvenance } from "../publish/publish";
+import { notebookProvenance, runProvenance } from "../publish/provenance";
 
 export const SAMPLES_DIR = fileURLToPath(new URL("../public/samples", import.meta.url));
 export const PACKAGE_JSON = fileURLToPath(new URL("../../package.json", import.meta.url));
@@ -38,18 +40,9 @@ export interface HeadlessOptions {
   samplesDir?: string;
 }
 
-export interface RunInfo {
-  run_id: string;
+/** A run as loaded: its provenance, where it was read from, what of it loaded and what went wrong. */
+export interface RunInfo extends RunProvenance {
   dir: string;
-  app?: string;
-  app_version?: string;
-  device_model?: string;
-  manufacturer?: string;
-  sdk_release?: string;
-  api_level?: number;
-  started_at?: string;
-  synthetic?: boolean;
-  complete?: boolean;
   tables: { name: string; rows: number }[];
   /** what went wrong loading it (a table that failed, rows that did not match, a checksum) */
   errors: string[];
@@ -57,13 +50,8 @@ export interface RunInfo {
   failed?: boolean;
 }
 
-export interface Provenance {
-  notebook: string;
-  title?: string;
+export interface Provenance extends PublishProvenance {
   runs: RunInfo[];
-  jankbookVersion: string;
-  generatedAt: string;
-  inputs: { name: string; value: unknown; label?: string }[];
 }
 
 export interface HeadlessResult {
@@ -182,19 +170,9 @@ export async function loadRuns(
       report = await loadPreparedBundle(engine, bundle);
       seen.set(m.run_id, report);
     }
-    const c = m.context;
     runs.push({
-      run_id: m.run_id,
+      ...runProvenance(m),
       dir,
-      app: c.app,
-      app_version: c.app_version ?? undefined,
-      device_model: c.device_model ?? undefined,
-      manufacturer: c.manufacturer ?? undefined,
-      sdk_release: c.sdk_release ?? undefined,
-      api_level: c.api_level ?? undefined,
-      started_at: m.started_at ?? undefined,
-      synthetic: m.synthetic,
-      complete: m.complete,
       tables: report.tables,
       errors: report.errors,
     });
@@ -256,14 +234,13 @@ export async function runNotebookFile(path: string, options: HeadlessOptions = {
     checks,
     failedCells: states.filter((s) => s.status === "rejected"),
     failedChecks: checks.filter((c) => !c.ok),
-    provenance: {
+    provenance: notebookProvenance({
       notebook: path,
       title: notebook.frontMatter?.title,
       runs,
       jankbookVersion: await jankbookVersion(),
-      generatedAt: new Date().toISOString(),
       inputs: inputs.map((i) => ({ name: i.name, value: i.value, label: i.label })),
-    },
+    }),
     ms: { load: t1 - t0, run: t2 - t1 },
     async close() {
       runtime.dispose();

@@ -10,6 +10,7 @@ import { totalmem } from "node:os";
 import type { SqlEngine } from "../db/engine";
 import { cellLabel, type CellState, type CheckResult } from "../notebook/cell-state";
 import { cells as cellsOf, type Notebook } from "../notebook/format";
+import { notebookProvenance } from "../publish/provenance";
 import { jankbookVersion, openNotebookRuns, type HeadlessOptions, type Provenance } from "./headless";
 import { PreRendered } from "../publish/publish";
 import { serveEngine } from "./remote-engine";
@@ -193,14 +194,13 @@ export async function runNotebookIsolated(
     failedCells: states.filter((s) => s.status === "rejected"),
     failedChecks: checks.filter((c) => !c.ok),
     loadErrors: runs.flatMap((r) => r.errors.map((e) => (r.failed ? `run ${r.dir}: ${e}` : e))),
-    provenance: {
+    provenance: notebookProvenance({
       notebook: path,
       title: notebook.frontMatter?.title,
       runs,
       jankbookVersion: await jankbookVersion(),
-      generatedAt: new Date().toISOString(),
       inputs,
-    },
+    }),
     stopped: outcome,
     ms: { load: t1 - t0, run: t2 - t1 },
     async close() {
