@@ -75,8 +75,8 @@ describe("importSystrace: every flavour gives the slices of a line-by-line readi
   });
 
   it.each([
-    ["catapult_trivial_systrace.html", 4],
-    ["catapult_counter_tracks.html", 1611],
+    ["third_party/catapult_trivial_systrace.html", 4],
+    ["third_party/catapult_counter_tracks.html", 1611],
   ])("old systrace HTML (var linuxPerfData) %s: %i counters of the `0:` event", (f, n) => {
     const r = importSystrace(bytes(f), f, "r");
     expect(r.source.kind).toBe("systrace-html-legacy");
@@ -90,7 +90,7 @@ describe("importSystrace: every flavour gives the slices of a line-by-line readi
   });
 
   it("trivial_systrace.html by hand: VSYNC 1 then 0 for pid 124, StatusBar 1, iq 1 for pid 360", () => {
-    const r = importSystrace(bytes("catapult_trivial_systrace.html"), "t.html", "r");
+    const r = importSystrace(bytes("third_party/catapult_trivial_systrace.html"), "t.html", "r");
     expect(rows(r.tables.counter_samples).map((c) => [c.ts, c.pid, c.name, c.value])).toEqual([
       [50260929925000n, 124, "VSYNC", 1],
       [50260935656000n, 124, "StatusBar", 1],
@@ -145,10 +145,10 @@ describe("importSystrace: every flavour gives the slices of a line-by-line readi
     const cases: [string, number, RegExp][] = [
       ["catapult_decompressed_atrace_data.txt", 12527, /^t line \d+ \(byte \d+\): no newline at the end/],
       ["catapult_android_systrace_js-escaped.txt", 8072, /^t line \d+ \(byte \d+\): no newline at the end/],
-      ["catapult_trivial_systrace.html", 1007, /^t byte 1007: no closing <\/html>/],
+      ["third_party/catapult_trivial_systrace.html", 1007, /^t byte 1007: no closing <\/html>/],
       [
-        "catapult_counter_tracks.html",
-        bytes("catapult_counter_tracks.html").length - 3,
+        "third_party/catapult_counter_tracks.html",
+        bytes("third_party/catapult_counter_tracks.html").length - 3,
         /^t byte \d+: no closing <\/html>/,
       ],
     ];
@@ -257,8 +257,8 @@ describe("importSystrace: bad input", () => {
       "catapult_compressed_atrace_data.ctrace",
       "catapult_decompressed_atrace_data.txt",
       "catapult_android_systrace_js-escaped.txt",
-      "catapult_counter_tracks.html",
-      "catapult_trivial_systrace.html",
+      "third_party/catapult_counter_tracks.html",
+      "third_party/catapult_trivial_systrace.html",
       "perfetto_bad_print.systrace",
       "perfetto_sched_blocked.systrace",
     ])
