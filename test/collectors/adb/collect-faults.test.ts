@@ -1,26 +1,12 @@
 // Faults during collection: the bundle keeps what was read, is marked incomplete with warnings that say
 // what happened, and the frames it has are still each there once.
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { readBundleFolder } from "../../../bundle/node-io";
-import { collectDevice } from "../../../collectors/adb/collect-device";
-import { PROFILES } from "../../../collectors/simulator/device-profiles";
-import type { PhoneFaults, SimulatedPhone } from "../../../collectors/simulator/phone";
+import { describe, expect, it } from "vitest";
+import type { PhoneFaults } from "../../../collectors/simulator/phone";
 import type { ScenarioName } from "../../../collectors/simulator/scenarios";
-import { attachPhone, detachPhone, startAdb } from "./sim-harness";
+import { simulatedCollector } from "./sim-harness";
 
 const S = 1e9;
-let phone: SimulatedPhone | null = null;
-let dir = "";
-
-beforeAll(startAdb);
-afterEach(async () => {
-  if (phone) await detachPhone(phone);
-  phone = null;
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+const collect = simulatedCollector("fault");
 
 async function collectWith(
   faults: PhoneFaults,
@@ -28,27 +14,16 @@ async function collectWith(
   timeoutMs = 5000,
   scenario: ScenarioName = "openlaw",
 ) {
-  const a = await attachPhone(
-    { profile: PROFILES["pixel-4a"]!, scenario, seed: 11, timeScale: 5, faults },
+  const r = await collect({
+    phone: { scenario, seed: 11, timeScale: 5, faults },
+    collect: { scenario: "monkey:50", durationMs: 20_000 },
     port,
     timeoutMs,
-  );
-  phone = a.phone;
-  dir = await mkdtemp(join(tmpdir(), "jankbook-fault-"));
-  const res = await collectDevice(a.shell, {
-    package: a.phone.timeline.truth.package,
-    scenario: "monkey:50",
-    durationMs: 20_000,
-    pollMs: 150,
-    dir,
-    runId: "fault",
   });
-  const bundle = await readBundleFolder(dir);
-  expect(bundle.errors).toEqual([]);
-  const frames = bundle.tables.get("frames");
+  const frames = r.bundle.tables.get("frames");
   const iv = frames ? Array.from(frames.getChild("intended_vsync")!.toArray() as BigInt64Array) : [];
   expect(new Set(iv).size).toBe(iv.length); // never a frame twice
-  return { res, bundle, iv, phone: a.phone };
+  return { ...r, iv };
 }
 
 describe("collection faults", () => {

@@ -1,47 +1,15 @@
 // Nothing collected is lost (#14, #15): a run in which the app draws nothing still writes its tasks, method
 // trace and heap samples; the heap samples are the phone's dumpsys meminfo figures at each sample's Uptime;
 // after a disconnect the manifest says which requested data (method trace, counters) was lost.
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { readBundleFolder } from "../../../bundle/node-io";
-import { collectDevice, type CollectOptions } from "../../../collectors/adb/collect-device";
-import { PROFILES } from "../../../collectors/simulator/device-profiles";
-import type { PhoneOptions, SimulatedPhone } from "../../../collectors/simulator/phone";
-import { attachPhone, detachPhone, startAdb } from "./sim-harness";
+import { describe, expect, it } from "vitest";
+import { type CollectOptions } from "../../../collectors/adb/collect-device";
+import type { PhoneOptions } from "../../../collectors/simulator/phone";
+import { simulatedCollector } from "./sim-harness";
 
 const S = 1e9;
-let phone: SimulatedPhone | null = null;
-let dir = "";
-
-beforeAll(startAdb);
-afterEach(async () => {
-  if (phone) await detachPhone(phone);
-  phone = null;
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
-
-async function collect(port: number, options: Partial<PhoneOptions>, extra: Partial<CollectOptions>) {
-  const a = await attachPhone(
-    { profile: PROFILES["pixel-4a"]!, scenario: "paper-cases", seed: 5, timeScale: 8, ...options },
-    port,
-  );
-  phone = a.phone;
-  dir = await mkdtemp(join(tmpdir(), "jankbook-noloss-"));
-  const res = await collectDevice(a.shell, {
-    package: "org.jankbook.sample",
-    scenario: "monkey:300",
-    durationMs: 30_000,
-    pollMs: 150,
-    dir,
-    runId: "noloss",
-    ...extra,
-  });
-  const bundle = await readBundleFolder(dir);
-  expect(bundle.errors).toEqual([]);
-  return { res, bundle, phone: a.phone };
-}
+const collectSim = simulatedCollector("noloss");
+const collect = (port: number, phone: Partial<PhoneOptions>, collect: Partial<CollectOptions>) =>
+  collectSim({ phone, collect, port });
 
 type Rows = { numRows: number; getChild(n: string): { get(i: number): unknown } | null };
 

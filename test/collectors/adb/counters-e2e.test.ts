@@ -1,46 +1,18 @@
 // `jankbook collect --counters` end to end: real adb server, the simulated phone's simpleperf, the bundle's
 // hpc_samples against every sample the phone printed (values per interval, times in CLOCK_MONOTONIC).
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { readBundleFolder } from "../../../bundle/node-io";
-import { collectDevice, type CollectOptions } from "../../../collectors/adb/collect-device";
+import { describe, expect, it } from "vitest";
+import { type CollectOptions } from "../../../collectors/adb/collect-device";
 import { CountersSession } from "../../../collectors/adb/counters";
 import { PROFILES } from "../../../collectors/simulator/device-profiles";
-import type { SimulatedPhone } from "../../../collectors/simulator/phone";
-import { attachPhone, detachPhone, startAdb } from "./sim-harness";
+import { simulatedCollector } from "./sim-harness";
 
-let phone: SimulatedPhone | null = null;
-let dir = "";
-beforeAll(() => startAdb());
-afterEach(async () => {
-  if (phone) await detachPhone(phone);
-  phone = null;
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
-
-async function collect(profile: keyof typeof PROFILES, port: number, extra: Partial<CollectOptions> = {}) {
-  const a = await attachPhone(
-    { profile: PROFILES[profile]!, scenario: "openlaw", seed: 5, timeScale: 5 },
+const collectSim = simulatedCollector("hpc");
+const collect = (profile: keyof typeof PROFILES, port: number, extra: Partial<CollectOptions> = {}) =>
+  collectSim({
+    phone: { profile: PROFILES[profile]!, scenario: "openlaw", timeScale: 5 },
+    collect: { scenario: "monkey:50", durationMs: 20_000, counters: true, ...extra },
     port,
-  );
-  phone = a.phone;
-  dir = await mkdtemp(join(tmpdir(), "jankbook-counters-"));
-  const res = await collectDevice(a.shell, {
-    package: "org.jankbook.sample",
-    scenario: "monkey:50",
-    durationMs: 20_000,
-    pollMs: 150,
-    dir,
-    runId: "hpc",
-    counters: true,
-    ...extra,
   });
-  const bundle = await readBundleFolder(dir);
-  expect(bundle.errors).toEqual([]);
-  return { res, bundle, phone: a.phone, shell: a.shell };
-}
 
 const rowsOf = (t: { numRows: number; getChild(n: string): { get(i: number): unknown } | null }) =>
   Array.from({ length: t.numRows }, (_, i) => ({

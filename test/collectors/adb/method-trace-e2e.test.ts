@@ -1,56 +1,29 @@
 // --method-trace end to end: `am profile start/stop` on the simulated phone, the trace pulled through the
 // real adb server's sync service, read into methods/threads/method_events/calls, checked against what
 // the phone wrote and against the scenario's tasks and frames.
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { readBundleFolder } from "../../../bundle/node-io";
-import { collectDevice } from "../../../collectors/adb/collect-device";
-import { PROFILES } from "../../../collectors/simulator/device-profiles";
-import type { PhoneFaults, SimulatedPhone } from "../../../collectors/simulator/phone";
+import { describe, expect, it } from "vitest";
+import type { PhoneFaults } from "../../../collectors/simulator/phone";
 import { writeMethodTrace } from "../../../collectors/sources/method-trace-writer";
-import { attachPhone, detachPhone, startAdb } from "./sim-harness";
+import { simulatedCollector } from "./sim-harness";
 
 type Col = { toArray(): ArrayLike<unknown> };
 type T = { getChild(n: string): Col | null; numRows: number };
 const col = (t: T, n: string) => Array.from(t.getChild(n)!.toArray());
 
-let phone: SimulatedPhone | null = null;
-let dir = "";
-beforeAll(startAdb);
-afterEach(async () => {
-  if (phone) await detachPhone(phone);
-  phone = null;
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+const collect = simulatedCollector("traced");
 
 async function collectTraced(port: number, faults?: PhoneFaults) {
-  const a = await attachPhone(
-    { profile: PROFILES["pixel-4a"]!, scenario: "paper-cases", seed: 5, timeScale: 8, faults },
-    port,
-  );
-  phone = a.phone;
-  dir = await mkdtemp(join(tmpdir(), "jankbook-trace-"));
-  const res = await collectDevice(a.shell, {
-    package: "org.jankbook.sample",
-    scenario: "monkey:300",
-    durationMs: 30_000,
-    pollMs: 150,
-    dir,
-    runId: "traced",
-    methodTrace: true,
-  });
-  const bundle = await readBundleFolder(dir);
-  expect(bundle.errors).toEqual([]);
-  const written = a.phone.methodTraces.get("/data/local/tmp/jankbook-traced.trace");
+  const r = await collect({ phone: { faults }, collect: { methodTrace: true }, port });
+  const written = r.phone.methodTraces.get("/data/local/tmp/jankbook-traced.trace");
   expect(written).toBeDefined();
-  return { res, bundle, written: written!, phone: a.phone, shell: a.shell };
+  return { ...r, written: written! };
 }
 
 describe("jankbook collect --method-trace against the simulated phone", () => {
   it("pulls the trace and reads it into methods, threads, method_events and calls matching what the phone wrote", async () => {
-    const { res, bundle, written, phone, shell } = await collectTraced(6731);
+    const { res, bundle, written, phone, shell, dir } = await collectTraced(6731);
     expect(res.manifest.complete).toBe(true);
     expect(res.manifest.warnings).toEqual([]);
     expect(phone.commands).toContain(
