@@ -45,6 +45,27 @@ export interface MakeBundleTableOptions {
   adopt?: boolean;
 }
 
+/**
+ * A bundle table from row objects: each schema column is read from the row field of the same name, or through
+ * `pick` where the rows name or shape it otherwise; a column neither has is absent (all null if nullable).
+ */
+export function bundleTableFromRows<R extends object>(
+  name: TableName,
+  runId: string,
+  rows: readonly R[],
+  pick: Record<string, (row: R, i: number) => unknown> = {},
+): Table {
+  const columns: Record<string, ColumnValues> = {};
+  const first = rows[0] as Record<string, unknown> | undefined;
+  for (const { name: column } of tableSpec(name).columns) {
+    const read = pick[column];
+    if (read) columns[column] = rows.map(read) as ColumnValues;
+    else if (first && column in first && column !== "run_id")
+      columns[column] = rows.map((r) => (r as Record<string, unknown>)[column]) as ColumnValues;
+  }
+  return makeBundleTable(name, runId, columns, rows.length);
+}
+
 /** A bundle table from columns by name; run_id is filled in, absent nullable columns are all null. */
 export function makeBundleTable(
   name: TableName,

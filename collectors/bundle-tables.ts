@@ -1,6 +1,6 @@
 // Turns what the collectors read (framestats records, agent data) into bundle tables through the schema.
 import type { Table } from "apache-arrow";
-import { makeBundleTable } from "../bundle/table-builder";
+import { bundleTableFromRows, makeBundleTable } from "../bundle/table-builder";
 import { tableSpec, type TableName } from "../bundle/schema";
 import { frameEnd, incompleteWhy, type FrameRecord } from "./sources/framestats";
 import type { AgentData } from "./sources/agent-lines";
@@ -63,27 +63,7 @@ export function framesTable(
 /** tasks, contexts, render_ops and ui_events from the agent's lines; empty tables are left out. */
 export function agentTables(runId: string, d: AgentData): Partial<Record<TableName, Table>> {
   const out: Partial<Record<TableName, Table>> = {};
-  const t = d.tasks;
-  if (t.length) {
-    out.tasks = makeBundleTable(
-      "tasks",
-      runId,
-      {
-        task_id: t.map((x) => x.task_id),
-        category: t.map((x) => x.category),
-        executor_id: t.map((x) => x.executor_id),
-        pool_capacity: t.map((x) => x.pool_capacity),
-        task_class: t.map((x) => x.task_class),
-        scheduled: t.map((x) => x.scheduled),
-        started: t.map((x) => x.started),
-        ended: t.map((x) => x.ended),
-        thread_id: t.map((x) => x.thread_id),
-        thread_name: t.map((x) => x.thread_name),
-        context_id: t.map((x) => x.context_id),
-      },
-      t.length,
-    );
-  }
+  if (d.tasks.length) out.tasks = bundleTableFromRows("tasks", runId, d.tasks);
   if (d.contexts.size) {
     const ids = [...d.contexts.keys()].sort((a, b) => a - b);
     out.contexts = makeBundleTable(
@@ -93,48 +73,9 @@ export function agentTables(runId: string, d: AgentData): Partial<Record<TableNa
       ids.length,
     );
   }
-  const r = d.renderOps;
-  if (r.length) {
-    out.render_ops = makeBundleTable(
-      "render_ops",
-      runId,
-      {
-        frame: r.map((x) => x.frame),
-        view_id: r.map((x) => x.view_id),
-        parent_id: r.map((x) => x.parent_id),
-        view_class: r.map((x) => x.view_class),
-        op: r.map((x) => x.op),
-        start: r.map((x) => x.start),
-        dur: r.map((x) => x.dur),
-        ui_thread: r.map((x) => x.ui_thread),
-        hw_accelerated: r.map((x) => x.hw_accelerated),
-        left: r.map((x) => x.left),
-        top: r.map((x) => x.top),
-        width: r.map((x) => x.width),
-        height: r.map((x) => x.height),
-        has_background: r.map((x) => x.has_background),
-        visibility: r.map((x) => x.visibility),
-        xml_id: r.map((x) => x.xml_id),
-        layout_file: r.map((x) => x.layout_file),
-      },
-      r.length,
-    );
-  }
-  const u = d.uiEvents;
-  if (u.length) {
-    out.ui_events = makeBundleTable(
-      "ui_events",
-      runId,
-      {
-        ts: u.map((x) => x.ts),
-        seq: u.map((_, i) => i),
-        kind: u.map((x) => x.kind),
-        target: u.map((x) => x.target),
-        source: u.map((x) => x.source),
-      },
-      u.length,
-    );
-  }
+  if (d.renderOps.length) out.render_ops = bundleTableFromRows("render_ops", runId, d.renderOps);
+  if (d.uiEvents.length)
+    out.ui_events = bundleTableFromRows("ui_events", runId, d.uiEvents, { seq: (_, i) => i });
   return out;
 }
 

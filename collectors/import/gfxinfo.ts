@@ -3,7 +3,7 @@
 // summaries go into `gfxinfo_summaries` and their HISTOGRAM / GPU HISTOGRAM lines into `gfxinfo_histogram`.
 import type { Table } from "apache-arrow";
 import type { TableName } from "../../bundle/schema";
-import { makeBundleTable } from "../../bundle/table-builder";
+import { bundleTableFromRows, makeBundleTable } from "../../bundle/table-builder";
 import { parseGfxinfo, type GfxinfoResult } from "../sources/gfxinfo";
 import type { TextImport } from "./framestats";
 
@@ -20,34 +20,26 @@ export function gfxinfoTables(runId: string, g: GfxinfoResult): Partial<Record<T
   const s = g.summaries;
   if (!s.length) return out;
   const num = (v: number | null | undefined) => (v === undefined ? null : v);
-  out.gfxinfo_summaries = makeBundleTable(
-    "gfxinfo_summaries",
-    runId,
-    {
-      pid: s.map((x) => x.pid),
-      package: s.map((x) => x.package),
-      window: s.map((x) => x.window),
-      stats_since: s.map((x) => x.stats_since_ns),
-      total_frames: s.map((x) => x.total_frames),
-      janky_frames: s.map((x) => x.janky_frames),
-      janky_frames_legacy: s.map((x) => x.janky_frames_legacy),
-      p50_ms: s.map((x) => num(x.percentiles[50])),
-      p90_ms: s.map((x) => num(x.percentiles[90])),
-      p95_ms: s.map((x) => num(x.percentiles[95])),
-      p99_ms: s.map((x) => num(x.percentiles[99])),
-      gpu_p50_ms: s.map((x) => num(x.gpu_percentiles[50])),
-      gpu_p90_ms: s.map((x) => num(x.gpu_percentiles[90])),
-      gpu_p95_ms: s.map((x) => num(x.gpu_percentiles[95])),
-      gpu_p99_ms: s.map((x) => num(x.gpu_percentiles[99])),
-      missed_vsync: s.map((x) => num(x.counts.missed_vsync)),
-      high_input_latency: s.map((x) => num(x.counts.high_input_latency)),
-      slow_ui_thread: s.map((x) => num(x.counts.slow_ui_thread)),
-      slow_bitmap_uploads: s.map((x) => num(x.counts.slow_bitmap_uploads)),
-      slow_issue_draw_commands: s.map((x) => num(x.counts.slow_issue_draw_commands ?? x.counts.slow_draw)),
-      frame_deadline_missed: s.map((x) => num(x.counts.frame_deadline_missed)),
-    },
-    s.length,
-  );
+  const percentile = (key: "percentiles" | "gpu_percentiles", p: number) => (x: (typeof s)[number]) =>
+    num(x[key][p]);
+  const count = (key: keyof (typeof s)[number]["counts"]) => (x: (typeof s)[number]) => num(x.counts[key]);
+  out.gfxinfo_summaries = bundleTableFromRows("gfxinfo_summaries", runId, s, {
+    stats_since: (x) => x.stats_since_ns,
+    p50_ms: percentile("percentiles", 50),
+    p90_ms: percentile("percentiles", 90),
+    p95_ms: percentile("percentiles", 95),
+    p99_ms: percentile("percentiles", 99),
+    gpu_p50_ms: percentile("gpu_percentiles", 50),
+    gpu_p90_ms: percentile("gpu_percentiles", 90),
+    gpu_p95_ms: percentile("gpu_percentiles", 95),
+    gpu_p99_ms: percentile("gpu_percentiles", 99),
+    missed_vsync: count("missed_vsync"),
+    high_input_latency: count("high_input_latency"),
+    slow_ui_thread: count("slow_ui_thread"),
+    slow_bitmap_uploads: count("slow_bitmap_uploads"),
+    slow_issue_draw_commands: (x) => num(x.counts.slow_issue_draw_commands ?? x.counts.slow_draw),
+    frame_deadline_missed: count("frame_deadline_missed"),
+  });
   const rows = s.flatMap((x) => [
     ...x.histogram.map((b) => ({ x, kind: "frame", b })),
     ...x.gpu_histogram.map((b) => ({ x, kind: "gpu", b })),

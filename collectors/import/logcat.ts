@@ -2,7 +2,7 @@
 // `log_events`, JankStats FrameData lines into `frames` (source jankstats), and the agent's protocol lines
 // into tasks, contexts, render_ops and ui_events (they carry their own CLOCK_MONOTONIC times).
 import type { Table } from "apache-arrow";
-import { makeBundleTable } from "../../bundle/table-builder";
+import { bundleTableFromRows, makeBundleTable } from "../../bundle/table-builder";
 import type { TableName } from "../../bundle/schema";
 import { AGENT_TAG } from "../agent/protocol";
 import { agentTables } from "../bundle-tables";
@@ -20,20 +20,11 @@ export function detectLogcat(text: string): boolean {
 }
 
 function logcatTable(runId: string, lines: readonly LogRecord[]): Table {
-  return makeBundleTable(
-    "logcat",
-    runId,
-    {
-      ts: lines.map((l) => l.mono_ns),
-      wall_time: lines.map((l) => l.wall),
-      pid: lines.map((l) => (l.pid >= 0 ? l.pid : null)),
-      tid: lines.map((l) => l.tid),
-      level: lines.map((l) => l.level),
-      tag: lines.map((l) => l.tag),
-      message: lines.map((l) => l.message),
-    },
-    lines.length,
-  );
+  return bundleTableFromRows("logcat", runId, lines, {
+    ts: (l) => l.mono_ns,
+    wall_time: (l) => l.wall,
+    pid: (l) => (l.pid >= 0 ? l.pid : null),
+  });
 }
 
 /**
@@ -81,22 +72,7 @@ export function importLogcat(text: string, file: string, runId: string): TextImp
   ];
   const tables: Partial<Record<TableName, Table>> = agentLines ? agentTables(runId, d) : {};
   if (log.lines.length) tables.logcat = logcatTable(runId, log.lines);
-  if (events.length)
-    tables.log_events = makeBundleTable(
-      "log_events",
-      runId,
-      {
-        ts: events.map((e) => e.ts),
-        wall_time: events.map((e) => e.wall_time),
-        pid: events.map((e) => e.pid),
-        tid: events.map((e) => e.tid),
-        kind: events.map((e) => e.kind),
-        dur: events.map((e) => e.dur),
-        count: events.map((e) => e.count),
-        detail: events.map((e) => e.detail),
-      },
-      events.length,
-    );
+  if (events.length) tables.log_events = bundleTableFromRows("log_events", runId, events);
   if (jank.frames.length) tables.frames = jankStatsTable(runId, jank.frames);
   if (log.cut)
     warnings.push(
