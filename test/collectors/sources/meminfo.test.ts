@@ -287,22 +287,14 @@ describe("parseMeminfo: failures and bad input", () => {
     );
   });
 
-  it("one very long line takes time linear in its length", () => {
-    // the fastest of five: on a shared machine one run can stall for reasons of its own
-    const time = (n: number) => {
-      const text = `** MEMINFO in pid 1 [a.b] **\nTOTAL ${"A ".repeat(n)}:${" 1".repeat(n)}\n`;
-      let best = Infinity;
-      for (let i = 0; i < 5; i++) {
-        const t0 = performance.now();
-        parseMeminfo(text);
-        best = Math.min(best, performance.now() - t0);
-      }
-      return best;
-    };
-    time(1000);
-    const small = Math.max(time(20_000), 0.5);
-    const big = time(200_000);
-    expect(big).toBeLessThan(small * 40); // 10x the input: linear gives ~10x, quadratic ~100x
+  it("one very long line is read in linear time (a quadratic reading of it would take minutes)", () => {
+    const n = 200_000;
+    const t0 = performance.now();
+    const r = parseMeminfo(`** MEMINFO in pid 1 [a.b] **\nTOTAL ${"A ".repeat(n)}:${" 1".repeat(n)}\n`);
+    // ~n² = 4e10 steps for a backtracking pattern; a linear reading takes milliseconds, so 10 s is a
+    // bound no load on a shared machine reaches (speed itself is measured in benchmarks, not here)
+    expect(performance.now() - t0).toBeLessThan(10_000);
+    expect(r.samples.map((s) => [s.pid, s.process, Object.keys(s.values).length])).toEqual([[1, "a.b", 0]]);
   });
 });
 
