@@ -9,15 +9,9 @@ import { makeBundleTable } from "../bundle/table-builder";
 import { contextGroups } from "../cells/diagdroid/context-groups";
 import { queueMetrics } from "../cells/diagdroid/queue-metrics";
 import type { Benchmark } from "./harness";
+import { mulberry32 } from "../collectors/simulator/random";
 
-function rng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 const DEPTH = 40;
 const ENTRIES = [

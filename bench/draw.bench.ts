@@ -18,18 +18,10 @@ import { renderingEfficiency } from "../cells/draw/rendering-efficiency";
 import { rootCauses } from "../cells/draw/root-cause";
 import { userInteractions } from "../cells/draw/user-interactions";
 import { timeMs, type Benchmark } from "./harness";
+import { mulberry32 } from "../collectors/simulator/random";
 export const SCREEN = { width: 1080, height: 2400 };
 
-export function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const rng = mulberry32;
 
 interface View {
   id: number;

@@ -10,18 +10,12 @@ import { join } from "node:path";
 import { apriori, aprioriReport } from "../cells/dune/context-rules";
 import { deviationLabels, type RunMetrics } from "../cells/dune/deviation-labels";
 import type { Benchmark } from "./harness";
+import { mulberry32 } from "../collectors/simulator/random";
 
 const N = 100_000;
 const WEKA_JAR = "/usr/share/java/weka.jar";
 
-function rng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 const pick = <T>(r: () => number, xs: readonly T[]) => xs[Math.floor(r() * xs.length)]!;
 
 const SDKS = [

@@ -6,15 +6,7 @@ import { join } from "node:path";
 import { newManifest } from "../bundle/manifest";
 import { writeBundleFolder } from "../bundle/node-io";
 import { makeBundleTable } from "../bundle/table-builder";
-
-function mulberry32(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from "../collectors/simulator/random";
 
 const MS = 1_000_000;
 

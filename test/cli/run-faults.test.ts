@@ -1,49 +1,17 @@
 // `jankbook run` under runaway cells and broken runs (issue 15). Every spawned run has a hard outer deadline:
 // a run that hangs is killed and the test fails; it never hangs CI.
-import { spawn } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it, vi } from "vitest";
-import { main } from "../../cli/main";
+import { describe, expect, it } from "vitest";
+import { jankbookInProcess, ROOT, spawnJankbook } from "../support/cli";
 
-const ROOT = join(import.meta.dirname, "../..");
 const FIXTURES = join(import.meta.dirname, "fixtures");
 const SAMPLE = join(ROOT, "workspace/public/samples/synthetic-feed-scroll");
 /** The hard limit on one spawned run: start-up (tsx, DuckDB, the worker) is slow on a loaded 2-core machine. */
 const HARD_MS = 150_000;
-
-function jankbook(...args: string[]): Promise<{ code: number | "killed"; stderr: string; ms: number }> {
-  return new Promise((resolve, reject) => {
-    const t0 = Date.now();
-    const p = spawn(process.execPath, [join(ROOT, "cli/jankbook.js"), ...args], { cwd: ROOT });
-    let stderr = "";
-    let killed = false;
-    const timer = setTimeout(() => {
-      killed = true;
-      p.kill("SIGKILL");
-    }, HARD_MS);
-    p.stderr.on("data", (d) => (stderr += d));
-    p.on("error", reject);
-    p.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code: killed ? "killed" : (code ?? -1), stderr, ms: Date.now() - t0 });
-    });
-  });
-}
-
-async function inProcess(...args: string[]): Promise<{ code: number; stderr: string }> {
-  let stderr = "";
-  const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    return { code: await main(["node", "jankbook", ...args]), stderr };
-  } finally {
-    spy.mockRestore();
-  }
-}
+const jankbook = (...args: string[]) => spawnJankbook(args, { hardMs: HARD_MS });
+const inProcess = jankbookInProcess;
 
 const out = mkdtempSync(join(tmpdir(), "jankbook-faults-"));
 const cellRow = (md: string, cell: string) => md.split("\n").find((l) => l.startsWith(`| ${cell} |`));

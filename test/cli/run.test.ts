@@ -1,43 +1,12 @@
 // `jankbook run` and `jankbook publish` as a user (or CI) runs them: spawned, exit codes and stderr checked.
-import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it, vi } from "vitest";
-import { main } from "../../cli/main";
+import { describe, expect, it } from "vitest";
+import { jankbookInProcess, ROOT, spawnJankbook } from "../support/cli";
 
-const ROOT = join(import.meta.dirname, "../..");
 const FIXTURES = join(import.meta.dirname, "fixtures");
-
-function jankbook(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    // the sources, as every test runs them (JANKBOOK_FROM_SOURCES: no word about a missing or stale build)
-    const p = spawn(process.execPath, [join(ROOT, "cli/jankbook.js"), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, JANKBOOK_FROM_SOURCES: "1" },
-    });
-    let stdout = "";
-    let stderr = "";
-    p.stdout.on("data", (d) => (stdout += d));
-    p.stderr.on("data", (d) => (stderr += d));
-    p.on("error", reject);
-    p.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
-
-/** The same CLI in this process (no tsx start-up per call): exit code and what it wrote to stderr. */
-async function jankbookInProcess(...args: string[]): Promise<{ code: number; stderr: string }> {
-  let stderr = "";
-  const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    return { code: await main(["node", "jankbook", ...args]), stderr };
-  } finally {
-    spy.mockRestore();
-  }
-}
+const jankbook = (...args: string[]) => spawnJankbook(args, { fromSources: true });
 
 function notebooks(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

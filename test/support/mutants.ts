@@ -2,6 +2,7 @@
 // whether a parser's "complete" answer is wrong (issue 15): a seeded RNG, so every mutant can be made again.
 import { buildCalls } from "../../collectors/method-trace-calls";
 import type { MethodTrace } from "../../collectors/sources/method-trace";
+import { mulberry32 } from "../../collectors/simulator/random";
 
 export type MutationKind = "flip" | "byte" | "truncate" | "delete" | "duplicate" | "insert";
 export const MUTATION_KINDS: MutationKind[] = ["flip", "byte", "truncate", "delete", "duplicate", "insert"];
@@ -12,17 +13,7 @@ export interface Mutant {
   bytes: Uint8Array;
 }
 
-/** mulberry32: small, seedable, good enough to pick offsets. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const rng = mulberry32;
 
 export function mutate(src: Uint8Array, kind: MutationKind, random: () => number): Mutant {
   const n = src.length;
