@@ -1,10 +1,9 @@
 // Loading a big frames table in Chromium (issue 8: < 5 s, and no main-thread task over 200 ms meanwhile).
 // The table has the columns an Android 12+ framestats dump prints (the widest common layout), so it is the
 // size a real long device-lab run would be: 10M frames is ~46 hours at 60 Hz.
-import { execFileSync } from "node:child_process";
 import type { Browser } from "playwright-core";
-import { launchChromium } from "../test/support/chromium";
-import { serveStatic, type StaticServer } from "../workspace/node/static-server";
+import type { StaticServer } from "../workspace/node/static-server";
+import { pageRecordingLongTasks, serveBenchWorkspace } from "./browser-page";
 import { FRAMES_LABEL as label, framesData, streamingFirstCharts } from "./frames-data";
 import type { Benchmark } from "./harness";
 
@@ -24,21 +23,10 @@ export const benchmarks: Benchmark[] = [
     runs: 3,
     async setup() {
       const data = (await framesData()).root;
-      execFileSync("npx", ["vite", "build", "--logLevel", "warn"], { stdio: "inherit" });
-      server = await serveStatic("dist", 0, { "/bench-data/": data, "/bench-nb/": "bench/fixtures" });
-      browser = await launchChromium();
+      ({ browser, server } = await serveBenchWorkspace(data));
     },
     async measure() {
-      const context = await browser.newContext();
-      const page = await context.newPage();
-      // Long tasks are recorded from the first script on, so nothing the load does escapes the count.
-      await page.addInitScript(() => {
-        const w = window as unknown as { jbLongTasks: [number, number][] };
-        w.jbLongTasks = [];
-        new PerformanceObserver((list) => {
-          for (const e of list.getEntries()) w.jbLongTasks.push([e.startTime, e.duration]);
-        }).observe({ type: "longtask", buffered: true });
-      });
+      const { context, page } = await pageRecordingLongTasks(browser);
       await page.goto(`${server.url}?notebook=bench-nb/empty.md&runs=bench-data/frames-big/`);
       await page.waitForFunction(() => performance.getEntriesByName("jb:runs-loaded").length > 0, undefined, {
         timeout: 120_000,

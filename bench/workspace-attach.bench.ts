@@ -1,10 +1,9 @@
 // The 10M-row frames run opened attached (issue 18): navigation to the first chart (< 3 s, >= 5x faster than the
 // streaming load of the same data, frames-load-browser.bench.ts, which runs before this file), the longest
 // main-thread task meanwhile, and the overview's query on the attached run, cold and warm.
-import { execFileSync } from "node:child_process";
 import type { Browser } from "playwright-core";
-import { launchChromium } from "../test/support/chromium";
-import { serveStatic, type StaticServer } from "../workspace/node/static-server";
+import type { StaticServer } from "../workspace/node/static-server";
+import { pageRecordingLongTasks, serveBenchWorkspace } from "./browser-page";
 import { FRAMES_LABEL as label, framesData, streamingFirstCharts } from "./frames-data";
 import { median, type Benchmark } from "./harness";
 
@@ -38,20 +37,10 @@ export const benchmarks: Benchmark[] = [
     runs: 3,
     async setup() {
       const data = await framesData();
-      execFileSync("npx", ["vite", "build", "--logLevel", "warn"], { stdio: "inherit" });
-      server = await serveStatic("dist", 0, { "/bench-data/": data.root, "/bench-nb/": "bench/fixtures" });
-      browser = await launchChromium();
+      ({ browser, server } = await serveBenchWorkspace(data.root));
     },
     async measure() {
-      const context = await browser.newContext();
-      const page = await context.newPage();
-      await page.addInitScript(() => {
-        const w = window as unknown as { jbLongTasks: [number, number][] };
-        w.jbLongTasks = [];
-        new PerformanceObserver((list) => {
-          for (const e of list.getEntries()) w.jbLongTasks.push([e.startTime, e.duration]);
-        }).observe({ type: "longtask", buffered: true });
-      });
+      const { context, page } = await pageRecordingLongTasks(browser);
       const data = await framesData();
       await page.goto(`${server.url}?notebook=bench-nb/empty.md&runs=bench-data/${data.packed}/`);
       // the second overview query is the redraw once every run is in: warm
