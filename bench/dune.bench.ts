@@ -14,6 +14,8 @@ import { mulberry32 } from "../collectors/simulator/random";
 
 const N = 100_000;
 const WEKA_JAR = "/usr/share/java/weka.jar";
+/** Weka's Apriori set to our thresholds: confidence 0.9, support 0.01 in one pass (-U 1.0 -D 0.99), every rule. */
+export const WEKA_APRIORI_OPTIONS = ["-N", "100000000", "-C", "0.9", "-D", "0.99", "-U", "1.0", "-M", "0.01"];
 
 const rng = mulberry32;
 const pick = <T>(r: () => number, xs: readonly T[]) => xs[Math.floor(r() * xs.length)]!;
@@ -102,16 +104,7 @@ export function wekaApriori(
       "AprioriTimer",
       arff,
       String(repeats),
-      "-N",
-      "100000000",
-      "-C",
-      "0.9",
-      "-D",
-      "0.99",
-      "-U",
-      "1.0",
-      "-M",
-      "0.01",
+      ...WEKA_APRIORI_OPTIONS,
       ...extra,
     ];
     const out = execFileSync("java", args, { encoding: "utf8", timeout: 20 * 60_000, maxBuffer: 1 << 24 });

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { apriori } from "../../cells/dune/context-rules";
-import { contextRows, toArff } from "../dune.bench";
+import { contextRows, toArff, WEKA_APRIORI_OPTIONS } from "../dune.bench";
 
 const rows = contextRows(Number(process.argv[2] ?? 3000), Number(process.argv[3] ?? 11));
 const every = Number(process.argv[4] ?? 0);
@@ -31,19 +31,7 @@ let failed = false;
 try {
   for (const classRules of [false, true]) {
     const args = ["-cp", "/usr/share/java/weka.jar", "weka.associations.Apriori", "-t", arff];
-    args.push(
-      "-N",
-      "100000000",
-      "-C",
-      "0.9",
-      "-D",
-      "0.99",
-      "-U",
-      "1.0",
-      "-M",
-      "0.01",
-      ...(classRules ? ["-A", "-c", "last"] : []),
-    );
+    args.push(...WEKA_APRIORI_OPTIONS, ...(classRules ? ["-A", "-c", "last"] : []));
     const out = execFileSync("java", args, { encoding: "utf8", maxBuffer: 1 << 28 });
     const weka = new Set<string>();
     for (const line of out.split("\n")) {
