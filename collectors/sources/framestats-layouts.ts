@@ -1,6 +1,9 @@
 // The framestats column layouts each Android release prints (AOSP libs/hwui/FrameInfo.cpp, FrameInfoNames).
 // The parser reads columns by the header line; these say what each version is expected to print.
 
+/** A layout's header names, as one string a release (easier to compare by eye than one name a line). */
+const names = (header: string): readonly string[] => header.trim().split(/\s+/);
+
 /** Column layouts of FrameInfo.cpp's FrameInfoNames across releases (what the header line prints). */
 export const FRAMESTATS_LAYOUTS: readonly {
   since_api: number;
@@ -10,212 +13,81 @@ export const FRAMESTATS_LAYOUTS: readonly {
   {
     since_api: 23, // framestats first printed in Android 6.0
     release: "6.0-7.1",
-    columns: [
-      "Flags",
-      "IntendedVsync",
-      "Vsync",
-      "OldestInputEvent",
-      "NewestInputEvent",
-      "HandleInputStart",
-      "AnimationStart",
-      "PerformTraversalsStart",
-      "DrawStart",
-      "SyncQueued",
-      "SyncStart",
-      "IssueDrawCommandsStart",
-      "SwapBuffers",
-      "FrameCompleted",
-    ],
+    columns: names(`
+      Flags IntendedVsync Vsync OldestInputEvent NewestInputEvent HandleInputStart AnimationStart
+      PerformTraversalsStart DrawStart SyncQueued SyncStart IssueDrawCommandsStart SwapBuffers
+      FrameCompleted
+    `),
   },
   {
     since_api: 26,
     release: "8.0-9",
-    columns: [
-      "Flags",
-      "IntendedVsync",
-      "Vsync",
-      "OldestInputEvent",
-      "NewestInputEvent",
-      "HandleInputStart",
-      "AnimationStart",
-      "PerformTraversalsStart",
-      "DrawStart",
-      "SyncQueued",
-      "SyncStart",
-      "IssueDrawCommandsStart",
-      "SwapBuffers",
-      "FrameCompleted",
-      "DequeueBufferDuration",
-      "QueueBufferDuration",
-    ],
+    columns: names(`
+      Flags IntendedVsync Vsync OldestInputEvent NewestInputEvent HandleInputStart AnimationStart
+      PerformTraversalsStart DrawStart SyncQueued SyncStart IssueDrawCommandsStart SwapBuffers
+      FrameCompleted DequeueBufferDuration QueueBufferDuration
+    `),
   },
   {
     since_api: 29,
     release: "10-11",
-    columns: [
-      "Flags",
-      "IntendedVsync",
-      "Vsync",
-      "OldestInputEvent",
-      "NewestInputEvent",
-      "HandleInputStart",
-      "AnimationStart",
-      "PerformTraversalsStart",
-      "DrawStart",
-      "SyncQueued",
-      "SyncStart",
-      "IssueDrawCommandsStart",
-      "SwapBuffers",
-      "FrameCompleted",
-      "DequeueBufferDuration",
-      "QueueBufferDuration",
-      "GpuCompleted",
-    ],
+    columns: names(`
+      Flags IntendedVsync Vsync OldestInputEvent NewestInputEvent HandleInputStart AnimationStart
+      PerformTraversalsStart DrawStart SyncQueued SyncStart IssueDrawCommandsStart SwapBuffers
+      FrameCompleted DequeueBufferDuration QueueBufferDuration GpuCompleted
+    `),
   },
   {
     since_api: 31,
     release: "12-12L",
-    columns: [
-      "Flags",
-      "FrameTimelineVsyncId",
-      "IntendedVsync",
-      "Vsync",
-      "InputEventId",
-      "HandleInputStart",
-      "AnimationStart",
-      "PerformTraversalsStart",
-      "DrawStart",
-      "FrameDeadline",
-      "FrameStartTime",
-      "SyncQueued",
-      "SyncStart",
-      "IssueDrawCommandsStart",
-      "SwapBuffers",
-      "FrameCompleted",
-      "DequeueBufferDuration",
-      "QueueBufferDuration",
-      "GpuCompleted",
-      "SwapBuffersCompleted",
-      "DisplayPresentTime",
-    ],
+    columns: names(`
+      Flags FrameTimelineVsyncId IntendedVsync Vsync InputEventId HandleInputStart AnimationStart
+      PerformTraversalsStart DrawStart FrameDeadline FrameStartTime SyncQueued SyncStart
+      IssueDrawCommandsStart SwapBuffers FrameCompleted DequeueBufferDuration QueueBufferDuration
+      GpuCompleted SwapBuffersCompleted DisplayPresentTime
+    `),
   },
   {
     since_api: 33,
     release: "13",
-    columns: [
-      "Flags",
-      "FrameTimelineVsyncId",
-      "IntendedVsync",
-      "Vsync",
-      "InputEventId",
-      "HandleInputStart",
-      "AnimationStart",
-      "PerformTraversalsStart",
-      "DrawStart",
-      "FrameDeadline",
-      "FrameStartTime",
-      "FrameInterval",
-      "SyncQueued",
-      "SyncStart",
-      "IssueDrawCommandsStart",
-      "SwapBuffers",
-      "FrameCompleted",
-      "DequeueBufferDuration",
-      "QueueBufferDuration",
-      "GpuCompleted",
-      "SwapBuffersCompleted",
-      "DisplayPresentTime",
-    ],
+    columns: names(`
+      Flags FrameTimelineVsyncId IntendedVsync Vsync InputEventId HandleInputStart AnimationStart
+      PerformTraversalsStart DrawStart FrameDeadline FrameStartTime FrameInterval SyncQueued SyncStart
+      IssueDrawCommandsStart SwapBuffers FrameCompleted DequeueBufferDuration QueueBufferDuration
+      GpuCompleted SwapBuffersCompleted DisplayPresentTime
+    `),
   },
   {
     since_api: 34,
     release: "14",
-    columns: [
-      "Flags",
-      "FrameTimelineVsyncId",
-      "IntendedVsync",
-      "Vsync",
-      "InputEventId",
-      "HandleInputStart",
-      "AnimationStart",
-      "PerformTraversalsStart",
-      "DrawStart",
-      "FrameDeadline",
-      "FrameStartTime",
-      "FrameInterval",
-      "SyncQueued",
-      "SyncStart",
-      "IssueDrawCommandsStart",
-      "SwapBuffers",
-      "FrameCompleted",
-      "DequeueBufferDuration",
-      "QueueBufferDuration",
-      "GpuCompleted",
-      "SwapBuffersCompleted",
-      "DisplayPresentTime",
-      "CommandSubmissionCompleted",
-    ],
+    columns: names(`
+      Flags FrameTimelineVsyncId IntendedVsync Vsync InputEventId HandleInputStart AnimationStart
+      PerformTraversalsStart DrawStart FrameDeadline FrameStartTime FrameInterval SyncQueued SyncStart
+      IssueDrawCommandsStart SwapBuffers FrameCompleted DequeueBufferDuration QueueBufferDuration
+      GpuCompleted SwapBuffersCompleted DisplayPresentTime CommandSubmissionCompleted
+    `),
   },
   {
     since_api: 35,
     release: "15",
-    columns: [
-      "Flags",
-      "FrameTimelineVsyncId",
-      "IntendedVsync",
-      "Vsync",
-      "InputEventId",
-      "HandleInputStart",
-      "AnimationStart",
-      "PerformTraversalsStart",
-      "DrawStart",
-      "FrameDeadline",
-      "FrameStartTime",
-      "FrameInterval",
-      "WorkloadTarget",
-      "SyncQueued",
-      "SyncStart",
-      "IssueDrawCommandsStart",
-      "SwapBuffers",
-      "FrameCompleted",
-      "DequeueBufferDuration",
-      "QueueBufferDuration",
-      "GpuCompleted",
-      "SwapBuffersCompleted",
-      "DisplayPresentTime",
-      "CommandSubmissionCompleted",
-    ],
+    columns: names(`
+      Flags FrameTimelineVsyncId IntendedVsync Vsync InputEventId HandleInputStart AnimationStart
+      PerformTraversalsStart DrawStart FrameDeadline FrameStartTime FrameInterval WorkloadTarget
+      SyncQueued SyncStart IssueDrawCommandsStart SwapBuffers FrameCompleted DequeueBufferDuration
+      QueueBufferDuration GpuCompleted SwapBuffersCompleted DisplayPresentTime
+      CommandSubmissionCompleted
+    `),
   },
   {
     since_api: 36,
     release: "16",
-    columns: [
-      "Flags",
-      "FrameTimelineVsyncId",
-      "IntendedVsync",
-      "Vsync",
-      "InputEventId",
-      "HandleInputStart",
-      "AnimationStart",
-      "PerformTraversalsStart",
-      "DrawStart",
-      "FrameDeadline",
-      "FrameStartTime",
-      "FrameInterval",
-      "WorkloadTarget",
-      "AnimationTime",
-      "SyncQueued",
-      "SyncStart",
-      "IssueDrawCommandsStart",
-      "SwapBuffers",
-      "FrameCompleted",
-      "DequeueBufferDuration",
-      "QueueBufferDuration",
-      "GpuCompleted",
-      "SwapBuffersCompleted",
-      "DisplayPresentTime",
-      "CommandSubmissionCompleted",
-    ],
+    columns: names(`
+      Flags FrameTimelineVsyncId IntendedVsync Vsync InputEventId HandleInputStart AnimationStart
+      PerformTraversalsStart DrawStart FrameDeadline FrameStartTime FrameInterval WorkloadTarget
+      AnimationTime SyncQueued SyncStart IssueDrawCommandsStart SwapBuffers FrameCompleted
+      DequeueBufferDuration QueueBufferDuration GpuCompleted SwapBuffersCompleted DisplayPresentTime
+      CommandSubmissionCompleted
+    `),
   },
 ];
 
