@@ -13,6 +13,7 @@ import {
   makeData,
   makeVector,
   vectorFromArray,
+  type DataType,
   type Vector,
 } from "apache-arrow";
 import { tableSpec, type ColumnSpec, type TableName } from "./schema";
@@ -319,14 +320,20 @@ function numericWithNulls(
       }
     } else data[i] = Number(v);
   }
+  return numericVector(type, data, nullCount, bitmap);
+}
+
+/** A numeric vector over `data` (the type's own array kind); the null bitmap only when something is null. */
+function numericVector(
+  type: DataType,
+  data: Int32Array | BigInt64Array | Int8Array | Float64Array,
+  nullCount: number,
+  bitmap: Uint8Array,
+) {
+  const length = data.length;
+  const nullBitmap = nullCount ? bitmap : null;
   return makeVector(
-    makeData({
-      type: type as Int32,
-      length: n,
-      nullCount,
-      nullBitmap: nullCount ? bitmap : null,
-      data: data as Int32Array,
-    }),
+    makeData({ type: type as Int32, length, nullCount, nullBitmap, data: data as Int32Array }),
   );
 }
 
@@ -353,13 +360,5 @@ function intFromFloat64(type: Int64 | Int32, values: Float64Array, where: string
       out[2 * i + 1] = hi | 0;
     } else out[i] = r;
   }
-  return makeVector(
-    makeData({
-      type: type as Int32,
-      length: n,
-      nullCount,
-      nullBitmap: nullCount ? bitmap : null,
-      data: data as Int32Array,
-    }),
-  );
+  return numericVector(type, data, nullCount, bitmap);
 }
