@@ -8,6 +8,7 @@ import type { CellState } from "./cell-state";
 import type { CellAnalysis } from "./references";
 import { freshName, instrumentBudget } from "./budget-transform";
 import { budgetTick, leaveCell, startStretch } from "./cell-budget";
+import { queryRetryingCollateral } from "./query-retry";
 import { bindSqlTemplate } from "./sql-template";
 import { inputGenerator, type InputElementLike } from "./view-input";
 
@@ -200,16 +201,7 @@ function defineSql(host: CellHost, slot: Slot, name: string) {
         if (!done) host.interruptStale();
       });
       try {
-        for (;;) {
-          const epoch = host.interruptEpoch();
-          try {
-            return await engine.query(bound.sql, bound.params);
-          } catch (e) {
-            // Interrupted because another cell's query was stale (one connection): run ours again.
-            if (!invalidated && epoch !== host.interruptEpoch()) continue;
-            throw e;
-          }
-        }
+        return await queryRetryingCollateral(engine, bound.sql, bound.params, host, () => invalidated);
       } finally {
         done = true;
         slot.state.ms = now() - t0;

@@ -57,6 +57,7 @@ import { headlessInputs } from "./headless-inputs";
 import { md } from "./markdown-value";
 import { plot } from "./plot-spec";
 import { analyzeNotebook, type CellAnalysis } from "./references";
+import { queryRetryingCollateral } from "./query-retry";
 import { sqlTag } from "./sql-template";
 import { carryInput } from "./input-carry";
 import { coerce, inputLabel, sameValue, type InputElementLike } from "./view-input";
@@ -140,7 +141,8 @@ export class NotebookRuntime {
       sql: (strings: TemplateStringsArray, ...values: unknown[]) => {
         if (!engine) throw new Error("sql: no SQL engine is loaded");
         const bound = sqlTag(strings, ...values);
-        return engine.query(bound.sql, bound.params);
+        // (this.host is set below, before any cell can run)
+        return queryRetryingCollateral(engine, bound.sql, bound.params, this.host);
       },
       ...options.builtins,
     };

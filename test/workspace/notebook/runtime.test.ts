@@ -301,6 +301,30 @@ describe("NotebookRuntime", () => {
     rt.dispose();
   });
 
+  it("a ts cell's sql`...` interrupted as collateral runs again, as a SQL cell's query does", async () => {
+    const f = fakeEngine(true);
+    const { rt, byDefine } = await start(
+      nbOf(
+        "const k = view(Inputs.range([0, 10], {value: 1}));",
+        "sql q\nSELECT ${k} AS k",
+        "const other = (await sql`SELECT 42 AS v`).getChild('v').get(0);",
+      ),
+      f.engine,
+    );
+    await tick();
+    expect(otherCalls(f).length).toBe(1);
+    rt.setInput("k", 2);
+    await tick();
+    expect(f.interrupts()).toBe(1);
+    expect(otherCalls(f).length).toBe(2); // retried, not failed with INTERRUPT
+    otherCalls(f)[1]!.resolve(tableFromArrays({ v: Int32Array.from([42]) }));
+    qCalls(f)[1]!.resolve(tableFromArrays({ k: Int32Array.from([2]) }));
+    await rt.settled();
+    expect(byDefine("other").status).toBe("fulfilled");
+    expect(await rt.value("other")).toBe(42);
+    rt.dispose();
+  });
+
   it("a stale query's late result is ignored when the engine cannot interrupt it", async () => {
     const f = fakeEngine(false);
     const { rt, log, byDefine } = await start(staleNb(), f.engine);
