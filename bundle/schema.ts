@@ -32,6 +32,12 @@ export interface TableSpec {
 /** Bumped when a column is renamed or retyped; readers refuse newer versions. */
 export const SCHEMA_VERSION = 1;
 
+/** render_ops.op: the view operations DRAW times (§III), in the order a frame runs them. */
+export const RENDER_OPS = ["measure", "layout", "draw"] as const;
+/** render_ops.visibility: View.getVisibility() by name. */
+export const VIEW_VISIBILITIES = ["visible", "invisible", "gone"] as const;
+const either = (words: readonly string[]) => `${words.slice(0, -1).join(", ")} or ${words.at(-1)}`;
+
 function col(name: string, type: ColumnType, doc: string, nullable = false): ColumnSpec {
   return { name, type, nullable, doc };
 }
@@ -183,7 +189,7 @@ export const TABLES: readonly TableSpec[] = [
       col("view_id", "int32", "identity of the view (identityHashCode on the device)"),
       opt("parent_id", "int32", "the parent view; null for the root"),
       col("view_class", "utf8", "fully qualified class of the view"),
-      col("op", "utf8", "measure, layout or draw"),
+      col("op", "utf8", either(RENDER_OPS)),
       col("start", "int64", "when the operation started, ns"),
       col("dur", "int64", "how long it took including children, ns"),
       col("ui_thread", "bool", "ran on the UI thread"),
@@ -193,7 +199,7 @@ export const TABLES: readonly TableSpec[] = [
       col("width", "int32", "px"),
       col("height", "int32", "px"),
       col("has_background", "bool", "the view draws a background drawable"),
-      col("visibility", "utf8", "visible, invisible or gone"),
+      col("visibility", "utf8", either(VIEW_VISIBILITIES)),
       opt("xml_id", "utf8", "android:id resource name"),
       opt("layout_file", "utf8", "layout resource the view was inflated from"),
     ],

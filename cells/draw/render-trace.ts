@@ -18,13 +18,14 @@
 //   taken as visible.
 // A view's parent in a frame is its parent_id in that frame, else the last one seen in earlier frames.
 import type { Table } from "apache-arrow";
+import { RENDER_OPS, VIEW_VISIBILITIES } from "../../bundle/schema";
 import { bool, int32, int32AsFloat, int64, optional, readColumns, utf8 } from "../common/read-columns";
 import { Warnings, wordCodes } from "./word-codes";
 import { buildFrames } from "./view-hierarchy";
 
-export const OPS = ["measure", "layout", "draw"] as const;
+export const OPS = RENDER_OPS;
 export type OpName = (typeof OPS)[number];
-export const VISIBILITIES = ["visible", "invisible", "gone"] as const;
+export const VISIBILITIES = VIEW_VISIBILITIES;
 
 export interface ViewInfo {
   viewId: number;

@@ -1,5 +1,6 @@
 // Decodes one agent protocol record (docs/agent-protocol.md), v1 or v2, from its space-separated fields.
 // v2 adds the `hook` record, `hello`'s api_level and `task`'s due time; everything else is the same in both.
+import { RENDER_OPS, VIEW_VISIBILITIES } from "../../bundle/schema";
 import { unfield, type AgentRecord, type RenderOp, type TaskCategory } from "../agent/protocol";
 
 const CATEGORIES = new Set([
@@ -9,8 +10,8 @@ const CATEGORIES = new Set([
   "thread_pool_executor",
   "async_task",
 ]);
-const OPS = new Set(["measure", "layout", "draw"]);
-const VISIBILITY = new Set(["visible", "invisible", "gone"]);
+const OPS = new Set<string>(RENDER_OPS);
+const VISIBILITY = new Set<string>(VIEW_VISIBILITIES);
 const INT64_MAX = (1n << 63n) - 1n;
 const HOOK_STATUS = new Set(["ok", "missing", "failed", "off"]);
 
