@@ -19,7 +19,7 @@ import { setPlotFields, type PlotFields } from "../notebook/plot-edit";
 import { NotebookRuntime, type CellState } from "../notebook/runtime";
 import { snapshotNotebook, type NotebookSnapshot } from "../notebook/snapshot";
 import { sanitize } from "../publish/browser-sanitize";
-import { renderMarkdown } from "../publish/publish";
+import { renderMarkdown } from "../notebook/markdown-render";
 import { clearDraft, saveDraft } from "../app/autosave";
 import { ANALYSES, type PaletteEntry } from "../app/analysis-palette";
 import "./jb-code-editor";

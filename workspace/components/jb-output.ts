@@ -6,7 +6,7 @@ import { unsafeHTML } from "lit/directives/unsafe-html.js";
 import { classifyDisplay } from "../notebook/display-kind";
 import { brushInterval, plotSpecToOptions, type BrushX, type PlotSpec } from "../notebook/plot-spec";
 import { sanitize } from "../publish/browser-sanitize";
-import { renderMarkdown } from "../publish/publish";
+import { renderMarkdown } from "../notebook/markdown-render";
 import "./jb-plot-form";
 import "./jb-table";
 

@@ -6,7 +6,6 @@
 //   publishNotebook(nb, states, context) -> string
 // Host-independent: the browser passes its `document` and DOMPurify; Node uses node-context.ts (jsdom).
 import * as Plot from "@observablehq/plot";
-import MarkdownIt from "markdown-it";
 import type { Notebook } from "../notebook/format";
 import { classifyDisplay, type TableLike } from "../notebook/display-kind";
 import { plotSpecToOptions } from "../notebook/plot-spec";
@@ -14,6 +13,7 @@ import { boundedJson, describeValue } from "./bounded-json";
 import type { Sanitize } from "./sanitize";
 import type { CellState } from "../notebook/runtime";
 import { inputLabel } from "../notebook/view-input";
+import { renderMarkdown } from "../notebook/markdown-render";
 
 export interface RunProvenance {
   run_id: string;
@@ -56,8 +56,6 @@ export interface PublishContext {
 
 export { createSanitize, PURIFY_CONFIG, type Sanitize } from "./sanitize";
 
-const markdown = new MarkdownIt({ html: true, linkify: true });
-
 export const CSP =
   "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:; script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'";
 
@@ -66,10 +64,6 @@ export function escapeHtml(text: string): string {
     /[&<>"']/g,
     (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
   );
-}
-
-export function renderMarkdown(text: string, sanitize: Sanitize): string {
-  return sanitize(markdown.render(text), "prose");
 }
 
 function formatCell(v: unknown): string {
