@@ -1,0 +1,107 @@
+// Pieces every scenario file builds screens and noise from: the screen chrome (decor view, toolbar, content
+// frame), a list of two-line rows, and the noise the accuracy bench varies (more events, background load on
+// the main thread). Scenario steps take a ScenarioCtx and a start time and return when they end.
+import type { AppSim, SimView } from "./app-model";
+import type { GroundTruthCase } from "./scenarios";
+
+const MS = 1_000_000;
+
+/** What the accuracy bench varies beyond the seed and the device (issue 20, "What to build" 5). */
+export interface ScenarioNoise {
+  /** user interactions added to the scenario's own (each with its own animation) */
+  extraEvents?: number;
+  /** share of the main thread's time taken by other messages (0 to 0.5): frames behind them run late */
+  backgroundLoad?: number;
+}
+
+export interface ScenarioCtx {
+  sim: AppSim;
+  cases: GroundTruthCase[];
+  noise?: ScenarioNoise;
+}
+
+export function screenChrome(sim: AppSim, w: number, h: number, content: SimView[]): SimView {
+  const bar = sim.view("android.widget.Toolbar", [0, 0, w, 168], {
+    xml_id: "toolbar",
+    layout_file: "res/layout/activity_main.xml",
+    background: true,
+    cost: 0.12,
+    children: [sim.view("android.widget.TextView", [48, 40, 600, 88], { xml_id: "title", cost: 0.15 })],
+  });
+  const content_ = sim.view("android.widget.FrameLayout", [0, 168, w, h - 168], {
+    xml_id: "content",
+    layout_file: "res/layout/activity_main.xml",
+    children: content,
+  });
+  return sim.view("com.android.internal.policy.DecorView", [0, 0, w, h], {
+    background: true,
+    cost: 0.05,
+    children: [sim.view("android.widget.LinearLayout", [0, 0, w, h], { children: [bar, content_] })],
+  });
+}
+
+export function listRows(
+  sim: AppSim,
+  w: number,
+  top: number,
+  n: number,
+  layout: string,
+  rowH = 220,
+): SimView[] {
+  return Array.from({ length: n }, (_, i) =>
+    sim.view("android.widget.LinearLayout", [0, top + i * rowH, w, rowH], {
+      layout_file: layout,
+      children: [
+        sim.view("android.widget.TextView", [32, top + i * rowH + 24, w - 64, 80], {
+          xml_id: "row_title",
+          layout_file: layout,
+          cost: 0.18,
+        }),
+        sim.view("android.widget.TextView", [32, top + i * rowH + 120, w - 64, 64], {
+          xml_id: "row_subtitle",
+          layout_file: layout,
+          cost: 0.12,
+        }),
+      ],
+    }),
+  );
+}
+
+/** A main-thread message: work the looper runs between frames (frames wait behind it: AppSim.mainFreeAt). */
+export interface MainMessage {
+  at: number;
+  ms: number;
+  cls: string;
+  stack: string[];
+}
+
+const BACKGROUND_STACK = [
+  "android.os.Handler.sendMessageAtTime(Handler.java:610)",
+  "android.app.ActivityThread$H.sendMessage(ActivityThread.java:2981)",
+];
+
+/**
+ * Other messages on the main thread from `from` to `to` (ns) taking `load` of its time, 4-40 ms each at random
+ * gaps: what a busy process does besides the scenario (binder callbacks, GC, other components).
+ */
+export function backgroundMessages(
+  rand: () => number,
+  from: number,
+  to: number,
+  load: number,
+): MainMessage[] {
+  const out: MainMessage[] = [];
+  if (!(load > 0)) return out;
+  const meanMs = 22;
+  for (let t = from; ;) {
+    t += (-Math.log(1 - rand()) * meanMs * MS) / Math.min(load, 0.5);
+    if (t >= to) return out;
+    out.push({ at: t, ms: 4 + rand() * 36, cls: "android.app.ActivityThread$H", stack: BACKGROUND_STACK });
+  }
+}
+
+/** Schedules main-thread messages in time order (the looper runs them FIFO), before any frame is laid out. */
+export function runOnMain(sim: AppSim, messages: MainMessage[]): void {
+  const main = sim.executor("android.os.MessageQueue(main)", "handler_thread", 1, () => "main", sim.pid);
+  for (const m of [...messages].sort((a, b) => a.at - b.at)) sim.submit(main, m.at, m.ms, m.cls, m.stack);
+}
