@@ -9,7 +9,6 @@ import { deviationLabels, regressedEvents, type RunWithContext } from "../../cel
 import { eventPrecisionRecall } from "../../cells/dune/event-precision-recall";
 import { frameMetrics, toRunMetrics } from "../../cells/dune/frame-metrics";
 import { PROFILES, upgraded, type DeviceProfile } from "../../collectors/simulator/device-profiles";
-import type { ScenarioNoise } from "../../collectors/simulator/scenario-parts";
 import type { ScenarioName } from "../../collectors/simulator/scenarios";
 import { distribution, type AccuracyRow, type NoiseLevel } from "./distribution";
 import { simulateRun, type SimRun } from "./sim-run";
