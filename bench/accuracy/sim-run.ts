@@ -3,7 +3,7 @@
 // without a phone, adb or polling: thousands of runs in seconds. Frames carry what the jank rules read.
 import type { Table } from "apache-arrow";
 import { agentTables, framesTable } from "../../collectors/bundle-tables";
-import type { AgentData, RenderOpRow, UiEventRow } from "../../collectors/sources/agent-lines";
+import { AgentLineReader } from "../../collectors/sources/agent-lines";
 import type { DeviceProfile } from "../../collectors/simulator/device-profiles";
 import type { ScenarioNoise } from "../../collectors/simulator/scenario-parts";
 import { buildScenario, type GroundTruth, type ScenarioName } from "../../collectors/simulator/scenarios";
@@ -45,30 +45,18 @@ export function simulateRun(
     })),
     device.refresh_hz,
   ).table;
-  const uiEvents: UiEventRow[] = [];
-  const renderOps: RenderOpRow[] = [];
+  // The reader's own empty data, filled with the records as it would have read them from the agent's lines.
+  const data = new AgentLineReader().data;
   for (const l of sim.log) {
     const r = l.record;
     if (typeof r === "string") continue;
     if (r.type === "input")
-      uiEvents.push({ ts: BASE + r.ts, kind: r.kind, target: r.target ?? null, source: r.source });
+      data.uiEvents.push({ ts: BASE + r.ts, kind: r.kind, target: r.target ?? null, source: r.source });
     else if (r.type === "op") {
       const { type: _, ...op } = r;
-      renderOps.push({ ...op, start: BASE + op.start });
+      data.renderOps.push({ ...op, start: BASE + op.start });
     }
   }
-  const data: AgentData = {
-    tasks: [],
-    contexts: new Map(),
-    renderOps,
-    uiEvents,
-    hello: null,
-    hooks: [],
-    lines: 0,
-    duplicates: 0,
-    warnings: [],
-    partial: false,
-  };
   const t = agentTables(runId, data);
   return { runId, truth, frames, uiEvents: t.ui_events, renderOps: t.render_ops };
 }

@@ -4,7 +4,8 @@
 import type { AppSim, SimView } from "./app-model";
 import type { GroundTruthCase } from "./scenarios";
 
-const MS = 1_000_000;
+export const MS = 1_000_000;
+export const S = 1000 * MS;
 
 /** What the accuracy bench varies beyond the seed and the device (issue 20, "What to build" 5). */
 export interface ScenarioNoise {
@@ -65,6 +66,24 @@ export function listRows(
       ],
     }),
   );
+}
+
+/** A screen holding one list of `rows` two-line rows (a message list, a sample chooser). */
+export function listScreen(
+  sim: AppSim,
+  listId: string,
+  layout: string,
+  rows: number,
+  rowLayout: string,
+): SimView {
+  const { width: w, height: h } = sim.device;
+  return screenChrome(sim, w, h, [
+    sim.view("android.widget.ListView", [0, 168, w, h - 168], {
+      xml_id: listId,
+      layout_file: layout,
+      children: listRows(sim, w, 168, rows, rowLayout),
+    }),
+  ]);
 }
 
 /** A main-thread message: work the looper runs between frames (frames wait behind it: AppSim.mainFreeAt). */

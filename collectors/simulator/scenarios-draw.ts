@@ -2,16 +2,8 @@
 // that applies the fix the paper names, so a notebook's checks can be seen to pass on one and fail on the other.
 // Noise for the accuracy bench: extra interactions and background load on the main thread (scenario-parts.ts).
 import type { SimView } from "./app-model";
-import {
-  backgroundMessages,
-  runOnMain,
-  screenChrome,
-  type MainMessage,
-  type ScenarioCtx,
-} from "./scenario-parts";
-
-const MS = 1_000_000;
-const S = 1000 * MS;
+import type { MainMessage, ScenarioCtx } from "./scenario-parts";
+import { backgroundMessages, MS, runOnMain, S, screenChrome } from "./scenario-parts";
 
 export const DRAW_SCENARIOS = [
   "faceq",
@@ -48,6 +40,23 @@ function interactionTimes(c: ScenarioCtx, t0: number, own: number[], gap: number
 function mainThread(c: ScenarioCtx, from: number, to: number, own: MainMessage[] = []): void {
   const load = c.noise?.backgroundLoad ?? 0;
   if (load > 0 || own.length) runOnMain(c.sim, [...own, ...backgroundMessages(c.sim.rand, from, to, load)]);
+}
+
+/** The case's ground truth: what the paper found, or, for the fixed variant, that the fix is in. */
+function found(
+  c: ScenarioCtx,
+  name: string,
+  fixed: boolean,
+  paper: string,
+  [finding, healthy]: [string, string],
+  culprit: Record<string, unknown>,
+): void {
+  c.cases.push({
+    case: fixed ? `${name}-fixed` : name,
+    paper,
+    finding: fixed ? `healthy: ${healthy}` : finding,
+    culprit: { ...culprit, fixed },
+  });
 }
 
 // §VI-B case 1 (FaceQ): a GridView with a blue background completely covered by its children. Fixed: no
@@ -94,20 +103,22 @@ function faceq(c: ScenarioCtx, t0: number, fixed: boolean): number {
     sim.input(at, "scroll", "gridview");
     sim.animate(at, at + 0.8 * S, root, { layoutFirst: i === 0 });
   }
-  c.cases.push({
-    case: fixed ? "faceq-fixed" : "faceq",
-    paper: "DRAW §VI-B case 1 (Figure 6)",
-    finding: fixed
-      ? "healthy: the GridView has no background, its cells paint the area"
-      : "the GridView's blue background is drawn under nine ImageViews in nine RelativeLayouts that cover it completely",
-    culprit: {
+  found(
+    c,
+    "faceq",
+    fixed,
+    "DRAW §VI-B case 1 (Figure 6)",
+    [
+      "the GridView's blue background is drawn under nine ImageViews in nine RelativeLayouts that cover it completely",
+      "the GridView has no background, its cells paint the area",
+    ],
+    {
       view_id: grid.id,
       view_class: "android.widget.GridView",
       xml_id: "gridview",
       covered_by: cells.map((v) => v.id),
-      fixed,
     },
-  });
+  );
   return Math.max(t0 + 4 * S, times.at(-1)! + 1.2 * S);
 }
 
@@ -154,22 +165,24 @@ function picsplay(c: ScenarioCtx, t0: number, fixed: boolean): number {
     sim.animate(at, at + 0.6 * S, root, { layoutFirst: true });
   }
   // The last submenu is drawn last, over the same rectangle: the first four are drawn but never seen.
-  c.cases.push({
-    case: fixed ? "picsplay-fixed" : "picsplay",
-    paper: "DRAW §VI-C case 2 (Figures 7-8)",
-    finding: fixed
-      ? "healthy: only the visible submenu is rendered"
-      : "four of five submenus (main_submenu1-4.xml) are drawn under the visible one",
-    culprit: {
+  found(
+    c,
+    "picsplay",
+    fixed,
+    "DRAW §VI-C case 2 (Figures 7-8)",
+    [
+      "four of five submenus (main_submenu1-4.xml) are drawn under the visible one",
+      "only the visible submenu is rendered",
+    ],
+    {
       hidden_submenus: submenus.slice(0, 4).map((v) => ({
         view_id: v.id,
         layout_file: v.layout_file,
         views: [v, ...v.children].map((x) => x.id),
       })),
       visible_submenu: submenus[4]!.id,
-      fixed,
     },
-  });
+  );
   return Math.max(t0 + 4 * S, times.at(-1)! + 1.2 * S);
 }
 
@@ -235,19 +248,21 @@ function pregnancyArticle(c: ScenarioCtx, t0: number, fixed: boolean): number {
     sim.animate(at, at + 0.5 * S, root, { layoutFirst: true });
   }
   const below = paragraphs.filter((p) => p.top >= h);
-  c.cases.push({
-    case: fixed ? "pregnancy-article-fixed" : "pregnancy-article",
-    paper: "DRAW §VI-C case 3",
-    finding: fixed
-      ? "healthy: only the paragraphs on screen are bound, loaded off the UI thread"
-      : `${below.length} of the article's ${paragraphs.length} TextViews are below the screen yet rendered in every frame`,
-    culprit: {
+  found(
+    c,
+    "pregnancy-article",
+    fixed,
+    "DRAW §VI-C case 3",
+    [
+      `${below.length} of the article's ${paragraphs.length} TextViews are below the screen yet rendered in every frame`,
+      "only the paragraphs on screen are bound, loaded off the UI thread",
+    ],
+    {
       view_class: "android.widget.TextView",
       layout_file: ARTICLE_LAYOUT,
       offscreen_views: below.map((p) => p.id),
-      fixed,
     },
-  });
+  );
   return Math.max(t0 + 5 * S, times.at(-1)! + 1 * S);
 }
 
@@ -310,31 +325,33 @@ function pregnancyTimeline(c: ScenarioCtx, t0: number, fixed: boolean): number {
     gallery.cost = 0.5 + decode;
     sim.animate(at, at + 0.55 * S, root, { layoutFirst: swipe });
   }
-  c.cases.push({
-    case: fixed ? "pregnancy-timeline-fixed" : "pregnancy-timeline",
-    paper: "DRAW §VI-D case 4 (Figure 9)",
-    finding: fixed
-      ? "healthy: the gallery draws cached bitmaps decoded off the UI thread"
-      : "the timeline gallery's draw loads and resizes bitmaps and calls System.gc(): it leads RCS through draw_time_avg",
-    culprit: {
-      view_id: gallery.id,
-      view_class: GALLERY,
-      xml_id: "timeline_gallery",
-      feature: "draw_time_avg",
-      fixed,
-    },
-  });
+  found(
+    c,
+    "pregnancy-timeline",
+    fixed,
+    "DRAW §VI-D case 4 (Figure 9)",
+    [
+      "the timeline gallery's draw loads and resizes bitmaps and calls System.gc(): it leads RCS through draw_time_avg",
+      "the gallery draws cached bitmaps decoded off the UI thread",
+    ],
+    { view_id: gallery.id, view_class: GALLERY, xml_id: "timeline_gallery", feature: "draw_time_avg" },
+  );
   return Math.max(t0 + 9 * S, times.at(-1)! + 1 * S);
 }
 
 type Step = (c: ScenarioCtx, t0: number) => number;
-export const DRAW_STEPS: Record<(typeof DRAW_SCENARIOS)[number], Step[]> = {
-  faceq: [(c, t0) => faceq(c, t0, false)],
-  "faceq-fixed": [(c, t0) => faceq(c, t0, true)],
-  picsplay: [(c, t0) => picsplay(c, t0, false)],
-  "picsplay-fixed": [(c, t0) => picsplay(c, t0, true)],
-  "pregnancy-article": [(c, t0) => pregnancyArticle(c, t0, false)],
-  "pregnancy-article-fixed": [(c, t0) => pregnancyArticle(c, t0, true)],
-  "pregnancy-timeline": [(c, t0) => pregnancyTimeline(c, t0, false)],
-  "pregnancy-timeline-fixed": [(c, t0) => pregnancyTimeline(c, t0, true)],
+const CASES = {
+  faceq,
+  picsplay,
+  "pregnancy-article": pregnancyArticle,
+  "pregnancy-timeline": pregnancyTimeline,
 };
+/** Each case and its "-fixed" variant. */
+export const DRAW_STEPS = Object.fromEntries(
+  Object.entries(CASES).flatMap(([name, step]) =>
+    [false, true].map((fixed) => [
+      fixed ? `${name}-fixed` : name,
+      [(c: ScenarioCtx, t0: number) => step(c, t0, fixed)],
+    ]),
+  ),
+) as Record<(typeof DRAW_SCENARIOS)[number], Step[]>;

@@ -7,15 +7,14 @@
 import type { SimView } from "./app-model";
 import {
   backgroundMessages,
-  listRows,
+  listScreen,
+  MS,
   runOnMain,
+  S,
   screenChrome,
   type MainMessage,
   type ScenarioCtx,
 } from "./scenario-parts";
-
-const MS = 1_000_000;
-const S = 1000 * MS;
 
 export const DUNE_SCENARIOS = [
   "spaceblaster",
@@ -100,16 +99,18 @@ const EXO_STEPS: UiStep[] = [
   { kind: "key", target: "KEYCODE_BACK", anim: 0.5, screen: "list" },
 ];
 
+/** The demo app's first screen: the list of sample videos. */
+const SAMPLE_CHOOSER = [
+  "sample_list",
+  "res/layout/sample_chooser_activity.xml",
+  9,
+  "res/layout/sample_list_item.xml",
+] as const;
+
 function exoplayer(c: ScenarioCtx, t0: number, injected: boolean): number {
   const { sim } = c;
   const { width: w, height: h } = sim.device;
-  const list = screenChrome(sim, w, h, [
-    sim.view("android.widget.ListView", [0, 168, w, h - 168], {
-      xml_id: "sample_list",
-      layout_file: "res/layout/sample_chooser_activity.xml",
-      children: listRows(sim, w, 168, 9, "res/layout/sample_list_item.xml"),
-    }),
-  ]);
+  const list = listScreen(sim, ...SAMPLE_CHOOSER);
   const button = (id: string, i: number): SimView =>
     sim.view("android.widget.ImageButton", [40 + i * 200, h - 300, 160, 160], {
       xml_id: id,
@@ -182,20 +183,18 @@ function exoplayer(c: ScenarioCtx, t0: number, injected: boolean): number {
 // §8.1: Space Blaster "renders 2,145 frames, only 6 janky" on the historical device and "only 176 frames, average
 // 144 ms" after the upgrade to Android 5.0. Modelled as the game view's draw becoming that slow on the upgraded
 // OS (the paper does not say why); the menu before and after the game is unaffected.
+const MENU_LAYOUT = "res/layout/menu.xml";
+
 function spaceBlaster(c: ScenarioCtx, t0: number, regressed: boolean): number {
   const { sim } = c;
   const { width: w, height: h } = sim.device;
+  const art = { xml_id: "title_art", layout_file: MENU_LAYOUT, background: true, cost: 0.8 };
   const menu = screenChrome(sim, w, h, [
-    sim.view("android.widget.ImageView", [0, 168, w, 900], {
-      xml_id: "title_art",
-      layout_file: "res/layout/menu.xml",
-      background: true,
-      cost: 0.8,
-    }),
+    sim.view("android.widget.ImageView", [0, 168, w, 900], art),
     ...["play_button", "options_button"].map((id, i) =>
       sim.view("android.widget.Button", [200, 1200 + i * 220, w - 400, 180], {
         xml_id: id,
-        layout_file: "res/layout/menu.xml",
+        layout_file: MENU_LAYOUT,
         background: true,
         cost: 0.3,
       }),

@@ -3,7 +3,7 @@
 import { AppSim } from "./app-model";
 import type { DeviceProfile } from "./device-profiles";
 import { mulberry32 } from "./random";
-import { listRows, screenChrome, type ScenarioCtx, type ScenarioNoise } from "./scenario-parts";
+import { listRows, listScreen, screenChrome, type ScenarioCtx, type ScenarioNoise } from "./scenario-parts";
 import { DRAW_APPS, DRAW_SCENARIOS, DRAW_STEPS } from "./scenarios-draw";
 import { DUNE_APPS, DUNE_SCENARIOS, DUNE_STEPS } from "./scenarios-dune";
 
@@ -283,13 +283,13 @@ function transportr(c: Ctx, t0: number): number {
 function k9(c: Ctx, t0: number, regressed: boolean): number {
   const { sim } = c;
   const { width: w, height: h } = sim.device;
-  const list = screenChrome(sim, w, h, [
-    sim.view("android.widget.ListView", [0, 168, w, h - 168], {
-      xml_id: "message_list",
-      layout_file: "res/layout/message_list_fragment.xml",
-      children: listRows(sim, w, 168, 8, "res/layout/message_list_item.xml"),
-    }),
-  ]);
+  const list = listScreen(
+    sim,
+    "message_list",
+    "res/layout/message_list_fragment.xml",
+    8,
+    "res/layout/message_list_item.xml",
+  );
   const body = sim.view("com.fsck.k9.view.MessageWebView", [0, 420, w, h - 420], {
     xml_id: "message_content",
     layout_file: "res/layout/message_view.xml",
