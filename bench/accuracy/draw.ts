@@ -122,9 +122,8 @@ export function drawAccuracy(seeds = 10, levels = DRAW_NOISE, families = DRAW_FA
   return rows;
 }
 
+// `npx tsx bench/accuracy/draw.ts [seeds]` prints the table.
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { formatAccuracy } = await import("./distribution");
-  const { duneAccuracy } = await import("./dune");
-  const seeds = Number(process.argv[2] ?? 10);
-  process.stdout.write(formatAccuracy([...duneAccuracy(seeds), ...drawAccuracy(seeds)]) + "\n");
+  process.stdout.write(formatAccuracy(drawAccuracy(Number(process.argv[2] ?? 10))) + "\n");
 }

@@ -44,6 +44,7 @@ export const DUNE_FAMILIES: DuneFamily[] = [
     upgrade: true,
     truth: fromTruth("regressed_events"),
   },
+  // K-9's scenario (scenarios.ts) takes no noise options: only the seeds and the lab's devices vary.
   {
     name: "dune-k9",
     history: "k9",
@@ -159,4 +160,10 @@ export function duneAccuracy(seeds = 10, levels = DUNE_NOISE, families = DUNE_FA
       );
     }
   return rows;
+}
+
+// `npx tsx bench/accuracy/dune.ts [seeds]` prints the table.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { formatAccuracy } = await import("./distribution");
+  process.stdout.write(formatAccuracy(duneAccuracy(Number(process.argv[2] ?? 10))) + "\n");
 }
