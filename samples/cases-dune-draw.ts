@@ -1,9 +1,9 @@
 // The runs of DUNE's and DRAW's case notebooks (notebooks/cases/dune-*.md, draw-*.md), seeded: CASES lists one
-// entry per run, grouped by case, each with the run id, scenario, device and seed (until samples/cases.ts
-// joins these entries to its own). Each run is the scenario's model turned into bundle tables through the
-// collector's table builders (bench/accuracy/sim-run.ts), with the device context a lab records and the
-// scenario's ground truth beside it. `npx tsx samples/cases-dune-draw.ts` rewrites notebooks/cases/runs/ for
-// these entries only.
+// entry per run, grouped by case, each with the run id, scenario, device and seed. Each run is the scenario's
+// model turned into bundle tables through the collector's table builders (bench/accuracy/sim-run.ts), with the
+// device context a lab records and the scenario's ground truth beside it: no phone, so a lab of 48 DUNE runs
+// takes seconds. DUNE_DRAW_CASE_RUNS has them as samples/cases.ts's generated runs ({run, generate(dir)});
+// `npx tsx samples/cases-dune-draw.ts` rewrites notebooks/cases/runs/ for these entries only.
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { newManifest } from "../bundle/manifest";
@@ -48,12 +48,13 @@ function duneLab(
 ): CaseRun[] {
   const out: CaseRun[] = [];
   const base = { case: `dune-${name}`, test, viewHooks: false };
+  const id = `dune-${name}`;
   LAB.forEach(([dev, before, after], i) => {
     for (let r = 0; r < 2; r++) {
       const common = { ...base, profile: before, startedAt: day(r * 7, 9 + i) };
       out.push({
         ...common,
-        runId: `${name}-${dev}-r${r + 1}`,
+        runId: `${id}-${dev}-r${r + 1}`,
         scenario: history,
         seed: seed + r * 10 + i,
         inCase: true,
@@ -62,18 +63,24 @@ function duneLab(
     const profile = newContext === "upgrade" ? after : before;
     const tag = newContext === "upgrade" ? `android${after.sdk_release}` : "next";
     const common = { ...base, profile, seed: seed + 50 + i, startedAt: day(21, 9 + i) };
-    out.push({ ...common, runId: `${name}-${dev}-${tag}`, scenario: regressed, inCase: true });
-    out.push({ ...common, runId: `${name}-${dev}-${tag}-healthy`, scenario: healthy, inCase: false });
+    out.push({ ...common, runId: `${id}-${dev}-${tag}`, scenario: regressed, inCase: true });
+    out.push({ ...common, runId: `${id}-${dev}-${tag}-healthy`, scenario: healthy, inCase: false });
   });
   return out;
 }
 
 /** DRAW: one run of the case (on several phones for case 4, §VI-D) and one of its fix. */
-function drawCase(name: string, scenario: ScenarioName, devices: string[], seed: number): CaseRun[] {
+function drawCase(
+  n: number,
+  name: string,
+  scenario: ScenarioName,
+  devices: string[],
+  seed: number,
+): CaseRun[] {
   return devices.flatMap((dev, i) =>
     [false, true].map((fixed) => ({
-      case: `draw-${name}`,
-      runId: `${name}-${dev}${fixed ? "-fixed" : ""}`,
+      case: `draw-${n}-${name}`,
+      runId: `draw-${n}-${name}-${dev}${fixed ? "-fixed" : ""}`,
       scenario: (fixed ? `${scenario}-fixed` : scenario) as ScenarioName,
       profile: PROFILES[dev]!,
       seed: seed + i,
@@ -105,16 +112,14 @@ export const CASES: CaseRun[] = [
     "version",
     500,
   ),
-  ...drawCase("faceq", "faceq", ["pixel-4a"], 600),
-  ...drawCase("picsplay", "picsplay", ["pixel-4a"], 610),
-  ...drawCase("pregnancy-article", "pregnancy-article", ["pixel-4a"], 620),
-  ...drawCase("pregnancy-timeline", "pregnancy-timeline", ["pixel-4a", "galaxy-s21", "nexus-5x"], 630),
+  ...drawCase(1, "faceq", "faceq", ["pixel-4a"], 600),
+  ...drawCase(2, "picsplay", "picsplay", ["pixel-4a"], 610),
+  ...drawCase(3, "pregnancy", "pregnancy-article", ["pixel-4a"], 620),
+  ...drawCase(4, "pregnancy", "pregnancy-timeline", ["pixel-4a", "galaxy-s21", "nexus-5x"], 630),
 ];
 
-/** Writes one run's bundle and ground truth to `<out>/<runId>/`. */
-export async function writeCaseRun(out: string, c: CaseRun): Promise<void> {
-  const dir = join(out, c.runId);
-  await rm(dir, { recursive: true, force: true });
+/** Writes one run's bundle and ground truth into `dir` (the run's folder). */
+export async function writeCaseRun(dir: string, c: CaseRun): Promise<void> {
   const run = simulateRun(c.runId, c.scenario, c.profile, c.seed, {}, c.viewHooks);
   const p = c.profile;
   const manifest = newManifest(
@@ -145,8 +150,17 @@ export async function writeCaseRun(out: string, c: CaseRun): Promise<void> {
   await writeFile(join(dir, "ground_truth.json"), JSON.stringify(run.truth, null, 2) + "\n");
 }
 
+/** The entries in samples/cases.ts's shape for runs generated without a phone. */
+export const DUNE_DRAW_CASE_RUNS = CASES.map((c) => ({
+  run: c.runId,
+  generate: (dir: string) => writeCaseRun(dir, c),
+}));
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const out = new URL("../notebooks/cases/runs/", import.meta.url).pathname;
-  for (const c of CASES) await writeCaseRun(out, c);
+  for (const r of DUNE_DRAW_CASE_RUNS) {
+    await rm(join(out, r.run), { recursive: true, force: true });
+    await r.generate(join(out, r.run));
+  }
   process.stdout.write(`wrote ${CASES.length} case runs to ${out}\n`);
 }
