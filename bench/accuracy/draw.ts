@@ -9,11 +9,10 @@ import { rootCauses } from "../../cells/draw/root-cause";
 import { userInteractions } from "../../cells/draw/user-interactions";
 import { PROFILES } from "../../collectors/simulator/device-profiles";
 import type { ScenarioName } from "../../collectors/simulator/scenarios";
-import { distribution, type AccuracyRow, type NoiseLevel } from "./distribution";
+import { scenarioNoise, type BenchNoise, type Family } from "./distribution";
 import { simulateRun, type SimRun } from "./sim-run";
 
-export interface DrawFamily {
-  name: string;
+interface DrawCase {
   scenario: ScenarioName;
   fixed: ScenarioName;
   list: "RES" | "RCS";
@@ -25,48 +24,36 @@ export interface DrawFamily {
 
 const culprit = (run: SimRun) => run.truth.cases[0]!.culprit;
 
-export const DRAW_FAMILIES: DrawFamily[] = [
-  {
-    name: "draw-1-faceq",
+const CASES: Record<string, DrawCase> = {
+  "draw-1-faceq": {
     scenario: "faceq",
     fixed: "faceq-fixed",
     list: "RES",
     rankFixed: true,
     culprits: (r) => [culprit(r).view_id as number],
   },
-  {
-    name: "draw-2-picsplay",
+  "draw-2-picsplay": {
     scenario: "picsplay",
     fixed: "picsplay-fixed",
     list: "RES",
     rankFixed: false,
     culprits: (r) => (culprit(r).hidden_submenus as { views: number[] }[]).flatMap((s) => s.views),
   },
-  {
-    name: "draw-3-pregnancy-article",
+  "draw-3-pregnancy-article": {
     scenario: "pregnancy-article",
     fixed: "pregnancy-article-fixed",
     list: "RES",
     rankFixed: false,
     culprits: (r) => culprit(r).offscreen_views as number[],
   },
-  {
-    name: "draw-4-pregnancy-timeline",
+  "draw-4-pregnancy-timeline": {
     scenario: "pregnancy-timeline",
     fixed: "pregnancy-timeline-fixed",
     list: "RCS",
     rankFixed: true,
     culprits: (r) => [culprit(r).view_id as number],
   },
-];
-
-const DEVICES = ["pixel-4a", "galaxy-s21", "nexus-5x", "pixel-2", "pixel-7", "pixel-8"];
-
-export const DRAW_NOISE: NoiseLevel[] = [
-  { name: "clean", devices: 1, noise: {} },
-  { name: "busy, 3 devices", devices: 3, noise: { backgroundLoad: 0.05, extraEvents: 3 } },
-  { name: "busier, 6 devices", devices: 6, noise: { backgroundLoad: 0.15, extraEvents: 6 } },
-];
+};
 
 /** View ids in the list's order: RES lowest first, RCS largest first. */
 export function ranked(run: SimRun, list: "RES" | "RCS"): number[] {
@@ -85,45 +72,43 @@ export function culpritRank(order: number[], culprits: number[]): number {
   return i < 0 ? Infinity : i + 1;
 }
 
-export function drawAccuracy(seeds = 10, levels = DRAW_NOISE, families = DRAW_FAMILIES): AccuracyRow[] {
-  const rows: AccuracyRow[] = [];
-  for (const f of families)
-    for (const level of levels) {
-      const ranks: number[] = [];
-      const fixedRanks: number[] = [];
-      for (let s = 1; s <= seeds; s++) {
-        const device = PROFILES[DEVICES[(s - 1) % level.devices]!]!;
-        const run = simulateRun(`s${s}`, f.scenario, device, s, level.noise);
-        ranks.push(culpritRank(ranked(run, f.list), f.culprits(run)));
-        if (f.rankFixed) {
-          const fixed = simulateRun(`f${s}`, f.fixed, device, s, level.noise);
-          fixedRanks.push(culpritRank(ranked(fixed, f.list), f.culprits(fixed)));
-        }
-      }
-      const base = { family: f.name, noise: level.name };
-      rows.push(
-        { ...base, ...distribution(`culprit's rank in ${f.list}`, ranks), paper: 15, better: "lower" },
-        {
-          ...base,
-          ...distribution(
-            `share of runs with the culprit in the top 3`,
-            ranks.map((r) => (r <= 3 ? 1 : 0)),
-          ),
-          better: "higher",
-        },
-      );
-      if (f.rankFixed)
-        rows.push({
-          ...base,
-          ...distribution(`its rank in ${f.list} after the fix`, fixedRanks),
-          better: "higher",
-        });
-    }
-  return rows;
+/** One run at the seed on a device of the level: the culprit's rank, whether it is in the top 3, after the fix. */
+function trial(name: string, seed: number, level: BenchNoise): Record<string, number> {
+  const c = CASES[name];
+  if (!c) throw new Error(`draw accuracy: unknown scenario family ${name}`);
+  const device = PROFILES[level.devices[seed % level.devices.length]!]!;
+  const noise = scenarioNoise(level);
+  const run = simulateRun("case", c.scenario, device, seed, noise);
+  const rank = culpritRank(ranked(run, c.list), c.culprits(run));
+  const out: Record<string, number> = {
+    [`culprit's rank in ${c.list}`]: rank,
+    "culprit in the top 3": rank <= 3 ? 1 : 0,
+  };
+  if (c.rankFixed) {
+    const fixed = simulateRun("fixed", c.fixed, device, seed, noise);
+    out[`its rank in ${c.list} after the fix`] = culpritRank(ranked(fixed, c.list), c.culprits(fixed));
+  }
+  return out;
 }
+
+export const family: Family = {
+  name: "draw",
+  scenarios: Object.keys(CASES),
+  goals: [
+    {
+      metric: "culprit's rank in RES",
+      better: "lower",
+      paper: 15,
+      aim: 3,
+      source: "DRAW §VI-C (Figure 7: top 15)",
+    },
+    { metric: "culprit's rank in RCS", better: "lower", paper: 15, aim: 3, source: "DRAW §VI-D (case 4)" },
+  ],
+  run: trial,
+};
 
 // `npx tsx bench/accuracy/draw.ts [seeds]` prints the table.
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { formatAccuracy } = await import("./distribution");
-  process.stdout.write(formatAccuracy(drawAccuracy(Number(process.argv[2] ?? 10))) + "\n");
+  const { formatAccuracy, runFamily } = await import("./distribution");
+  process.stdout.write(formatAccuracy(runFamily(family, Number(process.argv[2] ?? 10))) + "\n");
 }

@@ -1,20 +1,19 @@
 // DUNE's accuracy family (issue 20, "What to build" 5): per-event precision and recall against the injected
-// regressions (§8.4, Table 3: the paper's 0.53 precision and 0.83 recall per event, ExoPlayer), over many seeded
-// device labs and noise levels. A lab: every device runs the app's test scenario `rounds` times (the history,
-// §7.4), then once more in the new context (upgraded OS, or the next app version); each new run is labelled
-// against the history (§5.3: similarity cluster, IQR per UI-event bucket), and the buckets labelled Outlier−
-// are scored against the buckets the scenario regressed. The healthy counterpart (the new context without the
-// regression) is labelled too: its flagged buckets are false alarms, counted per run.
+// regressions (§8.4, Table 3: the paper's 0.53 precision and 0.83 recall per event, ExoPlayer). A trial is one
+// seeded device lab: every device of the noise level runs the app's test scenario twice (the history, §7.4),
+// then one of them (drawn by the seed) runs it in the new context (upgraded OS, or the next app version). The
+// new run is labelled against the history (§5.3: similarity cluster, IQR per UI-event bucket) and the buckets
+// labelled Outlier− are scored against the buckets the scenario regressed. Its healthy counterpart (the new
+// context without the regression) is labelled too: the buckets it flags are false alarms.
 import { deviationLabels, regressedEvents, type RunWithContext } from "../../cells/dune/deviation-labels";
 import { eventPrecisionRecall } from "../../cells/dune/event-precision-recall";
 import { frameMetrics, toRunMetrics } from "../../cells/dune/frame-metrics";
 import { PROFILES, upgraded, type DeviceProfile } from "../../collectors/simulator/device-profiles";
 import type { ScenarioName } from "../../collectors/simulator/scenarios";
-import { distribution, type AccuracyRow, type NoiseLevel } from "./distribution";
+import { scenarioNoise, type BenchNoise, type Family } from "./distribution";
 import { simulateRun, type SimRun } from "./sim-run";
 
-export interface DuneFamily {
-  name: string;
+interface DuneCase {
   history: ScenarioName;
   regressed: ScenarioName;
   healthy: ScenarioName;
@@ -27,17 +26,15 @@ export interface DuneFamily {
 const fromTruth = (key: string) => (run: SimRun) =>
   (run.truth.cases[0]?.culprit[key] as number[] | undefined) ?? [];
 
-export const DUNE_FAMILIES: DuneFamily[] = [
-  {
-    name: "dune-exoplayer",
+const CASES: Record<string, DuneCase> = {
+  "dune-exoplayer": {
     history: "exoplayer",
     regressed: "exoplayer-injected",
     healthy: "exoplayer-next",
     upgrade: false,
     truth: fromTruth("janky_events"),
   },
-  {
-    name: "dune-spaceblaster",
+  "dune-spaceblaster": {
     history: "spaceblaster",
     regressed: "spaceblaster-regressed",
     healthy: "spaceblaster",
@@ -45,13 +42,12 @@ export const DUNE_FAMILIES: DuneFamily[] = [
     truth: fromTruth("regressed_events"),
   },
   // K-9's scenario (scenarios.ts) takes no noise options: only the seeds and the lab's devices vary.
-  {
-    name: "dune-k9",
+  "dune-k9": {
     history: "k9",
     regressed: "k9-regressed",
     healthy: "k9",
     upgrade: true,
-    // K-9's scenario records no bucket numbers: the events that open a message (§8.1)
+    // its ground truth names the event, not bucket numbers: the events that open a message (§8.1)
     truth: (run) => {
       const t = run.uiEvents?.getChild("target");
       const out: number[] = [];
@@ -60,25 +56,19 @@ export const DUNE_FAMILIES: DuneFamily[] = [
       return out;
     },
   },
-];
+};
 
-/** The lab's phones and the release each is upgraded to (the four of `npm run sample-data`, then two more). */
-const LAB: [DeviceProfile, DeviceProfile][] = [
-  [PROFILES["nexus-5x"]!, upgraded(PROFILES["nexus-5x"]!, "7.0", 24)],
-  [PROFILES["pixel-2"]!, upgraded(PROFILES["pixel-2"]!, "10", 29)],
-  [PROFILES["pixel-4a"]!, upgraded(PROFILES["pixel-4a"]!, "12", 31)],
-  [PROFILES["galaxy-s21"]!, upgraded(PROFILES["galaxy-s21"]!, "13", 33)],
-  [PROFILES["pixel-7"]!, upgraded(PROFILES["pixel-7"]!, "15", 35)],
-  [PROFILES["pixel-8"]!, upgraded(PROFILES["pixel-8"]!, "17", 37)],
-];
+/** The release each phone is upgraded to (the first four as in `npm run sample-data`). */
+const UPGRADES: Record<string, [string, number]> = {
+  "nexus-5x": ["7.0", 24],
+  "pixel-2": ["10", 29],
+  "pixel-4a": ["12", 31],
+  "galaxy-s21": ["13", 33],
+  "pixel-7": ["15", 35],
+  "pixel-8": ["17", 37],
+};
 
-export const DUNE_NOISE: NoiseLevel[] = [
-  { name: "clean", devices: 4, noise: {} },
-  { name: "busy", devices: 4, noise: { backgroundLoad: 0.05, extraEvents: 4 } },
-  { name: "busier, 6 devices", devices: 6, noise: { backgroundLoad: 0.15, extraEvents: 8 } },
-];
-
-/** The similarity dimensions of notebooks/triage.md: every history run of the scenario is in cluster 0. */
+/** The similarity dimensions of notebooks/triage.md: every history run of the test is in cluster 0. */
 const DIMENSIONS = ["app_version", "scenario", "cpu_abi", "refresh_hz"];
 
 function withContext(run: SimRun, device: DeviceProfile): RunWithContext {
@@ -89,81 +79,72 @@ function withContext(run: SimRun, device: DeviceProfile): RunWithContext {
       scenario: run.truth.scenario.replace(/-(regressed|injected|next)$/, ""),
       cpu_abi: device.cpu_abi,
       refresh_hz: String(device.refresh_hz),
-      device_model: device.model,
-      sdk_release: device.sdk_release,
     },
     metrics: toRunMetrics(m!),
   };
 }
 
-export interface LabOutcome {
-  precision: number[];
-  recall: number[];
-  coarseRegressed: number;
-  targets: number;
-  healthyFlagged: number[];
-}
-
-/** One seeded lab of a family at a noise level. */
-export function duneLab(f: DuneFamily, seed: number, level: NoiseLevel, rounds = 2): LabOutcome {
-  const lab = LAB.slice(0, level.devices);
+/** One lab: precision and recall of the new run's flagged buckets, its coarse label, the healthy run's flags. */
+function trial(name: string, seed: number, level: BenchNoise): Record<string, number> {
+  const c = CASES[name];
+  if (!c) throw new Error(`dune accuracy: unknown scenario family ${name}`);
+  const noise = scenarioNoise(level);
   const history: RunWithContext[] = [];
-  lab.forEach(([before], d) => {
-    for (let r = 0; r < rounds; r++) {
-      const run = simulateRun(`h${d}r${r}`, f.history, before, seed * 1000 + d * 10 + r, level.noise, false);
-      history.push(withContext(run, before));
+  level.devices.forEach((dev, d) => {
+    for (let r = 0; r < 2; r++) {
+      const run = simulateRun(
+        `h${d}r${r}`,
+        c.history,
+        PROFILES[dev]!,
+        seed * 1000 + d * 10 + r,
+        noise,
+        false,
+      );
+      history.push(withContext(run, PROFILES[dev]!));
     }
   });
-  const out: LabOutcome = { precision: [], recall: [], coarseRegressed: 0, targets: 0, healthyFlagged: [] };
-  lab.forEach(([before, after], d) => {
-    const device = f.upgrade ? after : before;
-    const s = seed * 1000 + d * 10 + 9;
-    const bad = simulateRun(`n${d}`, f.regressed, device, s, level.noise, false);
-    const labels = deviationLabels(withContext(bad, device), history, { dimensions: DIMENSIONS });
-    const pr = eventPrecisionRecall(regressedEvents(labels), f.truth(bad));
-    out.precision.push(pr.precision);
-    out.recall.push(pr.recall);
-    out.targets++;
-    if (labels.coarse.label === "Outlier-") out.coarseRegressed++;
-    const good = simulateRun(`g${d}`, f.healthy, device, s, level.noise, false);
-    out.healthyFlagged.push(
-      regressedEvents(deviationLabels(withContext(good, device), history, { dimensions: DIMENSIONS })).length,
-    );
-  });
-  return out;
+  const dev = level.devices[seed % level.devices.length]!;
+  const [release, api] = UPGRADES[dev]!;
+  const device = c.upgrade ? upgraded(PROFILES[dev]!, release, api) : PROFILES[dev]!;
+  const s = seed * 1000 + 9;
+  const bad = simulateRun("new", c.regressed, device, s, noise, false);
+  const labels = deviationLabels(withContext(bad, device), history, { dimensions: DIMENSIONS });
+  const pr = eventPrecisionRecall(regressedEvents(labels), c.truth(bad));
+  const good = simulateRun("healthy", c.healthy, device, s, noise, false);
+  const healthy = deviationLabels(withContext(good, device), history, { dimensions: DIMENSIONS });
+  return {
+    precision: pr.precision,
+    recall: pr.recall,
+    "new run labelled Outlier-": labels.coarse.label === "Outlier-" ? 1 : 0,
+    "buckets flagged on the healthy run": regressedEvents(healthy).length,
+  };
 }
 
-/** Per family and noise level: the distributions over `seeds` labs × the lab's new runs. */
-export function duneAccuracy(seeds = 10, levels = DUNE_NOISE, families = DUNE_FAMILIES): AccuracyRow[] {
-  const rows: AccuracyRow[] = [];
-  for (const f of families)
-    for (const level of levels) {
-      const all: LabOutcome[] = [];
-      for (let s = 1; s <= seeds; s++) all.push(duneLab(f, s, level));
-      const flat = (k: "precision" | "recall" | "healthyFlagged") => all.flatMap((o) => o[k]);
-      const coarse = all.map((o) => o.coarseRegressed / o.targets);
-      const base = { family: f.name, noise: level.name };
-      rows.push(
-        { ...base, ...distribution("per-event precision", flat("precision")), paper: 0.53, better: "higher" },
-        { ...base, ...distribution("per-event recall", flat("recall")), paper: 0.83, better: "higher" },
-        {
-          ...base,
-          ...distribution("share of new runs labelled Outlier-", coarse),
-          paper: 1,
-          better: "higher",
-        },
-        {
-          ...base,
-          ...distribution("events flagged on a healthy new run", flat("healthyFlagged")),
-          better: "lower",
-        },
-      );
-    }
-  return rows;
-}
+export const family: Family = {
+  name: "dune",
+  scenarios: Object.keys(CASES),
+  goals: [
+    {
+      metric: "precision",
+      better: "higher",
+      paper: 0.53,
+      aim: 0.8,
+      source: "DUNE §8.4 (Table 3, ExoPlayer)",
+    },
+    { metric: "recall", better: "higher", paper: 0.83, aim: 0.9, source: "DUNE §8.4 (Table 3, ExoPlayer)" },
+    {
+      metric: "new run labelled Outlier-",
+      better: "higher",
+      paper: 1,
+      aim: 1,
+      source: "DUNE §8.1 (10 of 10)",
+    },
+  ],
+  run: trial,
+};
 
 // `npx tsx bench/accuracy/dune.ts [seeds]` prints the table.
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { formatAccuracy } = await import("./distribution");
-  process.stdout.write(formatAccuracy(duneAccuracy(Number(process.argv[2] ?? 10))) + "\n");
+  const { formatAccuracy, runFamily } = await import("./distribution");
+  process.stdout.write(formatAccuracy(runFamily(family, Number(process.argv[2] ?? 10))) + "\n");
 }
