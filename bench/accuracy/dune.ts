@@ -1,7 +1,8 @@
 // DUNE's accuracy family (issue 20, "What to build" 5): per-event precision and recall against the injected
 // regressions (§8.4, Table 3: the paper's 0.53 precision and 0.83 recall per event, ExoPlayer). A trial is one
-// seeded device lab: every device of the noise level runs the app's test scenario twice (the history, §7.4),
-// then one of them (drawn by the seed) runs it in the new context (upgraded OS, or the next app version). The
+// seeded device lab: the sample lab's four phones and the noise level's run the app's test scenario twice each
+// (the history, §7.4), then one of the level's phones (drawn by the seed) runs it in the new context (upgraded
+// OS, or the next app version). The
 // new run is labelled against the history (§5.3: similarity cluster, IQR per UI-event bucket) and the buckets
 // labelled Outlier− are scored against the buckets the scenario regressed. Its healthy counterpart (the new
 // context without the regression) is labelled too: the buckets it flags are false alarms.
