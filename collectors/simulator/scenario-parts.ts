@@ -9,7 +9,8 @@ export const S = 1000 * MS;
 
 /** What the accuracy bench varies beyond the seed and the device (issue 20, "What to build" 5). */
 export interface ScenarioNoise {
-  /** user interactions added to the scenario's own (each with its own animation) */
+  /** user interactions added to the scenario's own (each with its own animation); in DRAW's scenarios also as
+   * many other wasteful views (distractors) competing with the case's culprit */
   extraEvents?: number;
   /** share of the main thread's time taken by other messages (0 to 0.5): frames behind them run late */
   backgroundLoad?: number;
@@ -84,6 +85,34 @@ export function listScreen(
       children: listRows(sim, w, 168, rows, rowLayout),
     }),
   ]);
+}
+
+/**
+ * Wasteful views an app has besides the case's culprit (DRAW §VI-A: layouts and ads rank low too): ad banners
+ * laid out below the screen, and placeholders painted under the image that covers them, each costing 0.2-2 ms a
+ * frame. They compete with the culprit in RES and RCS.
+ */
+export function distractors(sim: AppSim, n: number): SimView[] {
+  const { width: w, height: h } = sim.device;
+  return Array.from({ length: n }, (_, i) => {
+    const cost = 0.2 + 1.8 * sim.rand();
+    if (i % 2 === 0)
+      return sim.view("com.google.android.gms.ads.AdView", [0, h + 200 * i, w, 180], {
+        xml_id: `ad_${i}`,
+        layout_file: "res/layout/ad_banner.xml",
+        background: true,
+        cost,
+      });
+    const rect: [number, number, number, number] = [40 * i, 200 + 30 * i, 240, 240];
+    return sim.view("android.widget.FrameLayout", rect, {
+      xml_id: `thumb_${i}`,
+      layout_file: "res/layout/thumbnail.xml",
+      children: [
+        sim.view("android.widget.ImageView", rect, { xml_id: "placeholder", background: true, cost }),
+        sim.view("android.widget.ImageView", rect, { xml_id: "thumbnail", background: true, cost: 0.3 }),
+      ],
+    });
+  });
 }
 
 /** A main-thread message: work the looper runs between frames (frames wait behind it: AppSim.mainFreeAt). */

@@ -3,7 +3,7 @@
 // Noise for the accuracy bench: extra interactions and background load on the main thread (scenario-parts.ts).
 import type { SimView } from "./app-model";
 import type { MainMessage, ScenarioCtx } from "./scenario-parts";
-import { backgroundMessages, MS, runOnMain, S, screenChrome } from "./scenario-parts";
+import { backgroundMessages, distractors, MS, runOnMain, S, screenChrome } from "./scenario-parts";
 
 export const DRAW_SCENARIOS = [
   "faceq",
@@ -35,6 +35,9 @@ function interactionTimes(c: ScenarioCtx, t0: number, own: number[], gap: number
   for (let i = 1; i <= (c.noise?.extraEvents ?? 0); i++) times.push(t0 + (last + i * gap) * S);
   return times;
 }
+
+/** The noise's distractor views (none without noise: the case as the paper tells it). */
+const noiseViews = (c: ScenarioCtx) => distractors(c.sim, c.noise?.extraEvents ?? 0);
 
 /** Background load over [from, to) plus the scenario's own main-thread work, scheduled before any frame. */
 function mainThread(c: ScenarioCtx, from: number, to: number, own: MainMessage[] = []): void {
@@ -96,7 +99,7 @@ function faceq(c: ScenarioCtx, t0: number, fixed: boolean): number {
     layout_file: "res/layout/activity_editor.xml",
     cost: 9.5,
   });
-  const root = screenChrome(sim, w, h, [avatar, grid]);
+  const root = screenChrome(sim, w, h, [avatar, grid, ...noiseViews(c)]);
   const times = interactionTimes(c, t0, [0.2, 1.4, 2.6], 1.2);
   mainThread(c, t0, times.at(-1)! + 1.2 * S);
   for (const [i, at] of times.entries()) {
@@ -157,6 +160,7 @@ function picsplay(c: ScenarioCtx, t0: number, fixed: boolean): number {
       layout_file: "res/layout/main.xml",
       children: submenus,
     }),
+    ...noiseViews(c),
   ]);
   const times = interactionTimes(c, t0, [0.2, 1.3, 2.5], 1.2);
   mainThread(c, t0, times.at(-1)! + 1.2 * S);
@@ -224,6 +228,7 @@ function pregnancyArticle(c: ScenarioCtx, t0: number, fixed: boolean): number {
       layout_file: ARTICLE_LAYOUT,
       children: [header, body],
     }),
+    ...noiseViews(c),
   ]);
   const times = interactionTimes(c, t0, [0.2, 1.6, 2.6, 3.6], 1.0);
   const dbStack = [
@@ -312,7 +317,7 @@ function pregnancyTimeline(c: ScenarioCtx, t0: number, fixed: boolean): number {
     layout_file: layout,
     cost: 0.6,
   });
-  const root = screenChrome(sim, w, h, [week, gallery, notes]);
+  const root = screenChrome(sim, w, h, [week, gallery, notes, ...noiseViews(c)]);
   const own = [0.2, 1.2, 2.0, 2.9, 3.7, 4.6, 5.4, 6.3, 7.1, 8.0];
   const times = interactionTimes(c, t0, own, 0.85);
   mainThread(c, t0, times.at(-1)! + 1 * S);

@@ -22,8 +22,10 @@ describe("render operations", () => {
         fc.integer({ min: 1, max: 1e6 }),
         fc.constantFrom("pixel-4a", "nexus-5x", "galaxy-s21"),
         fc.double({ min: 0, max: 0.2, noNaN: true }),
-        (scenario, seed, device, load) => {
-          const { sim } = buildScenario(scenario, PROFILES[device]!, seed, true, { backgroundLoad: load });
+        fc.integer({ min: 0, max: 6 }),
+        (scenario, seed, device, load, extra) => {
+          const noise = { backgroundLoad: load, extraEvents: extra };
+          const { sim } = buildScenario(scenario, PROFILES[device]!, seed, true, noise);
           const byKey = new Map<string, Op>();
           for (const o of ops(sim)) byKey.set(`${o.frame}/${o.op}/${o.view_id}`, o);
           const lastChildEnd = new Map<string, bigint>();
@@ -50,6 +52,20 @@ function views(scenario: ScenarioName, seed = 4) {
   for (const o of ops(sim)) all.set(o.view_id, o);
   return { sim, truth, all: [...all.values()] };
 }
+
+describe("noise", () => {
+  it("adds as many wasteful views as extra events, each showing nothing: off screen or painted over", () => {
+    const base = views("faceq").all.length;
+    const { sim } = buildScenario("faceq", pixel4a, 4, true, { extraEvents: 4 });
+    const all = new Map(ops(sim).map((o) => [o.view_id, o]));
+    const ads = [...all.values()].filter((v) => v.view_class.endsWith("AdView"));
+    const thumbs = [...all.values()].filter((v) => v.xml_id === "thumb_1" || v.xml_id === "thumb_3");
+    // 2 ad banners, 2 thumbnails of 3 views each (frame, placeholder, the image over it)
+    expect(all.size).toBe(base + 2 + 2 * 3);
+    for (const ad of ads) expect(ad.top).toBeGreaterThanOrEqual(pixel4a.height);
+    expect(thumbs).toHaveLength(2);
+  });
+});
 
 describe("DRAW case scenarios and their fixes", () => {
   it("case 1: the GridView has a background under nine covering cells; fixed, it has none", () => {
