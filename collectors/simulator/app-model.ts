@@ -330,20 +330,23 @@ export class AppSim {
             MS) /
           s
         : ((op === "measure" ? 0.04 : 0.02) * MS * between(this.rand, 0.8, 1.2)) / s;
-    let t = start + own * between(this.rand, 0.9, 1.1);
-    if (op === "draw" && v.visibility === "invisible") t = start + 0.002 * MS; // an invisible view skips its own drawing
+    // Whole nanoseconds from here on: a child rounded on its own could end 1 ns after its parent or start 1 ns
+    // before its sibling ends, which a reader must take as overlapping rather than nested (DRAW §III-B).
+    const s0 = Math.round(start);
+    let t = s0 + Math.round(own * between(this.rand, 0.9, 1.1));
+    if (op === "draw" && v.visibility === "invisible") t = s0 + 0.002 * MS; // an invisible view skips its own drawing
     for (const c of v.children) t = this.walk(c, v, op, t, frame, emit);
-    const dur = Math.max(1000, Math.round(t - start));
+    const dur = Math.max(1000, t - s0);
     if (emit) {
       this.renderOpCount.n++;
-      this.emit(start + dur, this.pid, {
+      this.emit(s0 + dur, this.pid, {
         type: "op",
         frame,
         view_id: v.id,
         parent_id: parent?.id ?? null,
         view_class: v.cls,
         op,
-        start: BigInt(Math.round(start)),
+        start: BigInt(s0),
         dur: BigInt(dur),
         ui_thread: true,
         hw_accelerated: true,
@@ -357,7 +360,7 @@ export class AppSim {
         layout_file: v.layout_file,
       });
     }
-    return start + dur;
+    return s0 + dur;
   }
 
   view(

@@ -1,8 +1,11 @@
 // The papers' cases as scenarios of the simulated app. Each returns the model's output plus its ground
 // truth: which groups, events and views an analysis should single out.
-import { AppSim, type SimView } from "./app-model";
+import { AppSim } from "./app-model";
 import type { DeviceProfile } from "./device-profiles";
 import { mulberry32 } from "./random";
+import { listRows, listScreen, screenChrome, type ScenarioCtx, type ScenarioNoise } from "./scenario-parts";
+import { DRAW_APPS, DRAW_SCENARIOS, DRAW_STEPS } from "./scenarios-draw";
+import { DUNE_APPS, DUNE_SCENARIOS, DUNE_STEPS } from "./scenarios-dune";
 
 const MS = 1_000_000;
 const S = 1000 * MS;
@@ -44,59 +47,16 @@ export const SCENARIOS = [
   "openlaw",
   "fbreader",
   "transportr",
-  "faceq",
-  "picsplay",
   "k9",
   "k9-regressed",
+  ...DUNE_SCENARIOS,
+  ...DRAW_SCENARIOS,
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 const JAVA = (frames: string[]) => frames;
 
-interface Ctx {
-  sim: AppSim;
-  cases: GroundTruthCase[];
-}
-
-function screenChrome(sim: AppSim, w: number, h: number, content: SimView[]): SimView {
-  const bar = sim.view("android.widget.Toolbar", [0, 0, w, 168], {
-    xml_id: "toolbar",
-    layout_file: "res/layout/activity_main.xml",
-    background: true,
-    cost: 0.12,
-    children: [sim.view("android.widget.TextView", [48, 40, 600, 88], { xml_id: "title", cost: 0.15 })],
-  });
-  const content_ = sim.view("android.widget.FrameLayout", [0, 168, w, h - 168], {
-    xml_id: "content",
-    layout_file: "res/layout/activity_main.xml",
-    children: content,
-  });
-  return sim.view("com.android.internal.policy.DecorView", [0, 0, w, h], {
-    background: true,
-    cost: 0.05,
-    children: [sim.view("android.widget.LinearLayout", [0, 0, w, h], { children: [bar, content_] })],
-  });
-}
-
-function listRows(sim: AppSim, w: number, top: number, n: number, layout: string, rowH = 220): SimView[] {
-  return Array.from({ length: n }, (_, i) =>
-    sim.view("android.widget.LinearLayout", [0, top + i * rowH, w, rowH], {
-      layout_file: layout,
-      children: [
-        sim.view("android.widget.TextView", [32, top + i * rowH + 24, w - 64, 80], {
-          xml_id: "row_title",
-          layout_file: layout,
-          cost: 0.18,
-        }),
-        sim.view("android.widget.TextView", [32, top + i * rowH + 120, w - 64, 64], {
-          xml_id: "row_subtitle",
-          layout_file: layout,
-          cost: 0.12,
-        }),
-      ],
-    }),
-  );
-}
+type Ctx = ScenarioCtx;
 
 // DiagDroid §6.2 case 1 (OpenLaw): AsyncTasks share the serial executor, so a short law-list load waits
 // behind long headline loads.
@@ -319,124 +279,17 @@ function transportr(c: Ctx, t0: number): number {
   return t0 + 5 * S;
 }
 
-// DRAW §IV-B case 1 (FaceQ): a GridView with a blue background completely covered by its children.
-function faceq(c: Ctx, t0: number): number {
-  const { sim } = c;
-  const { width: w, height: h } = sim.device;
-  const top = Math.round(h * 0.55);
-  const cell = Math.floor(w / 3);
-  const cellH = Math.floor((h - top) / 3);
-  const cells = Array.from({ length: 9 }, (_, i) => {
-    const l = (i % 3) * cell;
-    const t = top + Math.floor(i / 3) * cellH;
-    return sim.view("android.widget.RelativeLayout", [l, t, cell, cellH], {
-      layout_file: "res/layout/editor_item.xml",
-      background: true,
-      cost: 0.1,
-      children: [
-        sim.view("android.widget.ImageView", [l, t, cell, cellH], {
-          xml_id: "item_image",
-          layout_file: "res/layout/editor_item.xml",
-          background: true,
-          cost: 0.35,
-        }),
-      ],
-    });
-  });
-  const grid = sim.view("android.widget.GridView", [0, top, w, h - top], {
-    xml_id: "gridview",
-    layout_file: "res/layout/activity_editor.xml",
-    background: true,
-    cost: 0.6,
-    children: cells,
-  });
-  const avatar = sim.view("com.faceq.editor.AvatarView", [0, 168, w, top - 168], {
-    xml_id: "avatar",
-    layout_file: "res/layout/activity_editor.xml",
-    cost: 9.5,
-  });
-  const root = screenChrome(sim, w, h, [avatar, grid]);
-  for (const at of [0.2, 1.4, 2.6]) {
-    sim.input(t0 + at * S, "scroll", "gridview");
-    sim.animate(t0 + at * S, t0 + (at + 0.8) * S, root, { layoutFirst: at === 0.2 });
-  }
-  c.cases.push({
-    case: "faceq",
-    paper: "DRAW §IV-B case 1 (Figure 6)",
-    finding:
-      "the GridView's blue background is drawn under nine ImageViews in nine RelativeLayouts that cover it completely",
-    culprit: {
-      view_id: grid.id,
-      view_class: "android.widget.GridView",
-      xml_id: "gridview",
-      covered_by: cells.map((v) => v.id),
-    },
-  });
-  return t0 + 4 * S;
-}
-
-// DRAW §IV-C case 2 (PicsPlay): five submenus are rendered while only one is visible.
-function picsplay(c: Ctx, t0: number): number {
-  const { sim } = c;
-  const { width: w, height: h } = sim.device;
-  const top = h - 420;
-  const submenus = Array.from({ length: 5 }, (_, k) =>
-    sim.view("android.widget.LinearLayout", [0, top, w, 420], {
-      xml_id: `submenu_${k + 1}`,
-      layout_file: `res/layout/main_submenu${k + 1}.xml`,
-      background: true,
-      cost: 0.15,
-      children: Array.from({ length: 4 }, (_, i) =>
-        sim.view("android.widget.ImageButton", [i * Math.floor(w / 4), top + 40, Math.floor(w / 4), 340], {
-          xml_id: `submenu${k + 1}_button${i + 1}`,
-          layout_file: `res/layout/main_submenu${k + 1}.xml`,
-          background: true,
-          cost: 0.3,
-        }),
-      ),
-    }),
-  );
-  const photo = sim.view("com.picsplay.PhotoView", [0, 168, w, top - 168], {
-    xml_id: "photo",
-    layout_file: "res/layout/main.xml",
-    cost: 8.5,
-  });
-  const root = screenChrome(sim, w, h, [
-    photo,
-    sim.view("android.widget.FrameLayout", [0, top, w, 420], {
-      xml_id: "submenu_container",
-      layout_file: "res/layout/main.xml",
-      children: submenus,
-    }),
-  ]);
-  for (const at of [0.2, 1.3, 2.5]) {
-    sim.input(t0 + at * S, "click", "submenu_tab");
-    sim.animate(t0 + at * S, t0 + (at + 0.6) * S, root, { layoutFirst: true });
-  }
-  // The last submenu is drawn last, over the same rectangle: the first four are drawn but never seen.
-  c.cases.push({
-    case: "picsplay",
-    paper: "DRAW §IV-C case 2 (Figures 7-8)",
-    finding: "four of five submenus (main_submenu1-4.xml) are drawn under the visible one",
-    culprit: {
-      hidden_submenus: submenus.slice(0, 4).map((v) => ({ view_id: v.id, layout_file: v.layout_file })),
-      visible_submenu: submenus[4]!.id,
-    },
-  });
-  return t0 + 4 * S;
-}
-
 // DUNE §8.1 (K-9 Mail 5.006): opening a message lags after the device's OS upgrade; other events do not.
 function k9(c: Ctx, t0: number, regressed: boolean): number {
   const { sim } = c;
   const { width: w, height: h } = sim.device;
-  const list = screenChrome(sim, w, h, [
-    sim.view("android.widget.ListView", [0, 168, w, h - 168], {
-      xml_id: "message_list",
-      layout_file: "res/layout/message_list_fragment.xml",
-      children: listRows(sim, w, 168, 8, "res/layout/message_list_item.xml"),
-    }),
-  ]);
+  const list = listScreen(
+    sim,
+    "message_list",
+    "res/layout/message_list_fragment.xml",
+    8,
+    "res/layout/message_list_item.xml",
+  );
   const body = sim.view("com.fsck.k9.view.MessageWebView", [0, 420, w, h - 420], {
     xml_id: "message_content",
     layout_file: "res/layout/message_view.xml",
@@ -499,7 +352,9 @@ const APPS: Record<string, { package: string; version: string; activity: string 
 };
 
 export function appFor(scenario: ScenarioName) {
-  return scenario.startsWith("k9") ? APPS.k9! : APPS["paper-cases"]!;
+  return (
+    { ...DUNE_APPS, ...DRAW_APPS }[scenario] ?? (scenario.startsWith("k9") ? APPS.k9! : APPS["paper-cases"]!)
+  );
 }
 
 /** Builds the whole scenario up front from the seed; the phone then plays it out in device time. */
@@ -508,23 +363,24 @@ export function buildScenario(
   device: DeviceProfile,
   seed: number,
   viewHooks = true,
+  noise: ScenarioNoise = {},
 ): Timeline {
   const app = appFor(scenario);
   const rand = mulberry32(seed);
   const pid = 3000 + Math.floor(rand() * 20000);
   const sim = new AppSim(rand, device, app.package, pid, app.activity);
   sim.viewHooks = viewHooks;
-  const c: Ctx = { sim, cases: [] };
+  const c: Ctx = { sim, cases: [], noise };
   let t = 0;
   const steps: Record<string, ((c: Ctx, t0: number) => number)[]> = {
-    "paper-cases": [openlaw, fbreader, transportr, faceq, picsplay],
+    "paper-cases": [openlaw, fbreader, transportr, DRAW_STEPS.faceq[0]!, DRAW_STEPS.picsplay[0]!],
     openlaw: [openlaw],
     fbreader: [fbreader],
     transportr: [transportr],
-    faceq: [faceq],
-    picsplay: [picsplay],
     k9: [(c, t0) => k9(c, t0, false)],
     "k9-regressed": [(c, t0) => k9(c, t0, true)],
+    ...DUNE_STEPS,
+    ...DRAW_STEPS,
   };
   for (const step of steps[scenario]!) t = step(c, t);
   const duration = Math.ceil(t / S) * S;
