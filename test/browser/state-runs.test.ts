@@ -126,6 +126,39 @@ describe("state you can trust (issue 19)", () => {
     await page.context().close();
   });
 
+  it("dropping a run re-runs the cells that read tables, and the page says a reload will not keep it", async () => {
+    const { page, errors } = await openWorkspace(browser, server.url, "?notebook=frames-overview");
+    await page.evaluate(async () => {
+      const dt = new DataTransfer();
+      for (const name of [
+        "manifest.json",
+        "frames.arrows",
+        "tasks.arrows",
+        "contexts.arrows",
+        "ui_events.arrows",
+      ]) {
+        const bytes = await (await fetch(`samples/k9-pixel-4a-android11-r1/${name}`)).arrayBuffer();
+        dt.items.add(new File([bytes], name));
+      }
+      document
+        .querySelector("jb-app")!
+        .dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true }));
+    });
+    await expect.poll(() => status(page), { timeout: 60_000 }).toMatch(/^2 runs loaded/);
+    await expect
+      .poll(() => runIds(page, "runs_loaded"), { timeout: 60_000 })
+      .toEqual(["k9-pixel-4a-android11-r1", "synthetic-feed-scroll"]);
+    await notebookSettled(page);
+    expect(await slowShare(page)).toMatch(new RegExp(`of ${FEED_FRAMES + K9_FRAMES} frames took`));
+    expect(await page.locator("#overview [role=note]").innerText()).toMatch(
+      /1 dropped run is not in the page's URL: a reload will not bring it back/,
+    );
+    // the URL still names the notebook's own runs only (none listed: they are its front matter's)
+    expect(new URL(page.url()).search).toBe("?notebook=frames-overview");
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it("Run all runs every cell, and a cell's run button re-runs it and its dependents, though nothing was edited", async () => {
     const { page, errors } = await openWorkspace(browser, server.url, "?notebook=frames-overview");
     const before = await cellRuns(page);
