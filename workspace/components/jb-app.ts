@@ -9,6 +9,7 @@ import { droppedSources, notServed, urlSource } from "../../bundle/browser-sourc
 import { prepareBundle } from "../../bundle/prepare-bundle";
 import { filesFromDrop } from "../app/dropped-files";
 import { overviewChartData, overviewChartOptions } from "../app/overview-chart";
+import { runsStatus } from "../app/runs-status";
 import { Session } from "../app/session";
 import { createBrowserEngine } from "../db/duckdb-browser";
 import { listTables, tableExists, type SqlEngine, type TableInfo } from "../db/engine";
@@ -301,7 +302,7 @@ export class JbApp extends LitElement {
       this.session.runs.every((r) => r.manifest) &&
       runsToWrite(loaded, own.runs) === undefined;
     if (keep) {
-      this.status = this.loadedStatus();
+      this.status = runsStatus(this.session.runs, this.missingRuns);
       this.notebookText = text;
     } else {
       // A fresh engine: DuckDB-WASM never gives memory back, and nothing of the old runs can linger in a view.
@@ -449,29 +450,9 @@ export class JbApp extends LitElement {
     this.session.removeEventListener("overview-ready", onRun);
     await early;
     this.loading = undefined;
-    this.status = this.loadedStatus();
+    this.status = runsStatus(this.session.runs, this.missingRuns);
     await this.refreshChart();
     this.tables = await listTables(this.session.engine).catch(() => []);
-  }
-
-  /** Counts only the runs that loaded; each failed one says what was not found and where (issue 19). */
-  private loadedStatus(): string {
-    const runs = this.session?.runs ?? [];
-    const loaded = runs.filter((r) => r.manifest);
-    const partial = loaded.filter((r) => r.errors.length).length;
-    const failed = runs
-      .filter((r) => !r.manifest)
-      .map((r) => `${r.label}: ${r.errors.join("; ") || "not loaded"}`)
-      .concat(
-        this.missingRuns.map(
-          (m) =>
-            `${m}: named by the notebook, found neither beside it (notebooks/) nor among the samples (samples/)`,
-        ),
-      );
-    return (
-      `${loaded.length} run${loaded.length === 1 ? "" : "s"} loaded${partial ? `, ${partial} with errors` : ""}${loadPaths(loaded)}` +
-      (failed.length ? `; ${failed.length} failed: ${failed.join(" · ")}` : "")
-    );
   }
 
   /** Runs added after the notebook opened (drop, URL): its cells that read tables re-run, the URL follows. */
@@ -616,12 +597,3 @@ export class JbApp extends LitElement {
   }
 }
 customElements.define("jb-app", JbApp);
-
-/** Which path the runs took (issue 18): " (attached)", " (streamed)", or " (2 attached, 1 streamed)". */
-function loadPaths(runs: readonly { path?: "attached" | "streamed" }[]): string {
-  const attached = runs.filter((r) => r.path === "attached").length;
-  const streamed = runs.filter((r) => r.path === "streamed").length;
-  if (attached + streamed === 0) return "";
-  if (attached === 0 || streamed === 0) return ` (${attached ? "attached" : "streamed"})`;
-  return ` (${attached} attached, ${streamed} streamed)`;
-}
