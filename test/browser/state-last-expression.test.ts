@@ -1,10 +1,10 @@
 // A ts cell's last expression after statements is its value (issue 19, as in Observable): shown in the page and
 // in the published report. Before the fix such a cell showed nothing, e.g. DRAW's top-views table in triage.
 import { readFileSync } from "node:fs";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serveStatic, type StaticServer } from "../../workspace/node/static-server";
-import { launchChromium } from "../support/chromium";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { serveStatic } from "../../workspace/node/static-server";
+import { browserSuite } from "../support/browser-suite";
 import { cellDefining, openWorkspace } from "../support/workspace-page";
 
 /** Publishes the open notebook and returns the report's HTML. */
@@ -17,22 +17,12 @@ async function publish(page: Page): Promise<string> {
 }
 
 describe("a ts cell's last expression in the workspace (issue 19)", () => {
-  let browser: Browser;
-  let server: StaticServer;
-
-  beforeAll(async () => {
-    server = await serveStatic("dist", 0, { "/fixtures/": "test/fixtures/notebooks" });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = browserSuite(() => serveStatic("dist", 0, { "/fixtures/": "test/fixtures/notebooks" }));
 
   it("a markdown table made after statements shows in the page and in the report", async () => {
     const { page, errors } = await openWorkspace(
-      browser,
-      server.url,
+      suite.browser,
+      suite.url,
       "?notebook=fixtures/state-last-expression.md",
     );
     // 1800 frames in synthetic-feed-scroll (its manifest), 12600 sevenfold
@@ -45,7 +35,7 @@ describe("a ts cell's last expression in the workspace (issue 19)", () => {
   });
 
   it("triage shows DRAW's top views with their xml ids and layout files, in the page and in the report", async () => {
-    const { page, errors } = await openWorkspace(browser, server.url, "?notebook=triage");
+    const { page, errors } = await openWorkspace(suite.browser, suite.url, "?notebook=triage");
     const table = cellDefining(page, "resRows").locator("jb-output table");
     const head = await table.locator("thead").innerText();
     for (const column of ["rank", "view", "xmlId", "layoutFile", "res", "framesDrawn"])

@@ -6,10 +6,9 @@
 // while runs were loading.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { StaticServer } from "../../workspace/node/static-server";
-import { launchChromium } from "../support/chromium";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { browserSuite } from "../support/browser-suite";
 import { serveWithSpaFallback } from "../support/spa-server";
 import { notebookSettled, openWorkspace } from "../support/workspace-page";
 
@@ -57,21 +56,25 @@ const mdOutput = (page: Page, text: string) =>
   page.locator("jb-notebook jb-output .md", { hasText: text }).first().innerText();
 const slowShare = (page: Page) => mdOutput(page, "frames took longer than");
 
-describe("state you can trust (issue 19)", () => {
-  let browser: Browser;
-  let server: StaticServer;
+/** The K-9 run was added to frames-overview's: it is counted, and the cells reading tables ran again on both. */
+async function bothRunsShown(page: Page) {
+  await expect.poll(() => status(page), { timeout: 60_000 }).toMatch(/^2 runs loaded/);
+  await expect
+    .poll(() => runIds(page, "runs_loaded"), { timeout: 60_000 })
+    .toEqual(["k9-pixel-4a-android11-r1", "synthetic-feed-scroll"]);
+  await notebookSettled(page);
+  expect(await slowShare(page)).toMatch(new RegExp(`of ${FEED_FRAMES + K9_FRAMES} frames took`));
+}
 
-  beforeAll(async () => {
-    server = await serveWithSpaFallback("dist", { "/fixtures/": "test/fixtures/notebooks" });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+describe("state you can trust (issue 19)", () => {
+  const suite = browserSuite(() => serveWithSpaFallback("dist", { "/fixtures/": "test/fixtures/notebooks" }));
 
   it("Open notebook loads exactly the runs its front matter names, drops the previous ones, and survives a reload", async () => {
-    const { page, errors } = await openWorkspace(browser, server.url, "?notebook=fixtures/state-two-runs.md");
+    const { page, errors } = await openWorkspace(
+      suite.browser,
+      suite.url,
+      "?notebook=fixtures/state-two-runs.md",
+    );
     expect(await runIds(page, "loaded_runs")).toEqual(["k9-pixel-2-android9-r1", "k9-pixel-4a-android11-r1"]);
     expect(await status(page)).toMatch(/^2 runs loaded/);
     // The file picker answers with frames-overview.md, as if picked from notebooks/examples/.
@@ -99,19 +102,14 @@ describe("state you can trust (issue 19)", () => {
   });
 
   it("adding a run by URL re-runs the cells that read tables, writes it into the URL, and a reload keeps it", async () => {
-    const { page, errors } = await openWorkspace(browser, server.url, "?notebook=frames-overview");
+    const { page, errors } = await openWorkspace(suite.browser, suite.url, "?notebook=frames-overview");
     expect(await runIds(page, "runs_loaded")).toEqual(["synthetic-feed-scroll"]);
     expect(await slowShare(page)).toMatch(new RegExp(`of ${FEED_FRAMES} frames took`));
     const before = await cellRuns(page);
-    const added = `${server.url}samples/k9-pixel-4a-android11-r1`;
+    const added = `${suite.url}samples/k9-pixel-4a-android11-r1`;
     await page.locator("input[name=url]").fill(`${added}/`);
     await page.getByRole("button", { name: "Open", exact: true }).click();
-    await expect.poll(() => status(page), { timeout: 60_000 }).toMatch(/^2 runs loaded/);
-    await expect
-      .poll(() => runIds(page, "runs_loaded"), { timeout: 60_000 })
-      .toEqual(["k9-pixel-4a-android11-r1", "synthetic-feed-scroll"]);
-    await notebookSettled(page);
-    expect(await slowShare(page)).toMatch(new RegExp(`of ${FEED_FRAMES + K9_FRAMES} frames took`));
+    await bothRunsShown(page);
     const after = await cellRuns(page);
     expect(after.budgetMs).toBe(before.budgetMs); // reads no table: not re-run
     expect(after.frame_times).toBeGreaterThan(before.frame_times!);
@@ -127,7 +125,7 @@ describe("state you can trust (issue 19)", () => {
   });
 
   it("dropping a run re-runs the cells that read tables, and the page says a reload will not keep it", async () => {
-    const { page, errors } = await openWorkspace(browser, server.url, "?notebook=frames-overview");
+    const { page, errors } = await openWorkspace(suite.browser, suite.url, "?notebook=frames-overview");
     await page.evaluate(async () => {
       const dt = new DataTransfer();
       for (const name of [
@@ -144,12 +142,7 @@ describe("state you can trust (issue 19)", () => {
         .querySelector("jb-app")!
         .dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true }));
     });
-    await expect.poll(() => status(page), { timeout: 60_000 }).toMatch(/^2 runs loaded/);
-    await expect
-      .poll(() => runIds(page, "runs_loaded"), { timeout: 60_000 })
-      .toEqual(["k9-pixel-4a-android11-r1", "synthetic-feed-scroll"]);
-    await notebookSettled(page);
-    expect(await slowShare(page)).toMatch(new RegExp(`of ${FEED_FRAMES + K9_FRAMES} frames took`));
+    await bothRunsShown(page);
     expect(await page.locator("#overview [role=note]").innerText()).toMatch(
       /1 dropped run is not in the page's URL: a reload will not bring it back/,
     );
@@ -160,7 +153,7 @@ describe("state you can trust (issue 19)", () => {
   });
 
   it("Run all runs every cell, and a cell's run button re-runs it and its dependents, though nothing was edited", async () => {
-    const { page, errors } = await openWorkspace(browser, server.url, "?notebook=frames-overview");
+    const { page, errors } = await openWorkspace(suite.browser, suite.url, "?notebook=frames-overview");
     const before = await cellRuns(page);
     await page.getByRole("button", { name: "Run all" }).click();
     await expect
@@ -187,8 +180,8 @@ describe("state you can trust (issue 19)", () => {
 
   it("a missing run is listed as failed with its URL, never counted as loaded, never a JSON parse error", async () => {
     const { page, errors } = await openWorkspace(
-      browser,
-      server.url,
+      suite.browser,
+      suite.url,
       "?notebook=frames-overview&runs=samples/synthetic-feed-scroll/,samples/nosuch/",
     );
     const text = await status(page);
@@ -202,18 +195,18 @@ describe("state you can trust (issue 19)", () => {
   });
 
   it("?notebook=nosuch.md and ?notebook=nosuch say that no such notebook exists and where they looked", async () => {
-    const context = await browser.newContext();
+    const context = await suite.browser.newContext();
     const page = await context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    await page.goto(`${server.url}?notebook=nosuch.md`);
+    await page.goto(`${suite.url}?notebook=nosuch.md`);
     const alert = page.locator("#notebook [role=alert]");
     await alert.waitFor({ timeout: 60_000 });
     expect(await alert.innerText()).toMatch(
       /^no notebook named nosuch\.md \(looked at http:\/\/127\.0\.0\.1:\d+\/nosuch\.md: the server answered with an HTML page/,
     );
     expect(await page.locator("jb-notebook").count()).toBe(0); // index.html is not rendered as a notebook
-    await page.goto(`${server.url}?notebook=nosuch`);
+    await page.goto(`${suite.url}?notebook=nosuch`);
     await alert.waitFor({ timeout: 60_000 });
     expect(await alert.innerText()).toMatch(
       /^no notebook named nosuch \(looked among the bundled notebooks: .*frames-overview.*triage/,
@@ -224,7 +217,7 @@ describe("state you can trust (issue 19)", () => {
   });
 
   it("while runs load the page says so, not 'No frames loaded.'", async () => {
-    const context = await browser.newContext();
+    const context = await suite.browser.newContext();
     const page = await context.newPage();
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
@@ -232,7 +225,7 @@ describe("state you can trust (issue 19)", () => {
       await gate;
       await route.continue();
     });
-    await page.goto(`${server.url}?notebook=frames-overview`);
+    await page.goto(`${suite.url}?notebook=frames-overview`);
     const frames = page.locator("#frames");
     await expect.poll(() => frames.innerText(), { timeout: 60_000 }).toMatch(/loading 1 run…/);
     expect(await frames.innerText()).not.toMatch(/No frames loaded/);

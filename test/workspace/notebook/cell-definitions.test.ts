@@ -7,16 +7,14 @@ import { parseNotebook } from "../../../workspace/notebook/format";
 import { analyzeTs } from "../../../workspace/notebook/references";
 import { NotebookRuntime, isMarkdown, readsTables } from "../../../workspace/notebook/runtime";
 
-const nbOf = (...sources: string[]) =>
-  parseNotebook(
-    sources
-      .map((s) =>
-        s.startsWith("sql ")
-          ? "```sql id=" + s.slice(4).split("\n")[0] + "\n" + s.split("\n").slice(1).join("\n") + "\n```\n"
-          : "```ts\n" + s + "\n```\n",
-      )
-      .join("\n"),
-  );
+/** A notebook of fenced cells: "sql NAME\n<query>" is a SQL cell bound to NAME, anything else a ts cell. */
+function nbOf(...cells: string[]) {
+  const fence = (c: string) => {
+    const sql = /^sql (\w+)\n([\s\S]*)$/.exec(c);
+    return sql ? `\`\`\`sql id=${sql[1]}\n${sql[2]}\n\`\`\`\n` : `\`\`\`ts\n${c}\n\`\`\`\n`;
+  };
+  return parseNotebook(cells.map(fence).join("\n"));
+}
 
 /** Counts queries; each answers with one row {n: the query's ordinal}. */
 function countingEngine() {
