@@ -273,12 +273,11 @@ export class JbApp extends LitElement {
     this.fileHandle = file.handle;
     rememberOpened(sessionStorage, file.name, file.text);
     const same = bundledName(file.name, bundledNotebooks());
-    await this.switchNotebook(
-      file.name,
-      file.name,
-      file.text,
-      same === undefined ? undefined : bundledNotebookFolders()[same],
-    );
+    const folder = same === undefined ? undefined : bundledNotebookFolders()[same];
+    await this.switchNotebook(file.name, file.name, file.text, folder).catch((e: Error) => {
+      this.loading = undefined;
+      this.status = `could not open ${file.name}: ${e.message}`;
+    });
   }
 
   /** Opens a notebook with exactly its own runs: the session is replaced unless it holds just those already. */
