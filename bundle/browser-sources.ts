@@ -1,17 +1,45 @@
 // Browser byte sources for readBundle: a bundle at a URL, or files dropped on the page.
 import type { BundleSource } from "./read-bundle";
 
+/**
+ * Why `response` is not the file asked for, or undefined when it is: an HTTP error, or the HTML page a dev
+ * server's SPA fallback (Vite's) answers for any unknown path with 200 (issue 19: "Unexpected token '<'").
+ */
+export function notServed(response: Response, file: string): string | undefined {
+  if (!response.ok) return `HTTP ${response.status}`;
+  const type = response.headers.get("content-type") ?? "";
+  if (/^text\/html\b/i.test(type) && !/\.html?$/i.test(file))
+    return "the server answered with an HTML page, as it does for a path it does not have";
+  return undefined;
+}
+
+/** Does text start like an HTML page (a fallback served without a content type)? */
+export function looksLikeHtml(bytes: Uint8Array): boolean {
+  const head = new TextDecoder().decode(bytes.subarray(0, 64)).trimStart().toLowerCase();
+  return head.startsWith("<!doctype html") || head.startsWith("<html");
+}
+
 export function urlSource(base: string): BundleSource {
   const root = base.endsWith("/") ? base : `${base}/`;
+  const rootUrl = () => new URL(root, location.href);
+  // A bundle that is not there says so with its URL, not with what parsing an error page gave (issue 19).
   const get = async (file: string) => {
-    const response = await fetch(new URL(file, new URL(root, location.href)));
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    return response;
+    const url = new URL(file, rootUrl());
+    const response = await fetch(url);
+    const wrong = notServed(response, file);
+    if (wrong === undefined) return response;
+    void response.body?.cancel().catch(() => undefined);
+    throw new Error(
+      file === "manifest.json" ? `no run bundle at ${rootUrl().href} (${wrong})` : `${url.href}: ${wrong}`,
+    );
   };
   return {
     label: root.replace(/\/$/, ""),
     async read(file) {
-      return readBody(await get(file));
+      const bytes = await readBody(await get(file));
+      if (file === "manifest.json" && looksLikeHtml(bytes))
+        throw new Error(`no run bundle at ${rootUrl().href} (an HTML page where manifest.json should be)`);
+      return bytes;
     },
     locate: (file) => ({ url: new URL(file, new URL(root, location.href)).href }),
     async *stream(file) {

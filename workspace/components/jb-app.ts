@@ -1,11 +1,15 @@
 // <jb-app>: the workspace shell. Opens run bundles (the notebook's runs, beside it or among the samples;
 // ?runs=URL,...; or a drop), registers them in DuckDB and shows the run overview with its first chart.
+// State you can trust (issue 19): the notebook's front matter decides the runs (opening another notebook
+// replaces them), the URL holds the notebook and the runs (history.replaceState), adding runs re-runs the cells
+// that read tables, and every failure says what was not found and where.
 import type * as Plot from "@observablehq/plot";
 import { LitElement, css, html, nothing } from "lit";
-import { droppedSources, urlSource } from "../../bundle/browser-sources";
+import { droppedSources, notServed, urlSource } from "../../bundle/browser-sources";
 import { prepareBundle } from "../../bundle/prepare-bundle";
 import { filesFromDrop } from "../app/dropped-files";
 import { overviewChartData, overviewChartOptions } from "../app/overview-chart";
+import { runsStatus } from "../app/runs-status";
 import { Session } from "../app/session";
 import { createBrowserEngine } from "../db/duckdb-browser";
 import { listTables, tableExists, type SqlEngine, type TableInfo } from "../db/engine";
@@ -13,6 +17,14 @@ import { RemoteHttpEngine, serverEngineInfo } from "../db/remote-http-engine";
 import { loadDraft, clearDraft } from "../app/autosave";
 import { bundledNotebookFolders, bundledNotebooks, runsForNotebook } from "../app/notebook-sources";
 import { openNotebookFile, saveNotebookFile } from "../app/notebook-files";
+import {
+  bundledName,
+  openedNotebook,
+  rememberOpened,
+  resolveNotebook,
+  type ResolvedNotebook,
+} from "../app/notebook-resolve";
+import { runsParam, runsToWrite, withUrlState } from "../app/url-state";
 import { parseNotebook } from "../notebook/format";
 import { explainLoadFailures } from "../notebook/load-failures";
 import { version } from "../../package.json";
@@ -32,7 +44,28 @@ export class JbApp extends LitElement {
     notebookPath: { state: true },
     recovered: { state: true },
     tables: { state: true },
+    loading: { state: true },
+    notebookError: { state: true },
+    runsVersion: { state: true },
+    dropped: { state: true },
   };
+  /** while runs load: how many, and how many are in */
+  declare loading: { total: number; done: number } | undefined;
+  /** why the notebook named in the URL could not be opened */
+  declare notebookError: string | undefined;
+  /** bumped when runs are added after the notebook opened: its cells that read tables re-run */
+  declare runsVersion: number;
+  /** runs added by a drop: they have no URL, so a reload cannot bring them back */
+  declare dropped: number;
+  /** `?notebook=` of the open notebook */
+  private notebookName?: string;
+  /** the URLs of the open notebook's own runs (what its front matter names) */
+  private ownRuns: string[] = [];
+  /** runs the notebook names that were found neither beside it nor among the samples */
+  private missingRuns: string[] = [];
+  /** labels of the runs that came from a URL, so the URL can list them */
+  private urlLabels = new Set<string>();
+  private runLists?: Promise<[string[], string[]]>;
   declare notebookText: string | undefined;
   declare notebookPath: string;
   declare recovered: string | undefined;
@@ -50,6 +83,8 @@ export class JbApp extends LitElement {
     this.dragging = false;
     this.notebookPath = "triage.md";
     this.tables = [];
+    this.runsVersion = 0;
+    this.dropped = 0;
   }
 
   static override styles = css`
@@ -159,30 +194,33 @@ export class JbApp extends LitElement {
         : createBrowserEngine();
       engineReady.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
       const notebooks = bundledNotebooks();
-      let name = params.get("notebook") ?? (notebooks.triage ? "triage" : Object.keys(notebooks)[0]);
-      let original = name ? notebooks[name] : undefined;
-      if (name && original === undefined && name.endsWith(".md")) {
-        // ?notebook=<url>.md opens a notebook served next to the workspace.
-        const response = await fetch(name);
-        if (!response.ok) throw new Error(`notebook ${name}: HTTP ${response.status}`);
-        original = await response.text();
-        name = name.replace(/^.*\//, "").replace(/\.md$/, "");
-      }
-      this.notebookPath = `${name ?? "untitled"}.md`;
+      const name = params.get("notebook") ?? (notebooks.triage ? "triage" : Object.keys(notebooks)[0]);
+      let notebook: ResolvedNotebook | undefined;
+      if (name !== undefined)
+        notebook = await resolveNotebook(name, {
+          bundled: notebooks,
+          folders: bundledNotebookFolders(),
+          opened: (n) => openedNotebook(sessionStorage, n),
+          fetch: (url) => fetch(url),
+          base: location.href,
+        }).catch((e: Error) => {
+          this.notebookError = e.message;
+          return undefined;
+        });
+      this.notebookName = name;
+      this.notebookPath = notebook?.path ?? "untitled.md";
       // A draft typed before a crash or reload wins over the bundled text: nothing typed is lost.
-      const draft = loadDraft(this.notebookPath);
+      const original = notebook?.text;
+      const draft = notebook ? loadDraft(this.notebookPath) : undefined;
       const text = draft && draft.text !== original ? draft.text : original;
       if (draft && draft.text !== original) this.recovered = draft.at;
-      const folder = name ? bundledNotebookFolders()[name] : undefined;
-      const [available, beside] = await Promise.all([
-        this.jsonList("samples/index.json"),
-        folder === undefined ? [] : this.jsonList("notebook-runs.json"),
-      ]);
-      const wanted = text
-        ? runsForNotebook(text, available, { folder: folder ?? "", runs: beside })
-        : { runs: available.map((r) => `samples/${r}/`), missing: [] };
-      const urls = server ? [] : (params.get("runs")?.split(",").filter(Boolean) ?? wanted.runs);
-      const sources = urls.map((u) => urlSource(u));
+      // ?runs= (also what the page writes once runs are added) replaces the notebook's own runs.
+      const own = server ? { runs: [], missing: [] } : await this.runsOf(text, notebook?.folder, !!name);
+      this.ownRuns = own.runs;
+      const listed = server ? undefined : runsParam(location.search);
+      this.missingRuns = listed ? [] : own.missing;
+      const sources = this.urlSources(listed ?? own.runs);
+      this.loading = { total: sources.length, done: 0 };
       performance.mark("jb:load-start"); // the frames load benchmark counts long tasks from here
       const reads = sources.map((source) => prepareBundle(source, { attach: true }));
       for (const r of reads) r.catch(() => undefined); // reported per run by Session.load
@@ -191,31 +229,120 @@ export class JbApp extends LitElement {
       this.session.addEventListener("change", () => this.requestUpdate());
       if (server) await this.openServer();
       else await this.open(sources, reads);
-      if (!server && wanted.missing.length)
-        this.status += `; notebook names runs found neither beside it nor among the samples: ${wanted.missing.join(", ")}`;
       this.notebookText = text;
     } catch (e) {
+      this.loading = undefined;
       this.status = `could not start: ${(e as Error).message}`;
     }
   }
 
+  /**
+   * The run URLs a notebook's front matter names (all samples when it names none), by the rule in runs.ts.
+   * `named`: a notebook was asked for; when it could not be opened (no text), it names no runs at all.
+   */
+  private async runsOf(
+    text: string | undefined,
+    folder: string | undefined,
+    named = true,
+  ): Promise<{ runs: string[]; missing: string[] }> {
+    if (text === undefined && named) return { runs: [], missing: [] };
+    this.runLists ??= Promise.all([this.jsonList("samples/index.json"), this.jsonList("notebook-runs.json")]);
+    const [available, beside] = await this.runLists;
+    return text
+      ? runsForNotebook(text, available, { folder: folder ?? "", runs: folder === undefined ? [] : beside })
+      : { runs: available.map((r) => `samples/${r}/`), missing: [] };
+  }
+
   /** samples/index.json, or notebook-runs.json (the runs beside notebooks: workspace/node/notebook-runs-plugin.ts) */
   private async jsonList(url: string): Promise<string[]> {
-    const response = await fetch(url);
-    if (!response.ok) return [];
-    return (await response.json()) as string[];
+    const response = await fetch(url).catch(() => undefined);
+    // Absent (or a dev server's HTML fallback page in its place): no such runs.
+    if (!response || notServed(response, url) !== undefined) return [];
+    const list = (await response.json().catch(() => [])) as unknown;
+    return Array.isArray(list) ? list.filter((x): x is string => typeof x === "string") : [];
   }
 
   private notebookElement(): JbNotebook | null {
     return this.renderRoot.querySelector("jb-notebook");
   }
 
+  /** "Open notebook": the file's front matter decides the runs; the previous notebook's runs go (issue 19). */
   private async openFile() {
     const file = await openNotebookFile();
     if (!file) return;
     this.fileHandle = file.handle;
-    this.notebookPath = file.name;
-    this.notebookText = file.text;
+    rememberOpened(sessionStorage, file.name, file.text);
+    const same = bundledName(file.name, bundledNotebooks());
+    const folder = same === undefined ? undefined : bundledNotebookFolders()[same];
+    await this.switchNotebook(file.name, file.name, file.text, folder).catch((e: Error) => {
+      this.loading = undefined;
+      this.status = `could not open ${file.name}: ${e.message}`;
+    });
+  }
+
+  /** Opens a notebook with exactly its own runs: the session is replaced unless it holds just those already. */
+  private async switchNotebook(name: string, path: string, text: string, folder: string | undefined) {
+    this.notebookError = undefined;
+    this.recovered = undefined;
+    this.notebookName = name;
+    this.notebookPath = path;
+    const server = new URLSearchParams(location.search).get("engine") === "server";
+    if (server || !this.session) {
+      this.notebookText = text;
+      this.writeUrl(undefined);
+      return;
+    }
+    const own = await this.runsOf(text, folder);
+    this.ownRuns = own.runs;
+    this.missingRuns = own.missing;
+    const loaded = this.session.runs.map((r) => r.label);
+    const keep =
+      this.dropped === 0 &&
+      this.session.runs.every((r) => r.manifest) &&
+      runsToWrite(loaded, own.runs) === undefined;
+    if (keep) {
+      this.status = runsStatus(this.session.runs, this.missingRuns);
+      this.notebookText = text;
+    } else {
+      // A fresh engine: DuckDB-WASM never gives memory back, and nothing of the old runs can linger in a view.
+      this.notebookText = undefined;
+      const old = this.session;
+      this.session = undefined;
+      this.urlLabels.clear();
+      this.dropped = 0;
+      this.chart = undefined;
+      this.status = "starting DuckDB…";
+      void old.engine.close().catch(() => undefined);
+      this.session = new Session(await createBrowserEngine());
+      this.session.addEventListener("change", () => this.requestUpdate());
+      await this.open(this.urlSources(own.runs));
+      this.notebookText = text;
+    }
+    this.writeUrl(undefined);
+  }
+
+  /** Sources for run URLs, remembered as such: the page's URL can name them. */
+  private urlSources(urls: readonly string[]) {
+    const sources = urls.map((u) => urlSource(u));
+    for (const s of sources) this.urlLabels.add(s.label);
+    return sources;
+  }
+
+  /** The URL says which notebook is open and, unless they are its own, which runs (a reload restores both). */
+  private writeUrl(runs: readonly string[] | undefined) {
+    history.replaceState(
+      history.state,
+      "",
+      withUrlState(location.href, { notebook: this.notebookName, runs }),
+    );
+  }
+
+  /** After runs were added: the URL lists every run loaded from a URL, unless they are the notebook's own. */
+  private writeRunsToUrl() {
+    const loaded = (this.session?.runs ?? [])
+      .filter((r) => r.manifest && this.urlLabels.has(r.label))
+      .map((r) => `${r.label}/`);
+    this.writeUrl(runsToWrite(loaded, this.ownRuns));
   }
 
   private async saveFile() {
@@ -283,7 +410,16 @@ export class JbApp extends LitElement {
 
   private async open(sources: Parameters<Session["load"]>[0], reads?: Parameters<Session["load"]>[1]) {
     if (!this.session) return;
+    const before = this.session.runs.length;
+    this.loading = { total: sources.length, done: 0 };
     this.status = `loading ${sources.length} run${sources.length === 1 ? "" : "s"}…`;
+    const loading = this.status;
+    const onChange = () => {
+      if (!this.loading) return;
+      this.loading = { ...this.loading, done: this.session!.runs.length - before };
+      this.status = `${loading} (${this.loading.done} of ${this.loading.total} in)`;
+    };
+    this.session.addEventListener("change", onChange);
     // The chart appears with the first run that has frames, and is redrawn once every run is in.
     let early: Promise<void> | undefined;
     const onRun = () => {
@@ -291,7 +427,6 @@ export class JbApp extends LitElement {
       performance.mark("jb:overview-ready"); // the first run's overview tables are in DuckDB
       early = this.refreshChart(true);
     };
-    const loading = this.status;
     const onProgress = (e: Event) => {
       const { table, rows } = (e as CustomEvent<{ table: string; rows: number }>).detail;
       if (rows >= 1_000_000) this.status = `${loading} ${table}: ${rows.toLocaleString("en")} rows`;
@@ -300,14 +435,22 @@ export class JbApp extends LitElement {
     this.session.addEventListener("progress", onProgress);
     await this.session.load(sources, reads);
     this.session.removeEventListener("progress", onProgress);
+    this.session.removeEventListener("change", onChange);
     // The frames load benchmark reads this mark: every table of every run is in DuckDB.
     if (performance.getEntriesByName("jb:runs-loaded").length === 0) performance.mark("jb:runs-loaded");
     this.session.removeEventListener("overview-ready", onRun);
     await early;
-    const failed = this.session.runs.filter((r) => r.errors.length).length;
-    this.status = `${this.session.runs.length} run${this.session.runs.length === 1 ? "" : "s"} loaded${failed ? `, ${failed} with errors` : ""}${loadPaths(this.session.runs)}`;
+    this.loading = undefined;
+    this.status = runsStatus(this.session.runs, this.missingRuns);
     await this.refreshChart();
     this.tables = await listTables(this.session.engine).catch(() => []);
+  }
+
+  /** Runs added after the notebook opened (drop, URL): its cells that read tables re-run, the URL follows. */
+  private async add(sources: Parameters<Session["load"]>[0]) {
+    await this.open(sources);
+    this.runsVersion++;
+    this.writeRunsToUrl();
   }
 
   /** Under `jankbook serve`: the runs are the server's; the chart and the tables come from its engine. */
@@ -353,13 +496,14 @@ export class JbApp extends LitElement {
       this.status = "dropped files hold no manifest.json: drop a run bundle folder";
       return;
     }
-    await this.open(sources);
+    this.dropped += sources.length;
+    await this.add(sources);
   }
 
   private onUrl(e: SubmitEvent) {
     e.preventDefault();
     const input = (e.target as HTMLFormElement).elements.namedItem("url") as HTMLInputElement;
-    if (input.value) void this.open([urlSource(input.value)]);
+    if (input.value) void this.add(this.urlSources([input.value]));
     input.value = "";
   }
 
@@ -392,16 +536,40 @@ export class JbApp extends LitElement {
           <p class="hint">
             Drop a run bundle folder (manifest.json + .arrows files) anywhere on the page to add it.
           </p>
+          ${
+            this.dropped
+              ? html`<p class="hint dropped" role="note">
+                  ${this.dropped} dropped run${this.dropped === 1 ? " is" : "s are"} not in the page's URL: a
+                  reload will not bring ${this.dropped === 1 ? "it" : "them"} back (runs added by URL stay).
+                </p>`
+              : nothing
+          }
         </section>
         <section id="frames">
           <h2>Frames</h2>
           ${this.chartError ? html`<div class="error">${this.chartError}</div>` : nothing}
-          ${this.chart ? html`<jb-plot .options=${this.chart}></jb-plot>` : html`<p class="hint">No frames loaded.</p>`}
+          ${
+            this.chart
+              ? html`<jb-plot .options=${this.chart}></jb-plot>`
+              : this.loading
+                ? html`<p class="hint loading" role="status">
+                    loading ${this.loading.total} run${this.loading.total === 1 ? "" : "s"}…
+                    (${this.loading.done} of ${this.loading.total} in)
+                  </p>`
+                : html`<p class="hint">No frames loaded.</p>`
+          }
         </section>
         <details id="schema">
           <summary>Tables</summary>
           <jb-schema .tables=${this.tables}></jb-schema>
         </details>
+        ${
+          this.notebookError
+            ? html`<section id="notebook">
+                <div class="error" role="alert">${this.notebookError}</div>
+              </section>`
+            : nothing
+        }
         ${
           this.notebookText !== undefined && this.session
             ? html`<section id="notebook">
@@ -409,6 +577,7 @@ export class JbApp extends LitElement {
                   .engine=${this.notebookEngine(this.session)}
                   .text=${this.notebookText}
                   .path=${this.notebookPath}
+                  .runsVersion=${this.runsVersion}
                 ></jb-notebook>
               </section>`
             : nothing
@@ -419,12 +588,3 @@ export class JbApp extends LitElement {
   }
 }
 customElements.define("jb-app", JbApp);
-
-/** Which path the runs took (issue 18): " (attached)", " (streamed)", or " (2 attached, 1 streamed)". */
-function loadPaths(runs: readonly { path?: "attached" | "streamed" }[]): string {
-  const attached = runs.filter((r) => r.path === "attached").length;
-  const streamed = runs.filter((r) => r.path === "streamed").length;
-  if (attached + streamed === 0) return "";
-  if (attached === 0 || streamed === 0) return ` (${attached ? "attached" : "streamed"})`;
-  return ` (${attached} attached, ${streamed} streamed)`;
-}

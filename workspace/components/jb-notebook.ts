@@ -16,7 +16,7 @@ import {
   type Notebook,
 } from "../notebook/format";
 import { setPlotFields, type PlotFields } from "../notebook/plot-edit";
-import { NotebookRuntime, type CellState } from "../notebook/runtime";
+import { NotebookRuntime, readsTables, type CellState } from "../notebook/runtime";
 import { snapshotNotebook, type NotebookSnapshot } from "../notebook/snapshot";
 import { sanitize } from "../publish/browser-sanitize";
 import { renderMarkdown } from "../notebook/markdown-render";
@@ -31,7 +31,10 @@ export class JbNotebook extends LitElement {
     text: { attribute: false },
     path: {},
     focusIndex: { state: true },
+    runsVersion: { attribute: false },
   };
+  /** bumped by the app when runs are added: the cells that read tables re-run (issue 19) */
+  declare runsVersion: number;
   declare engine: SqlEngine | undefined;
   /** the notebook's text when opened (or recovered); later edits live in `nb` and the drafts */
   declare text: string;
@@ -130,6 +133,8 @@ export class JbNotebook extends LitElement {
 
   override willUpdate(changed: Map<string, unknown>) {
     if ((changed.has("text") || changed.has("engine")) && this.engine) this.open(this.text);
+    else if (changed.has("runsVersion") && changed.get("runsVersion") !== undefined)
+      this.rt?.rerun(readsTables);
   }
 
   private open(text: string) {
@@ -190,6 +195,13 @@ export class JbNotebook extends LitElement {
   private runCell(index: number, source: string) {
     const block = this.nb!.blocks[index];
     if (block?.type !== "cell") return;
+    // Unedited: run it again all the same (its run button, Shift+Enter), with its dependents.
+    if (source === block.source) {
+      this.rt!.rerun((a) => a.id === block.id);
+      this.drafts.delete(index);
+      this.requestUpdate();
+      return;
+    }
     this.undoStack.push(serializeNotebook(this.nb!));
     this.rt!.setCellSource(block.id, source);
     this.nb = this.rt!.notebook;
@@ -198,12 +210,14 @@ export class JbNotebook extends LitElement {
     this.requestUpdate();
   }
 
+  /** Applies every draft, then runs every cell, edited or not (issue 19). */
   runAll() {
     for (const [index, source] of [...this.drafts]) {
       const block = this.nb!.blocks[index];
       if (block?.type === "cell") this.runCell(index, source);
       else if (block) this.editProse(index, source);
     }
+    this.rt?.rerun();
   }
 
   private editProse(index: number, text: string) {

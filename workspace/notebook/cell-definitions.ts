@@ -95,6 +95,11 @@ function defineFailure(slot: Slot, name: string, message: string) {
   });
 }
 
+/** Does the cell read the loaded runs' tables (a SQL cell, or code calling sql``)? It re-runs when the runs change. */
+export function readsTables(analysis: CellAnalysis): boolean {
+  return analysis.kind === "sql" || (analysis.ts?.references.includes("sql") ?? false);
+}
+
 /** How errors name a cell: its SQL name, else what it defines, else its id. */
 export function cellLabel(slot: Slot): string {
   const defines = slot.analysis.defines;
@@ -107,13 +112,23 @@ function defineTs(host: CellHost, slot: Slot, name: string) {
   const budgetMs = host.budgetMs();
   const label = cellLabel(slot);
   let js = ts.js;
+  // Statements, then an expression: its value is the cell's (Observable's rule), kept in a fresh local. The
+  // statement is rewritten in place without adding a line, so line numbers stay those of the cell.
+  const valueName = ts.last ? freshName("$jbValue", js) : undefined;
+  if (ts.last)
+    js = `${js.slice(0, ts.last.start)}${valueName} = (${js.slice(ts.last.exprStart, ts.last.exprEnd)});${js.slice(ts.last.end)}`;
   // `const x = view(...)` -> `const x = view.as("x")(...)`: the input knows its name (setInput, publish).
   for (const v of [...ts.views].sort((p, q) => q.start - p.start))
     js = js.slice(0, v.start) + `view.as(${JSON.stringify(v.name)})` + js.slice(v.end);
   const single = ts.expression !== undefined && ts.views.length === 0;
+  const exportsText = `{${ts.defines.join(", ")}}`;
   let body = single
     ? `"use strict";\nreturn (\n${ts.expression}\n);`
-    : `"use strict";\n${js}\nreturn {${ts.defines.join(", ")}};`;
+    : valueName
+      ? `"use strict"; let ${valueName};\n${js}\nreturn [${exportsText}, ${valueName}];`
+      : `"use strict";\n${js}\nreturn ${exportsText};`;
+  // As a one-expression cell: shown unless the cell shows things itself (display, view).
+  const showsLast = !!valueName && !ts.references.includes("display") && !ts.references.includes("view");
   // The budget's tick is one more parameter, named so that nothing in the cell can shadow it. Lines of the body
   // map back to the cell: sucrase keeps every line where it was.
   const tickName = freshName("$jbTick", body);
@@ -169,7 +184,10 @@ function defineTs(host: CellHost, slot: Slot, name: string) {
       } finally {
         if (tick) leaveCell();
       }
-      return await result;
+      if (!valueName) return await result;
+      const [exports, value] = (await result) as [Record<string, unknown>, unknown];
+      if (showsLast && value !== undefined) display(value);
+      return exports;
     } finally {
       slot.state.ms = now() - t0;
     }

@@ -1,7 +1,7 @@
 // What each cell defines and references, found by parsing (never declared by hand), and the notebook-level
 // diagnostics that follow from it: duplicate definitions, undefined references and cycles, per cell.
 //
-//   analyzeTs(source)   -> {js, defines, references, expression?, views, error?}
+//   analyzeTs(source)   -> {js, defines, references, expression?, last?, views, error?}
 //   analyzeSql(source)  -> {defines, references, template, error?}   (see sql-template.ts)
 //   analyzeNotebook(cells, {builtins, locals, isGlobal}) -> Map<cellId, CellAnalysis>
 //
@@ -22,6 +22,9 @@ export interface TsAnalysis {
   references: string[];
   /** when the cell is one expression statement: its JS text (the value it displays) */
   expression?: string;
+  /** when statements come before a final expression statement: that statement's and its expression's [start, end)
+   * in js (the cell's value, as in Observable) */
+  last?: { start: number; end: number; exprStart: number; exprEnd: number };
   /** top-level `const NAME = view(...)` declarations: NAME and the [start, end) of the `view` callee in js */
   views: { name: string; start: number; end: number }[];
   error?: string;
@@ -114,7 +117,17 @@ export function analyzeTs(source: string): TsAnalysis {
   const expression = single
     ? js.slice((program.body[0] as AnyNode).expression.start, (program.body[0] as AnyNode).expression.end)
     : undefined;
-  return { js, defines, references: freeVariables(program), expression, views };
+  const final = (program.body as AnyNode[]).at(-1);
+  const last =
+    !single && final?.type === "ExpressionStatement"
+      ? {
+          start: final.start,
+          end: final.end,
+          exprStart: final.expression.start,
+          exprEnd: final.expression.end,
+        }
+      : undefined;
+  return { js, defines, references: freeVariables(program), expression, last, views };
 }
 
 /** The free variables of a JavaScript expression (for `${expr}` in SQL). */

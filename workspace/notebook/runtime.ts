@@ -10,6 +10,8 @@
 //                                     unchanged keep running state, changed/new ones are (re)defined, gone ones deleted
 //   rt.setCellSource(id, source)      -> the cell's new id (ids are content hashes); re-runs that cell and exactly
 //                                     its dependents; rt.notebook is the edited Notebook (serializeNotebook it to save)
+//   rt.rerun(which?)                  re-runs the cells `which` picks (default all; readsTables: those reading the
+//                                     runs' tables) and their dependents, though their code is unchanged
 //   rt.setInput(name, value)          sets the input declared by `const name = view(...)`: sets element.value and
 //                                     dispatches "input" (strings are coerced to the default's type: "300" -> 300);
 //                                     before the input exists, it becomes that input's starting value. When the
@@ -26,7 +28,8 @@
 //   ```sql id=name```  runs on the engine; `${expr}` is a bound parameter; binds the result (an Arrow Table) to name
 //                      and displays it. A re-run interrupts the stale query (engine.interrupt) and drops its result.
 //   ```ts```           TypeScript (sucrase); top-level const/let/var/function/class define variables. A cell that
-//                      is one expression displays its value (unless it calls display or view itself). With a
+//                      is one expression, or ends with one after statements, displays its value (unless it calls
+//                      display or view itself). With a
 //                      finite budget (option cellBudgetMs, front matter cell_budget_ms; 10 s in a browser), every
 //                      loop and function checks it (budget-transform.ts, cell-budget.ts): a cell running longer
 //                      without yielding fails with "cell NAME ran for more than N ms without yielding".
@@ -62,7 +65,7 @@ import { sqlTag } from "./sql-template";
 import { carryInput } from "./input-carry";
 import { coerce, inputLabel, sameValue, type InputElementLike } from "./view-input";
 
-export { CELL_LOCALS } from "./cell-definitions";
+export { CELL_LOCALS, readsTables } from "./cell-definitions";
 export type { CellState, CellStatus, CheckResult } from "./cell-state";
 export { isMarkdown, md, type MarkdownValue } from "./markdown-value";
 export type { InputElementLike } from "./view-input";
@@ -191,6 +194,12 @@ export class NotebookRuntime {
     const newId = cellsOf(next)[index]!.id;
     this.reconcile(next, new Map([[newId, slot]]));
     return newId;
+  }
+
+  /** Runs cells again though their code is unchanged (Run all, a cell's run button, other runs loaded): each
+   * chosen cell is redefined, so it and exactly its dependents recompute. Default: every cell. */
+  rerun(which: (analysis: CellAnalysis) => boolean = () => true): void {
+    for (const slot of this.slots) if (which(slot.analysis)) defineCell(this.host, slot);
   }
 
   setInput(name: string, value: unknown): void {

@@ -1,0 +1,59 @@
+// The workspace's URL state (issue 19): notebook and runs written so a reload opens the same thing.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { runsParam, runsToWrite, withUrlState } from "../../../workspace/app/url-state";
+
+describe("withUrlState", () => {
+  it.each([
+    ["http://h:5173/", { notebook: "frames-overview" }, "http://h:5173/?notebook=frames-overview"],
+    [
+      "http://h:5173/?notebook=triage&runs=samples/a/",
+      { notebook: "frames-overview.md" },
+      "http://h:5173/?notebook=frames-overview.md",
+    ],
+    [
+      "http://h:5173/?notebook=triage",
+      { notebook: "triage", runs: ["samples/a/", "http://x.org:8080/b/"] },
+      "http://h:5173/?notebook=triage&runs=samples/a/,http://x.org:8080/b/",
+    ],
+    ["http://h/?engine=server&notebook=a", { notebook: "b" }, "http://h/?engine=server&notebook=b"],
+    ["http://h/?notebook=a", { notebook: "a", runs: [] }, "http://h/?notebook=a&runs="],
+    ["http://h/?notebook=a#top", {}, "http://h/#top"],
+  ])("%s with %j is %s", (href, state, expected) => {
+    expect(withUrlState(href, state)).toBe(expected);
+  });
+
+  it("reads back what it writes (runs without commas, notebook names of any text)", () => {
+    const run = fc.stringMatching(/^[a-z0-9/:._?&=%#+ -]{1,20}$/);
+    fc.assert(
+      fc.property(fc.string({ minLength: 1 }), fc.array(run, { maxLength: 5 }), (notebook, runs) => {
+        const href = withUrlState("http://h:1/?x=1", { notebook, runs });
+        const params = new URL(href).searchParams;
+        expect(params.get("notebook")).toBe(notebook);
+        expect(params.get("x")).toBe("1");
+        expect(runsParam(new URL(href).search)).toEqual(runs.filter(Boolean));
+      }),
+    );
+  });
+});
+
+describe("runsParam", () => {
+  it("is undefined without runs=, the listed runs with it, empty for runs=", () => {
+    expect(runsParam("?notebook=a")).toBeUndefined();
+    expect(runsParam("?runs=a/,b/")).toEqual(["a/", "b/"]);
+    expect(runsParam("?runs=")).toEqual([]);
+    expect(runsParam("?runs=a%2Fb%2F,c")).toEqual(["a/b/", "c"]);
+  });
+});
+
+describe("runsToWrite", () => {
+  it("omits runs= when the runs are exactly the notebook's own, in any order, with or without a slash", () => {
+    expect(runsToWrite(["samples/b/", "samples/a"], ["samples/a/", "samples/b/"])).toBeUndefined();
+    expect(runsToWrite([], [])).toBeUndefined();
+  });
+  it("lists every loaded URL run otherwise", () => {
+    expect(runsToWrite(["samples/a/", "extra/x/"], ["samples/a/"])).toEqual(["samples/a", "extra/x"]);
+    expect(runsToWrite(["samples/a/"], ["samples/a/", "samples/b/"])).toEqual(["samples/a"]);
+    expect(runsToWrite([], ["samples/a/"])).toEqual([]);
+  });
+});

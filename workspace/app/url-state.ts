@@ -1,0 +1,39 @@
+// The workspace's state in its URL (issue 19): `?notebook=NAME` and, when the runs are not the notebook's own,
+// `&runs=url1,url2` (every run that came from a URL), so a reload or a shared link opens the same thing.
+// Runs dropped from disk have no URL and cannot be restored; the page says so.
+
+export interface UrlState {
+  notebook?: string;
+  /** undefined: the notebook's own runs (no `runs=`); [] an explicit empty list (`runs=`) */
+  runs?: readonly string[];
+}
+
+/** The runs a `runs=` parameter lists, or undefined when there is none. */
+export function runsParam(search: string): string[] | undefined {
+  const params = new URLSearchParams(search);
+  if (!params.has("runs")) return undefined;
+  return params.get("runs")!.split(",").filter(Boolean);
+}
+
+/** `href` with its notebook and runs replaced by `state`; every other parameter (engine=server, ...) is kept. */
+export function withUrlState(href: string, state: UrlState): string {
+  const url = new URL(href);
+  const params = url.searchParams;
+  if (state.notebook === undefined) params.delete("notebook");
+  else params.set("notebook", state.notebook);
+  if (state.runs === undefined) params.delete("runs");
+  else params.set("runs", state.runs.join(","));
+  // Paths read better unescaped, and `/`, `:` and `,` are legal in a query (RFC 3986 section 3.4).
+  const query = params.toString().replace(/%2F/gi, "/").replace(/%3A/gi, ":").replace(/%2C/gi, ",");
+  url.search = query ? `?${query}` : "";
+  return url.href;
+}
+
+/** The URL runs to write: undefined when they are exactly the notebook's own (in any order). */
+export function runsToWrite(loaded: readonly string[], own: readonly string[]): string[] | undefined {
+  const norm = (u: string) => u.replace(/\/+$/, "");
+  const a = new Set(loaded.map(norm));
+  const b = new Set(own.map(norm));
+  const same = a.size === b.size && [...a].every((u) => b.has(u));
+  return same ? undefined : [...a];
+}
