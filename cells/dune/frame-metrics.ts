@@ -6,12 +6,13 @@
 //   1. "frame_deadline": FrameDeadline − IntendedVsync, where framestats has it (Android 12+);
 //   2. "frame_interval": FrameInterval, the frame's vsync period, where only that is present;
 //   3. "refresh_rate": one refresh period of the device (runs.refresh_hz, or options.refreshHz);
-//   4. "fixed": options.fixedDeadlineMs, default 16.67 ms.
+//   4. "fixed": options.fixedDeadlineMs, default DUNE.fixedDeadlineMs (defaults.ts).
 // Each run reports how many frames each rule judged (`rule`) and a sentence saying so (`ruleText`).
 import * as Plot from "@observablehq/plot";
 import type { Table } from "apache-arrow";
 import { float64, int32, int64, optional, readColumns, utf8 } from "../common/read-columns";
 import { suspectRows } from "../common/suspect-rows";
+import { DUNE } from "./defaults";
 import type { RunMetrics } from "./deviation-labels";
 
 export type JankRule = "frame_deadline" | "frame_interval" | "refresh_rate" | "fixed";
@@ -23,7 +24,7 @@ export interface FrameMetricsOptions {
   runs?: Table;
   /** Refresh rate used when a run has none in `runs` (Hz). */
   refreshHz?: number;
-  /** Last-resort deadline in ms; default 16.67 (one 60 Hz period; the paper uses 16 ms, §5.2.2). */
+  /** Last-resort deadline in ms; default DUNE.fixedDeadlineMs (defaults.ts, §5.2.2). */
   fixedDeadlineMs?: number;
   /**
    * Leave out frames whose framestats Flags are non-zero (WindowLayoutChanged, SkippedFrame, ...), as the
@@ -113,7 +114,7 @@ export function frameMetrics(frames: Table, options: FrameMetricsOptions = {}): 
     frame_deadline: optional(int64()),
     frame_interval: optional(int64()),
   });
-  const fixedMs = options.fixedDeadlineMs ?? 16.67;
+  const fixedMs = options.fixedDeadlineMs ?? DUNE.fixedDeadlineMs;
   const rowsTotal = frames.numRows;
   const absent = () => new Float64Array(rowsTotal).fill(NaN);
   const vsync = f.intended_vsync;
