@@ -161,7 +161,7 @@ export function editPlot(source: string, target: PlotTarget, fields: PlotFields)
     const close = matchClose(source, m.index + m[0].length - 1);
     if (close === undefined) break;
     const call = source.slice(m.index, close + 1);
-    const wrapped = source.slice(0, m.index) + `plot({ ...${call} })` + source.slice(close + 1);
+    const wrapped = source.slice(0, m.index) + `plot({...${call}})` + source.slice(close + 1);
     const nth = literals.filter(([a]) => a < m!.index).length;
     return setPlotFields(wrapped, fields, nth);
   }

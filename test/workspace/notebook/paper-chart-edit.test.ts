@@ -1,0 +1,153 @@
+// Every paper chart is a spec the plot form can edit (issue 20): its channels are columns the form offers, an edit
+// wraps the chart call in a plot({...}) literal that, run again, draws the edited chart, and a second edit changes
+// that literal.
+import * as Plot from "@observablehq/plot";
+import { parseHTML } from "linkedom";
+import { describe, expect, it } from "vitest";
+import { makeBundleTable } from "../../../bundle/table-builder";
+import * as jb from "../../../cells/index";
+import type { ViewEfficiency } from "../../../cells/draw/rendering-efficiency";
+import { columnsOf } from "../../../workspace/components/jb-plot-form";
+import { editPlot, plotTargets } from "../../../workspace/notebook/plot-edit";
+import {
+  CHANNELS,
+  isPlotSpec,
+  plot,
+  plotRows,
+  plotSpecToOptions,
+  type PlotSpec,
+} from "../../../workspace/notebook/plot-spec";
+import { tasksTable } from "../../cells/diagdroid/tasks-fixture";
+
+const { document } = parseHTML("<!doctype html><html><body></body></html>");
+
+// DiagDroid Figure 5's case: an UpdateLawList task queued 2 s behind a LawSectionList task.
+const contexts = makeBundleTable("contexts", "r", {
+  context_id: [1, 2],
+  frames: [
+    ["UpdateLawList.<init>", "LawListFragment.onCreate"],
+    ["LawSectionList.<init>", "LawListFragment.onStart"],
+  ],
+});
+const tasks = tasksTable([
+  { id: 1, ctx: 2, s: 0, b: 0, e: 2000 },
+  { id: 2, ctx: 1, s: 10, b: 2000, e: 2100 },
+]);
+const ranking = [
+  { viewId: 7, viewClass: "android.widget.TextView", res: 0.5, xmlId: "title", layoutFile: "row.xml" },
+  { viewId: 9, viewClass: "android.widget.ImageView", res: 40, xmlId: null, layoutFile: null },
+] as unknown as ViewEfficiency[];
+const xs = [448, 453, 450, 457, 430, 270];
+const rows = [
+  { device: "a", label: "Outlier-" },
+  { device: "a", label: "Outlier-" },
+  { device: "b", label: "N" },
+];
+
+/** Each paper chart: the variables its cell code names, the code, and an edit of the mark and one channel. */
+const CHARTS: [code: string, scope: Record<string, unknown>][] = [
+  ["jb.diagdroid.anomalousGroupsPlot(groups)", { groups: jb.diagdroid.anomalousGroups(tasks, contexts) }],
+  ["jb.diagdroid.queueTimelinePlot(spans)", { spans: jb.diagdroid.queueTimeline(tasks) }],
+  ["jb.diagdroid.delayDistributionPlot(delays)", { delays: jb.diagdroid.delayDistribution(tasks, tasks) }],
+  [
+    "jb.dune.similarityWeightsPlot(w)",
+    { w: jb.dune.similarityWeights({ d: "a" }, [{ d: "a" }, { d: "b" }], ["d"]) },
+  ],
+  ["jb.dune.iqrFlagsPlot(flags, xs)", { flags: jb.dune.iqrFlags(xs), xs }],
+  ["jb.dune.eventPrecisionRecallPlot(pr)", { pr: [jb.dune.eventPrecisionRecall([1, 2], [2, 3])] }],
+  ["jb.dune.aprioriPlot(report)", { report: jb.dune.aprioriReport(rows, { minSupport: 0.3 }) }],
+  ["jb.draw.renderingEfficiencyPlot(ranking)", { ranking }],
+  [
+    "jb.draw.overdrawDepthPlot(regions, {screen})",
+    {
+      regions: jb.draw.overdrawRegions([{ left: 0, top: 0, width: 4, height: 2 }], { width: 4, height: 4 }),
+      screen: { width: 4, height: 4 },
+    },
+  ],
+];
+
+/** Runs a cell's code the way the runtime does for these names, returning what it displayed. */
+function run(code: string, scope: Record<string, unknown>): unknown[] {
+  const shown: unknown[] = [];
+  const display = (v: unknown) => (shown.push(v), v);
+  const names = Object.keys(scope);
+  new Function("jb", "plot", "display", ...names, code)(jb, plot, display, ...names.map((n) => scope[n]));
+  return shown;
+}
+
+const svgOf = (spec: PlotSpec) => {
+  const node = Plot.plot({ ...plotSpecToOptions(spec), document }) as unknown as Element;
+  return node.tagName.toLowerCase() === "svg"
+    ? node
+    : [...node.children].filter((c) => c.tagName.toLowerCase() === "svg").pop()!;
+};
+
+describe.each(CHARTS)("%s", (call, scope) => {
+  const code = `display(${call});`;
+  const [chart] = run(code, scope) as PlotSpec[];
+
+  it("is an editable spec whose channels are columns the form offers", () => {
+    expect(isPlotSpec(chart)).toBe(true);
+    const offered = columnsOf(chart!.data);
+    const used = CHANNELS.filter((c) => chart![c]);
+    expect(used.length).toBeGreaterThan(0);
+    for (const c of used) expect(offered, `${c}: ${chart![c]}`).toContain(chart![c]);
+    // Plain data, no functions: it survives the cell worker's structured clone.
+    expect(structuredClone({ ...chart, data: [] })).toBeTruthy();
+  });
+
+  it("an edit wraps the call in a plot({...}) literal; run again, it draws the edited chart", () => {
+    const target = plotTargets([chart])[0]!;
+    const other = CHANNELS.find((c) => !chart![c] && c !== "fx" && c !== "fy")!;
+    const column = columnsOf(chart!.data)[0]!;
+    const edited = editPlot(code, target, { mark: "dot", [other]: column });
+    expect(edited).toBe(`display(plot({...${call}, mark: "dot", ${other}: ${JSON.stringify(column)}}));`);
+    const [again] = run(edited, scope) as PlotSpec[];
+    expect({ ...again, mark: chart!.mark, [other]: undefined, __plotCall: undefined }).toEqual({
+      ...chart,
+      __plotCall: undefined,
+    });
+    expect([again!.mark, again![other]]).toEqual(["dot", column]);
+    // The editable mark is now dots: as many circles as drawn rows (the iqr strip already was dots).
+    const svg = svgOf(again!);
+    const circles = svg.querySelectorAll("g[aria-label='dot'] circle").length;
+    // One dot per row; binned (the delay histograms): one per non-empty bin, at most one per row.
+    if (chart!.binX) expect(circles).toBeGreaterThan(0);
+    else expect(circles).toBe(plotRows(again!).length);
+    // A second edit lands in the literal; clearing a channel the spread brings writes null.
+    const twice = editPlot(edited, plotTargets([again])[0]!, { [other]: null });
+    expect(twice).toBe(`display(plot({...${call}, mark: "dot", ${other}: null}));`);
+    expect((run(twice, scope)[0] as PlotSpec)[other]).toBeNull();
+  });
+});
+
+describe("plotTargets", () => {
+  it("counts plot({...}) literals and each chart function's calls apart", () => {
+    const a = { __plotSpec: true, origin: "anomalousGroupsPlot" };
+    const lit = { __plotSpec: true, __plotCall: true, origin: "anomalousGroupsPlot" };
+    expect(plotTargets([a, "text", lit, a, { __plotSpec: true }])).toEqual([
+      { origin: "anomalousGroupsPlot", call: 0 },
+      undefined,
+      { literal: 0 },
+      { origin: "anomalousGroupsPlot", call: 1 },
+      { literal: 1 },
+    ]);
+  });
+  it("edits the second call of a chart function, skipping calls already wrapped and those in strings", () => {
+    const code = [
+      `// jb.draw.renderingEfficiencyPlot(a)`,
+      `display(plot({...jb.draw.renderingEfficiencyPlot(a), mark: "dot"}));`,
+      `display(jb.draw.renderingEfficiencyPlot(a, {top: 3}));`,
+      `display(jb.draw.renderingEfficiencyPlot(b));`,
+    ].join("\n");
+    expect(editPlot(code, { origin: "renderingEfficiencyPlot", call: 1 }, { y: "rank" })).toBe(
+      code.replace(
+        "display(jb.draw.renderingEfficiencyPlot(b));",
+        `display(plot({...jb.draw.renderingEfficiencyPlot(b), y: "rank"}));`,
+      ),
+    );
+    expect(() => editPlot(code, { origin: "renderingEfficiencyPlot", call: 2 }, { y: "rank" })).toThrow(
+      "no call #3 of renderingEfficiencyPlot(...) in this cell",
+    );
+  });
+});
