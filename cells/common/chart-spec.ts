@@ -28,7 +28,7 @@ export type Channel = (typeof CHANNELS)[number];
 
 /** A fixed mark drawn with the editable one (a τ rule, fence labels, a frame): Plot mark name, rows, options. */
 export interface LayerSpec {
-  mark: MarkName | "frame";
+  mark: MarkName | "frame" | "arrow";
   data?: unknown;
   options?: Record<string, unknown>;
 }

@@ -7,6 +7,7 @@
 // C: v's rendering cost in seconds, the self times (§III-B) of all its measure, layout and draw operations.
 // A view that never costs anything (C = 0) has RES = Infinity and ranks last. Lower RES = worse.
 import { chartSpec, type ChartSpec } from "../common/chart-spec";
+import { DRAW } from "./defaults";
 import { frameCoverage } from "./frame-coverage";
 import type { Screen } from "./overdraw-depth";
 import type { RenderTrace } from "./render-trace";
@@ -81,7 +82,7 @@ export function frameDisplaySeconds(t: RenderTrace, lastFrameSeconds?: number): 
 }
 
 export interface RenderingEfficiencyPlotOptions {
-  /** how many of the worst views to show; default 15 (the paper's Figure 7) */
+  /** how many of the worst views to show; default DRAW.top (defaults.ts; the paper's Figure 7) */
   top?: number;
 }
 
@@ -92,7 +93,7 @@ export function renderingEfficiencyPlot(
 ): ChartSpec {
   const rows = ranking
     .filter((r) => Number.isFinite(r.res))
-    .slice(0, options.top ?? 15)
+    .slice(0, options.top ?? DRAW.top)
     .map((r, i) => ({
       ...r,
       rank: i + 1,
