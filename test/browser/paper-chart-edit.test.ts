@@ -1,50 +1,26 @@
 // Issue 20's acceptance: a paper chart (DiagDroid's anomaly bars, a chart function's spec, not a plot({...}) cell)
 // edited through its form: the SVG changes, the cell's code holds the edit, and a reload shows the edited chart.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serveStatic, type StaticServer } from "../../workspace/node/static-server";
-import { launchChromium } from "../support/chromium";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { servedWorkspace } from "../support/served-workspace";
+import { notebookSettled, openWorkspace } from "../support/workspace-page";
 
 describe("a paper chart's plot form in Chromium", () => {
-  let browser: Browser;
-  let server: StaticServer;
-
-  beforeAll(async () => {
-    server = await serveStatic("dist", 0, { "/fixtures/": "test/fixtures/notebooks" });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  const settled = (page: Page) =>
-    page.waitForFunction(
-      () => {
-        const nb = document.querySelector("jb-app")?.shadowRoot?.querySelector("jb-notebook");
-        return (
-          !!nb &&
-          !!nb.shadowRoot?.querySelector(".block.cell") &&
-          !nb.shadowRoot?.querySelector(".status-pending")
-        );
-      },
-      undefined,
-      { timeout: 60_000 },
-    );
+  const served = servedWorkspace();
   const chartCell = (page: Page) =>
     page
       .locator("jb-notebook .block.cell", { hasText: "anomalousGroupsPlot" })
       .filter({ has: page.locator("jb-plot-form") });
   const marks = (page: Page, kind: string) =>
     chartCell(page).locator(`jb-output svg g[aria-label='${kind}'] > *`);
+  const code = (page: Page) => chartCell(page).locator("jb-code-editor .cm-content").textContent();
 
   it("edits the anomaly bars' mark and fill; the code holds the edit and a reload recovers it", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on("pageerror", (e) => errors.push(e.message));
-    await page.goto(`${server.url}?notebook=fixtures/paper-chart.md`);
-    await settled(page);
+    const { page, errors } = await openWorkspace(
+      served.browser(),
+      served.url(),
+      "?notebook=fixtures/paper-chart.md",
+    );
 
     // The paper's chart: one bar per metric per anomalous group, coloured by metric.
     const bars = await marks(page, "bar").count();
@@ -59,7 +35,7 @@ describe("a paper chart's plot form in Chromium", () => {
     expect(await marks(page, "bar").count()).toBe(0);
     await chartCell(page).locator("jb-plot-form select[name=fill]").selectOption("label");
     await expect
-      .poll(() => chartCell(page).locator("jb-code-editor .cm-content").textContent())
+      .poll(() => code(page))
       .toContain('display(plot({...jb.diagdroid.anomalousGroupsPlot(groups), mark: "dot", fill: "label"}));');
     // The colour legend now names the groups, not the metrics.
     const legend = () => chartCell(page).locator("jb-output figure").first().innerText();
@@ -67,14 +43,13 @@ describe("a paper chart's plot form in Chromium", () => {
     expect(await legend()).not.toMatch(/Mq \(max queuing\)/);
 
     await page.reload();
-    await settled(page);
-    await expect
-      .poll(() => chartCell(page).locator("jb-code-editor .cm-content").textContent())
-      .toContain('mark: "dot", fill: "label"');
+    await page.locator("jb-notebook .block.cell").first().waitFor({ timeout: 60_000 });
+    await notebookSettled(page);
+    await expect.poll(() => code(page)).toContain('mark: "dot", fill: "label"');
     await expect.poll(() => marks(page, "dot").count()).toBe(bars);
     expect(await marks(page, "bar").count()).toBe(0);
     expect(await chartCell(page).locator("jb-plot-form select[name=fill]").inputValue()).toBe("label");
     expect(errors).toEqual([]);
-    await context.close();
+    await page.context().close();
   });
 });
