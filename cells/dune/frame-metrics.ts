@@ -63,6 +63,8 @@ export interface RunFrameMetrics {
   /** Frames left out because frames.suspect is set (unless includeSuspect). */
   suspectSkipped: number;
   ruleText: string;
+  /** the last-resort deadline (ms) the "fixed" rule used */
+  fixedDeadlineMs: number;
   total: FrameStats;
   buckets: BucketStats[];
   /** Per frame, in IntendedVsync order: start (ns), duration and deadline (ms), jank (0/1). */
@@ -216,6 +218,7 @@ export function frameMetrics(frames: Table, options: FrameMetricsOptions = {}): 
       flaggedSkipped,
       suspectSkipped,
       ruleText: `jank = duration > deadline, deadline from ${ruleText}${skipped}`,
+      fixedDeadlineMs: fixedMs,
       total: stats(all, janky),
       buckets: bucketDur.map((d, k) => ({
         bucket: k,
