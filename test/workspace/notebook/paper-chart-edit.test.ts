@@ -44,6 +44,58 @@ const rows = [
   { device: "b", label: "N" },
 ];
 
+// Results made by hand in the shape the cells return (the cells' own tests check how they are computed).
+const frameRun = {
+  runId: "r",
+  total: { frames: 3, jankyFrames: 1 },
+  ruleText: "fixed deadline 16.67 ms for 3 frames",
+  timeline: {
+    start: Float64Array.of(0, 16e6, 40e6),
+    durationMs: Float64Array.of(10, 30, 12),
+    deadlineMs: Float64Array.of(16.67, 16.67, 16.67),
+    jank: Uint8Array.of(0, 1, 0),
+  },
+  buckets: [{ bucket: 1, event: { ts: 10e6, seq: 0, kind: "click" } }],
+};
+const graph = {
+  root: "rendering_time",
+  nodes: [{ id: "draw_time_avg", corr: 0.8 }],
+  edges: [{ from: "rendering_time", to: "draw_time_avg", weight: 0.8 }],
+  levels: { rendering_time: 0, draw_time_avg: 1 },
+  learnt: [],
+  bic: 0,
+  bins: 3,
+  maxParents: 3,
+};
+const scores = { rendering_time: { iv: 1, sig: 1 }, draw_time_avg: { iv: 0.8, sig: 0.8 } };
+const rootCause = {
+  metric: "rendering_time",
+  ranking: [
+    {
+      viewId: 7,
+      viewClass: "android.widget.GridView",
+      xmlId: "gridview",
+      layoutFile: null,
+      rcs: 0.9,
+      features: [{ feature: "draw_time_avg", share: 1 }],
+    },
+  ],
+};
+const segments = {
+  cpus: "single",
+  pieces: {
+    call: Int32Array.of(0, 1),
+    thread: Int32Array.of(1, 2),
+    cpu: Int32Array.of(0, 0),
+    start: Float64Array.of(0, 2e6),
+    end: Float64Array.of(2e6, 5e6),
+  },
+};
+const profile = [
+  { name: "a.B.run", inclusive: 5e6, exclusive: 1e6 },
+  { name: "a.B.decode", inclusive: 4e6, exclusive: 4e6 },
+];
+
 /** Each paper chart: the variables its cell code names, the code, and an edit of the mark and one channel. */
 const CHARTS: [code: string, scope: Record<string, unknown>][] = [
   ["jb.diagdroid.anomalousGroupsPlot(groups)", { groups: jb.diagdroid.anomalousGroups(tasks, contexts) }],
@@ -64,6 +116,11 @@ const CHARTS: [code: string, scope: Record<string, unknown>][] = [
       screen: { width: 4, height: 4 },
     },
   ],
+  ["jb.dune.frameMetricsPlot(metrics)", { metrics: [frameRun] }],
+  ["jb.draw.correlationGraphPlot(graph, scores)", { graph, scores }],
+  ["jb.draw.rootCausePlot(result)", { result: rootCause }],
+  ["jb.androscope.callSegmentsPlot(segments)", { segments }],
+  ["jb.androscope.methodProfilePlot(profile)", { profile }],
 ];
 
 /** Runs a cell's code the way the runtime does for these names, returning what it displayed. */
