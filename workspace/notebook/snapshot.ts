@@ -88,12 +88,14 @@ export function snapshotValue(v: unknown, depth = 0): unknown {
     return { table: { numRows: v.numRows, columns: fields.map((f) => [f.name, String(f.type)]), rows } };
   }
   if (isPlotSpec(v)) {
-    const { data, extra, ...rest } = v;
+    const { data, extra, under, over, ...rest } = v;
     return {
       plot: {
         ...rest,
         rows: isTable(data) ? data.numRows : Array.isArray(data) ? data.length : null,
         extra: extra?.length ?? 0,
+        // A paper chart's fixed layers by mark, not their rows (a frame timeline's would copy every frame).
+        ...(under || over ? { layers: [...(under ?? []), ...(over ?? [])].map((l) => l.mark) } : {}),
       },
     };
   }
