@@ -55,6 +55,8 @@ export interface PlotSpec extends Partial<Record<Channel, string>> {
   options?: Record<string, unknown>;
   /** a binX transform of the editable mark, its outputs by reducer (e.g. {y: "count"}) */
   binX?: Record<string, string>;
+  /** the editable mark's dots piled up by a dodgeY transform (a beeswarm) */
+  dodgeY?: boolean;
   /** top-level Plot options (margins, scales); when present, no grid, tip or legend is added by default */
   layout?: Record<string, unknown>;
   /** fixed layers drawn before (under) and after (over) the editable mark */

@@ -5,7 +5,7 @@
 // Coarse-grained: one label per run. Fine-grained (§5.2.2): the same per UI-event bucket, labelled E<k>:
 // bucket 0 is before the first event ("E0"), bucket k the frames after event k (1-based) until the next.
 // A run is Outlier− when any metric regressed, else Outlier+ when any improved, else N.
-import * as Plot from "@observablehq/plot";
+import { chartSpec, type ChartSpec } from "../common/chart-spec";
 import { DUNE } from "./defaults";
 import { iqrFlags, type QuartileMethod } from "./iqr";
 import { clusterMembers, similarityWeights, type SimilarityWeightsResult } from "./similarity";
@@ -166,7 +166,7 @@ export function regressedEvents(result: DeviationLabelsResult): number[] {
 export function deviationLabelsPlot(
   result: DeviationLabelsResult,
   options: { metric?: MetricName; bucket?: number } = {},
-): Plot.PlotOptions {
+): ChartSpec {
   const set =
     options.bucket === undefined ? result.coarse.metrics : (result.events[options.bucket]?.metrics ?? []);
   const d = set.find((m) => m.metric === (options.metric ?? set[0]?.metric));
@@ -180,23 +180,24 @@ export function deviationLabelsPlot(
   ].filter((f) => Number.isFinite(f.x));
   const quartiles = [d.q1, d.q3].filter(Number.isFinite);
   const title = `${options.bucket === undefined ? "run" : `E${options.bucket}`}: ${d.metric} — new run ${d.label}`;
-  return {
+  const newColour = d.label === "Outlier-" ? "#d62728" : d.label === "Outlier+" ? "#2ca02c" : "#1f77b4";
+  return chartSpec("deviationLabelsPlot", {
+    mark: "dot",
+    data: history.map((value) => ({ value })),
+    x: "value",
+    dodgeY: true,
+    options: { fill: "#888", r: 2.5 },
     title,
-    x: { label: d.metric },
-    y: { axis: null },
-    marks: [
-      Plot.ruleX(quartiles, { stroke: "#bbb", strokeWidth: 6, strokeOpacity: 0.5 }),
-      Plot.dotX(history, Plot.dodgeY({ x: (v: number) => v, fill: "#888", r: 2.5 })),
-      Plot.ruleX(fences, { x: "x", stroke: "#444", strokeDasharray: "4,3" }),
-      Plot.text(fences, { x: "x", text: "what", frameAnchor: "top", dy: -4 }),
+    layout: { x: { label: d.metric }, y: { axis: null } },
+    under: [
+      { mark: "ruleX", data: quartiles, options: { stroke: "#bbb", strokeWidth: 6, strokeOpacity: 0.5 } },
+    ],
+    over: [
+      { mark: "ruleX", data: fences, options: { x: "x", stroke: "#444", strokeDasharray: "4,3" } },
+      { mark: "text", data: fences, options: { x: "x", text: "what", frameAnchor: "top", dy: -4 } },
       ...(Number.isNaN(d.newValue)
         ? []
-        : [
-            Plot.ruleX([d.newValue], {
-              stroke: d.label === "Outlier-" ? "#d62728" : d.label === "Outlier+" ? "#2ca02c" : "#1f77b4",
-              strokeWidth: 2,
-            }),
-          ]),
+        : [{ mark: "ruleX" as const, data: [d.newValue], options: { stroke: newColour, strokeWidth: 2 } }]),
     ],
-  };
+  });
 }

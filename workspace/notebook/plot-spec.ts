@@ -104,7 +104,10 @@ export function plotSpecToOptions(spec: PlotSpec): Plot.PlotOptions {
   const own = { ...(plain ? { tip: true } : {}), ...spec.options, ...channels };
   const marks: Plot.Markish[] = [
     ...(spec.under ?? []).map(layer),
-    mark(rows, spec.binX ? Plot.binX(spec.binX as Plot.BinOutputs, own) : own),
+    mark(
+      rows,
+      spec.binX ? Plot.binX(spec.binX as Plot.BinOutputs, own) : spec.dodgeY ? Plot.dodgeY(own) : own,
+    ),
     ...(spec.over ?? []).map(layer),
     ...((spec.extra ?? []) as Plot.Markish[]),
   ];

@@ -121,6 +121,32 @@ const CHARTS: [code: string, scope: Record<string, unknown>][] = [
   ["jb.draw.rootCausePlot(result)", { result: rootCause }],
   ["jb.androscope.callSegmentsPlot(segments)", { segments }],
   ["jb.androscope.methodProfilePlot(profile)", { profile }],
+  [
+    "jb.dune.deviationLabelsPlot(labels)",
+    {
+      labels: jb.dune.deviationLabels(
+        { context: {}, metrics: { frames: 270, smoothRatio: 0.4, meanFrameMs: 40 } },
+        [448, 453, 450, 457, 430].map((frames) => ({
+          context: {},
+          metrics: { frames, smoothRatio: 0.9, meanFrameMs: 45 },
+        })),
+        { dimensions: [] },
+      ),
+    },
+  ],
+  [
+    'jb.androscope.counterSeriesPlot(intervals, "IPC")',
+    { intervals: [{ counter: "IPC", start: 0, end: 10e6, value: 5, rate: 0.5, cpu: null }] },
+  ],
+  [
+    "jb.androscope.heapSeriesPlot(heap)",
+    {
+      heap: [
+        { ts: 0, kind: "java_heap", bytes: 1048576 },
+        { ts: 10e6, kind: "java_heap", bytes: 2097152 },
+      ],
+    },
+  ],
 ];
 
 /** Runs a cell's code the way the runtime does for these names, returning what it displayed. */
