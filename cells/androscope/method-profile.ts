@@ -2,7 +2,7 @@
 // calls, inclusive and exclusive times in wall and thread-CPU clocks, counter sums and IPC where hardware
 // counters were recorded (§VI-3). Inclusive time counts outermost calls only, so a recursive method's time
 // is not counted twice (as traceview and dmtracedump do). A time window restricts it to the timeline's selection.
-import * as Plot from "@observablehq/plot";
+import { chartSpec, type ChartSpec } from "../common/chart-spec";
 import type { Table } from "apache-arrow";
 import { readCallColumns, type CallColumns } from "./call-columns";
 import type { CallCounters } from "./counter-attribution";
@@ -169,31 +169,33 @@ function clippedTimes(c: CallColumns, [t0, t1]: readonly [number, number]) {
 }
 
 /** The top methods (or classes) as bars of inclusive and exclusive time, ms. */
-export function methodProfilePlot(
-  rows: readonly ProfileRow[],
-  options: { top?: number } = {},
-): Plot.PlotOptions {
-  const top = rows
-    .slice(0, options.top ?? 20)
-    .map((r) => ({ name: r.name, inclusive: r.inclusive / 1e6, exclusive: r.exclusive / 1e6 }));
-  return {
-    marginLeft: 280,
-    x: { label: "time (ms)", grid: true },
-    y: { label: null, domain: top.map((r) => r.name) },
-    marks: [
-      Plot.barX(top, {
-        x: "inclusive",
-        y: "name",
-        fill: "#9ecae1",
-        title: (d: { inclusive: number }) => `inclusive ${d.inclusive.toFixed(3)} ms`,
-      }),
-      Plot.barX(top, {
-        x: "exclusive",
-        y: "name",
-        fill: "#3182bd",
-        title: (d: { exclusive: number }) => `exclusive ${d.exclusive.toFixed(3)} ms`,
-      }),
-      Plot.ruleX([0]),
+export function methodProfilePlot(rows: readonly ProfileRow[], options: { top?: number } = {}): ChartSpec {
+  const top = rows.slice(0, options.top ?? 20).map((r) => {
+    const [inclusive, exclusive] = [r.inclusive / 1e6, r.exclusive / 1e6];
+    const tips = {
+      inclusiveTip: `inclusive ${inclusive.toFixed(3)} ms`,
+      exclusiveTip: `exclusive ${exclusive.toFixed(3)} ms`,
+    };
+    return { name: r.name, inclusive, exclusive, ...tips };
+  });
+  return chartSpec("methodProfilePlot", {
+    mark: "barX",
+    data: top,
+    x: "inclusive",
+    y: "name",
+    options: { fill: "#9ecae1", title: "inclusiveTip" },
+    layout: {
+      marginLeft: 280,
+      x: { label: "time (ms)", grid: true },
+      y: { label: null, domain: top.map((r) => r.name) },
+    },
+    over: [
+      {
+        mark: "barX",
+        data: top,
+        options: { x: "exclusive", y: "name", fill: "#3182bd", title: "exclusiveTip" },
+      },
+      { mark: "ruleX", data: [0] },
     ],
-  };
+  });
 }

@@ -15,7 +15,7 @@ import {
   type Cell,
   type Notebook,
 } from "../notebook/format";
-import { setPlotFields, type PlotFields } from "../notebook/plot-edit";
+import { editPlot, plotTargets, type PlotFields, type PlotTarget } from "../notebook/plot-edit";
 import { NotebookRuntime, readsTables, type CellState } from "../notebook/runtime";
 import { snapshotNotebook, type NotebookSnapshot } from "../notebook/snapshot";
 import { sanitize } from "../publish/browser-sanitize";
@@ -231,10 +231,10 @@ export class JbNotebook extends LitElement {
     saveDraft(this.path, this.currentText());
   }
 
-  private onPlotEdit(index: number, plotIndex: number, fields: PlotFields) {
+  private onPlotEdit(index: number, target: PlotTarget, fields: PlotFields) {
     const block = this.nb!.blocks[index] as Cell;
     const source = this.drafts.get(index) ?? block.source;
-    this.runCell(index, setPlotFields(source, fields, plotIndex));
+    this.runCell(index, editPlot(source, target, fields));
   }
 
   addCell(after = this.focusIndex) {
@@ -340,7 +340,7 @@ export class JbNotebook extends LitElement {
       </div>`;
     }
     const s = states.get(b.id);
-    let plotIndex = 0;
+    const targets = plotTargets(s?.displays ?? []);
     return html`<div
       class="block cell ${focused}"
       data-cell=${b.name ?? b.id}
@@ -379,13 +379,11 @@ export class JbNotebook extends LitElement {
         ></jb-code-editor>
       </details>
       ${s?.status === "rejected" ? html`<div class="error" role="alert">${s.error}</div>` : nothing}
-      ${(s?.displays ?? []).map((d) => {
-        const isPlot = typeof d === "object" && d !== null && (d as { __plotSpec?: boolean }).__plotSpec;
-        const n = isPlot ? plotIndex++ : 0;
+      ${(s?.displays ?? []).map((d, k) => {
+        const target = targets[k];
         return html`<jb-output
           .value=${d}
-          .plotIndex=${n}
-          @plot-edit=${(e: CustomEvent<PlotFields>) => this.onPlotEdit(index, n, e.detail)}
+          @plot-edit=${(e: CustomEvent<PlotFields>) => target && this.onPlotEdit(index, target, e.detail)}
         ></jb-output>`;
       })}
       ${

@@ -11,10 +11,8 @@ import "./jb-plot-form";
 import "./jb-table";
 
 export class JbOutput extends LitElement {
-  static override properties = { value: { attribute: false }, plotIndex: { type: Number } };
+  static override properties = { value: { attribute: false } };
   declare value: unknown;
-  /** which plot({...}) call of the cell this is, for writing edits back */
-  declare plotIndex: number;
 
   static override styles = css`
     :host {
