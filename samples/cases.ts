@@ -9,7 +9,17 @@ import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { format } from "prettier";
+import { newManifest } from "../bundle/manifest";
+import { writeBundleFolder } from "../bundle/node-io";
+import { methodTraceTables } from "../collectors/method-trace-tables";
 import { PROFILES, type DeviceProfile } from "../collectors/simulator/device-profiles";
+import {
+  contendedFrameTrace,
+  longjmpTrace,
+  type TraceScenario,
+} from "../collectors/simulator/scenarios-androscope";
+import { readMethodTrace } from "../collectors/sources/method-trace";
+import { writeMethodTrace } from "../collectors/sources/method-trace-writer";
 import type { ScenarioName } from "../collectors/simulator/scenarios";
 import { OLD_DEVICES } from "../collectors/simulator/scenarios-diagdroid";
 import { collectBatch } from "./generate";
@@ -41,11 +51,83 @@ export const CASE_RUNS: readonly CaseRun[] = [
   { run: "diagdroid-4-transportr-fixed", scenario: "transportr-fixed", device: "pixel-2", seed: 604 },
   { run: "diagdroid-5-lucid-browser-gt-i9105p", scenario: "lucid-browser", device: "gt-i9105p", seed: 605 },
   { run: "diagdroid-5-lucid-browser-k50-t5", scenario: "lucid-browser", device: "k50-t5", seed: 605 },
+  {
+    run: "androscope-5-2-corrupt-jpeg",
+    generate: traceRun("com.example.gallery", () => longjmpTrace(652, true)),
+  },
+  {
+    run: "androscope-5-2-valid-jpeg",
+    generate: traceRun("com.example.gallery", () => longjmpTrace(652, false)),
+  },
+  {
+    run: "androscope-5-3-contended",
+    generate: traceRun("com.example.feed", () => contendedFrameTrace(653, true)),
+  },
+  {
+    run: "androscope-5-3-background",
+    generate: traceRun("com.example.feed", () => contendedFrameTrace(653, false)),
+  },
 ];
 
 export const CASES_DIR = new URL("../notebooks/cases/runs/", import.meta.url).pathname;
 /** Ports of the simulated phones, away from samples/generate.ts's 6601 and adb's 5555-5585. */
 const FIRST_PORT = 6671;
+
+/**
+ * A run holding one method trace of an AndroScope scenario on a Nexus 5X, written by the trace writer (ART,
+ * dual clock) and read back by the reader, as `jankbook import` reads a pulled trace.
+ */
+function traceRun(app: string, scenario: () => TraceScenario): (dir: string) => Promise<void> {
+  return async (dir) => {
+    const runId = dir.split("/").pop()!;
+    const s = scenario();
+    const bytes = writeMethodTrace({
+      dataVersion: 3,
+      clock: "dual",
+      threads: s.threads,
+      methods: s.methods,
+      records: s.records,
+      startTimeUs: Date.UTC(2026, 10, 2, 11) * 1000,
+      properties: { "data-file-overflow": "false", vm: "art", pid: String(s.threads[0]!.id) },
+    });
+    const { tables } = methodTraceTables(readMethodTrace(bytes, { runId }), runId);
+    const d = PROFILES["nexus-5x"]!;
+    const manifest = newManifest(
+      runId,
+      {
+        app,
+        app_version: "1.0",
+        scenario: s.truth.case,
+        device_model: d.model,
+        manufacturer: d.manufacturer,
+        sdk_release: d.sdk_release,
+        api_level: d.api_level,
+        cpu_abi: d.cpu_abi,
+        screen_width: d.width,
+        screen_height: d.height,
+        refresh_hz: d.refresh_hz,
+      },
+      {
+        synthetic: true,
+        created_by: "jankbook samples/cases.ts",
+        started_at: "2026-11-02T11:00:00.000Z",
+        clock: { domain: "method trace wall clock", offset_ns: 0, note: "ns since tracing began" },
+        sources: [
+          {
+            kind: "method-trace",
+            origin: "collectors/simulator/scenarios-androscope.ts (generated, written and read back)",
+            tables: ["methods", "threads", "method_events", "calls"],
+          },
+        ],
+      },
+    );
+    await writeBundleFolder(dir, manifest, tables);
+    await writeFile(
+      join(dir, "ground_truth.json"),
+      JSON.stringify({ run_id: runId, cases: [s.truth] }, null, 2) + "\n",
+    );
+  };
+}
 
 export function caseDevice(name: string): DeviceProfile {
   const d = PROFILES[name] ?? OLD_DEVICES[name];
