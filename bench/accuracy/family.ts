@@ -18,7 +18,12 @@ export interface NoiseLevel {
 export const NOISE_LEVELS: readonly NoiseLevel[] = [
   { name: "none", extra: 0, load: 0, devices: ["pixel-4a"] },
   { name: "low", extra: 2, load: 0.2, devices: ["pixel-4a", "pixel-2", "galaxy-s21"] },
-  { name: "high", extra: 6, load: 0.5, devices: ["nexus-5x", "pixel-2", "pixel-4a", "galaxy-s21", "pixel-7"] },
+  {
+    name: "high",
+    extra: 6,
+    load: 0.5,
+    devices: ["nexus-5x", "pixel-2", "pixel-4a", "galaxy-s21", "pixel-7"],
+  },
 ];
 
 /** A metric's paper figure (the floor to beat) and the figure DESIGN.md aims for. */
