@@ -1,6 +1,7 @@
 // Unrelated background work of an app around a case (the accuracy bench's noise): analytics uploads on
 // plain threads, prefetches on AsyncTask's pool, database writes on a single-thread executor, a sync
-// IntentService, OkHttp calls and badge updates on the main looper. Some of it runs longer than τ, so it
+// IntentService, OkHttp calls (seconds on a slow network) and badge updates on the main looper. Some of it
+// runs longer than τ, so it
 // forms anomalous groups of its own that compete with the case's culprit in DiagDroid's ranking (§4.2), as
 // the 27 issues of §6 competed with the rest of each report. Each site schedules from a few call stacks that
 // differ only in a line number or a caller, like Figure 10's contexts.
@@ -67,7 +68,7 @@ const SITES: readonly Site[] = [
     capacity: 1,
     thread: () => "IntentService[SyncService]",
     taskClass: "com.example.sync.SyncService",
-    ms: [150, 650],
+    ms: [150, 1200],
     stack: [
       "android.app.ContextImpl.startService(ContextImpl.java:1531)",
       "com.example.sync.SyncScheduler.requestSync(SyncScheduler.java",
@@ -80,7 +81,7 @@ const SITES: readonly Site[] = [
     capacity: 64,
     thread: (i) => `OkHttp Dispatcher ${i + 1}`,
     taskClass: "okhttp3.RealCall$AsyncCall",
-    ms: [80, 900],
+    ms: [80, 3000],
     stack: [
       "java.util.concurrent.ThreadPoolExecutor.execute(ThreadPoolExecutor.java:1339)",
       "okhttp3.Dispatcher.enqueue(Dispatcher.java:130)",

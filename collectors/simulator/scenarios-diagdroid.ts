@@ -180,10 +180,13 @@ function lucidBrowser(c: Ctx, t0: number): number {
     "android.webkit.WebView.findAll(WebView.java:1400)",
     ...onText,
   ];
-  const drawStack = [
+  // The find bar clears the previous matches first: another message on the same thread, posted before the search.
+  const clearStack = [
     "android.os.Handler.sendMessageAtTime(Handler.java:473)",
-    "android.webkit.WebViewCore.contentDraw(WebViewCore.java:2421)",
-    "android.webkit.WebViewCore$EventHub$1.handleMessage(WebViewCore.java:1320)",
+    "android.webkit.WebViewCore.sendMessage(WebViewCore.java:2143)",
+    "android.webkit.WebViewClassic.clearMatches(WebViewClassic.java:3710)",
+    "android.webkit.WebView.clearMatches(WebView.java:1456)",
+    ...onText,
   ];
   const resultStack = [
     "android.os.Handler.sendMessageAtTime(Handler.java:596)",
@@ -201,17 +204,17 @@ function lucidBrowser(c: Ctx, t0: number): number {
       sim.input(at, "text", "find_text");
       sim.animate(at, at + 0.1 * S, root);
       if (webkit) {
+        sim.submit(
+          core,
+          at + 0.5 * MS,
+          15 + sim.rand() * 20,
+          "android.webkit.WebViewCore$EventHub$1",
+          clearStack,
+        );
         // A search of a long page: hundreds of ms on a 2013 phone, shorter as the prefix narrows it.
         const t = sim.submit(core, at + 1 * MS, 180 + sim.rand() * 160 - k * 8, FIND, findStack);
         finds.push(t.task_id);
-        const d = sim.submit(
-          core,
-          t.ended,
-          15 + sim.rand() * 20,
-          "android.webkit.WebViewCore$EventHub$1",
-          drawStack,
-        );
-        last = Math.max(last, d.ended);
+        last = Math.max(last, t.ended);
       } else {
         const r = sim.submit(
           main,
