@@ -3,6 +3,7 @@
 // issues ranked 1.7 on average (§6.4, Table 2); DESIGN.md aims for 1.
 import type { Table } from "apache-arrow";
 import { agentTables } from "../../collectors/bundle-tables";
+import { AgentLineReader } from "../../collectors/sources/agent-lines";
 import type { SimTask } from "../../collectors/simulator/app-model";
 import { PROFILES, type DeviceProfile } from "../../collectors/simulator/device-profiles";
 import { buildScenario, type ScenarioName, type Timeline } from "../../collectors/simulator/scenarios";
@@ -33,16 +34,9 @@ const row = (t: SimTask) => ({
 export function diagdroidTables(tl: Timeline): { tasks: Table; contexts: Table } {
   const contexts = new Map([...tl.sim.contexts].map(([stack, id]) => [id, stack.split("\n")]));
   const t = agentTables(tl.truth.scenario, {
+    ...new AgentLineReader().data,
     tasks: tl.sim.tasks.map(row),
     contexts,
-    renderOps: [],
-    uiEvents: [],
-    hello: null,
-    hooks: [],
-    lines: 0,
-    duplicates: 0,
-    warnings: [],
-    partial: false,
   });
   return { tasks: t.tasks!, contexts: t.contexts! };
 }

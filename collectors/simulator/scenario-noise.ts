@@ -16,7 +16,6 @@ interface Site {
   category: TaskCategory;
   capacity: number | null;
   thread: (i: number) => string;
-  main?: boolean;
   taskClass: string;
   /** execution time range, ms on a speed-1 device */
   ms: [number, number];
@@ -25,88 +24,39 @@ interface Site {
   lines: number[];
 }
 
-const SITES: readonly Site[] = [
-  {
-    executor: "java.lang.Thread",
-    category: "thread",
-    capacity: null,
-    thread: (i) => `Thread-${40 + i}`,
-    taskClass: "com.example.analytics.Uploader$1",
-    ms: [80, 450],
-    stack: ["java.lang.Thread.start(Thread.java:883)", "com.example.analytics.Uploader.flush(Uploader.java"],
-    lines: [71, 88],
-  },
-  {
-    executor: "android.os.AsyncTask.THREAD_POOL_EXECUTOR",
-    category: "async_task",
-    capacity: 5,
-    thread: (i) => `AsyncTask #${i + 1}`,
-    taskClass: "com.example.images.Prefetcher$PrefetchTask",
-    ms: [40, 260],
-    stack: [
-      "android.os.AsyncTask.executeOnExecutor(AsyncTask.java:601)",
-      "com.example.images.Prefetcher.prefetch(Prefetcher.java",
-    ],
-    lines: [112, 113, 131],
-  },
-  {
-    executor: "java.util.concurrent.ThreadPoolExecutor(db)",
-    category: "thread_pool_executor",
-    capacity: 1,
-    thread: () => "db-writer",
-    taskClass: "com.example.db.WriteQueue$Write",
-    ms: [10, 90],
-    stack: [
-      "java.util.concurrent.ThreadPoolExecutor.execute(ThreadPoolExecutor.java:1339)",
-      "com.example.db.WriteQueue.enqueue(WriteQueue.java",
-    ],
-    lines: [40],
-  },
-  {
-    executor: "android.app.IntentService[SyncService]",
-    category: "intent_service",
-    capacity: 1,
-    thread: () => "IntentService[SyncService]",
-    taskClass: "com.example.sync.SyncService",
-    ms: [150, 1200],
-    stack: [
-      "android.app.ContextImpl.startService(ContextImpl.java:1531)",
-      "com.example.sync.SyncScheduler.requestSync(SyncScheduler.java",
-    ],
-    lines: [52, 60],
-  },
-  {
-    executor: "okhttp3.Dispatcher",
-    category: "thread_pool_executor",
-    capacity: 64,
-    thread: (i) => `OkHttp Dispatcher ${i + 1}`,
-    taskClass: "okhttp3.RealCall$AsyncCall",
-    ms: [80, 3000],
-    stack: [
-      "java.util.concurrent.ThreadPoolExecutor.execute(ThreadPoolExecutor.java:1339)",
-      "okhttp3.Dispatcher.enqueue(Dispatcher.java:130)",
-      "com.example.api.FeedClient.refresh(FeedClient.java",
-    ],
-    lines: [77, 91],
-  },
-  {
-    executor: "android.os.MessageQueue(main)",
-    category: "handler_thread",
-    capacity: 1,
-    thread: () => "main",
-    main: true,
-    taskClass: "com.example.ui.Badge$Update",
-    ms: [1, 6],
-    stack: ["android.os.Handler.sendMessageAtTime(Handler.java:610)", "com.example.ui.Badge.post(Badge.java"],
-    lines: [23],
-  },
-];
+// executor | category | pool capacity (- unbounded) | thread name ({i}: worker number from 1) | task class |
+// ms on a speed-1 device | scheduling frames, innermost first (the last one ends in one of the line numbers) | lines
+const TABLE = `
+java.lang.Thread | thread | - | Thread-4{i} | com.example.analytics.Uploader$1 | 80-450 | java.lang.Thread.start(Thread.java:883) < com.example.analytics.Uploader.flush(Uploader.java | 71 88
+android.os.AsyncTask.THREAD_POOL_EXECUTOR | async_task | 5 | AsyncTask #{i} | com.example.images.Prefetcher$PrefetchTask | 40-260 | android.os.AsyncTask.executeOnExecutor(AsyncTask.java:601) < com.example.images.Prefetcher.prefetch(Prefetcher.java | 112 113 131
+java.util.concurrent.ThreadPoolExecutor(db) | thread_pool_executor | 1 | db-writer | com.example.db.WriteQueue$Write | 10-90 | java.util.concurrent.ThreadPoolExecutor.execute(ThreadPoolExecutor.java:1339) < com.example.db.WriteQueue.enqueue(WriteQueue.java | 40
+android.app.IntentService[SyncService] | intent_service | 1 | IntentService[SyncService] | com.example.sync.SyncService | 150-1200 | android.app.ContextImpl.startService(ContextImpl.java:1531) < com.example.sync.SyncScheduler.requestSync(SyncScheduler.java | 52 60
+okhttp3.Dispatcher | thread_pool_executor | 64 | OkHttp Dispatcher {i} | okhttp3.RealCall$AsyncCall | 80-3000 | java.util.concurrent.ThreadPoolExecutor.execute(ThreadPoolExecutor.java:1339) < okhttp3.Dispatcher.enqueue(Dispatcher.java:130) < com.example.api.FeedClient.refresh(FeedClient.java | 77 91
+android.os.MessageQueue(main) | handler_thread | 1 | main | com.example.ui.Badge$Update | 1-6 | android.os.Handler.sendMessageAtTime(Handler.java:610) < com.example.ui.Badge.post(Badge.java | 23
+`;
+
+const SITES: readonly Site[] = TABLE.trim()
+  .split("\n")
+  .map((line) => {
+    const [executor, category, capacity, thread, taskClass, ms, stack, lines] = line.split(" | ");
+    const [lo, hi] = ms!.split("-").map(Number);
+    return {
+      executor: executor!,
+      category: category as TaskCategory,
+      capacity: capacity === "-" ? null : Number(capacity),
+      thread: (i: number) => thread!.replace("{i}", String(i + 1)),
+      taskClass: taskClass!,
+      ms: [lo!, hi!],
+      stack: stack!.split(" < "),
+      lines: lines!.split(" ").map(Number),
+    };
+  });
 
 /** `perSecond` background tasks on average, at seeded random times in [from, to) ns. */
 export function backgroundTasks(c: Ctx, from: number, to: number, perSecond: number): number {
   const { sim } = c;
   const executors = SITES.map((s) =>
-    sim.executor(s.executor, s.category, s.capacity, s.thread, s.main ? sim.pid : undefined),
+    sim.executor(s.executor, s.category, s.capacity, s.thread, s.thread(0) === "main" ? sim.pid : undefined),
   );
   const n = Math.round(((to - from) / S) * perSecond);
   const times = Array.from({ length: n }, () => from + sim.rand() * (to - from)).sort((a, b) => a - b);

@@ -55,52 +55,43 @@ export function longjmpTrace(seed: number, corrupt: boolean, images = 9): TraceS
   const tid = 3112;
   const records: TraceRecordSpec[] = [];
   let now = 1 * MS;
-  const rec = (name: string, action: number) =>
+  /** `gap` ns after the previous record, an enter (0) or exit (1) of one of DECODE's methods */
+  const rec = (gap: number, k: number, action: number) => {
+    now += gap;
     records.push({
       threadId: tid,
-      methodId: id(name),
+      methodId: id(DECODE[k]!),
       action,
       wallUs: Math.round(now / US),
       threadCpuUs: Math.round(now / US),
     });
+  };
   const broken: { image: number; at_us: number }[] = [];
-  rec(DECODE[0], 0);
+  rec(0, 0, 0);
   for (let i = 0; i < images; i++) {
-    now += between(rand, 2, 6) * MS;
-    rec(DECODE[1], 0);
-    now += 30 * US;
-    rec(DECODE[2], 0);
-    now += 20 * US;
-    rec(DECODE[3], 0); // calls setjmp, then decodes
+    rec(between(rand, 2, 6) * MS, 1, 0);
+    rec(30 * US, 2, 0);
+    rec(20 * US, 3, 0); // calls setjmp, then decodes
     const bad = corrupt && i % 3 === 1;
     const rows = 4 + Math.floor(rand() * 4);
     for (let r = 0; r < rows; r++) {
-      now += 40 * US;
-      rec(DECODE[4], 0);
-      now += 10 * US;
-      rec(DECODE[5], 0);
+      rec(40 * US, 4, 0);
+      rec(10 * US, 5, 0);
       now += between(rand, 0.4, 0.9) * MS;
       if (bad && r === 2) break; // error_exit: longjmp back into jpeg_decode_with_recovery (Fig. 11)
-      rec(DECODE[5], 1);
-      now += 15 * US;
-      rec(DECODE[4], 1);
+      rec(0, 5, 1);
+      rec(15 * US, 4, 1);
     }
     if (bad) broken.push({ image: i, at_us: Math.round(now / US) });
     else {
-      now += 30 * US;
-      rec(DECODE[6], 0);
-      now += 120 * US;
-      rec(DECODE[6], 1);
+      rec(30 * US, 6, 0);
+      rec(120 * US, 6, 1);
     }
-    now += 20 * US;
-    rec(DECODE[3], 1);
-    now += 200 * US;
-    rec(DECODE[2], 1);
-    now += 40 * US;
-    rec(DECODE[1], 1);
+    rec(20 * US, 3, 1);
+    rec(200 * US, 2, 1);
+    rec(40 * US, 1, 1);
   }
-  now += 1 * MS;
-  rec(DECODE[0], 1);
+  rec(1 * MS, 0, 1);
   return {
     threads: [{ id: tid, name: "ThumbnailLoader" }],
     methods,
