@@ -1,6 +1,6 @@
 // `npm run bench -- accuracy`: how well the analyses find the culprits the simulator injected (issue 20, "What to
 // build 5"). Every bench/accuracy/<family>.ts exporting `family` (shape in bench/accuracy/family.ts) runs each of
-// its scenarios over ACCURACY_SEEDS seeds (default 30) at each noise level. The harness keeps one number per
+// its scenarios over ACCURACY_SEEDS seeds (default 50) at each noise level. The harness keeps one number per
 // benchmark: the mean of a goal's metric per scenario and over the family, with the paper's figure as budget.
 // The distributions (n, mean, median, p90, share reaching DESIGN.md's aim, missed) per scenario and noise level
 // go to bench/results/accuracy.json beside it.
@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url";
 import { median, quantile, type Benchmark } from "./harness";
 import { NOISE_LEVELS, type AccuracyFamily, type AccuracyGoal, type TrialMetrics } from "./accuracy/family";
 
-const SEEDS = Number(process.env.ACCURACY_SEEDS ?? 30);
+const SEEDS = Number(process.env.ACCURACY_SEEDS ?? 50);
 const HERE = import.meta.dirname;
 const OUT = join(HERE, "results", "accuracy.json");
 

@@ -18,7 +18,7 @@ const CASES: Record<string, { scenario: ScenarioName; devices?: readonly string[
   "3-fbreader": { scenario: "fbreader" },
   "4-transportr": { scenario: "transportr" },
   // only the Webkit WebView (Android ≤ 4.4) has the case: its devices are old ones
-  "5-lucid-browser": { scenario: "lucid-browser", devices: ["gt-i9105p"] },
+  "5-lucid-browser": { scenario: "lucid-browser", devices: ["gt-i9105p", "gt-i9300"] },
 };
 
 const row = (t: SimTask) => ({
@@ -89,7 +89,10 @@ export const family: AccuracyFamily = {
   run(scenario: string, seed: number, noise: NoiseLevel) {
     const spec = CASES[scenario];
     if (!spec) throw new Error(`diagdroid accuracy: unknown scenario family ${scenario}`);
-    const devices = spec.devices ?? noise.devices;
+    // a case with its own devices draws from them like a noise level draws from its own: only the first without noise
+    const devices = spec.devices
+      ? spec.devices.slice(0, Math.min(noise.devices.length, spec.devices.length))
+      : noise.devices;
     const d = device(devices[seed % devices.length]!);
     const tl = buildScenario(spec.scenario, d, seed, false, { extra: noise.extra, load: noise.load });
     return culpritRank(tl);

@@ -7,7 +7,7 @@ import type { Ctx, ScenarioDef } from "./scenarios";
 const MS = 1_000_000;
 const S = 1000 * MS;
 
-/** Devices of DiagDroid's lab that case 5 needs: an Android 4.2 phone (§6.3 names the GT-I9105P) with the
+/** Devices of DiagDroid's lab that case 5 needs: Android 4.2 and 4.3 phones (§6.3 names the GT-I9105P) with the
  * Webkit WebView, and the Lenovo K50-T5 on Android 5.1, where the case did not appear (§6.1 case 5). */
 export const OLD_DEVICES: Record<string, DeviceProfile> = {
   "gt-i9105p": {
@@ -23,6 +23,20 @@ export const OLD_DEVICES: Record<string, DeviceProfile> = {
     network: "wifi",
     battery_level: 66,
     speed: 0.45,
+  },
+  "gt-i9300": {
+    model: "GT-I9300",
+    manufacturer: "samsung",
+    device: "m0",
+    sdk_release: "4.3",
+    api_level: 18,
+    cpu_abi: "armeabi-v7a",
+    width: 720,
+    height: 1280,
+    refresh_hz: 60,
+    network: "wifi",
+    battery_level: 81,
+    speed: 0.55,
   },
   "k50-t5": {
     model: "Lenovo K50-T5",
