@@ -92,6 +92,9 @@ describe("notebooks/cases", () => {
     const healthy = await cli(nb, ...healthyRuns(nb).flatMap((d) => ["--runs", d]));
     expect(healthy.code).toBe(1);
     expect(healthy.failed.length).toBeGreaterThan(0);
+    // the report names checks the notebook states, each a finding of the case
+    const source = readFileSync(nb, "utf8");
+    for (const name of healthy.failed) expect(source).toContain(`check(${JSON.stringify(name)}`);
   }, 120_000);
 
   describe.each(NOTEBOOKS)("%s", (name) => {
