@@ -4,6 +4,9 @@
 // Writes notebooks/cases/runs/<run>/ (bundle + ground_truth.json) and removes run folders no longer listed.
 //
 // One line per run; a notebook's `runs:` names its case's runs and `healthy:` the counterpart without the bug.
+// `npm run sample-cases -- <prefix>...` rewrites only the runs whose name starts with a prefix (Arrow numbers
+// dictionaries per process, so such runs differ in bytes, not values, from a full generation: commit a full one).
+// Between two full generations only heap_samples differ: the collector samples `dumpsys meminfo` on the wall clock.
 import { execFile } from "node:child_process";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";

@@ -30,7 +30,7 @@ function methodTable(names: readonly string[]): { methods: TraceMethod[]; id: (n
       id: 0x7f100000 + 4 * i,
       className: cls,
       methodName: name.slice(dot + 1),
-      signature: cls === "__native__" ? "()V" : "()V",
+      signature: "()V",
       sourceFile: cls === "__native__" ? "jdapimin.c" : `${cls.split(".").pop()!.split("$")[0]}.java`,
     };
   });
