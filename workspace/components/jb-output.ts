@@ -12,9 +12,11 @@ import {
   type BrushX,
   type PlotSpec,
 } from "../notebook/plot-spec";
+import { isTimelineView } from "../notebook/timeline-view";
 import { sanitize } from "../publish/browser-sanitize";
 import { renderMarkdown } from "../publish/publish";
 import "./jb-plot-form";
+import "./jb-timeline";
 import "./jb-table";
 
 function isTable(v: unknown): boolean {
@@ -159,6 +161,7 @@ export class JbOutput extends LitElement {
 
   override render() {
     const v = this.value;
+    if (isTimelineView(v)) return html`<jb-timeline .view=${v}></jb-timeline>`;
     if (isBrushX(v)) {
       const w = v.value;
       return html`<div class="chart">

@@ -9,6 +9,8 @@ import * as Plot from "@observablehq/plot";
 import MarkdownIt from "markdown-it";
 import type { Notebook } from "../notebook/format";
 import { isPlotSpec, plotSpecToOptions } from "../notebook/plot-spec";
+import { timelinePlot } from "../notebook/timeline-plot";
+import { isTimelineView } from "../notebook/timeline-view";
 import { boundedJson, describeValue } from "./bounded-json";
 import type { Sanitize } from "./sanitize";
 import { isMarkdown, type CellState } from "../notebook/runtime";
@@ -162,6 +164,7 @@ export function renderDisplay(v: unknown, label: string, ctx: PublishContext): s
   try {
     if (v instanceof PreRendered) return v.html;
     if (isPlotSpec(v)) return renderPlot(plotSpecToOptions(v), ctx);
+    if (isTimelineView(v)) return renderPlot(timelinePlot(v), ctx);
     if (isPlotOptions(v)) return renderPlot(v, ctx);
     if (isTable(v)) return renderTable(v, label, ctx);
     if (isMarkdown(v)) return `<div class="md">${renderMarkdown(v.text, ctx.sanitize)}</div>`;
