@@ -1,7 +1,7 @@
 // The call timeline (AndroScope §VI-1, Fig. 13a) as a zoomable timeline's source: one track per thread, one row
 // per call depth, and at every zoom level the level-of-detail query of call-timeline.ts over the run's summary
 // (short calls counted per cell of time, so a million calls come back as a few thousand boxes). A box's
-// details are the call's own row: a call cut by the window shows its whole span there.
+// details are the call's own row (start_ns, dur_ns: a call cut by the window shows its whole span there).
 import type { Table } from "apache-arrow";
 import type { TimelineBox, TimelineQuerySource } from "../common/timeline-lod";
 import type { TimeWindow } from "../common/time-window";
@@ -62,8 +62,8 @@ export function callTimelineSource(options: CallTimelineSourceOptions): Timeline
           count: r.calls[i]!,
           busy: r.busy[i]!,
           args: isCall
-            ? { call_id: r.callId(i), depth: r.depth[i]! }
-            : { calls: r.calls[i]!, busy_ms: r.busy[i]! / 1e6, longest: method, depth: r.depth[i]! },
+            ? { call_id: r.callId(i) }
+            : { calls: r.calls[i]!, busy_ms: r.busy[i]! / 1e6, longest: method },
         });
       }
       return out;
@@ -73,8 +73,8 @@ export function callTimelineSource(options: CallTimelineSourceOptions): Timeline
       if (box.count !== 1 || typeof id !== "number") return null;
       const run = summary.runId != null ? " AND c.run_id = $run" : "";
       return boundQuery(
-        `SELECT c.enter / 1e6 AS enter_ms, (c.exit - c.enter) / 1e6 AS dur_ms, c.inclusive / 1e6 AS inclusive_ms,
-       c.exclusive / 1e6 AS exclusive_ms, c.depth, m.signature
+        `SELECT c.enter AS start_ns, c.exit - c.enter AS dur_ns, c.inclusive / 1e6 AS inclusive_ms,
+       c.exclusive / 1e6 AS exclusive_ms, m.signature
 FROM calls c LEFT JOIN methods m ON m.method_id = c.method_id AND m.run_id = c.run_id
 WHERE c.call_id = $id${run}`,
         {

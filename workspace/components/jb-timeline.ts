@@ -286,14 +286,16 @@ export class JbTimeline extends LitElement {
   private detailsPanel() {
     const b = this.selected;
     if (!b) return nothing;
+    // a source's details carry the slice's whole span (start_ns, dur_ns): the box may be cut to the window
+    const { start_ns: start, dur_ns: dur, ...extra } = { ...b.args, ...this.details };
     const rows: [string, string][] = [
       ["name", b.name],
-      [b.count > 1 ? "slices" : "start", b.count > 1 ? String(b.count) : msLabel(b.start)],
-      [b.count > 1 ? "span" : "duration", msLabel(b.end - b.start)],
+      [b.count > 1 ? "slices" : "start", b.count > 1 ? String(b.count) : msLabel(Number(start ?? b.start))],
+      [b.count > 1 ? "span" : "duration", msLabel(Number(dur ?? b.end - b.start))],
       ["track", b.track],
       ["depth", String(b.depth)],
     ];
-    for (const [k, val] of Object.entries({ ...b.args, ...this.details }))
+    for (const [k, val] of Object.entries(extra))
       rows.push([k, typeof val === "number" ? String(Math.round(val * 1000) / 1000) : String(val)]);
     return html`<div class="details" role="region" aria-label="selected slice">
       <dl>

@@ -43,12 +43,18 @@ export function boxColor(box: TimelineBox, colors: Readonly<Record<string, strin
   return CATEGORICAL[h % CATEGORICAL.length]!;
 }
 
-/** The name cut to px pixels of ~charPx-wide characters, with an ellipsis; "" when not even one letter fits. */
+/**
+ * The name as it fits in px pixels of ~charPx-wide characters: whole, else without its package
+ * (`android.os.MessageQueue.next` -> `MessageQueue.next`), else cut with an ellipsis; "" when under two letters fit.
+ */
 export function fitName(name: string, px: number, charPx = 6.5): string {
   const room = Math.floor((px - 4) / charPx);
   if (room >= name.length) return name;
+  const dots = name.split(".");
+  const short = dots.length > 2 ? dots.slice(-2).join(".") : name;
+  if (room >= short.length) return short;
   if (room < 2) return "";
-  return `${name.slice(0, room - 1)}…`;
+  return `${short.slice(0, room - 1)}…`;
 }
 
 export const msLabel = (ns: number) => `${(ns / 1e6).toFixed(ns < 1e9 ? 3 : 1)} ms`;
@@ -79,7 +85,13 @@ export function timelinePlot(view: TimelineView): Plot.PlotOptions {
     marginRight: TIMELINE_MARGIN.right,
     x: { label: "time (ms)", domain: [t0 / 1e6, t1 / 1e6], grid: true },
     y: { axis: null, domain: [deepest, 0] },
-    fy: { label: null, domain: tracks, axis: "left", tickSize: 0 },
+    fy: {
+      label: null,
+      domain: tracks,
+      axis: "left",
+      tickSize: 0,
+      tickFormat: (d: string) => fitName(d, TIMELINE_MARGIN.left - 10),
+    },
     marks: [
       Plot.rect(rows, {
         x1: "x1",
