@@ -161,7 +161,8 @@ export class JbOutput extends LitElement {
 
   override render() {
     const v = this.value;
-    if (isTimelineView(v)) return html`<jb-timeline .view=${v}></jb-timeline>`;
+    // In a <figure>, as Plot puts a titled chart: the linked charts under it start at the same x.
+    if (isTimelineView(v)) return html`<figure><jb-timeline .view=${v}></jb-timeline></figure>`;
     if (isBrushX(v)) {
       const w = v.value;
       return html`<div class="chart">

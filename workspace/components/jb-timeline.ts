@@ -290,8 +290,11 @@ export class JbTimeline extends LitElement {
     const { start_ns: start, dur_ns: dur, ...extra } = { ...b.args, ...this.details };
     const rows: [string, string][] = [
       ["name", b.name],
-      [b.count > 1 ? "slices" : "start", b.count > 1 ? String(b.count) : msLabel(Number(start ?? b.start))],
-      [b.count > 1 ? "span" : "duration", msLabel(Number(dur ?? b.end - b.start))],
+      [
+        b.count > 1 ? "slices" : "start",
+        b.count > 1 ? String(b.count) : msLabel(Number(start ?? b.start), true),
+      ],
+      [b.count > 1 ? "span" : "duration", msLabel(Number(dur ?? b.end - b.start), true)],
       ["track", b.track],
       ["depth", String(b.depth)],
     ];

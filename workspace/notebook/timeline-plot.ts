@@ -57,7 +57,9 @@ export function fitName(name: string, px: number, charPx = 6.5): string {
   return `${short.slice(0, room - 1)}…`;
 }
 
-export const msLabel = (ns: number) => `${(ns / 1e6).toFixed(ns < 1e9 ? 3 : 1)} ms`;
+/** ns as ms: to the µs, or to a tenth of a ms past a second unless `precise` (a slice's details). */
+export const msLabel = (ns: number, precise = false) =>
+  `${(ns / 1e6).toFixed(precise || Math.abs(ns) < 1e9 ? 3 : 1)} ms`;
 
 /** The current window's boxes as Plot options (a static SVG with the window in its title). */
 export function timelinePlot(view: TimelineView): Plot.PlotOptions {
