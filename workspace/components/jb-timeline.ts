@@ -87,7 +87,9 @@ export class JbTimeline extends LitElement {
   private drag: { x: number; window: TimeWindow; moved: boolean } | null = null;
   private bound: TimelineView | null = null;
   private readonly onWindow = () => this.changed();
-  private readonly onBoxes = () => this.schedule();
+  private readonly onBoxes = () => (this.schedule(), this.describe());
+  /** The summary follows the settled window (the view's "input"), not every frame of a gesture. */
+  private readonly onInput = () => this.describe();
 
   constructor() {
     super();
@@ -103,19 +105,28 @@ export class JbTimeline extends LitElement {
     cancelAnimationFrame(this.frame);
   }
 
-  override updated(): void {
-    if (this.view !== this.bound) this.bind(this.view);
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // moved in the page (a cell moved): listen again
+    if (this.view && this.bound !== this.view) this.bind(this.view);
+  }
+
+  override updated(changed: Map<string, unknown>): void {
+    const first = !this.canvas;
     this.canvas ??= this.renderRoot.querySelector("canvas");
-    this.schedule();
+    if (this.view !== this.bound) this.bind(this.view);
+    if (first || changed.has("selected")) this.schedule();
   }
 
   private bind(view: TimelineView | null) {
     this.bound?.removeEventListener("window", this.onWindow);
     this.bound?.removeEventListener("boxes", this.onBoxes);
+    this.bound?.removeEventListener("input", this.onInput);
     this.bound = view;
     view?.addEventListener("window", this.onWindow);
     view?.addEventListener("boxes", this.onBoxes);
-    if (view) this.changed();
+    view?.addEventListener("input", this.onInput);
+    if (view) (this.changed(), this.describe());
   }
 
   /** The window moved: redraw now, and ask for its level of detail unless the boxes at hand are fine for it. */
@@ -172,11 +183,16 @@ export class JbTimeline extends LitElement {
     }
     const ctx = c.getContext("2d")!;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    drawTimeline(ctx, s);
-    const merged = s.boxes.filter((b) => b.count > 1).length;
-    const [t0, t1] = s.window;
-    const summary = `${s.tracks.length} tracks, ${msLabel(t0)} – ${msLabel(t1)} (${msLabel(t1 - t0)} shown); ${s.boxes.length} boxes loaded, ${merged} of them merging slices narrower than a pixel`;
-    if (summary !== this.summary) this.summary = summary;
+    drawTimeline(ctx, s, dpr);
+  }
+
+  private describe() {
+    const v = this.view;
+    if (!v) return;
+    const boxes = v.loaded?.boxes ?? [];
+    const merged = boxes.filter((b) => b.count > 1).length;
+    const [t0, t1] = v.value;
+    this.summary = `${v.tracks.length} tracks, ${msLabel(t0)} – ${msLabel(t1)} (${msLabel(t1 - t0)} shown); ${boxes.length} boxes loaded, ${merged} of them merging slices narrower than a pixel`;
   }
 
   private timeAt(clientX: number): number {

@@ -5,6 +5,7 @@ import type { TimelineBox, TimelineTrack } from "../../cells/common/timeline-lod
 import type { TimeWindow } from "../../cells/common/time-window";
 import { TIMELINE_MARGIN } from "../notebook/timeline-view";
 import { boxColor, fitName } from "../notebook/timeline-plot";
+import { fillBuffer, paintRect, parseColor } from "./timeline-raster";
 
 export const AXIS_PX = 22;
 const TRACK_GAP = 6;
@@ -53,68 +54,74 @@ export interface DrawState {
   layout: TimelineLayout;
 }
 
-/** Draws everything on a context already scaled to CSS pixels. */
-export function drawTimeline(ctx: CanvasRenderingContext2D, s: DrawState): void {
+/** Box opacity: a summary as opaque as the time its slices cover, a slice fully. */
+export const boxAlpha = (b: TimelineBox) =>
+  b.count > 1 && b.end > b.start ? 0.3 + 0.7 * Math.min(1, b.busy / (b.end - b.start)) : 1;
+
+/** The plot area's pixels, reused from frame to frame while the size holds. */
+let pixels: ImageData | null = null;
+
+/**
+ * Draws everything: text and lines through the context (scaled to CSS pixels), the plot area's backgrounds and
+ * boxes as pixels (timeline-raster.ts), names and the selection on top.
+ */
+export function drawTimeline(ctx: CanvasRenderingContext2D, s: DrawState, dpr = 1): void {
   const { layout, window: w } = s;
   const left = TIMELINE_MARGIN.left;
   const plotPx = layout.width - left - TIMELINE_MARGIN.right;
   const span = Math.max(1e-9, w[1] - w[0]);
   const x = (t: number) => left + ((t - w[0]) / span) * plotPx;
   ctx.clearRect(0, 0, layout.width, layout.height);
-  ctx.font = "11px system-ui, sans-serif";
-  ctx.textBaseline = "middle";
-  // the time axis: ticks, labels, grid
-  ctx.fillStyle = "#555";
-  ctx.strokeStyle = "#eceef2";
-  ctx.lineWidth = 1;
-  ctx.textAlign = "center";
-  const ticks = timeTicks(w, plotPx);
-  const digits = Math.max(0, -Math.floor(Math.log10(Math.max(1e-9, (ticks[1] ?? 1) - (ticks[0] ?? 0)))));
-  for (const t of ticks) {
-    const px = Math.round(x(t * 1e6)) + 0.5;
-    ctx.beginPath();
-    ctx.moveTo(px, AXIS_PX - 4);
-    ctx.lineTo(px, layout.height);
-    ctx.stroke();
-    ctx.fillText(`${t.toFixed(Math.min(6, digits))}`, px, AXIS_PX / 2 - 2);
-  }
-  ctx.textAlign = "left";
-  ctx.fillText("ms", 4, AXIS_PX / 2 - 2);
-  // track names in the gutter
+  const pw = Math.round(plotPx * dpr);
+  const ph = Math.round((layout.height - AXIS_PX) * dpr);
+  if (!pixels || pixels.width !== pw || pixels.height !== ph) pixels = ctx.createImageData(pw, ph);
+  const buf = pixels;
+  fillBuffer(buf, WHITE);
+  // device pixels of the plot area: x from `left`, y from the axis
+  const dx = (t: number) => ((t - w[0]) / span) * plotPx * dpr;
+  const dy = (y: number) => (y - AXIS_PX) * dpr;
   for (const t of s.tracks) {
     const y = layout.top.get(t.name)!;
-    ctx.fillStyle = "#333";
+    paintRect(buf, 0, pw, dy(y), dy(y + t.rows * layout.rowPx), TRACK_BG);
+  }
+  const ticks = timeTicks(w, plotPx);
+  for (const t of ticks) paintRect(buf, dx(t * 1e6), dx(t * 1e6), 0, ph, GRID);
+  const h = Math.max(1, layout.rowPx - 1);
+  const named = layout.rowPx >= 11;
+  const labels: [string, number, number][] = [];
+  for (const b of s.boxes) {
+    const top = layout.top.get(b.track);
+    if (top === undefined || b.end < w[0] || b.start > w[1]) continue;
+    const y = top + b.depth * layout.rowPx;
+    const x0 = dx(b.start);
+    const x1 = dx(b.end);
+    paintRect(buf, x0, x1, dy(y), dy(y + h), parseColor(boxColor(b, s.colors)), boxAlpha(b));
+    const bw = (Math.min(x1, pw) - Math.max(x0, 0)) / dpr;
+    if (named && b.count === 1 && bw > 24) {
+      const label = fitName(b.name, bw);
+      if (label) labels.push([label, left + Math.max(x0, 0) / dpr + 2, y + h / 2]);
+    }
+  }
+  ctx.putImageData(buf, Math.round(left * dpr), Math.round(AXIS_PX * dpr));
+  ctx.font = "11px system-ui, sans-serif";
+  ctx.textBaseline = "middle";
+  ctx.fillStyle = "#555";
+  ctx.textAlign = "center";
+  const digits = Math.max(0, -Math.floor(Math.log10(Math.max(1e-9, (ticks[1] ?? 1) - (ticks[0] ?? 0)))));
+  for (const t of ticks) ctx.fillText(`${t.toFixed(Math.min(6, digits))}`, x(t * 1e6), AXIS_PX / 2 - 2);
+  ctx.textAlign = "left";
+  ctx.fillText("ms", 4, AXIS_PX / 2 - 2);
+  ctx.fillStyle = "#333";
+  for (const t of s.tracks) {
+    const y = layout.top.get(t.name)!;
     ctx.fillText(fitName(t.name, left - 8), 4, y + Math.min(8, (t.rows * layout.rowPx) / 2));
-    ctx.fillStyle = "#f6f7f9";
-    ctx.fillRect(left, y, plotPx, t.rows * layout.rowPx);
   }
   ctx.save();
   ctx.beginPath();
   ctx.rect(left, AXIS_PX, plotPx, layout.height - AXIS_PX);
   ctx.clip();
-  const h = Math.max(1, layout.rowPx - 1);
-  const named = layout.rowPx >= 11;
-  for (const b of s.boxes) {
-    const top = layout.top.get(b.track);
-    if (top === undefined || b.end < w[0] || b.start > w[1]) continue;
-    const x0 = Math.max(left - 1, x(b.start));
-    const x1 = Math.min(left + plotPx + 1, x(b.end));
-    const bw = Math.max(1, x1 - x0);
-    const y = top + b.depth * layout.rowPx;
-    ctx.globalAlpha =
-      b.count > 1 && b.end > b.start ? 0.3 + 0.7 * Math.min(1, b.busy / (b.end - b.start)) : 1;
-    ctx.fillStyle = boxColor(b, s.colors);
-    ctx.fillRect(x0, y, bw, h);
-    if (named && b.count === 1 && bw > 24) {
-      const label = fitName(b.name, bw);
-      if (label) {
-        ctx.globalAlpha = 1;
-        ctx.fillStyle = "#fff";
-        ctx.fillText(label, x0 + 2, y + h / 2);
-      }
-    }
-  }
-  ctx.globalAlpha = 1;
+  ctx.fillStyle = "#fff";
+  for (const [label, lx, ly] of labels) ctx.fillText(label, lx, ly);
   const sel = s.selected;
   const selTop = sel ? layout.top.get(sel.track) : undefined;
   if (sel && selTop !== undefined) {
@@ -125,6 +132,10 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, s: DrawState): void 
   }
   ctx.restore();
 }
+
+const WHITE = parseColor("#ffffff");
+const TRACK_BG = parseColor("#f6f7f9");
+const GRID = parseColor("#e3e6eb");
 
 /** The box under (px, py) in CSS pixels, the smallest when several overlap; null when none. */
 export function hitBox(s: DrawState, px: number, py: number): TimelineBox | null {
