@@ -26,7 +26,12 @@ export function callTimelineSource(options: CallTimelineSourceOptions): Timeline
   const { chosen, extent } = summaryLanes(summary, options, threads);
   const methodNames = new Map((options.methods ?? []).map((m) => [m.id, `${m.className}.${m.methodName}`]));
   const threadNames = new Map((options.threads ?? []).map((t) => [t.id, t.name]));
-  const trackOf = (id: number) => `${threadNames.get(id) ?? "thread"} ${id}`;
+  const trackNames = new Map<number, string>();
+  const trackOf = (id: number) => {
+    let t = trackNames.get(id);
+    if (t === undefined) trackNames.set(id, (t = `${threadNames.get(id) ?? "thread"} ${id}`));
+    return t;
+  };
   const methodOf = (id: number) => methodNames.get(id) ?? `method 0x${id.toString(16)}`;
   const rows = new Map<number, number>();
   for (const l of chosen) rows.set(l.threadId, Math.max(rows.get(l.threadId) ?? 0, l.depth + 1));
@@ -44,8 +49,9 @@ export function callTimelineSource(options: CallTimelineSourceOptions): Timeline
         summary,
         window,
         widthPx: Math.max(1, Math.round(widthPx)),
-        // the canvas draws tens of thousands of boxes in a few ms: more than SVG's budget
-        maxRects: 40_000,
+        // the canvas paints tens of thousands of boxes in a few ms (more than SVG's budget); turning rows into
+        // boxes costs ~1 µs each on the main thread, so 20,000 (the timeline asks for 3x its width)
+        maxRects: 20_000,
       }),
     boxes: (table) => {
       const r = callTimelineRows(table as Table);

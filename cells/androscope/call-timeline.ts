@@ -261,6 +261,7 @@ export function callTimelineRows(rows: Table) {
   });
   const kind = rows.getChild("kind")!;
   const callId = rows.getChild("call_id");
+  const ids = callId ? (callId.toArray() as ArrayLike<number | bigint>) : null;
   return {
     n: rows.numRows,
     thread: c.thread_id,
@@ -270,10 +271,12 @@ export function callTimelineRows(rows: Table) {
     calls: c.calls,
     busy: c.busy,
     method: c.method_id,
-    isCall: (i: number) => kind.get(i) === "call",
+    // A row of several calls is a bucket: the kind string (decoded per row, the slow part of ~20,000 rows per
+    // zoom step) is read only for rows of one call.
+    isCall: (i: number) => c.calls[i] === 1 && kind.get(i) === "call",
     callId: (i: number) => {
-      const v = callId?.get(i) as number | bigint | null | undefined;
-      return v == null ? null : Number(v);
+      const v = ids && c.calls[i] === 1 ? ids[i] : null;
+      return v == null || callId!.isValid(i) === false ? null : Number(v);
     },
   };
 }
