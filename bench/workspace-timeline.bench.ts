@@ -3,24 +3,17 @@
 // seconds of scripted zoom and pan on <jb-timeline> (wheel in and out at several places, drags both ways), and
 // the time between animation frames meanwhile: its p95 (target < 50 ms) and the longest main-thread task.
 // Each run is one gesture session; the second benchmark reports the longest task of those same sessions.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { newManifest } from "../bundle/manifest";
 import { writeBundleFolder } from "../bundle/node-io";
 import { makeBundleTable } from "../bundle/table-builder";
-import { launchChromium } from "../test/support/chromium";
-import { serveStatic, type StaticServer } from "../workspace/node/static-server";
 import { syntheticCalls } from "./androscope-timeline.bench";
+import { openBenchNotebook, type BenchNotebookPage } from "./bench-notebook-page";
 import { quantile, type Benchmark } from "./harness";
 
 const CALLS = Number(process.env.JB_TIMELINE_CALLS ?? 1_000_000);
-let browser: Browser | null = null;
-let server: StaticServer | null = null;
+let opened: BenchNotebookPage | null = null;
 let page: Page;
-let data = "";
 const longestTasks: number[] = [];
 
 async function writeRun(dir: string) {
@@ -41,14 +34,9 @@ async function writeRun(dir: string) {
 }
 
 async function setup() {
-  if (browser) return;
-  data = mkdtempSync(join(tmpdir(), "jb-bench-timeline-"));
-  await writeRun(join(data, "calls1m"));
-  execFileSync("npx", ["vite", "build", "--logLevel", "warn"], { stdio: "inherit" });
-  server = await serveStatic("dist", 0, { "/bench-data/": data, "/bench-nb/": "bench/fixtures" });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(`${server.url}?notebook=bench-nb/timeline.md&runs=bench-data/calls1m/`);
+  if (opened) return;
+  opened = await openBenchNotebook("timeline.md", writeRun);
+  page = opened.page;
   await page.locator("jb-timeline canvas").waitFor({ timeout: 300_000 });
   await page.locator("jb-timeline canvas").scrollIntoViewIfNeeded();
   await page.locator("jb-timeline p.summary", { hasText: "boxes loaded" }).waitFor({ timeout: 120_000 });
@@ -115,10 +103,8 @@ export const benchmarks: Benchmark[] = [
     // the sessions above, one value each
     measure: () => longestTasks.shift() ?? NaN,
     async teardown() {
-      await browser?.close();
-      await server?.close();
-      browser = null;
-      if (data) rmSync(data, { recursive: true, force: true });
+      await opened?.close();
+      opened = null;
     },
   },
 ];

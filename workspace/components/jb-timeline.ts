@@ -16,13 +16,12 @@ const PAN_STEP = 0.1;
 export class JbTimeline extends LitElement {
   static override properties = {
     view: { attribute: false },
-    selected: { state: true },
-    details: { state: true },
+    selection: { state: true },
     summary: { state: true },
   };
   declare view: TimelineView | null;
-  declare selected: TimelineBox | null;
-  declare details: Record<string, unknown> | null;
+  /** the box clicked, and its source's details once they arrive */
+  declare selection: { box: TimelineBox; details: Record<string, unknown> | null } | null;
   declare summary: string;
 
   static override styles = css`
@@ -94,8 +93,7 @@ export class JbTimeline extends LitElement {
   constructor() {
     super();
     this.view = null;
-    this.selected = null;
-    this.details = null;
+    this.selection = null;
     this.summary = "";
   }
 
@@ -115,7 +113,7 @@ export class JbTimeline extends LitElement {
     const first = !this.canvas;
     this.canvas ??= this.renderRoot.querySelector("canvas");
     if (this.view !== this.bound) this.bind(this.view);
-    if (first || changed.has("selected")) this.schedule();
+    if (first || changed.has("selection")) this.schedule();
   }
 
   private bind(view: TimelineView | null) {
@@ -164,7 +162,7 @@ export class JbTimeline extends LitElement {
       tracks: v.tracks,
       boxes: v.loaded?.boxes ?? [],
       colors: v.colors,
-      selected: this.selected,
+      selected: this.selection?.box ?? null,
       layout: timelineLayout(v.tracks, v.width),
     };
   }
@@ -265,12 +263,12 @@ export class JbTimeline extends LitElement {
   }
 
   private select(box: TimelineBox | null) {
-    this.selected = box;
-    this.details = null;
+    const selection = box ? { box, details: null } : null;
+    this.selection = selection;
     this.dispatchEvent(new CustomEvent("select", { detail: box, bubbles: true, composed: true }));
     if (box && this.view)
       void this.view.details(box).then(
-        (d) => this.selected === box && (this.details = d),
+        (details) => this.selection === selection && (this.selection = { box, details }),
         () => undefined,
       );
   }
@@ -300,10 +298,10 @@ export class JbTimeline extends LitElement {
   }
 
   private detailsPanel() {
-    const b = this.selected;
-    if (!b) return nothing;
+    if (!this.selection) return nothing;
+    const b = this.selection.box;
     // a source's details carry the slice's whole span (start_ns, dur_ns): the box may be cut to the window
-    const { start_ns: start, dur_ns: dur, ...extra } = { ...b.args, ...this.details };
+    const { start_ns: start, dur_ns: dur, ...extra } = { ...b.args, ...this.selection.details };
     const rows: [string, string][] = [
       ["name", b.name],
       [
@@ -339,7 +337,7 @@ export class JbTimeline extends LitElement {
         <button
           class="clear"
           title="clear the selection (Esc)"
-          ?disabled=${!this.selected}
+          ?disabled=${!this.selection}
           @click=${() => this.select(null)}
         >
           clear selection
