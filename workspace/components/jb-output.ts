@@ -162,7 +162,10 @@ export class JbOutput extends LitElement {
   override render() {
     const v = this.value;
     // In a <figure>, as Plot puts a titled chart: the linked charts under it start at the same x.
-    if (isTimelineView(v)) return html`<figure><jb-timeline .view=${v}></jb-timeline></figure>`;
+    if (isTimelineView(v))
+      return html`<div class="chart">
+        <figure><jb-timeline .view=${v}></jb-timeline></figure>
+      </div>`;
     if (isBrushX(v)) {
       const w = v.value;
       return html`<div class="chart">

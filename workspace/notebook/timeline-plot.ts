@@ -64,7 +64,8 @@ export const msLabel = (ns: number, precise = false) =>
 /** The current window's boxes as Plot options (a static SVG with the window in its title). */
 export function timelinePlot(view: TimelineView): Plot.PlotOptions {
   const [t0, t1] = view.value;
-  const boxes = view.loaded?.boxes ?? [];
+  // the browser loads boxes a span beyond each side of the window: a report draws those in it
+  const boxes = (view.loaded?.boxes ?? []).filter((b) => b.start <= t1 && b.end >= t0);
   const toPx = (t: number) => ((t - t0) / Math.max(1, t1 - t0)) * view.plotWidth;
   const rows = boxes.map((b) => ({
     track: b.track,
