@@ -74,6 +74,15 @@ describe("the call timeline in Chromium (triage notebook)", () => {
     // the time under the pointer stays under it (to a tenth of a pixel)
     expect(Math.abs((anchor - w[0]) / (w[1] - w[0]) - 0.3) * PLOT).toBeLessThan(0.1);
     expect(await windowNs()).toEqual(w);
+    // a trackpad pinch arrives as ctrl + wheel: it zooms (out here) about the pointer, never the page
+    await page.keyboard.down("Control");
+    await page.mouse.wheel(0, 30);
+    await page.keyboard.up("Control");
+    const pinched = await shown();
+    expect(pinched[1] - pinched[0]).toBeCloseTo((w[1] - w[0]) * Math.exp(30 * 0.01), -2);
+    expect(Math.abs((anchor - pinched[0]) / (pinched[1] - pinched[0]) - 0.3) * PLOT).toBeLessThan(0.1);
+    await settle();
+    expect(await windowNs()).toEqual(pinched);
   });
 
   it("a drag pans by what the pointer moved; D and A pan by a tenth, W and S zoom", async () => {
