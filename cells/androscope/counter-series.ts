@@ -5,7 +5,7 @@
 import { chartSpec, type ChartSpec } from "../common/chart-spec";
 import type { Table } from "apache-arrow";
 import { checkColumns, float64, int32, int64, optional, readColumns, utf8 } from "../common/read-columns";
-import { timeWindow } from "../common/time-window";
+import { TIME_AXIS, timeWindow } from "../common/time-window";
 
 export interface SeriesOptions {
   /** [t0, t1] ns on the calls' clock: only what falls in it; default everything */
@@ -168,10 +168,12 @@ function timelineFrame(options: SeriesPlotOptions, title: string, yLabel: string
   const w = options.window;
   return {
     title: options.title ?? title,
-    width: options.width,
+    width: options.width ?? TIME_AXIS.width,
     height: 160,
     layout: {
-      marginLeft: 70,
+      // the timeline's margins: the same time at the same x as the call timeline above
+      marginLeft: TIME_AXIS.left,
+      marginRight: TIME_AXIS.right,
       x: {
         label: "time since tracing began (ms)",
         domain: w ? [Number(w[0]) / 1e6, Number(w[1]) / 1e6] : undefined,

@@ -8,6 +8,7 @@ import { brushInterval, plotSpecToOptions, type BrushX, type PlotSpec } from "..
 import { sanitize } from "../publish/browser-sanitize";
 import { renderMarkdown } from "../notebook/markdown-render";
 import "./jb-plot-form";
+import "./jb-timeline";
 import "./jb-table";
 
 export class JbOutput extends LitElement {
@@ -141,6 +142,11 @@ export class JbOutput extends LitElement {
   override render() {
     const d = classifyDisplay(this.value);
     switch (d.kind) {
+      // In a <figure>, as Plot puts a titled chart: the linked charts under it start at the same x.
+      case "timeline":
+        return html`<div class="chart">
+          <figure><jb-timeline .view=${d.value}></jb-timeline></figure>
+        </div>`;
       case "brush": {
         const w = d.value.value;
         return html`<div class="chart">

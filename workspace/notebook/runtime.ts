@@ -35,7 +35,8 @@
 //                      without yielding fails with "cell NAME ran for more than N ms without yielding".
 //
 // Builtins (every cell sees them; pass `builtins` to add or replace, e.g. the browser passes the real Inputs):
-//   jb        cells/index.ts, every analysis                 Plot    @observablehq/plot
+//   jb        cells/index.ts, every analysis, and            Plot    @observablehq/plot
+//             jb.timeline({...}) (timeline-view.ts)
 //   plot      the editable plot spec (plot-spec.ts)          Inputs  headless stand-ins (headless-inputs.ts)
 //   sql       sql`SELECT ... ${x}` -> Promise<Table>, bound  md      md`# text ${x}` -> {__markdown: true, text}
 //   invalidation  a promise resolved when the cell re-runs (Observable's)
@@ -62,6 +63,7 @@ import { plot } from "./plot-spec";
 import { analyzeNotebook, type CellAnalysis } from "./references";
 import { queryRetryingCollateral } from "./query-retry";
 import { sqlTag } from "./sql-template";
+import { timeline, type TimelineOptions } from "./timeline-view";
 import { carryInput } from "./input-carry";
 import { coerce, inputLabel, sameValue, type InputElementLike } from "./view-input";
 
@@ -136,7 +138,10 @@ export class NotebookRuntime {
         : Infinity);
     const engine = options.engine;
     const builtins: Record<string, unknown> = {
-      jb,
+      jb: {
+        ...jb,
+        timeline: (o: TimelineOptions) => timeline(o, engine ? (q) => engine.query(q.sql, q.params) : null),
+      },
       Plot,
       plot,
       Inputs: headlessInputs,

@@ -91,6 +91,7 @@ export function snapshotValue(v: unknown, depth = 0): unknown {
     case "markdown":
       return { markdown: d.value.text };
     // An input element (real @observablehq/inputs form, headless stand-in, or a brush): its value is what matters.
+    case "timeline":
     case "brush":
     case "input":
       return { input: snapshotValue(d.value.value, depth + 1) };

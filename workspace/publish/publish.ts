@@ -9,6 +9,7 @@ import * as Plot from "@observablehq/plot";
 import type { Notebook } from "../notebook/format";
 import { classifyDisplay, type TableLike } from "../notebook/display-kind";
 import { plotSpecToOptions } from "../notebook/plot-spec";
+import { timelinePlot } from "../notebook/timeline-plot";
 import { boundedJson, describeValue } from "./bounded-json";
 import type { Sanitize } from "./sanitize";
 import type { CellState } from "../notebook/runtime";
@@ -138,6 +139,8 @@ export function renderDisplay(v: unknown, label: string, ctx: PublishContext): s
     if (v instanceof PreRendered) return v.html;
     const d = classifyDisplay(v);
     switch (d.kind) {
+      case "timeline":
+        return renderPlot(timelinePlot(d.value), ctx);
       case "brush":
       case "plot-options":
         return renderPlot(d.value, ctx);
