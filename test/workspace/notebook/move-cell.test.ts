@@ -1,0 +1,210 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { cells, parseNotebook, serializeNotebook } from "../../../workspace/notebook/format";
+import { moveCell, proseSplit } from "../../../workspace/notebook/move-cell";
+
+const SMALL = [
+  "---",
+  "title: t",
+  "---",
+  "# Title",
+  "",
+  "Intro of the notebook.",
+  "",
+  "## One",
+  "",
+  "About a.",
+  "",
+  "```ts",
+  "const a = 1;",
+  "```",
+  "",
+  "About b,",
+  "two lines.",
+  "",
+  "```sql id=b",
+  "SELECT 2",
+  "```",
+  "",
+  "What we found in one.",
+  "",
+  "## Two",
+  "",
+  "About c.",
+  "",
+  "```ts",
+  "const c = 3;",
+  "```",
+  "",
+  "The end.",
+  "",
+].join("\n");
+
+const idOf = (text: string, k: number) => cells(parseNotebook(text))[k]!.id;
+const move = (text: string, k: number, delta: -1 | 1) => {
+  const next = moveCell(parseNotebook(text), idOf(text, k), delta);
+  return next && serializeNotebook(next);
+};
+
+describe("proseSplit", () => {
+  it.each([
+    ["no heading: all of it introduces the cell", "\nAbout b.\n\n", "", "\nAbout b.\n\n"],
+    [
+      "after the last ATX heading",
+      "\nend.\n\n## Two\n\nAbout c.\n\n",
+      "\nend.\n\n## Two\n",
+      "\nAbout c.\n\n",
+    ],
+    ["a heading right above the cell", "## Two\n", "## Two\n", ""],
+    ["setext underline", "Two\n===\nAbout.\n", "Two\n===\n", "About.\n"],
+    ["a thematic break is no heading", "text\n\n---\nAbout.\n", "", "text\n\n---\nAbout.\n"],
+    [
+      "# inside a fenced block is code",
+      "## H\n```text\n# not a heading\n```\nAbout.\n",
+      "## H\n",
+      "```text\n# not a heading\n```\nAbout.\n",
+    ],
+    ["#hashtag is no heading", "#tag\nAbout.\n", "", "#tag\nAbout.\n"],
+  ])("%s", (_name, text, lead, intro) => {
+    expect(proseSplit(text)).toEqual({ lead, intro });
+  });
+});
+
+describe("moveCell", () => {
+  it("moves a cell down past exactly one cell, with its intro; headings stay", () => {
+    expect(move(SMALL, 0, 1)).toBe(
+      [
+        "---",
+        "title: t",
+        "---",
+        "# Title",
+        "",
+        "Intro of the notebook.",
+        "",
+        "## One",
+        "",
+        "About b,",
+        "two lines.",
+        "",
+        "```sql id=b",
+        "SELECT 2",
+        "```",
+        "",
+        "About a.",
+        "",
+        "```ts",
+        "const a = 1;",
+        "```",
+        "",
+        "What we found in one.",
+        "",
+        "## Two",
+        "",
+        "About c.",
+        "",
+        "```ts",
+        "const c = 3;",
+        "```",
+        "",
+        "The end.",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("swaps across a heading: each cell enters the other's section, the heading and the text above it stay", () => {
+    const out = move(SMALL, 1, 1)!;
+    expect(out).toContain(
+      "About a.\n\n```ts\nconst a = 1;\n```\n\nAbout c.\n\n```ts\nconst c = 3;\n```\n\nWhat we found in one.\n\n## Two\n\nAbout b,",
+    );
+    expect(out.endsWith("```sql id=b\nSELECT 2\n```\n\nThe end.\n")).toBe(true);
+  });
+
+  it("never lets prose moved to the top of a notebook without front matter read as front matter", () => {
+    const text = "```ts\nconst a = 1;\n```\n---\n```ts\nconst b = 2;\n```\n---\n";
+    const out = move(text, 1, -1)!;
+    expect(out).toBe("\n---\n```ts\nconst b = 2;\n```\n```ts\nconst a = 1;\n```\n---\n");
+    expect(parseNotebook(out).frontMatter).toBeNull();
+  });
+
+  it("refuses to move the first cell up or the last one down", () => {
+    expect(move(SMALL, 0, -1)).toBeNull();
+    expect(move(SMALL, 2, 1)).toBeNull();
+  });
+
+  it("closes an unclosed last cell that moves up, so the cell after it stays a cell", () => {
+    const text = "```ts\nconst a = 1;\n```\n\n```ts\nconst b = 2;";
+    const out = move(text, 1, -1)!;
+    expect(out).toBe("\n```ts\nconst b = 2;\n```\n```ts\nconst a = 1;\n```\n");
+    expect(cells(parseNotebook(out)).map((c) => c.source)).toEqual(["const b = 2;\n", "const a = 1;\n"]);
+  });
+
+  it("on the triage notebook, ↓ then ↑ gives the file back byte for byte, for every cell", () => {
+    const text = readFileSync(join(import.meta.dirname, "../../../notebooks/triage.md"), "utf8");
+    const n = cells(parseNotebook(text)).length;
+    for (let k = 0; k < n - 1; k++) {
+      const down = move(text, k, 1)!;
+      expect(cells(parseNotebook(down)).length).toBe(n);
+      expect(move(down, k + 1, -1)).toBe(text);
+    }
+  });
+
+  // Well-formed notebooks: prose lines (headings among them) and closed cells, every line ending in \n.
+  const proseLine = fc.constantFrom(
+    "",
+    "# H1",
+    "## H2",
+    "Some text.",
+    "Title",
+    "===",
+    "---",
+    "- item",
+    "```text",
+    "# in a fence?",
+  );
+  const cell = fc
+    .tuple(
+      fc.constantFrom("```ts", "```sql id=q", "~~~ts", "````sql"),
+      fc.constantFrom("const x = 1;", "SELECT 1", "", "# not prose"),
+    )
+    .map(([open, body]) => `${open}\n${body ? body + "\n" : ""}${open.replace(/[^`~]/g, "")}\n`);
+  const notebook = fc
+    .array(
+      fc.oneof(
+        proseLine.map((l) => l + "\n"),
+        cell,
+      ),
+      { maxLength: 25 },
+    )
+    .map((parts) => parts.join(""));
+
+  it("a swap is its own inverse, keeps every cell and every prose line (property)", () => {
+    fc.assert(
+      fc.property(notebook, fc.nat(), fc.boolean(), (text, pick, down) => {
+        const nb = parseNotebook(text);
+        const list = cells(nb);
+        if (list.length < 2) return true;
+        const k = down ? pick % (list.length - 1) : 1 + (pick % (list.length - 1));
+        const delta = down ? 1 : -1;
+        const moved = moveCell(nb, list[k]!.id, delta)!;
+        const after = cells(moved);
+        const expected = list.map((c) => c.source);
+        [expected[k], expected[k + delta]] = [expected[k + delta]!, expected[k]!];
+        expect(after.map((c) => c.source)).toEqual(expected);
+        const proseLines = (n: typeof nb) =>
+          n.blocks
+            .flatMap((b) => (b.type === "prose" ? b.text.split("\n") : []))
+            .filter((l) => l !== "")
+            .sort();
+        expect(proseLines(moved)).toEqual(proseLines(nb));
+        const back = moveCell(moved, after[k + delta]!.id, delta === 1 ? -1 : 1)!;
+        // A `---` that would have opened the file was pushed down by a blank line (see the test above).
+        const pushed = /^\n---/.test(serializeNotebook(moved)) && !text.startsWith("\n---");
+        return pushed || serializeNotebook(back) === text;
+      }),
+      { numRuns: 1500 },
+    );
+  });
+});

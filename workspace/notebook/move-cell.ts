@@ -1,0 +1,98 @@
+// Moving a cell by one, with the prose that belongs to it (issue 19, "a safe keyboard model").
+//
+//   moveCell(nb, id, delta: -1 | 1) -> Notebook | null   (null: no neighbour that way)
+//   proseSplit(text) -> {lead, intro}                     where a prose block splits between two cells
+//
+// The rule: a cell's prose is the Markdown directly above it, back to the previous cell or to the last heading
+// line above it, whichever is nearer (its "intro": what introduces it). Headings, and everything above the last
+// heading of a stretch of prose, belong to the document's structure and stay where they are. Moving a cell down
+// swaps it and its intro with the next cell and that cell's intro; moving up swaps with the previous cell. A swap
+// is its own inverse (↓ then ↑ gives the file back byte for byte, unless a fence had to be closed or a `---` line
+// would have opened the file), and prose after the last cell stays last.
+// Headings are ATX (`# x`, CommonMark 4.2) or setext (a `===`/`---` underline, 4.3) outside fenced blocks.
+import { parseNotebook, serializeNotebook, type Block, type Cell, type Notebook } from "./format";
+
+const ATX = /^ {0,3}#{1,6}(\s|$)/;
+const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/** Splits prose into the part that stays (up to and including its last heading line) and the intro after it. */
+export function proseSplit(text: string): { lead: string; intro: string } {
+  const lines = text.match(/[^\r\n]*(\r\n|\r|\n)|[^\r\n]+$/g) ?? [];
+  let fence: string | null = null;
+  let end = 0;
+  let offset = 0;
+  let previousText = false;
+  for (const line of lines) {
+    const bare = line.replace(/(\r\n|\r|\n)$/, "");
+    offset += line.length;
+    const f = FENCE.exec(bare);
+    if (fence !== null) {
+      // A fenced block inside prose (```text, ```js): a `#` line in it is code, not a heading.
+      if (f && f[1]![0] === fence[0] && f[1]!.length >= fence.length && bare.trim() === f[1]) fence = null;
+      previousText = false;
+      continue;
+    }
+    if (f) {
+      fence = f[1]!;
+      previousText = false;
+      continue;
+    }
+    const heading = ATX.test(bare) || (previousText && SETEXT.test(bare));
+    if (heading) end = offset;
+    // A setext underline needs a paragraph line right above it; a heading line is not one.
+    previousText = bare.trim() !== "" && !heading;
+  }
+  return { lead: text.slice(0, end), intro: text.slice(end) };
+}
+
+interface Slot {
+  /** prose that stays in this place (headings and what is above them) */
+  lead: string;
+  intro: string;
+  cell: Cell;
+}
+
+/** A cell taken out of its place must close its fence on its own line, or what follows would become its code. */
+function closed(cell: Cell): Cell {
+  if (cell.close === "") {
+    const fence = /^ {0,3}(`{3,}|~{3,})/.exec(cell.open)?.[1] ?? "```";
+    const source = cell.source === "" || /(\r\n|\r|\n)$/.test(cell.source) ? cell.source : cell.source + "\n";
+    return { ...cell, source, close: fence + "\n" };
+  }
+  return /(\r\n|\r|\n)$/.test(cell.close) ? cell : { ...cell, close: cell.close + "\n" };
+}
+
+export function moveCell(nb: Notebook, id: string, delta: -1 | 1): Notebook | null {
+  const slots: Slot[] = [];
+  let pending = "";
+  for (const b of nb.blocks) {
+    if (b.type === "prose") pending += b.text;
+    else {
+      const { lead, intro } = proseSplit(pending);
+      slots.push({ lead, intro, cell: b });
+      pending = "";
+    }
+  }
+  const trailing = pending;
+  const k = slots.findIndex((s) => s.cell.id === id);
+  const j = k + delta;
+  if (k < 0 || j < 0 || j >= slots.length) return null;
+  const a = slots[k]!;
+  const b = slots[j]!;
+  slots[k] = { lead: a.lead, intro: b.intro, cell: b.cell };
+  slots[j] = { lead: b.lead, intro: a.intro, cell: a.cell };
+  const blocks: Block[] = [];
+  slots.forEach((s, i) => {
+    const prose = s.lead + s.intro;
+    if (prose) blocks.push({ type: "prose", text: prose });
+    // Only the last cell of the file may stay unclosed (an unclosed fence runs to the end of the file).
+    blocks.push(i === slots.length - 1 && trailing === "" ? s.cell : closed(s.cell));
+  });
+  if (trailing) blocks.push({ type: "prose", text: trailing });
+  // Re-parse: ids are derived from content and order (occurrence), and a fence must still parse as one.
+  const text = serializeNotebook({ ...nb, blocks });
+  const next = parseNotebook(text);
+  // Without front matter, prose that now opens the file with a `---` line could read as front matter.
+  return next.frontMatter && !nb.frontMatter ? parseNotebook("\n" + text) : next;
+}
