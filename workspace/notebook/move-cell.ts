@@ -38,7 +38,7 @@ export function proseSplit(text: string): { lead: string; intro: string } {
       previousText = false;
       continue;
     }
-    const heading = ATX.test(bare) || (previousText && SETEXT.test(bare));
+    const heading: boolean = ATX.test(bare) || (previousText && SETEXT.test(bare));
     if (heading) end = offset;
     // A setext underline needs a paragraph line right above it; a heading line is not one.
     previousText = bare.trim() !== "" && !heading;
