@@ -3,12 +3,13 @@
 //   moveCell(nb, id, delta: -1 | 1) -> Notebook | null   (null: no neighbour that way)
 //   proseSplit(text) -> {lead, intro}                     where a prose block splits between two cells
 //
-// The rule: a cell's prose is the Markdown directly above it, back to the previous cell or to the last heading
-// line above it, whichever is nearer (its "intro": what introduces it). Headings, and everything above the last
-// heading of a stretch of prose, belong to the document's structure and stay where they are. Moving a cell down
-// swaps it and its intro with the next cell and that cell's intro; moving up swaps with the previous cell. A swap
-// is its own inverse (↓ then ↑ gives the file back byte for byte, unless a fence had to be closed or a `---` line
-// would have opened the file), and prose after the last cell stays last.
+// The rule: a cell's prose is the paragraph directly above it (its "intro": the last run of non-blank lines between
+// the previous cell and it, with the blank lines before it), unless a heading is directly above it. Headings and
+// the paragraphs above the intro belong to the document's structure and stay where they are. Moving a cell down
+// swaps it and its intro with the next cell and that cell's intro; moving up swaps with the previous cell; prose
+// after the last cell stays last. The rule reads the notebook as it is, so ↓ then ↑ gives the file back byte for
+// byte when both cells have a paragraph of their own set off by a blank line (a cell without one takes the
+// paragraph it lands under), no fence had to be closed and no `---` line would have opened the file.
 // Headings are ATX (`# x`, CommonMark 4.2) or setext (a `===`/`---` underline, 4.3) outside fenced blocks.
 import { parseNotebook, serializeNotebook, type Block, type Cell, type Notebook } from "./format";
 
@@ -16,34 +17,40 @@ const ATX = /^ {0,3}#{1,6}(\s|$)/;
 const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
-/** Splits prose into the part that stays (up to and including its last heading line) and the intro after it. */
+/**
+ * Splits prose into what stays and the intro of the cell below it: the last paragraph (a run of non-blank lines,
+ * with the blank lines before it), unless a heading ends the prose, which then has no intro.
+ */
 export function proseSplit(text: string): { lead: string; intro: string } {
   const lines = text.match(/[^\r\n]*(\r\n|\r|\n)|[^\r\n]+$/g) ?? [];
   let fence: string | null = null;
-  let end = 0;
+  let start = 0;
   let offset = 0;
-  let previousText = false;
+  let blankFrom = 0;
+  let previous: "blank" | "text" | "heading" = "blank";
   for (const line of lines) {
     const bare = line.replace(/(\r\n|\r|\n)$/, "");
+    const at = offset;
     offset += line.length;
-    const f = FENCE.exec(bare);
     if (fence !== null) {
-      // A fenced block inside prose (```text, ```js): a `#` line in it is code, not a heading.
+      // A fenced block inside prose (```text, ```js) is part of its paragraph: a `#` line in it is code.
+      const f = FENCE.exec(bare);
       if (f && f[1]![0] === fence[0] && f[1]!.length >= fence.length && bare.trim() === f[1]) fence = null;
-      previousText = false;
       continue;
     }
-    if (f) {
-      fence = f[1]!;
-      previousText = false;
+    if (bare.trim() === "") {
+      if (previous !== "blank") blankFrom = at;
+      previous = "blank";
       continue;
     }
-    const heading: boolean = ATX.test(bare) || (previousText && SETEXT.test(bare));
-    if (heading) end = offset;
-    // A setext underline needs a paragraph line right above it; a heading line is not one.
-    previousText = bare.trim() !== "" && !heading;
+    const heading = ATX.test(bare) || (previous === "text" && SETEXT.test(bare));
+    if (heading) start = offset;
+    else if (previous === "blank") start = blankFrom;
+    else if (previous === "heading") start = at;
+    fence = FENCE.exec(bare)?.[1] ?? null;
+    previous = heading ? "heading" : "text";
   }
-  return { lead: text.slice(0, end), intro: text.slice(end) };
+  return { lead: text.slice(0, start), intro: text.slice(start) };
 }
 
 interface Slot {
