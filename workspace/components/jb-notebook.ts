@@ -191,13 +191,18 @@ export class JbNotebook extends LitElement {
     }
   `;
 
+  // On the window: "anywhere outside an editor" includes the page around the notebook (focus falls back to the
+  // body when a clicked button goes away, e.g. the toast's Undo).
+  private readonly keyListener = (e: KeyboardEvent) => this.onKey(e);
+
   override connectedCallback() {
     super.connectedCallback();
-    this.addEventListener("keydown", (e) => this.onKey(e));
+    window.addEventListener("keydown", this.keyListener);
   }
 
   override disconnectedCallback() {
     super.disconnectedCallback();
+    window.removeEventListener("keydown", this.keyListener);
     this.rt?.dispose();
   }
 
@@ -430,9 +435,10 @@ export class JbNotebook extends LitElement {
   }
 
   private onKey(e: KeyboardEvent) {
-    if (e.defaultPrevented || inEditable(e)) return;
+    if (!this.nb || e.defaultPrevented || inEditable(e)) return;
     const frame = e.composedPath()[0] as HTMLElement;
-    const index = frame.classList?.contains("cell") ? Number(frame.dataset.index) : -1;
+    const onFrame = frame.classList?.contains("cell") && frame.getRootNode() === this.renderRoot;
+    const index = onFrame ? Number(frame.dataset.index) : -1;
     const mod = e.ctrlKey || e.metaKey;
     if (e.key === "?") this.shortcutsOpen = true;
     else if (e.key === "Escape" && this.shortcutsOpen) this.shortcutsOpen = false;

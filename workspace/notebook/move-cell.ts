@@ -43,7 +43,7 @@ export function proseSplit(text: string): { lead: string; intro: string } {
       previous = "blank";
       continue;
     }
-    const heading = ATX.test(bare) || (previous === "text" && SETEXT.test(bare));
+    const heading: boolean = ATX.test(bare) || (previous === "text" && SETEXT.test(bare));
     if (heading) start = offset;
     else if (previous === "blank") start = blankFrom;
     else if (previous === "heading") start = at;
