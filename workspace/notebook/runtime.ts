@@ -59,7 +59,14 @@ import { plot } from "./plot-spec";
 import { analyzeNotebook, type CellAnalysis } from "./references";
 import { sqlTag } from "./sql-template";
 import { carryInput } from "./input-carry";
-import { coerce, inputLabel, sameValue, type InputElementLike } from "./view-input";
+import {
+  coerce,
+  inputLabel,
+  inputsHeldBack,
+  sameValue,
+  setInputEvent,
+  type InputElementLike,
+} from "./view-input";
 
 export { CELL_LOCALS } from "./cell-definitions";
 export type { CellState, CellStatus, CheckResult } from "./cell-state";
@@ -196,7 +203,7 @@ export class NotebookRuntime {
     const named = this.namedInputs.get(name);
     if (named) {
       named.el.value = coerce(value, named.el.value);
-      named.el.dispatchEvent(new Event("input", { bubbles: true }));
+      named.el.dispatchEvent(setInputEvent());
     }
   }
 
@@ -246,6 +253,11 @@ export class NotebookRuntime {
         await rt._computing;
         continue;
       }
+      if (inputsHeldBack() > 0) {
+        // A dragged input's last value is still held back by its throttle (view-input.ts).
+        await new Promise<void>((r) => setTimeout(r, 10));
+        continue;
+      }
       if (this.pending.size > 0) {
         const wait = new Promise<void>((r) => this.idle.push(r));
         if (timeoutMs > 0) {
@@ -267,6 +279,7 @@ export class NotebookRuntime {
       if (
         !rt._computing &&
         this.pending.size === 0 &&
+        inputsHeldBack() === 0 &&
         rt._dirty.size === 0 &&
         rt._updates.size === 0 &&
         rt._precomputes.length === 0
