@@ -57,6 +57,7 @@ import { headlessInputs } from "./headless-inputs";
 import { md } from "./markdown-value";
 import { plot } from "./plot-spec";
 import { analyzeNotebook, type CellAnalysis } from "./references";
+import { runtimeSchedule } from "./runtime-schedule";
 import { sqlTag } from "./sql-template";
 import { carryInput } from "./input-carry";
 import {
@@ -239,18 +240,13 @@ export class NotebookRuntime {
 
   async settled(timeoutMs = 0): Promise<void> {
     const started = Date.now();
-    const rt = this.runtime as unknown as {
-      _computing: Promise<void> | null;
-      _dirty: Set<unknown>;
-      _updates: Set<unknown>;
-      _precomputes: unknown[];
-    };
     const tick = () => new Promise<void>((r) => setTimeout(r, 0));
     for (;;) {
       if (this.disposed) return;
       await tick();
-      if (rt._computing) {
-        await rt._computing;
+      const computing = runtimeSchedule(this.runtime).computing;
+      if (computing) {
+        await computing;
         continue;
       }
       if (inputsHeldBack() > 0) {
@@ -276,14 +272,8 @@ export class NotebookRuntime {
         continue;
       }
       await tick();
-      if (
-        !rt._computing &&
-        this.pending.size === 0 &&
-        inputsHeldBack() === 0 &&
-        rt._dirty.size === 0 &&
-        rt._updates.size === 0 &&
-        rt._precomputes.length === 0
-      )
+      const schedule = runtimeSchedule(this.runtime);
+      if (!schedule.computing && schedule.waiting === 0 && this.pending.size === 0 && inputsHeldBack() === 0)
         return;
     }
   }
