@@ -178,6 +178,23 @@ describe("authoring in Chromium", () => {
     await page.context().close();
   });
 
+  it("completes table and column names of the loaded runs in a SQL cell", async () => {
+    const { page } = await overview();
+    await cell(page, "runs_loaded")
+      .locator("xpath=following-sibling::jb-insert-bar[1]")
+      .getByRole("button", { name: "+ SQL" })
+      .click();
+    await page.keyboard.type("SELECT frames.intended_v");
+    await page.keyboard.press("Control+Space");
+    const options = page.locator("jb-notebook .cm-tooltip-autocomplete li");
+    await expect.poll(() => options.allTextContents()).toContain("intended_vsync");
+    await page.keyboard.press("Control+a");
+    await page.keyboard.type("SELECT * FROM ui_e");
+    await page.keyboard.press("Control+Space");
+    await expect.poll(() => options.allTextContents()).toContain("ui_events");
+    await page.context().close();
+  });
+
   it("shows 'edited, not run' exactly while the code differs from what last ran", async () => {
     const { page } = await overview();
     const c = cell(page, "jank_by_second");
