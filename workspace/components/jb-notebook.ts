@@ -161,11 +161,6 @@ export class JbNotebook extends LitElement {
       z-index: 2;
       border-bottom: 1px solid var(--jb-border, #dfe3ea);
     }
-    /* Off-screen cells skip style, layout and paint (a dragged input re-draws plots far below it: issue 19). */
-    .block.cell {
-      content-visibility: auto;
-      contain-intrinsic-size: auto 240px;
-    }
     .block.cell:focus {
       outline: 2px solid #a5b4fc;
       outline-offset: 2px;
