@@ -7,6 +7,7 @@
 import { execFileSync } from "node:child_process";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "../test/support/chromium";
+import { openWorkspace } from "../test/support/workspace-page";
 import { serveStatic, type StaticServer } from "../workspace/node/static-server";
 import type { Benchmark } from "./harness";
 
@@ -59,26 +60,20 @@ async function dragTau(from: number, to: number): Promise<[number, number]> {
   );
 }
 
+/** Builds the workspace, serves it and opens the default notebook (triage) until its cells settle. */
+async function openTriage() {
+  execFileSync("npx", ["vite", "build", "--logLevel", "warn"], { stdio: "inherit" });
+  [server, browser] = await Promise.all([serveStatic("dist"), launchChromium()]);
+  ({ page } = await openWorkspace(browser, server.url));
+}
+
 export const benchmarks: Benchmark[] = [
   {
     name: "workspace/slider drag 1 s (triage τ, 60 events): last move to plots drawn",
     unit: "ms",
     budget: 150,
     runs: 5,
-    async setup() {
-      execFileSync("npx", ["vite", "build", "--logLevel", "warn"], { stdio: "inherit" });
-      server = await serveStatic("dist");
-      browser = await launchChromium();
-      page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-      await page.goto(server.url); // the default notebook: triage
-      await page.locator("jb-notebook .block.cell").first().waitFor({ timeout: 150_000 });
-      await page.evaluate(async () => {
-        const nb = document.querySelector("jb-app")!.shadowRoot!.querySelector("jb-notebook") as unknown as {
-          runtime: { settled(ms: number): Promise<void> };
-        };
-        await nb.runtime.settled(120_000);
-      });
-    },
+    setup: openTriage,
     async measure() {
       // Alternate directions so every drag ends on a τ the notebook does not show yet.
       const [from, to] = drag++ % 2 === 0 ? [500, 800] : [800, 300];

@@ -5,10 +5,9 @@
 // from the notebook files, not computed by the workspace's own code.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serveStatic, type StaticServer } from "../../workspace/node/static-server";
-import { launchChromium } from "../support/chromium";
+import type { Locator, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { servedWorkspace } from "../support/served-workspace";
 import { notebookSettled, openWorkspace } from "../support/workspace-page";
 
 const OVERVIEW = readFileSync(
@@ -38,19 +37,11 @@ const cellOrder = (page: Page) =>
   page.locator("jb-notebook .block.cell").evaluateAll((els) => els.map((e) => e.getAttribute("data-cell")));
 
 describe("authoring in Chromium", () => {
-  let browser: Browser;
-  let server: StaticServer;
+  const suite = servedWorkspace();
+  const browser = () => suite.browser;
+  const server = () => suite.server;
 
-  beforeAll(async () => {
-    server = await serveStatic("dist", 0);
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  const overview = () => openWorkspace(browser, server.url, "?notebook=frames-overview");
+  const overview = () => openWorkspace(browser(), server().url, "?notebook=frames-overview");
   const cell = (page: Page, name: string): Locator =>
     page.locator(`jb-notebook .block.cell[data-cell="${name}"]`);
 
@@ -232,7 +223,7 @@ describe("authoring in Chromium", () => {
   });
 
   it('inserts "DUNE: IQR flags" into triage after the selected cell, with fresh names, and no cell fails', async () => {
-    const { page, errors } = await openWorkspace(browser, server.url);
+    const { page, errors } = await openWorkspace(browser(), server().url);
     const anchor = page.locator("jb-notebook .block.cell", { hasText: "const tauMs = view" });
     await anchor.locator(".bar .name").click();
     const label = await page

@@ -5,29 +5,12 @@ import { describe, expect, it } from "vitest";
 import { cells, parseNotebook, serializeNotebook } from "../../../workspace/notebook/format";
 import { moveCell, proseSplit } from "../../../workspace/notebook/move-cell";
 
-const SMALL = [
-  "---",
-  "title: t",
-  "---",
-  "# Title",
-  "",
-  "Intro of the notebook.",
-  "",
-  "## One",
-  "",
-  "About a.",
-  "",
-  "```ts",
-  "const a = 1;",
-  "```",
-  "",
-  "About b,",
-  "two lines.",
-  "",
-  "```sql id=b",
-  "SELECT 2",
-  "```",
-  "",
+// A notebook in four pieces: the top (front matter, title, section heading), two cells with the paragraph that
+// introduces each, and the rest (a conclusion, another section and its cell).
+const TOP = ["---", "title: t", "---", "# Title", "", "Intro of the notebook.", "", "## One", ""];
+const UNIT_A = ["About a.", "", "```ts", "const a = 1;", "```", ""];
+const UNIT_B = ["About b,", "two lines.", "", "```sql id=b", "SELECT 2", "```", ""];
+const REST = [
   "What we found in one.",
   "",
   "## Two",
@@ -40,7 +23,8 @@ const SMALL = [
   "",
   "The end.",
   "",
-].join("\n");
+];
+const SMALL = [...TOP, ...UNIT_A, ...UNIT_B, ...REST].join("\n");
 
 const idOf = (text: string, k: number) => cells(parseNotebook(text))[k]!.id;
 const move = (text: string, k: number, delta: -1 | 1) => {
@@ -51,24 +35,14 @@ const move = (text: string, k: number, delta: -1 | 1) => {
 describe("proseSplit", () => {
   it.each([
     ["no heading: all of it introduces the cell", "\nAbout b.\n\n", "", "\nAbout b.\n\n"],
-    [
-      "after the last ATX heading",
-      "\nend.\n\n## Two\n\nAbout c.\n\n",
-      "\nend.\n\n## Two\n",
-      "\nAbout c.\n\n",
-    ],
+    ["after the last ATX heading", "\nend.\n\n## 2\n\nc.\n\n", "\nend.\n\n## 2\n", "\nc.\n\n"],
     ["a heading right above the cell", "## Two\n", "## Two\n", ""],
     ["setext underline", "Two\n===\nAbout.\n", "Two\n===\n", "About.\n"],
     ["a thematic break is no heading", "text\n\n---\nAbout.\n", "text\n", "\n---\nAbout.\n"],
     ["only the last paragraph", "\nIntro.\nMore.\n\nFirst, a.\n\n", "\nIntro.\nMore.\n", "\nFirst, a.\n\n"],
     ["a list is a paragraph", "Para.\n\n- one\n- two\n", "Para.\n", "\n- one\n- two\n"],
     ["blank lines only", "\n\n", "", "\n\n"],
-    [
-      "# inside a fenced block is code",
-      "## H\n```text\n# not a heading\n```\nAbout.\n",
-      "## H\n",
-      "```text\n# not a heading\n```\nAbout.\n",
-    ],
+    ["# inside a fence is code", "## H\n```text\n# not\n```\nc.\n", "## H\n", "```text\n# not\n```\nc.\n"],
     ["#hashtag is no heading", "#tag\nAbout.\n", "", "#tag\nAbout.\n"],
   ])("%s", (_name, text, lead, intro) => {
     expect(proseSplit(text)).toEqual({ lead, intro });
@@ -77,44 +51,7 @@ describe("proseSplit", () => {
 
 describe("moveCell", () => {
   it("moves a cell down past exactly one cell, with its intro; headings stay", () => {
-    expect(move(SMALL, 0, 1)).toBe(
-      [
-        "---",
-        "title: t",
-        "---",
-        "# Title",
-        "",
-        "Intro of the notebook.",
-        "",
-        "## One",
-        "",
-        "About b,",
-        "two lines.",
-        "",
-        "```sql id=b",
-        "SELECT 2",
-        "```",
-        "",
-        "About a.",
-        "",
-        "```ts",
-        "const a = 1;",
-        "```",
-        "",
-        "What we found in one.",
-        "",
-        "## Two",
-        "",
-        "About c.",
-        "",
-        "```ts",
-        "const c = 3;",
-        "```",
-        "",
-        "The end.",
-        "",
-      ].join("\n"),
-    );
+    expect(move(SMALL, 0, 1)).toBe([...TOP, ...UNIT_B, ...UNIT_A, ...REST].join("\n"));
   });
 
   it("swaps across a heading: each cell enters the other's section, the heading and the text above it stay", () => {

@@ -4,6 +4,19 @@ import { Runtime } from "@observablehq/runtime";
 import { describe, expect, it } from "vitest";
 import { runtimeSchedule } from "../../../workspace/notebook/runtime-schedule";
 
+/** Waits out the scheduled pass and what it started. */
+async function pass(rt: Runtime) {
+  await runtimeSchedule(rt).computing;
+  await new Promise((r) => setTimeout(r, 10));
+}
+
+/** A runtime with one module; `seen` collects what the observed variables fulfil. */
+function setup() {
+  const rt = new Runtime();
+  const seen: number[] = [];
+  return { rt, m: rt.module(), seen, observe: { fulfilled: (v: number) => seen.push(v) } };
+}
+
 const idle = (rt: Runtime) => {
   const s = runtimeSchedule(rt);
   return s.computing === null && s.waiting === 0;
@@ -11,42 +24,33 @@ const idle = (rt: Runtime) => {
 
 describe("runtimeSchedule", () => {
   it("sees a pass scheduled by a definition, and nothing once it ran", async () => {
-    const rt = new Runtime();
-    const m = rt.module();
-    const seen: number[] = [];
-    m.variable({ fulfilled: (v: number) => seen.push(v) }).define("a", [], () => 1);
+    const { rt, m, seen, observe } = setup();
+    m.variable(observe).define("a", [], () => 1);
     const s = runtimeSchedule(rt);
     expect(s.computing).toBeInstanceOf(Promise);
     expect(s.waiting).toBeGreaterThan(0);
-    await s.computing;
-    await new Promise((r) => setTimeout(r, 10));
+    await pass(rt);
     expect(seen).toEqual([1]);
     expect(idle(rt)).toBe(true);
     rt.dispose();
   });
 
   it("sees a redefinition waiting, and its dependents computed once the pass ran", async () => {
-    const rt = new Runtime();
-    const m = rt.module();
-    const seen: number[] = [];
+    const { rt, m, seen, observe } = setup();
     const a = m.variable().define("a", [], () => 1);
-    m.variable({ fulfilled: (v: number) => seen.push(v) }).define("b", ["a"], (x: number) => x * 10);
-    await runtimeSchedule(rt).computing;
-    await new Promise((r) => setTimeout(r, 10));
+    m.variable(observe).define("b", ["a"], (x: number) => x * 10);
+    await pass(rt);
     expect(idle(rt)).toBe(true);
     a.define("a", [], () => 2);
     expect(idle(rt)).toBe(false);
-    await runtimeSchedule(rt).computing;
-    await new Promise((r) => setTimeout(r, 10));
+    await pass(rt);
     expect(seen).toEqual([10, 20]);
     expect(idle(rt)).toBe(true);
     rt.dispose();
   });
 
   it("sees the dependents of a generator's next value waiting for a pass", async () => {
-    const rt = new Runtime();
-    const m = rt.module();
-    const seen: number[] = [];
+    const { rt, m, seen, observe } = setup();
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     m.variable().define("g", [], async function* () {
@@ -54,9 +58,8 @@ describe("runtimeSchedule", () => {
       await gate;
       yield 2;
     });
-    m.variable({ fulfilled: (v: number) => seen.push(v) }).define("d", ["g"], (g: number) => g * 10);
-    await runtimeSchedule(rt).computing;
-    await new Promise((r) => setTimeout(r, 10));
+    m.variable(observe).define("d", ["g"], (g: number) => g * 10);
+    await pass(rt);
     expect(seen).toEqual([10]);
     release();
     // Microtasks only: the generator's value arrives and schedules a pass, which cannot run yet.
@@ -67,10 +70,7 @@ describe("runtimeSchedule", () => {
     }
     expect(seen).toEqual([10]);
     expect(sawWaiting).toBe(true);
-    for (let k = 0; k < 20 && !idle(rt); k++) {
-      await runtimeSchedule(rt).computing;
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    for (let k = 0; k < 20 && !idle(rt); k++) await pass(rt);
     expect(seen).toEqual([10, 20]);
     rt.dispose();
   });

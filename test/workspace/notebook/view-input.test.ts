@@ -61,12 +61,27 @@ describe("inputGenerator (throttled)", () => {
     return out;
   };
 
-  it("yields at once after a quiet spell, then at most every interval with the latest value", async () => {
+  /** Runs `f` on fake timers (the throttle reads performance.now and sets timeouts). */
+  async function fakeTimers(f: () => Promise<void>) {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
     try {
-      const el = element(0);
-      const g = inputGenerator(el, 100);
-      expect(await settle(g.next().value)).toBe(0);
+      await f();
+    } finally {
+      vi.useRealTimers();
+    }
+  }
+
+  /** A throttled generator (100 ms) past its first value, 0. */
+  async function started() {
+    const el = element(0);
+    const g = inputGenerator(el, 100);
+    expect(await settle(g.next().value)).toBe(0);
+    return { el, g };
+  }
+
+  it("yields at once after a quiet spell, then at most every interval with the latest value", async () =>
+    fakeTimers(async () => {
+      const { el, g } = await started();
       const second = g.next().value;
       for (let v = 1; v <= 5; v++) {
         await vi.advanceTimersByTimeAsync(10);
@@ -83,31 +98,21 @@ describe("inputGenerator (throttled)", () => {
       el.dispatchEvent(new Event("input"));
       expect(await settle(third)).toBe(6); // quiet for longer than the interval: at once
       g.return();
-    } finally {
-      vi.useRealTimers();
-    }
-  });
+    }));
 
-  it("never holds back a value set through the runtime (setInput's event)", async () => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
-    try {
-      const el = element(0);
-      const g = inputGenerator(el, 100);
-      expect(await settle(g.next().value)).toBe(0);
+  it("never holds back a value set through the runtime (setInput's event)", async () =>
+    fakeTimers(async () => {
+      const { el, g } = await started();
       const next = g.next().value;
       el.value = 7;
       el.dispatchEvent(setInputEvent());
       expect(await settle(next)).toBe(7);
       expect(inputsHeldBack()).toBe(0);
       g.return();
-    } finally {
-      vi.useRealTimers();
-    }
-  });
+    }));
 
-  it("turns a 1 s drag of 60 events into about 10 values, the last one being the drag's last", async () => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
-    try {
+  it("turns a 1 s drag of 60 events into about 10 values, the last one being the drag's last", async () =>
+    fakeTimers(async () => {
       const el = element(0);
       const g = inputGenerator(el, 100);
       const seen: unknown[] = [await settle(g.next().value)];
@@ -125,8 +130,5 @@ describe("inputGenerator (throttled)", () => {
       expect(seen.length).toBeGreaterThanOrEqual(10);
       expect(seen.length).toBeLessThanOrEqual(12);
       g.return();
-    } finally {
-      vi.useRealTimers();
-    }
-  });
+    }));
 });
