@@ -16,7 +16,8 @@
 //                                     input's cell re-runs, the new input keeps a chosen value (set here or by the
 //                                     user) while it still offers it, else starts at its default (input-carry.ts)
 //   rt.value(name)                    -> Promise of a named variable's current value (generators resolved)
-//   rt.settled(timeoutMs?)            -> resolves when no cell is pending and nothing is scheduled
+//   rt.settled(timeoutMs?)            -> resolves when no cell is pending, nothing is scheduled (runtime-schedule.ts)
+//                                     and no dragged input's value is held back
 //   rt.states() / rt.state(id)        -> CellState for every cell, in notebook order
 //   rt.checks()                       -> every check() result of every cell (in notebook order)
 //   rt.inputs()                       -> [{name, value, label, kind, cellId}] for every named view
@@ -38,7 +39,8 @@
 //   invalidation  a promise resolved when the cell re-runs (Observable's)
 // Per-cell locals:
 //   display(x)              shows x under the cell (returns x)
-//   view(el)                displays el; its value is el.value, updated on each "input" event (Framework's idiom:
+//   view(el)                displays el; its value is el.value, updated on "input" events, at most every 100 ms while
+//                           it is dragged and always to its last value (view-input.ts) (Framework's idiom:
 //                           `const tauMs = view(Inputs.range([50, 2000], {label: "τ (ms)", value: 500, step: 10}))`)
 //   check(name, ok, detail?) records a check; a failing one fails `jankbook run` (returns !!ok)
 //
