@@ -141,7 +141,9 @@ describe("authoring in Chromium", () => {
     await page.keyboard.press("Shift+Enter");
     await notebookSettled(page);
     expect(await cell(page, "query1").locator("jb-table .row .c", { hasText: /^42$/ }).count()).toBe(1);
-    expect(await notebookText(page)).toContain("```\n```sql id=query1\nSELECT 42 AS answer\n```\n");
+    expect(await notebookText(page)).toContain(
+      "```\n\n```sql id=query1\nSELECT 42 AS answer\n```\n\nThe jank budget",
+    );
 
     await cell(page, "query1")
       .locator("xpath=following-sibling::jb-insert-bar[1]")
@@ -149,11 +151,16 @@ describe("authoring in Chromium", () => {
       .click();
     const prose = page.locator("jb-notebook .prose.editing .cm-content");
     await prose.click();
-    await page.keyboard.press("Control+a");
-    await page.keyboard.type("\nThe answer, *by hand*.\n\n");
+    await page.keyboard.press("Control+Home"); // the blank line that sets it off
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("Home");
+    await page.keyboard.press("Shift+End");
+    await page.keyboard.type("The answer, *by hand*.");
     await page.locator("jb-notebook .toolbar").click({ position: { x: 600, y: 5 } }); // blur: rendered again
     await expect.poll(() => page.locator("jb-notebook .prose em", { hasText: "by hand" }).count()).toBe(1);
-    expect(await notebookText(page)).toContain("SELECT 42 AS answer\n```\n\nThe answer, *by hand*.\n\n");
+    expect(await notebookText(page)).toContain(
+      "SELECT 42 AS answer\n```\n\nThe answer, *by hand*.\n\nThe jank budget",
+    );
 
     // An existing paragraph, edited in place.
     await page.locator("jb-notebook .prose", { hasText: "Frame times over the run" }).click();
@@ -231,8 +238,15 @@ describe("authoring in Chromium", () => {
       .getAttribute("value");
     await page.locator("jb-notebook select[aria-label='insert analysis']").selectOption(label!);
     await notebookSettled(page);
-    const next = anchor.locator("xpath=following-sibling::div[contains(@class,'cell')][1]");
-    expect(await next.locator(".cm-content").textContent()).toContain("const outlierFactor2 = view(");
+    // The entry's three cells, in order, right after the selected one.
+    const following = (k: number) =>
+      anchor
+        .locator(`xpath=following-sibling::div[contains(@class,'cell')][${k}]`)
+        .locator(".cm-content")
+        .textContent();
+    expect(await following(1)).toContain("const outlierFactor2 = view(");
+    expect(await following(2)).toContain("SELECT run_id, avg(duration) / 1e6 AS mean_ms FROM frames");
+    expect(await following(3)).toContain("{outlierFactor: outlierFactor2}");
     expect(await page.locator("jb-notebook .block.cell .error").count()).toBe(0);
     expect(await page.locator("jb-notebook .status-rejected").count()).toBe(0);
     expect(

@@ -9,7 +9,6 @@ import { unsafeHTML } from "lit/directives/unsafe-html.js";
 import { listTables, type SqlEngine } from "../db/engine";
 import {
   cells as cellsOf,
-  insertCell,
   parseNotebook,
   removeCell,
   serializeNotebook,
@@ -18,6 +17,7 @@ import {
   type CellKind,
   type Notebook,
 } from "../notebook/format";
+import { freshName, insertCells, insertProse, replaceProse } from "../notebook/notebook-edits";
 import { freshenCells } from "../notebook/fresh-names";
 import { moveCell as moveCellIn } from "../notebook/move-cell";
 import { setPlotFields, type PlotFields } from "../notebook/plot-edit";
@@ -305,12 +305,8 @@ export class JbNotebook extends LitElement {
 
   /** Prose edited in place: re-parsed with the rest, so a fence typed into it becomes a cell. */
   private editProse(index: number, text: string) {
-    const block = this.nb!.blocks[index];
-    if (block?.type !== "prose" || block.text === text) return;
-    const blocks = this.nb!.blocks.slice();
-    const next = index < blocks.length - 1 && text !== "" && !/(\r\n|\r|\n)$/.test(text) ? text + "\n" : text;
-    blocks[index] = { type: "prose", text: next };
-    this.commit(parseNotebook(serializeNotebook({ ...this.nb!, blocks })), "Prose edited");
+    const next = replaceProse(this.nb!, index, text);
+    if (next) this.commit(next, "Prose edited");
   }
 
   private onDraft(index: number, text: string) {
@@ -337,29 +333,23 @@ export class JbNotebook extends LitElement {
 
   addCell(after = this.focusIndex, kind: CellKind = "ts") {
     const at = this.insertionPoint(after);
-    const taken = new Set(this.rt!.states().flatMap((s) => s.defines));
-    let n = 1;
-    while (taken.has(`query${n}`)) n++;
-    this.commit(
-      insertCell(this.nb!, at, kind, "", kind === "sql" ? `query${n}` : undefined),
-      `${kind} cell added`,
-    );
-    this.focusIndex = at;
-    void this.focusBlock(at, true);
+    const name = kind === "sql" ? freshName("query", this.defined()) : undefined;
+    const { nb, index } = insertCells(this.nb!, at, [{ kind, name, source: "" }]);
+    this.commit(nb, `${kind} cell added`);
+    this.focusIndex = index;
+    void this.focusBlock(index, true);
   }
 
   /** A Markdown paragraph after block `after`, opened in the editor. */
   addProse(after = this.focusIndex) {
-    const at = this.insertionPoint(after);
-    const blocks = this.nb!.blocks.slice();
-    const next = blocks[at];
-    const text = "\nNew paragraph.\n";
-    if (next?.type === "prose") blocks[at] = { type: "prose", text: text + next.text };
-    else blocks.splice(at, 0, { type: "prose", text: text + "\n" });
-    const before = blocks[at - 1];
-    if (before?.type === "cell" && before.close === "") blocks[at - 1] = { ...before, close: "```\n" };
-    this.commit(parseNotebook(serializeNotebook({ ...this.nb!, blocks })), "Markdown added");
-    this.editingProse = at;
+    const { nb, index } = insertProse(this.nb!, this.insertionPoint(after), "New paragraph.\n");
+    this.commit(nb, "Markdown added");
+    void this.openProse(index);
+  }
+
+  /** Every name the notebook's cells define. */
+  private defined(): Set<string> {
+    return new Set(this.rt!.states().flatMap((s) => s.defines));
   }
 
   private onInsert(after: number, kind: InsertKind) {
@@ -372,17 +362,11 @@ export class JbNotebook extends LitElement {
    * names for whatever they define that the notebook already defines (fresh-names.ts).
    */
   insertAnalysis(entry: PaletteEntry, after = this.focusIndex) {
-    let at = this.insertionPoint(after);
-    const first = at;
-    const taken = new Set(this.rt!.states().flatMap((s) => s.defines));
-    let next = this.nb!;
-    for (const c of freshenCells(entry.cells, taken).cells) {
-      next = insertCell(next, at, c.kind, c.source, c.name);
-      at += 2; // the cell and the blank prose line after it
-    }
-    this.commit(next, `Inserted ${entry.label}`);
-    this.focusIndex = first;
-    void this.focusBlock(first, false);
+    const fresh = freshenCells(entry.cells, this.defined()).cells;
+    const { nb, index } = insertCells(this.nb!, this.insertionPoint(after), fresh);
+    this.commit(nb, `Inserted ${entry.label}`);
+    this.focusIndex = index;
+    void this.focusBlock(index, false);
   }
 
   deleteCell(index = this.focusIndex) {

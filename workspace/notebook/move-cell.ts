@@ -61,7 +61,7 @@ interface Slot {
 }
 
 /** A cell taken out of its place must close its fence on its own line, or what follows would become its code. */
-function closed(cell: Cell): Cell {
+export function closed(cell: Cell): Cell {
   if (cell.close === "") {
     const fence = /^ {0,3}(`{3,}|~{3,})/.exec(cell.open)?.[1] ?? "```";
     const source = cell.source === "" || /(\r\n|\r|\n)$/.test(cell.source) ? cell.source : cell.source + "\n";
