@@ -8,11 +8,11 @@ describe("notebook workspace in Chromium", () => {
   const served = servedWorkspace();
 
   async function openNotebook(query: string): Promise<{ page: Page; errors: string[] }> {
-    const context = await served.browser().newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await served.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    await page.goto(`${served.url()}${query}`);
+    await page.goto(`${served.url}${query}`);
     await page.locator("jb-notebook .block.cell").first().waitFor({ timeout: 60_000 });
     await page.waitForFunction(
       () => {

@@ -17,8 +17,8 @@ describe("a paper chart's plot form in Chromium", () => {
 
   it("edits the anomaly bars' mark and fill; the code holds the edit and a reload recovers it", async () => {
     const { page, errors } = await openWorkspace(
-      served.browser(),
-      served.url(),
+      served.browser,
+      served.url,
       "?notebook=fixtures/paper-chart.md",
     );
 

@@ -15,11 +15,11 @@ describe("a runaway cell in Chromium", () => {
     cellDefining(page, name).locator("jb-output .md").first().innerText({ timeout: 5_000 });
 
   it("stops `while (true) {}` with its error in place; the page, the other cells and a generator keep working", async () => {
-    const context = await served.browser().newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await served.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    await page.goto(`${served.url()}?notebook=fixtures/runaway.md`, { timeout: 60_000 });
+    await page.goto(`${served.url}?notebook=fixtures/runaway.md`, { timeout: 60_000 });
 
     const spin = cellDefining(page, "spin");
     await spin.locator(".error").waitFor({ timeout: 60_000 });
