@@ -21,6 +21,13 @@ const TYPES: Record<string, string> = {
   ".duckdb": "application/octet-stream",
 };
 
+/** Vite's content-hashed assets never change under their name; everything else is revalidated. */
+export function cacheControl(path: string): string {
+  return /(^|\/)assets\/[^/]*-[\w-]{8,}\.\w+$/.test(path)
+    ? "public, max-age=31536000, immutable"
+    : "no-cache";
+}
+
 export interface StaticServer {
   url: string;
   server: Server;
@@ -51,9 +58,16 @@ export function staticHandler(
       }
       const headers = {
         "content-type": TYPES[extname(file)] ?? "application/octet-stream",
-        "cache-control": "no-cache",
+        "cache-control": cacheControl(rel),
         "accept-ranges": "bytes",
+        etag: `"${info.size.toString(36)}-${Math.floor(info.mtimeMs).toString(36)}"`,
+        "last-modified": info.mtime.toUTCString(),
       };
+      // Revalidation: an unchanged file costs one round trip, not its bytes (RFC 9110 §13.1.2).
+      if (req.headers["if-none-match"] === headers.etag) {
+        res.writeHead(304, headers).end();
+        return;
+      }
       // Range requests: DuckDB-WASM reads an attached run.duckdb a few blocks at a time (issue 18).
       const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? "");
       if (range && (range[1] || range[2])) {

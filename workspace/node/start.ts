@@ -1,0 +1,72 @@
+// `npm start`: builds the workspace once (rebuilt only when a source is newer than the last build) and serves
+// the optimized files from dist/ without on-the-fly compression (issue 19: Vite's dev server took 11 s to the
+// first chart). The runs beside notebooks are served live from notebooks/, as the dev plugin does.
+import { execFileSync } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildDecision, writeBuildStamp } from "./build-cache";
+import { findNotebookRuns, NOTEBOOK_RUNS_INDEX, NOTEBOOK_RUNS_PREFIX } from "./notebook-runs-plugin";
+import { staticHandler } from "./static-server";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const DIST = join(ROOT, "dist");
+const NOTEBOOKS = join(ROOT, "notebooks");
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+function build(): void {
+  const decision = buildDecision(ROOT, DIST);
+  if (!decision.stale) {
+    process.stdout.write("workspace: reused the build in dist/ (no source changed since)\n");
+    return;
+  }
+  const started = Date.now();
+  // vite from this package's own node_modules, whatever the caller's PATH holds.
+  const vite = join(ROOT, "node_modules", "vite", "bin", "vite.js");
+  execFileSync(process.execPath, [vite, "build", "--logLevel", "warn"], { cwd: ROOT, stdio: "inherit" });
+  writeBuildStamp(DIST, started);
+  process.stdout.write(`workspace: built dist/ in ${seconds(Date.now() - started)} (${decision.reason})\n`);
+}
+
+async function serve(port: number): Promise<string> {
+  const files = staticHandler(DIST);
+  const runs = staticHandler(DIST, { [`/${NOTEBOOK_RUNS_PREFIX}`]: NOTEBOOKS });
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
+    if (path === `/${NOTEBOOK_RUNS_INDEX}`) {
+      res.writeHead(200, { "content-type": "application/json", "cache-control": "no-cache" });
+      res.end(JSON.stringify(findNotebookRuns(NOTEBOOKS)));
+      return;
+    }
+    // Only files directly inside a run folder under notebooks/, as notebook-runs-plugin.ts serves them in dev.
+    const rel = path.startsWith(`/${NOTEBOOK_RUNS_PREFIX}`)
+      ? path.slice(NOTEBOOK_RUNS_PREFIX.length + 1)
+      : "";
+    const folder = rel.slice(0, Math.max(0, rel.lastIndexOf("/")));
+    void (folder && findNotebookRuns(NOTEBOOKS).includes(folder) ? runs(req, res) : files(req, res));
+  });
+  await new Promise<void>((ok, fail) => {
+    server.once("error", fail);
+    server.listen(port, "127.0.0.1", ok);
+  });
+  return `http://localhost:${(server.address() as AddressInfo).port}/`;
+}
+
+const port = Number(process.env.PORT ?? 5173);
+try {
+  build();
+  const url = await serve(port);
+  process.stdout.write(`workspace: serving dist/ on ${url}  (npm run dev for Vite's dev server)\n`);
+} catch (e) {
+  const err = e as NodeJS.ErrnoException;
+  process.stderr.write(
+    err.code === "EADDRINUSE"
+      ? `workspace: port ${port} is in use (another npm start?); set PORT=... to pick another\n`
+      : `workspace: ${err.message}\n`,
+  );
+  process.exit(1);
+}
