@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { BUILD_STAMP, buildDecision, newestFile, writeBuildStamp } from "../../../workspace/node/build-cache";
+import { buildDecision, newestFile, writeBuildStamp } from "../../../workspace/node/build-cache";
 import { cacheControl } from "../../../workspace/node/static-server";
 
 const tmp = mkdtempSync(join(tmpdir(), "jb-build-cache-"));
