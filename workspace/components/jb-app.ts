@@ -110,8 +110,8 @@ export class JbApp extends LitElement {
       font-size: 12px;
     }
     .recovered {
-      background: #fff3bf;
-      border: 1px solid #ffe066;
+      background: var(--jb-note-bg, #fff3bf);
+      border: 1px solid var(--jb-note-border, #ffe066);
       border-radius: 6px;
       padding: 8px 12px;
       margin-bottom: 12px;

@@ -82,15 +82,15 @@ export class JbNotebook extends LitElement {
       font-size: 11px;
     }
     .status-pending {
-      color: #b35c00;
+      color: var(--jb-warn, #b35c00);
     }
     .status-rejected {
       color: var(--jb-bad, #c92a2a);
     }
     .error {
       color: var(--jb-bad, #c92a2a);
-      background: #fff5f5;
-      border: 1px solid #ffc9c9;
+      background: var(--jb-bad-bg, #fff5f5);
+      border: 1px solid var(--jb-bad-border, #ffc9c9);
       border-radius: 4px;
       padding: 6px 8px;
       font-family: ui-monospace, monospace;
@@ -103,7 +103,7 @@ export class JbNotebook extends LitElement {
       color: var(--jb-muted, #5d6678);
     }
     .draft {
-      color: #b35c00;
+      color: var(--jb-warn, #b35c00);
     }
     .toolbar {
       display: flex;

@@ -38,6 +38,10 @@ export class JbOutput extends LitElement {
       display: block;
       margin: 6px 0;
     }
+    /* Plot's halos and tooltips paint in --plot-background (white by default): the panel's colour in dark mode */
+    svg {
+      --plot-background: var(--jb-panel, #fff);
+    }
     .plot {
       display: flex;
       gap: 12px;

@@ -11,6 +11,10 @@ export class JbPlot extends LitElement {
       display: block;
       overflow-x: auto;
     }
+    /* Plot's halos and tooltips paint in --plot-background (white by default): the panel's colour in dark mode */
+    svg {
+      --plot-background: var(--jb-panel, #fff);
+    }
     .error {
       color: var(--jb-bad, #c92a2a);
       font-family: ui-monospace, monospace;

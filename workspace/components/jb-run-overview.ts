@@ -64,12 +64,12 @@ export class JbRunOverview extends LitElement {
       margin-left: 6px;
     }
     .synthetic {
-      background: #fff3bf;
-      color: #7a5b00;
+      background: var(--jb-note-bg, #fff3bf);
+      color: var(--jb-note-fg, #7a5b00);
     }
     .incomplete {
-      background: #ffe3e3;
-      color: #a61e1e;
+      background: var(--jb-incomplete-bg, #ffe3e3);
+      color: var(--jb-incomplete-fg, #a61e1e);
     }
     .errors {
       color: var(--jb-bad, #c92a2a);
