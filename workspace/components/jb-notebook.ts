@@ -22,6 +22,7 @@ import { sanitize } from "../publish/browser-sanitize";
 import { renderMarkdown } from "../publish/publish";
 import { clearDraft, saveDraft } from "../app/autosave";
 import { ANALYSES, type PaletteEntry } from "../app/analysis-palette";
+import { headingIds } from "../app/heading-ids";
 import "./jb-code-editor";
 import "./jb-output";
 
@@ -44,6 +45,7 @@ export class JbNotebook extends LitElement {
   private drafts = new Map<number, string>();
   private undoStack: string[] = [];
   private frame = 0;
+  private headingKey = "";
 
   constructor() {
     super();
@@ -66,6 +68,9 @@ export class JbNotebook extends LitElement {
     }
     .prose :first-child {
       margin-top: 0;
+    }
+    .prose :is(h1, h2, h3) {
+      scroll-margin-top: 56px; /* below the sticky toolbar */
     }
     .bar {
       display: flex;
@@ -143,6 +148,20 @@ export class JbNotebook extends LitElement {
       onCell: () => this.schedule(),
     });
     this.rt.load(this.nb);
+  }
+
+  /** Hook for <jb-toc> (issue 19): ids on the prose headings, and a "headings" event when they change. */
+  override updated() {
+    const found = [...this.renderRoot.querySelectorAll<HTMLElement>(".prose :is(h1, h2, h3)")];
+    const ids = headingIds(found.map((h) => h.textContent ?? ""));
+    const headings = found.map((h, i) => {
+      h.id = ids[i]!;
+      return { id: ids[i]!, text: (h.textContent ?? "").trim(), level: Number(h.tagName[1]) };
+    });
+    const key = JSON.stringify(headings);
+    if (key === this.headingKey) return;
+    this.headingKey = key;
+    this.dispatchEvent(new CustomEvent("headings", { detail: headings, bubbles: true, composed: true }));
   }
 
   /** One re-render per animation frame, however many cells settle in it. */

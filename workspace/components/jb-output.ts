@@ -65,6 +65,9 @@ export class JbOutput extends LitElement {
       font-size: 12px;
       white-space: pre-wrap;
     }
+    .md {
+      overflow-x: auto; /* a wide Markdown table scrolls in place, not the page (issue 19) */
+    }
     .md :first-child {
       margin-top: 0;
     }

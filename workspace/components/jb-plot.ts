@@ -24,7 +24,8 @@ export class JbPlot extends LitElement {
 
   override updated() {
     // The navigation-to-first-chart benchmarks read this mark: the first chart drawn inside the viewport.
-    const svg = this.renderRoot.querySelector("svg");
+    // With a legend Plot returns a <figure>: its chart is the svg child, not the legend's swatches.
+    const svg = this.renderRoot.querySelector("figure > svg") ?? this.renderRoot.querySelector("svg");
     if (!svg || performance.getEntriesByName("jb:first-chart").length > 0) return;
     const box = svg.getBoundingClientRect();
     if (box.width > 0 && box.top < innerHeight && box.bottom > 0) performance.mark("jb:first-chart");
