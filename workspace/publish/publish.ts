@@ -45,7 +45,7 @@ export interface PublishContext {
   provenance: PublishProvenance;
   /** rows shown per result table before "show all" (default 10) */
   headRows?: number;
-  /** rows of a result table written into the page, folded after headRows (default 1,000) */
+  /** rows of a result table written into the page, folded after headRows (default 200: reports stay small; embedData carries every row) */
   maxRows?: number;
   /** embed each result table in full as an Arrow IPC file (a download link); needs encodeArrow */
   embedData?: boolean;
@@ -121,7 +121,7 @@ function base64(bytes: Uint8Array): string {
 function renderTable(t: TableLike, label: string, ctx: PublishContext): string {
   const head = Math.min(ctx.headRows ?? 10, t.numRows);
   // Issue 19: the rest (up to a bound) is in the page, folded behind a "show all" box that needs no script.
-  const n = Math.min(Math.max(head, ctx.maxRows ?? 1000), t.numRows);
+  const n = Math.min(Math.max(head, ctx.maxRows ?? 200), t.numRows);
   const fields = t.schema.fields;
   const cols = fields.map((f) => ({ name: f.name, vec: t.getChild(f.name) }));
   const numeric = cols.map((c) => ["number", "bigint"].includes(typeof c.vec?.get(0)));
