@@ -163,8 +163,13 @@ export class JbRunOverview extends LitElement {
     const frames = runs.reduce((n, r) => n + (r.rows.frames ?? 0), 0);
     const failed = runs.filter((r) => r.errors.length).length;
     const plural = (n: number, word: string) => `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
-    return html`<strong>${plural(runs.length, "run")}</strong> · ${plural(devices, "device")} ·
-      ${plural(frames, "frame")}${failed ? html` · <span class="bad">${failed} with errors</span>` : nothing}`;
+    // counts a run's manifest or tables do not give (no device named, no frames table) are left out
+    const parts = [devices ? plural(devices, "device") : "", frames ? plural(frames, "frame") : ""].filter(
+      Boolean,
+    );
+    return html`<strong>${plural(runs.length, "run")}</strong>${parts.map((p) => ` · ${p}`)}${
+        failed ? html` · <span class="bad">${failed} with errors</span>` : nothing
+      }`;
   }
 
   private row(run: LoadedRun, hasFrames: boolean, others: string[]) {
