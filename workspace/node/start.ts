@@ -2,13 +2,10 @@
 // the optimized files from dist/ without on-the-fly compression (issue 19: Vite's dev server took 11 s to the
 // first chart). The runs beside notebooks are served live from notebooks/, as the dev plugin does.
 import { execFileSync } from "node:child_process";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildDecision, writeBuildStamp } from "./build-cache";
-import { findNotebookRuns, NOTEBOOK_RUNS_INDEX, NOTEBOOK_RUNS_PREFIX } from "./notebook-runs-plugin";
-import { staticHandler } from "./static-server";
+import { serveWorkspace } from "./static-server";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const DIST = join(ROOT, "dist");
@@ -32,34 +29,10 @@ function build(): void {
   process.stdout.write(`workspace: built dist/ in ${seconds(Date.now() - started)} (${decision.reason})\n`);
 }
 
-async function serve(port: number): Promise<string> {
-  const files = staticHandler(DIST);
-  const runs = staticHandler(DIST, { [`/${NOTEBOOK_RUNS_PREFIX}`]: NOTEBOOKS });
-  const server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
-    if (path === `/${NOTEBOOK_RUNS_INDEX}`) {
-      res.writeHead(200, { "content-type": "application/json", "cache-control": "no-cache" });
-      res.end(JSON.stringify(findNotebookRuns(NOTEBOOKS)));
-      return;
-    }
-    // Only files directly inside a run folder under notebooks/, as notebook-runs-plugin.ts serves them in dev.
-    const rel = path.startsWith(`/${NOTEBOOK_RUNS_PREFIX}`)
-      ? path.slice(NOTEBOOK_RUNS_PREFIX.length + 1)
-      : "";
-    const folder = rel.slice(0, Math.max(0, rel.lastIndexOf("/")));
-    void (folder && findNotebookRuns(NOTEBOOKS).includes(folder) ? runs(req, res) : files(req, res));
-  });
-  await new Promise<void>((ok, fail) => {
-    server.once("error", fail);
-    server.listen(port, "127.0.0.1", ok);
-  });
-  return `http://localhost:${(server.address() as AddressInfo).port}/`;
-}
-
 const port = Number(process.env.PORT ?? 5173);
 try {
   build();
-  const url = await serve(port);
+  const url = (await serveWorkspace(DIST, NOTEBOOKS, port, "localhost")).url;
   process.stdout.write(`workspace: serving dist/ on ${url}  (npm run dev for Vite's dev server)\n`);
 } catch (e) {
   const err = e as NodeJS.ErrnoException;

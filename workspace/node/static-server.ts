@@ -5,6 +5,7 @@ import { stat } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { extname, join, normalize, resolve } from "node:path";
+import { findNotebookRuns, NOTEBOOK_RUNS_INDEX, NOTEBOOK_RUNS_PREFIX } from "./notebook-runs-plugin";
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -95,18 +96,53 @@ export function staticHandler(
   };
 }
 
+/** Listens on loopback; the URL names `host` (npm start prints localhost, as Vite did). */
+async function listen(server: Server, port: number, host = "127.0.0.1"): Promise<StaticServer> {
+  await new Promise<void>((ok, fail) => {
+    server.once("error", fail);
+    server.listen(port, "127.0.0.1", ok);
+  });
+  const { port: actual } = server.address() as AddressInfo;
+  return {
+    url: `http://${host}:${actual}/`,
+    server,
+    close: () => new Promise((ok) => server.close(() => ok())),
+  };
+}
+
 /** Serves `root`, plus extra folders mounted at URL prefixes (e.g. {"/runs/": "/data/bundles"}). */
-export async function serveStatic(
+export function serveStatic(
   root: string,
   port = 0,
   mounts: Record<string, string> = {},
 ): Promise<StaticServer> {
-  const server = createServer(staticHandler(root, mounts));
-  await new Promise<void>((ok) => server.listen(port, "127.0.0.1", ok));
-  const { port: actual } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${actual}/`,
-    server,
-    close: () => new Promise((ok) => server.close(() => ok())),
-  };
+  return listen(createServer(staticHandler(root, mounts)), port);
+}
+
+/**
+ * npm start's server: the built workspace from `dist`, and the runs beside notebooks live from `notebooks` as
+ * notebook-runs-plugin.ts serves them in dev (notebook-runs.json, and only files directly in a run folder).
+ */
+export function serveWorkspace(
+  dist: string,
+  notebooks: string,
+  port = 0,
+  host = "127.0.0.1",
+): Promise<StaticServer> {
+  const files = staticHandler(dist);
+  const runs = staticHandler(dist, { [`/${NOTEBOOK_RUNS_PREFIX}`]: notebooks });
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
+    if (path === `/${NOTEBOOK_RUNS_INDEX}`) {
+      res.writeHead(200, { "content-type": "application/json", "cache-control": "no-cache" });
+      res.end(JSON.stringify(findNotebookRuns(notebooks)));
+      return;
+    }
+    const rel = path.startsWith(`/${NOTEBOOK_RUNS_PREFIX}`)
+      ? path.slice(NOTEBOOK_RUNS_PREFIX.length + 1)
+      : "";
+    const folder = rel.slice(0, Math.max(0, rel.lastIndexOf("/")));
+    void (folder && findNotebookRuns(notebooks).includes(folder) ? runs(req, res) : files(req, res));
+  });
+  return listen(server, port, host);
 }
