@@ -1,48 +1,30 @@
 // The first screen in Chromium (issue 19) at 1440x900 and 900x900: the first chart above the fold, no sideways
 // scrolling, the table of contents following the reader, the notebook picker, the runs summary, dark mode; and
 // a result table's sort, filter, resize and formatting.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serveStatic, type StaticServer } from "../../workspace/node/static-server";
-import { launchChromium } from "../support/chromium";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { notebookSettled, servedWorkspace } from "../support/workspace-page";
 
-let browser: Browser;
-let server: StaticServer;
-
-beforeAll(async () => {
-  server = await serveStatic("dist", 0, { "/fixtures/": "test/fixtures/notebooks" });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const served = servedWorkspace({ "/fixtures/": "test/fixtures/notebooks" });
 
 async function open(
   query: string,
   viewport: { width: number; height: number },
   colorScheme: "light" | "dark" = "light",
 ): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport, colorScheme });
+  const context = await served.browser().newContext({ viewport, colorScheme });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
-  await page.goto(server.url + query);
+  await page.goto(served.url() + query);
   await page.locator("jb-app .status", { hasText: /runs? loaded/ }).waitFor({ timeout: 120_000 });
   return { page, errors };
 }
 
-/** Every cell of the notebook has settled (none pending): the page is as wide as it will get. */
+/** Every cell of the notebook has settled: the page is as wide as it will get. */
 async function settled(page: Page) {
   await page.locator("jb-notebook .block.cell").first().waitFor({ timeout: 120_000 });
-  await page.waitForFunction(
-    () => {
-      const nb = document.querySelector("jb-app")?.shadowRoot?.querySelector("jb-notebook");
-      return !!nb && !nb.shadowRoot?.querySelector(".status-pending");
-    },
-    undefined,
-    { timeout: 180_000 },
-  );
+  await notebookSettled(page);
 }
 
 /** The overview chart's own svg (with a legend, Plot wraps it in a figure beside the swatches). */
@@ -139,11 +121,11 @@ describe("first screen at 1440x900", () => {
   });
 
   it("serves the favicon the page links", async () => {
-    const response = await fetch(`${server.url}favicon.svg`);
+    const response = await fetch(`${served.url()}favicon.svg`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("image/svg+xml");
     expect(await response.text()).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
-    const html = await (await fetch(server.url)).text();
+    const html = await (await fetch(served.url())).text();
     expect(html).toMatch(/<link rel="icon" href="\.\/favicon\.svg" type="image\/svg\+xml"/);
   });
 });

@@ -1,7 +1,25 @@
 // Driving the built workspace in Chromium: open a notebook, wait until no cell is pending, find a cell by what
 // it defines, read the notebook's value snapshot.
 import type { Browser, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 import type { NotebookSnapshot } from "../../workspace/notebook/snapshot";
+import { serveStatic, type StaticServer } from "../../workspace/node/static-server";
+import { launchChromium } from "./chromium";
+
+/** The built workspace (dist/) served and one Chromium, for the test file that calls this; closed after it. */
+export function servedWorkspace(mounts: Record<string, string> = {}): { browser(): Browser; url(): string } {
+  let browser: Browser | undefined;
+  let server: StaticServer | undefined;
+  beforeAll(async () => {
+    server = await serveStatic("dist", 0, mounts);
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  return { browser: () => browser!, url: () => server!.url };
+}
 
 export interface OpenedNotebook {
   page: Page;

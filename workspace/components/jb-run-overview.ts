@@ -11,7 +11,6 @@ export class JbRunOverview extends LitElement {
     runs: { attribute: false },
     engine: { attribute: false },
     perfetto: { state: true },
-    userOpen: { state: true },
   };
   declare runs: LoadedRun[];
   declare engine: SqlEngine | undefined;
@@ -35,11 +34,12 @@ export class JbRunOverview extends LitElement {
   }
 
   /** the reader's choice; until they make one, the list is open for up to 3 runs */
-  declare userOpen: boolean | undefined;
+  private userOpen: boolean | undefined;
 
   private toggle(e: Event, open: boolean) {
     e.preventDefault(); // the details element follows `open` from render, not the click's own toggle
     this.userOpen = !open;
+    this.requestUpdate();
   }
 
   static override styles = css`

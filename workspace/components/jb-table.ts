@@ -15,25 +15,23 @@ const PAD = 14;
 export class JbTable extends LitElement {
   static override properties = {
     table: { attribute: false },
-    scrollTop: { state: true },
     query: { state: true },
-    expanded: { state: true },
     widths: { state: true },
   };
   declare table: ColumnsLike | undefined;
-  declare scrollTop: number;
+  /** the filter and sort the reader chose; kept when the cell re-runs */
   declare query: RowQuery;
-  declare expanded: boolean;
-  /** column name -> width in px, once computed or dragged */
+  /** column name -> width in px, once dragged */
   declare widths: Record<string, number>;
+  /** scroll position and "show all": re-rendered by hand, as they change */
+  private scrolled = 0;
+  private expanded = false;
   private rows: number[] = [];
   private auto = new Map<string, number>();
 
   constructor() {
     super();
-    this.scrollTop = 0;
     this.query = {};
-    this.expanded = false;
     this.widths = {};
   }
 
@@ -139,6 +137,11 @@ export class JbTable extends LitElement {
     return width;
   }
 
+  private view(change: { scrolled?: number; expanded?: boolean }) {
+    Object.assign(this, change);
+    this.requestUpdate();
+  }
+
   private sortBy(column: string) {
     const s = this.query.sort;
     const sort =
@@ -193,7 +196,7 @@ export class JbTable extends LitElement {
     const total = 56 + widths.reduce((a, b) => a + b, 0);
     const collapsed = !this.expanded && this.rows.length > HEAD_ROWS;
     const virtual = !collapsed && this.rows.length > HEAD_ROWS;
-    const first = virtual ? Math.max(0, Math.floor(this.scrollTop / ROW) - 5) : 0;
+    const first = virtual ? Math.max(0, Math.floor(this.scrolled / ROW) - 5) : 0;
     const last = collapsed
       ? HEAD_ROWS
       : virtual
@@ -224,7 +227,7 @@ export class JbTable extends LitElement {
       </div>
       <div
         class="scroll ${virtual ? "virtual" : ""}"
-        @scroll=${(e: Event) => (this.scrollTop = (e.target as HTMLElement).scrollTop)}
+        @scroll=${(e: Event) => this.view({ scrolled: (e.target as HTMLElement).scrollTop })}
       >
         <div class="head" role="row" style="width:${total}px">
           <span class="n">#</span>${names.map(
@@ -254,7 +257,7 @@ export class JbTable extends LitElement {
       </div>
       ${
         collapsed
-          ? html`<button class="all" @click=${() => (this.expanded = true)}>
+          ? html`<button class="all" @click=${() => this.view({ expanded: true })}>
               show all ${this.rows.length.toLocaleString("en-US")} rows
             </button>`
           : nothing

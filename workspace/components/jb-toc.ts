@@ -18,25 +18,18 @@ export class JbToc extends LitElement {
   static override properties = {
     headings: { attribute: false },
     target: { attribute: false },
-    active: { state: true },
-    wide: { state: true },
   };
-  declare headings: TocHeading[];
+  headings: TocHeading[] = [];
+  /** the element whose shadow root holds the headings (jb-notebook) */
   declare target: Element | undefined;
-  declare active: string | undefined;
-  declare wide: boolean;
+  /** the heading being read: set on scroll, re-rendered by hand (no reactive property per scroll frame) */
+  private active: string | undefined;
   private frame = 0;
   private media = matchMedia(WIDE);
   private readonly onScroll = () => {
     if (!this.frame) this.frame = requestAnimationFrame(() => ((this.frame = 0), this.follow()));
   };
-  private readonly onMedia = () => (this.wide = this.media.matches);
-
-  constructor() {
-    super();
-    this.headings = [];
-    this.wide = this.media.matches;
-  }
+  private readonly onMedia = () => this.requestUpdate();
 
   static override styles = css`
     :host {
@@ -108,7 +101,7 @@ export class JbToc extends LitElement {
   }
 
   override updated(changed: Map<string, unknown>) {
-    this.toggleAttribute("wide", this.wide);
+    this.toggleAttribute("wide", this.media.matches);
     if (changed.has("headings")) this.follow();
   }
 
@@ -123,13 +116,16 @@ export class JbToc extends LitElement {
       const top = this.element(h.id)?.getBoundingClientRect().top;
       if (top !== undefined && top <= READING_LINE) active = h.id;
     }
+    if (active === this.active) return;
     this.active = active;
+    this.requestUpdate();
   }
 
   private go(e: Event, id: string) {
     e.preventDefault();
     this.element(id)?.scrollIntoView({ block: "start" });
     this.active = id;
+    this.requestUpdate();
   }
 
   override render() {
@@ -148,7 +144,7 @@ export class JbToc extends LitElement {
           </li>`,
       )}
     </ol>`;
-    return this.wide
+    return this.media.matches
       ? html`<nav aria-label="contents">
           <p class="title">Contents</p>
           ${list}
