@@ -16,12 +16,15 @@ function seconds(ms: number): string {
 }
 
 function build(): void {
+  const started = Date.now();
   const decision = buildDecision(ROOT, DIST);
   if (!decision.stale) {
-    process.stdout.write("workspace: reused the build in dist/ (no source changed since)\n");
+    const ms = Date.now() - started;
+    process.stdout.write(
+      `workspace: reused the build in dist/ (no source changed since; checked in ${ms} ms)\n`,
+    );
     return;
   }
-  const started = Date.now();
   // vite from this package's own node_modules, whatever the caller's PATH holds.
   const vite = join(ROOT, "node_modules", "vite", "bin", "vite.js");
   execFileSync(process.execPath, [vite, "build", "--logLevel", "warn"], { cwd: ROOT, stdio: "inherit" });
