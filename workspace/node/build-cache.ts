@@ -23,15 +23,17 @@ export interface NewestFile {
   mtimeMs: number;
 }
 
-/** The most recently modified file under the given paths (missing paths are skipped), or undefined. */
+/** The most recently modified file or folder under the given paths (missing paths are skipped), or undefined. */
 export function newestFile(paths: readonly string[]): NewestFile | undefined {
   let best: NewestFile | undefined;
   const visit = (p: string) => {
     const info = statSync(p, { throwIfNoEntry: false });
     if (!info) return;
-    if (info.isDirectory()) {
+    if (info.isDirectory())
       for (const e of readdirSync(p)) if (e !== "node_modules" && !e.startsWith(".")) visit(join(p, e));
-    } else if (!best || info.mtimeMs > best.mtimeMs) best = { path: p, mtimeMs: info.mtimeMs };
+    // A folder's own time counts too (it changes when a file in it is deleted or renamed); on a tie the file,
+    // seen first, is the one named.
+    if (!best || info.mtimeMs > best.mtimeMs) best = { path: p, mtimeMs: info.mtimeMs };
   };
   paths.forEach(visit);
   return best;

@@ -1,6 +1,6 @@
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { buildDecision, newestFile, writeBuildStamp } from "../../../workspace/node/build-cache";
 import { cacheControl } from "../../../workspace/node/static-server";
@@ -9,12 +9,17 @@ const tmp = mkdtempSync(join(tmpdir(), "jb-build-cache-"));
 const dist = join(tmp, "dist");
 const T0 = Date.UTC(2026, 0, 1) / 1000; // seconds, as utimes takes them
 
-/** Writes a file under the fake repository with its mtime `s` seconds after T0. */
+/** Writes a file under the fake repository with its mtime, and its folders', `s` seconds after T0. */
 function file(rel: string, s: number) {
   const path = join(tmp, rel);
   mkdirSync(join(path, ".."), { recursive: true });
   writeFileSync(path, rel);
   utimesSync(path, T0 + s, T0 + s);
+  // its folders changed then too, unless they changed later (mkdir just gave new ones today's time)
+  for (let p = dirname(path); p.length > tmp.length; p = dirname(p)) {
+    const t = statSync(p).mtimeMs / 1000;
+    if (t < T0 + s || t > T0 + 1000) utimesSync(p, T0 + s, T0 + s);
+  }
 }
 
 beforeEach(() => {
@@ -41,6 +46,7 @@ describe("newestFile", () => {
   it("ignores node_modules and dot folders", () => {
     file("workspace/node_modules/x/late.js", 99);
     file("workspace/.vite/late.js", 99);
+    utimesSync(join(tmp, "workspace"), T0 + 10, T0 + 10); // as if both folders had been there before
     expect(newestFile([join(tmp, "workspace")])?.mtimeMs).toBe((T0 + 10) * 1000);
   });
   it("is undefined when nothing exists", () => {
@@ -67,6 +73,14 @@ describe("buildDecision", () => {
   it("counts a file saved while the build ran (the stamp holds the build's start)", () => {
     writeBuildStamp(dist, (T0 + 25) * 1000); // the build started before the run file at +30 was written
     expect(buildDecision(tmp, dist, INPUTS)).toMatchObject({ stale: true });
+  });
+  it("rebuilds when a source is deleted (its folder's time changes)", () => {
+    writeBuildStamp(dist, (T0 + 31) * 1000);
+    rmSync(join(tmp, "cells/dune/b.ts"));
+    expect(buildDecision(tmp, dist, INPUTS)).toEqual({
+      stale: true,
+      reason: "cells/dune changed since the last build",
+    });
   });
   it("rebuilds when dist/ lost its index.html (a half-written or emptied build)", () => {
     writeBuildStamp(dist, (T0 + 31) * 1000);
