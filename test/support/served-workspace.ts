@@ -3,6 +3,8 @@
 import { serveStatic } from "../../workspace/node/static-server";
 import { browserSuite, type BrowserSuite } from "./browser-suite";
 
-export function servedWorkspace(): BrowserSuite {
-  return browserSuite(() => serveStatic("dist", 0, { "/fixtures/": "test/fixtures/notebooks" }));
+export function servedWorkspace(
+  mounts: Record<string, string> = { "/fixtures/": "test/fixtures/notebooks" },
+): BrowserSuite {
+  return browserSuite(() => serveStatic("dist", 0, mounts));
 }

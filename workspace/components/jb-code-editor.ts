@@ -37,7 +37,10 @@ export class JbCodeEditor extends LitElement {
       display: block;
       border: 1px solid var(--jb-border, #dfe3ea);
       border-radius: 4px;
+      /* a light editor in both schemes: CodeMirror's default highlight colours are made for it */
       background: #fff;
+      color: #1d2330;
+      color-scheme: light;
     }
     .cm-editor {
       font-size: 13px;

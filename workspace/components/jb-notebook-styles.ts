@@ -16,6 +16,9 @@ export const notebookStyles = css`
   .prose :first-child {
     margin-top: 0;
   }
+  .prose :is(h1, h2, h3) {
+    scroll-margin-top: 56px; /* below the sticky toolbar */
+  }
   .bar {
     display: flex;
     gap: 8px;
@@ -31,15 +34,15 @@ export const notebookStyles = css`
     font-size: 11px;
   }
   .status-pending {
-    color: #b35c00;
+    color: var(--jb-warn, #b35c00);
   }
   .status-rejected {
     color: var(--jb-bad, #c92a2a);
   }
   .error {
     color: var(--jb-bad, #c92a2a);
-    background: #fff5f5;
-    border: 1px solid #ffc9c9;
+    background: var(--jb-bad-bg, #fff5f5);
+    border: 1px solid var(--jb-bad-border, #ffc9c9);
     border-radius: 4px;
     padding: 6px 8px;
     font-family: ui-monospace, monospace;
@@ -52,7 +55,7 @@ export const notebookStyles = css`
     color: var(--jb-muted, #5d6678);
   }
   .draft {
-    color: #b35c00;
+    color: var(--jb-warn, #b35c00);
   }
   .toolbar {
     display: flex;

@@ -28,6 +28,7 @@ import { renderMarkdown } from "../notebook/markdown-render";
 import { clearDraft, saveDraft } from "../app/autosave";
 import { ANALYSES, type PaletteEntry } from "../app/analysis-palette";
 import type { SQLNamespace } from "@codemirror/lang-sql";
+import { headingIds } from "../app/heading-ids";
 import "./jb-code-editor";
 import type { InsertKind } from "./jb-insert-bar";
 import "./jb-insert-bar";
@@ -89,6 +90,7 @@ export class JbNotebook extends LitElement {
   private schema: SQLNamespace | undefined;
   private toastTimer: ReturnType<typeof setTimeout> | undefined;
   private markdownCache = new Map<string, string>();
+  private headingKey = "";
 
   constructor() {
     super();
@@ -147,6 +149,20 @@ export class JbNotebook extends LitElement {
       onCell: () => this.schedule(),
     });
     this.rt.load(this.nb);
+  }
+
+  /** Hook for <jb-toc> (issue 19): ids on the prose headings, and a "headings" event when they change. */
+  override updated() {
+    const found = [...this.renderRoot.querySelectorAll<HTMLElement>(".prose :is(h1, h2, h3)")];
+    const ids = headingIds(found.map((h) => h.textContent ?? ""));
+    const headings = found.map((h, i) => {
+      h.id = ids[i]!;
+      return { id: ids[i]!, text: (h.textContent ?? "").trim(), level: Number(h.tagName[1]) };
+    });
+    const key = JSON.stringify(headings);
+    if (key === this.headingKey) return;
+    this.headingKey = key;
+    this.dispatchEvent(new CustomEvent("headings", { detail: headings, bubbles: true, composed: true }));
   }
 
   /** One re-render per animation frame, however many cells settle in it. */

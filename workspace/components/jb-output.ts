@@ -20,6 +20,10 @@ export class JbOutput extends LitElement {
       display: block;
       margin: 6px 0;
     }
+    /* Plot's halos and tooltips paint in --plot-background (white by default): the panel's colour in dark mode */
+    svg {
+      --plot-background: var(--jb-panel, #fff);
+    }
     .plot {
       display: flex;
       gap: 12px;
@@ -42,6 +46,9 @@ export class JbOutput extends LitElement {
       margin: 0;
       font-size: 12px;
       white-space: pre-wrap;
+    }
+    .md {
+      overflow-x: auto; /* a wide Markdown table scrolls in place, not the page (issue 19) */
     }
     .md :first-child {
       margin-top: 0;
