@@ -26,29 +26,15 @@ export interface SimCounterSample {
   value: number;
 }
 
-const KNOWN = [
-  "cpu-cycles",
-  "instructions",
-  "cache-references",
-  "cache-misses",
-  "branch-instructions",
-  "branch-misses",
-  "task-clock",
-  "cpu-clock",
-  "context-switches",
-  "page-faults",
-  "stalled-cycles-frontend",
-  "stalled-cycles-backend",
-];
+const words = (list: string) => list.trim().split(/\s+/);
+
+/** simpleperf's event names, as `simpleperf list` prints them */
+const KNOWN = words(`
+  cpu-cycles instructions cache-references cache-misses branch-instructions branch-misses task-clock cpu-clock
+  context-switches page-faults stalled-cycles-frontend stalled-cycles-backend
+`);
 const NOT_ON_THIS_PMU = new Set(["stalled-cycles-frontend", "stalled-cycles-backend"]);
-const DEFAULT_EVENTS = [
-  "cpu-cycles",
-  "instructions",
-  "branch-misses",
-  "task-clock",
-  "context-switches",
-  "page-faults",
-];
+const DEFAULT_EVENTS = words("cpu-cycles instructions branch-misses task-clock context-switches page-faults");
 const NOT_FOUND = (what: string) => `/system/bin/sh: ${what}: inaccessible or not found\n`;
 
 interface Run {

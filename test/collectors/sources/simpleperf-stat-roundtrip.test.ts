@@ -13,23 +13,12 @@ import {
   type StatWriteRow,
 } from "../../../collectors/sources/simpleperf-stat-writer";
 
-const COUNTERS = [
-  "cpu-cycles",
-  "instructions",
-  "cache-references",
-  "cache-misses",
-  "branch-instructions",
-  "branch-misses",
-  "task-clock",
-  "cpu-clock",
-  "context-switches",
-  "page-faults",
-  "raw-l1d-cache-refill",
-  "sched:sched_switch",
-  "cpu-cycles:u",
-  "cpu-cycles:k",
-  "instructions:u",
-];
+const COUNTERS = `
+  cpu-cycles instructions cache-references cache-misses branch-instructions branch-misses task-clock cpu-clock
+  context-switches page-faults raw-l1d-cache-refill sched:sched_switch cpu-cycles:u cpu-cycles:k instructions:u
+`
+  .trim()
+  .split(/\s+/);
 const STYLES: StatStyle[] = ["2018", "2020", "current", "csv-2018", "csv"];
 const hasPct = (s: StatStyle) => s === "2018" || s === "2020" || s === "csv-2018";
 
