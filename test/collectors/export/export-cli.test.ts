@@ -12,33 +12,21 @@ import { decode, subs } from "./proto-decode";
 const dir = mkdtempSync(join(tmpdir(), "export-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** `jankbook export <the paper-cases sample> ...args`, in this process: its exit code. */
+const exportSample = (...args: string[]) =>
+  main(["node", "jankbook", "export", SAMPLES_DIR + "paper-cases-pixel-4a", ...args]);
+
 describe("jankbook export", () => {
   it("writes a Perfetto trace of the sample run through the registered command", async () => {
     const out = join(dir, "run.perfetto-trace");
-    const code = await main([
-      "node",
-      "jankbook",
-      "export",
-      SAMPLES_DIR + "paper-cases-pixel-4a",
-      "--out",
-      out,
-    ]);
+    const code = await exportSample("--out", out);
     expect(code).toBe(0);
     const packets = subs(decode(new Uint8Array(readFileSync(out))), 1);
     expect(packets.filter((p) => p.has(11)).length).toBeGreaterThan(2 * 416);
   });
 
   it("refuses an unknown format by name", async () => {
-    const code = await main([
-      "node",
-      "jankbook",
-      "export",
-      SAMPLES_DIR + "paper-cases-pixel-4a",
-      "--out",
-      join(dir, "x"),
-      "--format",
-      "json",
-    ]);
+    const code = await exportSample("--out", join(dir, "x"), "--format", "json");
     expect(code).toBe(1);
   });
 });
