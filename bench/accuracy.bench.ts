@@ -69,6 +69,9 @@ async function trialsOf(f: AccuracyFamily): Promise<Trial[]> {
   return trials;
 }
 
+/** The scenarios a goal's metric is measured on. */
+const scenariosOf = (f: AccuracyFamily, goal: AccuracyGoal) => goal.scenarios ?? f.scenarios;
+
 /** Per goal metric: per scenario, per scenario and noise level, and over the family. */
 function summarise(f: AccuracyFamily, trials: readonly Trial[]) {
   const figures = (goal: AccuracyGoal, keep: (t: Trial) => boolean) =>
@@ -78,9 +81,9 @@ function summarise(f: AccuracyFamily, trials: readonly Trial[]) {
     );
   return f.goals.map((goal) => ({
     ...goal,
-    all: figures(goal, () => true),
+    all: figures(goal, (t) => scenariosOf(f, goal).includes(t.scenario)),
     scenarios: Object.fromEntries(
-      f.scenarios.map((s) => [
+      scenariosOf(f, goal).map((s) => [
         s,
         {
           all: figures(goal, (t) => t.scenario === s),
@@ -127,7 +130,7 @@ function summaryOf(f: AccuracyFamily) {
 
 export const benchmarks: Benchmark[] = (await families()).flatMap((f) =>
   f.goals.flatMap((goal, gi) =>
-    [...f.scenarios, "all"].map((scenario): Benchmark => ({
+    [...scenariosOf(f, goal), "all"].map((scenario): Benchmark => ({
       name: `accuracy/${f.name} ${scenario} ${goal.metric} (mean)`,
       unit: goal.metric,
       budget: goal.paper,

@@ -55,6 +55,9 @@ const CASES: Record<string, DrawCase> = {
   },
 };
 
+/** The cases whose culprit is ranked in `list` (RES: cases 1-3, RCS: case 4). */
+const casesListedBy = (list: "RES" | "RCS") => Object.keys(CASES).filter((k) => CASES[k]!.list === list);
+
 /** View ids in the list's order: RES lowest first, RCS largest first. */
 export function ranked(run: SimRun, list: "RES" | "RCS"): number[] {
   const trace: RenderTrace = preprocessRenderOps(run.renderOps!);
@@ -101,8 +104,16 @@ export const family: Family = {
       paper: 15,
       aim: 3,
       source: "DRAW §VI-C (Figure 7: top 15)",
+      scenarios: casesListedBy("RES"),
     },
-    { metric: "culprit's rank in RCS", better: "lower", paper: 15, aim: 3, source: "DRAW §VI-D (case 4)" },
+    {
+      metric: "culprit's rank in RCS",
+      better: "lower",
+      paper: 15,
+      aim: 3,
+      source: "DRAW §VI-D (case 4)",
+      scenarios: casesListedBy("RCS"),
+    },
   ],
   run: trial,
 };

@@ -34,6 +34,8 @@ export interface AccuracyGoal {
   aim: number;
   /** where the paper's figure comes from, e.g. "DiagDroid §6.4 (Table 2)" */
   source: string;
+  /** the scenarios this metric is measured on (default: all of the family's) */
+  scenarios?: readonly string[];
 }
 
 /** One trial's metrics; a metric the trial could not measure is NaN (counted as missed, not dropped). */
