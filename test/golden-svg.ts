@@ -5,12 +5,16 @@
 import * as Plot from "@observablehq/plot";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { parseHTML } from "linkedom";
+import { themePlot } from "../workspace/notebook/chart-theme";
 
 const { document } = parseHTML("<!doctype html><html><body></body></html>");
 
-/** The chart's <svg> (with a title or legend Plot returns a <figure>: its last <svg>) as standalone text. */
+/**
+ * The chart's <svg> (with a title or legend Plot returns a <figure>: its last <svg>) as standalone text, drawn with
+ * the chart theme as every host draws it (no ramp legends: linkedom has no canvas).
+ */
 export function renderSvg(options: Plot.PlotOptions): string {
-  const node = Plot.plot({ ...options, document } as Plot.PlotOptions) as unknown as Element;
+  const node = Plot.plot({ ...themePlot(options), document } as Plot.PlotOptions) as unknown as Element;
   const svg =
     node.tagName.toLowerCase() === "svg"
       ? node

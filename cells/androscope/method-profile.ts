@@ -5,6 +5,7 @@
 import * as Plot from "@observablehq/plot";
 import type { Table } from "apache-arrow";
 import { readCallColumns, type CallColumns } from "./call-columns";
+import { shortMethodName } from "./trace-names";
 import type { CallCounters } from "./counter-attribution";
 import { timeWindow } from "../common/time-window";
 
@@ -173,25 +174,34 @@ export function methodProfilePlot(
   rows: readonly ProfileRow[],
   options: { top?: number } = {},
 ): Plot.PlotOptions {
-  const top = rows
-    .slice(0, options.top ?? 20)
-    .map((r) => ({ name: r.name, inclusive: r.inclusive / 1e6, exclusive: r.exclusive / 1e6 }));
+  const picked = rows.slice(0, options.top ?? 20);
+  // Short labels (class without package, simple parameter types) unless two methods would then share one.
+  const short = picked.map((r) => shortMethodName(r.name));
+  const names = new Set(short).size === short.length ? short : picked.map((r) => r.name);
+  const top = picked.map((r, i) => ({
+    name: names[i]!,
+    full: r.name,
+    inclusive: r.inclusive / 1e6,
+    exclusive: r.exclusive / 1e6,
+  }));
   return {
-    marginLeft: 280,
     x: { label: "time (ms)", grid: true },
     y: { label: null, domain: top.map((r) => r.name) },
+    color: { domain: ["inclusive", "exclusive"], range: ["#9ecae1", "#3182bd"], legend: true },
     marks: [
       Plot.barX(top, {
         x: "inclusive",
         y: "name",
-        fill: "#9ecae1",
-        title: (d: { inclusive: number }) => `inclusive ${d.inclusive.toFixed(3)} ms`,
+        fill: () => "inclusive",
+        title: (d: { full: string; inclusive: number }) =>
+          `${d.full}\ninclusive ${d.inclusive.toFixed(3)} ms`,
       }),
       Plot.barX(top, {
         x: "exclusive",
         y: "name",
-        fill: "#3182bd",
-        title: (d: { exclusive: number }) => `exclusive ${d.exclusive.toFixed(3)} ms`,
+        fill: () => "exclusive",
+        title: (d: { full: string; exclusive: number }) =>
+          `${d.full}\nexclusive ${d.exclusive.toFixed(3)} ms`,
       }),
       Plot.ruleX([0]),
     ],

@@ -250,8 +250,8 @@ export function overdrawDepthPlot(
     height: Math.round((360 * screen.height) / Math.max(1, screen.width)),
     x: { domain: [0, screen.width], label: "x (px)" },
     y: { domain: [screen.height, 0], label: "y (px)" },
-    // No ramp legend: continuous legends draw on a canvas, which headless rendering lacks.
-    color: { type: "linear", scheme, label: "overdraw depth" },
+    // Depths are small integers: an ordinal scale's swatch legend needs no canvas (a ramp does), so it shows headless too.
+    color: { type: "ordinal", scheme, label: "overdraw depth (draws per pixel)", legend: true },
     marks: [
       Plot.frame(),
       Plot.rect(regions as DepthRegion[], {

@@ -100,7 +100,6 @@ export function renderingEfficiencyPlot(
     }));
   const floor = rows.length ? Math.min(...rows.map((r) => r.res)) / 2 : 1;
   return {
-    marginLeft: 260,
     x: { type: "log", label: "RES (visible pixel·s + 1) / s; lower is worse", grid: true },
     y: { domain: rows.map((r) => r.label), label: null },
     marks: [

@@ -1,8 +1,9 @@
 // <jb-output>: one displayed value of a cell: an editable plot (chart + form; clicking a mark selects when
 // the plot is a view), Plot options, a result table, Markdown (sanitized), an input element, or a value.
 import * as Plot from "@observablehq/plot";
-import { LitElement, css, html } from "lit";
+import { LitElement, css, html, unsafeCSS } from "lit";
 import { unsafeHTML } from "lit/directives/unsafe-html.js";
+import { CHART_CSS, themePlot, type ChartThemeOptions } from "../notebook/chart-theme";
 import { classifyDisplay } from "../notebook/display-kind";
 import { brushInterval, plotSpecToOptions, type BrushX, type PlotSpec } from "../notebook/plot-spec";
 import { sanitize } from "../publish/browser-sanitize";
@@ -10,55 +11,98 @@ import { renderMarkdown } from "../notebook/markdown-render";
 import "./jb-plot-form";
 import "./jb-table";
 
+/** The plot form's column beside a chart (200 px, 12 px gap, 11 px border and padding); below it when narrower. */
+const FORM_WIDTH = 223;
+const FORM_BESIDE = 700;
+
 export class JbOutput extends LitElement {
   static override properties = { value: { attribute: false }, plotIndex: { type: Number } };
   declare value: unknown;
   /** which plot({...}) call of the cell this is, for writing edits back */
   declare plotIndex: number;
 
-  static override styles = css`
-    :host {
-      display: block;
-      margin: 6px 0;
-    }
-    .plot {
-      display: flex;
-      gap: 12px;
-      align-items: flex-start;
-    }
-    .chart {
-      flex: 1;
-      min-width: 0;
-      overflow-x: auto;
-    }
-    jb-plot-form {
-      flex: 0 0 200px;
-      border-left: 1px solid var(--jb-border, #dfe3ea);
-      padding-left: 10px;
-    }
-    .selectable svg [aria-label] > * {
-      cursor: pointer;
-    }
-    pre {
-      margin: 0;
-      font-size: 12px;
-      white-space: pre-wrap;
-    }
-    .md :first-child {
-      margin-top: 0;
-    }
-    .md :last-child {
-      margin-bottom: 0;
-    }
-    .selected {
-      font-size: 12px;
-      color: var(--jb-accent, #3b5bdb);
-    }
-  `;
+  static override styles = [
+    unsafeCSS(CHART_CSS),
+    css`
+      :host {
+        display: block;
+        margin: 6px 0;
+        container-type: inline-size;
+      }
+      .plot {
+        display: flex;
+        gap: 12px;
+        align-items: flex-start;
+      }
+      .chart {
+        flex: 1;
+        min-width: 0;
+        overflow-x: auto;
+      }
+      jb-plot-form {
+        flex: 0 0 200px;
+        border-left: 1px solid var(--jb-border, #dfe3ea);
+        padding-left: 10px;
+      }
+      .selectable svg [aria-label] > * {
+        cursor: pointer;
+      }
+      pre {
+        margin: 0;
+        font-size: 12px;
+        white-space: pre-wrap;
+      }
+      .md :first-child {
+        margin-top: 0;
+      }
+      .md :last-child {
+        margin-bottom: 0;
+      }
+      .selected {
+        font-size: 12px;
+        color: var(--jb-accent, #3b5bdb);
+      }
+      @container (max-width: ${FORM_BESIDE - 1}px) {
+        .plot {
+          flex-direction: column;
+        }
+        jb-plot-form {
+          flex: none;
+          border-left: none;
+          padding-left: 0;
+        }
+      }
+    `,
+  ];
+
+  private observer: ResizeObserver | undefined;
+  private drawnWidth = 0;
+
+  override connectedCallback() {
+    super.connectedCallback();
+    // Charts take their container's width (re-drawn when it changes) so their text stays at Plot's 10 px.
+    this.observer = new ResizeObserver(() => {
+      if (Math.abs(this.clientWidth - this.drawnWidth) > 8) this.requestUpdate();
+    });
+    this.observer.observe(this);
+  }
+
+  override disconnectedCallback() {
+    super.disconnectedCallback();
+    this.observer?.disconnect();
+  }
+
+  /** The theme for a chart drawn here: the width it has (beside the plot form, or alone), canvas legends. */
+  private theme(beside: boolean, extra: ChartThemeOptions = {}): ChartThemeOptions {
+    this.drawnWidth = this.clientWidth;
+    const host = this.clientWidth || 760;
+    const width = beside && host >= FORM_BESIDE ? host - FORM_WIDTH : host;
+    return { width: Math.max(240, Math.floor(width)), rampLegends: true, ...extra };
+  }
 
   private plotElement(spec: PlotSpec) {
-    const options = plotSpecToOptions(spec);
-    const figure = Plot.plot({ ...options, document, width: Math.min(options.width ?? 760, 760) });
+    const options = themePlot(plotSpecToOptions(spec), this.theme(true));
+    const figure = Plot.plot({ ...options, document });
     if (spec.select) {
       const rows = ((options.marks?.[0] as { data?: unknown[] } | undefined)?.data ?? []) as Record<
         string,
@@ -91,12 +135,11 @@ export class JbOutput extends LitElement {
           }),
         ]
       : [];
-    const figure = Plot.plot({
-      ...(options as Plot.PlotOptions),
-      marks: [...(input.marks ?? []), ...shown],
-      document,
-      width: Math.min(input.width ?? 760, 760),
-    });
+    const themed = themePlot(
+      { ...(options as Plot.PlotOptions), marks: [...(input.marks ?? []), ...shown] },
+      this.theme(false, { tips: false }),
+    );
+    const figure = Plot.plot({ ...themed, document });
     const svgs =
       figure.tagName.toLowerCase() === "svg" ? [figure] : Array.from(figure.querySelectorAll("svg"));
     const svg = svgs.sort((a, b) => Number(b.getAttribute("width")) - Number(a.getAttribute("width")))[0] as
@@ -165,7 +208,9 @@ export class JbOutput extends LitElement {
         </div>`;
       }
       case "plot-options":
-        return html`<div class="chart">${Plot.plot({ ...d.value, document })}</div>`;
+        return html`<div class="chart">
+          ${Plot.plot({ ...themePlot(d.value, this.theme(false)), document })}
+        </div>`;
       case "table":
         return html`<jb-table .table=${d.value}></jb-table>`;
       case "markdown":
