@@ -176,6 +176,10 @@ export function deviationLabelsPlot(
   const title = `${options.bucket === undefined ? "run" : `E${options.bucket}`}: ${d.metric} — new run ${d.label}`;
   return {
     title,
+    // room for the fence labels above the plot and at its ends
+    marginTop: 28,
+    marginLeft: 40,
+    marginRight: 40,
     x: { label: d.metric },
     y: { axis: null },
     marks: [

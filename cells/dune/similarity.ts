@@ -72,11 +72,12 @@ export function similarityWeightsPlot(
     run: options.labels?.[i] ?? `T${i + 1}`,
     weight: w,
     degree: result.degree[i]!,
-    cluster: String(result.cluster[i]),
+    // words, not a lone "0" in the legend (issue 19)
+    cluster: result.cluster[i] === 0 ? "most similar (0)" : `cluster ${result.cluster[i]}`,
   }));
   return {
     y: { label: "weight w(Ti)" },
-    color: { legend: true, label: "cluster (0 = most similar)" },
+    color: { legend: true, label: "cluster" },
     marks: [Plot.barY(rows, { x: "run", y: "weight", fill: "cluster", tip: true }), Plot.ruleY([0])],
   };
 }

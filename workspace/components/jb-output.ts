@@ -80,9 +80,15 @@ export class JbOutput extends LitElement {
 
   override connectedCallback() {
     super.connectedCallback();
-    // Charts take their container's width (re-drawn when it changes) so their text stays at Plot's 10 px.
+    // Charts take their container's width (re-drawn when it changes) so their text stays at Plot's 10 px: the
+    // host's width, or beside the plot form the chart column's, whose width the form decides.
     this.observer = new ResizeObserver(() => {
-      if (Math.abs(this.clientWidth - this.drawnWidth) > 8) this.requestUpdate();
+      const column = this.renderRoot.querySelector(".plot > .chart");
+      const measured = column?.clientWidth ?? 0;
+      if (measured && measured !== this.besideWidth && Math.abs(measured - this.drawnBeside) > 2) {
+        this.besideWidth = measured;
+        this.requestUpdate();
+      } else if (Math.abs(this.clientWidth - this.drawnWidth) > 8) this.requestUpdate();
     });
     this.observer.observe(this);
   }
@@ -92,12 +98,25 @@ export class JbOutput extends LitElement {
     this.observer?.disconnect();
   }
 
+  /** The width the chart column beside the plot form had when last measured (the form's own width varies). */
+  private besideWidth: number | undefined;
+  private drawnBeside = 0;
+
+  override updated() {
+    const column = this.renderRoot.querySelector(".plot > .chart");
+    if (column) this.observer?.observe(column);
+  }
+
   /** The theme for a chart drawn here: the width it has (beside the plot form, or alone), canvas legends. */
   private theme(beside: boolean, extra: ChartThemeOptions = {}): ChartThemeOptions {
+    if (this.clientWidth !== this.drawnWidth) this.besideWidth = undefined;
     this.drawnWidth = this.clientWidth;
     const host = this.clientWidth || 760;
-    const width = beside && host >= FORM_BESIDE ? host - FORM_WIDTH : host;
-    return { width: Math.max(240, Math.floor(width)), rampLegends: true, ...extra };
+    let width = host;
+    if (beside) width = this.besideWidth ?? (host >= FORM_BESIDE ? host - FORM_WIDTH : host);
+    width = Math.max(240, Math.floor(width));
+    if (beside) this.drawnBeside = width;
+    return { width, rampLegends: true, ...extra };
   }
 
   private plotElement(spec: PlotSpec) {

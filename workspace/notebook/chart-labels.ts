@@ -53,6 +53,8 @@ const KNOWN: Record<string, Known> = {
   ipc: { label: "instructions per cycle" },
   res: { label: "RES (visible pixel·s + 1) / s" },
   run_id: { label: "run" },
+  label: { label: "" },
+  name: { label: "" },
   weight: { label: "similarity weight" },
 };
 
@@ -82,10 +84,17 @@ function words(name: string): string {
     .toLowerCase();
 }
 
-/** The human label of a column: the dictionary's, else its words with the unit its suffix names. */
+/** Is this text one of the column names the dictionary knows (a raw column name used as a label)? */
+export function isKnownColumn(name: string): boolean {
+  return Object.hasOwn(KNOWN, name);
+}
+
+/**
+ * The human label of a column: the dictionary's, else its words with the unit its suffix names; "" for generic
+ * names (`label`, `name`) whose values speak for themselves.
+ */
 export function columnLabel(name: string): string {
-  const known = KNOWN[name];
-  if (known) return known.label;
+  if (isKnownColumn(name)) return KNOWN[name]!.label;
   for (const [suffix, unit] of UNIT_SUFFIXES)
     if (suffix.test(name) && name.replace(suffix, "") !== "")
       return `${words(name.replace(suffix, ""))} (${unit})`;
@@ -94,7 +103,7 @@ export function columnLabel(name: string): string {
 
 /** Whether a column holds nanoseconds by its name, and whether they are instants or durations. */
 export function nsKind(name: string): NsKind | undefined {
-  if (KNOWN[name]) return KNOWN[name].ns;
+  if (isKnownColumn(name)) return KNOWN[name]!.ns;
   if (/(?:_ns|Ns)$/.test(name)) return "duration";
   return undefined;
 }

@@ -5,6 +5,7 @@ import * as Plot from "@observablehq/plot";
 import {
   booleanWords,
   columnLabel,
+  isKnownColumn,
   looksLikeNs,
   nsKind,
   nsLabel,
@@ -151,7 +152,8 @@ function axisScale(scale: Plot.ScaleOptions | undefined, bound: Bound): Plot.Sca
     out.transform = nsTransform(kind);
     if (out.label === undefined) out.label = nsLabel(field, kind);
   }
-  if (out.label === undefined) out.label = columnLabel(field);
+  if (out.label === undefined || (typeof out.label === "string" && isKnownColumn(out.label)))
+    out.label = columnLabel(typeof out.label === "string" ? out.label : field) || null;
   return out;
 }
 
@@ -186,7 +188,9 @@ function colorScale(
   const continuous =
     !strings.size && !booleans && !ORDINAL_TYPES.has(String(out.type ?? "")) && !Array.isArray(out.range);
   if (out.legend === undefined && (!continuous || theme.rampLegends)) out.legend = true;
-  if (out.label === undefined && field) out.label = columnLabel(field);
+  if (out.label === undefined && field) out.label = columnLabel(field) || null;
+  // A ramp's end tick labels are centred on its ends: room for them inside the legend.
+  if (continuous && out.legend) Object.assign(out, { marginLeft: 16, marginRight: 16 });
   return out;
 }
 
@@ -215,6 +219,35 @@ function themedMark(m: unknown, theme: ChartThemeOptions): unknown {
     patch.fontSize = MIN_FONT;
   if (theme.tips !== false && wantsTip(m)) patch.tip = "xy";
   return Object.keys(patch).length ? clone(m, patch) : m;
+}
+
+/**
+ * How far past the plot's right edge text that is not end-anchored (value labels after bars) reaches, on a linear x
+ * from 0: the right margin that keeps it inside the SVG.
+ */
+function textOverhang(marks: AnyMark[], options: Plot.PlotOptions, width: number): number {
+  if (options.x?.type !== undefined && options.x.type !== "linear") return 0;
+  let max = 0;
+  for (const m of marks)
+    for (const [name, ch] of Object.entries(m.channels ?? {}))
+      if (scaleOf(name, ch) === "x")
+        for (const v of valuesOf(m, ch.value)) if (typeof v === "number") max = Math.max(max, v);
+  if (!(max > 0)) return 0;
+  const inner = width - (options.marginLeft ?? 40) - (options.marginRight ?? 20);
+  let reach = 0;
+  for (const m of marks) {
+    const t = m as AnyMark & { textAnchor?: string; dx?: number };
+    if (!(m instanceof Plot.Text) || t.textAnchor === "end" || !t.channels?.x || !t.channels.text) continue;
+    const share = t.textAnchor === "start" ? 1 : 0.5; // Plot's default anchor is the middle
+    const xs = valuesOf(m, t.channels.x.value);
+    const texts = valuesOf(m, t.channels.text.value);
+    xs.forEach((x, i) => {
+      if (typeof x !== "number") return;
+      const end = (x / max) * inner + (t.dx ?? 0) + share * textWidth(String(texts[i] ?? "")) - inner;
+      reach = Math.max(reach, end + 6);
+    });
+  }
+  return reach;
 }
 
 /** An explicit axis whose long tick labels are cut in the middle, the full text in a `title` tooltip. */
@@ -265,7 +298,7 @@ export function themePlot(options: Plot.PlotOptions, theme: ChartThemeOptions = 
     const step = (width - (out.marginLeft ?? 40) - (out.marginRight ?? 20)) / Math.max(1, labels.length);
     if (widest > step * 0.9 && out.x?.tickRotate === undefined) {
       // Rotated labels hang below and to the left of their tick: make room on both sides.
-      const room = Math.min(widest, 120);
+      const room = Math.min(widest, 160);
       const rad = (ROTATE * Math.PI) / 180;
       out.marginBottom = Math.ceil(room * Math.sin(rad) + 12 + TICK + (out.x?.label == null ? 0 : 18));
       out.marginLeft = Math.max(out.marginLeft ?? 40, Math.ceil(room * Math.cos(rad) - step / 2 + 4));
@@ -273,6 +306,9 @@ export function themePlot(options: Plot.PlotOptions, theme: ChartThemeOptions = 
       else out.x = { ...out.x, tickRotate: -ROTATE };
     }
   }
+
+  const overhang = textOverhang(marks, out, width);
+  if (overhang > (out.marginRight ?? 20)) out.marginRight = Math.ceil(overhang);
 
   const fy = marks.map((m) => m.fy).find((f): f is string => typeof f === "string");
   if (fy && out.fy?.axis !== null) {
