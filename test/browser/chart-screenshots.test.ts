@@ -4,11 +4,9 @@
 // so pictures are compared downscaled by half with a per-pixel tolerance; a changed picture is written to
 // test/output/screenshots/ for review, and `UPDATE_GOLDEN=1` rewrites the goldens once reviewed.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import type { Browser, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serveStatic, type StaticServer } from "../../workspace/node/static-server";
-import { launchChromium } from "../support/chromium";
-import { notebookSettled } from "../support/workspace-page";
+import type { Locator, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { notebookSettled, servedWorkspace } from "../support/workspace-page";
 
 const GOLDEN = "test/golden/screenshots";
 const OUTPUT = "test/output/screenshots";
@@ -114,23 +112,15 @@ function compare(page: Page, actual: Buffer, golden: Buffer): Promise<string> {
 }
 
 describe("the triage notebook's charts in Chromium", () => {
-  let browser: Browser;
-  let server: StaticServer;
-
-  beforeAll(async () => {
-    server = await serveStatic("dist", 0);
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const served = servedWorkspace();
 
   for (const width of WIDTHS)
     it(`at ${width} px: text inside every chart, at 10 px or more, and pictures as reviewed`, async () => {
-      const context = await browser.newContext({ viewport: { width, height: 900 }, deviceScaleFactor: 1 });
+      const context = await served
+        .browser()
+        .newContext({ viewport: { width, height: 900 }, deviceScaleFactor: 1 });
       const page = await context.newPage();
-      await page.goto(`${server.url}?notebook=triage`);
+      await page.goto(`${served.url()}?notebook=triage`);
       await page.locator("jb-notebook .block.cell").first().waitFor({ timeout: 150_000 });
       await notebookSettled(page);
       const found = await charts(page);

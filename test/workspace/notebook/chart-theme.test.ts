@@ -46,16 +46,19 @@ describe("textWidth and truncateMiddle", () => {
 });
 
 describe("the label dictionary", () => {
-  it.each([
-    ["t_s", "time (s)"],
-    ["worstMs", "worst of Mq, Me (ms)"],
-    ["meanFrameMs", "mean frame time (ms)"],
-    ["intended_vsync", "time (s)"],
-    ["fooBarMs", "foo bar (ms)"],
-    ["queue_len", "queue len"],
-    ["wait_ms", "wait (ms)"],
-    ["label", ""],
-  ])("%s → %s", (column, label) => expect(columnLabel(column)).toBe(label));
+  it("gives known columns their words and units, others words from their name and suffix", () => {
+    const expected: Record<string, string> = {
+      t_s: "time (s)",
+      worstMs: "worst of Mq, Me (ms)",
+      meanFrameMs: "mean frame time (ms)",
+      intended_vsync: "time (s)",
+      fooBarMs: "foo bar (ms)",
+      queue_len: "queue len",
+      wait_ms: "wait (ms)",
+      label: "",
+    };
+    for (const [column, label] of Object.entries(expected)) expect(columnLabel(column), column).toBe(label);
+  });
 
   it("names both values of a boolean column", () => {
     expect(booleanWords("jank")).toEqual(["janky", "smooth"]);
