@@ -14,6 +14,8 @@ import "./jb-table";
 /** The plot form's column beside a chart (200 px, 12 px gap, 11 px border and padding); below it when narrower. */
 const FORM_WIDTH = 223;
 const FORM_BESIDE = 700;
+/** px a chart's room may change by before it is redrawn: text stays within 3 % of 10 px, and a focus ring moves nothing. */
+const RESIZE_SLACK = 16;
 
 export class JbOutput extends LitElement {
   static override properties = { value: { attribute: false }, plotIndex: { type: Number } };
@@ -77,30 +79,54 @@ export class JbOutput extends LitElement {
 
   private observer: ResizeObserver | undefined;
   private drawnWidth = 0;
+  /** The width the chart column beside the plot form had when last measured (the form's own width varies). */
+  private besideWidth: number | undefined;
+  private drawnBeside = 0;
+  /** A press is under way: a redraw now would replace the marks under it and lose its click. */
+  private pressed = false;
+  private stale = false;
 
   override connectedCallback() {
     super.connectedCallback();
-    // Charts take their container's width (re-drawn when it changes) so their text stays at Plot's 10 px: the
-    // host's width, or beside the plot form the chart column's, whose width the form decides.
+    // Charts take their container's width (re-drawn when it changes by more than RESIZE_SLACK) so their text stays
+    // at Plot's 10 px: the host's width, or beside the plot form the chart column's, whose width the form decides.
     this.observer = new ResizeObserver(() => {
       const column = this.renderRoot.querySelector(".plot > .chart");
-      const measured = column?.clientWidth ?? 0;
-      if (measured && measured !== this.besideWidth && Math.abs(measured - this.drawnBeside) > 2) {
-        this.besideWidth = measured;
-        this.requestUpdate();
-      } else if (Math.abs(this.clientWidth - this.drawnWidth) > 8) this.requestUpdate();
+      if (column?.clientWidth) {
+        if (Math.abs(column.clientWidth - this.drawnBeside) > RESIZE_SLACK) {
+          this.besideWidth = column.clientWidth;
+          this.redraw();
+        }
+      } else if (Math.abs(this.clientWidth - this.drawnWidth) > RESIZE_SLACK) this.redraw();
     });
     this.observer.observe(this);
+    this.addEventListener("pointerdown", this.onPress, true);
+    this.addEventListener("pointerup", this.onRelease, true);
+    this.addEventListener("pointercancel", this.onRelease, true);
   }
 
   override disconnectedCallback() {
     super.disconnectedCallback();
     this.observer?.disconnect();
+    this.removeEventListener("pointerdown", this.onPress, true);
+    this.removeEventListener("pointerup", this.onRelease, true);
+    this.removeEventListener("pointercancel", this.onRelease, true);
   }
 
-  /** The width the chart column beside the plot form had when last measured (the form's own width varies). */
-  private besideWidth: number | undefined;
-  private drawnBeside = 0;
+  private onPress = () => {
+    this.pressed = true;
+  };
+
+  private onRelease = () => {
+    this.pressed = false;
+    // after the click that follows this release has reached the marks it was aimed at
+    if (this.stale) setTimeout(() => this.redraw());
+  };
+
+  private redraw() {
+    this.stale = this.pressed;
+    if (!this.pressed) this.requestUpdate();
+  }
 
   override updated() {
     const column = this.renderRoot.querySelector(".plot > .chart");
@@ -109,7 +135,6 @@ export class JbOutput extends LitElement {
 
   /** The theme for a chart drawn here: the width it has (beside the plot form, or alone), canvas legends. */
   private theme(beside: boolean, extra: ChartThemeOptions = {}): ChartThemeOptions {
-    if (this.clientWidth !== this.drawnWidth) this.besideWidth = undefined;
     this.drawnWidth = this.clientWidth;
     const host = this.clientWidth || 760;
     let width = host;
@@ -127,9 +152,16 @@ export class JbOutput extends LitElement {
         string,
         unknown
       >[];
+      // Plot's tip is drawn where the press lands, so the release (and the click's target) can be the tip:
+      // the mark that was pressed is the one chosen.
+      let pressed: EventTarget | null = null;
+      figure.addEventListener("pointerdown", (e) => (pressed = e.target), true);
       figure.addEventListener("click", (e) => {
-        const target = e.target as Element & { __data__?: unknown };
-        if (typeof target.__data__ !== "number") return;
+        type Datum = Element & { __data__?: unknown };
+        const target = (
+          typeof (e.target as Datum).__data__ === "number" ? e.target : pressed
+        ) as Datum | null;
+        if (!target || typeof target.__data__ !== "number") return;
         const row = rows[target.__data__];
         if (!row) return;
         const input = spec as PlotSpec & { value: unknown } & EventTarget;

@@ -210,14 +210,14 @@ function wantsTip(m: AnyMark): boolean {
   return dense && !tip && !channels?.title;
 }
 
-function themedMark(m: unknown, theme: ChartThemeOptions): unknown {
+function themedMark(m: unknown, tipped: unknown): unknown {
   if (!isMark(m)) return m;
   const patch: Record<string, unknown> = {};
   // At most 10 px less is illegible (issue 19: chart text at ~6 px at 900 px wide).
   const fontSize = (m as AnyMark).fontSize;
   if (m instanceof Plot.Text && typeof fontSize === "number" && fontSize < MIN_FONT)
     patch.fontSize = MIN_FONT;
-  if (theme.tips !== false && wantsTip(m)) patch.tip = "xy";
+  if (m === tipped) patch.tip = "xy";
   return Object.keys(patch).length ? clone(m, patch) : m;
 }
 
@@ -322,8 +322,11 @@ export function themePlot(options: Plot.PlotOptions, theme: ChartThemeOptions = 
     if (need > facetCap) added.push(fittedAxis("fy", out.fy, facetCap - TICK - 4, { anchor: "right" }));
   }
 
+  // One pointer per chart: a second tip would fight the first (and a chart's own click handling) for the pointer.
+  const tipped =
+    theme.tips === false || marks.some((m) => m.tip) ? undefined : marks.find((m) => wantsTip(m));
   out.marks = [
-    ...flatMarks(options.marks as unknown[]).map((m) => themedMark(m, theme)),
+    ...flatMarks(options.marks as unknown[]).map((m) => themedMark(m, tipped)),
     ...added,
   ] as Plot.Markish[];
   return out;

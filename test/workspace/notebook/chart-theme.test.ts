@@ -186,6 +186,11 @@ describe("themePlot", () => {
     expect(render(themed).querySelector("[aria-label='text']")!.getAttribute("font-size")).toBe("10");
     expect((themed.marks![1] as unknown as { tip: unknown }).tip).toBe("xy");
     expect(themePlot({ width: 300, marks: [] }, { width: 500 }).width).toBe(300);
+    // one pointer per chart: none added beside a mark that has its own tip
+    const own = themePlot({
+      marks: [Plot.barX(rows, { x: "v", y: "s", tip: true }), Plot.dot(rows, { x: "t", y: "v" })],
+    });
+    expect((own.marks![1] as unknown as { tip: unknown }).tip).toBeFalsy();
   });
 
   it("keeps value labels past the bars inside the chart", () => {
