@@ -3,34 +3,22 @@
 // place that names it, and the page stays usable: the cells around it show their values, a generator yielding
 // forever keeps updating, a click reaches its input. If the budget failed, the renderer would stay frozen: every
 // wait below has its own timeout, and the test's own 90 s ends it; afterAll kills Chromium.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serveStatic, type StaticServer } from "../../workspace/node/static-server";
-import { launchChromium } from "../support/chromium";
-import { cellDefining } from "../support/workspace-page";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { cellDefining, servedWorkspace } from "../support/workspace-page";
 
 describe("a runaway cell in Chromium", () => {
-  let browser: Browser;
-  let server: StaticServer;
-
-  beforeAll(async () => {
-    server = await serveStatic("dist", 0, { "/fixtures/": "test/fixtures/notebooks" });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const served = servedWorkspace({ "/fixtures/": "test/fixtures/notebooks" });
 
   const shown = (page: Page, name: string) =>
     cellDefining(page, name).locator("jb-output .md").first().innerText({ timeout: 5_000 });
 
   it("stops `while (true) {}` with its error in place; the page, the other cells and a generator keep working", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await served.browser().newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    await page.goto(`${server.url}?notebook=fixtures/runaway.md`, { timeout: 60_000 });
+    await page.goto(`${served.url()}?notebook=fixtures/runaway.md`, { timeout: 60_000 });
 
     const spin = cellDefining(page, "spin");
     await spin.locator(".error").waitFor({ timeout: 60_000 });

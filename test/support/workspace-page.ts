@@ -54,12 +54,15 @@ export function notebookSnapshot(page: Page): Promise<NotebookSnapshot> {
   });
 }
 
-/** For a describe block: the built workspace (dist/) served and a Chromium, both closed after its tests. */
-export function servedWorkspace(): { browser(): Browser; url(): string } {
+/**
+ * For a describe block: the built workspace (dist/) served, with extra folders at `mounts` (URL prefix → folder),
+ * and a Chromium, both closed after its tests.
+ */
+export function servedWorkspace(mounts: Record<string, string> = {}): { browser(): Browser; url(): string } {
   let browser: Browser | undefined;
   let server: StaticServer | undefined;
   beforeAll(async () => {
-    server = await serveStatic("dist", 0);
+    server = await serveStatic("dist", 0, mounts);
     browser = await launchChromium();
   });
   afterAll(async () => {
