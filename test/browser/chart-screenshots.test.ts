@@ -6,7 +6,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { notebookSettled, servedWorkspace } from "../support/workspace-page";
+import { serveStatic } from "../../workspace/node/static-server";
+import { browserSuite } from "../support/browser-suite";
+import { notebookSettled } from "../support/workspace-page";
 
 const GOLDEN = "test/golden/screenshots";
 const OUTPUT = "test/output/screenshots";
@@ -112,15 +114,16 @@ function compare(page: Page, actual: Buffer, golden: Buffer): Promise<string> {
 }
 
 describe("the triage notebook's charts in Chromium", () => {
-  const served = servedWorkspace();
+  const suite = browserSuite(() => serveStatic("dist", 0));
 
   for (const width of WIDTHS)
     it(`at ${width} px: text inside every chart, at 10 px or more, and pictures as reviewed`, async () => {
-      const context = await served
-        .browser()
-        .newContext({ viewport: { width, height: 900 }, deviceScaleFactor: 1 });
+      const context = await suite.browser.newContext({
+        viewport: { width, height: 900 },
+        deviceScaleFactor: 1,
+      });
       const page = await context.newPage();
-      await page.goto(`${served.url()}?notebook=triage`);
+      await page.goto(`${suite.url}?notebook=triage`);
       await page.locator("jb-notebook .block.cell").first().waitFor({ timeout: 150_000 });
       await notebookSettled(page);
       const found = await charts(page);

@@ -1,10 +1,7 @@
 // Driving the built workspace in Chromium: open a notebook, wait until no cell is pending, find a cell by what
 // it defines, read the notebook's value snapshot.
 import type { Browser, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll } from "vitest";
-import { serveStatic, type StaticServer } from "../../workspace/node/static-server";
 import type { NotebookSnapshot } from "../../workspace/notebook/snapshot";
-import { launchChromium } from "./chromium";
 
 export interface OpenedNotebook {
   page: Page;
@@ -52,22 +49,4 @@ export function notebookSnapshot(page: Page): Promise<NotebookSnapshot> {
     };
     return nb.snapshot();
   });
-}
-
-/**
- * For a describe block: the built workspace (dist/) served, with extra folders at `mounts` (URL prefix → folder),
- * and a Chromium, both closed after its tests.
- */
-export function servedWorkspace(mounts: Record<string, string> = {}): { browser(): Browser; url(): string } {
-  let browser: Browser | undefined;
-  let server: StaticServer | undefined;
-  beforeAll(async () => {
-    server = await serveStatic("dist", 0, mounts);
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-  return { browser: () => browser!, url: () => server!.url };
 }
