@@ -188,21 +188,16 @@ export function methodProfilePlot(
     x: { label: "time (ms)", grid: true },
     y: { label: null, domain: top.map((r) => r.name) },
     color: { domain: ["inclusive", "exclusive"], range: ["#9ecae1", "#3182bd"], legend: true },
+    // inclusive bars first, the exclusive part drawn over them from 0
     marks: [
-      Plot.barX(top, {
-        x: "inclusive",
-        y: "name",
-        fill: () => "inclusive",
-        title: (d: { full: string; inclusive: number }) =>
-          `${d.full}\ninclusive ${d.inclusive.toFixed(3)} ms`,
-      }),
-      Plot.barX(top, {
-        x: "exclusive",
-        y: "name",
-        fill: () => "exclusive",
-        title: (d: { full: string; exclusive: number }) =>
-          `${d.full}\nexclusive ${d.exclusive.toFixed(3)} ms`,
-      }),
+      ...(["inclusive", "exclusive"] as const).map((kind) =>
+        Plot.barX(top, {
+          x: kind,
+          y: "name",
+          fill: () => kind,
+          title: (d: (typeof top)[number]) => `${d.full}\n${kind} ${d[kind].toFixed(3)} ms`,
+        }),
+      ),
       Plot.ruleX([0]),
     ],
   };
