@@ -69,8 +69,10 @@ describe("triage notebook in Chromium (AndroScope section)", () => {
       })),
     );
     const [t0, t1] = [ticks[0]!, ticks.at(-1)!];
+    // the chart's own width in SVG units (it takes its container's width, issue 19)
+    const units = await chart().evaluate((svg) => (svg as SVGSVGElement).viewBox.baseVal.width);
     const toMs = (clientX: number) =>
-      t0.ms + ((((clientX - box.x) * 760) / box.width - t0.x) * (t1.ms - t0.ms)) / (t1.x - t0.x);
+      t0.ms + ((((clientX - box.x) * units) / box.width - t0.x) * (t1.ms - t0.ms)) / (t1.x - t0.x);
     expect(a).toBeCloseTo(toMs(box.x + box.width * 0.4), 0);
     expect(b).toBeCloseTo(toMs(box.x + box.width * 0.6), 0);
     expect(await value("windowNs")).toEqual([a * 1e6, b * 1e6]);
