@@ -98,9 +98,32 @@ function bindings(marks: AnyMark[]): Record<ScaleKey, Bound> {
       if (field) out[key].fields.push(field);
       // A transformed channel has no values until the plot runs; its column's values stand in for them.
       let values = valuesOf(m, channel.value);
-      if (!present(values).length && field) values = valuesOf(m, field);
-      for (const v of values) out[key].values.push(v);
+      if (!values.some((v) => v != null) && field) values = valuesOf(m, field);
+      for (const v of summary(values)) out[key].values.push(v);
     }
+  return out;
+}
+
+const SAMPLE = 1024;
+
+/**
+ * What the theme needs of a long channel: the distinct values of a categorical one (its labels), else its extremes and an
+ * even sample (enough to tell numbers, integers and bigints apart), so a 40,000-dot chart is not scanned whole.
+ */
+function summary(values: unknown[]): unknown[] {
+  if (values.length <= SAMPLE) return values;
+  const first = values.find((v) => v != null);
+  if (typeof first === "string" || typeof first === "boolean") return [...new Set(values)];
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const v of values)
+    if (typeof v === "number") {
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+  const step = values.length / SAMPLE;
+  const out: unknown[] = lo <= hi ? [lo, hi] : [];
+  for (let i = 0; i < SAMPLE; i++) out.push(values[Math.floor(i * step)]);
   return out;
 }
 
@@ -227,6 +250,7 @@ function themedMark(m: unknown, tipped: unknown): unknown {
  */
 function textOverhang(marks: AnyMark[], options: Plot.PlotOptions, width: number): number {
   if (options.x?.type !== undefined && options.x.type !== "linear") return 0;
+  if (!marks.some((m) => m instanceof Plot.Text)) return 0;
   let max = 0;
   for (const m of marks)
     for (const [name, ch] of Object.entries(m.channels ?? {}))
@@ -313,7 +337,9 @@ export function themePlot(options: Plot.PlotOptions, theme: ChartThemeOptions = 
   const fy = marks.map((m) => m.fy).find((f): f is string => typeof f === "string");
   if (fy && out.fy?.axis !== null) {
     const labels = [
-      ...new Set(marks.filter((m) => m.fy === fy).flatMap((m) => present(valuesOf(m, fy)).map(String))),
+      ...new Set(
+        marks.filter((m) => m.fy === fy).flatMap((m) => present(summary(valuesOf(m, fy))).map(String)),
+      ),
     ];
     const need = Math.ceil(Math.max(0, ...labels.map((l) => textWidth(l)))) + TICK + 4;
     const facetCap = Math.max(80, Math.round(width * 0.25));
