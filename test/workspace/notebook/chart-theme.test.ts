@@ -193,6 +193,12 @@ describe("themePlot", () => {
     expect((own.marks![1] as unknown as { tip: unknown }).tip).toBeFalsy();
   });
 
+  it("reads a long channel by its extremes: a 5,000-point chart's margin fits its largest value", () => {
+    const rows = Array.from({ length: 5000 }, (_, i) => ({ t: i, v: i === 4321 ? 12_345_678 : i }));
+    // "-00000000,," for 8 digits: 6.1 + 8 × 6.4 + 2 × 3.3 = 63.9 → 64 + tick 9 + gap 4
+    expect(themePlot({ marks: [Plot.dot(rows, { x: "t", y: "v" })] }).marginLeft).toBe(77);
+  });
+
   it("keeps value labels past the bars inside the chart", () => {
     const rows = [{ rule: "a", support: 1 }];
     const text = Plot.text(rows, { x: "support", y: "rule", text: () => "1.00", dx: 16 });
