@@ -1,18 +1,12 @@
 // Notebook benchmarks in Chromium: a slider change to the re-drawn plot with 1M tasks loaded.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { newManifest } from "../bundle/manifest";
 import { writeBundleFolder } from "../bundle/node-io";
 import { makeBundleTable } from "../bundle/table-builder";
-import { launchChromium } from "../test/support/chromium";
-import { serveStatic, type StaticServer } from "../workspace/node/static-server";
+import { openBenchNotebook, type BenchNotebookPage } from "./bench-notebook-page";
 import type { Benchmark } from "./harness";
 
-let browser: Browser;
-let server: StaticServer;
+let opened: BenchNotebookPage;
 let page: Page;
 let step = 0;
 
@@ -61,13 +55,8 @@ export const benchmarks: Benchmark[] = [
     budget: 100,
     runs: 15,
     async setup() {
-      const data = mkdtempSync(join(tmpdir(), "jb-bench-1m-"));
-      await millionTasks(join(data, "run1m"));
-      execFileSync("npx", ["vite", "build", "--logLevel", "warn"], { stdio: "inherit" });
-      server = await serveStatic("dist", 0, { "/bench-data/": data, "/bench-nb/": "bench/fixtures" });
-      browser = await launchChromium();
-      page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-      await page.goto(`${server.url}?notebook=bench-nb/slider.md&runs=bench-data/run1m/`);
+      opened = await openBenchNotebook("slider.md", millionTasks);
+      page = opened.page;
       await page.waitForFunction(`(${deepQuery})("svg g[aria-label='bar']") !== null`, undefined, {
         timeout: 120_000,
       });
@@ -93,8 +82,7 @@ export const benchmarks: Benchmark[] = [
       );
     },
     async teardown() {
-      await browser.close();
-      await server.close();
+      await opened.close();
     },
   },
 ];

@@ -6,15 +6,24 @@ import * as Plot from "@observablehq/plot";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { parseHTML } from "linkedom";
 import { themePlot } from "../workspace/notebook/chart-theme";
+import { isPlotSpec, plotSpecToOptions, type PlotSpec } from "../workspace/notebook/plot-spec";
 
 const { document } = parseHTML("<!doctype html><html><body></body></html>");
+
+/** Plot options of a chart, whether a cell returned them or a chart spec (cells/common/chart-spec.ts). */
+export function chartOptions(chart: Plot.PlotOptions | PlotSpec): Plot.PlotOptions {
+  return isPlotSpec(chart) ? plotSpecToOptions(chart) : (chart as Plot.PlotOptions);
+}
 
 /**
  * The chart's <svg> (with a title or legend Plot returns a <figure>: its last <svg>) as standalone text, drawn with
  * the chart theme as every host draws it (no ramp legends: linkedom has no canvas).
  */
-export function renderSvg(options: Plot.PlotOptions): string {
-  const node = Plot.plot({ ...themePlot(options), document } as Plot.PlotOptions) as unknown as Element;
+export function renderSvg(chart: Plot.PlotOptions | PlotSpec): string {
+  const node = Plot.plot({
+    ...themePlot(chartOptions(chart)),
+    document,
+  } as Plot.PlotOptions) as unknown as Element;
   const svg =
     node.tagName.toLowerCase() === "svg"
       ? node
@@ -29,7 +38,7 @@ export function roundNumbers(text: string): string {
 }
 
 /** "" when the chart matches its golden; else what to look at (the files written for review). */
-export function goldenSvgMismatch(name: string, options: Plot.PlotOptions): string {
+export function goldenSvgMismatch(name: string, options: Plot.PlotOptions | PlotSpec): string {
   const actual = renderSvg(options);
   const golden = `test/golden/${name}.svg`;
   if (process.env.UPDATE_GOLDEN) {

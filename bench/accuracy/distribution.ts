@@ -1,32 +1,19 @@
 // The accuracy bench's figures (issue 20: "report the distributions, not one seed"): one row per scenario
-// family, noise level and metric, with the paper's figure beside it. The families (dune.ts, draw.ts) follow the
-// shape of bench/accuracy/family.ts on the cases-a branch (name, scenarios, goals, run(scenario, seed, noise));
-// until it is on main, the types below say only what these files use, and runFamily stands in for its runner.
+// family, noise level and metric, with the paper's figure beside it, for the families whose trials run in this
+// process (dune.ts, draw.ts; shape in family.ts), also printable on their own.
 // Undefined values (a precision with nothing flagged) are counted, not averaged.
 import { quantile } from "../harness";
+import { NOISE_LEVELS, type AccuracyFamily, type AccuracyGoal, type NoiseLevel } from "./family";
 import type { ScenarioNoise } from "../../collectors/simulator/scenario-parts";
 
-/** A noise level as family.ts has it: extra events per simulated second, CPU load 0..1, the devices drawn from. */
-export type BenchNoise = { name: string; extra: number; load: number; devices: readonly string[] };
-export type Goal = { metric: string; better: "lower" | "higher"; paper: number; aim: number; source: string };
-export type Family = {
-  name: string;
-  scenarios: readonly string[];
-  goals: readonly Goal[];
+export type BenchNoise = NoiseLevel;
+export type Goal = AccuracyGoal;
+/** A family whose trials run synchronously (dune.ts, draw.ts): runFamily runs them in this process. */
+export type Family = Omit<AccuracyFamily, "run"> & {
   run(scenario: string, seed: number, noise: BenchNoise): Record<string, number>;
 };
 
-/** family.ts's levels: the case as told, then more events, background load and other phones. */
-export const LEVELS: readonly BenchNoise[] = [
-  { name: "none", extra: 0, load: 0, devices: ["pixel-4a"] },
-  { name: "low", extra: 2, load: 0.2, devices: ["pixel-4a", "pixel-2", "galaxy-s21"] },
-  {
-    name: "high",
-    extra: 6,
-    load: 0.5,
-    devices: ["nexus-5x", "pixel-2", "pixel-4a", "galaxy-s21", "pixel-7"],
-  },
-];
+export const LEVELS: readonly BenchNoise[] = NOISE_LEVELS;
 
 /**
  * The simulator's noise for a level: `extra` per simulated second is far too many UI events for a 20-event test,

@@ -248,20 +248,9 @@ export interface TimelineRect {
   title: string;
 }
 
-/** The query's rows as rectangles, ms; names from the methods and threads tables when given. */
-export function callTimelineRects(
-  rows: Table,
-  options: Pick<CallTimelinePlotOptions, "methods" | "threads"> = {},
-): TimelineRect[] {
-  const {
-    thread_id: thread,
-    depth,
-    start,
-    end,
-    calls,
-    busy,
-    method_id: method,
-  } = readColumns(rows, "call timeline rows", {
+/** The level-of-detail query's columns, read once (call_id is null on bucket rows). */
+export function callTimelineRows(rows: Table) {
+  const c = readColumns(rows, "call timeline rows", {
     thread_id: int32(),
     depth: int32(),
     start: int64(0),
@@ -270,15 +259,41 @@ export function callTimelineRects(
     busy: int64(0),
     method_id: int64(0),
   });
-  const n = rows.numRows;
   const kind = rows.getChild("kind")!;
+  const callId = rows.getChild("call_id");
+  const ids = callId ? (callId.toArray() as ArrayLike<number | bigint>) : null;
+  return {
+    n: rows.numRows,
+    thread: c.thread_id,
+    depth: c.depth,
+    start: c.start,
+    end: c.end,
+    calls: c.calls,
+    busy: c.busy,
+    method: c.method_id,
+    // A row of several calls is a bucket: the kind string (decoded per row, the slow part of ~20,000 rows per
+    // zoom step) is read only for rows of one call.
+    isCall: (i: number) => c.calls[i] === 1 && kind.get(i) === "call",
+    callId: (i: number) => {
+      const v = ids && c.calls[i] === 1 ? ids[i] : null;
+      return v == null || callId!.isValid(i) === false ? null : Number(v);
+    },
+  };
+}
+
+/** The query's rows as rectangles, ms; names from the methods and threads tables when given. */
+export function callTimelineRects(
+  rows: Table,
+  options: Pick<CallTimelinePlotOptions, "methods" | "threads"> = {},
+): TimelineRect[] {
+  const { n, thread, depth, start, end, calls, busy, method, isCall: callAt } = callTimelineRows(rows);
   const methodNames = new Map((options.methods ?? []).map((m) => [m.id, `${m.className}.${m.methodName}`]));
   const threadNames = new Map((options.threads ?? []).map((t) => [t.id, `${t.name} (${t.id})`]));
   const out: TimelineRect[] = [];
   for (let i = 0; i < n; i++) {
     const name = methodNames.get(method[i]!) ?? `0x${method[i]!.toString(16)}`;
     const span = end[i]! - start[i]!;
-    const isCall = kind.get(i) === "call";
+    const isCall = callAt(i);
     out.push({
       kind: isCall ? "call" : "bucket",
       thread: threadNames.get(thread[i]!) ?? `thread ${thread[i]}`,

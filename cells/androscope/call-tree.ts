@@ -1,7 +1,7 @@
 // The call tree diagram of a method (AndroScope §VI-4, Fig. 14): every call of the method merged into one
 // tree (children by method), a 0-100 % inclusive-time threshold that hides small subtrees, and the
 // critical path: from the root, at each node the dominant child (the one with the largest inclusive time).
-import * as Plot from "@observablehq/plot";
+import { chartSpec, type ChartSpec } from "../common/chart-spec";
 import type { Table } from "apache-arrow";
 import { readCallColumns } from "./call-columns";
 import type { CallCounters } from "./counter-attribution";
@@ -220,32 +220,42 @@ export interface CallTreePlotOptions {
 }
 
 /** An icicle of the visible nodes: one bar per node, as wide as its inclusive time (ms), the critical path dark. */
-export function callTreePlot(tree: CallTree, options: CallTreePlotOptions = {}): Plot.PlotOptions {
+export function callTreePlot(tree: CallTree, options: CallTreePlotOptions = {}): ChartSpec {
   const rows = icicleRows(tree, options);
   const depths = Math.max(1, ...rows.map((r) => r.depth + 1));
-  return {
+  const labels = rows
+    .filter((r) => r.wide)
+    .map((r) => ({ ...r, ink: r.kind === "critical path" ? "white" : "black" }));
+  return chartSpec("callTreePlot", {
+    mark: "barX",
+    data: rows,
+    y: "depth",
+    fill: "kind",
+    options: { x1: "x1", x2: "x2", stroke: "white", title: "title" },
     title: `Call tree of ${tree.name} (${tree.rootCalls} calls, threshold ${tree.thresholdPercent} %)`,
     height: 40 + 26 * depths,
-    marginLeft: 10,
-    x: { label: "inclusive time (ms)", grid: true },
-    y: { axis: null, domain: Array.from({ length: depths }, (_, d) => d) },
-    color: { domain: ["critical path", "other"], range: ["#08519c", "#9ecae1"], legend: true },
-    marks: [
-      Plot.barX(rows, { x1: "x1", x2: "x2", y: "depth", fill: "kind", stroke: "white", title: "title" }),
-      Plot.text(
-        rows.filter((r) => r.wide),
-        {
+    layout: {
+      marginLeft: 10,
+      x: { label: "inclusive time (ms)", grid: true },
+      y: { axis: null, domain: Array.from({ length: depths }, (_, d) => d) },
+      color: { domain: ["critical path", "other"], range: ["#08519c", "#9ecae1"], legend: true },
+    },
+    over: [
+      {
+        mark: "text",
+        data: labels,
+        options: {
           x: "x1",
           y: "depth",
           text: "label",
           textAnchor: "start",
           dx: 3,
-          fill: (r: IcicleRow) => (r.kind === "critical path" ? "white" : "black"),
+          fill: "ink",
           pointerEvents: "none",
         },
-      ),
+      },
     ],
-  };
+  });
 }
 
 interface IcicleRow {

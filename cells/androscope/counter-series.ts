@@ -2,10 +2,10 @@
 // the timeline's time axis and cut to its selected window, so zooming the timeline moves every view together.
 // Counters come as interval counts (simpleperf stat --interval: hpc_samples), so each sample is drawn as a
 // step over its interval; IPC is derived per interval as instructions / cpu-cycles (§IV-1).
-import * as Plot from "@observablehq/plot";
+import { chartSpec, type ChartSpec } from "../common/chart-spec";
 import type { Table } from "apache-arrow";
 import { checkColumns, float64, int32, int64, optional, readColumns, utf8 } from "../common/read-columns";
-import { timeWindow } from "../common/time-window";
+import { TIME_AXIS, timeWindow } from "../common/time-window";
 
 export interface SeriesOptions {
   /** [t0, t1] ns on the calls' clock: only what falls in it; default everything */
@@ -164,19 +164,23 @@ export interface SeriesPlotOptions {
 }
 
 /** A series chart's frame under the call timeline: same x axis (ms since tracing began), short, y from zero. */
-function timelineFrame(options: SeriesPlotOptions, title: string, yLabel: string): Plot.PlotOptions {
+function timelineFrame(options: SeriesPlotOptions, title: string, yLabel: string) {
   const w = options.window;
   return {
     title: options.title ?? title,
-    width: options.width,
+    width: options.width ?? TIME_AXIS.width,
     height: 160,
-    marginLeft: 70,
-    x: {
-      label: "time since tracing began (ms)",
-      domain: w ? [Number(w[0]) / 1e6, Number(w[1]) / 1e6] : undefined,
-      grid: true,
+    layout: {
+      // the timeline's margins: the same time at the same x as the call timeline above
+      marginLeft: TIME_AXIS.left,
+      marginRight: TIME_AXIS.right,
+      x: {
+        label: "time since tracing began (ms)",
+        domain: w ? [Number(w[0]) / 1e6, Number(w[1]) / 1e6] : undefined,
+        grid: true,
+      },
+      y: { label: yLabel, grid: true, zero: true },
     },
-    y: { label: yLabel, grid: true, zero: true },
   };
 }
 
@@ -185,7 +189,7 @@ export function counterSeriesPlot(
   rows: readonly CounterInterval[],
   counter: string,
   options: SeriesPlotOptions = {},
-): Plot.PlotOptions {
+): ChartSpec {
   const mine = rows
     .filter((r) => r.counter === counter)
     .map((r) => ({
@@ -193,41 +197,36 @@ export function counterSeriesPlot(
       x1: r.start / 1e6,
       x2: r.end / 1e6,
       core: r.cpu === null ? "all cores" : `cpu ${r.cpu}`,
+      tip: `${r.counter}: ${r.value.toPrecision(4)} in ${((r.end - r.start) / 1e6).toFixed(2)} ms`,
     }));
-  return {
-    ...timelineFrame(
-      options,
-      counter === "IPC" ? "IPC (instructions / cpu-cycles) per interval" : `${counter} per ms`,
-      counter === "IPC" ? "IPC" : `${counter} / ms`,
-    ),
-    color: { legend: new Set(mine.map((r) => r.core)).size > 1 },
-    marks: [
-      Plot.rectY(mine, {
-        x1: "x1",
-        x2: "x2",
-        y: "rate",
-        fill: "core",
-        fillOpacity: 0.6,
-        clip: true,
-        title: (r: CounterInterval) =>
-          `${r.counter}: ${r.value.toPrecision(4)} in ${((r.end - r.start) / 1e6).toFixed(2)} ms`,
-      }),
-      Plot.ruleY([0]),
-    ],
-  };
+  const frame = timelineFrame(
+    options,
+    counter === "IPC" ? "IPC (instructions / cpu-cycles) per interval" : `${counter} per ms`,
+    counter === "IPC" ? "IPC" : `${counter} / ms`,
+  );
+  return chartSpec("counterSeriesPlot", {
+    ...frame,
+    mark: "rectY",
+    data: mine,
+    y: "rate",
+    fill: "core",
+    options: { x1: "x1", x2: "x2", fillOpacity: 0.6, clip: true, title: "tip" },
+    layout: { ...frame.layout, color: { legend: new Set(mine.map((r) => r.core)).size > 1 } },
+    over: [{ mark: "ruleY", data: [0] }],
+  });
 }
 
 /** Heap in use by kind (MB) over time, on the timeline's axis (ms). */
-export function heapSeriesPlot(
-  points: readonly HeapPoint[],
-  options: SeriesPlotOptions = {},
-): Plot.PlotOptions {
-  const rows = points.map((p) => ({ ...p, x: p.ts / 1e6, mb: p.bytes / 1048576 }));
-  return {
-    ...timelineFrame(options, "Heap (MB)", "MB"),
-    color: { legend: true },
-    marks: [
-      Plot.lineY(rows, { x: "x", y: "mb", stroke: "kind", curve: "step-after", clip: true, tip: true }),
-    ],
-  };
+export function heapSeriesPlot(points: readonly HeapPoint[], options: SeriesPlotOptions = {}): ChartSpec {
+  const frame = timelineFrame(options, "Heap (MB)", "MB");
+  return chartSpec("heapSeriesPlot", {
+    ...frame,
+    mark: "lineY",
+    data: points.map((p) => ({ ...p, x: p.ts / 1e6, mb: p.bytes / 1048576 })),
+    x: "x",
+    y: "mb",
+    stroke: "kind",
+    options: { curve: "step-after", clip: true, tip: true },
+    layout: { ...frame.layout, color: { legend: true } },
+  });
 }

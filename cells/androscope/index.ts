@@ -7,3 +7,4 @@ export * from "./call-timeline";
 export * from "./call-timeline-summary";
 export * from "./counter-series";
 export * from "./trace-names";
+export * from "./call-timeline-source";

@@ -2,7 +2,7 @@
 // calls, inclusive and exclusive times in wall and thread-CPU clocks, counter sums and IPC where hardware
 // counters were recorded (§VI-3). Inclusive time counts outermost calls only, so a recursive method's time
 // is not counted twice (as traceview and dmtracedump do). A time window restricts it to the timeline's selection.
-import * as Plot from "@observablehq/plot";
+import { chartSpec, type ChartSpec } from "../common/chart-spec";
 import type { Table } from "apache-arrow";
 import { readCallColumns, type CallColumns } from "./call-columns";
 import { shortMethodName } from "./trace-names";
@@ -170,35 +170,39 @@ function clippedTimes(c: CallColumns, [t0, t1]: readonly [number, number]) {
 }
 
 /** The top methods (or classes) as bars of inclusive and exclusive time, ms. */
-export function methodProfilePlot(
-  rows: readonly ProfileRow[],
-  options: { top?: number } = {},
-): Plot.PlotOptions {
+export function methodProfilePlot(rows: readonly ProfileRow[], options: { top?: number } = {}): ChartSpec {
   const picked = rows.slice(0, options.top ?? 20);
   // Short labels (class without package, simple parameter types) unless two methods would then share one.
   const short = picked.map((r) => shortMethodName(r.name));
   const names = new Set(short).size === short.length ? short : picked.map((r) => r.name);
-  const top = picked.map((r, i) => ({
-    name: names[i]!,
-    full: r.name,
-    inclusive: r.inclusive / 1e6,
-    exclusive: r.exclusive / 1e6,
-  }));
-  return {
-    x: { label: "time (ms)", grid: true },
-    y: { label: null, domain: top.map((r) => r.name) },
-    color: { domain: ["inclusive", "exclusive"], range: ["#9ecae1", "#3182bd"], legend: true },
-    // inclusive bars first, the exclusive part drawn over them from 0
-    marks: [
-      ...(["inclusive", "exclusive"] as const).map((kind) =>
-        Plot.barX(top, {
-          x: kind,
-          y: "name",
-          fill: () => kind,
-          title: (d: (typeof top)[number]) => `${d.full}\n${kind} ${d[kind].toFixed(3)} ms`,
-        }),
-      ),
-      Plot.ruleX([0]),
+  const top = picked.map((r, i) => {
+    const [inclusive, exclusive] = [r.inclusive / 1e6, r.exclusive / 1e6];
+    const tips = {
+      inclusiveTip: `${r.name}\ninclusive ${inclusive.toFixed(3)} ms`,
+      exclusiveTip: `${r.name}\nexclusive ${exclusive.toFixed(3)} ms`,
+    };
+    // which bar is which, for the colour legend
+    const kinds = { inclusiveKind: "inclusive", exclusiveKind: "exclusive" };
+    return { name: names[i]!, inclusive, exclusive, ...tips, ...kinds };
+  });
+  return chartSpec("methodProfilePlot", {
+    mark: "barX",
+    data: top,
+    x: "inclusive",
+    y: "name",
+    options: { fill: "inclusiveKind", title: "inclusiveTip" },
+    layout: {
+      x: { label: "time (ms)", grid: true },
+      y: { label: null, domain: top.map((r) => r.name) },
+      color: { domain: ["inclusive", "exclusive"], range: ["#9ecae1", "#3182bd"], legend: true },
+    },
+    over: [
+      {
+        mark: "barX",
+        data: top,
+        options: { x: "exclusive", y: "name", fill: "exclusiveKind", title: "exclusiveTip" },
+      },
+      { mark: "ruleX", data: [0] },
     ],
-  };
+  });
 }

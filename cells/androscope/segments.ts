@@ -8,7 +8,7 @@
 // to share one CPU, as on the paper's single-core phone (§VII); with them only segments on the same CPU
 // compete, and a segment whose two records were taken on different CPUs (the thread migrated, so it was
 // switched out in between, time unknown) is split at its middle between the two CPUs, as §V-3 does.
-import * as Plot from "@observablehq/plot";
+import { chartSpec, type ChartSpec } from "../common/chart-spec";
 import type { Table } from "apache-arrow";
 import { int32, int64, optional, readColumns } from "../common/read-columns";
 import { readCallColumns } from "./call-columns";
@@ -243,7 +243,7 @@ function deepestFirst(depth: Int32Array): Int32Array {
 export function callSegmentsPlot(
   s: CallSegments,
   options: { threadNames?: ReadonlyMap<number, string> } = {},
-): Plot.PlotOptions {
+): ChartSpec {
   const names = options.threadNames;
   const rows = Array.from(s.pieces.call, (call, i) => ({
     call,
@@ -251,20 +251,19 @@ export function callSegmentsPlot(
     cpu: String(s.pieces.cpu[i]),
     start: s.pieces.start[i]! / 1e6,
     end: s.pieces.end[i]! / 1e6,
+    tip: `call ${call}`,
   }));
-  return {
-    marginLeft: 120,
-    x: { label: "wall time (ms)", grid: true },
-    y: { label: null },
-    color: { legend: s.cpus === "records", label: "CPU" },
-    marks: [
-      Plot.barX(rows, {
-        x1: "start",
-        x2: "end",
-        y: "thread",
-        fill: "cpu",
-        title: (d: { call: number }) => `call ${d.call}`,
-      }),
-    ],
-  };
+  return chartSpec("callSegmentsPlot", {
+    mark: "barX",
+    data: rows,
+    y: "thread",
+    fill: "cpu",
+    options: { x1: "start", x2: "end", title: "tip" },
+    layout: {
+      marginLeft: 120,
+      x: { label: "wall time (ms)", grid: true },
+      y: { label: null },
+      color: { legend: s.cpus === "records", label: "CPU" },
+    },
+  });
 }

@@ -8,17 +8,18 @@
 // descending, then by the number of cases with queuing time ≥ τ descending, then by group id.
 // Never-started tasks count with their queuing time up to the trace end (a lower bound); tasks still running
 // have no execution time (they count in `running`, not in Me).
-import * as Plot from "@observablehq/plot";
 import type { Table } from "apache-arrow";
+import { chartSpec, type ChartSpec } from "../common/chart-spec";
 import { int32, readColumns, utf8List } from "../common/read-columns";
-import { contextGroups, DEFAULT_MAX_DISTANCE } from "./context-groups";
+import { contextGroups } from "./context-groups";
+import { DIAGDROID } from "./defaults";
 import { queueData, type QueueMetricsOptions } from "./queue-metrics";
 import { waitedBehindColumns } from "./waited-behind";
 
 export interface AnomalousGroupsOptions extends QueueMetricsOptions {
-  /** τ in ms; the paper's 500 ms (§4.2: users are more sensitive than the 1 s flow-of-thought limit). */
+  /** τ in ms; default DIAGDROID.tauMs (defaults.ts, §4.2). */
   tauMs?: number;
-  /** context clustering distance in frames; default DEFAULT_MAX_DISTANCE (context-groups.ts). */
+  /** context clustering distance in frames; default DIAGDROID.maxDistance (defaults.ts). */
   maxDistance?: number;
 }
 
@@ -37,6 +38,8 @@ export interface GroupReport {
   rank: number;
   /** the τ (ms) the group was judged against: a result carries what made it, so a report cannot print another */
   tauMs: number;
+  /** the context clustering distance (frames) that formed the group */
+  maxDistance: number;
   group: number;
   contextIds: number[];
   contexts: string[][];
@@ -83,7 +86,8 @@ export function anomalousGroups(
   contexts: Table,
   options: AnomalousGroupsOptions = {},
 ): GroupReport[] {
-  const tau = options.tauMs ?? 500;
+  const tau = options.tauMs ?? DIAGDROID.tauMs;
+  const maxDistance = options.maxDistance ?? DIAGDROID.maxDistance;
   const q = queueData(tasks, options);
   const byId = contextFrames(contexts);
   const missing = [...new Set(q.contextId)].filter((id) => !byId.has(id));
@@ -95,7 +99,7 @@ export function anomalousGroups(
   const groupOfContext = new Map<number, number>();
   const ids = contextGroups(
     contextIds.map((id) => byId.get(id)!),
-    options.maxDistance ?? DEFAULT_MAX_DISTANCE,
+    maxDistance,
   );
   contextIds.forEach((id, i) => groupOfContext.set(id, ids[i]!));
   const groups = ids.length ? Math.max(...ids) + 1 : 0;
@@ -133,6 +137,7 @@ export function anomalousGroups(
   const reports: GroupReport[] = anomalous.map((g) => ({
     rank: 0,
     tauMs: tau,
+    maxDistance,
     group: g,
     contextIds: contextIds.filter((id) => groupOfContext.get(id) === g),
     contexts: contextIds.filter((id) => groupOfContext.get(id) === g).map((id) => byId.get(id)!),
@@ -191,32 +196,40 @@ export function anomalousGroups(
   return reports;
 }
 
-/** Ranked anomalous groups: Mq and Me per group against τ. */
+/** Ranked anomalous groups: Mq and Me per group against τ (the τ the groups carry, unless given). */
 export function anomalousGroupsPlot(
   reports: readonly GroupReport[],
   options: { tauMs?: number } = {},
-): Plot.PlotOptions {
-  const rows = reports.flatMap((r) => [
-    { label: `#${r.rank} group ${r.group}`, metric: "Mq (max queuing)", ms: r.mqMs },
-    ...(Number.isNaN(r.meMs)
-      ? []
-      : [{ label: `#${r.rank} group ${r.group}`, metric: "Me (max execution)", ms: r.meMs }]),
-  ]);
-  return {
-    marginLeft: 110,
-    x: { label: "ms", grid: true },
-    fy: { domain: reports.map((r) => `#${r.rank} group ${r.group}`), label: null },
-    y: { axis: null },
-    color: { legend: true },
-    marks: [
-      Plot.barX(rows, {
-        x: "ms",
-        y: "metric",
-        fy: "label",
-        fill: "metric",
-        title: (d: { ms: number }) => `${d.ms.toFixed(1)} ms`,
-      }),
-      Plot.ruleX([options.tauMs ?? reports[0]?.tauMs ?? 500], { stroke: "#d62728", strokeDasharray: "4,3" }),
+): ChartSpec {
+  const rows = reports.flatMap((r) => {
+    const label = `#${r.rank} group ${r.group}`;
+    const bar = (metric: string, ms: number) => ({ label, metric, ms, tip: `${ms.toFixed(1)} ms` });
+    return [
+      bar("Mq (max queuing)", r.mqMs),
+      ...(Number.isNaN(r.meMs) ? [] : [bar("Me (max execution)", r.meMs)]),
+    ];
+  });
+  return chartSpec("anomalousGroupsPlot", {
+    mark: "barX",
+    data: rows,
+    x: "ms",
+    y: "metric",
+    fy: "label",
+    fill: "metric",
+    options: { title: "tip" },
+    layout: {
+      marginLeft: 110,
+      x: { label: "ms", grid: true },
+      fy: { domain: reports.map((r) => `#${r.rank} group ${r.group}`), label: null },
+      y: { axis: null },
+      color: { legend: true },
+    },
+    over: [
+      {
+        mark: "ruleX",
+        data: [options.tauMs ?? reports[0]?.tauMs ?? DIAGDROID.tauMs],
+        options: { stroke: "#d62728", strokeDasharray: "4,3" },
+      },
     ],
-  };
+  });
 }

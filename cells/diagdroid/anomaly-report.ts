@@ -1,9 +1,10 @@
 // The DiagDroid report as Markdown (Figure 5's lines 1–9, for every anomalous group, in rank order), for the
 // headless runner and published notebooks.
 import type { GroupReport } from "./anomalous-groups";
+import { DIAGDROID } from "./defaults";
 
 export interface AnomalyReportOptions {
-  /** τ used for the groups, ms (line 4); default: the τ the groups carry, else the paper's 500 */
+  /** τ used for the groups, ms (line 4); default: the τ the groups carry, else DIAGDROID.tauMs */
   tauMs?: number;
   /** frames shown per context, innermost first; default 8 */
   maxFrames?: number;
@@ -14,7 +15,7 @@ const groupLabel = (g: number, contextIds: readonly number[]) =>
   `group ${g} (contexts ${contextIds.join(", ")})`;
 
 export function anomalyReport(reports: readonly GroupReport[], options: AnomalyReportOptions = {}): string {
-  const tau = options.tauMs ?? reports[0]?.tauMs ?? 500;
+  const tau = options.tauMs ?? reports[0]?.tauMs ?? DIAGDROID.tauMs;
   const maxFrames = options.maxFrames ?? 8;
   if (reports.length === 0)
     return `No anomalous task group: every queuing and execution time is ≤ ${tau}ms.\n`;

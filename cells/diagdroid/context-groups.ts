@@ -14,16 +14,8 @@
 //   distance that strips common prefix/suffix and exits as soon as a band row exceeds k.
 import { boundedEditDistance, editScratch } from "./edit-distance";
 
-/**
- * Default clustering distance. The paper gives no number; Figure 10's three UpdateLawList contexts, which
- * it says must form one group, differ by two substituted frames (executeOnExecutor(Native Method) vs
- * executeOnExecutor(<Xposed>), AsyncTask.java:534 vs :539). 2 is the smallest bound that links them
- * directly; single linkage chains longer variations. The notebook exposes it as a slider.
- */
-export const DEFAULT_MAX_DISTANCE = 2;
-
 export interface ContextGroupsOptions {
-  /** Largest edit distance (in frames) that links two contexts directly; default {@link DEFAULT_MAX_DISTANCE}. */
+  /** Largest edit distance (in frames) that links two contexts directly; default DIAGDROID.maxDistance (defaults.ts). */
   maxDistance?: number;
 }
 

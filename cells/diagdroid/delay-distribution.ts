@@ -1,7 +1,8 @@
 // Before/after distribution of queuing and execution delays of two runs (DiagDroid §6.3, Figures 11–12):
 // after a fix, the delays of the related tasks should move left.
-import * as Plot from "@observablehq/plot";
 import type { Table } from "apache-arrow";
+import { chartSpec, type ChartSpec } from "../common/chart-spec";
+import { DIAGDROID } from "./defaults";
 import { queueData } from "./queue-metrics";
 
 export interface DelayDistributionOptions {
@@ -38,22 +39,32 @@ export function delayDistribution(
   return rows;
 }
 
+/** Histograms of queuing and execution delays, before beside after, with the τ rule (Figures 11–12). */
 export function delayDistributionPlot(
   rows: readonly DelayRow[],
   options: DelayDistributionOptions & { tauMs?: number } = {},
-): Plot.PlotOptions {
-  return {
-    x: { label: "delay (ms)", type: "symlog" },
-    y: { label: "tasks", grid: true },
-    fx: { domain: options.labels ?? ["before", "after"], label: null },
-    fy: { domain: ["queuing", "execution"], label: null },
-    marks: [
-      Plot.rectY(
-        rows,
-        Plot.binX<Plot.RectYOptions>({ y: "count" }, { x: "ms", fx: "run", fy: "kind", fill: "kind" }),
-      ),
-      Plot.ruleX([options.tauMs ?? 500], { stroke: "#d62728", strokeDasharray: "4,3" }),
-      Plot.ruleY([0]),
+): ChartSpec {
+  return chartSpec("delayDistributionPlot", {
+    mark: "rectY",
+    data: rows,
+    x: "ms",
+    fx: "run",
+    fy: "kind",
+    fill: "kind",
+    binX: { y: "count" },
+    layout: {
+      x: { label: "delay (ms)", type: "symlog" },
+      y: { label: "tasks", grid: true },
+      fx: { domain: options.labels ?? [...new Set(rows.map((r) => r.run))], label: null },
+      fy: { domain: ["queuing", "execution"], label: null },
+    },
+    over: [
+      {
+        mark: "ruleX",
+        data: [options.tauMs ?? DIAGDROID.tauMs],
+        options: { stroke: "#d62728", strokeDasharray: "4,3" },
+      },
+      { mark: "ruleY", data: [0] },
     ],
-  };
+  });
 }

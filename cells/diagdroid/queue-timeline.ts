@@ -1,8 +1,8 @@
 // Per-execution-unit timeline of queued vs running spans (DiagDroid §4.1, Figure 4): every task on the units
 // a chosen group's tasks ran on, the group's own tasks drawn solid and the others faded, so one sees who it
 // waited behind. Unfinished spans run to the trace end.
-import * as Plot from "@observablehq/plot";
 import type { Table } from "apache-arrow";
+import { chartSpec, type ChartSpec } from "../common/chart-spec";
 import { queueData, type QueueMetricsOptions } from "./queue-metrics";
 
 export interface QueueTimelineOptions extends QueueMetricsOptions {
@@ -54,24 +54,23 @@ export function queueTimeline(tasks: Table, options: QueueTimelineOptions = {}):
   return spans;
 }
 
-export function queueTimelinePlot(spans: readonly TimelineSpan[]): Plot.PlotOptions {
-  return {
-    marginLeft: 140,
-    x: { label: "ms since first task scheduled" },
-    y: { label: null },
-    color: { domain: ["queued", "running"], range: ["#ff7f0e", "#1f77b4"], legend: true },
-    marks: [
-      Plot.barX(spans, {
-        x1: "start",
-        x2: "end",
-        y: "executor",
-        fill: "phase",
-        fillOpacity: (d: TimelineSpan) => (d.chosen ? 0.85 : 0.25),
-        insetTop: 2,
-        insetBottom: 2,
-        title: (d: TimelineSpan) =>
-          `task ${d.taskId} ${d.phase}${d.open ? " (until trace end)" : ""}: ${(d.end - d.start).toFixed(1)} ms`,
-      }),
-    ],
-  };
+export function queueTimelinePlot(spans: readonly TimelineSpan[]): ChartSpec {
+  const rows = spans.map((d) => ({
+    ...d,
+    opacity: d.chosen ? 0.85 : 0.25,
+    tip: `task ${d.taskId} ${d.phase}${d.open ? " (until trace end)" : ""}: ${(d.end - d.start).toFixed(1)} ms`,
+  }));
+  return chartSpec("queueTimelinePlot", {
+    mark: "barX",
+    data: rows,
+    y: "executor",
+    fill: "phase",
+    options: { x1: "start", x2: "end", fillOpacity: "opacity", insetTop: 2, insetBottom: 2, title: "tip" },
+    layout: {
+      marginLeft: 140,
+      x: { label: "ms since first task scheduled" },
+      y: { label: null },
+      color: { domain: ["queued", "running"], range: ["#ff7f0e", "#1f77b4"], legend: true },
+    },
+  });
 }

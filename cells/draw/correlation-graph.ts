@@ -15,19 +15,23 @@
 //   away from the metric by BFS distance (edges within one distance keep their learnt direction, which is
 //   acyclic). That makes "farther from the metric" Algorithm 1's "more likely the root cause" (§V-B).
 //   Features with no path to the metric stay in the graph without edges from it (iv = 0 in Algorithm 1).
-import * as Plot from "@observablehq/plot";
+import { chartSpec, type ChartSpec } from "../common/chart-spec";
+import { DRAW } from "./defaults";
 import type { CorrelationGraph, SignificanceScores } from "./significance";
 
 export interface CorrelationGraphOptions {
-  /** equal-frequency bins per variable; default 3 */
+  /** equal-frequency bins per variable; default DRAW.bins (defaults.ts) */
   bins?: number;
-  /** most parents per node in the search; default 3 */
+  /** most parents per node in the search; default DRAW.maxParents */
   maxParents?: number;
-  /** most hill-climbing moves; default 10,000 (a safety stop, never reached in practice) */
+  /** most hill-climbing moves; default DRAW.maxMoves (a safety stop, never reached in practice) */
   maxMoves?: number;
 }
 
 export interface LearntGraph extends CorrelationGraph {
+  /** the discretisation and search bound that learnt it */
+  bins: number;
+  maxParents: number;
   /** BFS distance of each node from the metric (-1: not connected) */
   levels: Record<string, number>;
   /** the DAG as the search left it, before orientation */
@@ -94,7 +98,7 @@ export function correlationGraph(
   metric: ArrayLike<number>,
   options: CorrelationGraphOptions = {},
 ): LearntGraph {
-  const { bins = 3, maxParents = 3, maxMoves = 10_000 } = options;
+  const { bins = DRAW.bins, maxParents = DRAW.maxParents, maxMoves = DRAW.maxMoves } = options;
   const names = [metricName, ...Object.keys(features)];
   const raw = [metric, ...Object.values(features)];
   const n = names.length;
@@ -242,6 +246,8 @@ export function correlationGraph(
     }),
   );
   return {
+    bins,
+    maxParents,
     root: metricName,
     nodes: names.slice(1).map((id, i) => ({ id, corr: pearson(raw[i + 1]!, metric) })),
     edges,
@@ -252,7 +258,7 @@ export function correlationGraph(
 }
 
 /** The correlation graph laid out by distance from the metric: node size = sig, labels iv and sig. */
-export function correlationGraphPlot(graph: LearntGraph, scores: SignificanceScores): Plot.PlotOptions {
+export function correlationGraphPlot(graph: LearntGraph, scores: SignificanceScores): ChartSpec {
   const byLevel = new Map<number, string[]>();
   for (const [id, l] of Object.entries(graph.levels)) byLevel.set(l, [...(byLevel.get(l) ?? []), id]);
   const pos = new Map<string, { x: number; y: number }>();
@@ -264,26 +270,39 @@ export function correlationGraphPlot(graph: LearntGraph, scores: SignificanceSco
     sig: scores[id]?.sig ?? 0,
     label: `${id} iv=${(scores[id]?.iv ?? 0).toFixed(2)} sig=${(scores[id]?.sig ?? 0).toFixed(2)}`,
   }));
-  const links = graph.edges.map((e) => ({ ...e, a: pos.get(e.from)!, b: pos.get(e.to)! }));
-  return {
-    marginRight: 220,
-    x: {
-      label: "distance from the metric (-1: not connected)",
-      ticks: [...byLevel.keys()].map((l) => (l < 0 ? -1 : l)),
+  const links = graph.edges.map((e) => {
+    const [a, b] = [pos.get(e.from)!, pos.get(e.to)!];
+    return { from: e.from, to: e.to, weight: e.weight, x1: a.x, y1: a.y, x2: b.x, y2: b.y };
+  });
+  return chartSpec("correlationGraphPlot", {
+    mark: "dot",
+    data: nodes,
+    x: "x",
+    y: "y",
+    fill: "sig",
+    options: { r: "sig", tip: true },
+    layout: {
+      marginRight: 220,
+      x: {
+        label: "distance from the metric (-1: not connected)",
+        ticks: [...byLevel.keys()].map((l) => (l < 0 ? -1 : l)),
+      },
+      y: { axis: null, reverse: true },
+      r: { range: [2, 10] },
     },
-    y: { axis: null, reverse: true },
-    r: { range: [2, 10] },
-    marks: [
-      Plot.arrow(links, {
-        x1: (d: (typeof links)[number]) => d.a.x,
-        y1: (d: (typeof links)[number]) => d.a.y,
-        x2: (d: (typeof links)[number]) => d.b.x,
-        y2: (d: (typeof links)[number]) => d.b.y,
-        strokeOpacity: (d: (typeof links)[number]) => d.weight,
-        inset: 6,
-      }),
-      Plot.dot(nodes, { x: "x", y: "y", r: "sig", fill: "sig", tip: true }),
-      Plot.text(nodes, { x: "x", y: "y", text: "label", dx: 12, textAnchor: "start", fontSize: 9 }),
+    under: [
+      {
+        mark: "arrow",
+        data: links,
+        options: { x1: "x1", y1: "y1", x2: "x2", y2: "y2", strokeOpacity: "weight", inset: 6 },
+      },
     ],
-  };
+    over: [
+      {
+        mark: "text",
+        data: nodes,
+        options: { x: "x", y: "y", text: "label", dx: 12, textAnchor: "start", fontSize: 9 },
+      },
+    ],
+  });
 }

@@ -10,6 +10,7 @@
 // handled exactly (pixel x is covered iff ceil(left) ≤ x < ceil(left + width)). Zero, negative or
 // non-finite sizes cover nothing.
 import * as Plot from "@observablehq/plot";
+import { chartSpec, type ChartSpec } from "../common/chart-spec";
 
 export interface Rect {
   left: number;
@@ -243,25 +244,21 @@ export interface OverdrawDepthPlotOptions {
 export function overdrawDepthPlot(
   regions: readonly DepthRegion[],
   options: OverdrawDepthPlotOptions,
-): Plot.PlotOptions {
+): ChartSpec {
   const { screen, scheme = "ylorrd" } = options;
-  return {
+  return chartSpec("overdrawDepthPlot", {
+    mark: "rect",
+    data: regions.map((d) => ({ ...d, tip: `depth ${d.depth}` })),
+    fill: "depth",
+    options: { x1: "x0", x2: "x1", y1: "y0", y2: "y1", title: "tip" },
     width: 360,
     height: Math.round((360 * screen.height) / Math.max(1, screen.width)),
-    x: { domain: [0, screen.width], label: "x (px)" },
-    y: { domain: [screen.height, 0], label: "y (px)" },
-    // Depths are small integers: an ordinal scale's swatch legend needs no canvas (a ramp does), so it shows headless too.
-    color: { type: "ordinal", scheme, label: "overdraw depth (draws per pixel)", legend: true },
-    marks: [
-      Plot.frame(),
-      Plot.rect(regions as DepthRegion[], {
-        x1: "x0",
-        x2: "x1",
-        y1: "y0",
-        y2: "y1",
-        fill: "depth",
-        title: (d: DepthRegion) => `depth ${d.depth}`,
-      }),
-    ],
-  };
+    layout: {
+      x: { domain: [0, screen.width], label: "x (px)" },
+      y: { domain: [screen.height, 0], label: "y (px)" },
+      // Depths are small integers: an ordinal scale's swatch legend needs no canvas (a ramp does), so it shows headless too.
+      color: { type: "ordinal", scheme, label: "overdraw depth (draws per pixel)", legend: true },
+    },
+    under: [{ mark: "frame" }],
+  });
 }

@@ -6,7 +6,8 @@
 // (pixels v leaves visible in the frame, see frame-coverage.ts) × (that frame's display time in s).
 // C: v's rendering cost in seconds, the self times (§III-B) of all its measure, layout and draw operations.
 // A view that never costs anything (C = 0) has RES = Infinity and ranks last. Lower RES = worse.
-import * as Plot from "@observablehq/plot";
+import { chartSpec, type ChartSpec } from "../common/chart-spec";
+import { DRAW } from "./defaults";
 import { frameCoverage } from "./frame-coverage";
 import type { Screen } from "./overdraw-depth";
 import type { RenderTrace } from "./render-trace";
@@ -81,7 +82,7 @@ export function frameDisplaySeconds(t: RenderTrace, lastFrameSeconds?: number): 
 }
 
 export interface RenderingEfficiencyPlotOptions {
-  /** how many of the worst views to show; default 15 (the paper's Figure 7) */
+  /** how many of the worst views to show; default DRAW.top (defaults.ts; the paper's Figure 7) */
   top?: number;
 }
 
@@ -89,28 +90,26 @@ export interface RenderingEfficiencyPlotOptions {
 export function renderingEfficiencyPlot(
   ranking: readonly ViewEfficiency[],
   options: RenderingEfficiencyPlotOptions = {},
-): Plot.PlotOptions {
+): ChartSpec {
   const rows = ranking
     .filter((r) => Number.isFinite(r.res))
-    .slice(0, options.top ?? 15)
+    .slice(0, options.top ?? DRAW.top)
     .map((r, i) => ({
       ...r,
       rank: i + 1,
       label: `${r.viewClass.split(".").pop()}#${r.viewId} ${r.xmlId ?? ""} ${r.layoutFile ?? ""}`.trim(),
+      tip: `${r.viewClass} #${r.viewId}\nRES ${r.res.toPrecision(3)}`,
     }));
   const floor = rows.length ? Math.min(...rows.map((r) => r.res)) / 2 : 1;
-  return {
-    x: { type: "log", label: "RES (visible pixel·s + 1) / s; lower is worse", grid: true },
-    y: { domain: rows.map((r) => r.label), label: null },
-    marks: [
-      Plot.barX(rows, {
-        x1: floor,
-        x2: "res",
-        y: "label",
-        fill: "steelblue",
-        title: (d: (typeof rows)[number]) => `${d.viewClass} #${d.viewId}\nRES ${d.res.toPrecision(3)}`,
-      }),
-      Plot.ruleX([floor]),
-    ],
-  };
+  return chartSpec("renderingEfficiencyPlot", {
+    mark: "barX",
+    data: rows,
+    y: "label",
+    options: { x1: floor, x2: "res", fill: "steelblue", title: "tip" },
+    layout: {
+      x: { type: "log", label: "RES (visible pixel·s + 1) / s; lower is worse", grid: true },
+      y: { domain: rows.map((r) => r.label), label: null },
+    },
+    over: [{ mark: "ruleX", data: [floor] }],
+  });
 }

@@ -14,7 +14,8 @@
 //   pixels); rendering_time_ratio: to its self time; effective_drawing_ratio_avg: to the pixels it drew
 //   that were painted over (its waste lowers the ratio);
 // - variances: proportional to the view's Σ (x − mean)² (pixel_depth_var: to its drawn pixels).
-import * as Plot from "@observablehq/plot";
+import { chartSpec, type ChartSpec } from "../common/chart-spec";
+import { DRAW } from "./defaults";
 import { correlationGraph, type CorrelationGraphOptions, type LearntGraph } from "./correlation-graph";
 import type { RenderTrace } from "./render-trace";
 import { significanceScores, type SignificanceScores } from "./significance";
@@ -23,7 +24,7 @@ import { FEATURE_NAMES, VIEW_STATS, type Interaction, type ViewStat } from "./in
 export type DiagnosisMetric = "rendering_time" | "frame_rate";
 
 export interface RootCauseOptions extends CorrelationGraphOptions {
-  /** p1 rendering time (default) or p2 average frame rate (§V-A) */
+  /** p1 rendering time or p2 average frame rate (§V-A); default DRAW.metric (defaults.ts) */
   metric?: DiagnosisMetric;
 }
 
@@ -159,7 +160,7 @@ export function rootCauses(
   interactions: readonly Interaction[],
   options: RootCauseOptions = {},
 ): RootCauseResult {
-  const metric = options.metric ?? "rendering_time";
+  const metric = options.metric ?? DRAW.metric;
   const used = interactions.filter((i) => i.frames.length > 0);
   const features: Record<string, Float64Array> = {};
   FEATURE_NAMES.forEach((name, j) => (features[name] = Float64Array.from(used, (i) => i.features[j]!)));
@@ -206,22 +207,30 @@ export function rootCauses(
 }
 
 export interface RootCausePlotOptions {
-  /** how many views to show; default 15 */
+  /** how many views to show; default DRAW.top (defaults.ts) */
   top?: number;
 }
 
 /** The RCS ranking: views with the largest root cause scores, labelled with the leading feature. */
-export function rootCausePlot(result: RootCauseResult, options: RootCausePlotOptions = {}): Plot.PlotOptions {
-  const rows = result.ranking.slice(0, options.top ?? 15).map((r) => ({
+export function rootCausePlot(result: RootCauseResult, options: RootCausePlotOptions = {}): ChartSpec {
+  const rows = result.ranking.slice(0, options.top ?? DRAW.top).map((r) => ({
     ...r,
     label: `${r.viewClass.split(".").pop()}#${r.viewId} ${r.xmlId ?? ""} ${r.layoutFile ?? ""}`.trim(),
     lead: r.features[0]?.feature ?? "",
   }));
-  return {
-    marginLeft: 260,
-    x: { label: `RCS for ${result.metric} (Σ sig · contribution)`, grid: true },
-    y: { domain: rows.map((r) => r.label), label: null },
-    color: { legend: true, label: "leading feature" },
-    marks: [Plot.barX(rows, { x: "rcs", y: "label", fill: "lead", tip: true }), Plot.ruleX([0])],
-  };
+  return chartSpec("rootCausePlot", {
+    mark: "barX",
+    data: rows,
+    x: "rcs",
+    y: "label",
+    fill: "lead",
+    options: { tip: true },
+    layout: {
+      marginLeft: 260,
+      x: { label: `RCS for ${result.metric} (Σ sig · contribution)`, grid: true },
+      y: { domain: rows.map((r) => r.label), label: null },
+      color: { legend: true, label: "leading feature" },
+    },
+    over: [{ mark: "ruleX", data: [0] }],
+  });
 }

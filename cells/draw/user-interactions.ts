@@ -67,17 +67,12 @@ export function userInteractions(
   let total = 0;
   for (const b of buckets) for (const f of b) total += t.frames[f]!.views.length;
   const pool = { rows: new Int32Array(total), stats: new Float64Array(total * NS), used: 0 };
+  const context = { screen: options.screen, completions, slot, pool };
   const interactions = events.map((e, i) =>
     interactionOf(
       t,
-      buckets[i]!,
-      e.ts,
-      e.seq,
-      String(kindVec.get(e.i)),
-      completions,
-      options.screen,
-      slot,
-      pool,
+      { seq: e.seq, kind: String(kindVec.get(e.i)), start: e.ts, frames: buckets[i]! },
+      context,
     ),
   );
   return { interactions, featureNames: FEATURE_NAMES, warnings };

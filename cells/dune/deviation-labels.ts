@@ -5,7 +5,8 @@
 // Coarse-grained: one label per run. Fine-grained (§5.2.2): the same per UI-event bucket, labelled E<k>:
 // bucket 0 is before the first event ("E0"), bucket k the frames after event k (1-based) until the next.
 // A run is Outlier− when any metric regressed, else Outlier+ when any improved, else N.
-import * as Plot from "@observablehq/plot";
+import { chartSpec, type ChartSpec } from "../common/chart-spec";
+import { DUNE } from "./defaults";
 import { iqrFlags, type QuartileMethod } from "./iqr";
 import { clusterMembers, similarityWeights, type SimilarityWeightsResult } from "./similarity";
 
@@ -29,11 +30,11 @@ export interface DeviationLabelsOptions {
   dimensions: string[];
   /** Metrics compared; default the paper's three: frames, smooth ratio, mean frame time (§5.2.1). */
   metrics?: MetricName[];
-  /** IQR outlier factor OF; default 1.5 (§5.3.3). */
+  /** IQR outlier factor OF; default DUNE.outlierFactor (defaults.ts, §5.3.3). */
   outlierFactor?: number;
-  /** Quartile method; default "hf6" (reproduces the paper's example). */
+  /** Quartile method; default DUNE.quartileMethod (reproduces the paper's example). */
   method?: QuartileMethod;
-  /** Which similarity cluster to compare against; default 0, the most similar (§5.3.2). */
+  /** Which similarity cluster to compare against; default DUNE.cluster, the most similar (§5.3.2). */
   cluster?: number;
 }
 
@@ -52,6 +53,10 @@ export interface MetricDeviation {
 }
 
 export interface DeviationLabelsResult {
+  /** the parameters that made the labels */
+  outlierFactor: number;
+  method: QuartileMethod;
+  cluster: number;
   similarity: SimilarityWeightsResult;
   /** Indices (into history) of the runs compared against. */
   members: number[];
@@ -112,14 +117,15 @@ export function deviationLabels(
   for (const m of metrics)
     if (!(m in METRIC_DIRECTION))
       throw new Error(`unknown metric: ${m} (expected ${Object.keys(METRIC_DIRECTION).join(", ")})`);
-  const of = options.outlierFactor ?? 1.5;
-  const method = options.method ?? "hf6";
+  const of = options.outlierFactor ?? DUNE.outlierFactor;
+  const method = options.method ?? DUNE.quartileMethod;
+  const cluster = options.cluster ?? DUNE.cluster;
   const similarity = similarityWeights(
     target.context,
     history.map((h) => h.context),
     options.dimensions,
   );
-  const members = clusterMembers(similarity, options.cluster ?? 0);
+  const members = clusterMembers(similarity, cluster);
   const k = members.length;
   // Columns are filled one run at a time, all metrics together: with 100,000 runs x buckets the cost is
   // one cache miss per metrics object, so each object is visited once.
@@ -148,7 +154,7 @@ export function deviationLabels(
   });
   const labels: string[] = [coarse.label];
   for (const e of events) if (e.label !== "N") labels.push(`E${e.bucket}${e.label}`);
-  return { similarity, members, coarse, events, labels };
+  return { outlierFactor: of, method, cluster, similarity, members, coarse, events, labels };
 }
 
 /** Bucket numbers whose label is a regression (for precision/recall against known janky events, §8.4). */
@@ -160,7 +166,7 @@ export function regressedEvents(result: DeviationLabelsResult): number[] {
 export function deviationLabelsPlot(
   result: DeviationLabelsResult,
   options: { metric?: MetricName; bucket?: number } = {},
-): Plot.PlotOptions {
+): ChartSpec {
   const set =
     options.bucket === undefined ? result.coarse.metrics : (result.events[options.bucket]?.metrics ?? []);
   const d = set.find((m) => m.metric === (options.metric ?? set[0]?.metric));
@@ -174,27 +180,25 @@ export function deviationLabelsPlot(
   ].filter((f) => Number.isFinite(f.x));
   const quartiles = [d.q1, d.q3].filter(Number.isFinite);
   const title = `${options.bucket === undefined ? "run" : `E${options.bucket}`}: ${d.metric} — new run ${d.label}`;
-  return {
+  const newColour = d.label === "Outlier-" ? "#d62728" : d.label === "Outlier+" ? "#2ca02c" : "#1f77b4";
+  return chartSpec("deviationLabelsPlot", {
+    mark: "dot",
+    data: history.map((value) => ({ value })),
+    x: "value",
+    dodgeY: true,
+    options: { fill: "#888", r: 2.5 },
     title,
     // room for the fence labels above the plot and at its ends
-    marginTop: 28,
-    marginLeft: 40,
-    marginRight: 40,
-    x: { label: d.metric },
-    y: { axis: null },
-    marks: [
-      Plot.ruleX(quartiles, { stroke: "#bbb", strokeWidth: 6, strokeOpacity: 0.5 }),
-      Plot.dotX(history, Plot.dodgeY({ x: (v: number) => v, fill: "#888", r: 2.5 })),
-      Plot.ruleX(fences, { x: "x", stroke: "#444", strokeDasharray: "4,3" }),
-      Plot.text(fences, { x: "x", text: "what", frameAnchor: "top", dy: -4 }),
+    layout: { marginTop: 28, marginLeft: 40, marginRight: 40, x: { label: d.metric }, y: { axis: null } },
+    under: [
+      { mark: "ruleX", data: quartiles, options: { stroke: "#bbb", strokeWidth: 6, strokeOpacity: 0.5 } },
+    ],
+    over: [
+      { mark: "ruleX", data: fences, options: { x: "x", stroke: "#444", strokeDasharray: "4,3" } },
+      { mark: "text", data: fences, options: { x: "x", text: "what", frameAnchor: "top", dy: -4 } },
       ...(Number.isNaN(d.newValue)
         ? []
-        : [
-            Plot.ruleX([d.newValue], {
-              stroke: d.label === "Outlier-" ? "#d62728" : d.label === "Outlier+" ? "#2ca02c" : "#1f77b4",
-              strokeWidth: 2,
-            }),
-          ]),
+        : [{ mark: "ruleX" as const, data: [d.newValue], options: { stroke: newColour, strokeWidth: 2 } }]),
     ],
-  };
+  });
 }

@@ -1,7 +1,7 @@
 // Precision and recall of flagged UI events against the events known to be janky (DUNE §8.4, after Foo et al.):
 //   precision = 1 − false positives / events flagged,   recall = janky events detected / expected janky events.
 // Undefined ratios are NaN: precision when nothing was flagged, recall when no event was expected to be janky.
-import * as Plot from "@observablehq/plot";
+import { chartSpec, type ChartSpec } from "../common/chart-spec";
 
 export interface EventPrecisionRecall {
   truePositives: number[];
@@ -33,7 +33,7 @@ export function eventPrecisionRecall(
 export function eventPrecisionRecallPlot(
   results: EventPrecisionRecall[],
   options: { labels?: string[] } = {},
-): Plot.PlotOptions {
+): ChartSpec {
   const rows = results.flatMap((r, i) => {
     const test = options.labels?.[i] ?? `T${i + 1}`;
     return [
@@ -41,13 +41,18 @@ export function eventPrecisionRecallPlot(
       { test, measure: "recall", value: r.recall },
     ];
   });
-  return {
-    x: { label: null, domain: rows.filter((r) => r.measure === "precision").map((r) => r.test) },
-    y: { domain: [0, 1], grid: true, label: "value" },
-    color: { legend: true },
-    marks: [
-      Plot.dot(rows, { x: "test", y: "value", fill: "measure", r: 4 }),
-      Plot.lineY(rows, { x: "test", y: "value", stroke: "measure" }),
-    ],
-  };
+  return chartSpec("eventPrecisionRecallPlot", {
+    mark: "dot",
+    data: rows,
+    x: "test",
+    y: "value",
+    fill: "measure",
+    options: { r: 4 },
+    layout: {
+      x: { label: null, domain: rows.filter((r) => r.measure === "precision").map((r) => r.test) },
+      y: { domain: [0, 1], grid: true, label: "value" },
+      color: { legend: true },
+    },
+    over: [{ mark: "lineY", data: rows, options: { x: "test", y: "value", stroke: "measure" } }],
+  });
 }

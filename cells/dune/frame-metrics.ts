@@ -6,12 +6,13 @@
 //   1. "frame_deadline": FrameDeadline − IntendedVsync, where framestats has it (Android 12+);
 //   2. "frame_interval": FrameInterval, the frame's vsync period, where only that is present;
 //   3. "refresh_rate": one refresh period of the device (runs.refresh_hz, or options.refreshHz);
-//   4. "fixed": options.fixedDeadlineMs, default 16.67 ms.
+//   4. "fixed": options.fixedDeadlineMs, default DUNE.fixedDeadlineMs (defaults.ts).
 // Each run reports how many frames each rule judged (`rule`) and a sentence saying so (`ruleText`).
-import * as Plot from "@observablehq/plot";
+import { chartSpec, type ChartSpec } from "../common/chart-spec";
 import type { Table } from "apache-arrow";
 import { float64, int32, int64, optional, readColumns, utf8 } from "../common/read-columns";
 import { suspectRows } from "../common/suspect-rows";
+import { DUNE } from "./defaults";
 import type { RunMetrics } from "./deviation-labels";
 
 export type JankRule = "frame_deadline" | "frame_interval" | "refresh_rate" | "fixed";
@@ -23,7 +24,7 @@ export interface FrameMetricsOptions {
   runs?: Table;
   /** Refresh rate used when a run has none in `runs` (Hz). */
   refreshHz?: number;
-  /** Last-resort deadline in ms; default 16.67 (one 60 Hz period; the paper uses 16 ms, §5.2.2). */
+  /** Last-resort deadline in ms; default DUNE.fixedDeadlineMs (defaults.ts, §5.2.2). */
   fixedDeadlineMs?: number;
   /**
    * Leave out frames whose framestats Flags are non-zero (WindowLayoutChanged, SkippedFrame, ...), as the
@@ -62,6 +63,8 @@ export interface RunFrameMetrics {
   /** Frames left out because frames.suspect is set (unless includeSuspect). */
   suspectSkipped: number;
   ruleText: string;
+  /** the last-resort deadline (ms) the "fixed" rule used */
+  fixedDeadlineMs: number;
   total: FrameStats;
   buckets: BucketStats[];
   /** Per frame, in IntendedVsync order: start (ns), duration and deadline (ms), jank (0/1). */
@@ -113,7 +116,7 @@ export function frameMetrics(frames: Table, options: FrameMetricsOptions = {}): 
     frame_deadline: optional(int64()),
     frame_interval: optional(int64()),
   });
-  const fixedMs = options.fixedDeadlineMs ?? 16.67;
+  const fixedMs = options.fixedDeadlineMs ?? DUNE.fixedDeadlineMs;
   const rowsTotal = frames.numRows;
   const absent = () => new Float64Array(rowsTotal).fill(NaN);
   const vsync = f.intended_vsync;
@@ -215,6 +218,7 @@ export function frameMetrics(frames: Table, options: FrameMetricsOptions = {}): 
       flaggedSkipped,
       suspectSkipped,
       ruleText: `jank = duration > deadline, deadline from ${ruleText}${skipped}`,
+      fixedDeadlineMs: fixedMs,
       total: stats(all, janky),
       buckets: bucketDur.map((d, k) => ({
         bucket: k,
@@ -240,10 +244,7 @@ export function toRunMetrics(run: RunFrameMetrics): RunMetrics {
 }
 
 /** Figure 3: each frame as a bar at its start time (s), janky ones red, the deadline dashed, UI events as rules. */
-export function frameMetricsPlot(
-  result: RunFrameMetrics[],
-  options: { runId?: string } = {},
-): Plot.PlotOptions {
+export function frameMetricsPlot(result: RunFrameMetrics[], options: { runId?: string } = {}): ChartSpec {
   const run = options.runId === undefined ? result[0] : result.find((r) => r.runId === options.runId);
   if (!run) throw new Error(`no frame metrics for run ${options.runId ?? "(any)"}`);
   const t0 = run.timeline.start[0] ?? 0;
@@ -256,22 +257,30 @@ export function frameMetricsPlot(
   const events = run.buckets
     .filter((b) => b.event)
     .map((b) => ({ t: (b.event!.ts - t0) / 1e9, name: `E${b.bucket} ${b.event!.kind}` }));
-  return {
+  return chartSpec("frameMetricsPlot", {
+    mark: "ruleX",
+    data: frames,
+    x: "t",
+    stroke: "jank",
+    options: { y1: 0, y2: "ms" },
     title: `${run.runId}: ${run.total.frames} frames, ${run.total.jankyFrames} janky (${run.ruleText})`,
-    x: { label: "time (s)" },
-    y: { label: "frame time (ms)", grid: true },
-    color: { domain: ["smooth", "janky"], range: ["#4c78a8", "#d62728"], legend: true },
-    marks: [
-      Plot.ruleX(frames, { x: "t", y1: 0, y2: "ms", stroke: "jank" }),
-      Plot.line(frames, {
-        x: "t",
-        y: "deadline",
-        stroke: "#444",
-        strokeDasharray: "4,3",
-        curve: "step-after",
-      }),
-      Plot.ruleX(events, { x: "t", stroke: "#999", strokeDasharray: "2,2" }),
-      Plot.text(events, { x: "t", text: "name", frameAnchor: "top", rotate: -90, textAnchor: "end", dx: -3 }),
+    layout: {
+      x: { label: "time (s)" },
+      y: { label: "frame time (ms)", grid: true },
+      color: { domain: ["smooth", "janky"], range: ["#4c78a8", "#d62728"], legend: true },
+    },
+    over: [
+      {
+        mark: "line",
+        data: frames,
+        options: { x: "t", y: "deadline", stroke: "#444", strokeDasharray: "4,3", curve: "step-after" },
+      },
+      { mark: "ruleX", data: events, options: { x: "t", stroke: "#999", strokeDasharray: "2,2" } },
+      {
+        mark: "text",
+        data: events,
+        options: { x: "t", text: "name", frameAnchor: "top", rotate: -90, textAnchor: "end", dx: -3 },
+      },
     ],
-  };
+  });
 }

@@ -21,20 +21,24 @@
 // Weka's own default factors are OF = 3, EF = 6, and its Outlier attribute excludes extreme values;
 // here OF defaults to 1.5 as the paper states (§5.3.3) and `flags` marks every value beyond the outlier
 // fences, extreme or not; `extreme` (when extremeFactor is given) marks those beyond the extreme fences.
-import * as Plot from "@observablehq/plot";
+import { chartSpec, type ChartSpec } from "../common/chart-spec";
+import { DUNE } from "./defaults";
 
 export type QuartileMethod = "hf6" | "weka";
 
 export interface IqrFlagsOptions {
-  /** OF, the outlier factor; paper default 1.5 (§5.3.3). */
+  /** OF, the outlier factor; default DUNE.outlierFactor (defaults.ts, §5.3.3). */
   outlierFactor?: number;
   /** EF: when given, `extreme` flags values beyond Q1 − EF·IQR / Q3 + EF·IQR. Weka's usual value is 2·OF. */
   extremeFactor?: number;
-  /** Quartile method; default "hf6" (the paper's worked example). */
+  /** Quartile method; default DUNE.quartileMethod (the paper's worked example). */
   method?: QuartileMethod;
 }
 
 export interface IqrFlagsResult {
+  /** the outlier factor and quartile method that made the fences */
+  outlierFactor: number;
+  method: QuartileMethod;
   q1: number;
   q3: number;
   iqr: number;
@@ -150,20 +154,21 @@ function checkMethod(method: string): QuartileMethod {
 /** Q1 and Q3 of the non-NaN values (NaN for an empty input). */
 export function quartiles(
   values: ArrayLike<number>,
-  method: QuartileMethod = "hf6",
+  method: QuartileMethod = DUNE.quartileMethod,
 ): { q1: number; q3: number } {
   return quartilesOf(finiteCopy(values).a, checkMethod(method));
 }
 
 /** Flags each value against the IQR fences of all the values given (the new run included, as in §5.3.3). */
 export function iqrFlags(values: ArrayLike<number>, options: IqrFlagsOptions = {}): IqrFlagsResult {
-  const of = options.outlierFactor ?? 1.5;
+  const of = options.outlierFactor ?? DUNE.outlierFactor;
+  const method = checkMethod(options.method ?? DUNE.quartileMethod);
   if (!(of >= 0)) throw new Error(`invalid outlierFactor: ${of} (expected a number >= 0)`);
   const ef = options.extremeFactor;
   if (ef !== undefined && !(ef >= 0))
     throw new Error(`invalid extremeFactor: ${ef} (expected a number >= 0)`);
   const { a, missing } = finiteCopy(values);
-  const { q1, q3 } = quartilesOf(a, checkMethod(options.method ?? "hf6"));
+  const { q1, q3 } = quartilesOf(a, method);
   const iqr = q3 - q1;
   const lowerFence = q1 - of * iqr; // §5.3.3 equation (1)
   const upperFence = q3 + of * iqr; // §5.3.3 equation (2)
@@ -181,7 +186,17 @@ export function iqrFlags(values: ArrayLike<number>, options: IqrFlagsOptions = {
       else if (v > upperExtreme) extreme[i] = 1;
     }
   }
-  const result: IqrFlagsResult = { q1, q3, iqr, flags, lowerFence, upperFence, missing };
+  const result: IqrFlagsResult = {
+    outlierFactor: of,
+    method,
+    q1,
+    q3,
+    iqr,
+    flags,
+    lowerFence,
+    upperFence,
+    missing,
+  };
   if (extreme) result.extreme = extreme;
   return result;
 }
@@ -191,7 +206,7 @@ export function iqrFlagsPlot(
   result: IqrFlagsResult,
   values: ArrayLike<number>,
   options: { label?: string } = {},
-): Plot.PlotOptions {
+): ChartSpec {
   const rows = Array.from(values, (v, i) => ({
     v,
     flag: result.flags[i] === -1 ? "below" : result.flags[i] === 1 ? "above" : "inside",
@@ -202,16 +217,19 @@ export function iqrFlagsPlot(
     { x: result.q3, what: "Q3" },
     { x: result.upperFence, what: "Q3 + OF·IQR" },
   ].filter((l) => Number.isFinite(l.x));
-  return {
-    x: { label: options.label ?? "value" },
-    color: { domain: ["below", "inside", "above"], range: ["#d62728", "#7f7f7f", "#2ca02c"], legend: true },
-    marks: [
-      Plot.ruleX(lines, { x: "x", stroke: "#444", strokeDasharray: "4,3" }),
-      Plot.text(lines, { x: "x", text: "what", frameAnchor: "top", dy: -4 }),
-      Plot.dot(
-        rows.filter((r) => !Number.isNaN(r.v)),
-        { x: "v", fill: "flag", r: 4 },
-      ),
+  return chartSpec("iqrFlagsPlot", {
+    mark: "dot",
+    data: rows.filter((r) => !Number.isNaN(r.v)),
+    x: "v",
+    fill: "flag",
+    options: { r: 4 },
+    layout: {
+      x: { label: options.label ?? "value" },
+      color: { domain: ["below", "inside", "above"], range: ["#d62728", "#7f7f7f", "#2ca02c"], legend: true },
+    },
+    under: [
+      { mark: "ruleX", data: lines, options: { x: "x", stroke: "#444", strokeDasharray: "4,3" } },
+      { mark: "text", data: lines, options: { x: "x", text: "what", frameAnchor: "top", dy: -4 } },
     ],
-  };
+  });
 }

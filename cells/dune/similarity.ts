@@ -6,7 +6,7 @@
 // Missing attributes: a value that is absent, "" or "?" (on either side) is never shared, so a run
 // missing a dimension simply scores 0 on it. When no history run shares anything (Σ simD = 0), every
 // run is equally (dis)similar: the weights are uniform, 1/n, and all runs form cluster 0.
-import * as Plot from "@observablehq/plot";
+import { chartSpec, type ChartSpec } from "../common/chart-spec";
 
 export interface SimilarityWeightsResult {
   /** simD per history run: sqrt(number of shared context properties). */
@@ -67,7 +67,7 @@ export function clusterMembers(result: SimilarityWeightsResult, cluster = 0): nu
 export function similarityWeightsPlot(
   result: SimilarityWeightsResult,
   options: { labels?: string[] } = {},
-): Plot.PlotOptions {
+): ChartSpec {
   const rows = Array.from(result.weight, (w, i) => ({
     run: options.labels?.[i] ?? `T${i + 1}`,
     weight: w,
@@ -75,9 +75,14 @@ export function similarityWeightsPlot(
     // words, not a lone "0" in the legend (issue 19)
     cluster: result.cluster[i] === 0 ? "most similar (0)" : `cluster ${result.cluster[i]}`,
   }));
-  return {
-    y: { label: "weight w(Ti)" },
-    color: { legend: true, label: "cluster" },
-    marks: [Plot.barY(rows, { x: "run", y: "weight", fill: "cluster", tip: true }), Plot.ruleY([0])],
-  };
+  return chartSpec("similarityWeightsPlot", {
+    mark: "barY",
+    data: rows,
+    x: "run",
+    y: "weight",
+    fill: "cluster",
+    options: { tip: true },
+    layout: { y: { label: "weight w(Ti)" }, color: { legend: true, label: "cluster" } },
+    over: [{ mark: "ruleY", data: [0] }],
+  });
 }

@@ -9,6 +9,10 @@ export const S = 1000 * MS;
 
 /** What the accuracy bench varies beyond the seed and the device (issue 20, "What to build" 5). */
 export interface ScenarioNoise {
+  /** unrelated background tasks per simulated second (scenario-noise.ts; DiagDroid's families) */
+  extra?: number;
+  /** background CPU load 0..1: the device runs slower by this share of its speed (DiagDroid's families) */
+  load?: number;
   /** user interactions added to the scenario's own (each with its own animation); in DRAW's scenarios also as
    * many other wasteful views (distractors) competing with the case's culprit */
   extraEvents?: number;
@@ -19,7 +23,7 @@ export interface ScenarioNoise {
 export interface ScenarioCtx {
   sim: AppSim;
   cases: GroundTruthCase[];
-  noise?: ScenarioNoise;
+  noise: ScenarioNoise;
 }
 
 export function screenChrome(sim: AppSim, w: number, h: number, content: SimView[]): SimView {

@@ -3,7 +3,9 @@
 import { AppSim } from "./app-model";
 import type { DeviceProfile } from "./device-profiles";
 import { mulberry32 } from "./random";
+import { backgroundTasks } from "./scenario-noise";
 import { listRows, listScreen, screenChrome, type ScenarioCtx, type ScenarioNoise } from "./scenario-parts";
+import { DIAGDROID_SCENARIOS } from "./scenarios-diagdroid";
 import { DRAW_APPS, DRAW_SCENARIOS, DRAW_STEPS } from "./scenarios-draw";
 import { DUNE_APPS, DUNE_SCENARIOS, DUNE_STEPS } from "./scenarios-dune";
 
@@ -42,33 +44,47 @@ export interface Timeline {
   truth: GroundTruth;
 }
 
-export const SCENARIOS = [
+const BUILT_IN = [
   "paper-cases",
   "openlaw",
+  "openlaw-fixed",
   "fbreader",
+  "fbreader-fixed",
   "transportr",
+  "transportr-fixed",
   "k9",
   "k9-regressed",
   ...DUNE_SCENARIOS,
   ...DRAW_SCENARIOS,
 ] as const;
-export type ScenarioName = (typeof SCENARIOS)[number];
+
+export type { ScenarioNoise };
+export type Ctx = ScenarioCtx;
+
+/** A scenario defined in scenarios-<paper>.ts; those files import only types from here (no import cycle at load). */
+export interface ScenarioDef {
+  app: { package: string; version: string; activity: string };
+  steps: ((c: Ctx, t0: number) => number)[];
+}
+
+// One line per file of scenarios.
+const REGISTERED = {
+  ...DIAGDROID_SCENARIOS,
+};
+
+export const SCENARIOS = [...BUILT_IN, ...(Object.keys(REGISTERED) as (keyof typeof REGISTERED)[])];
+export type ScenarioName = (typeof BUILT_IN)[number] | keyof typeof REGISTERED;
 
 const JAVA = (frames: string[]) => frames;
 
-type Ctx = ScenarioCtx;
-
 // DiagDroid §6.2 case 1 (OpenLaw): AsyncTasks share the serial executor, so a short law-list load waits
-// behind long headline loads.
-function openlaw(c: Ctx, t0: number): number {
+// behind long headline loads. Fixed: executeOnExecutor(THREAD_POOL_EXECUTOR), as the paper's fix says.
+function openlaw(c: Ctx, t0: number, fixed = false): number {
   const { sim } = c;
   const { width: w, height: h } = sim.device;
-  const serial = sim.executor(
-    "android.os.AsyncTask$SerialExecutor",
-    "async_task",
-    1,
-    (i) => `AsyncTask #${i + 1}`,
-  );
+  const serial = fixed
+    ? sim.executor("android.os.AsyncTask.THREAD_POOL_EXECUTOR", "async_task", 5, (i) => `AsyncTask #${i + 1}`)
+    : sim.executor("android.os.AsyncTask$SerialExecutor", "async_task", 1, (i) => `AsyncTask #${i + 1}`);
   const main = sim.executor("android.os.MessageQueue(main)", "handler_thread", 1, () => "main", sim.pid);
   const root = screenChrome(sim, w, h, [
     sim.view("android.widget.ListView", [0, 168, w, h - 168], {
@@ -122,13 +138,15 @@ function openlaw(c: Ctx, t0: number): number {
   c.cases.push({
     case: "openlaw",
     paper: "DiagDroid §6.2 (Figure 5)",
-    finding: "LoadLawTask waits > 500 ms on AsyncTask's serial executor behind LoadHeadlinesTask",
+    finding: fixed
+      ? "fixed: LoadLawTask runs on THREAD_POOL_EXECUTOR beside LoadHeadlinesTask"
+      : "LoadLawTask waits > 500 ms on AsyncTask's serial executor behind LoadHeadlinesTask",
     culprit: {
       task_class: "de.jurasoft.openlaw.LawListFragment$LoadLawTask",
       context_frame: c1[1],
       blocked_by: "de.jurasoft.openlaw.HeadlineComposerAdapter$LoadHeadlinesTask",
       category: "async_task",
-      pool_capacity: 1,
+      pool_capacity: fixed ? 5 : 1,
       task_ids: blocked,
     },
   });
@@ -136,13 +154,15 @@ function openlaw(c: Ctx, t0: number): number {
 }
 
 // DiagDroid §6.2 case 3 (FBReader): image loading on a pool of 2 threads; pages need 8 images at once.
-function fbreader(c: Ctx, t0: number): number {
+// Fixed: a pool as large as a page's images, so a page's loads start together (the paper reads "5 may be
+// good" off the report; with 8 images a page, 5 still leaves three loads queued for one load's time).
+function fbreader(c: Ctx, t0: number, fixed = false): number {
   const { sim } = c;
   const { width: w, height: h } = sim.device;
   const pool = sim.executor(
     "java.util.concurrent.ThreadPoolExecutor",
     "thread_pool_executor",
-    2,
+    fixed ? 8 : 2,
     (i) => `pool-2-thread-${i + 1}`,
   );
   const page = sim.view("org.geometerplus.zlibrary.ui.android.view.ZLAndroidWidget", [0, 168, w, h - 168], {
@@ -178,13 +198,14 @@ function fbreader(c: Ctx, t0: number): number {
   c.cases.push({
     case: "fbreader",
     paper: "DiagDroid §6.2 (Figure 7)",
-    finding:
-      "image loads queue on a ThreadPoolExecutor of capacity 2; a larger pool (about 5) removes the waiting",
+    finding: fixed
+      ? "fixed: image loads run on a pool of 8"
+      : "image loads queue on a ThreadPoolExecutor of capacity 2; a larger pool (about 5) removes the waiting",
     culprit: {
       task_class: "org.geometerplus.zlibrary.ui.android.image.ZLAndroidImageLoader$1",
       context_frame: stack[1],
       category: "thread_pool_executor",
-      pool_capacity: 2,
+      pool_capacity: fixed ? 8 : 2,
       task_ids: ids,
     },
   });
@@ -192,8 +213,9 @@ function fbreader(c: Ctx, t0: number): number {
 }
 
 // DiagDroid §6.2 case 4 (Transportr): every keystroke posts a filtering message that runs a network query
-// on one handler thread, so messages pile up in its queue.
-function transportr(c: Ctx, t0: number): number {
+// on one handler thread, so messages pile up in its queue. Fixed: a new keystroke cancels the query still
+// running ("the old queries are no longer useful, and hence should be canceled").
+function transportr(c: Ctx, t0: number, fixed = false): number {
   const { sim } = c;
   const { width: w, height: h } = sim.device;
   const handler = sim.executor(
@@ -248,26 +270,32 @@ function transportr(c: Ctx, t0: number): number {
     thrStack,
   );
   const ids: number[] = [];
+  let handlerFree = 0;
   for (let i = 0; i < 6; i++) {
     const at = t0 + (0.5 + i * 0.3) * S;
     sim.input(at, "text", "from_location");
     sim.animate(at, at + 0.12 * S, root);
-    ids.push(
-      sim.submit(
-        handler,
-        at + 1 * MS,
-        600 + sim.rand() * 300,
-        "de.grobox.transportr.locations.LocationAdapter$1",
-        stack,
-      ).task_id,
+    let ms = 600 + sim.rand() * 300;
+    const start = Math.max(at + 1 * MS, handlerFree);
+    if (fixed && i < 5) ms = Math.min(ms, ((at + 0.3 * S + 1 * MS - start) * sim.device.speed) / MS);
+    const task = sim.submit(
+      handler,
+      at + 1 * MS,
+      ms,
+      "de.grobox.transportr.locations.LocationAdapter$1",
+      stack,
     );
+    handlerFree = task.ended;
+    ids.push(task.task_id);
   }
   for (let i = 0; i < 2; i++)
     sim.submit(service, t0 + (2.5 + i * 0.05) * S, 300, "de.grobox.transportr.data.SyncService", svcStack);
   c.cases.push({
     case: "transportr",
     paper: "DiagDroid §6.2 (Figure 8)",
-    finding: "filter messages queue on the LocationFilter handler thread: long queuing and long execution",
+    finding: fixed
+      ? "fixed: a new keystroke cancels the running filter query"
+      : "filter messages queue on the LocationFilter handler thread: long queuing and long execution",
     culprit: {
       task_class: "de.grobox.transportr.locations.LocationAdapter$1",
       context_frame: stack[2],
@@ -352,6 +380,7 @@ const APPS: Record<string, { package: string; version: string; activity: string 
 };
 
 export function appFor(scenario: ScenarioName) {
+  if (scenario in REGISTERED) return REGISTERED[scenario as keyof typeof REGISTERED].app;
   return (
     { ...DUNE_APPS, ...DRAW_APPS }[scenario] ?? (scenario.startsWith("k9") ? APPS.k9! : APPS["paper-cases"]!)
   );
@@ -368,21 +397,32 @@ export function buildScenario(
   const app = appFor(scenario);
   const rand = mulberry32(seed);
   const pid = 3000 + Math.floor(rand() * 20000);
-  const sim = new AppSim(rand, device, app.package, pid, app.activity);
+  const load = Math.min(0.9, Math.max(0, noise.load ?? 0));
+  const sim = new AppSim(
+    rand,
+    { ...device, speed: device.speed * (1 - load) },
+    app.package,
+    pid,
+    app.activity,
+  );
   sim.viewHooks = viewHooks;
   const c: Ctx = { sim, cases: [], noise };
   let t = 0;
   const steps: Record<string, ((c: Ctx, t0: number) => number)[]> = {
     "paper-cases": [openlaw, fbreader, transportr, DRAW_STEPS.faceq[0]!, DRAW_STEPS.picsplay[0]!],
     openlaw: [openlaw],
+    "openlaw-fixed": [(c, t0) => openlaw(c, t0, true)],
     fbreader: [fbreader],
+    "fbreader-fixed": [(c, t0) => fbreader(c, t0, true)],
     transportr: [transportr],
+    "transportr-fixed": [(c, t0) => transportr(c, t0, true)],
     k9: [(c, t0) => k9(c, t0, false)],
     "k9-regressed": [(c, t0) => k9(c, t0, true)],
     ...DUNE_STEPS,
     ...DRAW_STEPS,
   };
-  for (const step of steps[scenario]!) t = step(c, t);
+  for (const step of steps[scenario] ?? REGISTERED[scenario as keyof typeof REGISTERED].steps) t = step(c, t);
+  if (noise.extra) backgroundTasks(c, 0, t, noise.extra);
   const duration = Math.ceil(t / S) * S;
   sim.log.sort((a, b) => a.ts - b.ts);
   const janky = sim.frames.filter((f) => f.completed - f.intended > f.period).length;

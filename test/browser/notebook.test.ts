@@ -1,29 +1,18 @@
 // The notebook workspace in Chromium: inputs, the plot form written back to code, selections driving
 // downstream cells, errors in place, and recovery of unsaved edits after a reload.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serveStatic, type StaticServer } from "../../workspace/node/static-server";
-import { launchChromium } from "../support/chromium";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { servedWorkspace } from "../support/served-workspace";
 
 describe("notebook workspace in Chromium", () => {
-  let browser: Browser;
-  let server: StaticServer;
-
-  beforeAll(async () => {
-    server = await serveStatic("dist", 0, { "/fixtures/": "test/fixtures/notebooks" });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const served = servedWorkspace();
 
   async function openNotebook(query: string): Promise<{ page: Page; errors: string[] }> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await served.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    await page.goto(`${server.url}${query}`);
+    await page.goto(`${served.url}${query}`);
     await page.locator("jb-notebook .block.cell").first().waitFor({ timeout: 60_000 });
     await page.waitForFunction(
       () => {

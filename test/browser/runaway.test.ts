@@ -5,22 +5,21 @@
 // wait below has its own timeout, and the test's own 90 s ends it; afterAll kills Chromium.
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { serveStatic } from "../../workspace/node/static-server";
-import { browserSuite } from "../support/browser-suite";
+import { servedWorkspace } from "../support/served-workspace";
 import { cellDefining } from "../support/workspace-page";
 
 describe("a runaway cell in Chromium", () => {
-  const suite = browserSuite(() => serveStatic("dist", 0, { "/fixtures/": "test/fixtures/notebooks" }));
+  const served = servedWorkspace();
 
   const shown = (page: Page, name: string) =>
     cellDefining(page, name).locator("jb-output .md").first().innerText({ timeout: 5_000 });
 
   it("stops `while (true) {}` with its error in place; the page, the other cells and a generator keep working", async () => {
-    const context = await suite.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await served.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    await page.goto(`${suite.url}?notebook=fixtures/runaway.md`, { timeout: 60_000 });
+    await page.goto(`${served.url}?notebook=fixtures/runaway.md`, { timeout: 60_000 });
 
     const spin = cellDefining(page, "spin");
     await spin.locator(".error").waitFor({ timeout: 60_000 });

@@ -19,6 +19,7 @@ import * as diagdroid from "../../cells/diagdroid/index";
 import { overdrawDepthPlot, overdrawRegions } from "../../cells/draw/overdraw-depth";
 import { preprocessRenderOps } from "../../cells/draw/render-trace";
 import { renderingEfficiency, renderingEfficiencyPlot } from "../../cells/draw/rendering-efficiency";
+import type { PlotSpec } from "../../workspace/notebook/plot-spec";
 import { goldenSvgMismatch } from "../golden-svg";
 import { callsTable, flatten, HAND_THREADS } from "./androscope/call-table";
 import { tasksTable, type T } from "./diagdroid/tasks-fixture";
@@ -27,7 +28,7 @@ import { renderOps } from "./draw/render-ops-fixture";
 const MS = 1_000_000;
 
 // DiagDroid: Figure 5's case (an UpdateLawList task queued behind a slow LawSectionList task).
-function diagdroidCharts(): Record<string, Plot.PlotOptions> {
+function diagdroidCharts(): Record<string, Plot.PlotOptions | PlotSpec> {
   const c1 = ["UpdateLawList.<init>", "AsyncTask.execute(AsyncTask.java:534)", "LawListFragment.onCreate"];
   const c2 = ["LawSectionList.<init>", "LawSectionList.load", "LawListFragment.onStart"];
   const c3 = ["UpdateLawList.<init>", "AsyncTask.execute(AsyncTask.java:539)", "LawListFragment.onCreate"];
@@ -51,7 +52,7 @@ function diagdroidCharts(): Record<string, Plot.PlotOptions> {
 }
 
 // DRAW: a 400x800 screen; a list whose second row is covered by an opaque dialog in frame 1.
-function drawCharts(): Record<string, Plot.PlotOptions> {
+function drawCharts(): Record<string, Plot.PlotOptions | PlotSpec> {
   const screen = { width: 400, height: 800 };
   const regions = overdrawRegions(
     [
@@ -104,7 +105,7 @@ function drawCharts(): Record<string, Plot.PlotOptions> {
 }
 
 // AndroScope: the hand-worked calls (call-table.ts), two counters and two heaps.
-function androscopeCharts(): Record<string, Plot.PlotOptions> {
+function androscopeCharts(): Record<string, Plot.PlotOptions | PlotSpec> {
   const calls = callsTable(HAND_THREADS, "t", 0.5);
   const methods = [1, 2, 3].map((id) => ({
     id,

@@ -72,6 +72,22 @@ describe("notebooks/examples/perfetto-frames.md headless", () => {
     expect(got.get("TX - NotificationShade#0|App Deadline Missed")).toBe(9); // counted by hand in the dump above
   });
 
+  it("the timeline: a track per layer's frames, late ones as jank, then the main thread's slices; the whole trace in view", async () => {
+    const v = (await r.runtime.value("framesWindow")) as [number, number];
+    const view = (await r.runtime.value("frameSlices")) as { track: string; color?: string; end: number }[];
+    const frames = timeline.filter((f) => f.scope === "surface" && f.timeline === "actual" && f.dur != null);
+    const mainSlices = rowsOf(bundle.tables.get("slices")).filter(
+      (x) => x.tid === x.pid && frames.some((f) => f.pid === x.pid),
+    );
+    expect(view.length).toBe(frames.length + mainSlices.length);
+    expect(view.filter((x) => x.color === "jank").length).toBe(janky.length);
+    expect(new Set(view.map((x) => x.track)).size).toBe(
+      new Set(frames.map((f) => f.layer_name)).size + new Set(mainSlices.map((x) => x.tid)).size,
+    );
+    const starts = [...frames.map((f) => n(f.ts)), ...mainSlices.map((x) => n(x.ts))];
+    expect(v).toEqual([Math.min(...starts), Math.max(...view.map((x) => x.end))]);
+  });
+
   it("main-thread states per janky frame: brute-force overlap, and frames 30 and 60 worked by hand", async () => {
     const states = rowsOf(bundle.tables.get("thread_states"));
     const want = new Map<string, number>();

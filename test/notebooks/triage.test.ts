@@ -3,9 +3,11 @@
 // with setInput as the browser's sliders and clicks drive them.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { tableFromIPC } from "apache-arrow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SqlEngine } from "../../workspace/db/engine";
 import { runNotebookFile, SAMPLES_DIR, type HeadlessResult } from "../../workspace/node/headless";
+import type { TimelineView } from "../../workspace/notebook/timeline-view";
 import { appFrameOf, hf6, truth, type GroupRow, type TimelineRow, type UpgradeRow } from "./triage-support";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -17,6 +19,16 @@ const lab = samples.filter((s) => s.startsWith("k9-"));
 const TRACE = "feed-methods-pixel-4a";
 const mainTruth = truth(MAIN);
 const culprit = (name: string) => mainTruth.cases.find((c) => c.case === name)!.culprit;
+
+/** The trace's last call exit, ns, from its calls file: the call timeline's window before any zoom ends there. */
+const traceEndNs = Math.max(
+  ...Array.from(
+    tableFromIPC(readFileSync(join(SAMPLES_DIR, TRACE, "calls.arrows")))
+      .getChild("exit")!
+      .toArray() as BigInt64Array,
+    Number,
+  ),
+);
 
 let r: HeadlessResult;
 let engine: SqlEngine;
@@ -54,10 +66,13 @@ afterAll(() => r?.close());
 describe("notebooks/triage.md headless", () => {
   it("runs every cell on the main run and the K-9 lab, with the documented inputs and their defaults", () => {
     expect(r.failedCells.map((c) => `${c.name ?? c.defines.join(",")}: ${c.error}`)).toEqual([]);
-    expect(r.checks).toEqual([]);
+    // The notebook's own checks (what the samples must show, section by section) all hold at the defaults.
+    expect(r.failedChecks).toEqual([]);
+    expect(r.checks).toHaveLength(12);
     expect(r.provenance.runs.map((x) => x.run_id).sort()).toEqual([MAIN, ...lab, TRACE].sort());
     expect(Object.fromEntries(r.provenance.inputs.map((i) => [i.name, i.value]))).toEqual({
       tauMs: 500,
+      maxDistance: 2,
       chosenGroup: null,
       outlierFactor: 1.5,
       quartileMethod: "hf6",
@@ -65,7 +80,7 @@ describe("notebooks/triage.md headless", () => {
       weightsRun: "k9-pixel-4a-android12-upgraded",
       minSupport: 0.1,
       minConfidence: 0.9,
-      selectedMs: null,
+      windowNs: [0, traceEndNs],
       treeRoot: "android.view.Choreographer.doFrame",
       treeThreshold: 5,
     });
@@ -365,18 +380,21 @@ describe("AndroScope section", () => {
     }
   });
 
-  it("a selected window cuts the detail timeline, the counters and the profile to it (brute force from SQL)", async () => {
+  it("a window set on the timeline cuts its boxes, the counters and the profile to it (brute force from SQL)", async () => {
     const [t0, t1] = [900, 1000];
     try {
-      await set("selectedMs", [t0, t1]);
       const [a, b] = [t0 * 1e6, t1 * 1e6];
+      await set("windowNs", [a, b]);
       expect(await value<number[]>("windowNs")).toEqual([a, b]);
-      // the detail timeline accounts for every main-thread call overlapping the window once
-      const detail = await value<{ toArray(): { calls: number }[] }>("detail");
+      // the timeline's boxes for the window account for every main-thread call overlapping it once
+      const timeline = await value<TimelineView>("traceTimeline");
+      await timeline.load([a, b], timeline.plotWidth);
       const [visible] = await rows(
         `SELECT count(*)::INTEGER AS n FROM calls c JOIN threads t ON t.run_id = c.run_id AND t.thread_id = c.thread_id WHERE c.run_id = '${TRACE}' AND t.name = 'main' AND c.enter < ${b} AND (c.exit > ${a} OR (c.exit = c.enter AND c.enter >= ${a}))`,
       );
-      expect(detail.toArray().reduce((s, r) => s + Number(r.calls), 0)).toBe(visible!.n);
+      const main = timeline.loaded!.boxes.filter((x) => x.track.startsWith("main "));
+      expect(main.reduce((n, x) => n + x.count, 0)).toBe(visible!.n);
+      expect(main.every((x) => x.end > a && x.start < b)).toBe(true);
       // the profile's doFrame: the calls overlapping the window, their time cut to it
       const profile = await value<{ name: string; calls: number; inclusive: number }[]>("profile");
       const doFrame = profile.find((p) => p.name.startsWith("android.view.Choreographer.doFrame "))!;
@@ -402,11 +420,8 @@ describe("AndroScope section", () => {
       const heap = await value<{ ts: number }[]>("heapPoints");
       expect(heap.filter((p) => p.ts < a || p.ts > b).length).toBeLessThanOrEqual(4);
     } finally {
-      await set("selectedMs", null);
+      await set("windowNs", null);
     }
-    expect(await value<number[]>("windowNs")).toEqual([
-      0,
-      (await rows(`SELECT max(exit)::DOUBLE AS e FROM calls WHERE run_id = '${TRACE}'`))[0]!.e,
-    ]);
+    expect(await value<number[]>("windowNs")).toEqual([0, traceEndNs]);
   });
 });

@@ -4,15 +4,22 @@
 import { parseNotebook, type CellKind } from "../notebook/format";
 import callTimeline from "./palette/androscope-call-timeline.md?raw";
 import callTree from "./palette/androscope-call-tree-of-a-method.md?raw";
+import segments from "./palette/androscope-context-switch-segments.md?raw";
 import countersHeap from "./palette/androscope-counters-heap-and-window-profile.md?raw";
 import methodProfile from "./palette/androscope-method-profile.md?raw";
 import anomalousGroups from "./palette/diagdroid-anomalous-task-groups.md?raw";
+import delayDistributions from "./palette/diagdroid-delay-distributions-before-and-after.md?raw";
+import queueMetrics from "./palette/diagdroid-queue-metrics-per-task.md?raw";
 import queueTimeline from "./palette/diagdroid-queued-vs-running-timeline.md?raw";
+import overdrawDepth from "./palette/draw-overdraw-depth.md?raw";
 import renderingEfficiency from "./palette/draw-rendering-efficiency-ranking.md?raw";
+import rootCause from "./palette/draw-root-cause.md?raw";
 import gfxinfoLab from "./palette/dune-a-device-lab-from-gfxinfo-summaries.md?raw";
 import contextRules from "./palette/dune-context-rules.md?raw";
 import frameMetrics from "./palette/dune-frame-metrics-per-run.md?raw";
 import iqrFlags from "./palette/dune-iqr-flags-of-frame-time-across-runs.md?raw";
+import precisionRecall from "./palette/dune-per-event-precision-and-recall.md?raw";
+import similarityWeights from "./palette/dune-similarity-weights-and-deviation.md?raw";
 
 export interface PaletteEntry {
   label: string;
@@ -47,13 +54,20 @@ export function paletteEntry(text: string, file: string): PaletteEntry {
 export const ANALYSES: PaletteEntry[] = [
   [anomalousGroups, "diagdroid-anomalous-task-groups.md"],
   [queueTimeline, "diagdroid-queued-vs-running-timeline.md"],
+  [queueMetrics, "diagdroid-queue-metrics-per-task.md"],
+  [delayDistributions, "diagdroid-delay-distributions-before-and-after.md"],
   [frameMetrics, "dune-frame-metrics-per-run.md"],
   [iqrFlags, "dune-iqr-flags-of-frame-time-across-runs.md"],
+  [similarityWeights, "dune-similarity-weights-and-deviation.md"],
+  [precisionRecall, "dune-per-event-precision-and-recall.md"],
   [gfxinfoLab, "dune-a-device-lab-from-gfxinfo-summaries.md"],
   [contextRules, "dune-context-rules.md"],
   [renderingEfficiency, "draw-rendering-efficiency-ranking.md"],
+  [overdrawDepth, "draw-overdraw-depth.md"],
+  [rootCause, "draw-root-cause.md"],
   [methodProfile, "androscope-method-profile.md"],
   [callTree, "androscope-call-tree-of-a-method.md"],
   [callTimeline, "androscope-call-timeline.md"],
+  [segments, "androscope-context-switch-segments.md"],
   [countersHeap, "androscope-counters-heap-and-window-profile.md"],
 ].map(([text, file]) => paletteEntry(text!, `workspace/app/palette/${file}`));

@@ -29,9 +29,12 @@ import { parseNotebook } from "../notebook/format";
 import { explainLoadFailures } from "../notebook/load-failures";
 import { version } from "../../package.json";
 import type { JbNotebook } from "./jb-notebook";
+import "./jb-notebook-picker";
 import "./jb-plot";
 import "./jb-run-overview";
 import "./jb-schema";
+import "./jb-toc";
+import type { TocHeading } from "./jb-toc";
 
 export class JbApp extends LitElement {
   static override properties = {
@@ -48,7 +51,10 @@ export class JbApp extends LitElement {
     notebookError: { state: true },
     runsVersion: { state: true },
     dropped: { state: true },
+    headings: { state: true },
   };
+  /** the notebook's headings, for the table of contents (jb-notebook's "headings" event) */
+  declare headings: TocHeading[];
   /** while runs load: how many, and how many are in */
   declare loading: { total: number; done: number } | undefined;
   /** why the notebook named in the URL could not be opened */
@@ -85,6 +91,7 @@ export class JbApp extends LitElement {
     this.tables = [];
     this.runsVersion = 0;
     this.dropped = 0;
+    this.headings = [];
   }
 
   static override styles = css`
@@ -94,9 +101,10 @@ export class JbApp extends LitElement {
     }
     header {
       display: flex;
+      flex-wrap: wrap;
       align-items: center;
-      gap: 16px;
-      padding: 10px 20px;
+      gap: 8px 16px;
+      padding: 8px 20px;
       border-bottom: 1px solid var(--jb-border);
       background: var(--jb-panel);
     }
@@ -104,32 +112,63 @@ export class JbApp extends LitElement {
       font-size: 18px;
       margin: 0;
       letter-spacing: 0.02em;
+      display: flex;
+      align-items: center;
+      gap: 6px;
+    }
+    h1 img {
+      width: 20px;
+      height: 20px;
     }
     .status {
       color: var(--jb-muted);
       font-size: 13px;
-      flex: 1;
+      flex: 1 1 220px;
+      min-width: 0;
+      overflow-wrap: anywhere;
+    }
+    .actions {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 6px;
     }
     form {
       display: flex;
       gap: 6px;
     }
     input[type="url"] {
-      width: 320px;
+      width: 240px;
       font: inherit;
       font-size: 13px;
       padding: 3px 6px;
     }
+    /* Issue 19: the contents follow the reader in a sidebar from 1200 px; below, a folded list above the runs. */
+    .layout {
+      display: grid;
+      grid-template-columns: minmax(0, 1fr);
+    }
+    @media (min-width: 1200px) {
+      .layout {
+        grid-template-columns: 240px minmax(0, 1fr);
+      }
+    }
     main {
-      padding: 16px 20px;
+      padding: 12px 20px;
       max-width: 1200px;
+      min-width: 0;
+    }
+    jb-toc:not([wide]) {
+      margin: 0 0 8px;
     }
     section {
       background: var(--jb-panel);
       border: 1px solid var(--jb-border);
       border-radius: 6px;
-      padding: 12px 16px;
-      margin-bottom: 16px;
+      padding: 10px 16px;
+      margin-bottom: 12px;
+    }
+    #overview {
+      padding: 6px 16px;
     }
     h2 {
       font-size: 15px;
@@ -145,8 +184,8 @@ export class JbApp extends LitElement {
       font-size: 12px;
     }
     .recovered {
-      background: #fff3bf;
-      border: 1px solid #ffe066;
+      background: var(--jb-note-bg, #fff3bf);
+      border: 1px solid var(--jb-note-border, #ffe066);
       border-radius: 6px;
       padding: 8px 12px;
       margin-bottom: 12px;
@@ -159,7 +198,7 @@ export class JbApp extends LitElement {
     .drop {
       position: fixed;
       inset: 0;
-      background: rgba(59, 91, 219, 0.12);
+      background: var(--jb-accent-soft);
       border: 3px dashed var(--jb-accent);
       display: flex;
       align-items: center;
@@ -480,11 +519,25 @@ export class JbApp extends LitElement {
       const data = await overviewChartData(engine, hasEvents);
       // the workspace bench reads these: the overview's queries, cold (first) and warm (the redraw after the load)
       performance.measure("jb:overview-query", { start: queryStart, end: performance.now() });
-      this.chart = overviewChartOptions(data, Math.min(1160, this.clientWidth - 80 || 960));
+      this.chart = this.fitFirstScreen(overviewChartOptions(data, Math.min(1160, this.chartWidth())));
       this.chartError = undefined;
     } catch (e) {
       this.chartError = (e as Error).message;
     }
+  }
+
+  /** The frames section's inner width: the chart never makes the page scroll sideways (issue 19). */
+  private chartWidth(): number {
+    const section = this.renderRoot.querySelector<HTMLElement>("#frames");
+    return section ? section.clientWidth - 34 : this.clientWidth - 80 || 960;
+  }
+
+  /** The first chart stays above the fold: no taller than the window below the frames section's top. */
+  private fitFirstScreen(options: Plot.PlotOptions): Plot.PlotOptions {
+    const section = this.renderRoot.querySelector<HTMLElement>("#frames");
+    if (!section || options.height === undefined) return options;
+    const room = innerHeight - (section.getBoundingClientRect().top + scrollY) - 110; // title, legend, padding
+    return { ...options, height: Math.max(240, Math.min(options.height, room)) };
   }
 
   private async onDrop(e: DragEvent) {
@@ -509,82 +562,109 @@ export class JbApp extends LitElement {
 
   override render() {
     const runs = this.session?.runs ?? [];
+    const toc = html`<jb-toc
+      .headings=${this.headings}
+      .target=${this.notebookElement() ?? undefined}
+    ></jb-toc>`;
     return html`
       <header>
-        <h1>jankbook</h1>
+        <h1><img src="favicon.svg" alt="" />jankbook</h1>
+        <jb-notebook-picker .current=${this.notebookPath.replace(/\.md$/, "")}></jb-notebook-picker>
         <span class="status" role="status">${this.status}</span>
-        <button @click=${this.openFile} title="open a notebook (.md)">Open notebook</button>
-        <button @click=${this.saveFile} title="save the notebook (.md)">Save</button>
-        <button @click=${this.publish} title="download a self-contained HTML report">Publish</button>
-        <form @submit=${this.onUrl}>
-          <input type="url" name="url" placeholder="open a run bundle by URL…" aria-label="run bundle URL" />
+        <span class="actions">
+          <button @click=${this.openFile} title="open a notebook (.md)">Open notebook</button>
+          <button @click=${this.saveFile} title="save the notebook (.md)">Save</button>
+          <button @click=${this.publish} title="download a self-contained HTML report">Publish</button>
+        </span>
+        <form
+          @submit=${this.onUrl}
+          title="or drop a run bundle folder (manifest.json + .arrows files) on the page"
+        >
+          <input
+            type="url"
+            name="url"
+            placeholder="run bundle URL, or drop a folder…"
+            aria-label="run bundle URL"
+          />
           <button>Open</button>
         </form>
       </header>
-      <main>
-        ${
-          this.recovered
-            ? html`<div class="recovered" role="status">
-                Recovered unsaved edits from ${this.recovered}.
-                <button @click=${this.discardRecovered}>Discard them</button>
-              </div>`
-            : nothing
-        }
-        <section id="overview">
-          <h2>Runs</h2>
-          <jb-run-overview .runs=${runs} .engine=${this.session?.engine}></jb-run-overview>
-          <p class="hint">
-            Drop a run bundle folder (manifest.json + .arrows files) anywhere on the page to add it.
-          </p>
+      <div class="layout">
+        ${this.wideToc() ? toc : nothing}
+        <main>
+          ${this.wideToc() ? nothing : toc}
           ${
-            this.dropped
-              ? html`<p class="hint dropped" role="note">
-                  ${this.dropped} dropped run${this.dropped === 1 ? " is" : "s are"} not in the page's URL: a
-                  reload will not bring ${this.dropped === 1 ? "it" : "them"} back (runs added by URL stay).
-                </p>`
+            this.recovered
+              ? html`<div class="recovered" role="status">
+                  Recovered unsaved edits from ${this.recovered}.
+                  <button @click=${this.discardRecovered}>Discard them</button>
+                </div>`
               : nothing
           }
-        </section>
-        <section id="frames">
-          <h2>Frames</h2>
-          ${this.chartError ? html`<div class="error">${this.chartError}</div>` : nothing}
-          ${
-            this.chart
-              ? html`<jb-plot .options=${this.chart}></jb-plot>`
-              : this.loading
-                ? html`<p class="hint loading" role="status">
-                    loading ${this.loading.total} run${this.loading.total === 1 ? "" : "s"}…
-                    (${this.loading.done} of ${this.loading.total} in)
+          <section id="overview" aria-label="runs">
+            <jb-run-overview .runs=${runs} .engine=${this.session?.engine}></jb-run-overview>
+            ${
+              this.dropped
+                ? html`<p class="hint dropped" role="note">
+                    ${this.dropped} dropped run${this.dropped === 1 ? " is" : "s are"} not in the page's URL:
+                    a reload will not bring ${this.dropped === 1 ? "it" : "them"} back (runs added by URL
+                    stay).
                   </p>`
-                : html`<p class="hint">No frames loaded.</p>`
+                : nothing
+            }
+          </section>
+          <section id="frames">
+            <h2>Frames</h2>
+            ${this.chartError ? html`<div class="error">${this.chartError}</div>` : nothing}
+            ${
+              this.chart
+                ? html`<jb-plot .options=${this.chart}></jb-plot>`
+                : this.loading
+                  ? html`<p class="hint loading" role="status">
+                      loading ${this.loading.total} run${this.loading.total === 1 ? "" : "s"}…
+                      (${this.loading.done} of ${this.loading.total} in)
+                    </p>`
+                  : html`<p class="hint">No frames loaded.</p>`
+            }
+          </section>
+          <details id="schema">
+            <summary>Tables</summary>
+            <jb-schema .tables=${this.tables}></jb-schema>
+          </details>
+          ${
+            this.notebookError
+              ? html`<section id="notebook">
+                  <div class="error" role="alert">${this.notebookError}</div>
+                </section>`
+              : nothing
           }
-        </section>
-        <details id="schema">
-          <summary>Tables</summary>
-          <jb-schema .tables=${this.tables}></jb-schema>
-        </details>
-        ${
-          this.notebookError
-            ? html`<section id="notebook">
-                <div class="error" role="alert">${this.notebookError}</div>
-              </section>`
-            : nothing
-        }
-        ${
-          this.notebookText !== undefined && this.session
-            ? html`<section id="notebook">
-                <jb-notebook
-                  .engine=${this.notebookEngine(this.session)}
-                  .text=${this.notebookText}
-                  .path=${this.notebookPath}
-                  .runsVersion=${this.runsVersion}
-                ></jb-notebook>
-              </section>`
-            : nothing
-        }
-      </main>
+          ${
+            this.notebookText !== undefined && this.session
+              ? html`<section id="notebook">
+                  <jb-notebook
+                    .engine=${this.notebookEngine(this.session)}
+                    .text=${this.notebookText}
+                    .path=${this.notebookPath}
+                    .runsVersion=${this.runsVersion}
+                    @headings=${(e: CustomEvent<TocHeading[]>) => (this.headings = e.detail)}
+                  ></jb-notebook>
+                </section>`
+              : nothing
+          }
+        </main>
+      </div>
       ${this.dragging ? html`<div class="drop">Drop run bundles to open them</div>` : nothing}
     `;
   }
+
+  private wide = matchMedia("(min-width: 1200px)");
+  private wideToc(): boolean {
+    if (!this.wideWatched) {
+      this.wideWatched = true;
+      this.wide.addEventListener("change", () => this.requestUpdate());
+    }
+    return this.wide.matches;
+  }
+  private wideWatched = false;
 }
 customElements.define("jb-app", JbApp);

@@ -1,22 +1,35 @@
-// <jb-code-editor>: CodeMirror 6 for a cell (SQL or TypeScript). Shift+Enter runs; every keystroke is
-// reported (the notebook autosaves it) through "code-change"; runs go out as "run-cell".
+// <jb-code-editor>: CodeMirror 6 for a cell (SQL or TypeScript) or a prose block (Markdown, plain). Shift+Enter
+// runs; every keystroke the user types is reported through "code-change" (the notebook autosaves it); text set
+// from outside (a move, an undo, the plot form) replaces the editor's state and is not reported back. Keys
+// follow the editor's own conventions (issue 19): Alt+Backspace deletes a word and Alt+↑/↓ move a line on every
+// platform, and none of them reach the notebook; Escape (with no completion open) hands focus to the cell frame.
+import { deleteGroupBackward, deleteGroupForward } from "@codemirror/commands";
 import { javascript } from "@codemirror/lang-javascript";
-import { sql } from "@codemirror/lang-sql";
-import { Prec } from "@codemirror/state";
+import { sql, type SQLNamespace } from "@codemirror/lang-sql";
+import { EditorState, Prec, type Extension } from "@codemirror/state";
 import { keymap } from "@codemirror/view";
 import { EditorView, basicSetup } from "codemirror";
 import { LitElement, css, html } from "lit";
 
+export type EditorLanguage = "sql" | "ts" | "markdown";
+
 export class JbCodeEditor extends LitElement {
-  static override properties = { code: { attribute: false }, language: {} };
+  static override properties = {
+    code: { attribute: false },
+    language: {},
+    schema: { attribute: false },
+  };
   declare code: string;
-  declare language: "sql" | "ts";
+  declare language: EditorLanguage;
+  /** tables and their columns, for SQL completion (@codemirror/lang-sql's `schema`) */
+  declare schema: SQLNamespace | undefined;
   private view?: EditorView;
 
   constructor() {
     super();
     this.code = "";
     this.language = "ts";
+    this.schema = undefined;
   }
 
   static override styles = css`
@@ -24,7 +37,10 @@ export class JbCodeEditor extends LitElement {
       display: block;
       border: 1px solid var(--jb-border, #dfe3ea);
       border-radius: 4px;
+      /* a light editor in both schemes: CodeMirror's default highlight colours are made for it */
       background: #fff;
+      color: #1d2330;
+      color-scheme: light;
     }
     .cm-editor {
       font-size: 13px;
@@ -34,48 +50,80 @@ export class JbCodeEditor extends LitElement {
     }
   `;
 
-  override firstUpdated() {
+  private emit(name: string, detail?: string) {
+    this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
+  }
+
+  private extensions(): Extension[] {
     const run = () => {
-      this.dispatchEvent(
-        new CustomEvent("run-cell", {
-          detail: this.view!.state.doc.toString(),
-          bubbles: true,
-          composed: true,
-        }),
-      );
+      this.emit("run-cell", this.view!.state.doc.toString());
       return true;
     };
+    const language =
+      this.language === "sql"
+        ? sql({ schema: this.schema, upperCaseKeywords: true })
+        : this.language === "ts"
+          ? javascript({ typescript: true })
+          : EditorView.lineWrapping;
+    return [
+      Prec.highest(
+        keymap.of([
+          { key: "Shift-Enter", run },
+          { key: "Mod-Enter", run },
+          // CodeMirror binds these on macOS only; elsewhere they reached the notebook and deleted the cell.
+          { key: "Alt-Backspace", run: deleteGroupBackward, preventDefault: true },
+          { key: "Alt-Delete", run: deleteGroupForward, preventDefault: true },
+        ]),
+      ),
+      basicSetup,
+      // Below basicSetup: an open completion list takes Escape first.
+      Prec.low(
+        keymap.of([
+          {
+            key: "Escape",
+            run: () => {
+              this.emit("editor-escape");
+              return true;
+            },
+          },
+        ]),
+      ),
+      language,
+      EditorView.updateListener.of((u) => {
+        if (u.docChanged) this.emit("code-change", u.state.doc.toString());
+      }),
+      EditorView.domEventHandlers({
+        blur: () => {
+          this.emit("editor-blur", this.view!.state.doc.toString());
+          return false;
+        },
+        // Editing keys stay in the editor: the notebook's cell shortcuts are for the cell frame only.
+        keydown: (e) => {
+          if (e.altKey || e.key === "?" || ((e.ctrlKey || e.metaKey) && e.key === "z")) e.stopPropagation();
+          return false;
+        },
+      }),
+    ];
+  }
+
+  override firstUpdated() {
     this.view = new EditorView({
       doc: this.code,
       parent: this.renderRoot as unknown as Element,
       root: this.renderRoot as ShadowRoot,
-      extensions: [
-        Prec.highest(
-          keymap.of([
-            { key: "Shift-Enter", run },
-            { key: "Mod-Enter", run },
-          ]),
-        ),
-        basicSetup,
-        this.language === "sql" ? sql() : javascript({ typescript: true }),
-        EditorView.updateListener.of((u) => {
-          if (u.docChanged)
-            this.dispatchEvent(
-              new CustomEvent("code-change", {
-                detail: u.state.doc.toString(),
-                bubbles: true,
-                composed: true,
-              }),
-            );
-        }),
-      ],
+      extensions: this.extensions(),
     });
   }
 
-  /** Replaces the text (e.g. after the plot form rewrote the cell) unless it is already that. */
+  /** Text, language or schema set from outside: a fresh editor state (its undo history was another text's). */
   override updated(changed: Map<string, unknown>) {
-    if (changed.has("code") && this.view && this.view.state.doc.toString() !== this.code)
-      this.view.dispatch({ changes: { from: 0, to: this.view.state.doc.length, insert: this.code } });
+    if (!this.view) return;
+    const text = changed.has("code") && this.view.state.doc.toString() !== this.code;
+    if (text || changed.has("language") || changed.has("schema")) {
+      const doc = text ? this.code : this.view.state.doc.toString();
+      const selection = text ? undefined : this.view.state.selection;
+      this.view.setState(EditorState.create({ doc, selection, extensions: this.extensions() }));
+    }
   }
 
   get value(): string {

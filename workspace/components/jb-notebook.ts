@@ -1,29 +1,57 @@
 // <jb-notebook>: a notebook on the reactive runtime. Cells edit in CodeMirror and run with Shift+Enter;
 // inputs and selections re-run exactly their dependents; every keystroke is autosaved; plot-form edits are
-// written back into the cell's code. Keyboard (outside an editor): Alt+Enter run all, Alt+N add a cell
-// below, Alt+↑/↓ move, Alt+Backspace delete, Ctrl/Cmd+Z undo the last notebook change.
+// written back into the cell's code. Prose edits in place (click it; rendered again on blur). Keyboard (issue 19):
+// cell shortcuts act on the focused cell frame only, never inside an editor (jb-shortcuts.ts lists them, `?`
+// shows them); every change to the notebook's structure is undoable (Ctrl/Cmd+Z outside an editor, or the toast).
 import * as Inputs from "@observablehq/inputs";
-import { LitElement, css, html, nothing } from "lit";
+import { LitElement, html, nothing } from "lit";
 import { unsafeHTML } from "lit/directives/unsafe-html.js";
-import type { SqlEngine } from "../db/engine";
+import { listTables, type SqlEngine } from "../db/engine";
 import {
-  insertCell,
+  cells as cellsOf,
   parseNotebook,
   removeCell,
   serializeNotebook,
   type Block,
   type Cell,
+  type CellKind,
   type Notebook,
 } from "../notebook/format";
-import { setPlotFields, type PlotFields } from "../notebook/plot-edit";
+import { freshName, insertCells, insertProse, replaceProse } from "../notebook/notebook-edits";
+import { freshenCells } from "../notebook/fresh-names";
+import { moveCell as moveCellIn } from "../notebook/move-cell";
+import { editPlot, plotTargets, type PlotFields, type PlotTarget } from "../notebook/plot-edit";
 import { NotebookRuntime, readsTables, type CellState } from "../notebook/runtime";
 import { snapshotNotebook, type NotebookSnapshot } from "../notebook/snapshot";
 import { sanitize } from "../publish/browser-sanitize";
 import { renderMarkdown } from "../notebook/markdown-render";
 import { clearDraft, saveDraft } from "../app/autosave";
 import { ANALYSES, type PaletteEntry } from "../app/analysis-palette";
+import type { SQLNamespace } from "@codemirror/lang-sql";
+import { headingIds } from "../app/heading-ids";
 import "./jb-code-editor";
+import type { InsertKind } from "./jb-insert-bar";
+import "./jb-insert-bar";
+import { notebookStyles } from "./jb-notebook-styles";
 import "./jb-output";
+import "./jb-shortcuts";
+
+/** Same text, give or take the final newline a cell's source keeps in the file. */
+const sameCode = (a: string, b: string) => a.replace(/\r?\n$/, "") === b.replace(/\r?\n$/, "");
+
+/** Is the key meant for a text field (an editor, an input, a select)? Then no notebook shortcut applies. */
+function inEditable(e: Event): boolean {
+  return e.composedPath().some((t) => {
+    const el = t as HTMLElement;
+    return (
+      el.tagName === "JB-CODE-EDITOR" ||
+      el.tagName === "INPUT" ||
+      el.tagName === "TEXTAREA" ||
+      el.tagName === "SELECT" ||
+      el.isContentEditable === true
+    );
+  });
+}
 
 export class JbNotebook extends LitElement {
   static override properties = {
@@ -32,6 +60,10 @@ export class JbNotebook extends LitElement {
     path: {},
     focusIndex: { state: true },
     runsVersion: { attribute: false },
+    tables: { state: true },
+    editingProse: { state: true },
+    toast: { state: true },
+    shortcutsOpen: { state: true },
   };
   /** bumped by the app when runs are added: the cells that read tables re-run (issue 19) */
   declare runsVersion: number;
@@ -41,100 +73,69 @@ export class JbNotebook extends LitElement {
   /** autosave key */
   declare path: string;
   declare focusIndex: number;
+  /** the engine's tables: palette entries that need others are greyed out; SQL completion offers them */
+  declare tables: { name: string; columns: { name: string }[] }[];
+  /** the prose block open in the Markdown editor, or -1 */
+  declare editingProse: number;
+  declare toast: string | undefined;
+  declare shortcutsOpen: boolean;
 
   private nb?: Notebook;
   private rt?: NotebookRuntime;
-  private drafts = new Map<number, string>();
-  private undoStack: string[] = [];
+  /** unrun edits by cell id (ids are content hashes, so a move keeps them; a run gives the cell a new id) */
+  private drafts = new Map<string, string>();
+  /** what ran before each change, and the unrun edits then */
+  private undoStack: { text: string; drafts: Map<string, string> }[] = [];
   private frame = 0;
+  private schema: SQLNamespace | undefined;
+  private toastTimer: ReturnType<typeof setTimeout> | undefined;
+  private markdownCache = new Map<string, string>();
+  private headingKey = "";
 
   constructor() {
     super();
     this.text = "";
     this.path = "notebook.md";
     this.focusIndex = -1;
+    this.tables = [];
+    this.editingProse = -1;
+    this.toast = undefined;
+    this.shortcutsOpen = false;
   }
 
-  static override styles = css`
-    :host {
-      display: block;
-    }
-    .block {
-      margin: 0 0 10px;
-      border-left: 3px solid transparent;
-      padding-left: 10px;
-    }
-    .block.focused {
-      border-left-color: var(--jb-accent, #3b5bdb);
-    }
-    .prose :first-child {
-      margin-top: 0;
-    }
-    .bar {
-      display: flex;
-      gap: 8px;
-      align-items: center;
-      font-size: 11px;
-      color: var(--jb-muted, #5d6678);
-      margin: 2px 0;
-    }
-    .bar .name {
-      font-family: ui-monospace, monospace;
-    }
-    .bar button {
-      font-size: 11px;
-    }
-    .status-pending {
-      color: #b35c00;
-    }
-    .status-rejected {
-      color: var(--jb-bad, #c92a2a);
-    }
-    .error {
-      color: var(--jb-bad, #c92a2a);
-      background: #fff5f5;
-      border: 1px solid #ffc9c9;
-      border-radius: 4px;
-      padding: 6px 8px;
-      font-family: ui-monospace, monospace;
-      font-size: 12px;
-      white-space: pre-wrap;
-    }
-    details.code > summary {
-      cursor: pointer;
-      font-size: 11px;
-      color: var(--jb-muted, #5d6678);
-    }
-    .draft {
-      color: #b35c00;
-    }
-    .toolbar {
-      display: flex;
-      gap: 8px;
-      margin-bottom: 12px;
-      position: sticky;
-      top: 0;
-      background: var(--jb-panel, #fff);
-      padding: 6px 0;
-      z-index: 2;
-      border-bottom: 1px solid var(--jb-border, #dfe3ea);
-    }
-  `;
+  static override styles = notebookStyles;
+
+  // On the window: "anywhere outside an editor" includes the page around the notebook (focus falls back to the
+  // body when a clicked button goes away, e.g. the toast's Undo).
+  private readonly keyListener = (e: KeyboardEvent) => this.onKey(e);
 
   override connectedCallback() {
     super.connectedCallback();
-    this.addEventListener("keydown", (e) => this.onKey(e));
+    window.addEventListener("keydown", this.keyListener);
   }
 
   override disconnectedCallback() {
     super.disconnectedCallback();
+    window.removeEventListener("keydown", this.keyListener);
     this.rt?.dispose();
   }
 
   override willUpdate(changed: Map<string, unknown>) {
     if ((changed.has("text") || changed.has("engine")) && this.engine) this.open(this.text);
-    else if (changed.has("runsVersion") && changed.get("runsVersion") !== undefined)
+    else if (changed.has("runsVersion") && changed.get("runsVersion") !== undefined) {
       this.rt?.rerun(readsTables);
+      // the runs changed: the palette's and SQL completion's tables too
+      if (this.engine) void this.loadTables(this.engine);
+    }
+    if (changed.has("engine") && this.engine) void this.loadTables(this.engine);
+    if (changed.has("tables"))
+      this.schema = Object.fromEntries(this.tables.map((t) => [t.name, t.columns.map((c) => c.name)]));
+  }
+
+  /** The engine's tables, for the palette and SQL completion; none when the engine cannot list them. */
+  private async loadTables(engine: SqlEngine) {
+    const tables = await listTables(engine).catch(() => []);
+    if (engine === this.engine) this.tables = tables;
   }
 
   private open(text: string) {
@@ -150,6 +151,20 @@ export class JbNotebook extends LitElement {
     this.rt.load(this.nb);
   }
 
+  /** Hook for <jb-toc> (issue 19): ids on the prose headings, and a "headings" event when they change. */
+  override updated() {
+    const found = [...this.renderRoot.querySelectorAll<HTMLElement>(".prose :is(h1, h2, h3)")];
+    const ids = headingIds(found.map((h) => h.textContent ?? ""));
+    const headings = found.map((h, i) => {
+      h.id = ids[i]!;
+      return { id: ids[i]!, text: (h.textContent ?? "").trim(), level: Number(h.tagName[1]) };
+    });
+    const key = JSON.stringify(headings);
+    if (key === this.headingKey) return;
+    this.headingKey = key;
+    this.dispatchEvent(new CustomEvent("headings", { detail: headings, bubbles: true, composed: true }));
+  }
+
   /** One re-render per animation frame, however many cells settle in it. */
   private schedule() {
     if (this.frame) return;
@@ -162,12 +177,10 @@ export class JbNotebook extends LitElement {
   /** The notebook text with every unrun draft applied: what autosave keeps and save writes. */
   currentText(): string {
     if (!this.nb) return this.text;
-    const blocks = this.nb.blocks.map((b, i) => {
-      const d = this.drafts.get(i);
-      if (d === undefined) return b;
-      return b.type === "cell"
-        ? { ...b, source: d.endsWith("\n") || d === "" ? d : d + "\n" }
-        : { ...b, text: d };
+    const blocks = this.nb.blocks.map((b) => {
+      const d = b.type === "cell" ? this.drafts.get(b.id) : undefined;
+      if (d === undefined || b.type !== "cell") return b;
+      return { ...b, source: d.endsWith("\n") || d === "" ? d : d + "\n", close: b.close || "```\n" };
     });
     return serializeNotebook({ ...this.nb, blocks });
   }
@@ -183,13 +196,26 @@ export class JbNotebook extends LitElement {
     return snapshotNotebook(this.rt);
   }
 
-  private commit(next: Notebook) {
-    this.undoStack.push(serializeNotebook(this.nb!));
+  /** A structural change: undoable; unrun edits of the cells that remain are kept. */
+  private pushUndo() {
+    this.undoStack.push({ text: serializeNotebook(this.nb!), drafts: new Map(this.drafts) });
+  }
+
+  private commit(next: Notebook, toast?: string) {
+    this.pushUndo();
     this.nb = next;
-    this.drafts.clear();
+    const ids = new Set(cellsOf(next).map((c) => c.id));
+    for (const id of [...this.drafts.keys()]) if (!ids.has(id)) this.drafts.delete(id);
     this.rt!.load(next);
-    saveDraft(this.path, serializeNotebook(next));
+    saveDraft(this.path, this.currentText());
+    if (toast) this.showToast(toast);
     this.requestUpdate();
+  }
+
+  private showToast(message: string) {
+    this.toast = message;
+    clearTimeout(this.toastTimer);
+    this.toastTimer = setTimeout(() => (this.toast = undefined), 8000);
   }
 
   private runCell(index: number, source: string) {
@@ -198,119 +224,198 @@ export class JbNotebook extends LitElement {
     // Unedited: run it again all the same (its run button, Shift+Enter), with its dependents.
     if (source === block.source) {
       this.rt!.rerun((a) => a.id === block.id);
-      this.drafts.delete(index);
+      this.drafts.delete(block.id);
       this.requestUpdate();
       return;
     }
-    this.undoStack.push(serializeNotebook(this.nb!));
+    this.pushUndo();
     this.rt!.setCellSource(block.id, source);
     this.nb = this.rt!.notebook;
-    this.drafts.delete(index);
+    this.drafts.delete(block.id);
     saveDraft(this.path, this.currentText());
     this.requestUpdate();
   }
 
   /** Applies every draft, then runs every cell, edited or not (issue 19). */
   runAll() {
-    for (const [index, source] of [...this.drafts]) {
-      const block = this.nb!.blocks[index];
-      if (block?.type === "cell") this.runCell(index, source);
-      else if (block) this.editProse(index, source);
+    for (const [id, source] of [...this.drafts]) {
+      const index = this.nb!.blocks.findIndex((b) => b.type === "cell" && b.id === id);
+      if (index >= 0) this.runCell(index, source);
     }
     this.rt?.rerun();
   }
 
+  /** Prose edited in place: re-parsed with the rest, so a fence typed into it becomes a cell. */
   private editProse(index: number, text: string) {
-    const blocks = this.nb!.blocks.slice();
-    blocks[index] = { type: "prose", text };
-    this.commit({ ...this.nb!, blocks });
+    const next = replaceProse(this.nb!, index, text);
+    if (next) this.commit(next, "Prose edited");
   }
 
   private onDraft(index: number, text: string) {
-    this.drafts.set(index, text);
+    const block = this.nb!.blocks[index];
+    if (block?.type !== "cell") return;
+    const was = this.drafts.has(block.id);
+    if (sameCode(text, block.source)) this.drafts.delete(block.id);
+    else this.drafts.set(block.id, text);
     saveDraft(this.path, this.currentText());
+    // The badge only changes when the code starts or stops differing from what last ran.
+    if (was !== this.drafts.has(block.id)) this.requestUpdate();
   }
 
-  private onPlotEdit(index: number, plotIndex: number, fields: PlotFields) {
+  private onPlotEdit(index: number, target: PlotTarget, fields: PlotFields) {
     const block = this.nb!.blocks[index] as Cell;
-    const source = this.drafts.get(index) ?? block.source;
-    this.runCell(index, setPlotFields(source, fields, plotIndex));
+    const source = this.drafts.get(block.id) ?? block.source;
+    this.runCell(index, editPlot(source, target, fields));
   }
 
-  addCell(after = this.focusIndex) {
-    const at = after < 0 ? this.nb!.blocks.length : after + 1;
-    this.commit(insertCell(this.nb!, at, "ts", ""));
-    this.focusIndex = at;
+  /** Block index where something inserted "after block `after`" goes (the end when nothing is selected). */
+  private insertionPoint(after: number): number {
+    return after < 0 || after >= this.nb!.blocks.length ? this.nb!.blocks.length : after + 1;
   }
 
-  /** Inserts a palette entry's cells after the focused block (at the end when nothing is focused). */
+  addCell(after = this.focusIndex, kind: CellKind = "ts") {
+    const at = this.insertionPoint(after);
+    const name = kind === "sql" ? freshName("query", this.defined()) : undefined;
+    const { nb, index } = insertCells(this.nb!, at, [{ kind, name, source: "" }]);
+    this.commit(nb, `${kind} cell added`);
+    this.focusIndex = index;
+    void this.focusBlock(index, true);
+  }
+
+  /** A Markdown paragraph after block `after`, opened in the editor. */
+  addProse(after = this.focusIndex) {
+    const { nb, index } = insertProse(this.nb!, this.insertionPoint(after), "New paragraph.\n");
+    this.commit(nb, "Markdown added");
+    void this.openProse(index);
+  }
+
+  /** Every name the notebook's cells define. */
+  private defined(): Set<string> {
+    return new Set(this.rt!.states().flatMap((s) => s.defines));
+  }
+
+  private onInsert(after: number, kind: InsertKind) {
+    if (kind === "markdown") this.addProse(after);
+    else this.addCell(after, kind);
+  }
+
+  /**
+   * Inserts a palette entry's cells after the selected block (at the end when nothing is selected), with fresh
+   * names for whatever they define that the notebook already defines (fresh-names.ts).
+   */
   insertAnalysis(entry: PaletteEntry, after = this.focusIndex) {
-    let at = after < 0 ? this.nb!.blocks.length : after + 1;
-    let next = this.nb!;
-    for (const c of entry.cells) {
-      next = insertCell(next, at, c.kind, c.source, c.name);
-      at += 2; // the cell and the blank prose line after it
-    }
-    this.commit(next);
+    const fresh = freshenCells(entry.cells, this.defined()).cells;
+    const { nb, index } = insertCells(this.nb!, this.insertionPoint(after), fresh);
+    this.commit(nb, `Inserted ${entry.label}`);
+    this.focusIndex = index;
+    void this.focusBlock(index, false);
   }
 
   deleteCell(index = this.focusIndex) {
     const block = this.nb!.blocks[index];
     if (block?.type !== "cell") return;
-    this.commit(removeCell(this.nb!, block.id));
+    this.commit(
+      removeCell(this.nb!, block.id),
+      `Deleted ${block.kind} cell${block.name ? ` ${block.name}` : ""}`,
+    );
   }
 
+  /** Moves the cell at block `index` past one neighbouring cell, with its prose (move-cell.ts); focus follows. */
   moveCell(index: number, delta: -1 | 1) {
     const block = this.nb!.blocks[index];
     if (block?.type !== "cell") return;
-    // Cells move past the neighbouring cell, carrying their source and kind.
-    const cellIndexes = this.nb!.blocks.map((b, i) => (b.type === "cell" ? i : -1)).filter((i) => i >= 0);
-    const k = cellIndexes.indexOf(index);
-    const neighbour = cellIndexes[k + delta];
-    if (neighbour === undefined) return;
-    const without = removeCell(this.nb!, block.id);
-    const target = delta < 0 ? neighbour : neighbour - 1;
-    const moved = insertCell(
-      without,
-      Math.max(0, delta < 0 ? target : target + 2),
-      block.kind,
-      block.source,
-      block.name,
-    );
-    this.commit(moved);
+    const k = cellsOf(this.nb!).indexOf(block);
+    const next = moveCellIn(this.nb!, block.id, delta);
+    if (!next) return;
+    const draft = this.drafts.get(block.id);
+    this.commit(next, `Moved ${block.kind} cell ${delta < 0 ? "up" : "down"}`);
+    const moved = cellsOf(next)[k + delta]!;
+    if (draft !== undefined) this.drafts.set(moved.id, draft);
+    const at = next.blocks.indexOf(moved);
+    this.focusIndex = at;
+    void this.focusBlock(at, false);
+  }
+
+  /** After the next render, focuses the cell frame at block `index` (or its editor). */
+  private async focusBlock(index: number, editor: boolean) {
+    await this.updateComplete;
+    const frame = this.renderRoot.querySelector<HTMLElement>(`.block.cell[data-index="${index}"]`);
+    if (!frame) return;
+    if (editor) {
+      const details = frame.querySelector("details");
+      if (details) details.open = true;
+      frame.querySelector<HTMLElement>("jb-code-editor")?.focus();
+    } else frame.focus();
   }
 
   undo() {
     const previous = this.undoStack.pop();
     if (previous === undefined) return;
-    this.nb = parseNotebook(previous);
-    this.drafts.clear();
+    this.nb = parseNotebook(previous.text);
+    this.drafts = previous.drafts;
     this.rt!.load(this.nb);
-    saveDraft(this.path, previous);
+    this.editingProse = -1;
+    this.toast = undefined;
+    saveDraft(this.path, this.currentText());
     this.requestUpdate();
   }
 
   private onKey(e: KeyboardEvent) {
-    const inEditor = e
-      .composedPath()
-      .some((t) => (t as Element).tagName === "JB-CODE-EDITOR" || (t as Element).tagName === "INPUT");
-    if (e.altKey && e.key === "Enter") this.runAll();
-    else if (e.altKey && (e.key === "n" || e.key === "N")) this.addCell();
-    else if (e.altKey && e.key === "ArrowUp") this.moveCell(this.focusIndex, -1);
-    else if (e.altKey && e.key === "ArrowDown") this.moveCell(this.focusIndex, 1);
-    else if (e.altKey && e.key === "Backspace") this.deleteCell();
-    else if ((e.ctrlKey || e.metaKey) && e.key === "z" && !inEditor) this.undo();
+    if (!this.nb || e.defaultPrevented || inEditable(e)) return;
+    const frame = e.composedPath()[0] as HTMLElement;
+    const onFrame = frame.classList?.contains("cell") && frame.getRootNode() === this.renderRoot;
+    const index = onFrame ? Number(frame.dataset.index) : -1;
+    const mod = e.ctrlKey || e.metaKey;
+    if (e.key === "?") this.shortcutsOpen = true;
+    else if (e.key === "Escape" && this.shortcutsOpen) this.shortcutsOpen = false;
+    else if (mod && !e.shiftKey && (e.key === "z" || e.key === "Z")) this.undo();
+    else if (e.altKey && e.key === "Enter") this.runAll();
+    else if (index < 0) return;
+    else if (e.altKey && e.key === "ArrowUp") this.moveCell(index, -1);
+    else if (e.altKey && e.key === "ArrowDown") this.moveCell(index, 1);
+    else if (e.altKey && e.key === "Backspace") this.deleteCell(index);
+    else if (e.altKey && (e.key === "n" || e.key === "N")) this.addCell(index);
+    else if (e.key === "Enter" && e.shiftKey) this.runCell(index, this.codeOf(index));
+    else if (e.key === "Enter") void this.focusBlock(index, true);
+    else if (e.key === "ArrowUp" || e.key === "ArrowDown")
+      this.focusNeighbour(index, e.key === "ArrowUp" ? -1 : 1);
     else return;
     e.preventDefault();
+  }
+
+  private codeOf(index: number): string {
+    const b = this.nb!.blocks[index] as Cell;
+    return this.drafts.get(b.id) ?? b.source;
+  }
+
+  private focusNeighbour(index: number, delta: -1 | 1) {
+    const list = this.nb!.blocks.map((b, i) => (b.type === "cell" ? i : -1)).filter((i) => i >= 0);
+    const to = list[list.indexOf(index) + delta];
+    if (to === undefined) return;
+    this.focusIndex = to;
+    void this.focusBlock(to, false);
   }
 
   markSaved() {
     clearDraft(this.path);
   }
 
+  /** Rendered Markdown by text: a notebook re-renders every frame while cells settle; its prose rarely changes. */
+  private markdown(text: string): string {
+    let out = this.markdownCache.get(text);
+    if (out === undefined) {
+      if (this.markdownCache.size > 500) this.markdownCache.clear();
+      out = renderMarkdown(text, sanitize);
+      this.markdownCache.set(text, out);
+    }
+    return out;
+  }
+
   override render() {
     if (!this.nb || !this.rt) return html`<p>no notebook</p>`;
     const states = new Map(this.rt.states().map((s) => [s.id, s]));
+    const tables = new Set(this.tables.map((t) => t.name));
+    const hasCells = this.nb.blocks.some((b) => b.type === "cell");
     return html`<div class="toolbar">
         <select
           aria-label="insert analysis"
@@ -322,80 +427,149 @@ export class JbNotebook extends LitElement {
           }}
         >
           <option value="">Insert analysis…</option>
-          ${ANALYSES.map((a, i) => html`<option value=${i}>${a.label}</option>`)}
+          ${ANALYSES.map((a, i) => {
+            // Greyed out, with the reason, when a table it reads is not loaded (none are known yet: all offered).
+            const missing = tables.size ? a.needs.filter((t) => !tables.has(t)) : [];
+            return html`<option
+              value=${i}
+              ?disabled=${missing.length > 0}
+              title=${missing.length ? `needs ${missing.join(", ")}, not loaded` : a.label}
+            >
+              ${a.label}${missing.length ? ` (needs ${missing.join(", ")})` : ""}
+            </option>`;
+          })}
         </select>
-        <button @click=${() => this.addCell()} title="Alt+N">Add cell</button>
+        <button @click=${() => this.addCell()} title="Alt+N on a cell">Add cell</button>
         <button @click=${() => this.runAll()} title="Alt+Enter">Run all</button>
-        <button @click=${() => this.undo()} title="Ctrl+Z outside an editor">Undo</button>
+        <button
+          @click=${() => this.undo()}
+          ?disabled=${this.undoStack.length === 0}
+          title="Ctrl/Cmd+Z outside an editor"
+        >
+          Undo
+        </button>
+        <button
+          @click=${() => (this.shortcutsOpen = true)}
+          title="keyboard shortcuts (?)"
+          aria-label="keyboard shortcuts"
+        >
+          ?
+        </button>
       </div>
-      ${this.nb.blocks.map((b, i) => this.block(b, i, states))}`;
+      ${this.nb.blocks.map((b, i) => this.block(b, i, states))}
+      ${hasCells ? nothing : html`<jb-insert-bar @insert=${(e: CustomEvent<InsertKind>) => this.onInsert(this.nb!.blocks.length - 1, e.detail)}></jb-insert-bar>`}
+      <jb-shortcuts .open=${this.shortcutsOpen} @close=${() => (this.shortcutsOpen = false)}></jb-shortcuts>
+      ${
+        this.toast
+          ? html`<div class="toast" role="status">
+              ${this.toast}
+              <button @click=${() => this.undo()}>Undo</button>
+            </div>`
+          : nothing
+      }`;
+  }
+
+  private prose(b: Block & { type: "prose" }, index: number, focused: string) {
+    if (index === this.editingProse)
+      return html`<div class="block prose editing ${focused}">
+        <jb-code-editor
+          .code=${b.text}
+          .language=${"markdown"}
+          @editor-blur=${(e: CustomEvent<string>) => this.finishProse(index, e.detail)}
+          @editor-escape=${(e: Event) => (e.target as HTMLElement).blur()}
+        ></jb-code-editor>
+      </div>`;
+    if (!b.text.trim()) return nothing;
+    return html`<div
+      class="block prose ${focused}"
+      title="click to edit"
+      @click=${(e: MouseEvent) => {
+        this.focusIndex = index;
+        // A link is followed, not edited.
+        if (!e.composedPath().some((t) => (t as Element).tagName === "A")) this.openProse(index);
+      }}
+    >
+      ${unsafeHTML(this.markdown(b.text))}
+    </div>`;
+  }
+
+  private async openProse(index: number) {
+    this.editingProse = index;
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>(".prose.editing jb-code-editor")?.focus();
+  }
+
+  private finishProse(index: number, text: string) {
+    if (this.editingProse !== index) return;
+    this.editingProse = -1;
+    this.editProse(index, text);
   }
 
   private block(b: Block, index: number, states: Map<string, CellState>) {
     const focused = index === this.focusIndex ? "focused" : "";
-    if (b.type === "prose") {
-      if (!b.text.trim()) return nothing;
-      return html`<div class="block prose ${focused}" @click=${() => (this.focusIndex = index)}>
-        ${unsafeHTML(renderMarkdown(b.text, sanitize))}
-      </div>`;
-    }
+    if (b.type === "prose") return this.prose(b, index, focused);
     const s = states.get(b.id);
-    let plotIndex = 0;
+    const targets = plotTargets(s?.displays ?? []);
+    const draft = this.drafts.get(b.id);
     return html`<div
-      class="block cell ${focused}"
-      data-cell=${b.name ?? b.id}
-      data-kind=${b.kind}
-      @focusin=${() => (this.focusIndex = index)}
-    >
-      <div class="bar">
-        <span class="name"
-          >${b.kind}${b.name ? ` ${b.name}` : s?.defines.length ? ` ${s.defines.join(", ")}` : ""}</span
-        >
-        <span class="status-${s?.status ?? "pending"}"
-          >${s?.status ?? "pending"}${s?.ms !== undefined ? ` · ${s.ms.toFixed(0)} ms` : ""}</span
-        >
-        ${this.drafts.has(index) ? html`<span class="draft">edited, not run (Shift+Enter)</span>` : nothing}
-        <button
-          title="run (Shift+Enter)"
-          @click=${() => this.runCell(index, this.drafts.get(index) ?? b.source)}
-        >
-          run
-        </button>
-        <button title="move up (Alt+↑)" @click=${() => this.moveCell(index, -1)}>↑</button>
-        <button title="move down (Alt+↓)" @click=${() => this.moveCell(index, 1)}>↓</button>
-        <button title="add a cell below (Alt+N)" @click=${() => this.addCell(index)}>+</button>
-        <button title="delete (Alt+Backspace)" @click=${() => this.deleteCell(index)}>✕</button>
-      </div>
-      <details
-        class="code"
-        ?open=${b.kind === "sql" || !b.source.trim() || this.drafts.has(index) || s?.status === "rejected"}
+        class="block cell ${focused}"
+        tabindex="0"
+        data-index=${index}
+        data-cell=${b.name ?? b.id}
+        data-kind=${b.kind}
+        @focusin=${() => (this.focusIndex = index)}
+        @editor-escape=${() => void this.focusBlock(index, false)}
       >
-        <summary>code</summary>
-        <jb-code-editor
-          .code=${this.drafts.get(index) ?? b.source}
-          .language=${b.kind}
-          @code-change=${(e: CustomEvent<string>) => this.onDraft(index, e.detail)}
-          @run-cell=${(e: CustomEvent<string>) => this.runCell(index, e.detail)}
-        ></jb-code-editor>
-      </details>
-      ${s?.status === "rejected" ? html`<div class="error" role="alert">${s.error}</div>` : nothing}
-      ${(s?.displays ?? []).map((d) => {
-        const isPlot = typeof d === "object" && d !== null && (d as { __plotSpec?: boolean }).__plotSpec;
-        const n = isPlot ? plotIndex++ : 0;
-        return html`<jb-output
-          .value=${d}
-          .plotIndex=${n}
-          @plot-edit=${(e: CustomEvent<PlotFields>) => this.onPlotEdit(index, n, e.detail)}
-        ></jb-output>`;
-      })}
-      ${
-        s?.checks.length
-          ? html`<ul class="checks">
-              ${s.checks.map((c) => html`<li class=${c.ok ? "ok" : "status-rejected"}>${c.ok ? "✓" : "✗"} ${c.name}${c.detail ? ` (${c.detail})` : ""}</li>`)}
-            </ul>`
-          : nothing
-      }
-    </div>`;
+        <div class="bar">
+          <span class="name"
+            >${b.kind}${b.name ? ` ${b.name}` : s?.defines.length ? ` ${s.defines.join(", ")}` : ""}</span
+          >
+          <span class="status-${s?.status ?? "pending"}"
+            >${s?.status ?? "pending"}${s?.ms !== undefined ? ` · ${s.ms.toFixed(0)} ms` : ""}</span
+          >
+          ${draft !== undefined ? html`<span class="draft">edited, not run (Shift+Enter)</span>` : nothing}
+          <button title="run (Shift+Enter)" @click=${() => this.runCell(index, draft ?? b.source)}>
+            run
+          </button>
+          <button title="move up (Alt+↑ on the cell)" @click=${() => this.moveCell(index, -1)}>↑</button>
+          <button title="move down (Alt+↓ on the cell)" @click=${() => this.moveCell(index, 1)}>↓</button>
+          <button title="add a cell below (Alt+N on the cell)" @click=${() => this.addCell(index)}>+</button>
+          <button title="delete (Alt+Backspace on the cell; undoable)" @click=${() => this.deleteCell(index)}>
+            ✕
+          </button>
+        </div>
+        <details
+          class="code"
+          ?open=${b.kind === "sql" || !b.source.trim() || draft !== undefined || s?.status === "rejected"}
+        >
+          <summary>code</summary>
+          <jb-code-editor
+            .code=${draft ?? b.source}
+            .language=${b.kind}
+            .schema=${b.kind === "sql" ? this.schema : undefined}
+            @code-change=${(e: CustomEvent<string>) => this.onDraft(index, e.detail)}
+            @run-cell=${(e: CustomEvent<string>) => this.runCell(index, e.detail)}
+          ></jb-code-editor>
+        </details>
+        ${s?.status === "rejected" ? html`<div class="error" role="alert">${s.error}</div>` : nothing}
+        ${(s?.displays ?? []).map((d, k) => {
+          const target = targets[k];
+          return html`<jb-output
+            .value=${d}
+            @plot-edit=${(e: CustomEvent<PlotFields>) => target && this.onPlotEdit(index, target, e.detail)}
+          ></jb-output>`;
+        })}
+        ${
+          s?.checks.length
+            ? html`<ul class="checks">
+                ${s.checks.map((c) => html`<li class=${c.ok ? "ok" : "status-rejected"}>${c.ok ? "✓" : "✗"} ${c.name}${c.detail ? ` (${c.detail})` : ""}</li>`)}
+              </ul>`
+            : nothing
+        }
+      </div>
+      <jb-insert-bar
+        @insert=${(e: CustomEvent<InsertKind>) => this.onInsert(index, e.detail)}
+      ></jb-insert-bar>`;
   }
 }
 customElements.define("jb-notebook", JbNotebook);

@@ -9,6 +9,7 @@ import { brushInterval, plotSpecToOptions, type BrushX, type PlotSpec } from "..
 import { sanitize } from "../publish/browser-sanitize";
 import { renderMarkdown } from "../notebook/markdown-render";
 import "./jb-plot-form";
+import "./jb-timeline";
 import "./jb-table";
 
 /** The plot form's column beside a chart (200 px, 12 px gap, 11 px border and padding); below it when narrower. */
@@ -18,10 +19,8 @@ const FORM_BESIDE = 700;
 const RESIZE_SLACK = 16;
 
 export class JbOutput extends LitElement {
-  static override properties = { value: { attribute: false }, plotIndex: { type: Number } };
+  static override properties = { value: { attribute: false } };
   declare value: unknown;
-  /** which plot({...}) call of the cell this is, for writing edits back */
-  declare plotIndex: number;
 
   static override styles = [
     unsafeCSS(CHART_CSS),
@@ -30,6 +29,10 @@ export class JbOutput extends LitElement {
         display: block;
         margin: 6px 0;
         container-type: inline-size;
+      }
+      /* Plot's halos and tooltips paint in --plot-background (white by default): the panel's colour in dark mode */
+      svg {
+        --plot-background: var(--jb-panel, #fff);
       }
       .plot {
         display: flex;
@@ -53,6 +56,9 @@ export class JbOutput extends LitElement {
         margin: 0;
         font-size: 12px;
         white-space: pre-wrap;
+      }
+      .md {
+        overflow-x: auto; /* a wide Markdown table scrolls in place, not the page (issue 19) */
       }
       .md :first-child {
         margin-top: 0;
@@ -237,6 +243,11 @@ export class JbOutput extends LitElement {
   override render() {
     const d = classifyDisplay(this.value);
     switch (d.kind) {
+      // In a <figure>, as Plot puts a titled chart: the linked charts under it start at the same x.
+      case "timeline":
+        return html`<div class="chart">
+          <figure><jb-timeline .view=${d.value}></jb-timeline></figure>
+        </div>`;
       case "brush": {
         const w = d.value.value;
         return html`<div class="chart">

@@ -1,4 +1,5 @@
-// <jb-run-overview>: the loaded runs with their device context, row counts per table, and load errors.
+// <jb-run-overview>: the loaded runs, compact: one summary line (runs, devices, frames, failures), and a table
+// of the runs with their device, app, row counts and load errors, folded by default past 3 runs (issue 19).
 import { LitElement, css, html, nothing } from "lit";
 import { TABLE_NAMES } from "../../bundle/schema";
 import { openRunInPerfetto } from "../app/open-in-perfetto";
@@ -32,19 +33,44 @@ export class JbRunOverview extends LitElement {
     );
   }
 
+  /** the reader's choice; until they make one, the list is open for up to 3 runs */
+  private userOpen: boolean | undefined;
+
+  private toggle(e: Event, open: boolean) {
+    e.preventDefault(); // the details element follows `open` from render, not the click's own toggle
+    this.userOpen = !open;
+    this.requestUpdate();
+  }
+
   static override styles = css`
     :host {
       display: block;
     }
+    summary {
+      cursor: pointer;
+      font-size: 13px;
+      color: var(--jb-muted, #5d6678);
+      padding: 2px 0;
+    }
+    summary strong {
+      color: var(--jb-fg, #1d2330);
+    }
+    summary .bad {
+      color: var(--jb-bad, #c92a2a);
+    }
+    .wrap {
+      overflow-x: auto;
+      margin-top: 6px;
+    }
     table {
       border-collapse: collapse;
-      font-size: 13px;
+      font-size: 12px;
       width: 100%;
     }
     th,
     td {
       border-bottom: 1px solid var(--jb-border, #dfe3ea);
-      padding: 4px 8px;
+      padding: 3px 6px;
       text-align: left;
       vertical-align: top;
     }
@@ -56,102 +82,133 @@ export class JbRunOverview extends LitElement {
       text-align: right;
       font-variant-numeric: tabular-nums;
     }
+    td.tables {
+      color: var(--jb-muted, #5d6678);
+      max-width: 260px;
+    }
+    .id {
+      font-weight: 600;
+      overflow-wrap: anywhere;
+    }
+    .scenario {
+      color: var(--jb-muted, #5d6678);
+    }
     .badge {
       display: inline-block;
       border-radius: 4px;
-      padding: 0 6px;
+      padding: 0 5px;
       font-size: 11px;
-      margin-left: 6px;
+      margin-left: 4px;
     }
     .synthetic {
-      background: #fff3bf;
-      color: #7a5b00;
+      background: var(--jb-note-bg, #fff3bf);
+      color: var(--jb-note-fg, #7a5b00);
     }
     .incomplete {
-      background: #ffe3e3;
-      color: #a61e1e;
+      background: var(--jb-incomplete-bg, #ffe3e3);
+      color: var(--jb-incomplete-fg, #a61e1e);
     }
     .errors {
       color: var(--jb-bad, #c92a2a);
-      margin: 4px 0 0;
+      margin: 2px 0 0;
       padding-left: 18px;
       font-family: ui-monospace, monospace;
-      font-size: 12px;
+      font-size: 11px;
+      overflow-wrap: anywhere;
     }
     button.perfetto {
-      margin-top: 4px;
-      font-size: 12px;
+      font-size: 11px;
       white-space: nowrap;
+      margin-left: 6px;
     }
     .warnings {
       color: var(--jb-warn, #b35c00);
-      margin: 4px 0 0;
+      margin: 2px 0 0;
       padding-left: 18px;
-      font-size: 12px;
+      font-size: 11px;
     }
   `;
 
   override render() {
-    const tables = TABLE_NAMES.filter((t) => t !== "runs" && this.runs.some((r) => r.rows[t] !== undefined));
-    return html`<table>
-      <thead>
-        <tr>
-          <th>run</th>
-          <th>device</th>
-          <th>app</th>
-          ${tables.map((t) => html`<th class="num">${t}</th>`)}
-        </tr>
-      </thead>
-      <tbody>
-        ${this.runs.map((run) => this.row(run, tables))}
-      </tbody>
-    </table>`;
+    const runs = this.runs;
+    const tables = TABLE_NAMES.filter((t) => t !== "runs" && runs.some((r) => r.rows[t] !== undefined));
+    const hasFrames = tables.includes("frames");
+    const others = tables.filter((t) => t !== "frames");
+    const open = this.userOpen ?? runs.length <= 3;
+    return html`<details ?open=${open}>
+      <summary @click=${(e: Event) => this.toggle(e, open)}>${this.summary(runs)}</summary>
+      <div class="wrap">
+        <table>
+          <thead>
+            <tr>
+              <th>run</th>
+              <th>device</th>
+              <th>app</th>
+              ${hasFrames ? html`<th class="num">frames</th>` : nothing}
+              ${others.length ? html`<th>other tables (rows)</th>` : nothing}
+            </tr>
+          </thead>
+          <tbody>
+            ${runs.map((run) => this.row(run, hasFrames, others))}
+          </tbody>
+        </table>
+      </div>
+    </details>`;
   }
 
-  private row(run: LoadedRun, tables: string[]) {
+  /** One line for the collapsed list: how many runs, devices and frames, and how many runs failed. */
+  private summary(runs: LoadedRun[]) {
+    if (runs.length === 0) return html`no runs loaded yet`;
+    const devices = new Set(runs.map((r) => r.manifest?.context.device_model).filter(Boolean)).size;
+    const frames = runs.reduce((n, r) => n + (r.rows.frames ?? 0), 0);
+    const failed = runs.filter((r) => r.errors.length).length;
+    const plural = (n: number, word: string) => `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
+    // counts a run's manifest or tables do not give (no device named, no frames table) are left out
+    const parts = [devices ? plural(devices, "device") : "", frames ? plural(frames, "frame") : ""].filter(
+      Boolean,
+    );
+    return html`<strong>${plural(runs.length, "run")}</strong>${parts.map((p) => ` · ${p}`)}${
+        failed ? html` · <span class="bad">${failed} with errors</span>` : nothing
+      }`;
+  }
+
+  private row(run: LoadedRun, hasFrames: boolean, others: string[]) {
     const m = run.manifest;
     const c = m?.context;
+    const screen = c?.screen_width ? `${c.screen_width}×${c.screen_height} @ ${c.refresh_hz ?? "?"} Hz` : "";
     return html`<tr class="run" data-run=${m?.run_id ?? run.label}>
       <td>
-        <strong>${m?.run_id ?? run.label}</strong>
+        <span class="id">${m?.run_id ?? run.label}</span>
         ${m?.synthetic ? html`<span class="badge synthetic" title="generated, not collected from a device">synthetic</span>` : nothing}
         ${m && !m.complete ? html`<span class="badge incomplete">incomplete</span>` : nothing}
-        ${c?.scenario ? html`<div>${c.scenario}</div>` : nothing}
         ${m && this.engine ? html`<button class="perfetto" @click=${() => this.openInPerfetto(run)}>Open in Perfetto</button>` : nothing}
-        ${
-          m && this.perfetto[m.run_id]
-            ? html`<ul class="errors">
-                <li>${this.perfetto[m.run_id]}</li>
-              </ul>`
-            : nothing
-        }
-        ${
-          run.errors.length
-            ? html`<ul class="errors">
-                ${run.errors.map((e) => html`<li>${e}</li>`)}
-              </ul>`
-            : nothing
-        }
-        ${
-          m?.warnings.length
-            ? html`<ul class="warnings">
-                ${m.warnings.map((w) => html`<li>${w}</li>`)}
-              </ul>`
-            : nothing
-        }
+        ${c?.scenario ? html`<div class="scenario">${c.scenario}</div>` : nothing}
+        ${this.list("errors", [...(m && this.perfetto[m.run_id] ? [this.perfetto[m.run_id]!] : []), ...run.errors])}
+        ${this.list("warnings", m?.warnings ?? [])}
       </td>
-      <td>
-        ${
-          c
-            ? html`${c.manufacturer ?? ""} ${c.device_model ?? "?"}<br />Android ${c.sdk_release ?? "?"} (API
-                ${c.api_level ?? "?"})
-                ${c.screen_width ? html`<br />${c.screen_width}×${c.screen_height} @ ${c.refresh_hz ?? "?"} Hz` : nothing}`
-            : nothing
-        }
+      <td title=${screen}>
+        ${c ? html`${c.manufacturer ?? ""} ${c.device_model ?? "?"} · Android ${c.sdk_release ?? "?"} (API ${c.api_level ?? "?"})` : nothing}
       </td>
       <td>${c ? html`${c.app} ${c.app_version ?? ""}` : nothing}</td>
-      ${tables.map((t) => html`<td class="num">${run.rows[t] ?? "—"}</td>`)}
+      ${hasFrames ? html`<td class="num">${run.rows.frames ?? "—"}</td>` : nothing}
+      ${
+        others.length
+          ? html`<td class="tables">
+              ${others
+                .filter((t) => run.rows[t] !== undefined)
+                .map((t) => `${t} ${run.rows[t]!.toLocaleString("en-US")}`)
+                .join(" · ")}
+            </td>`
+          : nothing
+      }
     </tr>`;
+  }
+
+  private list(kind: "errors" | "warnings", items: string[]) {
+    if (items.length === 0) return nothing;
+    return html`<ul class=${kind}>
+      ${items.map((e) => html`<li>${e}</li>`)}
+    </ul>`;
   }
 }
 customElements.define("jb-run-overview", JbRunOverview);

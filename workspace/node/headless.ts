@@ -23,7 +23,7 @@ import { snapshotNotebook, type NotebookSnapshot } from "../notebook/snapshot";
 import type { PublishProvenance, RunProvenance } from "../publish/publish";
 import { notebookProvenance, runProvenance } from "../publish/provenance";
 
-export const SAMPLES_DIR = fileURLToPath(new URL("../public/samples", import.meta.url));
+export const SAMPLES_DIR = fileURLToPath(new URL("../public/samples/", import.meta.url));
 export const PACKAGE_JSON = fileURLToPath(new URL("../../package.json", import.meta.url));
 
 export interface HeadlessOptions {

@@ -362,5 +362,5 @@ export function themePlot(options: Plot.PlotOptions, theme: ChartThemeOptions = 
 export const CHART_CSS = `
 figure { margin: 0 0 6px; max-width: 100%; }
 figure > h2 { font-size: 14px; font-weight: 600; line-height: 1.3; margin: 0 0 2px; }
-figure > h3 { font-size: 12px; font-weight: 400; line-height: 1.3; margin: 0 0 4px; color: #555; }
+figure > h3 { font-size: 12px; font-weight: 400; line-height: 1.3; margin: 0 0 4px; opacity: 0.75; }
 `;

@@ -1,9 +1,10 @@
 // The one classifier of a cell's displayed value, shared by the page (jb-output), publish and the snapshot, so
-// the three agree on what a value is; the order of the tests lives here only (a brush is Plot options that are
-// also an input, a Plot spec is an object with a marker, an input is also a DOM node).
+// the three agree on what a value is; the order of the tests lives here only (a timeline and a brush are also
+// inputs, a brush is also Plot options, a Plot spec is an object with a marker, an input is also a DOM node).
 import type * as Plot from "@observablehq/plot";
 import { isMarkdown, type MarkdownValue } from "./markdown-value";
 import { isBrushX, isPlotSpec, type BrushX, type PlotSpec } from "./plot-spec";
+import { isTimelineView, type TimelineView } from "./timeline-view";
 
 /** An Arrow table, or anything shaped like one (rows, a schema with fields, columns by name). */
 export interface TableLike {
@@ -19,6 +20,7 @@ export interface InputLike {
 }
 
 export type Display =
+  | { kind: "timeline"; value: TimelineView }
   | { kind: "brush"; value: BrushX }
   | { kind: "plot-spec"; value: PlotSpec & { __plotSpec: true } }
   | { kind: "plot-options"; value: Plot.PlotOptions }
@@ -40,6 +42,7 @@ export function isTable(v: unknown): v is TableLike {
 
 export function classifyDisplay(v: unknown): Display {
   if (typeof v !== "object" || v === null) return { kind: "value", value: v };
+  if (isTimelineView(v)) return { kind: "timeline", value: v };
   if (isBrushX(v)) return { kind: "brush", value: v };
   if (isPlotSpec(v)) return { kind: "plot-spec", value: v };
   if (Array.isArray((v as { marks?: unknown }).marks))

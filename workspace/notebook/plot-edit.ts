@@ -1,5 +1,8 @@
 // Writes an edit made in the plot form back into the cell's code: the fields of the n-th `plot({...})`
-// call's object literal are replaced, added or removed; the rest of the code is left byte for byte.
+// call's object literal are replaced, added or removed; the rest of the code is left byte for byte. A paper
+// chart (a cell's chart function, e.g. `jb.diagdroid.anomalousGroupsPlot(report)`) is edited by wrapping its call
+// as `plot({...jb.diagdroid.anomalousGroupsPlot(report), mark: "dot"})`: the chart keeps everything the function
+// made (data, layers, layout), the literal holds the edit, and later edits change that literal.
 import { CHANNELS, type FilterOp, type MarkName } from "./plot-spec";
 
 export interface PlotFields {
@@ -46,7 +49,8 @@ function inStringOrComment(s: string, at: number): boolean {
   return quote !== null;
 }
 
-function matchBrace(s: string, open: number): number | undefined {
+/** The index of the bracket closing the one at `open` (any of {[( ), skipping strings; undefined when unbalanced. */
+function matchClose(s: string, open: number): number | undefined {
   let depth = 0;
   let quote: string | null = null;
   for (let i = open; i < s.length; i++) {
@@ -60,10 +64,15 @@ function matchBrace(s: string, open: number): number | undefined {
     else if (c === "{" || c === "[" || c === "(") depth++;
     else if (c === "}" || c === "]" || c === ")") {
       depth--;
-      if (depth === 0) return c === "}" ? i : undefined;
+      if (depth === 0) return i;
     }
   }
   return undefined;
+}
+
+function matchBrace(s: string, open: number): number | undefined {
+  const close = matchClose(s, open);
+  return close !== undefined && s[close] === "}" ? close : undefined;
 }
 
 /** The literal value of `key` when it is a plain string literal, else undefined. */
@@ -100,12 +109,14 @@ export function setPlotFields(source: string, fields: PlotFields, nth = 0): stri
   const range = findPlotObject(source, nth);
   if (!range) throw new Error(`no plot({...}) call #${nth + 1} in this cell`);
   let obj = source.slice(range[0], range[1]);
+  // A literal spreading a chart's spec cannot drop a field the spread brings: it is overridden with null instead.
+  const spreads = /^\{\s*\.\.\./.test(obj);
   for (const key of EDITABLE) {
     if (!(key in fields)) continue;
     const value = fields[key];
     const existing = keyRange(obj, key);
-    const text =
-      value === null || value === undefined || value === "" ? "" : `${key}: ${JSON.stringify(value)}`;
+    const cleared = value === null || value === undefined || value === "";
+    const text = cleared ? (spreads ? `${key}: null` : "") : `${key}: ${JSON.stringify(value)}`;
     if (existing) {
       const trailing = obj.slice(existing[0], existing[1]).match(/,\s*$/) ? ", " : "";
       obj = obj.slice(0, existing[0]) + (text ? text + trailing : "") + obj.slice(existing[1]);
@@ -116,4 +127,43 @@ export function setPlotFields(source: string, fields: PlotFields, nth = 0): stri
   }
   obj = obj.replace(/,\s*}$/, "}");
   return source.slice(0, range[0]) + obj + source.slice(range[1]);
+}
+
+/** Where a displayed plot's edits go: the n-th plot({...}) literal, or the n-th call of a chart function. */
+export type PlotTarget = { literal: number } | { origin: string; call: number };
+
+/** The edit target of each displayed value of a cell (undefined for what is not an editable plot), in order. */
+export function plotTargets(displays: readonly unknown[]): (PlotTarget | undefined)[] {
+  let literal = 0;
+  const calls = new Map<string, number>();
+  return displays.map((d) => {
+    const spec = d as { __plotSpec?: boolean; __plotCall?: boolean; origin?: string } | null;
+    if (typeof spec !== "object" || spec === null || !spec.__plotSpec) return undefined;
+    if (spec.__plotCall || !spec.origin) return { literal: literal++ };
+    const call = calls.get(spec.origin) ?? 0;
+    calls.set(spec.origin, call + 1);
+    return { origin: spec.origin, call };
+  });
+}
+
+/** The source with a displayed plot's fields set: its literal edited, or its chart call wrapped in one. */
+export function editPlot(source: string, target: PlotTarget, fields: PlotFields): string {
+  if ("literal" in target) return setPlotFields(source, fields, target.literal);
+  const literals: [number, number][] = [];
+  for (let r = findPlotObject(source, 0); r; r = findPlotObject(source, literals.length)) literals.push(r);
+  const re = new RegExp(`[\\w$.]*\\b${target.origin}\\s*\\(`, "g");
+  let seen = 0;
+  for (let m = re.exec(source); m; m = re.exec(source)) {
+    // Calls already wrapped in a literal display as that literal; they are not this call.
+    if (inStringOrComment(source, m.index) || literals.some(([a, b]) => m!.index > a && m!.index < b))
+      continue;
+    if (seen++ !== target.call) continue;
+    const close = matchClose(source, m.index + m[0].length - 1);
+    if (close === undefined) break;
+    const call = source.slice(m.index, close + 1);
+    const wrapped = source.slice(0, m.index) + `plot({...${call}})` + source.slice(close + 1);
+    const nth = literals.filter(([a]) => a < m!.index).length;
+    return setPlotFields(wrapped, fields, nth);
+  }
+  throw new Error(`no call #${target.call + 1} of ${target.origin}(...) in this cell`);
 }

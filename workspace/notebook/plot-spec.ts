@@ -1,46 +1,25 @@
 // The editable plot: a small declarative spec that the workspace's form edits and writes back into the
 // cell's code as `plot({...})`, and that becomes Observable Plot options in the browser and headless.
 import * as Plot from "@observablehq/plot";
+import {
+  CHANNELS,
+  FILTER_OPS,
+  MARKS,
+  type FilterOp,
+  type LayerSpec,
+  type PlotSpec,
+} from "../../cells/common/chart-spec";
 import { sameValue } from "./view-input";
 
-export const MARKS = [
-  "dot",
-  "line",
-  "lineY",
-  "barY",
-  "barX",
-  "rectY",
-  "areaY",
-  "tickX",
-  "ruleX",
-  "cell",
-  "text",
-] as const;
-export type MarkName = (typeof MARKS)[number];
-export const FILTER_OPS = ["=", "!=", "<", "<=", ">", ">="] as const;
-export type FilterOp = (typeof FILTER_OPS)[number];
-
-/** The channels the form offers; every one is a column name of the data (or absent). */
-export const CHANNELS = ["x", "y", "fill", "stroke", "fx", "fy"] as const;
-export type Channel = (typeof CHANNELS)[number];
-
-export interface PlotSpec extends Partial<Record<Channel, string>> {
-  mark: MarkName;
-  /** rows: an Arrow table, an array of objects, or anything Plot accepts */
-  data: unknown;
-  filter?: [column: string, op: FilterOp, value: string | number | boolean];
-  title?: string;
-  /** extra marks drawn on top (e.g. rules for UI events), as Plot marks */
-  extra?: unknown[];
-  width?: number;
-  height?: number;
-  /**
-   * A column whose value a click on a mark selects. Wrapped in view(), the plot is an input: its value is the
-   * clicked row's value of this column (null until something is clicked, and headless). When its cell re-runs, the
-   * new plot keeps the choice while some mark still has that value (see input-carry.ts); the chosen mark is outlined.
-   */
-  select?: string;
-}
+export {
+  CHANNELS,
+  FILTER_OPS,
+  MARKS,
+  type Channel,
+  type FilterOp,
+  type MarkName,
+  type PlotSpec,
+} from "../../cells/common/chart-spec";
 
 export function isPlotSpec(value: unknown): value is PlotSpec & { __plotSpec: true } {
   return (
@@ -49,12 +28,13 @@ export function isPlotSpec(value: unknown): value is PlotSpec & { __plotSpec: tr
 }
 
 /** The `plot` builtin: tags the spec so displays know to render it and the form knows it can edit it. */
-export function plot(spec: PlotSpec): PlotSpec & { __plotSpec: true } {
+export function plot(spec: PlotSpec): PlotSpec & { __plotSpec: true; __plotCall: true } {
   if (!MARKS.includes(spec.mark))
     throw new Error(`plot: invalid mark: ${String(spec.mark)} (one of ${MARKS.join(", ")})`);
   if (spec.filter && !FILTER_OPS.includes(spec.filter[1]))
     throw new Error(`plot: invalid filter operator: ${String(spec.filter[1])}`);
-  const tagged = { ...spec, __plotSpec: true as const };
+  // __plotCall: this display comes from a plot({...}) literal of the cell (plot-edit.ts edits that literal).
+  const tagged = { ...spec, __plotSpec: true as const, __plotCall: true as const };
   // A selectable plot is an input (an EventTarget with a value), so view() can wrap it in both hosts.
   return spec.select ? Object.assign(new EventTarget(), tagged, { value: null as unknown }) : tagged;
 }
@@ -105,16 +85,30 @@ export function plotOffers(spec: PlotSpec, value: unknown): boolean {
   return !!spec.select && plotRows(spec).some((r) => sameValue(r[spec.select!], value));
 }
 
-/** Plot options for a spec. A selectable plot with a value outlines its chosen marks (class `jb-selected`). */
+type MarkFn = (data: unknown, options?: object) => Plot.Markish;
+const markFn = (name: string) => (Plot as unknown as Record<string, MarkFn>)[name]!;
+const layer = (l: LayerSpec) =>
+  l.data === undefined ? markFn(l.mark)(l.options) : markFn(l.mark)(l.data, l.options);
+
+/**
+ * Plot options for a spec: its fixed layers under, the editable mark, its layers over. A plain plot({...}) gets a
+ * grid, tips and a colour legend; a paper chart's layout says its own. A selectable plot with a value outlines its
+ * chosen marks (class `jb-selected`).
+ */
 export function plotSpecToOptions(spec: PlotSpec): Plot.PlotOptions {
   const rows = plotRows(spec);
   const channels: Record<string, string> = {};
   for (const c of CHANNELS) if (spec[c]) channels[c] = spec[c]!;
-  const markFn = (Plot as unknown as Record<MarkName, (data: unknown, options: object) => Plot.Markish>)[
-    spec.mark
-  ];
+  const mark = markFn(spec.mark);
+  const plain = spec.layout === undefined;
+  const own = { ...(plain ? { tip: true } : {}), ...spec.options, ...channels };
   const marks: Plot.Markish[] = [
-    markFn(rows, { ...channels, tip: true }),
+    ...(spec.under ?? []).map(layer),
+    mark(
+      rows,
+      spec.binX ? Plot.binX(spec.binX as Plot.BinOutputs, own) : spec.dodgeY ? Plot.dodgeY(own) : own,
+    ),
+    ...(spec.over ?? []).map(layer),
     ...((spec.extra ?? []) as Plot.Markish[]),
   ];
   const chosen = spec.select ? (spec as { value?: unknown }).value : undefined;
@@ -122,6 +116,7 @@ export function plotSpecToOptions(spec: PlotSpec): Plot.PlotOptions {
     const picked = (i: number) => sameValue(rows[i]?.[spec.select!], chosen);
     // The same mark over all rows (so stacked bars keep their place), drawn only for the chosen ones, click-through.
     const outline = {
+      ...spec.options,
       ...channels,
       fill: "none",
       stroke: "currentColor",
@@ -137,14 +132,13 @@ export function plotSpecToOptions(spec: PlotSpec): Plot.PlotOptions {
       context: object,
       next: (...a: unknown[]) => unknown,
     ) => next(index.filter(picked), scales, values, dimensions, context);
-    marks.push(markFn(rows, { ...outline, render }));
+    marks.push(mark(rows, { ...outline, render }));
   }
   return {
+    ...(plain ? { grid: true, color: spec.fill || spec.stroke ? { legend: true } : undefined } : spec.layout),
     title: spec.title,
     width: spec.width,
     height: spec.height,
-    grid: true,
-    color: spec.fill || spec.stroke ? { legend: true } : undefined,
     marks,
   };
 }

@@ -255,14 +255,23 @@ function paramNames(fn: AnyNode): string[] {
 // (declaration patterns, params, function and class names, catch params), assignment targets, property
 // keys, member names and labels are walked under an override type and never reach the callback.
 function freeVariables(program: AnyNode): string[] {
-  const scopes = scopeDeclarations(program);
-  const free = new Set<string>();
+  return [...new Set(freeIdentifiers(program).map((r) => r.node.name as string))];
+}
+
+/**
+ * Every read of a free variable, with the node that holds it (a shorthand `{x}` needs rewriting as `x: y`).
+ * With `topLevelToo`, reads of the program's own top-level names count as free (a rename of a cell's definitions).
+ */
+export function freeIdentifiers(program: Node, topLevelToo = false): { node: AnyNode; parent?: AnyNode }[] {
+  const scopes = scopeDeclarations(program as AnyNode);
+  if (topLevelToo) scopes.delete(program as AnyNode);
+  const free: { node: AnyNode; parent?: AnyNode }[] = [];
   fullAncestor(program, (node: AnyNode, _state: unknown, ancestors: AnyNode[]) => {
     if (node.type !== "Identifier") return;
     for (let k = ancestors.length - 2; k >= 0; k--) if (scopes.get(ancestors[k]!)?.has(node.name)) return;
-    free.add(node.name);
+    free.push({ node, parent: ancestors[ancestors.length - 2] });
   });
-  return [...free];
+  return free;
 }
 
 export interface AnalyzeOptions {

@@ -18,7 +18,8 @@
 //                                     input's cell re-runs, the new input keeps a chosen value (set here or by the
 //                                     user) while it still offers it, else starts at its default (input-carry.ts)
 //   rt.value(name)                    -> Promise of a named variable's current value (generators resolved)
-//   rt.settled(timeoutMs?)            -> resolves when no cell is pending and nothing is scheduled
+//   rt.settled(timeoutMs?)            -> resolves when no cell is pending, nothing is scheduled (runtime-schedule.ts)
+//                                     and no dragged input's value is held back
 //   rt.states() / rt.state(id)        -> CellState for every cell, in notebook order
 //   rt.checks()                       -> every check() result of every cell (in notebook order)
 //   rt.inputs()                       -> [{name, value, label, kind, cellId}] for every named view
@@ -35,13 +36,15 @@
 //                      without yielding fails with "cell NAME ran for more than N ms without yielding".
 //
 // Builtins (every cell sees them; pass `builtins` to add or replace, e.g. the browser passes the real Inputs):
-//   jb        cells/index.ts, every analysis                 Plot    @observablehq/plot
+//   jb        cells/index.ts, every analysis, and            Plot    @observablehq/plot
+//             jb.timeline({...}) (timeline-view.ts)
 //   plot      the editable plot spec (plot-spec.ts)          Inputs  headless stand-ins (headless-inputs.ts)
 //   sql       sql`SELECT ... ${x}` -> Promise<Table>, bound  md      md`# text ${x}` -> {__markdown: true, text}
 //   invalidation  a promise resolved when the cell re-runs (Observable's)
 // Per-cell locals:
 //   display(x)              shows x under the cell (returns x)
-//   view(el)                displays el; its value is el.value, updated on each "input" event (Framework's idiom:
+//   view(el)                displays el; its value is el.value, updated on "input" events, at most every 100 ms while
+//                           it is dragged and always to its last value (view-input.ts) (Framework's idiom:
 //                           `const tauMs = view(Inputs.range([50, 2000], {label: "τ (ms)", value: 500, step: 10}))`)
 //   check(name, ok, detail?) records a check; a failing one fails `jankbook run` (returns !!ok)
 //
@@ -61,9 +64,18 @@ import { md } from "./markdown-value";
 import { plot } from "./plot-spec";
 import { analyzeNotebook, type CellAnalysis } from "./references";
 import { queryRetryingCollateral } from "./query-retry";
+import { runtimeSchedule } from "./runtime-schedule";
 import { sqlTag } from "./sql-template";
+import { timeline, type TimelineOptions } from "./timeline-view";
 import { carryInput } from "./input-carry";
-import { coerce, inputLabel, sameValue, type InputElementLike } from "./view-input";
+import {
+  coerce,
+  inputLabel,
+  inputsHeldBack,
+  sameValue,
+  setInputEvent,
+  type InputElementLike,
+} from "./view-input";
 
 export { CELL_LOCALS, readsTables } from "./cell-definitions";
 export type { CellState, CellStatus, CheckResult } from "./cell-state";
@@ -136,7 +148,10 @@ export class NotebookRuntime {
         : Infinity);
     const engine = options.engine;
     const builtins: Record<string, unknown> = {
-      jb,
+      jb: {
+        ...jb,
+        timeline: (o: TimelineOptions) => timeline(o, engine ? (q) => engine.query(q.sql, q.params) : null),
+      },
       Plot,
       plot,
       Inputs: headlessInputs,
@@ -207,7 +222,7 @@ export class NotebookRuntime {
     const named = this.namedInputs.get(name);
     if (named) {
       named.el.value = coerce(value, named.el.value);
-      named.el.dispatchEvent(new Event("input", { bubbles: true }));
+      named.el.dispatchEvent(setInputEvent());
     }
   }
 
@@ -243,18 +258,18 @@ export class NotebookRuntime {
 
   async settled(timeoutMs = 0): Promise<void> {
     const started = Date.now();
-    const rt = this.runtime as unknown as {
-      _computing: Promise<void> | null;
-      _dirty: Set<unknown>;
-      _updates: Set<unknown>;
-      _precomputes: unknown[];
-    };
     const tick = () => new Promise<void>((r) => setTimeout(r, 0));
     for (;;) {
       if (this.disposed) return;
       await tick();
-      if (rt._computing) {
-        await rt._computing;
+      const computing = runtimeSchedule(this.runtime).computing;
+      if (computing) {
+        await computing;
+        continue;
+      }
+      if (inputsHeldBack() > 0) {
+        // A dragged input's last value is still held back by its throttle (view-input.ts).
+        await new Promise<void>((r) => setTimeout(r, 10));
         continue;
       }
       if (this.pending.size > 0) {
@@ -275,13 +290,8 @@ export class NotebookRuntime {
         continue;
       }
       await tick();
-      if (
-        !rt._computing &&
-        this.pending.size === 0 &&
-        rt._dirty.size === 0 &&
-        rt._updates.size === 0 &&
-        rt._precomputes.length === 0
-      )
+      const schedule = runtimeSchedule(this.runtime);
+      if (!schedule.computing && schedule.waiting === 0 && this.pending.size === 0 && inputsHeldBack() === 0)
         return;
     }
   }

@@ -77,18 +77,21 @@ export function snapshotValue(v: unknown, depth = 0): unknown {
       return { table: { numRows: t.numRows, columns: fields.map((f) => [f.name, String(f.type)]), rows } };
     }
     case "plot-spec": {
-      const { data, extra, ...rest } = d.value;
+      const { data, extra, under, over, ...rest } = d.value;
       return {
         plot: {
           ...rest,
           rows: isTable(data) ? data.numRows : Array.isArray(data) ? data.length : null,
           extra: extra?.length ?? 0,
+          // A paper chart's fixed layers by mark, not their rows (a frame timeline's would copy every frame).
+          ...(under || over ? { layers: [...(under ?? []), ...(over ?? [])].map((l) => l.mark) } : {}),
         },
       };
     }
     case "markdown":
       return { markdown: d.value.text };
     // An input element (real @observablehq/inputs form, headless stand-in, or a brush): its value is what matters.
+    case "timeline":
     case "brush":
     case "input":
       return { input: snapshotValue(d.value.value, depth + 1) };

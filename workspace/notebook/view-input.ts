@@ -2,31 +2,74 @@
 // the stand-ins of headless-inputs.ts in Node, a selectable plot (plot-spec.ts) in either.
 export interface InputElementLike {
   value: unknown;
-  addEventListener(type: string, listener: () => void): void;
-  removeEventListener(type: string, listener: () => void): void;
+  addEventListener(type: string, listener: (e: Event) => void): void;
+  removeEventListener(type: string, listener: (e: Event) => void): void;
   dispatchEvent(event: Event): boolean;
 }
 
-/** Framework's Generators.input: yields el.value now, then again after each "input" event. */
-export function inputGenerator(el: InputElementLike) {
+/** How often a dragged input may re-run its dependents (issue 19: a 1 s drag queued ~4 s of work). */
+export const INPUT_INTERVAL_MS = 100;
+
+/** "input" events from NotebookRuntime.setInput (`--set`, tests, the API): a value set, not dragged; never held. */
+const immediate = new WeakSet<Event>();
+export function setInputEvent(): Event {
+  const e = new Event("input", { bubbles: true });
+  immediate.add(e);
+  return e;
+}
+
+/** Values held back by the throttle, in every runtime: a notebook is not settled while one is on its way. */
+let held = 0;
+export function inputsHeldBack(): number {
+  return held;
+}
+
+/**
+ * Framework's Generators.input, throttled: yields el.value now, then after "input" events, at most once per
+ * `intervalMs` and always the value at the time it yields, so a drag re-runs its dependents a few times a second
+ * and its last value always wins (a value that arrives after a quiet spell yields at once).
+ */
+export function inputGenerator(el: InputElementLike, intervalMs = INPUT_INTERVAL_MS) {
   let resolve: ((v: unknown) => void) | null = null;
   let stale = true;
-  const onInput = () => {
-    if (resolve) {
-      resolve(el.value);
-      resolve = null;
-    } else stale = true;
+  let last = -Infinity;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const now = () => (typeof performance !== "undefined" ? performance.now() : Date.now());
+  const deliver = () => {
+    if (timer !== undefined) held--;
+    timer = undefined;
+    if (!resolve) return;
+    const r = resolve;
+    resolve = null;
+    stale = false;
+    last = now();
+    r(el.value);
+  };
+  /** Delivers when the interval allows, else once it has passed (one timer, reading the value it then finds). */
+  const schedule = () => {
+    const wait = last + intervalMs - now();
+    if (wait <= 0) deliver();
+    else if (timer === undefined) {
+      held++;
+      timer = setTimeout(deliver, wait);
+    }
+  };
+  const onInput = (e: Event) => {
+    if (immediate.has(e)) last = -Infinity;
+    stale = true;
+    if (resolve) schedule();
   };
   el.addEventListener("input", onInput);
   const generator = {
     next() {
-      if (stale) {
-        stale = false;
-        return { done: false, value: Promise.resolve(el.value) };
-      }
-      return { done: false, value: new Promise((r) => (resolve = r)) };
+      const value = new Promise((r) => (resolve = r));
+      if (stale) schedule();
+      return { done: false, value };
     },
     return() {
+      if (timer !== undefined) held--;
+      clearTimeout(timer);
+      timer = undefined;
       el.removeEventListener("input", onInput);
       return { done: true, value: undefined };
     },

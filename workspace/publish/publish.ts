@@ -10,6 +10,8 @@ import type { Notebook } from "../notebook/format";
 import { CHART_CSS, themePlot } from "../notebook/chart-theme";
 import { classifyDisplay, type TableLike } from "../notebook/display-kind";
 import { plotSpecToOptions } from "../notebook/plot-spec";
+import { timelinePlot } from "../notebook/timeline-plot";
+import { formatValue } from "../app/format-value";
 import { boundedJson, describeValue } from "./bounded-json";
 import type { Sanitize } from "./sanitize";
 import type { CellState } from "../notebook/runtime";
@@ -44,8 +46,10 @@ export interface PublishContext {
   /** sanitize.ts's sanitizer on the host's DOMPurify: HTML in, safe HTML out; used for every rendered fragment */
   sanitize: Sanitize;
   provenance: PublishProvenance;
-  /** rows shown per result table (default 10) */
+  /** rows shown per result table before "show all" (default 10) */
   headRows?: number;
+  /** rows of a result table written into the page, folded after headRows (default 200: reports stay small; embedData carries every row) */
+  maxRows?: number;
   /** embed each result table in full as an Arrow IPC file (a download link); needs encodeArrow */
   embedData?: boolean;
   /** skip embedding tables larger than this many bytes (default 5 MB) */
@@ -92,13 +96,26 @@ function base64(bytes: Uint8Array): string {
 }
 
 function renderTable(t: TableLike, label: string, ctx: PublishContext): string {
-  const n = Math.min(ctx.headRows ?? 10, t.numRows);
+  const head = Math.min(ctx.headRows ?? 10, t.numRows);
+  // Issue 19: the rest (up to a bound) is in the page, folded behind a "show all" box that needs no script.
+  const n = Math.min(Math.max(head, ctx.maxRows ?? 200), t.numRows);
   const fields = t.schema.fields;
   const cols = fields.map((f) => ({ name: f.name, vec: t.getChild(f.name) }));
+  const numeric = cols.map((c) => ["number", "bigint"].includes(typeof c.vec?.get(0)));
+  const row = (i: number) =>
+    `<tr>${cols.map((c, k) => `<td${numeric[k] ? ' class="num"' : ""}>${escapeHtml(formatValue(c.vec?.get(i), c.name))}</td>`).join("")}</tr>`;
   let html = `<div class="table"><table><thead><tr>${fields.map((f) => `<th title="${escapeHtml(String(f.type))}">${escapeHtml(f.name)}</th>`).join("")}</tr></thead><tbody>`;
-  for (let i = 0; i < n; i++)
-    html += `<tr>${cols.map((c) => `<td>${escapeHtml(formatCell(c.vec?.get(i)))}</td>`).join("")}</tr>`;
-  html += `</tbody></table><p class="rows">${n < t.numRows ? `first ${n} of ` : ""}${t.numRows} row${t.numRows === 1 ? "" : "s"}`;
+  for (let i = 0; i < head; i++) html += row(i);
+  html += "</tbody>";
+  if (n > head) {
+    html += '<tbody class="more">';
+    for (let i = head; i < n; i++) html += row(i);
+    html += "</tbody>";
+  }
+  html += `</table><p class="rows">`;
+  if (n > head)
+    html += `<label><input type="checkbox" class="more"> show ${n < t.numRows ? `the first ${n.toLocaleString("en-US")} of` : "all"} ${t.numRows.toLocaleString("en-US")} rows</label>`;
+  else html += `${t.numRows.toLocaleString("en-US")} row${t.numRows === 1 ? "" : "s"}`;
   if (ctx.embedData && ctx.encodeArrow) {
     const bytes = ctx.encodeArrow(t);
     if (bytes.length <= (ctx.maxEmbedBytes ?? 5_000_000))
@@ -151,6 +168,8 @@ export function renderDisplay(v: unknown, label: string, ctx: PublishContext): s
     if (v instanceof PreRendered) return v.html;
     const d = classifyDisplay(v);
     switch (d.kind) {
+      case "timeline":
+        return renderPlot(timelinePlot(d.value), ctx);
       case "brush":
       case "plot-options":
         return renderPlot(d.value, ctx);
@@ -189,6 +208,9 @@ details.code summary{cursor:pointer;color:#666;font-size:13px}
 .table{overflow-x:auto}
 table{border-collapse:collapse;font-size:13px}
 th,td{border-bottom:1px solid #eee;padding:2px 8px;text-align:left}
+td.num{text-align:right;font-variant-numeric:tabular-nums}
+.table tbody.more{display:none}
+.table:has(input.more:checked) tbody.more{display:table-row-group}
 .rows{color:#666;font-size:12px;margin:.2rem 0}
 .verdict{font-weight:600;padding:.3rem .6rem;border-radius:4px}
 .verdict.ok{color:#070;background:#efe}

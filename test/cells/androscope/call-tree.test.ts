@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { buildCalls } from "../../../collectors/method-trace-calls";
 import { callTree, callTreePlot, type CallTree } from "../../../cells/androscope/call-tree";
 import { readMethodTrace } from "../../../collectors/sources/method-trace";
+import { chartOptions } from "../../golden-svg";
 import { arbitraryCalls, callsTable, flatten, type CallSpec } from "./call-table";
 
 const methods = [1, 2, 3, 4, 5].map((id) => ({
@@ -220,11 +221,11 @@ describe("callTree on a real trace", () => {
   it("draws an icicle: one bar per visible node, each inside its parent's span", () => {
     const t = callTree(calls, trace.methods, looper!.id, { thresholdPercent: 2 });
     const options = callTreePlot(t);
-    const bars = (options.marks![0] as unknown as { data: { depth: number; x1: number; x2: number }[] }).data;
+    const bars = options.data as { depth: number; x1: number; x2: number }[];
     expect(bars).toHaveLength(t.nodes.filter((n) => n.visible).length);
     expect(bars[0]).toMatchObject({ depth: 0, x1: 0, x2: t.nodes[0]!.inclusive / 1e6 });
     const { document } = parseHTML("<html><body></body></html>");
-    const svg = Plot.plot({ ...options, document }) as unknown as Element;
+    const svg = Plot.plot({ ...chartOptions(options), document }) as unknown as Element;
     expect(svg.querySelectorAll("rect").length).toBeGreaterThanOrEqual(bars.length);
   });
 });

@@ -2,6 +2,7 @@ import * as Plot from "@observablehq/plot";
 import { parseHTML } from "linkedom";
 import { describe, expect, it } from "vitest";
 import { makeBundleTable } from "../../../bundle/table-builder";
+import { chartOptions } from "../../golden-svg";
 import {
   counterSeries,
   counterSeriesPlot,
@@ -73,15 +74,16 @@ describe("counterSeries", () => {
 
   it("draws one counter as steps over its intervals on the window's axis", () => {
     const options = counterSeriesPlot(counterSeries(hpc), "IPC", { window: [0, 20 * MS] });
-    expect(options.x).toMatchObject({ domain: [0, 20] });
-    const bars = (options.marks![0] as unknown as { data: { x1: number; x2: number; rate: number }[] }).data;
+    expect(options.layout.x).toMatchObject({ domain: [0, 20] });
+    const bars = options.data as { x1: number; x2: number; rate: number }[];
     expect(bars.map((b) => [b.x1, b.x2, b.rate])).toEqual([
       [0, 10, 0.5],
       [10, 20, 1.5],
     ]);
     const { document } = parseHTML("<html><body></body></html>");
     expect(
-      (Plot.plot({ ...options, document }) as unknown as Element).querySelectorAll("rect").length,
+      (Plot.plot({ ...chartOptions(options), document }) as unknown as Element).querySelectorAll("rect")
+        .length,
     ).toBeGreaterThanOrEqual(2);
   });
 });
@@ -106,7 +108,8 @@ describe("heapSeries", () => {
     const options = heapSeriesPlot(heapSeries(heap));
     const { document } = parseHTML("<html><body></body></html>");
     expect(
-      (Plot.plot({ ...options, document }) as unknown as Element).querySelectorAll("path").length,
+      (Plot.plot({ ...chartOptions(options), document }) as unknown as Element).querySelectorAll("path")
+        .length,
     ).toBeGreaterThanOrEqual(2);
     expect(() => heapSeries(hpc)).toThrow(/missing column kind \(utf8\) in heap_samples/);
   });

@@ -66,7 +66,19 @@ describe("methodProfile", () => {
     expect(byClass.map((r) => [r.name, r.calls, r.inclusive, r.exclusive])).toEqual([
       ["p.A", 3, 100_000, 100_000],
     ]);
-    expect(methodProfilePlot(byMethod).marks).toHaveLength(3);
+    // Inclusive bars (editable), exclusive bars over them, in ms: 100 µs = 0.1 ms, 90 µs = 0.09 ms.
+    const chart = methodProfilePlot(byMethod);
+    expect(
+      (chart.data as { inclusive: number; exclusive: number }[]).map((d) => [d.inclusive, d.exclusive]),
+    ).toEqual([
+      [0.1, 0.09],
+      [0.01, 0.01],
+    ]);
+    expect([chart.mark, chart.x, chart.over!.map((l) => l.mark)]).toEqual([
+      "barX",
+      "inclusive",
+      ["barX", "ruleX"],
+    ]);
   });
 
   it("filters by thread and names what it needs", () => {

@@ -344,7 +344,14 @@ describe("callSegments on call records", () => {
     expect(out).toEqual({ A: [6, 6], B: [2, 2], C: [2, 2] });
     expect(s.counts.migrations).toBe(1);
     expect(Array.from(s.pieces.cpu)).toEqual([0, 0, 0, 1, 1, 1]);
-    expect(callSegmentsPlot(s).marks).toHaveLength(1);
+    // One bar per piece, coloured by the CPU it ran on, with a legend since CPU ids came from the records.
+    const chart = callSegmentsPlot(s);
+    expect((chart.data as { cpu: string }[]).map((d) => d.cpu)).toEqual(["0", "0", "0", "1", "1", "1"]);
+    expect([chart.mark, chart.fill, (chart.layout.color as { legend: boolean }).legend]).toEqual([
+      "barX",
+      "cpu",
+      true,
+    ]);
   });
 
   it("refuses a thread-cpu trace and cpus records without CPU ids", () => {

@@ -14,6 +14,8 @@ import {
   queueTimeline,
   queueTimelinePlot,
 } from "../../../cells/diagdroid/index";
+import type { PlotSpec } from "../../../workspace/notebook/plot-spec";
+import { chartOptions } from "../../golden-svg";
 import { tasksTable, type T } from "./tasks-fixture";
 
 const c1 = [
@@ -124,8 +126,8 @@ describe("anomalyReport", () => {
 });
 
 const { document } = parseHTML("<!doctype html><html><body></body></html>");
-const render = (options: Plot.PlotOptions) => {
-  const node = Plot.plot({ ...options, document } as Plot.PlotOptions) as unknown as Element;
+const render = (chart: Plot.PlotOptions | PlotSpec) => {
+  const node = Plot.plot({ ...chartOptions(chart), document } as Plot.PlotOptions) as unknown as Element;
   return node.tagName.toLowerCase() === "svg"
     ? node
     : [...node.children].filter((c) => c.tagName.toLowerCase() === "svg").pop()!;
@@ -158,7 +160,7 @@ describe("DiagDroid plots render", () => {
     ]);
     // Each facet (run x kind) counts every one of the four tasks once: bar heights read back through y.
     const node = Plot.plot({
-      ...delayDistributionPlot(data),
+      ...chartOptions(delayDistributionPlot(data)),
       document,
     } as Plot.PlotOptions) as unknown as Element & {
       scale(name: string): { apply(x: number): number };

@@ -128,7 +128,11 @@ describe("overdrawDepth", () => {
   it("plots one rect per region", () => {
     const regions = overdrawRegions([{ left: 0, top: 0, width: 4, height: 4 }], { width: 4, height: 4 });
     const spec = overdrawDepthPlot(regions, { screen: { width: 4, height: 4 } });
-    expect(spec.marks).toHaveLength(2);
+    expect([spec.mark, spec.data, spec.under]).toEqual([
+      "rect",
+      [{ x0: 0, x1: 4, y0: 0, y1: 4, depth: 1, tip: "depth 1" }],
+      [{ mark: "frame" }],
+    ]);
     expect(regions).toEqual([{ x0: 0, x1: 4, y0: 0, y1: 4, depth: 1 }]);
   });
 });

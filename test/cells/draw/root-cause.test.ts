@@ -10,7 +10,8 @@ import { preprocessRenderOps } from "../../../cells/draw/render-trace";
 import { FEATURE_NAMES } from "../../../cells/draw/interaction-features";
 import { userInteractions } from "../../../cells/draw/user-interactions";
 import { renderOps, type OpRow } from "./render-ops-fixture";
-import { goldenSvgMismatch } from "../../golden-svg";
+import type { PlotSpec } from "../../../workspace/notebook/plot-spec";
+import { chartOptions, goldenSvgMismatch } from "../../golden-svg";
 
 const MS = 1_000_000;
 const screen = { width: 400, height: 800 };
@@ -120,8 +121,8 @@ describe("rootCauses (§V-B, Equation 3)", () => {
 
   it("renders all four plots", () => {
     const { document } = parseHTML("<html><body></body></html>");
-    const render = (spec: Plot.PlotOptions) =>
-      Plot.plot({ ...spec, document } as Plot.PlotOptions & { document: unknown });
+    const render = (spec: Plot.PlotOptions | PlotSpec) =>
+      Plot.plot({ ...chartOptions(spec), document } as Plot.PlotOptions & { document: unknown });
     const heat = overdrawDepthPlot(
       overdrawRegions(
         [

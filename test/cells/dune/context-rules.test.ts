@@ -238,6 +238,6 @@ describe("apriori", () => {
       apriori(small, { minSupport: 0.1, minConfidence: 0.9, consequentAttribute: "label" }),
       { top: 3 },
     );
-    expect((p.y as { domain: string[] }).domain).toHaveLength(3);
+    expect((p.layout.y as { domain: string[] }).domain).toHaveLength(3);
   });
 });

@@ -145,7 +145,27 @@ describe("deviationLabels (fine-grained, per UI event)", () => {
     );
     const p = deviationLabelsPlot(r, { metric: "frames" });
     expect(p.title).toBe("run: frames — new run Outlier-");
-    expect(p.marks).toHaveLength(5);
+    // The five history runs as dots; fences from the six values with the new run (§5.3.3's example: Q1 390,
+    // Q3 454, fences 294 and 550); the new run's 270 as a red rule (Outlier-).
+    expect((p.data as { value: number }[]).map((d) => d.value)).toEqual([448, 453, 450, 457, 430]);
+    expect(p.over!.map((l) => [l.mark, l.data])).toEqual([
+      [
+        "ruleX",
+        [
+          { x: 294, what: "Q1 − OF·IQR" },
+          { x: 550, what: "Q3 + OF·IQR" },
+        ],
+      ],
+      [
+        "text",
+        [
+          { x: 294, what: "Q1 − OF·IQR" },
+          { x: 550, what: "Q3 + OF·IQR" },
+        ],
+      ],
+      ["ruleX", [270]],
+    ]);
+    expect(p.over![2]!.options).toMatchObject({ stroke: "#d62728" });
     expect(() => deviationLabelsPlot(r, { bucket: 3 })).toThrow("no metric");
   });
 });

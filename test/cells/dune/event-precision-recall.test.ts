@@ -47,6 +47,6 @@ describe("eventPrecisionRecall", () => {
   });
   it("plots precision and recall per test", () => {
     const p = eventPrecisionRecallPlot(table3.map(([f]) => eventPrecisionRecall(f, janky)));
-    expect((p.x as { domain: string[] }).domain).toHaveLength(15);
+    expect((p.layout.x as { domain: string[] }).domain).toHaveLength(15);
   });
 });

@@ -149,7 +149,9 @@ describe("frameMetrics", () => {
   it("plots frames over time with the deadline and the UI events (Figure 3)", () => {
     const p = frameMetricsPlot([a!, b!, c!], { runId: "a" });
     expect(p.title).toBe("a: 6 frames, 3 janky (" + a!.ruleText + ")");
-    expect(p.marks).toHaveLength(4);
+    // Frames as rules of their duration coloured by jank; the deadline, the event rules and their names over them.
+    expect([p.mark, p.x, p.stroke, (p.data as unknown[]).length]).toEqual(["ruleX", "t", "jank", 6]);
+    expect(p.over!.map((l) => l.mark)).toEqual(["line", "ruleX", "text"]);
     expect(() => frameMetricsPlot([a!], { runId: "zz" })).toThrow("no frame metrics for run zz");
   });
 });

@@ -198,6 +198,16 @@ describe("iqrFlags", () => {
   it("plot draws the fences and the values", () => {
     const xs = [448, 453, 450, 457, 430, 270];
     const p = iqrFlagsPlot(iqrFlags(xs), xs, { label: "frames" });
-    expect(p.marks).toHaveLength(3);
+    // By hand (HF6 on 270 430 448 450 453 457): Q1 = 270 + 0.75·160 = 390, Q3 = 453 + 0.25·4 = 454, IQR 64,
+    // fences 390 − 96 = 294 and 454 + 96 = 550; only 270 lies beyond one.
+    expect(p.under!.map((l) => (l.data as { x: number }[]).map((d) => d.x))[0]).toEqual([294, 390, 454, 550]);
+    expect((p.data as { flag: string }[]).map((d) => d.flag)).toEqual([
+      "inside",
+      "inside",
+      "inside",
+      "inside",
+      "inside",
+      "below",
+    ]);
   });
 });

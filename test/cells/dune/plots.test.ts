@@ -18,11 +18,12 @@ import {
   similarityWeights,
   similarityWeightsPlot,
 } from "../../../cells/dune/index";
-import { goldenSvgMismatch } from "../../golden-svg";
+import type { PlotSpec } from "../../../workspace/notebook/plot-spec";
+import { chartOptions, goldenSvgMismatch } from "../../golden-svg";
 
 const { document } = parseHTML("<!doctype html><html><body></body></html>");
-const render = (options: Plot.PlotOptions) => {
-  const node = Plot.plot({ ...options, document } as Plot.PlotOptions) as unknown as Element;
+const render = (chart: Plot.PlotOptions | PlotSpec) => {
+  const node = Plot.plot({ ...chartOptions(chart), document } as Plot.PlotOptions) as unknown as Element;
   // With a title or legend Plot returns a <figure>; the chart is its last <svg> child.
   if (node.tagName.toLowerCase() === "svg") return node;
   return [...node.children].filter((c) => c.tagName.toLowerCase() === "svg").pop()!;

@@ -62,6 +62,11 @@ describe("similarityWeights", () => {
   });
   it("plot has one bar per history run", () => {
     const p = similarityWeightsPlot(similarityWeights(t4, history, dims));
-    expect(p.marks).toHaveLength(2);
+    expect([p.mark, p.x, p.y, (p.data as unknown[]).length]).toEqual([
+      "barY",
+      "run",
+      "weight",
+      history.length,
+    ]);
   });
 });

@@ -1,0 +1,81 @@
+// runtime-schedule.ts reads @observablehq/runtime's private scheduling state; these tests pin what it relies on
+// against the real runtime, so an upgrade that changes it fails here, not as a settled() that returns too early.
+import { Runtime } from "@observablehq/runtime";
+import { describe, expect, it } from "vitest";
+import { runtimeSchedule } from "../../../workspace/notebook/runtime-schedule";
+
+/** Waits out the scheduled pass and what it started. */
+async function pass(rt: Runtime) {
+  await runtimeSchedule(rt).computing;
+  await new Promise((r) => setTimeout(r, 10));
+}
+
+/** A runtime with one module; `seen` collects what the observed variables fulfil. */
+function setup() {
+  const rt = new Runtime();
+  const seen: number[] = [];
+  return { rt, m: rt.module(), seen, observe: { fulfilled: (v: number) => seen.push(v) } };
+}
+
+const idle = (rt: Runtime) => {
+  const s = runtimeSchedule(rt);
+  return s.computing === null && s.waiting === 0;
+};
+
+describe("runtimeSchedule", () => {
+  it("sees a pass scheduled by a definition, and nothing once it ran", async () => {
+    const { rt, m, seen, observe } = setup();
+    m.variable(observe).define("a", [], () => 1);
+    const s = runtimeSchedule(rt);
+    expect(s.computing).toBeInstanceOf(Promise);
+    expect(s.waiting).toBeGreaterThan(0);
+    await pass(rt);
+    expect(seen).toEqual([1]);
+    expect(idle(rt)).toBe(true);
+    rt.dispose();
+  });
+
+  it("sees a redefinition waiting, and its dependents computed once the pass ran", async () => {
+    const { rt, m, seen, observe } = setup();
+    const a = m.variable().define("a", [], () => 1);
+    m.variable(observe).define("b", ["a"], (x: number) => x * 10);
+    await pass(rt);
+    expect(idle(rt)).toBe(true);
+    a.define("a", [], () => 2);
+    expect(idle(rt)).toBe(false);
+    await pass(rt);
+    expect(seen).toEqual([10, 20]);
+    expect(idle(rt)).toBe(true);
+    rt.dispose();
+  });
+
+  it("sees the dependents of a generator's next value waiting for a pass", async () => {
+    const { rt, m, seen, observe } = setup();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    m.variable().define("g", [], async function* () {
+      yield 1;
+      await gate;
+      yield 2;
+    });
+    m.variable(observe).define("d", ["g"], (g: number) => g * 10);
+    await pass(rt);
+    expect(seen).toEqual([10]);
+    release();
+    // Microtasks only: the generator's value arrives and schedules a pass, which cannot run yet.
+    let sawWaiting = false;
+    for (let k = 0; k < 50; k++) {
+      await Promise.resolve();
+      if (!idle(rt)) sawWaiting = true;
+    }
+    expect(seen).toEqual([10]);
+    expect(sawWaiting).toBe(true);
+    for (let k = 0; k < 20 && !idle(rt); k++) await pass(rt);
+    expect(seen).toEqual([10, 20]);
+    rt.dispose();
+  });
+
+  it("names the file to update when the internals are gone", () => {
+    expect(() => runtimeSchedule({} as Runtime)).toThrow(/internals changed.*runtime-schedule\.ts/);
+  });
+});

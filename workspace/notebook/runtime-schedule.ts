@@ -1,0 +1,41 @@
+// The one place that reads @observablehq/runtime's private scheduling state (issue 21). Runtime 6.0.1 has no
+// public "idle" signal: a redefinition or a generator's next value marks variables and schedules one compute
+// pass on the next animation frame (runtime.js: runtime_compute, runtime_computeNow). What this reads:
+//   _computing    the promise of the scheduled or running pass, null when none is
+//   _dirty        variables redefined since the last pass
+//   _updates      variables to recompute in the next pass
+//   _precomputes  paused generators to resume before the next pass
+// test/workspace/notebook/runtime-schedule.test.ts checks this against the real runtime: if an upgrade renames or
+// re-purposes any of them, it fails there (and runtimeSchedule throws here) instead of settled() returning early.
+import type { Runtime } from "@observablehq/runtime";
+
+export interface RuntimeSchedule {
+  /** the compute pass scheduled or running, if any */
+  computing: Promise<void> | null;
+  /** variables and generators waiting for a pass */
+  waiting: number;
+}
+
+interface Internals {
+  _computing: Promise<void> | null;
+  _dirty: Set<unknown>;
+  _updates: Set<unknown>;
+  _precomputes: unknown[];
+}
+
+export function runtimeSchedule(runtime: Runtime): RuntimeSchedule {
+  const rt = runtime as unknown as Partial<Internals>;
+  if (
+    !("_computing" in rt) ||
+    !(rt._dirty instanceof Set) ||
+    !(rt._updates instanceof Set) ||
+    !Array.isArray(rt._precomputes)
+  )
+    throw new Error(
+      "@observablehq/runtime's scheduling internals changed (_computing, _dirty, _updates, _precomputes): update workspace/notebook/runtime-schedule.ts",
+    );
+  return {
+    computing: rt._computing ?? null,
+    waiting: rt._dirty.size + rt._updates.size + rt._precomputes.length,
+  };
+}
