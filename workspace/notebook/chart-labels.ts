@@ -144,8 +144,8 @@ export function booleanWords(name: string | undefined): [string, string] {
 
 // Advance widths at a 10 px sans-serif font, px: generous, DejaVu Sans (Debian's system-ui) being wider than
 // Helvetica, so a margin sized by them does not clip.
-const NARROW = new Set([..."iljtfI.,:;'|!()[]{} "]);
-const WIDE = new Set([..."mwMW@%"]);
+const NARROW = new Set([..."iljtfI.,:;'|!()[] "]);
+const WIDE = new Set([..."mwMW@%=+<>~"]);
 
 /** Estimated drawn width in px of `text` at `fontSize` px in a sans-serif font. */
 export function textWidth(text: string, fontSize = 10): number {

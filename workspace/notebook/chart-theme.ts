@@ -331,6 +331,10 @@ export function themePlot(options: Plot.PlotOptions, theme: ChartThemeOptions = 
     }
   }
 
+  // Without a y axis Plot leaves no top margin: text centred on the top row would stick out of the SVG.
+  if (out.y?.axis === null && marks.some((m) => m instanceof Plot.Text && (m as AnyMark).channels?.y))
+    out.marginTop = Math.max(out.marginTop ?? 0, 12);
+
   const overhang = textOverhang(marks, out, width);
   if (overhang > (out.marginRight ?? 20)) out.marginRight = Math.ceil(overhang);
 
