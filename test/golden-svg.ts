@@ -5,6 +5,7 @@
 import * as Plot from "@observablehq/plot";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { parseHTML } from "linkedom";
+import { themePlot } from "../workspace/notebook/chart-theme";
 import { isPlotSpec, plotSpecToOptions, type PlotSpec } from "../workspace/notebook/plot-spec";
 
 const { document } = parseHTML("<!doctype html><html><body></body></html>");
@@ -14,9 +15,15 @@ export function chartOptions(chart: Plot.PlotOptions | PlotSpec): Plot.PlotOptio
   return isPlotSpec(chart) ? plotSpecToOptions(chart) : (chart as Plot.PlotOptions);
 }
 
-/** The chart's <svg> (with a title or legend Plot returns a <figure>: its last <svg>) as standalone text. */
+/**
+ * The chart's <svg> (with a title or legend Plot returns a <figure>: its last <svg>) as standalone text, drawn with
+ * the chart theme as every host draws it (no ramp legends: linkedom has no canvas).
+ */
 export function renderSvg(chart: Plot.PlotOptions | PlotSpec): string {
-  const node = Plot.plot({ ...chartOptions(chart), document } as Plot.PlotOptions) as unknown as Element;
+  const node = Plot.plot({
+    ...themePlot(chartOptions(chart)),
+    document,
+  } as Plot.PlotOptions) as unknown as Element;
   const svg =
     node.tagName.toLowerCase() === "svg"
       ? node

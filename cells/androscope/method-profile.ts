@@ -5,6 +5,7 @@
 import { chartSpec, type ChartSpec } from "../common/chart-spec";
 import type { Table } from "apache-arrow";
 import { readCallColumns, type CallColumns } from "./call-columns";
+import { shortMethodName } from "./trace-names";
 import type { CallCounters } from "./counter-attribution";
 import { timeWindow } from "../common/time-window";
 
@@ -170,30 +171,36 @@ function clippedTimes(c: CallColumns, [t0, t1]: readonly [number, number]) {
 
 /** The top methods (or classes) as bars of inclusive and exclusive time, ms. */
 export function methodProfilePlot(rows: readonly ProfileRow[], options: { top?: number } = {}): ChartSpec {
-  const top = rows.slice(0, options.top ?? 20).map((r) => {
+  const picked = rows.slice(0, options.top ?? 20);
+  // Short labels (class without package, simple parameter types) unless two methods would then share one.
+  const short = picked.map((r) => shortMethodName(r.name));
+  const names = new Set(short).size === short.length ? short : picked.map((r) => r.name);
+  const top = picked.map((r, i) => {
     const [inclusive, exclusive] = [r.inclusive / 1e6, r.exclusive / 1e6];
     const tips = {
-      inclusiveTip: `inclusive ${inclusive.toFixed(3)} ms`,
-      exclusiveTip: `exclusive ${exclusive.toFixed(3)} ms`,
+      inclusiveTip: `${r.name}\ninclusive ${inclusive.toFixed(3)} ms`,
+      exclusiveTip: `${r.name}\nexclusive ${exclusive.toFixed(3)} ms`,
     };
-    return { name: r.name, inclusive, exclusive, ...tips };
+    // which bar is which, for the colour legend
+    const kinds = { inclusiveKind: "inclusive", exclusiveKind: "exclusive" };
+    return { name: names[i]!, inclusive, exclusive, ...tips, ...kinds };
   });
   return chartSpec("methodProfilePlot", {
     mark: "barX",
     data: top,
     x: "inclusive",
     y: "name",
-    options: { fill: "#9ecae1", title: "inclusiveTip" },
+    options: { fill: "inclusiveKind", title: "inclusiveTip" },
     layout: {
-      marginLeft: 280,
       x: { label: "time (ms)", grid: true },
       y: { label: null, domain: top.map((r) => r.name) },
+      color: { domain: ["inclusive", "exclusive"], range: ["#9ecae1", "#3182bd"], legend: true },
     },
     over: [
       {
         mark: "barX",
         data: top,
-        options: { x: "exclusive", y: "name", fill: "#3182bd", title: "exclusiveTip" },
+        options: { x: "exclusive", y: "name", fill: "exclusiveKind", title: "exclusiveTip" },
       },
       { mark: "ruleX", data: [0] },
     ],

@@ -37,3 +37,52 @@ export function methodChoices(methods: readonly ProfileMethod[]): Map<string, nu
   });
   return new Map(entries.sort(([a], [b]) => a.localeCompare(b)));
 }
+
+const PRIMITIVES: Record<string, string> = {
+  B: "byte",
+  C: "char",
+  D: "double",
+  F: "float",
+  I: "int",
+  J: "long",
+  S: "short",
+  Z: "boolean",
+  V: "void",
+};
+
+/** A JVM parameter descriptor list ("ILjava/lang/String;[J", JVMS §4.3.3) as simple type names. */
+function descriptorTypes(params: string): string[] | null {
+  const out: string[] = [];
+  let i = 0;
+  while (i < params.length) {
+    let dims = 0;
+    while (params[i] === "[") [dims, i] = [dims + 1, i + 1];
+    const c = params[i];
+    let type: string;
+    if (c === "L") {
+      const end = params.indexOf(";", i);
+      if (end < 0) return null;
+      type = params
+        .slice(i + 1, end)
+        .split("/")
+        .pop()!;
+      i = end + 1;
+    } else if (c && PRIMITIVES[c]) [type, i] = [PRIMITIVES[c], i + 1];
+    else return null;
+    out.push(type + "[]".repeat(dims));
+  }
+  return out;
+}
+
+/**
+ * "android.view.Choreographer.doFrame (JI)V" → "Choreographer.doFrame(long, int)": the class without its package
+ * and the parameters as simple types, so a chart's label keeps the method's name; text that is not a
+ * "Class.method descriptor" comes back as it is.
+ */
+export function shortMethodName(name: string): string {
+  const m = /^(.*?)\.([^.\s]+) \(([^)]*)\)\S*$/.exec(name);
+  if (!m) return name;
+  const types = descriptorTypes(m[3]!);
+  if (!types) return name;
+  return `${m[1]!.split(".").pop()}.${m[2]}(${types.join(", ")})`;
+}

@@ -256,8 +256,8 @@ export function overdrawDepthPlot(
     layout: {
       x: { domain: [0, screen.width], label: "x (px)" },
       y: { domain: [screen.height, 0], label: "y (px)" },
-      // No ramp legend: continuous legends draw on a canvas, which headless rendering lacks.
-      color: { type: "linear", scheme, label: "overdraw depth" },
+      // Depths are small integers: an ordinal scale's swatch legend needs no canvas (a ramp does), so it shows headless too.
+      color: { type: "ordinal", scheme, label: "overdraw depth (draws per pixel)", legend: true },
     },
     under: [{ mark: "frame" }],
   });

@@ -107,7 +107,6 @@ export function renderingEfficiencyPlot(
     y: "label",
     options: { x1: floor, x2: "res", fill: "steelblue", title: "tip" },
     layout: {
-      marginLeft: 260,
       x: { type: "log", label: "RES (visible pixel·s + 1) / s; lower is worse", grid: true },
       y: { domain: rows.map((r) => r.label), label: null },
     },

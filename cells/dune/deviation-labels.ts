@@ -188,7 +188,8 @@ export function deviationLabelsPlot(
     dodgeY: true,
     options: { fill: "#888", r: 2.5 },
     title,
-    layout: { x: { label: d.metric }, y: { axis: null } },
+    // room for the fence labels above the plot and at its ends
+    layout: { marginTop: 28, marginLeft: 40, marginRight: 40, x: { label: d.metric }, y: { axis: null } },
     under: [
       { mark: "ruleX", data: quartiles, options: { stroke: "#bbb", strokeWidth: 6, strokeOpacity: 0.5 } },
     ],

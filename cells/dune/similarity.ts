@@ -72,7 +72,8 @@ export function similarityWeightsPlot(
     run: options.labels?.[i] ?? `T${i + 1}`,
     weight: w,
     degree: result.degree[i]!,
-    cluster: String(result.cluster[i]),
+    // words, not a lone "0" in the legend (issue 19)
+    cluster: result.cluster[i] === 0 ? "most similar (0)" : `cluster ${result.cluster[i]}`,
   }));
   return chartSpec("similarityWeightsPlot", {
     mark: "barY",
@@ -81,7 +82,7 @@ export function similarityWeightsPlot(
     y: "weight",
     fill: "cluster",
     options: { tip: true },
-    layout: { y: { label: "weight w(Ti)" }, color: { legend: true, label: "cluster (0 = most similar)" } },
+    layout: { y: { label: "weight w(Ti)" }, color: { legend: true, label: "cluster" } },
     over: [{ mark: "ruleY", data: [0] }],
   });
 }

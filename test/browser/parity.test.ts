@@ -5,7 +5,7 @@
 //
 // Tolerance: none. Both hosts run the same DuckDB-WASM engine build single-threaded and the same cell code on V8,
 // so every number agrees to the bit; a difference, even in the last place, is reported with its path.
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,16 +15,10 @@ import { snapshotNotebook } from "../../workspace/notebook/snapshot";
 import { serveStatic, type StaticServer } from "../../workspace/node/static-server";
 import { launchChromium } from "../support/chromium";
 import { differences } from "../support/snapshot-diff";
+import { NOTEBOOKS, unfinishedCells } from "../support/notebook-paths";
 import { cellDefining, notebookSettled, notebookSnapshot, openWorkspace } from "../support/workspace-page";
 
 const ROOT = join(import.meta.dirname, "../..");
-
-function notebookFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? notebookFiles(join(dir, e.name)) : e.name.endsWith(".md") ? [join(dir, e.name)] : [],
-  );
-}
-const NOTEBOOKS = notebookFiles(join(ROOT, "notebooks")).sort();
 
 describe("notebooks give the same values in Chromium and headless", () => {
   let browser: Browser;
@@ -77,11 +71,7 @@ describe("notebooks give the same values in Chromium and headless", () => {
       // a real comparison: every cell ran, in both hosts, and has values to compare
       for (const s of [inBrowser, inNode]) {
         expect(s.cells).toHaveLength(cellCount);
-        expect(
-          s.cells
-            .filter((c) => c.status !== "fulfilled")
-            .map((c) => `${c.name ?? c.id}: ${c.status} ${c.error ?? ""}`),
-        ).toEqual([]);
+        expect(unfinishedCells(s)).toEqual([]);
       }
       expect(differences(inBrowser, inNode)).toEqual([]);
       expect(errors).toEqual([]);

@@ -3,6 +3,7 @@
 // messages) as orange rules, one facet per run.
 import * as Plot from "@observablehq/plot";
 import { tableExists, type SqlEngine } from "../db/engine";
+import { JANK_COLOR, ON_TIME_COLOR } from "../notebook/chart-theme";
 
 // Frames flagged suspect on import (impossible or unfinished times, frames.suspect) stay out of the chart.
 
@@ -122,11 +123,10 @@ export function overviewChartOptions(
   return {
     width,
     height: runs.size > 1 ? Math.min(900, 140 * runs.size + 40) : 320,
-    marginLeft: 50,
-    marginRight: runs.size > 1 ? 140 : 20,
+    // margins: the chart theme sizes them to the run names (facets) and the frame times
     x: { label: "time since first frame (s)" },
     y: { label: data.bucketed ? "slowest frame per time slice (ms)" : "frame duration (ms)", grid: true },
-    color: { domain: ["smooth", "janky"], range: ["#5c7cfa", "#e03131"], legend: true },
+    color: { domain: ["smooth", "janky"], range: [ON_TIME_COLOR, JANK_COLOR], legend: true },
     marks: [
       Plot.ruleX(data.events, {
         x: "t_s",

@@ -1,8 +1,9 @@
 // <jb-output>: one displayed value of a cell: an editable plot (chart + form; clicking a mark selects when
 // the plot is a view), Plot options, a result table, Markdown (sanitized), an input element, or a value.
 import * as Plot from "@observablehq/plot";
-import { LitElement, css, html } from "lit";
+import { LitElement, css, html, unsafeCSS } from "lit";
 import { unsafeHTML } from "lit/directives/unsafe-html.js";
+import { CHART_CSS, themePlot, type ChartThemeOptions } from "../notebook/chart-theme";
 import { classifyDisplay } from "../notebook/display-kind";
 import { brushInterval, plotSpecToOptions, type BrushX, type PlotSpec } from "../notebook/plot-spec";
 import { sanitize } from "../publish/browser-sanitize";
@@ -11,68 +12,162 @@ import "./jb-plot-form";
 import "./jb-timeline";
 import "./jb-table";
 
+/** The plot form's column beside a chart (200 px, 12 px gap, 11 px border and padding); below it when narrower. */
+const FORM_WIDTH = 223;
+const FORM_BESIDE = 700;
+/** px a chart's room may change by before it is redrawn: text stays within 3 % of 10 px, and a focus ring moves nothing. */
+const RESIZE_SLACK = 16;
+
 export class JbOutput extends LitElement {
   static override properties = { value: { attribute: false } };
   declare value: unknown;
 
-  static override styles = css`
-    :host {
-      display: block;
-      margin: 6px 0;
-    }
-    /* Plot's halos and tooltips paint in --plot-background (white by default): the panel's colour in dark mode */
-    svg {
-      --plot-background: var(--jb-panel, #fff);
-    }
-    .plot {
-      display: flex;
-      gap: 12px;
-      align-items: flex-start;
-    }
-    .chart {
-      flex: 1;
-      min-width: 0;
-      overflow-x: auto;
-    }
-    jb-plot-form {
-      flex: 0 0 200px;
-      border-left: 1px solid var(--jb-border, #dfe3ea);
-      padding-left: 10px;
-    }
-    .selectable svg [aria-label] > * {
-      cursor: pointer;
-    }
-    pre {
-      margin: 0;
-      font-size: 12px;
-      white-space: pre-wrap;
-    }
-    .md {
-      overflow-x: auto; /* a wide Markdown table scrolls in place, not the page (issue 19) */
-    }
-    .md :first-child {
-      margin-top: 0;
-    }
-    .md :last-child {
-      margin-bottom: 0;
-    }
-    .selected {
-      font-size: 12px;
-      color: var(--jb-accent, #3b5bdb);
-    }
-  `;
+  static override styles = [
+    unsafeCSS(CHART_CSS),
+    css`
+      :host {
+        display: block;
+        margin: 6px 0;
+        container-type: inline-size;
+      }
+      /* Plot's halos and tooltips paint in --plot-background (white by default): the panel's colour in dark mode */
+      svg {
+        --plot-background: var(--jb-panel, #fff);
+      }
+      .plot {
+        display: flex;
+        gap: 12px;
+        align-items: flex-start;
+      }
+      .chart {
+        flex: 1;
+        min-width: 0;
+        overflow-x: auto;
+      }
+      jb-plot-form {
+        flex: 0 0 200px;
+        border-left: 1px solid var(--jb-border, #dfe3ea);
+        padding-left: 10px;
+      }
+      .selectable svg [aria-label] > * {
+        cursor: pointer;
+      }
+      pre {
+        margin: 0;
+        font-size: 12px;
+        white-space: pre-wrap;
+      }
+      .md {
+        overflow-x: auto; /* a wide Markdown table scrolls in place, not the page (issue 19) */
+      }
+      .md :first-child {
+        margin-top: 0;
+      }
+      .md :last-child {
+        margin-bottom: 0;
+      }
+      .selected {
+        font-size: 12px;
+        color: var(--jb-accent, #3b5bdb);
+      }
+      @container (max-width: ${FORM_BESIDE - 1}px) {
+        .plot {
+          flex-direction: column;
+        }
+        jb-plot-form {
+          flex: none;
+          border-left: none;
+          padding-left: 0;
+        }
+      }
+    `,
+  ];
+
+  private observer: ResizeObserver | undefined;
+  private drawnWidth = 0;
+  /** The width the chart column beside the plot form had when last measured (the form's own width varies). */
+  private besideWidth: number | undefined;
+  private drawnBeside = 0;
+  /** A press is under way: a redraw now would replace the marks under it and lose its click. */
+  private pressed = false;
+  private stale = false;
+
+  override connectedCallback() {
+    super.connectedCallback();
+    // Charts take their container's width (re-drawn when it changes by more than RESIZE_SLACK) so their text stays
+    // at Plot's 10 px: the host's width, or beside the plot form the chart column's, whose width the form decides.
+    this.observer = new ResizeObserver(() => {
+      const column = this.renderRoot.querySelector(".plot > .chart");
+      if (column?.clientWidth) {
+        if (Math.abs(column.clientWidth - this.drawnBeside) > RESIZE_SLACK) {
+          this.besideWidth = column.clientWidth;
+          this.redraw();
+        }
+      } else if (Math.abs(this.clientWidth - this.drawnWidth) > RESIZE_SLACK) this.redraw();
+    });
+    this.observer.observe(this);
+    this.addEventListener("pointerdown", this.onPress, true);
+    this.addEventListener("pointerup", this.onRelease, true);
+    this.addEventListener("pointercancel", this.onRelease, true);
+  }
+
+  override disconnectedCallback() {
+    super.disconnectedCallback();
+    this.observer?.disconnect();
+    this.removeEventListener("pointerdown", this.onPress, true);
+    this.removeEventListener("pointerup", this.onRelease, true);
+    this.removeEventListener("pointercancel", this.onRelease, true);
+  }
+
+  private onPress = () => {
+    this.pressed = true;
+  };
+
+  private onRelease = () => {
+    this.pressed = false;
+    // after the click that follows this release has reached the marks it was aimed at
+    if (this.stale) setTimeout(() => this.redraw());
+  };
+
+  private redraw() {
+    this.stale = this.pressed;
+    if (!this.pressed) this.requestUpdate();
+  }
+
+  override updated() {
+    const column = this.renderRoot.querySelector(".plot > .chart");
+    if (column) this.observer?.observe(column);
+  }
+
+  /** The theme for a chart drawn here: the width it has (beside the plot form, or alone), canvas legends. */
+  private theme(beside: boolean, extra: ChartThemeOptions = {}): ChartThemeOptions {
+    this.drawnWidth = this.clientWidth;
+    const host = this.clientWidth || 760;
+    let width = host;
+    if (beside) width = this.besideWidth ?? (host >= FORM_BESIDE ? host - FORM_WIDTH : host);
+    width = Math.max(240, Math.floor(width));
+    if (beside) this.drawnBeside = width;
+    return { width, rampLegends: true, ...extra };
+  }
 
   private plotElement(spec: PlotSpec) {
-    const options = plotSpecToOptions(spec);
-    const figure = Plot.plot({ ...options, document, width: Math.min(options.width ?? 760, 760) });
+    const options = themePlot(plotSpecToOptions(spec), this.theme(true));
+    const figure = Plot.plot({ ...options, document });
     if (spec.select) {
       const rows = ((options.marks?.[0] as { data?: unknown[] } | undefined)?.data ?? []) as Record<
         string,
         unknown
       >[];
+      // Plot's tip is drawn where the press lands, so the release (and the click's target) can be the tip:
+      // the mark that was pressed is the one chosen.
+      let pressed: EventTarget | null = null;
+      figure.addEventListener("pointerdown", (e) => (pressed = e.target), true);
       figure.addEventListener("click", (e) => {
-        const target = e.target as Element & { __data__?: unknown };
-        if (typeof target.__data__ !== "number") return;
+        type Datum = Element & { __data__?: unknown };
+        const target = (
+          typeof (e.target as Datum).__data__ === "number" ? e.target : pressed
+        ) as Datum | null;
+        if (!target || typeof target.__data__ !== "number") return;
         const row = rows[target.__data__];
         if (!row) return;
         const input = spec as PlotSpec & { value: unknown } & EventTarget;
@@ -97,12 +192,11 @@ export class JbOutput extends LitElement {
           }),
         ]
       : [];
-    const figure = Plot.plot({
-      ...(options as Plot.PlotOptions),
-      marks: [...(input.marks ?? []), ...shown],
-      document,
-      width: Math.min(input.width ?? 760, 760),
-    });
+    const themed = themePlot(
+      { ...(options as Plot.PlotOptions), marks: [...(input.marks ?? []), ...shown] },
+      this.theme(false, { tips: false }),
+    );
+    const figure = Plot.plot({ ...themed, document });
     const svgs =
       figure.tagName.toLowerCase() === "svg" ? [figure] : Array.from(figure.querySelectorAll("svg"));
     const svg = svgs.sort((a, b) => Number(b.getAttribute("width")) - Number(a.getAttribute("width")))[0] as
@@ -176,7 +270,9 @@ export class JbOutput extends LitElement {
         </div>`;
       }
       case "plot-options":
-        return html`<div class="chart">${Plot.plot({ ...d.value, document })}</div>`;
+        return html`<div class="chart">
+          ${Plot.plot({ ...themePlot(d.value, this.theme(false)), document })}
+        </div>`;
       case "table":
         return html`<jb-table .table=${d.value}></jb-table>`;
       case "markdown":

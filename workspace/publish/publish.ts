@@ -7,6 +7,7 @@
 // Host-independent: the browser passes its `document` and DOMPurify; Node uses node-context.ts (jsdom).
 import * as Plot from "@observablehq/plot";
 import type { Notebook } from "../notebook/format";
+import { CHART_CSS, themePlot } from "../notebook/chart-theme";
 import { classifyDisplay, type TableLike } from "../notebook/display-kind";
 import { plotSpecToOptions } from "../notebook/plot-spec";
 import { timelinePlot } from "../notebook/timeline-plot";
@@ -136,9 +137,21 @@ export function renderPlot(
   options: Plot.PlotOptions,
   ctx: Pick<PublishContext, "document" | "sanitize">,
 ): string {
-  const el = Plot.plot({ ...options, document: ctx.document }) as unknown as Element;
+  // The workspace's chart theme; ramp legends only where the document can draw on a canvas (not linkedom).
+  const canvas = ctx.document.createElement("canvas") as { getContext?: (kind: string) => unknown };
+  const rampLegends = typeof canvas.getContext === "function" && !!safely(() => canvas.getContext!("2d"));
+  const themed = themePlot(options, { rampLegends });
+  const el = Plot.plot({ ...themed, document: ctx.document }) as unknown as Element;
   addXmlns(el);
   return `<div class="plot">${ctx.sanitize(el.outerHTML, "plot")}</div>`;
+}
+
+function safely<T>(f: () => T): T | undefined {
+  try {
+    return f();
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -271,7 +284,7 @@ export function publishNotebook(nb: Notebook, states: readonly CellState[], ctx:
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="jankbook ${escapeHtml(p.jankbookVersion)}">
 <title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
+<style>${STYLE}${CHART_CSS}</style>
 </head>
 <body>
 <main>

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { makeBundleTable } from "../../../bundle/table-builder";
-import { methodChoices, methodList, threadList } from "../../../cells/androscope/trace-names";
+import {
+  methodChoices,
+  methodList,
+  shortMethodName,
+  threadList,
+} from "../../../cells/androscope/trace-names";
 
 describe("methodList, threadList, methodChoices", () => {
   const methods = makeBundleTable("methods", "t", {
@@ -34,4 +39,16 @@ describe("methodList, threadList, methodChoices", () => {
       ["p.B.run", 0x10],
     ]);
   });
+});
+
+describe("shortMethodName", () => {
+  it.each([
+    ["android.view.Choreographer.doFrame (JI)V", "Choreographer.doFrame(long, int)"],
+    ["a.b.Outer$Inner.run ()V", "Outer$Inner.run()"],
+    ["p.Q.f ([Ljava/lang/String;[[IZ)Ljava/lang/Object;", "Q.f(String[], int[][], boolean)"],
+    ["p.Q.g (Landroid/view/MotionEvent;)Z", "Q.g(MotionEvent)"],
+    ["not a method", "not a method"],
+    ["p.Q.bad (Lunterminated)V", "p.Q.bad (Lunterminated)V"],
+    ["p.Q.bad (X)V", "p.Q.bad (X)V"],
+  ])("%s → %s", (full, short) => expect(shortMethodName(full)).toBe(short));
 });

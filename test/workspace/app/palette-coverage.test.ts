@@ -19,6 +19,8 @@ const HELPERS: Record<string, string> = {
   "androscope.checkHpcColumns": "validates hpc_samples for counterSeries and attributeCounters",
   "androscope.exclusiveSegments": "each call's own running stretches, inside attributeCounters",
   "androscope.hpcColumns": "reads hpc_samples for counterSeries and attributeCounters",
+  "androscope.shortMethodName":
+    "a method's chart label (class without package, simple parameter types), in methodProfilePlot",
   "androscope.methodName": "formats one method of methodList",
   "androscope.summaryLanes": "part of callTimelineSummary (the lanes of the summary rows)",
   "androscope.summaryWindowQuery": "part of callTimelineQuery (the summary's cells in a window)",

@@ -1,6 +1,6 @@
 // Parity of the engines (issue 18, item 3): every notebook in notebooks/ run headless on DuckDB-WASM (1.4, the
 // browser's engine) and on native DuckDB (@duckdb/node-api 1.5) gives the same value in every cell.
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { cells, parseNotebook } from "../../../workspace/notebook/format";
@@ -9,15 +9,9 @@ import { snapshotNotebook } from "../../../workspace/notebook/snapshot";
 import { createNativeEngine } from "../../../workspace/node/duckdb-native";
 import { createNodeEngine } from "../../../workspace/node/duckdb-node";
 import { differences } from "../../support/snapshot-diff";
+import { NOTEBOOKS, unfinishedCells } from "../../support/notebook-paths";
 
 const ROOT = join(import.meta.dirname, "../../..");
-
-function notebookFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? notebookFiles(join(dir, e.name)) : e.name.endsWith(".md") ? [join(dir, e.name)] : [],
-  );
-}
-const NOTEBOOKS = notebookFiles(join(ROOT, "notebooks")).sort();
 
 describe("notebooks give the same values on DuckDB-WASM and on native DuckDB", () => {
   const results: HeadlessResult[] = [];
@@ -42,11 +36,7 @@ describe("notebooks give the same values on DuckDB-WASM and on native DuckDB", (
       const [a, b] = [await snapshotNotebook(wasm.runtime), await snapshotNotebook(native.runtime)];
       for (const s of [a, b]) {
         expect(s.cells).toHaveLength(cellCount);
-        expect(
-          s.cells
-            .filter((c) => c.status !== "fulfilled")
-            .map((c) => `${c.name ?? c.id}: ${c.status} ${c.error ?? ""}`),
-        ).toEqual([]);
+        expect(unfinishedCells(s)).toEqual([]);
       }
       expect(differences(a, b, "", [], 20, ["wasm", "native"])).toEqual([]);
     },
