@@ -3,17 +3,18 @@
 // one facet per track, a row per depth, on the x axis the linked charts under it share (TIMELINE_MARGIN).
 import * as Plot from "@observablehq/plot";
 import type { TimelineBox } from "../../cells/common/timeline-lod";
+import { JANK_COLOR, ON_TIME_COLOR } from "./chart-theme";
 import { TIMELINE_MARGIN, type TimelineView } from "./timeline-view";
 
 /**
- * Jank and phase colours. A local stand-in for the app's one jank palette (workspace/notebook/chart-theme.ts on
- * the theme branch): red for a missed deadline whatever Perfetto calls it, grey for on time.
+ * Jank and phase colours: the app's one jank palette (chart-theme.ts), red for a missed deadline whatever
+ * Perfetto calls it, grey for on time.
  */
 export const TIMELINE_PALETTE: Readonly<Record<string, string>> = {
-  "on time": "#b8bec9",
-  None: "#b8bec9",
-  jank: "#d62728",
-  "too late": "#d62728",
+  "on time": ON_TIME_COLOR,
+  None: ON_TIME_COLOR,
+  jank: JANK_COLOR,
+  "too late": JANK_COLOR,
   queued: "#ff7f0e",
   running: "#1f77b4",
 };

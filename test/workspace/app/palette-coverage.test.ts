@@ -11,6 +11,8 @@ import { insertCell, parseNotebook, serializeNotebook } from "../../../workspace
 import { SAMPLES_DIR, runNotebookFile } from "../../../workspace/node/headless";
 
 const COLUMN_READERS = "column readers for cells and notebooks' own code, not an analysis";
+const TIMELINE_MATH = "zoom and pan of jb.timeline's window";
+const TIMELINE_LOD = "the in-memory level of detail behind jb.timeline";
 const HELPERS: Record<string, string> = {
   "androscope.CACHE_SCHEMA":
     "the timeline summary cache's schema version, used by callTimelineSummaryQueries",
@@ -39,6 +41,18 @@ const HELPERS: Record<string, string> = {
   "common.utf8List": COLUMN_READERS,
   "common.suspectRows": "which frames rows are implausible; frameMetrics applies it",
   "common.timeWindow": "validates a [start, end] window for the AndroScope cells that take one",
+  "common.TIME_AXIS": "the x geometry the timeline and the charts linked under it share",
+  "common.MIN_SPAN_NS": TIMELINE_MATH,
+  "common.clampWindow": TIMELINE_MATH,
+  "common.zoomWindow": TIMELINE_MATH,
+  "common.panWindow": TIMELINE_MATH,
+  "common.pixelOf": TIMELINE_MATH,
+  "common.inWindow": TIMELINE_MATH,
+  "common.timelineLod": TIMELINE_LOD,
+  "common.timelineTracks": TIMELINE_LOD,
+  "common.timelineExtent": TIMELINE_LOD,
+  "androscope.callTimelineRows": "reads the call timeline query's rows for jb.timeline",
+  "androscope.callTimelineSource": "the SQL level of detail behind jb.timeline over calls",
   "diagdroid.Heap": "the priority queue of the queue sweep",
   "diagdroid.TASK_STATES": "names of queueData's task states",
   "diagdroid.boundedEditDistance": "the banded edit distance contextGroups uses",
