@@ -1,6 +1,6 @@
 // The importer: detection by content against every other fixture kind, the bundle `jankbook import` writes, and
 // what it says about a trace without FrameTimeline or with a cut.
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -23,7 +23,9 @@ describe("detectPerfetto", () => {
 
   it("refuses every other fixture (method traces, systrace, framestats, logcat, gfxinfo, simpleperf) and text starting with a newline", () => {
     for (const dir of ["dmtrace", "systrace", "gfxinfo", "logcat", "simpleperf", "agent"])
-      for (const f of readdirSync(`test/fixtures/${dir}`))
+      for (const f of readdirSync(`test/fixtures/${dir}`, { recursive: true, encoding: "utf8" }).filter((f) =>
+        statSync(`test/fixtures/${dir}/${f}`).isFile(),
+      ))
         expect(detectPerfetto(read(`test/fixtures/${dir}/${f}`)), `${dir}/${f}`).toBe(false);
     expect(detectPerfetto(new TextEncoder().encode("\n\nTASK-PID  CPU#  TIMESTAMP  FUNCTION\n"))).toBe(false);
     expect(detectPerfetto(new Uint8Array())).toBe(false);

@@ -7,14 +7,15 @@ const ROOT = join(import.meta.dirname, "../../..");
 
 describe("notebookChoices", () => {
   it("lists every notebook under notebooks/, top-level first, with the title its front matter gives", () => {
-    const top = readdirSync(join(ROOT, "notebooks")).filter((f) => f.endsWith(".md"));
-    const examples = readdirSync(join(ROOT, "notebooks/examples")).filter((f) => f.endsWith(".md"));
+    const notebooksIn = (folder: string) =>
+      readdirSync(join(ROOT, "notebooks", folder))
+        .filter((f) => f.endsWith(".md"))
+        .map((f) => f.replace(/\.md$/, ""))
+        .sort();
+    const folders = ["", "cases", "examples"]; // top level first, then the folders by name
     const choices = notebookChoices();
-    expect(choices.map((c) => c.name)).toEqual([
-      ...top.map((f) => f.replace(/\.md$/, "")).sort(),
-      ...examples.map((f) => f.replace(/\.md$/, "")).sort(),
-    ]);
-    expect(choices.map((c) => c.folder)).toEqual([...top.map(() => ""), ...examples.map(() => "examples")]);
+    expect(choices.map((c) => c.name)).toEqual(folders.flatMap(notebooksIn));
+    expect(choices.map((c) => c.folder)).toEqual(folders.flatMap((d) => notebooksIn(d).map(() => d)));
     // read off the file by hand: notebooks/triage.md's front matter says "title: Triage of the sample runs"
     expect(readFileSync(join(ROOT, "notebooks/triage.md"), "utf8")).toContain(
       "title: Triage of the sample runs",
