@@ -214,7 +214,9 @@ describe("authoring in Chromium", () => {
 
   it("greys out palette entries whose tables are not loaded, and shows the ? sheet", async () => {
     const { page } = await overview();
-    const draw = page.locator("jb-notebook select[aria-label='insert analysis'] option", { hasText: "DRAW" });
+    const draw = page
+      .locator("jb-notebook select[aria-label='insert analysis'] option", { hasText: "DRAW" })
+      .first();
     await expect.poll(() => draw.isDisabled()).toBe(true);
     expect(await draw.evaluate((o) => o.textContent)).toMatch(/needs render_ops/);
     const iqr = page.locator("jb-notebook select[aria-label='insert analysis'] option", {

@@ -28,8 +28,8 @@ async function settled(page: Page) {
   await notebookSettled(page);
 }
 
-/** The overview chart's own svg (with a legend, Plot wraps it in a figure beside the swatches). */
-const chart = (page: Page) => page.locator("#frames jb-plot figure > svg").first();
+/** The overview chart's own svg: with legends, Plot wraps it in a figure beside them (a ramp is an svg too). */
+const chart = (page: Page) => page.locator("#frames jb-plot figure > svg[viewBox]").last();
 
 /** The chart's box once drawn: read where it is now (the chart is redrawn once every run is in). */
 async function chartBox(page: Page): Promise<{ x: number; y: number; width: number; height: number }> {

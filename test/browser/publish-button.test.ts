@@ -47,7 +47,10 @@ describe("Publish from the workspace", () => {
     await expect
       .poll(() => cellDefining(workspace, "chosenGroup").locator("svg g[aria-label='bar'] rect").count())
       .toBe(1);
-    plotsInWorkspace = await workspace.locator("jb-notebook jb-output svg[viewBox]").count();
+    // the Plot charts, and each canvas timeline, which a report draws as a static chart of its window
+    plotsInWorkspace =
+      (await workspace.locator("jb-notebook jb-output svg[viewBox]").count()) +
+      (await workspace.locator("jb-notebook jb-timeline").count());
     const [download] = await Promise.all([
       workspace.waitForEvent("download"),
       workspace.getByRole("button", { name: "Publish" }).click(),

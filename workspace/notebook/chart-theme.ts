@@ -2,6 +2,7 @@
 // workspace's outputs and overview, published and headless reports, the golden SVGs). Pure: it reads the options'
 // marks (their channels and data) and returns new options, so the same chart looks the same in every host.
 import * as Plot from "@observablehq/plot";
+import { TIME_AXIS } from "../../cells/common/time-window";
 import {
   booleanWords,
   columnLabel,
@@ -294,7 +295,9 @@ function fittedAxis(
 /** The chart's options with the theme applied (see ChartThemeOptions); the input is not changed. */
 export function themePlot(options: Plot.PlotOptions, theme: ChartThemeOptions = {}): Plot.PlotOptions {
   const out: Plot.PlotOptions = { ...options };
-  if (theme.width) out.width = Math.min(options.width ?? theme.width, theme.width);
+  // A chart on the timeline's shared time axis keeps its geometry (the same time at the same x as the timeline).
+  const onTimeAxis = options.width === TIME_AXIS.width && options.marginLeft === TIME_AXIS.left;
+  if (theme.width && !onTimeAxis) out.width = Math.min(options.width ?? theme.width, theme.width);
   const width = out.width ?? 640;
   const marks = flatMarks(options.marks as unknown[]).filter(isMark);
   const bound = bindings(marks);

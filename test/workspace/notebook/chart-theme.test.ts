@@ -207,3 +207,12 @@ describe("themePlot", () => {
     expect(themed.marginRight).toBe(34);
   });
 });
+
+describe("charts on the timeline's time axis", () => {
+  it("keep the timeline's width in a narrower container; other charts take the container's", () => {
+    const dots = [Plot.dot([{ t: 1, v: 2 }], { x: "t", y: "v" })];
+    const linked = { width: 760, marginLeft: 160, marginRight: 20, marks: dots };
+    expect(themePlot(linked, { width: 600 }).width).toBe(760);
+    expect(themePlot({ ...linked, marginLeft: 40 }, { width: 600 }).width).toBe(600);
+  });
+});
