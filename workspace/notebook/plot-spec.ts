@@ -135,12 +135,30 @@ export function plotSpecToOptions(spec: PlotSpec): Plot.PlotOptions {
     marks.push(mark(rows, { ...outline, render }));
   }
   return {
-    ...(plain ? { grid: true, color: spec.fill || spec.stroke ? { legend: true } : undefined } : spec.layout),
+    ...(plain
+      ? { grid: true, color: spec.fill || spec.stroke ? { legend: true } : undefined }
+      : ownColours(spec, rows)),
     title: spec.title,
     width: spec.width,
     height: spec.height,
     marks,
   };
+}
+
+/**
+ * A paper chart's layout, less its fixed colour domain when the colour channel was edited to a column none of
+ * whose values it lists: Plot drops a mark whose colour is outside an explicit domain, so the edit would draw
+ * nothing.
+ */
+function ownColours(spec: PlotSpec, rows: readonly Record<string, unknown>[]): PlotSpec["layout"] {
+  const layout = spec.layout;
+  const domain = (layout?.color as { domain?: unknown[] } | undefined)?.domain;
+  const column = spec.fill ?? spec.stroke;
+  if (!layout || !domain || !column) return layout;
+  const listed = new Set(domain.map(String));
+  if (rows.some((r) => listed.has(String(r[column])))) return layout;
+  const { domain: _domain, range: _range, ...color } = layout.color as Record<string, unknown>;
+  return { ...layout, color };
 }
 
 /**

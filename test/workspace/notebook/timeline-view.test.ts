@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { BoundSql, TimelineBox, TimelineQuerySource } from "../../../cells/common/timeline-lod";
 import { fitName, timelinePlot } from "../../../workspace/notebook/timeline-plot";
+import { JANK_COLOR } from "../../../workspace/notebook/chart-theme";
 import { TimelineView, timeline } from "../../../workspace/notebook/timeline-view";
 
 const slices = [
@@ -100,7 +101,7 @@ describe("jb.timeline: the view behind <jb-timeline>", () => {
     const rows = (options.marks![0] as unknown as { data: { label: string; fill: string }[] }).data;
     // 580 px for 50 ms: "App Deadline Missed" (34 ms, 394 px) fits whole; doFrame (1 ms, 11.6 px) does not
     expect(rows.map((r) => r.label)).toEqual(["frame 1", "App Deadline Missed", ""]);
-    expect(rows[1]!.fill).toBe("#d62728");
+    expect(rows[1]!.fill).toBe(JANK_COLOR);
   });
 
   it("fitName keeps a name whole, then drops its package, then cuts it", () => {
