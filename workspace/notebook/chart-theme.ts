@@ -298,6 +298,9 @@ export function themePlot(options: Plot.PlotOptions, theme: ChartThemeOptions = 
   // A chart on the timeline's shared time axis keeps its geometry (the same time at the same x as the timeline).
   const onTimeAxis = options.width === TIME_AXIS.width && options.marginLeft === TIME_AXIS.left;
   if (theme.width && !onTimeAxis) out.width = Math.min(options.width ?? theme.width, theme.width);
+  // ...and its size: Plot's own style would shrink it to a narrower column (text under 10 px); it scrolls instead.
+  if (onTimeAxis)
+    out.style = { ...(typeof options.style === "object" ? options.style : {}), maxWidth: "none" };
   const width = out.width ?? 640;
   const marks = flatMarks(options.marks as unknown[]).filter(isMark);
   const bound = bindings(marks);

@@ -213,6 +213,7 @@ describe("charts on the timeline's time axis", () => {
     const dots = [Plot.dot([{ t: 1, v: 2 }], { x: "t", y: "v" })];
     const linked = { width: 760, marginLeft: 160, marginRight: 20, marks: dots };
     expect(themePlot(linked, { width: 600 }).width).toBe(760);
+    expect(themePlot(linked, { width: 600 }).style).toMatchObject({ maxWidth: "none" }); // scrolls, never shrinks
     expect(themePlot({ ...linked, marginLeft: 40 }, { width: 600 }).width).toBe(600);
   });
 });
