@@ -2,9 +2,9 @@
 import { mkdirSync, mkdtempSync, writeFileSync, cpSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createNodeEngine } from "../../../workspace/node/duckdb-node";
-import type { SqlEngine } from "../../../workspace/db/engine";
+import { suiteEngine } from "../../support/suite-engine";
 import { parseNotebook } from "../../../workspace/notebook/format";
 import {
   headlessSnapshot,
@@ -17,11 +17,7 @@ import { matchRunNames } from "../../../workspace/notebook/runs";
 const ROOT = join(import.meta.dirname, "../../..");
 const EXAMPLE = join(ROOT, "notebooks/examples/frames-overview.md");
 
-let engine: SqlEngine;
-beforeAll(async () => {
-  engine = await createNodeEngine();
-});
-afterAll(() => engine.close());
+const engine = suiteEngine(createNodeEngine);
 
 describe("runNotebookFile", () => {
   it("runs the example on the sample run: tables bound, input default, check recorded", async () => {

@@ -1,18 +1,14 @@
 // The headless runner (jankbook run / publish) shows a ts cell's last expression too (issue 19): same runtime.
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SqlEngine } from "../../../workspace/db/engine";
+import { describe, expect, it } from "vitest";
 import { runNotebookFile } from "../../../workspace/node/headless";
 import { createNodeEngine } from "../../../workspace/node/duckdb-node";
 import { isMarkdown } from "../../../workspace/notebook/runtime";
+import { suiteEngine } from "../../support/suite-engine";
 
 const FIXTURE = join(import.meta.dirname, "../../fixtures/notebooks/state-last-expression.md");
 
-let engine: SqlEngine;
-beforeAll(async () => {
-  engine = await createNodeEngine();
-});
-afterAll(() => engine.close());
+const engine = suiteEngine(createNodeEngine);
 
 describe("a ts cell's last expression, headless", () => {
   it("is the cell's display, computed from the run (1800 frames in synthetic-feed-scroll's manifest)", async () => {

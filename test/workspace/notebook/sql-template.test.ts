@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { afterAll, beforeAll } from "vitest";
 import { createNodeEngine } from "../../../workspace/node/duckdb-node";
-import type { SqlEngine } from "../../../workspace/db/engine";
+import { suiteEngine } from "../../support/suite-engine";
 import { bindSqlTemplate, parseSqlTemplate, sqlTag } from "../../../workspace/notebook/sql-template";
 
 describe("parseSqlTemplate", () => {
@@ -41,13 +40,11 @@ describe("parseSqlTemplate", () => {
 });
 
 describe("bound parameters in DuckDB", () => {
-  let engine: SqlEngine;
-  beforeAll(async () => {
-    engine = await createNodeEngine();
-    await engine.query("CREATE TABLE victims (name VARCHAR)");
-    await engine.query("INSERT INTO victims VALUES ('alice'), ('bob')");
-  });
-  afterAll(() => engine.close());
+  const engine = suiteEngine(
+    createNodeEngine,
+    "CREATE TABLE victims (name VARCHAR)",
+    "INSERT INTO victims VALUES ('alice'), ('bob')",
+  );
 
   it("a hostile string is a value, never SQL", async () => {
     const hostile = "x'); DROP TABLE victims; --";
