@@ -18,6 +18,8 @@ import { writeMethodTrace, type TraceRecordSpec } from "../collectors/sources/me
 import { hpcSamples, hpcSamplesTable } from "../collectors/sources/simpleperf-samples";
 import { parseSimpleperfStat } from "../collectors/sources/simpleperf-stat";
 import { formatStatReport } from "../collectors/sources/simpleperf-stat-writer";
+import { PROFILES } from "../collectors/simulator/device-profiles";
+import { profileContext } from "./profile-context";
 
 export const METHOD_SAMPLE_RUN = "feed-methods-pixel-4a";
 const US = 1000;
@@ -412,14 +414,7 @@ export async function generateMethodTraceSample(outRoot: string, seed = 2024): P
       app: "com.example.feed",
       app_version: "2.4.0",
       scenario: "scroll the feed three times (method trace)",
-      device_model: "Pixel 4a",
-      manufacturer: "Google",
-      sdk_release: "11",
-      api_level: 30,
-      cpu_abi: "arm64-v8a",
-      screen_width: 1080,
-      screen_height: 2340,
-      refresh_hz: 60,
+      ...profileContext(PROFILES["pixel-4a"]!),
       network: "wifi",
       battery_level: 76,
     },

@@ -7,6 +7,8 @@ import { newManifest } from "../bundle/manifest";
 import { writeBundleFolder } from "../bundle/node-io";
 import { makeBundleTable } from "../bundle/table-builder";
 import { mulberry32 } from "../collectors/simulator/random";
+import { PROFILES, upgraded } from "../collectors/simulator/device-profiles";
+import { profileContext } from "./profile-context";
 
 const MS = 1_000_000;
 
@@ -138,13 +140,8 @@ export async function generateSample(outRoot: string, seed = 42) {
       app: "com.example.feed",
       app_version: "2.3.0",
       scenario: "synthetic: scroll the feed",
-      device_model: "Pixel 4a",
-      manufacturer: "Google",
-      sdk_release: "13",
-      api_level: 33,
-      cpu_abi: "arm64-v8a",
-      screen_width: 1080,
-      screen_height: 2340,
+      // a Pixel 4a updated to Android 13
+      ...profileContext(upgraded(PROFILES["pixel-4a"]!, "13", 33)),
       refresh_hz: refreshHz,
       network: "wifi",
       battery_level: 80,
