@@ -60,37 +60,28 @@ const enum Rule {
   TimeDeviation,
   Positive,
 }
+// The features whose rule is not read off their name, and the stat column their contributions follow.
+const NAMED_RULES: Partial<Record<string, [Rule, ViewStat]>> = {
+  overdraw_max: [Rule.Flag, "covers_max"],
+  pixel_depth_max: [Rule.Flag, "covers_max"],
+  pixel_depth_min: [Rule.Flag, "covers_min"],
+  overdraw_avg: [Rule.Share, "drawn_px"],
+  pixel_depth_avg: [Rule.Share, "drawn_px"],
+  pixel_depth_var: [Rule.Share, "drawn_px"],
+  invisible_view_count: [Rule.Flag, "invisible"],
+  effective_drawing_ratio_avg: [Rule.Share, "wasted_px"],
+  view_count: [Rule.Flag, "drawn"],
+  rendering_time_ratio: [Rule.Share, "self"],
+  hw_accelerated: [Rule.Flag, "non_hw"],
+  off_ui_thread: [Rule.Flag, "off_ui"],
+  invisible_draw: [Rule.Flag, "invisible_draw"],
+  view_tree_depth_max: [Rule.Equal, "depth"],
+  view_tree_depth_avg: [Rule.Share, "depth"],
+};
 const RULES: [Rule, number, number][] = FEATURE_NAMES.map((feature) => {
   const f = (name: string) => FEATURE_NAMES.indexOf(name);
-  switch (feature) {
-    case "overdraw_max":
-    case "pixel_depth_max":
-      return [Rule.Flag, SI.covers_max, -1];
-    case "pixel_depth_min":
-      return [Rule.Flag, SI.covers_min, -1];
-    case "overdraw_avg":
-    case "pixel_depth_avg":
-    case "pixel_depth_var":
-      return [Rule.Share, SI.drawn_px, -1];
-    case "invisible_view_count":
-      return [Rule.Flag, SI.invisible, -1];
-    case "effective_drawing_ratio_avg":
-      return [Rule.Share, SI.wasted_px, -1];
-    case "view_count":
-      return [Rule.Flag, SI.drawn, -1];
-    case "rendering_time_ratio":
-      return [Rule.Share, SI.self, -1];
-    case "hw_accelerated":
-      return [Rule.Flag, SI.non_hw, -1];
-    case "off_ui_thread":
-      return [Rule.Flag, SI.off_ui, -1];
-    case "invisible_draw":
-      return [Rule.Flag, SI.invisible_draw, -1];
-    case "view_tree_depth_max":
-      return [Rule.Equal, SI.depth, -1];
-    case "view_tree_depth_avg":
-      return [Rule.Share, SI.depth, -1];
-  }
+  const named = NAMED_RULES[feature];
+  if (named) return [named[0], SI[named[1]], -1];
   const m = /^(measure|layout|draw|view)_(time|count|area)_(avg|max|min|var)$/.exec(feature);
   if (!m) throw new Error(`contributions: no rule for feature ${feature}`);
   const [, op, what, kind] = m as unknown as [string, "measure" | "layout" | "draw", string, string];

@@ -57,25 +57,56 @@ export interface Importer {
   import(f: ImportFile, o: ImportOptions): ImportOutput;
 }
 
+/** A kind of session data detected and read from the file's bytes (binary formats, and text ones that unwrap
+ * their own) or from its decoded text. */
+function dataKind<From extends "bytes" | "text">(
+  from: From,
+  kind: string,
+  describe: string,
+  detect: (content: ImportFile[From]) => boolean,
+  read: (content: ImportFile[From], file: string, runId: string) => ImportOutput,
+): Importer {
+  return { kind, describe, detect: (f) => detect(f[from]), import: (f, o) => read(f[from], f.name, o.runId) };
+}
+
+/** A context file: text describing the device, read before the data files and tied to no run. */
+function contextKind(
+  kind: string,
+  describe: string,
+  detect: (text: string) => boolean,
+  read: (text: string, file: string) => ImportOutput,
+): Importer {
+  return {
+    kind,
+    describe,
+    context: true,
+    detect: (f) => detect(f.text),
+    import: (f) => read(f.text, f.name),
+  };
+}
+
 export const IMPORTERS: readonly Importer[] = [
-  {
-    kind: "method-trace",
-    describe: "method trace (dmtrace v1-3, ART streaming, AndroScope extended)",
-    detect: (f) => detectMethodTrace(f.bytes),
-    import: (f, o) => importMethodTrace(f.bytes, f.name, o.runId),
-  },
-  {
-    kind: "perfetto",
-    describe: "Perfetto trace (.perfetto-trace, .pftrace, .trace: FrameTimeline, slices, sched, counters)",
-    detect: (f) => detectPerfetto(f.bytes),
-    import: (f, o) => importPerfetto(f.bytes, f.name, o.runId),
-  },
-  {
-    kind: "systrace",
-    describe: "systrace / atrace (ftrace text, atrace -z .ctrace, systrace .html old and new)",
-    detect: (f) => detectSystrace(f.bytes),
-    import: (f, o) => importSystrace(f.bytes, f.name, o.runId),
-  },
+  dataKind(
+    "bytes",
+    "method-trace",
+    "method trace (dmtrace v1-3, ART streaming, AndroScope extended)",
+    detectMethodTrace,
+    importMethodTrace,
+  ),
+  dataKind(
+    "bytes",
+    "perfetto",
+    "Perfetto trace (.perfetto-trace, .pftrace, .trace: FrameTimeline, slices, sched, counters)",
+    detectPerfetto,
+    importPerfetto,
+  ),
+  dataKind(
+    "bytes",
+    "systrace",
+    "systrace / atrace (ftrace text, atrace -z .ctrace, systrace .html old and new)",
+    detectSystrace,
+    importSystrace,
+  ),
   {
     kind: "macrobenchmark",
     describe: "androidx.benchmark *-benchmarkData.json (one run per iteration)",
@@ -83,59 +114,26 @@ export const IMPORTERS: readonly Importer[] = [
     detect: (f) => looksLikeBenchmarkData(f.text),
     import: (f, o) => ({ runs: importMacrobenchmark(f.text, f.name, o.runId, o.refreshHz) }),
   },
-  {
-    kind: "simpleperf-stat",
-    describe: "simpleperf stat output (text or --csv)",
-    detect: (f) => detectSimpleperfStat(f.text),
-    import: (f, o) => importSimpleperfStat(f.text, f.name, o.runId),
-  },
-  {
-    kind: "framestats",
-    describe: "dumpsys gfxinfo <pkg> framestats",
-    detect: (f) => detectFramestats(f.text),
-    import: (f, o) => importFramestats(f.text, f.name, o.runId),
-  },
-  {
-    kind: "gfxinfo",
-    describe: "dumpsys gfxinfo <pkg> (summary)",
-    detect: (f) => detectGfxinfo(f.text),
-    import: (f, o) => importGfxinfo(f.text, f.name, o.runId),
-  },
-  {
-    kind: "logcat",
-    describe:
-      "logcat (threadtime, brief, time, process, thread, tag, long, -v monotonic/year/uid, Android Studio copy)",
-    detect: (f) => detectLogcat(f.text),
-    import: (f, o) => importLogcat(f.text, f.name, o.runId),
-  },
-  {
-    kind: "getprop",
-    describe: "adb shell getprop",
-    context: true,
-    detect: (f) => looksLikeGetprop(f.text),
-    import: (f) => importGetprop(f.text, f.name),
-  },
-  {
-    kind: "wm-size",
-    describe: "adb shell wm size",
-    context: true,
-    detect: (f) => looksLikeWmSize(f.text),
-    import: (f) => importWmSize(f.text, f.name),
-  },
-  {
-    kind: "dumpsys-display",
-    describe: "adb shell dumpsys display",
-    context: true,
-    detect: (f) => looksLikeDumpsysDisplay(f.text),
-    import: (f) => importDumpsysDisplay(f.text, f.name),
-  },
-  {
-    kind: "dumpsys-battery",
-    describe: "adb shell dumpsys battery",
-    context: true,
-    detect: (f) => looksLikeDumpsysBattery(f.text),
-    import: (f) => importDumpsysBattery(f.text, f.name),
-  },
+  dataKind(
+    "text",
+    "simpleperf-stat",
+    "simpleperf stat output (text or --csv)",
+    detectSimpleperfStat,
+    importSimpleperfStat,
+  ),
+  dataKind("text", "framestats", "dumpsys gfxinfo <pkg> framestats", detectFramestats, importFramestats),
+  dataKind("text", "gfxinfo", "dumpsys gfxinfo <pkg> (summary)", detectGfxinfo, importGfxinfo),
+  dataKind(
+    "text",
+    "logcat",
+    "logcat (threadtime, brief, time, process, thread, tag, long, -v monotonic/year/uid, Android Studio copy)",
+    detectLogcat,
+    importLogcat,
+  ),
+  contextKind("getprop", "adb shell getprop", looksLikeGetprop, importGetprop),
+  contextKind("wm-size", "adb shell wm size", looksLikeWmSize, importWmSize),
+  contextKind("dumpsys-display", "adb shell dumpsys display", looksLikeDumpsysDisplay, importDumpsysDisplay),
+  contextKind("dumpsys-battery", "adb shell dumpsys battery", looksLikeDumpsysBattery, importDumpsysBattery),
 ];
 
 /** The first 48 bytes, printable: text as a JSON string, other bytes as \xNN. */

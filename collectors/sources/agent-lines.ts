@@ -3,7 +3,7 @@
 // logcat that replays its buffer counts nothing twice, and a hole in seq is reported as lost lines. A task
 // whose times are impossible (ends before it starts, starts before it was scheduled: a line cut mid-number)
 // or whose v2 line was cut is left out with a warning naming its lines, never passed on.
-import { AGENT_TAG, LINE_END, type AgentRecord, type TaskCategory } from "../agent/protocol";
+import { AGENT_TAG, LINE_END, type AgentRecord } from "../agent/protocol";
 import { decodeRecord } from "./agent-record";
 import { hookWarnings, type HookReport } from "./agent-hook-warnings";
 
@@ -12,28 +12,17 @@ const VERSIONS = new Map([
   ["jb2", 2],
 ]);
 
-export interface TaskRow {
-  task_id: number;
-  category: TaskCategory;
-  executor_id: string;
-  pool_capacity: number | null;
-  task_class: string;
-  scheduled: bigint;
+/** A task as scheduled (the agent's `task` record, its due time folded into `scheduled`), then run. */
+export interface TaskRow extends Omit<Extract<AgentRecord, { type: "task" }>, "type" | "due"> {
   started: bigint | null;
   ended: bigint | null;
   thread_id: number | null;
   thread_name: string | null;
-  context_id: number;
   /** v2: when the scheduling call ran; `scheduled` is the later of this and a looper message's target time */
   enqueued: bigint;
 }
 export type RenderOpRow = Omit<Extract<AgentRecord, { type: "op" }>, "type">;
-export interface UiEventRow {
-  ts: bigint;
-  kind: string;
-  target: string | null;
-  source: string;
-}
+export type UiEventRow = Omit<Extract<AgentRecord, { type: "input" }>, "type">;
 
 export interface AgentData {
   tasks: TaskRow[];

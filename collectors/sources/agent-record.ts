@@ -34,6 +34,18 @@ function optStr(s: string | undefined): string | null {
   return s === undefined ? null : unfield(s);
 }
 
+type Reader<T> = (s: string | undefined, what: string) => T;
+/** Fields read in record order from f[0], each by its reader; a bad one's error names it by its key. */
+function fields<S extends Record<string, Reader<unknown>>>(
+  f: string[],
+  readers: S,
+): { [K in keyof S]: ReturnType<S[K]> } {
+  const out: Record<string, unknown> = {};
+  let i = 0;
+  for (const name in readers) out[name] = readers[name]!(f[i++], name);
+  return out as { [K in keyof S]: ReturnType<S[K]> };
+}
+
 /** One record from its type and fields (protocol `version`, 1 or 2); throws an Error naming the bad field. */
 export function decodeRecord(type: string, f: string[], version = 2): AgentRecord {
   const need = (n: number) => {
@@ -88,20 +100,14 @@ export function decodeRecord(type: string, f: string[], version = 2): AgentRecor
     }
     case "begin":
       need(4);
-      return {
-        type,
-        task_id: int(f[0], "task_id"),
-        ts: big(f[1], "ts"),
-        tid: int(f[2], "tid"),
-        thread_name: str(f[3], "thread_name"),
-      };
+      return { type, ...fields(f, { task_id: int, ts: big, tid: int, thread_name: str }) };
     case "end":
       need(2);
-      return { type, task_id: int(f[0], "task_id"), ts: big(f[1], "ts") };
+      return { type, ...fields(f, { task_id: int, ts: big }) };
     case "drop":
       if (version < 2) throw new Error(`unknown record type "drop" in protocol v${version}`);
       need(2);
-      return { type, task_id: int(f[0], "task_id"), ts: big(f[1], "ts") };
+      return { type, ...fields(f, { task_id: int, ts: big }) };
     case "op": {
       need(15);
       const op = str(f[4], "op");
@@ -132,13 +138,7 @@ export function decodeRecord(type: string, f: string[], version = 2): AgentRecor
     }
     case "input":
       need(4);
-      return {
-        type,
-        ts: big(f[0], "ts"),
-        kind: str(f[1], "kind"),
-        target: optStr(f[2]),
-        source: str(f[3], "source"),
-      };
+      return { type, ...fields(f, { ts: big, kind: str, target: optStr, source: str }) };
     default:
       throw new Error(`unknown record type "${type}"`);
   }

@@ -133,19 +133,26 @@ export function parseMeminfo(text: string, file = "meminfo"): MeminfoResult {
   return { samples, warnings, failure };
 }
 
-/** Words of a line with the index just past each. */
-function words(line: string): { word: string; end: number }[] {
-  const out: { word: string; end: number }[] = [];
+/** [start, end) of each maximal run of characters that `inside` accepts. */
+function runs(line: string, inside: (ch: string) => boolean): [number, number][] {
+  const out: [number, number][] = [];
   for (let k = 0; k < line.length;) {
-    if (line[k] === " " || line[k] === "\t") {
+    if (!inside(line[k]!)) {
       k++;
       continue;
     }
     const start = k;
-    while (k < line.length && line[k] !== " " && line[k] !== "\t") k++;
-    out.push({ word: line.slice(start, k), end: k });
+    while (k < line.length && inside(line[k]!)) k++;
+    out.push([start, k]);
   }
   return out;
+}
+
+const notBlank = (ch: string) => ch !== " " && ch !== "\t";
+
+/** Words of a line with the index just past each. */
+function words(line: string): { word: string; end: number }[] {
+  return runs(line, notBlank).map(([start, end]) => ({ word: line.slice(start, end), end }));
 }
 
 /** Column names from the two header lines, right-aligned like the figures: "Pss" over "Total" is "Pss
@@ -184,17 +191,7 @@ function readTableRow(
 
 /** Column spans of the "------" marks under "Pss(KB)" and "Rss(KB)". */
 function dashSegments(line: string): [number, number][] {
-  const out: [number, number][] = [];
-  for (let k = 0; k < line.length;) {
-    if (line[k] !== "-") {
-      k++;
-      continue;
-    }
-    const start = k;
-    while (k < line.length && line[k] === "-") k++;
-    out.push([start, k]);
-  }
-  return out;
+  return runs(line, (ch) => ch === "-");
 }
 
 /** "           Java Heap:    15316                          40844": numbers placed by column (Rss is the second). */
@@ -211,20 +208,14 @@ function readSummaryRow(
   const kind = SUMMARY_KINDS[label];
   if (!kind) return;
   const rest = raw.slice(colon + 1);
-  for (let k = 0; k < rest.length;) {
-    if (rest[k] === " " || rest[k] === "\t") {
-      k++;
-      continue;
-    }
-    const start = k;
-    while (k < rest.length && rest[k] !== " " && rest[k] !== "\t") k++;
-    const token = rest.slice(start, k);
+  for (const [start, stop] of runs(rest, notBlank)) {
+    const token = rest.slice(start, stop);
     if (!isCount(token)) {
       warnings.push(`${where}: ${label} is not a number ("${token.slice(0, 30)}")`);
       return;
     }
     // right-aligned under its dashes: the column whose span holds the number's last digit, else the nearest
-    const end = colon + 1 + k;
+    const end = colon + 1 + stop;
     let column = 0;
     let best = Infinity;
     segments.forEach(([a, b], s) => {

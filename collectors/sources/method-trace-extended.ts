@@ -101,37 +101,31 @@ export function checkExtendedSize(h: Header, x: ExtendedLayout, times: 1 | 2): v
     );
 }
 
+/** What reading one trace's extended records needs: the file, its data header and layout, and the output. */
+export interface ExtendedRead {
+  bytes: Uint8Array;
+  h: Header;
+  x: ExtendedLayout;
+  times: 1 | 2;
+  cols: RecordColumns;
+  warnings: string[];
+}
+
 /** Reads extended records into `cols`; returns true when the data ended early or could not be read. */
-export function readExtendedRecords(
-  bytes: Uint8Array,
-  h: Header,
-  x: ExtendedLayout,
-  times: 1 | 2,
-  cols: RecordColumns,
-  warnings: string[],
-): boolean {
-  if (h.dataStart > bytes.length) {
-    warnings.push(
-      `data header says records start at byte ${h.dataStart}, past the end of the file (byte ${bytes.length})`,
+export function readExtendedRecords(r: ExtendedRead): boolean {
+  if (r.h.dataStart > r.bytes.length) {
+    r.warnings.push(
+      `data header says records start at byte ${r.h.dataStart}, past the end of the file (byte ${r.bytes.length})`,
     );
     return true;
   }
-  return x.compact
-    ? readCompact(bytes, h, x, times, cols, warnings)
-    : readFixed(bytes, h, x, times, cols, warnings);
+  return r.x.compact ? readCompact(r) : readFixed(r);
 }
 
 const u32 = (b: Uint8Array, q: number) =>
   (b[q]! | (b[q + 1]! << 8) | (b[q + 2]! << 16) | (b[q + 3]! << 24)) >>> 0;
 
-function readFixed(
-  bytes: Uint8Array,
-  h: Header,
-  x: ExtendedLayout,
-  times: 1 | 2,
-  cols: RecordColumns,
-  warnings: string[],
-): boolean {
+function readFixed({ bytes, h, x, times, cols, warnings }: ExtendedRead): boolean {
   const size = minimumRecordSize(x, times);
   const end = bytes.length;
   const w1 = new Uint32Array(cols.time1Ns.buffer);
@@ -174,14 +168,7 @@ function readFixed(
 const TWO64 = 2n ** 64n;
 
 /** Compact records: EBV-8 deltas against the same thread's previous record (first record: against 0). */
-function readCompact(
-  bytes: Uint8Array,
-  h: Header,
-  x: ExtendedLayout,
-  times: 1 | 2,
-  cols: RecordColumns,
-  warnings: string[],
-): boolean {
+function readCompact({ bytes, h, x, times, cols, warnings }: ExtendedRead): boolean {
   const end = bytes.length;
   const { threadId, action, methodId, time1, cpuId, counters } = cols;
   const time2 = cols.time2 ?? time1;

@@ -138,7 +138,7 @@ export function readMethodTrace(bytes: Uint8Array, options: ReadMethodTraceOptio
     const times = clock === "dual" ? 2 : 1;
     checkExtendedSize(header, x, times);
     const cols = new RecordColumns(Math.floor(room / minimumRecordSize(x, times)), times, x);
-    const partial = readExtendedRecords(bytes, header, x, times, cols, warnings);
+    const partial = readExtendedRecords({ bytes, h: header, x, times, cols, warnings });
     const size = x.compact ? 0 : minimumRecordSize(x, times);
     return finish(key, header, cols, clock, warnings, partial, false, runId, size);
   }

@@ -5,7 +5,7 @@ import ehWorker from "@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js?url";
 import mvpWasm from "@duckdb/duckdb-wasm/dist/duckdb-mvp.wasm?url";
 import mvpWorker from "@duckdb/duckdb-wasm/dist/duckdb-browser-mvp.worker.js?url";
 import { arrowLoader } from "./arrow-loader";
-import { ATTACH_DATABASE_SQL, USE_DATABASE_SQL, type SqlEngine } from "./engine";
+import { attachDatabase, type SqlEngine } from "./engine";
 
 export async function createBrowserEngine(): Promise<SqlEngine> {
   const bundle = await duckdb.selectBundle({
@@ -20,14 +20,11 @@ export async function createBrowserEngine(): Promise<SqlEngine> {
   await db.open({
     filesystem: { reliableHeadRequests: true, allowFullHTTPReads: true, forceFullHTTPReads: false },
   });
-  const connect = async () => {
-    const c = await db.connect();
-    await c.query(USE_DATABASE_SQL);
-    return c;
-  };
-  const setup = await db.connect();
-  await setup.query(ATTACH_DATABASE_SQL);
-  await setup.close();
+  const connect = await attachDatabase({
+    open: () => db.connect(),
+    run: (c, sql) => c.query(sql),
+    close: (c) => c.close(),
+  });
   let conn = await connect();
   // Loads get their own connection so a running notebook query never blocks on an insert.
   let loadConn = await connect();

@@ -48,6 +48,25 @@ export const DATABASE = "jb";
 export const ATTACH_DATABASE_SQL = `ATTACH ':memory:' AS ${DATABASE} (COMPRESS)`;
 export const USE_DATABASE_SQL = `USE ${DATABASE}`;
 
+/** How one DuckDB binding opens a connection, runs a statement on it and closes it. */
+export interface ConnectionOps<C> {
+  open(): Promise<C>;
+  run(c: C, sql: string): Promise<unknown>;
+  close(c: C): unknown;
+}
+
+/** Attaches DATABASE once; returns how to open a connection that uses it (USE is per connection). */
+export async function attachDatabase<C>(ops: ConnectionOps<C>): Promise<() => Promise<C>> {
+  const setup = await ops.open();
+  await ops.run(setup, ATTACH_DATABASE_SQL);
+  await ops.close(setup);
+  return async () => {
+    const c = await ops.open();
+    await ops.run(c, USE_DATABASE_SQL);
+    return c;
+  };
+}
+
 /** A table with attached runs is a view; the rows streamed into it live in `<table>__streamed` (workspace/db/run-views.ts). */
 export const STREAMED_SUFFIX = "__streamed";
 

@@ -6,13 +6,7 @@ import { RecordBatchReader } from "apache-arrow";
 import { DUCKDB_TYPE } from "../../bundle/duckdb-types";
 import { appendBatch } from "../../bundle/pack-columns";
 import { columnTypeOf, type ColumnType } from "../../bundle/schema";
-import {
-  ATTACH_DATABASE_SQL,
-  quoteIdent,
-  USE_DATABASE_SQL,
-  type InsertOutcome,
-  type SqlEngine,
-} from "../db/engine";
+import { attachDatabase, quoteIdent, type InsertOutcome, type SqlEngine } from "../db/engine";
 import { resultToArrow } from "./native-arrow";
 
 /** The pinned native DuckDB (docs/scaling.md says what differs from DuckDB-WASM's 1.4). */
@@ -20,14 +14,11 @@ export const NATIVE_DUCKDB_VERSION = "1.5";
 
 export async function createNativeEngine(): Promise<SqlEngine> {
   const instance = await DuckDBInstance.create(":memory:");
-  const connect = async () => {
-    const c = await instance.connect();
-    await c.run(USE_DATABASE_SQL);
-    return c;
-  };
-  const setup = await instance.connect();
-  await setup.run(ATTACH_DATABASE_SQL);
-  setup.closeSync();
+  const connect = await attachDatabase({
+    open: () => instance.connect(),
+    run: (c, sql) => c.run(sql),
+    close: (c) => c.closeSync(),
+  });
   const conn = await connect();
   let temporaries = 0;
 

@@ -289,24 +289,25 @@ export function analyzeCell(
 ): CellAnalysis {
   if (cell.kind === "ts") {
     const ts = analyzeTs(cell.source);
-    return {
-      id: cell.id,
-      kind: "ts",
-      defines: ts.defines,
-      references: ts.references.filter((r) => !locals.has(r)),
-      ts,
-      errors: ts.error ? [ts.error] : [],
-      undefinedReferences: [],
-    };
+    return { ...ownAnalysis(cell.id, "ts", ts, locals), ts };
   }
   const sql = analyzeSql(cell.source, cell.name);
+  return { ...ownAnalysis(cell.id, "sql", sql, locals), sql };
+}
+
+/** What a cell's own source says, of either kind; analyzeNotebook adds the diagnostics across cells. */
+function ownAnalysis(
+  id: string,
+  kind: Cell["kind"],
+  a: TsAnalysis | SqlAnalysis,
+  locals: Set<string>,
+): CellAnalysis {
   return {
-    id: cell.id,
-    kind: "sql",
-    defines: sql.defines,
-    references: sql.references.filter((r) => !locals.has(r)),
-    sql,
-    errors: sql.error ? [sql.error] : [],
+    id,
+    kind,
+    defines: a.defines,
+    references: a.references.filter((r) => !locals.has(r)),
+    errors: a.error ? [a.error] : [],
     undefinedReferences: [],
   };
 }

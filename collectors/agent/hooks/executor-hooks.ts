@@ -1,6 +1,6 @@
 // DiagDroid §5.2 4-5: ThreadPoolExecutor (execute, then beforeExecute / afterExecute on a worker) and
 // AsyncTask (execute / executeOnExecutor), each task recorded once.
-import { exactly, type HookSpec, type JavaObject, type Java } from "./hook-kit";
+import { exactHook, recordingHook, type HookSpec, type JavaObject, type Java } from "./hook-kit";
 import type { TaskTracker } from "./task-tracker";
 
 const SERIAL_WRAPPER = "android.os.AsyncTask$SerialExecutor";
@@ -38,85 +38,50 @@ export function executorHooks(t: TaskTracker): HookSpec[] {
 
   const E = "java.util.concurrent.ThreadPoolExecutor";
   return [
-    {
-      hook: "ThreadPoolExecutor.execute",
-      group: "executors",
-      cls: E,
-      method: "execute",
-      want: "execute(java.lang.Runnable)",
-      pick: exactly("java.lang.Runnable"),
-      impl: (original) =>
-        function (this: JavaObject, r: JavaObject) {
-          t.a.guard("ThreadPoolExecutor.execute", () => {
-            if (futures.has(t.a.id(r)) || isSerialWrapper(r)) return;
-            const capacity = t.capacityOf(this);
-            t.schedule(`r:${t.a.id(r)}`, "thread_pool_executor", t.unit(this), capacity, t.className(r));
-          });
-          return original.call(this, r);
-        },
-    },
-    {
-      hook: "ThreadPoolExecutor.beforeExecute",
-      group: "executors",
-      cls: E,
-      method: "beforeExecute",
-      want: "beforeExecute(java.lang.Thread,java.lang.Runnable)",
-      pick: exactly("java.lang.Thread", "java.lang.Runnable"),
-      impl: beforeAfter("begin"),
-    },
-    {
-      hook: "ThreadPoolExecutor.afterExecute",
-      group: "executors",
-      cls: E,
-      method: "afterExecute",
-      want: "afterExecute(java.lang.Runnable,java.lang.Throwable)",
-      pick: exactly("java.lang.Runnable", "java.lang.Throwable"),
-      impl: beforeAfter("end"),
-    },
-    {
-      hook: "AsyncTask.executeOnExecutor",
-      group: "async_tasks",
-      cls: "android.os.AsyncTask",
-      method: "executeOnExecutor",
-      want: "executeOnExecutor(java.util.concurrent.Executor,java.lang.Object[])",
-      pick: exactly("java.util.concurrent.Executor", "[Ljava.lang.Object;"),
-      impl: (original) =>
-        function (this: JavaObject, executor: JavaObject, params: JavaObject) {
-          t.a.guard("AsyncTask.executeOnExecutor", () => {
-            const future = t.a.id(this.mFuture.value);
-            futures.add(future);
-            // DiagDroid's "undesired sequential execution": the serial executor runs one task at a time.
-            const capacity = t.className(executor) === SERIAL_WRAPPER ? 1 : t.capacityOf(executor);
-            t.schedule(`f:${future}`, "async_task", t.unit(executor), capacity, t.className(this));
-          });
-          return original.call(this, executor, params);
-        },
-    },
-    {
-      hook: "AsyncTask$SerialExecutor.execute",
-      group: "async_tasks",
-      cls: SERIAL_WRAPPER,
-      method: "execute",
-      want: "execute(java.lang.Runnable)",
-      pick: exactly("java.lang.Runnable"),
-      impl: (original) =>
-        function (this: JavaObject, r: JavaObject) {
-          // AsyncTask.execute(Runnable) and SERIAL_EXECUTOR.execute: a plain runnable on the serial queue.
-          t.a.guard("AsyncTask$SerialExecutor.execute", () => {
-            if (!futures.has(t.a.id(r)))
-              t.schedule(`r:${t.a.id(r)}`, "async_task", t.unit(this), 1, t.className(r));
-          });
-          return original.call(this, r);
-        },
-    },
-    {
-      hook: "FutureTask.run",
-      group: "async_tasks",
-      cls: "java.util.concurrent.FutureTask",
-      method: "run",
-      want: "run()",
-      pick: exactly(),
-      impl: (original) =>
+    recordingHook(t.a, "executors", E, "execute", ["java.lang.Runnable"], (pool, r) => {
+      if (futures.has(t.a.id(r)) || isSerialWrapper(r)) return;
+      const capacity = t.capacityOf(pool);
+      t.schedule(`r:${t.a.id(r)}`, "thread_pool_executor", t.unit(pool), capacity, t.className(r));
+    }),
+    exactHook(
+      "executors",
+      E,
+      "beforeExecute",
+      ["java.lang.Thread", "java.lang.Runnable"],
+      beforeAfter("begin"),
+    ),
+    exactHook(
+      "executors",
+      E,
+      "afterExecute",
+      ["java.lang.Runnable", "java.lang.Throwable"],
+      beforeAfter("end"),
+    ),
+    recordingHook(
+      t.a,
+      "async_tasks",
+      "android.os.AsyncTask",
+      "executeOnExecutor",
+      ["java.util.concurrent.Executor", "[Ljava.lang.Object;"],
+      (task, executor) => {
+        const future = t.a.id(task.mFuture.value);
+        futures.add(future);
+        // DiagDroid's "undesired sequential execution": the serial executor runs one task at a time.
+        const capacity = t.className(executor) === SERIAL_WRAPPER ? 1 : t.capacityOf(executor);
+        t.schedule(`f:${future}`, "async_task", t.unit(executor), capacity, t.className(task));
+      },
+    ),
+    // AsyncTask.execute(Runnable) and SERIAL_EXECUTOR.execute: a plain runnable on the serial queue.
+    recordingHook(t.a, "async_tasks", SERIAL_WRAPPER, "execute", ["java.lang.Runnable"], (serial, r) => {
+      if (!futures.has(t.a.id(r)))
+        t.schedule(`r:${t.a.id(r)}`, "async_task", t.unit(serial), 1, t.className(r));
+    }),
+    exactHook(
+      "async_tasks",
+      "java.util.concurrent.FutureTask",
+      "run",
+      [],
+      (original) =>
         function (this: JavaObject) {
           const id = t.a.id(this);
           if (!futures.has(id)) return original.call(this);
@@ -126,6 +91,6 @@ export function executorHooks(t: TaskTracker): HookSpec[] {
             futures.delete(id);
           }
         },
-    },
+    ),
   ];
 }

@@ -165,3 +165,58 @@ export function startingWith(...types: string[]): (o: readonly string[][]) => nu
     return fits[0]?.[1] ?? -1;
   };
 }
+
+const PRIMITIVE_CODES: Record<string, string> = {
+  Z: "boolean",
+  B: "byte",
+  C: "char",
+  S: "short",
+  I: "int",
+  J: "long",
+  F: "float",
+  D: "double",
+};
+/** An argument type as Java source spells it: frida-java-bridge names arrays by JNI descriptor, `[Ljava.lang.Object;`. */
+function javaSourceName(type: string): string {
+  const dims = type.length - type.replace(/^\[+/, "").length;
+  if (dims === 0) return type;
+  const element = type.slice(dims);
+  const name = element.startsWith("L") ? element.slice(1, -1) : (PRIMITIVE_CODES[element] ?? element);
+  return name + "[]".repeat(dims);
+}
+
+/** The hook `Class.method` (the class's simple name) on the overload taking exactly `args`, as the bridge names them. */
+export function exactHook(
+  group: Group,
+  cls: string,
+  method: string,
+  args: readonly string[],
+  impl: HookSpec["impl"],
+): HookSpec {
+  const hook = `${cls.slice(cls.lastIndexOf(".") + 1)}.${method}`;
+  const want = `${method}(${args.map(javaSourceName).join(",")})`;
+  return { hook, group, cls, method, want, pick: exactly(...args), impl };
+}
+
+/** An exactHook that records each call first (guarded: a failure never reaches the app), then runs the method. */
+export function recordingHook(
+  a: Agent,
+  group: Group,
+  cls: string,
+  method: string,
+  args: readonly string[],
+  record: (self: JavaObject, ...values: any[]) => void,
+): HookSpec {
+  const spec = exactHook(
+    group,
+    cls,
+    method,
+    args,
+    (original) =>
+      function (this: JavaObject, ...values: any[]) {
+        a.guard(spec.hook, () => record(this, ...values));
+        return original.call(this, ...values);
+      },
+  );
+  return spec;
+}

@@ -1,6 +1,6 @@
 // DRAW §III's system-events log: user inputs from android.view.View (clicks, long clicks, scrolls) and
 // android.view.GestureDetector (taps, drags, flings, long presses), plus text changes and keys.
-import { exactly, use, type Agent, type HookSpec, type JavaObject } from "./hook-kit";
+import { exactHook, recordingHook, use, type Agent, type HookSpec, type JavaObject } from "./hook-kit";
 
 const ACTION_DOWN = 0;
 const ACTION_UP = 1;
@@ -46,87 +46,39 @@ export function inputHooks(a: Agent): HookSpec[] {
   const V = "android.view.View";
   const G = "android.view.GestureDetector";
   return [
-    {
-      hook: "View.performClick",
-      group: "inputs",
-      cls: V,
-      method: "performClick",
-      want: "performClick()",
-      pick: exactly(),
-      impl: (original) =>
-        function (this: JavaObject) {
-          a.guard("View.performClick", () => input("click", target(this)));
-          return original.call(this);
-        },
-    },
-    {
-      hook: "View.performLongClick",
-      group: "inputs",
-      cls: V,
-      method: "performLongClick",
-      want: "performLongClick()",
-      pick: exactly(),
-      impl: (original) =>
-        function (this: JavaObject) {
-          a.guard("View.performLongClick", () => input("long_click", target(this)));
-          return original.call(this);
-        },
-    },
-    {
-      hook: "View.onScrollChanged",
-      group: "inputs",
-      cls: V,
-      method: "onScrollChanged",
-      want: "onScrollChanged(int,int,int,int)",
-      pick: exactly("int", "int", "int", "int"),
-      impl: (original) =>
-        function (this: JavaObject, l: number, t: number, ol: number, ot: number) {
-          a.guard("View.onScrollChanged", () => {
-            const ts = a.now();
-            const k = a.id(this);
-            if ((lastScroll.get(k) ?? -SCROLL_GAP) + SCROLL_GAP <= ts) input("scroll", target(this));
-            lastScroll.set(k, ts);
-          });
-          return original.call(this, l, t, ol, ot);
-        },
-    },
-    {
-      hook: "TextView.sendOnTextChanged",
-      group: "inputs",
-      cls: "android.widget.TextView",
-      method: "sendOnTextChanged",
-      want: "sendOnTextChanged(java.lang.CharSequence,int,int,int)",
-      pick: exactly("java.lang.CharSequence", "int", "int", "int"),
-      impl: (original) =>
-        function (this: JavaObject, s: JavaObject, start: number, before: number, count: number) {
-          a.guard("TextView.sendOnTextChanged", () => input("text", target(this)));
-          return original.call(this, s, start, before, count);
-        },
-    },
-    {
-      hook: "Activity.dispatchKeyEvent",
-      group: "inputs",
-      cls: "android.app.Activity",
-      method: "dispatchKeyEvent",
-      want: "dispatchKeyEvent(android.view.KeyEvent)",
-      pick: exactly("android.view.KeyEvent"),
-      impl: (original) =>
-        function (this: JavaObject, e: JavaObject) {
-          a.guard("Activity.dispatchKeyEvent", () => {
-            if (Number(e.getAction()) === KEY_DOWN)
-              input("key", String(use("android.view.KeyEvent").keyCodeToString(e.getKeyCode())));
-          });
-          return original.call(this, e);
-        },
-    },
-    {
-      hook: "GestureDetector.onTouchEvent",
-      group: "gestures",
-      cls: G,
-      method: "onTouchEvent",
-      want: "onTouchEvent(android.view.MotionEvent)",
-      pick: exactly("android.view.MotionEvent"),
-      impl: (original) =>
+    recordingHook(a, "inputs", V, "performClick", [], (v) => input("click", target(v))),
+    recordingHook(a, "inputs", V, "performLongClick", [], (v) => input("long_click", target(v))),
+    recordingHook(a, "inputs", V, "onScrollChanged", ["int", "int", "int", "int"], (v) => {
+      const ts = a.now();
+      const k = a.id(v);
+      if ((lastScroll.get(k) ?? -SCROLL_GAP) + SCROLL_GAP <= ts) input("scroll", target(v));
+      lastScroll.set(k, ts);
+    }),
+    recordingHook(
+      a,
+      "inputs",
+      "android.widget.TextView",
+      "sendOnTextChanged",
+      ["java.lang.CharSequence", "int", "int", "int"],
+      (v) => input("text", target(v)),
+    ),
+    recordingHook(
+      a,
+      "inputs",
+      "android.app.Activity",
+      "dispatchKeyEvent",
+      ["android.view.KeyEvent"],
+      (_, e) => {
+        if (Number(e.getAction()) === KEY_DOWN)
+          input("key", String(use("android.view.KeyEvent").keyCodeToString(e.getKeyCode())));
+      },
+    ),
+    exactHook(
+      "gestures",
+      G,
+      "onTouchEvent",
+      ["android.view.MotionEvent"],
+      (original) =>
         function (this: JavaObject, e: JavaObject) {
           const hook = "GestureDetector.onTouchEvent";
           let k = 0;
@@ -152,23 +104,11 @@ export function inputHooks(a: Agent): HookSpec[] {
           });
           return handled;
         },
-    },
-    {
-      hook: "GestureDetector.dispatchLongPress",
-      group: "gestures",
-      cls: G,
-      method: "dispatchLongPress",
-      want: "dispatchLongPress()",
-      pick: exactly(),
-      impl: (original) =>
-        function (this: JavaObject) {
-          a.guard("GestureDetector.dispatchLongPress", () => {
-            const g = gestures.get(a.id(this));
-            if (g) g.long = true;
-            input("long_click", listenerOf(this));
-          });
-          return original.call(this);
-        },
-    },
+    ),
+    recordingHook(a, "gestures", G, "dispatchLongPress", [], (d) => {
+      const g = gestures.get(a.id(d));
+      if (g) g.long = true;
+      input("long_click", listenerOf(d));
+    }),
   ];
 }

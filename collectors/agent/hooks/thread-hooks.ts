@@ -2,7 +2,7 @@
 // messages (HandlerThread and any looper: sendMessageAtTime / sendMessageAtFrontOfQueue, dispatchMessage) and
 // IntentService (scheduled at ContextImpl.startService, run as its ServiceHandler's message).
 import type { TaskCategory } from "../protocol";
-import { exactly, Java, use, type HookSpec, type JavaObject } from "./hook-kit";
+import { exactHook, exactly, recordingHook, Java, use, type HookSpec, type JavaObject } from "./hook-kit";
 import type { TaskTracker } from "./task-tracker";
 
 export function threadHooks(t: TaskTracker): HookSpec[] {
@@ -90,99 +90,33 @@ export function threadHooks(t: TaskTracker): HookSpec[] {
   const H = "android.os.Handler";
   const C = "android.app.ContextImpl";
   return [
-    {
-      hook: "Thread.start",
-      group: "threads",
-      cls: T,
-      method: "start",
-      want: "start()",
-      pick: exactly(),
-      impl: (original) =>
-        function (this: JavaObject) {
-          t.a.guard("Thread.start", () => {
-            t.schedule(
-              `t:${t.a.id(this)}`,
-              "thread",
-              `java.lang.Thread@${t.a.id(this).toString(16)}`,
-              null,
-              t.className(this),
-            );
-            hookRunOf(this);
-          });
-          return original.call(this);
-        },
-    },
-    {
-      hook: "Thread.run",
-      group: "threads",
-      cls: T,
-      method: "run",
-      want: "run()",
-      pick: exactly(),
-      impl: runHook,
-    },
-    {
-      hook: "Handler.sendMessageAtTime",
-      group: "handlers",
-      cls: H,
-      method: "sendMessageAtTime",
-      want: "sendMessageAtTime(android.os.Message,long)",
-      pick: exactly("android.os.Message", "long"),
-      impl: (original) =>
-        function (this: JavaObject, msg: JavaObject, when: number) {
-          t.a.guard("Handler.sendMessageAtTime", () => messageSent(this, msg, Number(when)));
-          return original.call(this, msg, when);
-        },
-    },
-    {
-      hook: "Handler.sendMessageAtFrontOfQueue",
-      group: "handlers",
-      cls: H,
-      method: "sendMessageAtFrontOfQueue",
-      want: "sendMessageAtFrontOfQueue(android.os.Message)",
-      pick: exactly("android.os.Message"),
-      impl: (original) =>
-        function (this: JavaObject, msg: JavaObject) {
-          t.a.guard("Handler.sendMessageAtFrontOfQueue", () => messageSent(this, msg, null));
-          return original.call(this, msg);
-        },
-    },
-    {
-      hook: "Handler.dispatchMessage",
-      group: "handlers",
-      cls: H,
-      method: "dispatchMessage",
-      want: "dispatchMessage(android.os.Message)",
-      pick: exactly("android.os.Message"),
-      impl: dispatch,
-    },
-    {
-      // A message is recycled after it ran, or when removeMessages/removeCallbacks takes it out of its queue
-      // (AOSP MessageQueue.removeMessages): one still pending was never run, so it never queued anything.
-      hook: "Message.recycleUnchecked",
-      group: "handlers",
-      cls: "android.os.Message",
-      method: "recycleUnchecked",
-      want: "recycleUnchecked()",
-      pick: exactly(),
-      impl: (original) =>
-        function (this: JavaObject) {
-          t.a.guard("Message.recycleUnchecked", () => t.drop(`m:${t.a.id(this)}`));
-          return original.call(this);
-        },
-    },
-    ...["startService", "startForegroundService"].map((method): HookSpec => ({
-      hook: `ContextImpl.${method}`,
-      group: "intent_services",
-      cls: C,
-      method,
-      want: `${method}(android.content.Intent)`,
-      pick: exactly("android.content.Intent"),
-      impl: (original) =>
-        function (this: JavaObject, intent: JavaObject) {
-          t.a.guard(`ContextImpl.${method}`, () => serviceStarted(intent));
-          return original.call(this, intent);
-        },
-    })),
+    recordingHook(t.a, "threads", T, "start", [], (thread) => {
+      t.schedule(
+        `t:${t.a.id(thread)}`,
+        "thread",
+        `java.lang.Thread@${t.a.id(thread).toString(16)}`,
+        null,
+        t.className(thread),
+      );
+      hookRunOf(thread);
+    }),
+    exactHook("threads", T, "run", [], runHook),
+    recordingHook(t.a, "handlers", H, "sendMessageAtTime", ["android.os.Message", "long"], (h, msg, when) =>
+      messageSent(h, msg, Number(when)),
+    ),
+    recordingHook(t.a, "handlers", H, "sendMessageAtFrontOfQueue", ["android.os.Message"], (h, msg) =>
+      messageSent(h, msg, null),
+    ),
+    exactHook("handlers", H, "dispatchMessage", ["android.os.Message"], dispatch),
+    // A message is recycled after it ran, or when removeMessages/removeCallbacks takes it out of its queue
+    // (AOSP MessageQueue.removeMessages): one still pending was never run, so it never queued anything.
+    recordingHook(t.a, "handlers", "android.os.Message", "recycleUnchecked", [], (msg) =>
+      t.drop(`m:${t.a.id(msg)}`),
+    ),
+    ...["startService", "startForegroundService"].map((method) =>
+      recordingHook(t.a, "intent_services", C, method, ["android.content.Intent"], (_, intent) =>
+        serviceStarted(intent),
+      ),
+    ),
   ];
 }

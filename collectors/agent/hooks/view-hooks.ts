@@ -2,7 +2,7 @@
 // numbered by Choreographer.doFrame, whose parameters grew a VsyncEventData on Android 12 (API 31), so the
 // overload is chosen by its leading (long, int), not by one fixed signature.
 import type { RenderOp } from "../protocol";
-import { exactly, Java, use, startingWith, type Agent, type HookSpec, type JavaObject } from "./hook-kit";
+import { exactHook, Java, use, startingWith, type Agent, type HookSpec, type JavaObject } from "./hook-kit";
 
 const V = "android.view.View";
 const VISIBLE = 0;
@@ -85,14 +85,12 @@ export function viewHooks(a: Agent): HookSpec[] {
           return original.call(this, ...args);
         },
     },
-    {
-      hook: "LayoutInflater.inflate",
-      group: "views",
-      cls: "android.view.LayoutInflater",
-      method: "inflate",
-      want: "inflate(int,android.view.ViewGroup,boolean)",
-      pick: exactly("int", "android.view.ViewGroup", "boolean"),
-      impl: (original) =>
+    exactHook(
+      "views",
+      "android.view.LayoutInflater",
+      "inflate",
+      ["int", "android.view.ViewGroup", "boolean"],
+      (original) =>
         function (this: JavaObject, res: number, root: JavaObject, attach: boolean) {
           const v = original.call(this, res, root, attach);
           try {
@@ -105,33 +103,9 @@ export function viewHooks(a: Agent): HookSpec[] {
           }
           return v;
         },
-    },
-    {
-      hook: "View.measure",
-      group: "views",
-      cls: V,
-      method: "measure",
-      want: "measure(int,int)",
-      pick: exactly("int", "int"),
-      impl: timed("measure", false),
-    },
-    {
-      hook: "View.layout",
-      group: "views",
-      cls: V,
-      method: "layout",
-      want: "layout(int,int,int,int)",
-      pick: exactly("int", "int", "int", "int"),
-      impl: timed("layout", false),
-    },
-    {
-      hook: "View.draw",
-      group: "views",
-      cls: V,
-      method: "draw",
-      want: "draw(android.graphics.Canvas)",
-      pick: exactly("android.graphics.Canvas"),
-      impl: timed("draw", true),
-    },
+    ),
+    exactHook("views", V, "measure", ["int", "int"], timed("measure", false)),
+    exactHook("views", V, "layout", ["int", "int", "int", "int"], timed("layout", false)),
+    exactHook("views", V, "draw", ["android.graphics.Canvas"], timed("draw", true)),
   ];
 }

@@ -387,3 +387,34 @@ describe("drop (v2)", () => {
     expect(() => decodeRecord("drop", ["1", "2"], 1)).toThrow(/unknown record type "drop" in protocol v1/);
   });
 });
+
+describe("decodeRecord: a bad field is named", () => {
+  it.each([
+    ["begin", ["1", "x", "3", "main"], 'ts is not an integer ("x")'],
+    ["begin", ["1", "2", "3.5", "main"], 'tid is not an integer ("3.5")'],
+    ["begin", ["1", "2", "3", "-"], "thread_name missing"],
+    ["end", ["1", "9999999999999999999"], 'ts overflows int64 ("9999999999999999999")'],
+    ["drop", ["a", "2"], 'task_id is not an integer ("a")'],
+    ["input", ["5", "click", "-", "-"], "source missing"],
+    ["input", ["", "click", "-", "agent"], 'ts is not an integer ("")'],
+  ])("%s %j: %s", (type, fields, message) => {
+    expect(() => decodeRecord(type, fields)).toThrow(new Error(message));
+  });
+
+  it("reads each field by its place: an input's target may be absent", () => {
+    expect(decodeRecord("input", ["5", "click", "-", "agent"])).toEqual({
+      type: "input",
+      ts: 5n,
+      kind: "click",
+      target: null,
+      source: "agent",
+    });
+    expect(decodeRecord("begin", ["7", "-3", "12", "Thread%201"])).toEqual({
+      type: "begin",
+      task_id: 7,
+      ts: -3n,
+      tid: 12,
+      thread_name: "Thread 1",
+    });
+  });
+});

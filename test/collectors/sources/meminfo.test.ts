@@ -237,6 +237,18 @@ describe("parseMeminfo: failures and bad input", () => {
     expect(r.samples[0]!.values.get("pss_total")).toBe(48213 * KB);
   });
 
+  it("a summary figure that is not a number is named by line; the figures before it are kept", () => {
+    const bad = ANDROID_14_ALL.replace(
+      "Java Heap:    11628                          23040",
+      "Java Heap:    11628                          23O40",
+    );
+    const r = parseMeminfo(bad, "m.txt");
+    expect(r.warnings).toEqual(['m.txt line 17: Java Heap is not a number ("23O40")']);
+    expect(r.samples[0]!.values.get("java_heap")).toBe(11628 * KB);
+    expect(r.samples[0]!.values.get("java_heap_rss")).toBeUndefined();
+    expect(r.samples[0]!.values.get("native_heap_rss")).toBe(31884 * KB);
+  });
+
   it("cut inside the summary: what was read is kept, the missing TOTAL said", () => {
     const cut = ANDROID_6.slice(0, ANDROID_6.indexOf("                Code:"));
     const r = parseMeminfo(cut, "cut.txt");
