@@ -1,5 +1,6 @@
 // A plain protobuf decoder for the export tests (https://protobuf.dev/programming-guides/encoding/), written
 // apart from the importer's: BigInt varints, fields collected into arrays by number.
+import { readVarint } from "../../support/read-varint";
 
 export type Field =
   { wire: 0; value: bigint } | { wire: 1; bytes: Uint8Array } | { wire: 2; bytes: Uint8Array };
@@ -9,15 +10,9 @@ export function decode(b: Uint8Array): Message {
   const out: Message = new Map();
   let i = 0;
   const varint = () => {
-    let v = 0n;
-    let shift = 0n;
-    for (;;) {
-      if (i >= b.length) throw new Error(`varint runs past the end at ${i}`);
-      const x = b[i++]!;
-      v |= BigInt(x & 0x7f) << shift;
-      shift += 7n;
-      if (x < 0x80) return v;
-    }
+    const { value, next } = readVarint(b, i);
+    i = next;
+    return value;
   };
   while (i < b.length) {
     const key = varint();

@@ -1,5 +1,6 @@
 // Test-side protobuf helpers written apart from the decoder: a BigInt encoder to build traces by hand and a
 // plain field walker to count what a trace holds (protobuf.dev/programming-guides/encoding).
+import { readVarint } from "../../support/read-varint";
 
 export type Field =
   | { f: number; v: number | bigint } // varint
@@ -58,15 +59,9 @@ export function walk(buf: Uint8Array): Walked[] {
   const out: Walked[] = [];
   let p = 0;
   const rd = () => {
-    let v = 0n;
-    let s = 0n;
-    for (;;) {
-      if (p >= buf.length) throw new Error("cut varint");
-      const c = buf[p++]!;
-      v |= BigInt(c & 0x7f) << s;
-      s += 7n;
-      if (c < 0x80) return v;
-    }
+    const { value, next } = readVarint(buf, p);
+    p = next;
+    return value;
   };
   while (p < buf.length) {
     const t = rd();
