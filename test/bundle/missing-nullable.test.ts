@@ -3,14 +3,13 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { newManifest } from "../../bundle/manifest";
 import { folderSource, readBundleFolder, writeBundleFolder } from "../../bundle/node-io";
 import { prepareBundle } from "../../bundle/prepare-bundle";
 import { makeBundleTable } from "../../bundle/table-builder";
-import { createNodeEngine } from "../../workspace/node/duckdb-node";
-import type { SqlEngine } from "../../workspace/db/engine";
 import { loadPreparedBundle } from "../../workspace/db/load-prepared";
+import { nodeEngineForSuite } from "../support/node-engine-for-suite";
 
 const N = 30;
 
@@ -31,11 +30,7 @@ async function framesWithoutVsync(): Promise<string> {
 }
 
 describe("a frames table without its nullable vsync column", () => {
-  let engine: SqlEngine;
-  beforeAll(async () => {
-    engine = await createNodeEngine();
-  });
-  afterAll(() => engine.close());
+  const engine = nodeEngineForSuite();
 
   it("decodes with vsync present and null in every row", async () => {
     const b = await readBundleFolder(await framesWithoutVsync());
@@ -50,12 +45,12 @@ describe("a frames table without its nullable vsync column", () => {
 
   it("streams into DuckDB with a vsync column that is null in every row", async () => {
     const report = await loadPreparedBundle(
-      engine,
+      engine(),
       await prepareBundle(folderSource(await framesWithoutVsync())),
     );
     expect(report.errors).toEqual([]);
     expect(report.tables).toContainEqual({ name: "frames", rows: N });
-    const t = await engine.query(
+    const t = await engine().query(
       "SELECT count(*)::INTEGER AS n, count(vsync)::INTEGER AS set_vsync FROM frames WHERE run_id = 'old-run'",
     );
     expect(t.toArray().map((r) => r.toJSON())).toEqual([{ n: N, set_vsync: 0 }]);
