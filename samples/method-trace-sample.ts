@@ -28,6 +28,18 @@ const GHZ = 1.8;
 const MAIN = 20417;
 const WORKER = 20455;
 
+/** The phone the sample run was traced on, as the manifest's context names it. */
+export const METHOD_SAMPLE_DEVICE = {
+  device_model: "Pixel 4a",
+  manufacturer: "Google",
+  sdk_release: "11",
+  api_level: 30,
+  cpu_abi: "arm64-v8a",
+  screen_width: 1080,
+  screen_height: 2340,
+  refresh_hz: 60,
+};
+
 // [class, method, signature, instructions per cycle while it runs its own code]
 const METHODS: [string, string, string, number][] = [
   ["android.os.Looper", "loop", "()V", 1.2],
@@ -412,14 +424,7 @@ export async function generateMethodTraceSample(outRoot: string, seed = 2024): P
       app: "com.example.feed",
       app_version: "2.4.0",
       scenario: "scroll the feed three times (method trace)",
-      device_model: "Pixel 4a",
-      manufacturer: "Google",
-      sdk_release: "11",
-      api_level: 30,
-      cpu_abi: "arm64-v8a",
-      screen_width: 1080,
-      screen_height: 2340,
-      refresh_hz: 60,
+      ...METHOD_SAMPLE_DEVICE,
       network: "wifi",
       battery_level: 76,
     },
