@@ -1,7 +1,7 @@
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createNativeEngine } from "../../workspace/node/duckdb-native";
-import type { SqlEngine } from "../../workspace/db/engine";
+import { suiteEngine } from "../support/suite-engine";
 import { checkSql, firstKeyword, RefusedSql } from "../../workspace/db/sql-guard";
 
 const FUNCTIONS = [
@@ -37,13 +37,11 @@ const place = (call: string, where: number) =>
   ][where]!;
 
 describe("checkSql (DuckDB's parse tree)", () => {
-  let engine: SqlEngine;
-  beforeAll(async () => {
-    engine = await createNativeEngine();
-    await engine.query("CREATE TABLE t AS SELECT 1 AS a");
-    await engine.query("SET enable_external_access = false");
-  });
-  afterAll(async () => engine?.close());
+  const engine = suiteEngine(
+    createNativeEngine,
+    "CREATE TABLE t AS SELECT 1 AS a",
+    "SET enable_external_access = false",
+  );
 
   it("refuses a file function however it is written and wherever it sits", async () => {
     await fc.assert(

@@ -45,6 +45,48 @@ export function flatten(threads: Record<number, CallSpec[]>): FlatCall[] {
   return out;
 }
 
+const SPAN = /^(-?\d+)\.\.(-?\d+)$/;
+
+function span(text: string, where: string): [number, number] {
+  const m = SPAN.exec(text);
+  if (!m) throw new Error(`${where}: bad span ${JSON.stringify(text)} (expected enter..exit)`);
+  return [Number(m[1]), Number(m[2])];
+}
+
+/**
+ * One lane of calls, one after another at depth 0 on `thread`, written "enter..exit" apart by spaces in the
+ * order they run ("0..3 4..6 6..6"); their methods are numbered 1, 2, 3... in that order.
+ */
+export function oneLaneCalls(thread: number, spans: string): Record<number, CallSpec[]> {
+  const calls = spans
+    .trim()
+    .split(/\s+/)
+    .map((text, i): CallSpec => [i + 1, ...span(text, "oneLaneCalls")]);
+  return { [thread]: calls };
+}
+
+/**
+ * A thread's call tree written one call a line, "method enter..exit", callees indented under their caller:
+ * easier to check against a trace by eye than nested arrays.
+ */
+export function callTree(thread: number, text: string): Record<number, CallSpec[]> {
+  const tops: CallSpec[] = [];
+  const open: { indent: number; callees: CallSpec[] }[] = [];
+  text.split("\n").forEach((line, i) => {
+    if (!line.trim()) return;
+    const fields = line.trim().split(/\s+/);
+    const method = Number(fields[0]);
+    if (fields.length !== 2 || !Number.isInteger(method))
+      throw new Error(`callTree line ${i + 1}: expected "method enter..exit", got ${JSON.stringify(line)}`);
+    const indent = line.length - line.trimStart().length;
+    while (open.length && open[open.length - 1]!.indent >= indent) open.pop();
+    const call: CallSpec = [method, ...span(fields[1]!, `callTree line ${i + 1}`), []];
+    (open.length ? open[open.length - 1]!.callees : tops).push(call);
+    open.push({ indent, callees: call[3]! });
+  });
+  return { [thread]: tops };
+}
+
 export function callsTable(threads: Record<number, CallSpec[]>, runId = "test", cpuFactor?: number): Table {
   return callsTableOf(flatten(threads), runId, cpuFactor);
 }

@@ -3,8 +3,7 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import type { Table } from "apache-arrow";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { encodeStream } from "../../../bundle/encode-stream";
+import { describe, expect, it } from "vitest";
 import { buildCalls } from "../../../collectors/method-trace-calls";
 import { callTimelineQuery, type CallTimelineOptions } from "../../../cells/androscope/call-timeline";
 import {
@@ -14,37 +13,27 @@ import {
   type CallTimelineSummaryOptions,
 } from "../../../cells/androscope/call-timeline-summary";
 import { readMethodTrace } from "../../../collectors/sources/method-trace";
-import { createNodeEngine } from "../../../workspace/node/duckdb-node";
-import { listTables, type SqlEngine } from "../../../workspace/db/engine";
+import { listTables } from "../../../workspace/db/engine";
 import {
   arbitraryCalls,
   callsTable,
   HAND_THREADS,
   callsTableOf,
   flatten,
-  type CallSpec,
+  callTree,
+  oneLaneCalls,
   type FlatCall,
 } from "./call-table";
-import { reference, rowsOf, sortOut, type Out } from "./call-timeline-reference";
+import { reference, sortOut, type Out } from "./call-timeline-reference";
+import { callsEngine } from "./calls-engine";
 
-let engine: SqlEngine;
-let runSeq = 0;
-beforeAll(async () => {
-  engine = await createNodeEngine();
-});
-afterAll(() => engine?.close());
-
-async function load(table: Table): Promise<void> {
-  await engine.insertArrowStream("calls", encodeStream(table));
-}
+const { engine, load, run, freshRunId } = callsEngine();
 
 async function summarise(options: CallTimelineSummaryOptions): Promise<CallTimelineSummary> {
   let last: Table | null = null;
   for (const q of callTimelineSummaryQueries(options)) last = await engine.query(q.sql, q.params);
   return callTimelineSummary(last!);
 }
-
-const run = (o: CallTimelineOptions) => rowsOf(engine, callTimelineQuery(o));
 
 describe("callTimelineSummaryQueries", () => {
   const threads = HAND_THREADS;
@@ -94,24 +83,10 @@ describe("callTimelineSummaryQueries", () => {
   });
 
   it("cuts the cells at the window's edges call by call", async () => {
-    // one lane: 1..2, 3..6, 7..8, 9..12, 12..12 (zero-length), 13..13; window [5, 13) at 2 buckets: cells of 4.
+    // one lane, 12..12 zero-length; window [5, 13) at 2 buckets: cells of 4.
     // 3..6 enters in the cell before t0's and ends after t0: cut to 5..6, it joins t0's cell with 7..8;
     // 9..12 and 12..12 (visible, unlike 13..13 at t1) are alone in their cells.
-    await load(
-      callsTable(
-        {
-          4: [
-            [1, 1, 2],
-            [2, 3, 6],
-            [3, 7, 8],
-            [4, 9, 12],
-            [5, 12, 12],
-            [6, 13, 13],
-          ],
-        },
-        "cut",
-      ),
-    );
+    await load(callsTable(oneLaneCalls(4, "1..2 3..6 7..8 9..12 12..12 13..13"), "cut"));
     const summary = await summarise({ runId: "cut", minLevel: 0 });
     const o: CallTimelineOptions = { window: [5, 13], widthPx: 4 };
     expect(callTimelineQuery({ ...o, summary }).sql).toContain(`FROM ${summary.tables.cells}`);
@@ -129,60 +104,24 @@ describe("callTimelineSummaryQueries", () => {
     // [1624, 3672.5] is read as [1624, 3673): 2049 ns, so cells of 4096 and the window inside cell 0, which is
     // cut at both ends. B 3882..3888 (depth 1) enters in that cell after t1: not visible. It used to be taken
     // as a cut call (t0's cell reaches 4096) and cut to 3882..3673, busy -209 in depth 1's bucket.
-    const threads: Record<number, CallSpec[]> = {
-      1: [
-        [
-          3,
-          1623,
-          4276,
-          [
-            [
-              3,
-              2369,
-              3644,
-              [
-                [
-                  1,
-                  2628,
-                  2795,
-                  [
-                    [
-                      5,
-                      2678,
-                      2715,
-                      [
-                        [4, 2688, 2697],
-                        [5, 2698, 2708],
-                        [1, 2708, 2709],
-                      ],
-                    ],
-                  ],
-                ],
-                [
-                  5,
-                  2818,
-                  2979,
-                  [
-                    [
-                      4,
-                      2853,
-                      2856,
-                      [
-                        [2, 2853, 2853],
-                        [1, 2853, 2856],
-                      ],
-                    ],
-                  ],
-                ],
-                [5, 3046, 3634],
-              ],
-            ],
-            [4, 3657, 3701],
-            [2, 3882, 3888],
-          ],
-        ],
-      ],
-    };
+    const threads = callTree(
+      1,
+      `
+      3 1623..4276
+        3 2369..3644
+          1 2628..2795
+            5 2678..2715
+              4 2688..2697
+              5 2698..2708
+              1 2708..2709
+          5 2818..2979
+            4 2853..2856
+              2 2853..2853
+              1 2853..2856
+          5 3046..3634
+        4 3657..3701
+        2 3882..3888`,
+    );
     await load(callsTable(threads, "inside"));
     const summary = await summarise({ runId: "inside", minLevel: 0 });
     const row = (r: Out) => [r.kind, r.depth, r.start, r.end, r.calls, r.busy, r.method_id, r.call_id];
@@ -302,7 +241,7 @@ describe("the summary's answer", () => {
         ),
         fc.array(view, { minLength: 1, maxLength: 8 }),
         async (threads, offset, minLevel, views) => {
-          const runId = `s${++runSeq}`;
+          const runId = freshRunId("s");
           const flat = flatten(threads).map((c) => ({
             ...c,
             enter: c.enter + offset,

@@ -3,10 +3,8 @@
 import { readFileSync } from "node:fs";
 import * as Plot from "@observablehq/plot";
 import fc from "fast-check";
-import type { Table } from "apache-arrow";
 import { parseHTML } from "linkedom";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { encodeStream } from "../../../bundle/encode-stream";
+import { describe, expect, it } from "vitest";
 import { buildCalls } from "../../../collectors/method-trace-calls";
 import {
   callTimelineExtentQuery,
@@ -16,23 +14,11 @@ import {
   type CallTimelineOptions,
 } from "../../../cells/androscope/call-timeline";
 import { readMethodTrace } from "../../../collectors/sources/method-trace";
-import { createNodeEngine } from "../../../workspace/node/duckdb-node";
-import type { SqlEngine } from "../../../workspace/db/engine";
-import { arbitraryCalls, callsTable, flatten, HAND_THREADS } from "./call-table";
-import { reference, rowsOf, runLanes, sortOut } from "./call-timeline-reference";
+import { arbitraryCalls, callsTable, flatten, HAND_THREADS, oneLaneCalls } from "./call-table";
+import { reference, runLanes, sortOut, type Out } from "./call-timeline-reference";
+import { callsEngine } from "./calls-engine";
 
-let engine: SqlEngine;
-let runSeq = 0;
-beforeAll(async () => {
-  engine = await createNodeEngine();
-});
-afterAll(() => engine?.close());
-
-async function load(table: Table): Promise<void> {
-  await engine.insertArrowStream("calls", encodeStream(table));
-}
-
-const run = (o: CallTimelineOptions) => rowsOf(engine, callTimelineQuery(o));
+const { engine, load, run, freshRunId } = callsEngine();
 
 describe("callTimelineQuery in DuckDB", () => {
   const threads = HAND_THREADS;
@@ -50,19 +36,40 @@ describe("callTimelineQuery in DuckDB", () => {
   });
 
   it("buckets calls shorter than a cell that share one; the lanes cap the buckets", async () => {
-    // whole trace 0..1000 at 10 buckets: cells of 128 ns (the least power of two >= 1000 / 10); A and C are
-    // at least a cell long, the B calls and thread 2's C are short
-    const rows = await run({ runId: "hand", widthPx: 20 });
-    expect(
-      rows.map((r) => [r.kind, r.thread_id, r.depth, r.start, r.end, r.calls, r.busy, r.method_id]),
-    ).toEqual([
+    const row = (r: Out) => [r.kind, r.thread_id, r.depth, r.start, r.end, r.calls, r.busy, r.method_id];
+    // whole trace 0..1000 at 10 buckets: cells of 128 ns (the least power of two >= 1000 / 10); A and C are at
+    // least a cell long, the B calls and thread 2's C are short; B 310..312 is alone in its cell: drawn as itself.
+    // A bucket's method is its longest call's.
+    const tenBuckets: unknown[][] = [
       ["call", 1, 0, 0, 1000, 1, 1000, 1],
       ["bucket", 1, 1, 0, 128, 2, 15, 2],
       ["call", 1, 1, 300, 900, 1, 600, 3],
-      // alone in its cell: drawn as itself
       ["call", 1, 2, 310, 312, 1, 2, 2],
       ["call", 2, 0, 50, 60, 1, 10, 3],
-    ]);
+    ];
+    // lanes x buckets are capped by maxRects: 4 lanes (depths 0-2 on thread 1, 0 on thread 2)
+    const byMaxRects: { maxRects?: number; rows: unknown[][] }[] = [
+      { rows: tenBuckets },
+      {
+        // 8 rects -> 2 buckets, cells of 512 ns: C (600 ns) still drawn as itself, the last cell cut at 1000; the
+        // rows at 10 buckets but for the B bucket's cell
+        maxRects: 8,
+        rows: tenBuckets.with(1, ["bucket", 1, 1, 0, 512, 2, 15, 2]),
+      },
+      {
+        // 4 rects -> 1 bucket, cells of 1024 ns: A (1000 ns) is short now but alone in its cell; C and the two B
+        // share one
+        maxRects: 4,
+        rows: [
+          ["call", 1, 0, 0, 1000, 1, 1000, 1],
+          ["bucket", 1, 1, 0, 1000, 3, 615, 3],
+          ["call", 1, 2, 310, 312, 1, 2, 2],
+          ["call", 2, 0, 50, 60, 1, 10, 3],
+        ],
+      },
+    ];
+    for (const { maxRects, rows } of byMaxRects)
+      expect((await run({ runId: "hand", widthPx: 20, maxRects })).map(row)).toEqual(rows);
     // the same with the window and the lanes given: every term a constant
     const eq = callTimelineExtentQuery({ runId: "hand" });
     const [extent] = (await engine.query(eq.sql, eq.params)).toArray().map((r) => r.toJSON());
@@ -70,42 +77,6 @@ describe("callTimelineQuery in DuckDB", () => {
     expect(await run({ runId: "hand", widthPx: 20, window: [0, 1000], lanes: 4 })).toEqual(
       await run({ runId: "hand", widthPx: 20 }),
     );
-    // lanes x buckets capped by maxRects: 4 lanes (depths 0-2 on thread 1, 0 on thread 2), 8 rects -> 2
-    // buckets, cells of 512 ns: C (600 ns) still drawn as itself, the last cell cut at 1000
-    expect(
-      (await run({ runId: "hand", widthPx: 20, maxRects: 8 })).map((r) => [
-        r.kind,
-        r.thread_id,
-        r.depth,
-        r.start,
-        r.end,
-        r.calls,
-        r.busy,
-      ]),
-    ).toEqual([
-      ["call", 1, 0, 0, 1000, 1, 1000],
-      ["bucket", 1, 1, 0, 512, 2, 15],
-      ["call", 1, 1, 300, 900, 1, 600],
-      ["call", 1, 2, 310, 312, 1, 2],
-      ["call", 2, 0, 50, 60, 1, 10],
-    ]);
-    // 4 rects -> 1 bucket, cells of 1024 ns: A (1000 ns) is short now but alone in its cell; C and the two B share one
-    expect(
-      (await run({ runId: "hand", widthPx: 20, maxRects: 4 })).map((r) => [
-        r.kind,
-        r.depth,
-        r.start,
-        r.end,
-        r.calls,
-        r.busy,
-        r.method_id,
-      ]),
-    ).toEqual([
-      ["call", 0, 0, 1000, 1, 1000, 1],
-      ["bucket", 1, 0, 1000, 3, 615, 3],
-      ["call", 2, 310, 312, 1, 2, 2],
-      ["call", 0, 50, 60, 1, 10, 3],
-    ]);
     // threads and depth filters
     expect((await run({ runId: "hand", widthPx: 20, maxDepth: 0 })).map((r) => r.thread_id)).toEqual([1, 2]);
     expect(
@@ -114,22 +85,8 @@ describe("callTimelineQuery in DuckDB", () => {
   });
 
   it("cuts calls and cells at the window's edges; zero-length calls count from t0 up to t1", async () => {
-    // one lane: calls 0..3, 4..6, 6..6 (zero-length), 7..12, 12..12, 13..14; window [5, 12), 2 buckets -> cells of 4
-    await load(
-      callsTable(
-        {
-          7: [
-            [1, 0, 3],
-            [2, 4, 6],
-            [3, 6, 6],
-            [4, 7, 12],
-            [5, 12, 12],
-            [6, 13, 14],
-          ],
-        },
-        "edges",
-      ),
-    );
+    // one lane, 6..6 and 12..12 zero-length; window [5, 12), 2 buckets -> cells of 4
+    await load(callsTable(oneLaneCalls(7, "0..3 4..6 6..6 7..12 12..12 13..14"), "edges"));
     const rows = await run({ runId: "edges", window: [5, 12], widthPx: 4, bucketPx: 2 });
     // 4..6 enters before t0: cut to 5..6, grouped with the cell of t0 (4..8) with 6..6; 7..12 is a cell long
     expect(rows.map((r) => [r.kind, r.start, r.end, r.calls, r.busy, r.method_id])).toEqual([
@@ -164,7 +121,7 @@ describe("callTimelineQuery in DuckDB", () => {
         fc.option(fc.integer({ min: 0, max: 3 })),
         fc.integer({ min: 1, max: 400 }),
         async (threads, window, widthPx, passLanes, maxDepth, maxRects) => {
-          const runId = `r${++runSeq}`;
+          const runId = freshRunId("r");
           const flat = flatten(threads);
           await load(callsTable(threads, runId));
           // with the lanes given (and a window) the query is all constants; without, it computes them

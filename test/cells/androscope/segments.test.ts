@@ -18,96 +18,65 @@ const input = (segs: Seg[]): SegmentInput => ({
   thread: Int32Array.from(segs, (s) => s.thread),
   cpu: Int32Array.from(segs, (s) => s.cpu ?? 0),
 });
-const pieces = (segs: Seg[]) => {
+/** A segment of `thread` on `cpu` (default 0) from start to end. */
+const seg = (thread: number, start: number, end: number, cpu?: number): Seg => ({ start, end, thread, cpu });
+/** The partition as plain values: pieces [segment, start, end] in time order, time run per segment, overlaps. */
+const partitionOf = (segs: Seg[]) => {
   const p = partitionSegments(input(segs));
-  return Array.from(p.piece.segment, (s, i) => [s, p.piece.start[i], p.piece.end[i]]);
+  return {
+    pieces: Array.from(p.piece.segment, (s, i) => [s, p.piece.start[i], p.piece.end[i]]),
+    running: [...p.running],
+    full: p.full,
+    partial: p.partial,
+  };
 };
 
 describe("partitionSegments: AndroScope Fig. 12", () => {
   it("(b) full overlap: thread 2's segment inside thread 1's is removed from it", () => {
     // Thread 1 runs [0, 10]; thread 2 runs [3, 6] inside it: thread 1 was switched out for [3, 6].
-    expect(
-      pieces([
-        { start: 0, end: 10, thread: 1 },
-        { start: 3, end: 6, thread: 2 },
-      ]),
-    ).toEqual([
-      [0, 0, 3],
-      [1, 3, 6],
-      [0, 6, 10],
-    ]);
-    const p = partitionSegments(
-      input([
-        { start: 0, end: 10, thread: 1 },
-        { start: 3, end: 6, thread: 2 },
-      ]),
-    );
-    expect([...p.running]).toEqual([7, 3]);
-    expect([p.full, p.partial]).toEqual([1, 0]);
+    expect(partitionOf([seg(1, 0, 10), seg(2, 3, 6)])).toEqual({
+      pieces: [
+        [0, 0, 3],
+        [1, 3, 6],
+        [0, 6, 10],
+      ],
+      running: [7, 3],
+      full: 1,
+      partial: 0,
+    });
   });
 
   it("(c) partial overlap: thread 2 first, thread 1 starts before it ends: split at the middle of [4, 6]", () => {
-    // Thread 2 [0, 6], thread 1 [4, 10]: the switch is put half-way between thread 1's start and thread 2's end.
-    expect(
-      pieces([
-        { start: 0, end: 6, thread: 2 },
-        { start: 4, end: 10, thread: 1 },
-      ]),
-    ).toEqual([
-      [0, 0, 5],
-      [1, 5, 10],
-    ]);
-    const p = partitionSegments(
-      input([
-        { start: 4, end: 10, thread: 1 },
-        { start: 0, end: 6, thread: 2 },
-      ]),
-    );
-    expect([...p.running]).toEqual([5, 5]);
-    expect([p.full, p.partial]).toEqual([0, 1]);
+    // Thread 2 [0, 6], thread 1 [4, 10]: the switch is put half-way between thread 1's start and thread 2's end,
+    // whichever order they are listed in.
+    const split = { running: [5, 5], full: 0, partial: 1 };
+    expect(partitionOf([seg(2, 0, 6), seg(1, 4, 10)])).toEqual({
+      pieces: [
+        [0, 0, 5],
+        [1, 5, 10],
+      ],
+      ...split,
+    });
+    expect(partitionOf([seg(1, 4, 10), seg(2, 0, 6)])).toMatchObject(split);
   });
 
   it("segments on different CPUs, or of one thread, do not compete", () => {
-    expect([
-      ...partitionSegments(
-        input([
-          { start: 0, end: 10, thread: 1, cpu: 0 },
-          { start: 3, end: 6, thread: 2, cpu: 1 },
-        ]),
-      ).running,
-    ]).toEqual([10, 3]);
-    expect([
-      ...partitionSegments(
-        input([
-          { start: 0, end: 4, thread: 1 },
-          { start: 4, end: 9, thread: 1 },
-        ]),
-      ).running,
-    ]).toEqual([4, 5]);
-    const adjacent = partitionSegments(
-      input([
-        { start: 0, end: 4, thread: 1 },
-        { start: 4, end: 9, thread: 2 },
-      ]),
-    );
-    expect([[...adjacent.running], adjacent.full, adjacent.partial]).toEqual([[4, 5], 0, 0]); // touching is not overlapping
+    expect(partitionOf([seg(1, 0, 10, 0), seg(2, 3, 6, 1)]).running).toEqual([10, 3]);
+    expect(partitionOf([seg(1, 0, 4), seg(1, 4, 9)]).running).toEqual([4, 5]);
+    // touching is not overlapping
+    expect(partitionOf([seg(1, 0, 4), seg(2, 4, 9)])).toMatchObject({ running: [4, 5], full: 0, partial: 0 });
   });
 
   it("three threads, nested and chained, worked by hand", () => {
     // S [0,10], T [5,20] (partial with S: m = 7.5), U [6,8] inside both: U runs [6,8], S [0,6], T [8,20].
-    const p = partitionSegments(
-      input([
-        { start: 0, end: 10, thread: 1 },
-        { start: 5, end: 20, thread: 2 },
-        { start: 6, end: 8, thread: 3 },
-      ]),
-    );
-    expect([...p.running]).toEqual([6, 12, 2]);
-    expect(Array.from(p.piece.segment, (s, i) => [s, p.piece.start[i], p.piece.end[i]])).toEqual([
-      [0, 0, 6],
-      [2, 6, 8],
-      [1, 8, 20],
-    ]);
+    expect(partitionOf([seg(1, 0, 10), seg(2, 5, 20), seg(3, 6, 8)])).toMatchObject({
+      running: [6, 12, 2],
+      pieces: [
+        [0, 0, 6],
+        [2, 6, 8],
+        [1, 8, 20],
+      ],
+    });
   });
 
   it("any two segments: the paper's formulas", () => {

@@ -27,6 +27,9 @@ const figure4: CorrelationGraph = {
   ],
 };
 
+const node = (id: string, corr: number) => ({ id, corr });
+const edge = (from: string, to: string, weight: number) => ({ from, to, weight });
+
 describe("significanceScores (Algorithm 1)", () => {
   it("reproduces the paper's worked numbers on Figure 4", () => {
     const s = significanceScores(figure4);
@@ -50,14 +53,8 @@ describe("significanceScores (Algorithm 1)", () => {
   it("gives unreachable nodes iv 0 and ignores unreachable parents", () => {
     const s = significanceScores({
       root: "p",
-      nodes: [
-        { id: "a", corr: 0.5 },
-        { id: "lone", corr: 0.4 },
-      ],
-      edges: [
-        { from: "p", to: "a", weight: 0.5 },
-        { from: "lone", to: "a", weight: 0.9 },
-      ],
+      nodes: [node("a", 0.5), node("lone", 0.4)],
+      edges: [edge("p", "a", 0.5), edge("lone", "a", 0.9)],
     });
     expect(s.lone).toEqual({ iv: 0, sig: 0.4 });
     expect(s.a!.iv).toBeCloseTo(1.5, 12);
@@ -67,26 +64,15 @@ describe("significanceScores (Algorithm 1)", () => {
   it("rejects cycles, unknown nodes and edges into the root", () => {
     const cyc = {
       root: "p",
-      nodes: [
-        { id: "a", corr: 0 },
-        { id: "b", corr: 0 },
-      ],
-      edges: [
-        { from: "p", to: "a", weight: 1 },
-        { from: "a", to: "b", weight: 1 },
-        { from: "b", to: "a", weight: 1 },
-      ],
+      nodes: [node("a", 0), node("b", 0)],
+      edges: [edge("p", "a", 1), edge("a", "b", 1), edge("b", "a", 1)],
     };
     expect(() => significanceScores(cyc)).toThrow(/cycle among a, b/);
+    expect(() => significanceScores({ root: "p", nodes: [], edges: [edge("p", "x", 1)] })).toThrow(
+      /unknown node x/,
+    );
     expect(() =>
-      significanceScores({ root: "p", nodes: [], edges: [{ from: "p", to: "x", weight: 1 }] }),
-    ).toThrow(/unknown node x/);
-    expect(() =>
-      significanceScores({
-        root: "p",
-        nodes: [{ id: "a", corr: 0 }],
-        edges: [{ from: "a", to: "p", weight: 1 }],
-      }),
+      significanceScores({ root: "p", nodes: [node("a", 0)], edges: [edge("a", "p", 1)] }),
     ).toThrow(/into the root/);
   });
 

@@ -24,6 +24,15 @@ async function dump(engine: SqlEngine, table: string): Promise<string[]> {
     .sort();
 }
 
+/** Prepares and loads each run folder in turn, in one engine; every load must report no errors. */
+async function loadCleanly(engine: SqlEngine, folders: string[]): Promise<void> {
+  for (const folder of folders)
+    expect(
+      (await loadPreparedBundle(engine, await prepareBundle(folderSource(folder)))).errors,
+      folder,
+    ).toEqual([]);
+}
+
 describe("loadPreparedBundle", () => {
   let streamed: SqlEngine;
   let decoded: SqlEngine;
@@ -66,10 +75,7 @@ describe("loadPreparedBundle", () => {
       await writeBundleFolder(join(dir, run), newManifest(run, { app: "com.example" }), {
         ui_events: ui(run),
       });
-    for (const run of ["a", "b"])
-      expect(
-        (await loadPreparedBundle(streamed, await prepareBundle(folderSource(join(dir, run))))).errors,
-      ).toEqual([]);
+    await loadCleanly(streamed, [join(dir, "a"), join(dir, "b")]);
     const t = await streamed.query(
       "SELECT run_id, count(*)::INTEGER AS n, count(DISTINCT seq)::INTEGER AS d, sum(ts)::BIGINT AS s, sum(CASE WHEN kind = 'click' THEN 1 ELSE 0 END)::INTEGER AS clicks FROM ui_events WHERE run_id IN ('a', 'b') GROUP BY run_id ORDER BY run_id",
     );
@@ -106,10 +112,7 @@ describe("loadPreparedBundle", () => {
     await writeBundleFolder(join(dir, "x2"), newManifest("x2", { app: "a" }), { ui_events: base("x2") });
     const engine = await createNodeEngine();
     try {
-      for (const run of ["x1", "x2"])
-        expect(
-          (await loadPreparedBundle(engine, await prepareBundle(folderSource(join(dir, run))))).errors,
-        ).toEqual([]);
+      await loadCleanly(engine, [join(dir, "x1"), join(dir, "x2")]);
       const t = await engine.query(
         "SELECT run_id, count(*)::INTEGER AS n, count(pressure)::INTEGER AS with_pressure FROM ui_events GROUP BY run_id ORDER BY run_id",
       );

@@ -2,32 +2,22 @@
 import { mkdirSync, mkdtempSync, writeFileSync, cpSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createNodeEngine } from "../../../workspace/node/duckdb-node";
-import type { SqlEngine } from "../../../workspace/db/engine";
+import { cleanNotebookRun } from "../../support/clean-notebook-run";
+import { suiteEngine } from "../../support/suite-engine";
 import { parseNotebook } from "../../../workspace/notebook/format";
-import {
-  headlessSnapshot,
-  resolveRunDirs,
-  runNotebookFile,
-  SAMPLES_DIR,
-} from "../../../workspace/node/headless";
+import { headlessSnapshot, resolveRunDirs, SAMPLES_DIR } from "../../../workspace/node/headless";
 import { matchRunNames } from "../../../workspace/notebook/runs";
 
 const ROOT = join(import.meta.dirname, "../../..");
 const EXAMPLE = join(ROOT, "notebooks/examples/frames-overview.md");
 
-let engine: SqlEngine;
-beforeAll(async () => {
-  engine = await createNodeEngine();
-});
-afterAll(() => engine.close());
+const engine = suiteEngine(createNodeEngine);
 
 describe("runNotebookFile", () => {
   it("runs the example on the sample run: tables bound, input default, check recorded", async () => {
-    const r = await runNotebookFile(EXAMPLE, { engine });
-    try {
-      expect(r.failedCells).toEqual([]);
+    await cleanNotebookRun(EXAMPLE, { engine }, async (r) => {
       expect(r.provenance.runs.map((x) => [x.run_id, x.device_model, x.started_at])).toEqual([
         ["synthetic-feed-scroll", "Pixel 4a", "2026-11-01T10:00:00.000Z"],
       ]);
@@ -45,9 +35,7 @@ describe("runNotebookFile", () => {
         12,
       );
       expect(r.checks.map((c) => c.name)).toEqual(["most frames are smooth"]);
-    } finally {
-      await r.close();
-    }
+    });
   });
 
   it("snapshots are plain JSON and identical run to run (the parity baseline)", async () => {

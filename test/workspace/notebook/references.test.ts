@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { analyzeNotebook, analyzeSql, analyzeTs } from "../../../workspace/notebook/references";
+import {
+  analyzeNotebook,
+  analyzeSql,
+  analyzeTs,
+  type CellAnalysis,
+} from "../../../workspace/notebook/references";
 
 const sorted = (xs: string[]) => [...xs].sort();
 
@@ -66,30 +71,27 @@ describe("analyzeNotebook", () => {
   };
 
   it("reports duplicates, cycles and undefined references on the cells concerned only", () => {
-    const r = analyzeNotebook(
+    const twice = ["x is defined more than once (2 cells)"];
+    const cycle = [expect.stringMatching(/circular definition: /)];
+    // each cell of one notebook beside what the analysis reports on it
+    const notebook: [ReturnType<typeof cell>, Partial<CellAnalysis>][] = [
+      [cell("a", "ts", "const x = 1;"), { errors: twice }],
+      [cell("b", "ts", "const x = 2;"), { errors: twice }],
+      [cell("c", "ts", "const p = q + 1;"), { errors: cycle }],
+      [cell("d", "ts", "const q = p + 1;"), { errors: cycle }],
       [
-        cell("a", "ts", "const x = 1;"),
-        cell("b", "ts", "const x = 2;"),
-        cell("c", "ts", "const p = q + 1;"),
-        cell("d", "ts", "const q = p + 1;"),
         cell("e", "ts", "const self = 1; const r = nope + self + Math.max(1, 2);"),
-        cell("f", "sql", "SELECT ${r}", "rows"),
-        cell("g", "ts", "display(rows); check('ok', true)"),
-        cell("h", "ts", "const jb = 3;"),
+        { errors: [], undefinedReferences: ["nope"] },
       ],
+      [cell("f", "sql", "SELECT ${r}", "rows"), { errors: [], references: ["r"] }],
+      [cell("g", "ts", "display(rows); check('ok', true)"), { errors: [], references: ["rows"] }],
+      [cell("h", "ts", "const jb = 3;"), { errors: ["jb is a builtin and cannot be redefined"] }],
+    ];
+    const r = analyzeNotebook(
+      notebook.map(([c]) => c),
       opts,
     );
-    expect(r.get("a")!.errors).toEqual(["x is defined more than once (2 cells)"]);
-    expect(r.get("b")!.errors).toEqual(["x is defined more than once (2 cells)"]);
-    expect(r.get("c")!.errors[0]).toMatch(/circular definition: /);
-    expect(r.get("d")!.errors[0]).toMatch(/circular definition: /);
-    expect(r.get("e")!.errors).toEqual([]);
-    expect(r.get("e")!.undefinedReferences).toEqual(["nope"]);
-    expect(r.get("f")!.errors).toEqual([]);
-    expect(r.get("f")!.references).toEqual(["r"]);
-    expect(r.get("g")!.references).toEqual(["rows"]);
-    expect(r.get("g")!.errors).toEqual([]);
-    expect(r.get("h")!.errors).toEqual(["jb is a builtin and cannot be redefined"]);
+    for (const [c, expected] of notebook) expect(r.get(c.id), c.id).toMatchObject(expected);
   });
 
   it("finds a self-cycle through two names of one cell as no cycle, and a three-cell cycle", () => {

@@ -88,18 +88,17 @@ describe("NotebookRuntime", () => {
   });
 
   it("shows a thrown exception in place; the rest keeps working", async () => {
-    const { rt, byDefine } = await start(
-      nbOf(
-        "const a = 1;",
-        "const b = (() => { throw new Error('boom at ' + a); })();",
-        "const c = b + 1;",
-        "const d = a + 1;",
-      ),
-    );
+    const boom: Partial<CellState> = { status: "rejected", error: "boom at 1" };
+    // each cell beside the state it settles in
+    const notebook: [string, Partial<CellState>][] = [
+      ["const a = 1;", { status: "fulfilled" }],
+      ["const b = (() => { throw new Error('boom at ' + a); })();", boom],
+      ["const c = b + 1;", boom],
+      ["const d = a + 1;", { status: "fulfilled", value: { d: 2 } }],
+    ];
+    const { rt } = await start(nbOf(...notebook.map(([source]) => source)));
     await rt.settled();
-    expect(byDefine("b")).toMatchObject({ status: "rejected", error: "boom at 1" });
-    expect(byDefine("c")).toMatchObject({ status: "rejected", error: "boom at 1" });
-    expect(byDefine("d")).toMatchObject({ status: "fulfilled", value: { d: 2 } });
+    notebook.forEach(([source, state], i) => expect(rt.states()[i], source).toMatchObject(state));
     rt.dispose();
   });
 
@@ -205,23 +204,17 @@ describe("NotebookRuntime", () => {
   });
 
   it("headless Inputs defaults match @observablehq/inputs", async () => {
-    const { rt } = await start(
-      nbOf(
-        "const r = view(Inputs.range([0, 10]));",
-        "const s = view(Inputs.select(['a', 'b']));",
-        "const c = view(Inputs.checkbox(['a', 'b']));",
-        "const t = view(Inputs.toggle({value: true}));",
-        "const q = view(Inputs.radio(['x', 'y'], {value: 'y'}));",
-      ),
-    );
+    // each input beside its default, the value its cell's name takes
+    const defaults: [string, string, unknown][] = [
+      ["r", "Inputs.range([0, 10])", 5],
+      ["s", "Inputs.select(['a', 'b'])", "a"],
+      ["c", "Inputs.checkbox(['a', 'b'])", []],
+      ["t", "Inputs.toggle({value: true})", true],
+      ["q", "Inputs.radio(['x', 'y'], {value: 'y'})", "y"],
+    ];
+    const { rt } = await start(nbOf(...defaults.map(([name, input]) => `const ${name} = view(${input});`)));
     await rt.settled();
-    expect(await Promise.all(["r", "s", "c", "t", "q"].map((n) => rt.value(n)))).toEqual([
-      5,
-      "a",
-      [],
-      true,
-      "y",
-    ]);
+    for (const [name, input, value] of defaults) expect(await rt.value(name), input).toEqual(value);
     rt.dispose();
   });
 

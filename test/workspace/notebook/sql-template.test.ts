@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { afterAll, beforeAll } from "vitest";
 import { createNodeEngine } from "../../../workspace/node/duckdb-node";
-import type { SqlEngine } from "../../../workspace/db/engine";
+import { suiteEngine } from "../../support/suite-engine";
 import { bindSqlTemplate, parseSqlTemplate, sqlTag } from "../../../workspace/notebook/sql-template";
 
 describe("parseSqlTemplate", () => {
@@ -41,15 +40,12 @@ describe("parseSqlTemplate", () => {
 });
 
 describe("bound parameters in DuckDB", () => {
-  let engine: SqlEngine;
-  beforeAll(async () => {
-    engine = await createNodeEngine();
-    await engine.query("CREATE TABLE victims (name VARCHAR)");
-    await engine.query("INSERT INTO victims VALUES ('alice'), ('bob')");
-  });
-  afterAll(() => engine.close());
+  const engine = suiteEngine(createNodeEngine);
 
   it("a hostile string is a value, never SQL", async () => {
+    // the table the hostile string tries to drop, made here: no other test uses it
+    await engine.query("CREATE TABLE victims (name VARCHAR)");
+    await engine.query("INSERT INTO victims VALUES ('alice'), ('bob')");
     const hostile = "x'); DROP TABLE victims; --";
     const b = bindSqlTemplate(
       parseSqlTemplate(
