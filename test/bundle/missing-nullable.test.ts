@@ -8,8 +8,9 @@ import { newManifest } from "../../bundle/manifest";
 import { folderSource, readBundleFolder, writeBundleFolder } from "../../bundle/node-io";
 import { prepareBundle } from "../../bundle/prepare-bundle";
 import { makeBundleTable } from "../../bundle/table-builder";
+import { createNodeEngine } from "../../workspace/node/duckdb-node";
 import { loadPreparedBundle } from "../../workspace/db/load-prepared";
-import { nodeEngineForSuite } from "../support/node-engine-for-suite";
+import { suiteEngine } from "../support/suite-engine";
 
 const N = 30;
 
@@ -30,7 +31,7 @@ async function framesWithoutVsync(): Promise<string> {
 }
 
 describe("a frames table without its nullable vsync column", () => {
-  const engine = nodeEngineForSuite();
+  const engine = suiteEngine(createNodeEngine);
 
   it("decodes with vsync present and null in every row", async () => {
     const b = await readBundleFolder(await framesWithoutVsync());
@@ -45,12 +46,12 @@ describe("a frames table without its nullable vsync column", () => {
 
   it("streams into DuckDB with a vsync column that is null in every row", async () => {
     const report = await loadPreparedBundle(
-      engine(),
+      engine,
       await prepareBundle(folderSource(await framesWithoutVsync())),
     );
     expect(report.errors).toEqual([]);
     expect(report.tables).toContainEqual({ name: "frames", rows: N });
-    const t = await engine().query(
+    const t = await engine.query(
       "SELECT count(*)::INTEGER AS n, count(vsync)::INTEGER AS set_vsync FROM frames WHERE run_id = 'old-run'",
     );
     expect(t.toArray().map((r) => r.toJSON())).toEqual([{ n: N, set_vsync: 0 }]);
