@@ -121,6 +121,13 @@ function slide(share: number): [number, number] {
   return [at, at + span * share];
 }
 
+/** The windows a slider or brush asks the summary for, one benchmark each: the whole trace, then slices across it. */
+const WINDOWS: [string, () => [number, number]][] = [
+  ["whole trace", () => [extent.t0, extent.t1]],
+  ["10 % windows", () => slide(0.1)],
+  ["1 % windows", () => slide(0.01)],
+];
+
 export const benchmarks: Benchmark[] = [
   {
     name: `androscope/call timeline summary build (once per run), ${CALLS / 1e6}M calls`,
@@ -129,30 +136,14 @@ export const benchmarks: Benchmark[] = [
     setup,
     measure: buildSummary,
   },
-  {
-    name: `androscope/call timeline query, whole trace, ${CALLS / 1e6}M calls`,
+  ...WINDOWS.map(([label, window]): Benchmark => ({
+    name: `androscope/call timeline query, ${label}, ${CALLS / 1e6}M calls`,
     unit: "ms",
     budget: 100,
     runs: 15,
     setup,
-    measure: () => query([extent.t0, extent.t1]),
-  },
-  {
-    name: `androscope/call timeline query, 10 % windows, ${CALLS / 1e6}M calls`,
-    unit: "ms",
-    budget: 100,
-    runs: 15,
-    setup,
-    measure: () => query(slide(0.1)),
-  },
-  {
-    name: `androscope/call timeline query, 1 % windows, ${CALLS / 1e6}M calls`,
-    unit: "ms",
-    budget: 100,
-    runs: 15,
-    setup,
-    measure: () => query(slide(0.01)),
-  },
+    measure: () => query(window()),
+  })),
   {
     name: `androscope/call timeline query without summary (calls table), whole trace, ${CALLS / 1e6}M calls`,
     unit: "ms",

@@ -11,13 +11,14 @@
 //   pixels), correlations, BIC hill-climbing structure, Algorithm 1, contributions and RCS. Preprocessing
 //   (render_ops → typed trace) is timed separately, as is RES over the same trace.
 import type { Table } from "apache-arrow";
-import { makeBundleTable } from "../bundle/table-builder";
+import { bundleTableFromRows, makeBundleTable } from "../bundle/table-builder";
 import { overdrawDepth, type Rect } from "../cells/draw/overdraw-depth";
 import { preprocessRenderOps, type RenderTrace } from "../cells/draw/render-trace";
 import { renderingEfficiency } from "../cells/draw/rendering-efficiency";
 import { rootCauses } from "../cells/draw/root-cause";
 import { userInteractions } from "../cells/draw/user-interactions";
 import { timeMs, type Benchmark } from "./harness";
+import type { AgentRecord } from "../collectors/agent/protocol";
 import { mulberry32 } from "../collectors/simulator/random";
 export const SCREEN = { width: 1080, height: 2400 };
 
@@ -29,10 +30,13 @@ interface View {
   cls: string;
   rect: [number, number, number, number];
   bg: boolean;
-  vis: string;
+  vis: RenderOpRow["visibility"];
   children: View[];
   cost: number; // own draw cost, ns
 }
+
+/** A render_ops row as the agent logs it (column names as in bundle/schema.ts). */
+type RenderOpRow = Omit<Extract<AgentRecord, { type: "op" }>, "type">;
 
 /** One UI-like view tree of about `target` views. */
 function tree(rand: () => number, target: number, nextId: () => number): View {
@@ -42,7 +46,7 @@ function tree(rand: () => number, target: number, nextId: () => number): View {
     rect: [number, number, number, number],
     bg: boolean,
     cost: number,
-    vis = "visible",
+    vis: View["vis"] = "visible",
   ): View => {
     const v: View = { id: nextId(), parent: parent?.id ?? null, cls, rect, bg, vis, children: [], cost };
     parent?.children.push(v);
@@ -139,25 +143,7 @@ export function syntheticRun(
 ): { renderOps: Table; uiEvents: Table } {
   const rand = rng(seed);
   let id = 0;
-  const cols = {
-    frame: [] as number[],
-    view_id: [] as number[],
-    parent_id: [] as (number | null)[],
-    view_class: [] as string[],
-    op: [] as string[],
-    start: [] as bigint[],
-    dur: [] as bigint[],
-    ui_thread: [] as boolean[],
-    hw_accelerated: [] as boolean[],
-    left: [] as number[],
-    top: [] as number[],
-    width: [] as number[],
-    height: [] as number[],
-    has_background: [] as boolean[],
-    visibility: [] as string[],
-    xml_id: [] as (string | null)[],
-    layout_file: [] as (string | null)[],
-  };
+  const ops: RenderOpRow[] = [];
   const ts: bigint[] = [];
   const seq: number[] = [];
   const kind: string[] = [];
@@ -176,23 +162,25 @@ export function syntheticRun(
         const start = now;
         now += Math.round((op === "draw" ? v.cost : v.cost / 4) * (0.8 + 0.4 * rand()));
         for (const c of v.children) emit(c);
-        cols.frame.push(i);
-        cols.view_id.push(v.id);
-        cols.parent_id.push(v.parent);
-        cols.view_class.push(v.cls);
-        cols.op.push(op);
-        cols.start.push(BigInt(start));
-        cols.dur.push(BigInt(now - start));
-        cols.ui_thread.push(true);
-        cols.hw_accelerated.push(accel);
-        cols.left.push(v.rect[0]);
-        cols.top.push(v.rect[1]);
-        cols.width.push(v.rect[2]);
-        cols.height.push(v.rect[3]);
-        cols.has_background.push(v.bg);
-        cols.visibility.push(v.vis);
-        cols.xml_id.push(`id_${v.id % 50}`);
-        cols.layout_file.push(`res/layout/screen_${v.id % 7}.xml`);
+        ops.push({
+          frame: i,
+          view_id: v.id,
+          parent_id: v.parent,
+          view_class: v.cls,
+          op,
+          start: BigInt(start),
+          dur: BigInt(now - start),
+          ui_thread: true,
+          hw_accelerated: accel,
+          left: v.rect[0],
+          top: v.rect[1],
+          width: v.rect[2],
+          height: v.rect[3],
+          has_background: v.bg,
+          visibility: v.vis,
+          xml_id: `id_${v.id % 50}`,
+          layout_file: `res/layout/screen_${v.id % 7}.xml`,
+        });
         return now - start;
       };
       emit(root);
@@ -200,17 +188,10 @@ export function syntheticRun(
     }
     now += 30_000_000 + Math.floor(rand() * 200_000_000);
   }
-  // Rows are emitted when each call ends; the log is in start order, as the agent writes it.
-  const n = cols.start.length;
-  const order = Array.from({ length: n }, (_, k) => k).sort((a, b) =>
-    cols.start[a]! < cols.start[b]! ? -1 : cols.start[a]! > cols.start[b]! ? 1 : a - b,
-  );
-  const pick = <T>(xs: T[]) => order.map((k) => xs[k]!);
-  const sorted = Object.fromEntries(
-    Object.entries(cols).map(([k, v]) => [k, pick(v as unknown[])]),
-  ) as typeof cols;
+  // Rows are emitted when each call ends; the log is in start order, as the agent writes it (a stable sort).
+  ops.sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
   return {
-    renderOps: makeBundleTable("render_ops", "bench", sorted),
+    renderOps: bundleTableFromRows("render_ops", "bench", ops),
     uiEvents: makeBundleTable("ui_events", "bench", { ts, seq, kind }),
   };
 }

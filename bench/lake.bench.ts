@@ -76,6 +76,16 @@ async function writeAddBundles() {
   }
 }
 
+/** Times DUNE_HISTORY_SQL on one engine; its result row is printed (untimed) so both engines' answers can be compared. */
+async function timeHistoryQuery(engine: SqlEngine, label: string): Promise<number> {
+  let out = "";
+  const ms = await timeMs(
+    async () => (out = JSON.stringify((await engine.query(DUNE_HISTORY_SQL)).toArray()[0])),
+  );
+  process.stderr.write(`  ${label}: ${out}\n`);
+  return ms;
+}
+
 export const benchmarks: Benchmark[] = [
   {
     name: `lake/lake add throughput (${ADD_RUNS} runs x ${ADD_FRAMES.toLocaleString("en")} frames, re-added)`,
@@ -121,25 +131,11 @@ export const benchmarks: Benchmark[] = [
       await wasm.query("CREATE SCHEMA lake");
       await wasm.query(`CREATE TABLE lake.run_summary AS ${SUMMARY_SELECT}`);
     },
-    async measure() {
-      let out = "";
-      const ms = await timeMs(
-        async () => (out = JSON.stringify((await native.query(DUNE_HISTORY_SQL)).toArray()[0])),
-      );
-      process.stderr.write(`  native: ${out}\n`);
-      return ms;
-    },
+    measure: () => timeHistoryQuery(native, "native"),
     peer: {
       name: "DuckDB-WASM 1.4 (same rows in memory)",
       runs: 3,
-      async measure() {
-        let out = "";
-        const ms = await timeMs(
-          async () => (out = JSON.stringify((await wasm.query(DUNE_HISTORY_SQL)).toArray()[0])),
-        );
-        process.stderr.write(`  wasm: ${out}\n`);
-        return ms;
-      },
+      measure: () => timeHistoryQuery(wasm, "wasm"),
     },
     async teardown() {
       await native?.close();

@@ -2,12 +2,10 @@
 import {
   Bool,
   Dictionary,
-  Field,
   Float64,
   Int8,
   Int32,
   Int64,
-  List,
   Table,
   Utf8,
   makeData,
@@ -16,7 +14,7 @@ import {
   type DataType,
   type Vector,
 } from "apache-arrow";
-import { tableSpec, type ColumnSpec, type TableName } from "./schema";
+import { arrowType, tableSpec, type ColumnSpec, type TableName } from "./schema";
 
 export type ColumnValues =
   | BigInt64Array
@@ -146,66 +144,28 @@ export function withMissingNullColumns(name: TableName, table: Table): Table {
   return new Table(vectors);
 }
 
+// The typed array each numeric column kind is stored in (all zeros under an all-null bitmap).
+const NUMERIC_STORAGE = {
+  int64: BigInt64Array,
+  int32: Int32Array,
+  int8: Int8Array,
+  float64: Float64Array,
+} as const;
+
 function allNull(column: ColumnSpec, rows: number): Vector {
   // Numeric columns directly (vectorFromArray over millions of nulls takes ~100 ms per column).
+  if (!(column.type in NUMERIC_STORAGE)) return vectorFromArray(new Array(rows).fill(null), typeFor(column));
+  const Storage = NUMERIC_STORAGE[column.type as keyof typeof NUMERIC_STORAGE];
+  const type = arrowType(column.type) as Int32;
   const nullBitmap = new Uint8Array((rows + 7) >> 3);
-  switch (column.type) {
-    case "int64":
-      return makeVector(
-        makeData({
-          type: new Int64(),
-          length: rows,
-          nullCount: rows,
-          nullBitmap,
-          data: new BigInt64Array(rows) as never,
-        }),
-      );
-    case "int32":
-      return makeVector(
-        makeData({
-          type: new Int32(),
-          length: rows,
-          nullCount: rows,
-          nullBitmap,
-          data: new Int32Array(rows),
-        }),
-      );
-    case "int8":
-      return makeVector(
-        makeData({ type: new Int8(), length: rows, nullCount: rows, nullBitmap, data: new Int8Array(rows) }),
-      );
-    case "float64":
-      return makeVector(
-        makeData({
-          type: new Float64(),
-          length: rows,
-          nullCount: rows,
-          nullBitmap,
-          data: new Float64Array(rows),
-        }),
-      );
-    default:
-      return vectorFromArray(new Array(rows).fill(null), typeFor(column));
-  }
+  return makeVector(
+    makeData({ type, length: rows, nullCount: rows, nullBitmap, data: new Storage(rows) as Int32Array }),
+  );
 }
 
-function typeFor(column: ColumnSpec) {
-  switch (column.type) {
-    case "int8":
-      return new Int8();
-    case "int32":
-      return new Int32();
-    case "int64":
-      return new Int64();
-    case "float64":
-      return new Float64();
-    case "bool":
-      return new Bool();
-    case "utf8":
-      return new Dictionary(new Utf8(), new Int32());
-    case "list<utf8>":
-      return new List(new Field("item", new Utf8(), true));
-  }
+/** The Arrow type a column is built with: the schema's, with utf8 dictionary-encoded (few distinct strings). */
+function typeFor(column: ColumnSpec): DataType {
+  return column.type === "utf8" ? new Dictionary(new Utf8(), new Int32()) : arrowType(column.type);
 }
 
 function toVector(table: string, column: ColumnSpec, values: ColumnValues, adopt: boolean): Vector {

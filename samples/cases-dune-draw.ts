@@ -11,6 +11,7 @@ import { writeBundleFolder } from "../bundle/node-io";
 import { PROFILES, upgraded, type DeviceProfile } from "../collectors/simulator/device-profiles";
 import type { ScenarioName } from "../collectors/simulator/scenarios";
 import { simulateRun } from "../bench/accuracy/sim-run";
+import { profileContext } from "./profile-context";
 
 export interface CaseRun {
   /** the notebook it belongs to (notebooks/cases/<case>.md) */
@@ -128,14 +129,7 @@ export async function writeCaseRun(dir: string, c: CaseRun): Promise<void> {
       app: run.truth.package,
       app_version: run.truth.app_version,
       scenario: c.test,
-      device_model: p.model,
-      manufacturer: p.manufacturer,
-      sdk_release: p.sdk_release,
-      api_level: p.api_level,
-      cpu_abi: p.cpu_abi,
-      screen_width: p.width,
-      screen_height: p.height,
-      refresh_hz: p.refresh_hz,
+      ...profileContext(p),
       network: p.network,
       battery_level: p.battery_level,
     },

@@ -27,6 +27,7 @@ import type { ScenarioName } from "../collectors/simulator/scenarios";
 import { OLD_DEVICES } from "../collectors/simulator/scenarios-diagdroid";
 import { DUNE_DRAW_CASE_RUNS } from "./cases-dune-draw";
 import { collectBatch } from "./generate";
+import { profileContext } from "./profile-context";
 
 /** A run collected from a simulated phone playing `scenario` on `device` (a PROFILES or OLD_DEVICES key). */
 export interface PhoneRun {
@@ -103,14 +104,7 @@ function traceRun(app: string, scenario: () => TraceScenario): (dir: string) => 
         app,
         app_version: "1.0",
         scenario: s.truth.case,
-        device_model: d.model,
-        manufacturer: d.manufacturer,
-        sdk_release: d.sdk_release,
-        api_level: d.api_level,
-        cpu_abi: d.cpu_abi,
-        screen_width: d.width,
-        screen_height: d.height,
-        refresh_hz: d.refresh_hz,
+        ...profileContext(d),
       },
       {
         synthetic: true,

@@ -10,7 +10,7 @@ import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { newManifest } from "../bundle/manifest";
 import { writeBundleFolder } from "../bundle/node-io";
-import { makeBundleTable } from "../bundle/table-builder";
+import { bundleTableFromRows, makeBundleTable } from "../bundle/table-builder";
 import { methodTraceTables } from "../collectors/method-trace-tables";
 import { mulberry32, between, type Rand } from "../collectors/simulator/random";
 import { readMethodTrace, type TraceMethod } from "../collectors/sources/method-trace";
@@ -18,6 +18,8 @@ import { writeMethodTrace, type TraceRecordSpec } from "../collectors/sources/me
 import { hpcSamples, hpcSamplesTable } from "../collectors/sources/simpleperf-samples";
 import { parseSimpleperfStat } from "../collectors/sources/simpleperf-stat";
 import { formatStatReport } from "../collectors/sources/simpleperf-stat-writer";
+import { PROFILES } from "../collectors/simulator/device-profiles";
+import { profileContext } from "./profile-context";
 
 export const METHOD_SAMPLE_RUN = "feed-methods-pixel-4a";
 const US = 1000;
@@ -27,18 +29,6 @@ const SECONDS = 6;
 const GHZ = 1.8;
 const MAIN = 20417;
 const WORKER = 20455;
-
-/** The phone the sample run was traced on, as the manifest's context names it. */
-export const METHOD_SAMPLE_DEVICE = {
-  device_model: "Pixel 4a",
-  manufacturer: "Google",
-  sdk_release: "11",
-  api_level: 30,
-  cpu_abi: "arm64-v8a",
-  screen_width: 1080,
-  screen_height: 2340,
-  refresh_hz: 60,
-};
 
 // [class, method, signature, instructions per cycle while it runs its own code]
 const METHODS: [string, string, string, number][] = [
@@ -134,12 +124,19 @@ function mainThread(
       continue;
     }
     idleUntil(vsync + 300 * US);
-    const frame: FrameTimes = { intended: vsync, input: 0, animation: 0, traversals: 0, draw: 0, end: 0 };
+    const frame: FrameTimes = {
+      intended_vsync: vsync,
+      handle_input_start: 0,
+      animation_start: 0,
+      perform_traversals_start: 0,
+      draw_start: 0,
+      end: 0,
+    };
     const touching = scrolls.some(([a, b]) => vsync >= a && vsync < b);
     call(loop, "android.os.Handler.dispatchMessage", 5 * US, (d) =>
       call(d, "android.view.Choreographer$FrameDisplayEventReceiver.run", 5 * US, (r) =>
         call(r, "android.view.Choreographer.doFrame", 20 * US, (f) => {
-          frame.input = now;
+          frame.handle_input_start = now;
           if (touching)
             call(f, "android.view.Choreographer.doCallbacks", 10 * US, (cb) =>
               call(cb, "androidx.recyclerview.widget.RecyclerView.onTouchEvent", 40 * US, (t) =>
@@ -177,14 +174,14 @@ function mainThread(
                 ),
               ),
             );
-          frame.animation = now;
+          frame.animation_start = now;
           call(f, "android.view.Choreographer.doCallbacks", 30 * US);
-          frame.traversals = now;
+          frame.perform_traversals_start = now;
           call(f, "android.view.Choreographer.doCallbacks", 10 * US, (cb) =>
             call(cb, "android.view.ViewRootImpl.performTraversals", 60 * US, (pt) => {
               call(pt, "android.view.ViewRootImpl.performMeasure", between(rand, 0.6, 1.4) * MS);
               call(pt, "android.view.ViewRootImpl.performLayout", between(rand, 0.4, 1.1) * MS);
-              frame.draw = now;
+              frame.draw_start = now;
               call(pt, "android.view.ViewRootImpl.performDraw", 50 * US, (pd) =>
                 call(pd, "android.view.ThreadedRenderer.draw", between(rand, 1.2, 2.6) * MS),
               );
@@ -235,12 +232,13 @@ function workerThread(rand: Rand, scrolls: [number, number][]): Call[] {
   });
 }
 
+/** A frame's FrameInfo stamps, named as the frames table's columns (bundle/schema.ts), and when its UI work ended. */
 interface FrameTimes {
-  intended: number;
-  input: number;
-  animation: number;
-  traversals: number;
-  draw: number;
+  intended_vsync: number;
+  handle_input_start: number;
+  animation_start: number;
+  perform_traversals_start: number;
+  draw_start: number;
   end: number;
 }
 
@@ -396,19 +394,15 @@ export async function generateMethodTraceSample(outRoot: string, seed = 2024): P
   const heapTable = makeBundleTable("heap_samples", METHOD_SAMPLE_RUN, heap);
 
   const f = truth.frames;
+  // RenderThread completes each frame 3 ms after the UI thread's part (renderBusy above).
   const completed = f.map((x) => x.end + 3 * MS);
-  const frames = makeBundleTable("frames", METHOD_SAMPLE_RUN, {
-    window: f.map(() => "com.example.feed/.FeedActivity"),
-    intended_vsync: f.map((x) => x.intended),
-    vsync: f.map((x) => x.intended),
-    handle_input_start: f.map((x) => x.input),
-    animation_start: f.map((x) => x.animation),
-    perform_traversals_start: f.map((x) => x.traversals),
-    draw_start: f.map((x) => x.draw),
-    frame_completed: completed,
-    duration: f.map((x, i) => completed[i]! - x.intended),
-    deadline: f.map(() => FRAME),
-    jank: f.map((x, i) => completed[i]! - x.intended > FRAME),
+  const frames = bundleTableFromRows("frames", METHOD_SAMPLE_RUN, f, {
+    window: () => "com.example.feed/.FeedActivity",
+    vsync: (x) => x.intended_vsync,
+    frame_completed: (_, i) => completed[i],
+    duration: (x, i) => completed[i]! - x.intended_vsync,
+    deadline: () => FRAME,
+    jank: (x, i) => completed[i]! - x.intended_vsync > FRAME,
   });
   const uiEvents = makeBundleTable("ui_events", METHOD_SAMPLE_RUN, {
     ts: scrolls.map(([a]) => a),
@@ -424,7 +418,7 @@ export async function generateMethodTraceSample(outRoot: string, seed = 2024): P
       app: "com.example.feed",
       app_version: "2.4.0",
       scenario: "scroll the feed three times (method trace)",
-      ...METHOD_SAMPLE_DEVICE,
+      ...profileContext(PROFILES["pixel-4a"]!),
       network: "wifi",
       battery_level: 76,
     },
@@ -465,7 +459,7 @@ export async function generateMethodTraceSample(outRoot: string, seed = 2024): P
     frames,
     ui_events: uiEvents,
   });
-  const janky = f.filter((x, i) => completed[i]! - x.intended > FRAME).length;
+  const janky = f.filter((x, i) => completed[i]! - x.intended_vsync > FRAME).length;
   const groundTruth = {
     run_id: METHOD_SAMPLE_RUN,
     counts: {

@@ -5,8 +5,10 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { newManifest } from "../bundle/manifest";
 import { writeBundleFolder } from "../bundle/node-io";
-import { makeBundleTable } from "../bundle/table-builder";
+import { bundleTableFromRows, makeBundleTable } from "../bundle/table-builder";
 import { mulberry32 } from "../collectors/simulator/random";
+import { PROFILES, upgraded } from "../collectors/simulator/device-profiles";
+import { profileContext } from "./profile-context";
 
 const MS = 1_000_000;
 
@@ -72,61 +74,43 @@ export async function generateSample(outRoot: string, seed = 42) {
     ["com.example.feed.SyncService.onHandleIntent", "android.app.IntentService$ServiceHandler.handleMessage"],
     ["com.example.feed.Analytics.log", "com.example.feed.FeedActivity.onClick"],
   ];
-  const task = {
-    id: [] as number[],
-    cat: [] as string[],
-    exec: [] as string[],
-    cap: [] as (number | null)[],
-    cls: [] as string[],
-    sch: [] as number[],
-    st: [] as number[],
-    en: [] as number[],
-    ctx: [] as number[],
-  };
+  // The two execution units (DiagDroid Definition 1): AsyncTask's serial executor and a pool of 4.
+  const serial = { category: "async_task", executor_id: "AsyncTask.SERIAL_EXECUTOR", pool_capacity: 1 };
+  const analytics = { category: "thread_pool_executor", executor_id: "Analytics.pool", pool_capacity: 4 };
+  const tasks: Record<string, string | number>[] = [];
+  /** One task execution on `unit`: when it was scheduled, started and ended, ns (rounded: int64 columns). */
+  const submit = (
+    unit: typeof serial,
+    task_class: string,
+    context_id: number,
+    [scheduled, started, ended]: [number, number, number],
+  ) =>
+    tasks.push({
+      task_id: tasks.length,
+      ...unit,
+      task_class,
+      context_id,
+      scheduled: Math.round(scheduled),
+      started: Math.round(started),
+      ended: Math.round(ended),
+    });
   const serialFree = { at: 0 };
-  let id = 0;
   for (const e of evTs) {
     for (let k = 0; k < 3; k++) {
       const scheduled = e + k * 5 * MS;
       const started = Math.max(scheduled, serialFree.at);
       const exec = (k === 0 && rand() < 0.3 ? 600 : 20 + rand() * 80) * MS;
       serialFree.at = started + exec;
-      Object.entries({
-        id: id++,
-        cat: "async_task",
-        exec: "AsyncTask.SERIAL_EXECUTOR",
-        cap: 1,
-        cls: k === 0 ? "ImageLoadTask" : "RefreshTask",
-        sch: scheduled,
-        st: started,
-        en: started + exec,
-        ctx: k === 0 ? 0 : 1,
-      }).forEach(([key, v]) => (task as Record<string, unknown[]>)[key]!.push(v));
+      submit(serial, k === 0 ? "ImageLoadTask" : "RefreshTask", k === 0 ? 0 : 1, [
+        scheduled,
+        started,
+        started + exec,
+      ]);
     }
     const scheduled = e + 2 * MS;
-    Object.entries({
-      id: id++,
-      cat: "thread_pool_executor",
-      exec: "Analytics.pool",
-      cap: 4,
-      cls: "LogRunnable",
-      sch: scheduled,
-      st: scheduled + MS,
-      en: scheduled + 4 * MS,
-      ctx: 3,
-    }).forEach(([key, v]) => (task as Record<string, unknown[]>)[key]!.push(v));
+    submit(analytics, "LogRunnable", 3, [scheduled, scheduled + MS, scheduled + 4 * MS]);
   }
-  const tasks = makeBundleTable("tasks", runId, {
-    task_id: task.id,
-    category: task.cat,
-    executor_id: task.exec,
-    pool_capacity: task.cap,
-    task_class: task.cls,
-    scheduled: task.sch.map(Math.round),
-    started: task.st.map(Math.round),
-    ended: task.en.map(Math.round),
-    context_id: task.ctx,
-  });
+  const tasksTable = bundleTableFromRows("tasks", runId, tasks);
   const contextsTable = makeBundleTable("contexts", runId, {
     context_id: contexts.map((_, i) => i),
     frames: contexts,
@@ -138,13 +122,8 @@ export async function generateSample(outRoot: string, seed = 42) {
       app: "com.example.feed",
       app_version: "2.3.0",
       scenario: "synthetic: scroll the feed",
-      device_model: "Pixel 4a",
-      manufacturer: "Google",
-      sdk_release: "13",
-      api_level: 33,
-      cpu_abi: "arm64-v8a",
-      screen_width: 1080,
-      screen_height: 2340,
+      // a Pixel 4a updated to Android 13
+      ...profileContext(upgraded(PROFILES["pixel-4a"]!, "13", 33)),
       refresh_hz: refreshHz,
       network: "wifi",
       battery_level: 80,
@@ -158,6 +137,11 @@ export async function generateSample(outRoot: string, seed = 42) {
   );
   const dir = join(outRoot, runId);
   await rm(dir, { recursive: true, force: true });
-  await writeBundleFolder(dir, manifest, { frames, ui_events: uiEvents, tasks, contexts: contextsTable });
+  await writeBundleFolder(dir, manifest, {
+    frames,
+    ui_events: uiEvents,
+    tasks: tasksTable,
+    contexts: contextsTable,
+  });
   return runId;
 }

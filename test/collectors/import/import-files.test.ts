@@ -19,7 +19,6 @@ import {
   parseWmSize,
 } from "../../../collectors/sources/device-props";
 import { piecesAndNoise } from "../../support/pieces-and-noise";
-import { METHOD_SAMPLE_DEVICE } from "../../../samples/method-trace-sample";
 
 const tmp = () => mkdtempSync(join(tmpdir(), "jb-files-"));
 const LOGHUB = "test/fixtures/logcat/loghub_Android_2k_threadtime.log";
@@ -106,8 +105,17 @@ describe("importFiles: one session, one run", () => {
     const b = await readBundleFolder(runs[0]!.dir);
     expect(b.errors).toEqual([]);
     expect(b.manifest.run_id).toBe("import-session");
-    // GETPROP, WM and DISPLAY describe the phone of the method-trace sample run
-    expect(b.manifest.context).toMatchObject({ ...METHOD_SAMPLE_DEVICE, battery_level: 57 });
+    expect(b.manifest.context).toMatchObject({
+      device_model: "Pixel 4a",
+      manufacturer: "Google",
+      sdk_release: "11",
+      api_level: 30,
+      cpu_abi: "arm64-v8a",
+      screen_width: 1080,
+      screen_height: 2340,
+      refresh_hz: 60,
+      battery_level: 57,
+    });
     expect(b.manifest.sources).toEqual([
       { kind: "getprop", origin: "getprop.txt", tables: [] },
       { kind: "wm-size", origin: "wm.txt", tables: [] },
