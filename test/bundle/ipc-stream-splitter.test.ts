@@ -87,13 +87,15 @@ describe("IpcStreamSplitter", () => {
   it("re-chunks any stream, fed in any pieces, into streams that hold exactly the original rows", () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 0, max: 300 }),
-        fc.integer({ min: 1, max: 80 }),
-        fc.integer({ min: 1, max: 200 }),
-        fc.array(fc.integer({ min: 1, max: 3000 }), { minLength: 1, maxLength: 5 }),
-        fc.integer({ min: 1, max: 5 }),
-        fc.option(fc.integer({ min: 1000, max: 40_000 })),
-        (n, batchRows, chunkRows, pieces, seed, chunkBytes) => {
+        fc.record({
+          n: fc.integer({ min: 0, max: 300 }),
+          batchRows: fc.integer({ min: 1, max: 80 }),
+          chunkRows: fc.integer({ min: 1, max: 200 }),
+          pieces: fc.array(fc.integer({ min: 1, max: 3000 }), { minLength: 1, maxLength: 5 }),
+          seed: fc.integer({ min: 1, max: 5 }),
+          chunkBytes: fc.option(fc.integer({ min: 1000, max: 40_000 })),
+        }),
+        ({ n, batchRows, chunkRows, pieces, seed, chunkBytes }) => {
           const table = frames(n, "r1", seed);
           const end = split(encodeStream(table, batchRows), pieces, chunkRows, chunkBytes ?? undefined);
           expect(end.error).toBeUndefined();

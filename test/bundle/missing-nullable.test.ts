@@ -3,14 +3,14 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { newManifest } from "../../bundle/manifest";
 import { folderSource, readBundleFolder, writeBundleFolder } from "../../bundle/node-io";
 import { prepareBundle } from "../../bundle/prepare-bundle";
 import { makeBundleTable } from "../../bundle/table-builder";
 import { createNodeEngine } from "../../workspace/node/duckdb-node";
-import type { SqlEngine } from "../../workspace/db/engine";
 import { loadPreparedBundle } from "../../workspace/db/load-prepared";
+import { suiteEngine } from "../support/suite-engine";
 
 const N = 30;
 
@@ -31,11 +31,7 @@ async function framesWithoutVsync(): Promise<string> {
 }
 
 describe("a frames table without its nullable vsync column", () => {
-  let engine: SqlEngine;
-  beforeAll(async () => {
-    engine = await createNodeEngine();
-  });
-  afterAll(() => engine.close());
+  const engine = suiteEngine(createNodeEngine);
 
   it("decodes with vsync present and null in every row", async () => {
     const b = await readBundleFolder(await framesWithoutVsync());

@@ -49,15 +49,9 @@ describe(
     });
 
     it("a cell that allocates without end: a named failure and a report, not V8's abort", async () => {
+      const notebook = join(FIXTURES, "memory-hog.md");
       const report = join(out, "hog.md");
-      const r = await jankbook(
-        "run",
-        join(FIXTURES, "memory-hog.md"),
-        "--max-memory",
-        "200",
-        "--out",
-        report,
-      );
+      const r = await jankbook("run", notebook, "--max-memory", "200", "--out", report);
       expect(r.code, r.stderr).toBe(1);
       expect(r.stderr).toContain("stopped: ts hog ran out of memory (the cells' heap is limited to 200 MB)");
       expect(cellRow(readFileSync(report, "utf8"), "ts before")).toMatch(/\| fulfilled \|/);

@@ -82,14 +82,9 @@ describe("jankbook run", () => {
   });
 
   it("publish writes one self-contained HTML page", async () => {
+    const notebook = join(ROOT, "notebooks/examples/frames-overview.md");
     const file = join(out, "page.html");
-    const r = await jankbookInProcess(
-      "publish",
-      join(ROOT, "notebooks/examples/frames-overview.md"),
-      "--out",
-      file,
-      "--embed-data",
-    );
+    const r = await jankbookInProcess("publish", notebook, "--out", file, "--embed-data");
     expect(r.code, r.stderr).toBe(0);
     const html = readFileSync(file, "utf8");
     expect(html).toContain("script-src 'none'");

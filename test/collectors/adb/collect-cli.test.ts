@@ -49,6 +49,10 @@ function jankbook(
   });
 }
 
+/** Command-line options from `{ name: value }` in the order given; `true` stands for a flag with no value. */
+const options = (o: Record<string, string | true>): string[] =>
+  Object.entries(o).flatMap(([name, value]) => (value === true ? [`--${name}`] : [`--${name}`, value]));
+
 /** The same command in this process (quicker for the option checks): exit code and stderr. */
 async function jankbookHere(args: string[]): Promise<Run> {
   const write = process.stderr.write;
@@ -152,16 +156,9 @@ describe("jankbook collect: options and devices", () => {
     expect(several.stderr).toMatch(
       /several devices online \(.*127\.0\.0\.1:6742.*\): pick one with --serial or use --all-devices/,
     );
-    const missing = await jankbook([
-      "--package",
-      "com.example.missing",
-      "--serial",
-      a.serial,
-      "--scenario",
-      "monkey:10",
-      "--out",
-      out,
-    ]);
+    const missing = await jankbook(
+      options({ package: "com.example.missing", serial: a.serial, scenario: "monkey:10", out }),
+    );
     expect(missing.code).toBe(1);
     expect(missing.stderr).toBe(
       `jankbook collect: ${a.serial}: package com.example.missing is not installed on ${a.serial} (pm path printed nothing) (no bundle written)\n`,
@@ -179,21 +176,17 @@ describe("jankbook collect: runs", () => {
     const b = await attach({ seed: 22, profile: PROFILES["galaxy-s21"]! }, 6745);
     const c = await attach({ seed: 23 }, 6746); // same model as a: the serial keeps the run ids apart
     out = await mkdtemp(join(tmpdir(), "jankbook-cli-"));
-    const r = await jankbook([
-      "--package",
-      PKG,
-      "--all-devices",
-      "--scenario",
-      "monkey:50",
-      "--poll",
-      "150",
-      "--duration",
-      "30s",
-      "--run-id",
-      "lab",
-      "--out",
-      out,
-    ]);
+    const r = await jankbook(
+      options({
+        package: PKG,
+        "all-devices": true,
+        scenario: "monkey:50",
+        poll: "150",
+        duration: "30s",
+        "run-id": "lab",
+        out,
+      }),
+    );
     expect(r.code).toBe(0);
     expect(await bundles()).toEqual(["lab_127-0-0-1-6744", "lab_127-0-0-1-6745", "lab_127-0-0-1-6746"]);
     expect(r.stdout.trim().split("\n").length).toBe(3);
@@ -226,22 +219,15 @@ describe("jankbook collect: runs", () => {
     out = await mkdtemp(join(tmpdir(), "jankbook-cli-"));
     let stoppedAt = 0;
     const r = await jankbook(
-      [
-        "--package",
-        PKG,
-        "--serial",
-        phone.serial,
-        "--scenario",
-        "monkey:500",
-        "--poll",
-        "150",
-        "--duration",
-        "60s",
-        "--run-id",
-        "stopped",
-        "--out",
+      options({
+        package: PKG,
+        serial: phone.serial,
+        scenario: "monkey:500",
+        poll: "150",
+        duration: "60s",
+        "run-id": "stopped",
         out,
-      ],
+      }),
       (kill) => {
         void until(() => phone.elapsed() > 3 * S, "3 s of the scenario").then(() => {
           stoppedAt = phone.elapsed();
@@ -289,20 +275,7 @@ describe("jankbook collect: runs", () => {
     const phone = await attach({ startOn: "reset" }, 6748);
     out = await mkdtemp(join(tmpdir(), "jankbook-cli-"));
     const r = await jankbook(
-      [
-        "--package",
-        PKG,
-        "--serial",
-        phone.serial,
-        "--poll",
-        "150",
-        "--duration",
-        "60s",
-        "--run-id",
-        "manual",
-        "--out",
-        out,
-      ],
+      options({ package: PKG, serial: phone.serial, poll: "150", duration: "60s", "run-id": "manual", out }),
       (kill) => {
         void until(() => phone.elapsed() > 2 * S, "2 s of the scenario").then(() => kill("SIGINT"));
       },
@@ -317,20 +290,16 @@ describe("jankbook collect: runs", () => {
   it("a fault (the device disconnects): exit 2, the bundle is written and the warning printed", async () => {
     const phone = await attach({ faults: { disconnectAt: 2 * S } }, 6749);
     out = await mkdtemp(join(tmpdir(), "jankbook-cli-"));
-    const r = await jankbook([
-      "--package",
-      PKG,
-      "--serial",
-      phone.serial,
-      "--scenario",
-      "monkey:50",
-      "--poll",
-      "150",
-      "--run-id",
-      "cut",
-      "--out",
-      out,
-    ]);
+    const r = await jankbook(
+      options({
+        package: PKG,
+        serial: phone.serial,
+        scenario: "monkey:50",
+        poll: "150",
+        "run-id": "cut",
+        out,
+      }),
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
       new RegExp(

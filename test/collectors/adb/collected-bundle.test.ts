@@ -38,19 +38,19 @@ function data(over: Partial<CollectedData>): CollectedData {
   };
 }
 
+/** Writes the collection `over` describes into a fresh folder, removed after the test. */
+async function written(over: Partial<CollectedData>) {
+  dir = await mkdtemp(join(tmpdir(), "jankbook-written-"));
+  return writeCollectedBundle(new Collection(shell), dir, data(over));
+}
+
 describe("writeCollectedBundle", () => {
   it("a table that does not fit its schema is left out and named; the frames are still written", async () => {
-    dir = await mkdtemp(join(tmpdir(), "jankbook-written-"));
-    const c = new Collection(shell);
     const wrong = makeBundleTable("heap_samples", "r", { ts: [1n], kind: ["java_heap"], value: [5n] });
-    const manifest = await writeCollectedBundle(
-      c,
-      dir,
-      data({
-        frames: [frame(1_000_000_000n, 1_020_000_000n), frame(1_016_666_667n, 1_030_000_000n)],
-        built: { hpc_samples: wrong },
-      }),
-    );
+    const manifest = await written({
+      frames: [frame(1_000_000_000n, 1_020_000_000n), frame(1_016_666_667n, 1_030_000_000n)],
+      built: { hpc_samples: wrong },
+    });
     expect(manifest.complete).toBe(false);
     const w = manifest.warnings.find((x) => x.startsWith("hpc_samples: not written"));
     expect(w).toMatch(/^hpc_samples: not written, .*; the other tables are kept$/);
@@ -70,20 +70,14 @@ describe("writeCollectedBundle", () => {
   });
 
   it("a phase's table that throws while being built is named; the frames are still written", async () => {
-    dir = await mkdtemp(join(tmpdir(), "jankbook-written-"));
-    const c = new Collection(shell);
-    const manifest = await writeCollectedBundle(
-      c,
-      dir,
-      data({
-        frames: [frame(1_000_000_000n, 1_020_000_000n)],
-        built: {
-          heap_samples: () => {
-            throw new Error("makeBundleTable(heap_samples): column ts has 2 rows, expected 3");
-          },
+    const manifest = await written({
+      frames: [frame(1_000_000_000n, 1_020_000_000n)],
+      built: {
+        heap_samples: () => {
+          throw new Error("makeBundleTable(heap_samples): column ts has 2 rows, expected 3");
         },
-      }),
-    );
+      },
+    });
     expect(manifest.complete).toBe(false);
     expect(manifest.warnings).toContain(
       "heap_samples: not written, it could not be built (makeBundleTable(heap_samples): column ts has 2 rows, expected 3); the other tables are kept",
@@ -92,14 +86,12 @@ describe("writeCollectedBundle", () => {
   });
 
   it("no frames at all: no frames table, the other tables kept, incomplete with the reason", async () => {
-    dir = await mkdtemp(join(tmpdir(), "jankbook-written-"));
-    const c = new Collection(shell);
     const heap = makeBundleTable("heap_samples", "r", {
       ts: [1n, 2n],
       kind: ["java_heap", "java_heap"],
       value: [5n, 6n],
     });
-    const manifest = await writeCollectedBundle(c, dir, data({ built: { heap_samples: heap } }));
+    const manifest = await written({ built: { heap_samples: heap } });
     expect(manifest.complete).toBe(false);
     expect(manifest.warnings).toContain(
       "framestats: no frame was rendered during the run (or none was read); no frames table",
@@ -110,14 +102,8 @@ describe("writeCollectedBundle", () => {
   });
 
   it("a frame that never completed is kept, flagged suspect, beside the other tables (it used to lose the bundle)", async () => {
-    dir = await mkdtemp(join(tmpdir(), "jankbook-written-"));
-    const c = new Collection(shell);
     const heap = makeBundleTable("heap_samples", "r", { ts: [1n], kind: ["java_heap"], value: [5n] });
-    const manifest = await writeCollectedBundle(
-      c,
-      dir,
-      data({ frames: [frame(1_000_000_000n, null)], built: { heap_samples: heap } }),
-    );
+    const manifest = await written({ frames: [frame(1_000_000_000n, null)], built: { heap_samples: heap } });
     expect(manifest.warnings.some((w) => w.startsWith("framestats: 1 frames flagged suspect"))).toBe(true);
     const bundle = await readBundleFolder(dir);
     expect(bundle.errors).toEqual([]);

@@ -48,6 +48,15 @@ export class FakeObj {
 const sig = (o: Overload) => `${o.name}(${o.args.join(",")})`;
 const WRAPPED = Symbol("fake-java-object");
 
+/** The value kept for `key`, made on its first use: one wrapper per object, with its member cache. */
+function madeOnce<K extends object, V>(cache: WeakMap<K, V>, key: K, make: () => V): V {
+  const kept = cache.get(key);
+  if (kept !== undefined) return kept;
+  const made = make();
+  cache.set(key, made);
+  return made;
+}
+
 export interface ClassDef {
   name: string;
   extends?: string;
@@ -209,34 +218,33 @@ export class FakeVm {
   private classWrappers = new WeakMap<FakeClass, any>();
 
   private methodObject(o: Overload): any {
-    const cached = this.methodObjects.get(o);
-    if (cached) return cached;
-    const vm = this;
-    const m = function (this: unknown, ...args: unknown[]) {
-      const self = o.isStatic ? null : (vm.unwrap(this) as FakeObj);
-      return vm.wrap(
-        vm.run(
-          o,
-          self,
-          args.map((a) => vm.unwrap(a)),
-          false,
-        ),
-      );
-    };
-    Object.defineProperties(m, {
-      methodName: { value: o.name },
-      argumentTypes: { value: o.args.map((a) => ({ className: a, name: a })) },
-      returnType: { value: { className: o.ret, name: o.ret } },
-      holder: { get: () => vm.classWrapper(o.owner) },
-      implementation: {
-        get: () => o.impl,
-        set: (fn: Overload["impl"]) => {
-          o.impl = fn;
+    return madeOnce(this.methodObjects, o, () => {
+      const vm = this;
+      const m = function (this: unknown, ...args: unknown[]) {
+        const self = o.isStatic ? null : (vm.unwrap(this) as FakeObj);
+        return vm.wrap(
+          vm.run(
+            o,
+            self,
+            args.map((a) => vm.unwrap(a)),
+            false,
+          ),
+        );
+      };
+      Object.defineProperties(m, {
+        methodName: { value: o.name },
+        argumentTypes: { value: o.args.map((a) => ({ className: a, name: a })) },
+        returnType: { value: { className: o.ret, name: o.ret } },
+        holder: { get: () => vm.classWrapper(o.owner) },
+        implementation: {
+          get: () => o.impl,
+          set: (fn: Overload["impl"]) => {
+            o.impl = fn;
+          },
         },
-      },
+      });
+      return m;
     });
-    this.methodObjects.set(o, m);
-    return m;
   }
 
   private dispatcher(list: Overload[], receiver: FakeObj | null): any {
@@ -286,72 +294,68 @@ export class FakeVm {
   }
 
   classWrapper(c: FakeClass): any {
-    const cached = this.classWrappers.get(c);
-    if (cached) return cached;
-    const vm = this;
-    const members = new Map<string, unknown>();
-    const w = new Proxy(
-      {},
-      {
-        get(_t, p) {
-          if (typeof p !== "string") return undefined;
-          if (p === "$className") return c.name;
-          if (p === "$ownMembers") return [...c.methods.keys(), ...c.fieldNames, ...c.statics.keys()];
-          if (p === "class") return vm.wrap(vm.classObjectOf(c));
-          for (let k: FakeClass | null = c; k; k = k.superclass) {
-            const f = k.statics.get(p);
-            if (f) return f;
-          }
-          if (!members.has(p)) {
-            const list = vm.overloadsOf(c, p);
-            members.set(p, list.length ? vm.dispatcher(list, null) : undefined);
-          }
-          return members.get(p);
+    return madeOnce(this.classWrappers, c, () => {
+      const vm = this;
+      const members = new Map<string, unknown>();
+      return new Proxy(
+        {},
+        {
+          get(_t, p) {
+            if (typeof p !== "string") return undefined;
+            if (p === "$className") return c.name;
+            if (p === "$ownMembers") return [...c.methods.keys(), ...c.fieldNames, ...c.statics.keys()];
+            if (p === "class") return vm.wrap(vm.classObjectOf(c));
+            for (let k: FakeClass | null = c; k; k = k.superclass) {
+              const f = k.statics.get(p);
+              if (f) return f;
+            }
+            if (!members.has(p)) {
+              const list = vm.overloadsOf(c, p);
+              members.set(p, list.length ? vm.dispatcher(list, null) : undefined);
+            }
+            return members.get(p);
+          },
         },
-      },
-    );
-    this.classWrappers.set(c, w);
-    return w;
+      );
+    });
   }
 
   instanceWrapper(o: FakeObj): any {
-    const cached = this.instanceWrappers.get(o);
-    if (cached) return cached;
-    const vm = this;
-    const members = new Map<string, unknown>();
-    const w = new Proxy(
-      { [WRAPPED]: o },
-      {
-        has: (_t, p) => p === WRAPPED,
-        get(t, p) {
-          if (p === WRAPPED) return t[WRAPPED];
-          if (typeof p !== "string") return undefined;
-          if (p === "$h") return o;
-          if (p === "$className") return o.cls.name;
-          const known = members.get(p);
-          if (known) return known;
-          const list = vm.overloadsOf(o.cls, p);
-          if (list.length) {
-            const d = vm.dispatcher(list, o);
-            members.set(p, d);
-            return d;
-          }
-          for (let k: FakeClass | null = o.cls; k; k = k.superclass)
-            if (k.fieldNames.has(p))
-              return {
-                get value() {
-                  return vm.wrap(o.fields[p]);
-                },
-                set value(v: unknown) {
-                  o.fields[p] = vm.unwrap(v);
-                },
-              };
-          return undefined;
+    return madeOnce(this.instanceWrappers, o, () => {
+      const vm = this;
+      const members = new Map<string, unknown>();
+      return new Proxy(
+        { [WRAPPED]: o },
+        {
+          has: (_t, p) => p === WRAPPED,
+          get(t, p) {
+            if (p === WRAPPED) return t[WRAPPED];
+            if (typeof p !== "string") return undefined;
+            if (p === "$h") return o;
+            if (p === "$className") return o.cls.name;
+            const known = members.get(p);
+            if (known) return known;
+            const list = vm.overloadsOf(o.cls, p);
+            if (list.length) {
+              const d = vm.dispatcher(list, o);
+              members.set(p, d);
+              return d;
+            }
+            for (let k: FakeClass | null = o.cls; k; k = k.superclass)
+              if (k.fieldNames.has(p))
+                return {
+                  get value() {
+                    return vm.wrap(o.fields[p]);
+                  },
+                  set value(v: unknown) {
+                    o.fields[p] = vm.unwrap(v);
+                  },
+                };
+            return undefined;
+          },
         },
-      },
-    );
-    this.instanceWrappers.set(o, w);
-    return w;
+      );
+    });
   }
 
   /** The `Java` object the agent imports from frida-java-bridge. */

@@ -1,6 +1,7 @@
 // The Perfetto export read back with an independent decoder: every track's begins and ends pair up into
 // exactly the spans the bundle's rows say, flows join each task's queued slice to its running slice.
 import { readFileSync } from "node:fs";
+import type { Table } from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import { readBundleFolder } from "../../../bundle/node-io";
 import { bundleToPerfetto } from "../../../collectors/export/bundle-to-perfetto";
@@ -68,16 +69,16 @@ function readBack(trace: Uint8Array) {
   return { spans, counters, descriptors, clock, packets, interned, internedTwice };
 }
 
+/** Every row of a table as a plain object. */
+const jsonRows = (t: Table): Record<string, unknown>[] =>
+  t.toArray().map((r: { toJSON(): Record<string, unknown> }) => r.toJSON());
+
 const key = (s: { track: string; ts: number; dur: number | null; name: string }) =>
   `${s.track}|${s.ts}|${s.dur}|${s.name}`;
 
 describe("bundleToPerfetto on the paper-cases sample run", async () => {
   const b = await readBundleFolder(SAMPLES_DIR + "paper-cases-pixel-4a");
-  const rows = (t: string) =>
-    b.tables
-      .get(t as never)!
-      .toArray()
-      .map((r: { toJSON(): Record<string, unknown> }) => r.toJSON());
+  const rows = (t: string) => jsonRows(b.tables.get(t as never)!);
   const out = bundleToPerfetto(b.tables);
   const back = readBack(out.trace);
 
@@ -173,7 +174,7 @@ describe("bundleToPerfetto: slices and counters of an imported systrace", () => 
     );
     const out = bundleToPerfetto(imp.tables);
     const back = readBack(out.trace);
-    const slices = imp.tables.slices!.toArray().map((r: { toJSON(): Record<string, unknown> }) => r.toJSON());
+    const slices = jsonRows(imp.tables.slices!);
     const got = back.spans.map((s) => `${s.ts}|${s.dur}|${s.name}`).sort();
     expect(got).toEqual(
       slices.map((s) => `${Number(s.ts)}|${s.dur == null ? null : Number(s.dur)}|${s.name}`).sort(),
@@ -186,11 +187,7 @@ describe("bundleToPerfetto: slices and counters of an imported systrace", () => 
 
 describe("bundleToPerfetto on the feed-methods sample run", async () => {
   const b = await readBundleFolder(SAMPLES_DIR + "feed-methods-pixel-4a");
-  const rows = (t: string) =>
-    b.tables
-      .get(t as never)!
-      .toArray()
-      .map((r: { toJSON(): Record<string, unknown> }) => r.toJSON());
+  const rows = (t: string) => jsonRows(b.tables.get(t as never)!);
   const back = readBack(bundleToPerfetto(b.tables).trace);
 
   it("calls: one slice per call on its thread's track, named class.method, from enter to exit", () => {

@@ -1,5 +1,6 @@
 // A plain protobuf decoder for the export tests (https://protobuf.dev/programming-guides/encoding/), written
 // apart from the importer's: BigInt varints, fields collected into arrays by number.
+import { protoFields } from "../../support/proto-fields";
 
 export type Field =
   { wire: 0; value: bigint } | { wire: 1; bytes: Uint8Array } | { wire: 2; bytes: Uint8Array };
@@ -7,33 +8,10 @@ export type Message = Map<number, Field[]>;
 
 export function decode(b: Uint8Array): Message {
   const out: Message = new Map();
-  let i = 0;
-  const varint = () => {
-    let v = 0n;
-    let shift = 0n;
-    for (;;) {
-      if (i >= b.length) throw new Error(`varint runs past the end at ${i}`);
-      const x = b[i++]!;
-      v |= BigInt(x & 0x7f) << shift;
-      shift += 7n;
-      if (x < 0x80) return v;
-    }
-  };
-  while (i < b.length) {
-    const key = varint();
-    const field = Number(key >> 3n);
-    const wire = Number(key & 7n);
-    let f: Field;
-    if (wire === 0) f = { wire, value: varint() };
-    else if (wire === 1) {
-      f = { wire, bytes: b.subarray(i, i + 8) };
-      i += 8;
-    } else if (wire === 2) {
-      const n = Number(varint());
-      if (i + n > b.length) throw new Error(`length ${n} at ${i} past the end`);
-      f = { wire, bytes: b.subarray(i, i + n) };
-      i += n;
-    } else throw new Error(`wire type ${wire} at ${i}`);
+  for (const { field, wire, value, bytes } of protoFields(b)) {
+    // the exporter writes no fixed32: one would be a writer bug
+    if (wire === 5) throw new Error(`wire type 5 in field ${field}`);
+    const f: Field = wire === 0 ? { wire, value } : { wire, bytes };
     out.set(field, [...(out.get(field) ?? []), f]);
   }
   return out;

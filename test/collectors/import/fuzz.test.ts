@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { importLogcat } from "../../../collectors/import/logcat";
 import { importSimpleperfStat } from "../../../collectors/import/simpleperf";
 import { readMethodTrace, type MethodTrace } from "../../../collectors/sources/method-trace";
-import { MUTATION_KINDS, methodTraceImpossible, mutate, rng } from "../../support/mutants";
+import { mutantOf } from "../../support/mutant-of";
+import { methodTraceImpossible } from "../../support/mutants";
 
 const TRACES = readdirSync("test/fixtures/dmtrace")
   .filter((f) => f.endsWith(".trace"))
@@ -35,11 +36,8 @@ describe("fuzz: method traces", () => {
   it("mutants of every real trace: a result or our error, in time; impossible values always flagged", () => {
     fc.assert(
       fc.property(
-        fc.constantFrom(...TRACES),
-        fc.constantFrom(...MUTATION_KINDS),
-        fc.integer(),
-        ({ bytes }, kind, seed) => {
-          const m = mutate(bytes, kind, rng(seed));
+        mutantOf(TRACES, (f) => f.bytes),
+        (m) => {
           const t0 = performance.now();
           const t = read(m.bytes);
           expect(performance.now() - t0).toBeLessThan(limitMs(m.bytes.length));
@@ -77,17 +75,15 @@ describe("fuzz: simpleperf stat", () => {
   it("mutants of the real outputs: never throws, in time; a cut before the last Total line is incomplete", () => {
     fc.assert(
       fc.property(
-        fc.constantFrom(...STATS),
-        fc.constantFrom(...MUTATION_KINDS),
-        fc.integer(),
-        ({ text }, kind, seed) => {
-          const m = mutate(new TextEncoder().encode(text), kind, rng(seed));
+        mutantOf(STATS, (f) => new TextEncoder().encode(f.text)),
+        (m) => {
+          const { text } = m.fixture;
           const mutated = new TextDecoder().decode(m.bytes);
           const t0 = performance.now();
           const r = importSimpleperfStat(mutated, "x.txt", "r");
           expect(performance.now() - t0).toBeLessThan(limitMs(m.bytes.length));
           const totalEnd = text.lastIndexOf("seconds") + "seconds".length;
-          if (kind === "truncate" && m.at < totalEnd) expect(r.complete).toBe(false);
+          if (m.kind === "truncate" && m.at < totalEnd) expect(r.complete).toBe(false);
           // Counts are whole, non-negative numbers whatever the bytes were.
           const t = r.tables.hpc_samples;
           if (t) for (const v of t.getChild("value")!.toArray() as BigInt64Array) expect(v >= 0n).toBe(true);

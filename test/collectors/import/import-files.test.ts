@@ -18,6 +18,7 @@ import {
   parseGetprop,
   parseWmSize,
 } from "../../../collectors/sources/device-props";
+import { piecesAndNoise } from "../../support/pieces-and-noise";
 
 const tmp = () => mkdtempSync(join(tmpdir(), "jb-files-"));
 const LOGHUB = "test/fixtures/logcat/loghub_Android_2k_threadtime.log";
@@ -46,6 +47,38 @@ const FRAMESTATS = (rows: string[]) =>
     "---PROFILEDATA---",
     "",
   ].join("\n");
+
+// Tokens the parsers look for, for the fuzz tests at the end.
+const DEVICE_CONTEXT_PIECES = [
+  "[",
+  "]",
+  ": ",
+  "[ro.product.model]: [",
+  "Physical size: ",
+  "1080x2400",
+  "level: ",
+  "scale: ",
+  "modeId 1",
+  "{id=1, width=1, height=1, fps=",
+  "60.0",
+  "\n",
+  "\r\n",
+  " ",
+];
+const LOGCAT_PIECES = [
+  "  5287.811  901  930 I Choreographer: Skipped 12 frames!  x\n",
+  "03-17 16:13:38.811  1  2 I OpenGLRenderer: Davey! duration=800ms; IntendedVsync=99, \n",
+  "I/art( 12): Background concurrent copying GC freed 1(1KB) AllocSpace objects, paused 1ms total 2ms\n",
+  "  1.000  5  5 V JS: FrameData(frameStartNanos=1, frameDurationUiNanos=2, isJank=false, states=[])\n",
+  "  1.000  5  5 I JankbookAgent: jb1 0 hello 1.0.0 5 a.b\n",
+  "[ 03-17 16:13:38.811  1: 2 W/T ]\n",
+  "Slow dispatch took ",
+  "ANR in ",
+  "99999999999",
+  "\r\n",
+  "\n",
+  " ",
+];
 
 function files(entries: Record<string, string | Uint8Array>): string[] {
   const dir = tmp();
@@ -283,25 +316,8 @@ describe("encodings and line ends", () => {
 
 describe("device-context parsers under fuzz", () => {
   it("any text gives a result, never a throw, and getprop warnings name a line", () => {
-    const piece = fc.constantFrom(
-      "[",
-      "]",
-      ": ",
-      "[ro.product.model]: [",
-      "Physical size: ",
-      "1080x2400",
-      "level: ",
-      "scale: ",
-      "modeId 1",
-      "{id=1, width=1, height=1, fps=",
-      "60.0",
-      "\n",
-      "\r\n",
-      " ",
-    );
     fc.assert(
-      fc.property(fc.array(fc.oneof(piece, fc.string({ maxLength: 5 })), { maxLength: 40 }), (parts) => {
-        const text = parts.join("");
+      fc.property(piecesAndNoise(DEVICE_CONTEXT_PIECES, { noise: 5, maxParts: 40 }), (text) => {
         const g = parseGetprop(text, "gp");
         for (const w of g.warnings) expect(w).toMatch(/^gp line \d+: /);
         contextFromGetprop(g.props);
@@ -325,23 +341,9 @@ describe("device-context parsers under fuzz", () => {
 
 describe("logcat import under fuzz", () => {
   it("any mix of log-like pieces gives tables that match the schema, or warnings naming the line", () => {
-    const piece = fc.constantFrom(
-      "  5287.811  901  930 I Choreographer: Skipped 12 frames!  x\n",
-      "03-17 16:13:38.811  1  2 I OpenGLRenderer: Davey! duration=800ms; IntendedVsync=99, \n",
-      "I/art( 12): Background concurrent copying GC freed 1(1KB) AllocSpace objects, paused 1ms total 2ms\n",
-      "  1.000  5  5 V JS: FrameData(frameStartNanos=1, frameDurationUiNanos=2, isJank=false, states=[])\n",
-      "  1.000  5  5 I JankbookAgent: jb1 0 hello 1.0.0 5 a.b\n",
-      "[ 03-17 16:13:38.811  1: 2 W/T ]\n",
-      "Slow dispatch took ",
-      "ANR in ",
-      "99999999999",
-      "\r\n",
-      "\n",
-      " ",
-    );
     fc.assert(
-      fc.property(fc.array(fc.oneof(piece, fc.string({ maxLength: 8 })), { maxLength: 30 }), (parts) => {
-        const r = importLogcat(parts.join(""), "fz.log", "fz");
+      fc.property(piecesAndNoise(LOGCAT_PIECES, { noise: 8, maxParts: 30 }), (text) => {
+        const r = importLogcat(text, "fz.log", "fz");
         for (const w of r.warnings) expect(w).toMatch(/^fz\.log/);
         for (const t of Object.values(r.tables)) expect(t!.getChild("run_id")!.get(0)).toBe("fz");
       }),

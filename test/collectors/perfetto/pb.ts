@@ -1,5 +1,6 @@
 // Test-side protobuf helpers written apart from the decoder: a BigInt encoder to build traces by hand and a
 // plain field walker to count what a trace holds (protobuf.dev/programming-guides/encoding).
+import { protoFields } from "../../support/proto-fields";
 
 export type Field =
   | { f: number; v: number | bigint } // varint
@@ -55,38 +56,9 @@ export interface Walked {
 
 /** Top-level fields of one message; throws on anything malformed. */
 export function walk(buf: Uint8Array): Walked[] {
-  const out: Walked[] = [];
-  let p = 0;
-  const rd = () => {
-    let v = 0n;
-    let s = 0n;
-    for (;;) {
-      if (p >= buf.length) throw new Error("cut varint");
-      const c = buf[p++]!;
-      v |= BigInt(c & 0x7f) << s;
-      s += 7n;
-      if (c < 0x80) return v;
-    }
-  };
-  while (p < buf.length) {
-    const t = rd();
-    const f = Number(t >> 3n);
-    const wt = Number(t & 7n);
-    if (wt === 0) out.push({ f, wt, n: rd() });
-    else if (wt === 2) {
-      const n = Number(rd());
-      if (p + n > buf.length) throw new Error("cut bytes");
-      out.push({ f, wt, b: buf.subarray(p, p + n) });
-      p += n;
-    } else if (wt === 1 || wt === 5) {
-      const n = wt === 1 ? 8 : 4;
-      let v = 0n;
-      for (let i = n - 1; i >= 0; i--) v = (v << 8n) | BigInt(buf[p + i]!);
-      out.push({ f, wt, n: v });
-      p += n;
-    } else throw new Error(`wire type ${wt}`);
-  }
-  return out;
+  return protoFields(buf).map(({ field: f, wire: wt, value, bytes }) =>
+    wt === 2 ? { f, wt, b: bytes } : { f, wt, n: value },
+  );
 }
 
 /** The sub-messages at a path of field numbers, e.g. [1, 1, 2] = packet.ftrace_events.event. */

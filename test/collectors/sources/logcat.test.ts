@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseLogcat, parseLogLine } from "../../../collectors/sources/logcat";
 import { parseLine } from "../../../collectors/sources/logcat-line";
+import { piecesAndNoise } from "../../support/pieces-and-noise";
 
 const MSG = "Skipped 31 frames!  The application may be doing too much work on its main thread.";
 
@@ -200,6 +201,31 @@ describe("parseLogcat", () => {
   });
 });
 
+// Tokens of every logcat format, for the fuzz test.
+const LOG_PIECES = [
+  "03-17 16:13:38.811",
+  "  5287.811",
+  "2024-03-17",
+  " ",
+  "  ",
+  "1234",
+  "-",
+  "/",
+  "(",
+  ")",
+  ":",
+  ": ",
+  "I",
+  "W",
+  "[ ",
+  " ]",
+  "\n",
+  "\r\n",
+  "Choreographer",
+  "\x1b[",
+  "--------- beginning of main",
+];
+
 describe("parseLogcat on hostile input", () => {
   /** Median of 3 timings, ms. */
   function time(text: string): number {
@@ -263,32 +289,8 @@ describe("parseLogcat on hostile input", () => {
   }, 60_000);
 
   it("any text gives lines or warnings with line numbers, never a throw", () => {
-    const piece = fc.constantFrom(
-      "03-17 16:13:38.811",
-      "  5287.811",
-      "2024-03-17",
-      " ",
-      "  ",
-      "1234",
-      "-",
-      "/",
-      "(",
-      ")",
-      ":",
-      ": ",
-      "I",
-      "W",
-      "[ ",
-      " ]",
-      "\n",
-      "\r\n",
-      "Choreographer",
-      "\x1b[",
-      "--------- beginning of main",
-    );
     fc.assert(
-      fc.property(fc.array(fc.oneof(piece, fc.string({ maxLength: 4 })), { maxLength: 60 }), (parts) => {
-        const text = parts.join("");
+      fc.property(piecesAndNoise(LOG_PIECES, { noise: 4, maxParts: 60 }), (text) => {
         const r = parseLogcat(text, "f.log");
         const lineCount = text.split("\n").length;
         for (const l of r.lines) {

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { newManifest } from "../../../bundle/manifest";
 import { makeBundleTable } from "../../../bundle/table-builder";
 import { createNodeEngine } from "../../../workspace/node/duckdb-node";
 import { LOAD_CHUNK_ROWS } from "../../../bundle/table-chunks";
-import { listTables, type SqlEngine } from "../../../workspace/db/engine";
+import { listTables } from "../../../workspace/db/engine";
 import { loadTables } from "../../support/memory-bundle";
+import { suiteEngine } from "../../support/suite-engine";
 
 function bundleFor(runId: string, n: number) {
   const manifest = newManifest(runId, { app: "com.example", device_model: `Pixel ${runId}` });
@@ -17,11 +18,7 @@ function bundleFor(runId: string, n: number) {
 }
 
 describe("createNodeEngine", () => {
-  let engine: SqlEngine;
-  beforeAll(async () => {
-    engine = await createNodeEngine();
-  });
-  afterAll(() => engine.close());
+  const engine = suiteEngine(createNodeEngine);
 
   it("registers a bundle's tables and appends a second run by column name", async () => {
     await loadTables(engine, ...bundleFor("a", 3));
