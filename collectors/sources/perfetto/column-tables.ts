@@ -99,6 +99,16 @@ export function threadStateTable(c: ThreadStateColumns, runId: string): Table {
   );
 }
 
+/** Columns that go into the table as the rows hold them (nullable numbers, text, booleans), one per key. */
+export function plainColumns<R, K extends keyof R & string>(
+  rows: readonly R[],
+  keys: readonly K[],
+): { [P in K]: R[P][] } {
+  const out = {} as { [P in K]: R[P][] };
+  for (const k of keys) out[k] = rows.map((r) => r[k]);
+  return out;
+}
+
 // Numbers (null as NaN) by index: TypedArray.from with a map function goes through the iterator protocol.
 export function floats(n: number, get: (i: number) => number | null): Float64Array {
   const out = new Float64Array(n);
