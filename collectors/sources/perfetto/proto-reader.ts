@@ -223,22 +223,11 @@ export class ProtoReader {
 
   /** Skips a field's value of the given wire type. */
   skip(wireType: number): void {
-    switch (wireType) {
-      case WIRE_VARINT:
-        this.varint();
-        return;
-      case WIRE_FIXED64:
-        this.advance(8, "fixed64");
-        return;
-      case WIRE_LEN:
-        this.len();
-        return;
-      case WIRE_FIXED32:
-        this.advance(4, "fixed32");
-        return;
-      default:
-        this.fail(`unsupported wire type ${wireType}`);
-    }
+    if (wireType === WIRE_VARINT) this.varint();
+    else if (wireType === WIRE_LEN) this.len();
+    else if (wireType === WIRE_FIXED64) this.advance(8, "fixed64");
+    else if (wireType === WIRE_FIXED32) this.advance(4, "fixed32");
+    else this.fail(`unsupported wire type ${wireType}`);
   }
 
   /** A packed repeated varint field (or one unpacked element) appended to `out`. */
