@@ -26,10 +26,17 @@ export interface SliceRow {
 export type ThreadStateName =
   "running" | "runnable" | "runnable_preempted" | "sleeping" | "uninterruptible" | "dead" | "unknown";
 
+/** Thread names and pids by tid, joined onto typed columns' rows as they become tables (trace-finish.ts gives the
+ * slice and thread-state columns the same two maps). */
+export interface ThreadsByTid {
+  names: Map<number, string>;
+  pids: Map<number, number>;
+}
+
 /** Slices as typed columns (the Perfetto importer's: a system trace has millions): NaN for a null dur, pid or tid;
  * name, category and track are ids into `strings` (-1: null); thread names and missing pids come from the per-tid
  * maps. */
-export interface SliceColumns {
+export interface SliceColumns extends ThreadsByTid {
   length: number;
   ts: Float64Array;
   dur: Float64Array;
@@ -40,8 +47,6 @@ export interface SliceColumns {
   category: Int32Array;
   track: Int32Array;
   strings: readonly string[];
-  names: Map<number, string>;
-  pids: Map<number, number>;
 }
 
 /** The columns as row objects (tests, small traces). */
@@ -77,7 +82,7 @@ export const THREAD_STATE_NAMES: readonly ThreadStateName[] = [
 
 /** Thread states as typed columns (a system trace has millions): dur NaN while open, cpu -1 when not running;
  * thread name and pid come from the per-tid maps. */
-export interface ThreadStateColumns {
+export interface ThreadStateColumns extends ThreadsByTid {
   length: number;
   ts: Float64Array;
   dur: Float64Array;
@@ -85,8 +90,6 @@ export interface ThreadStateColumns {
   /** index into THREAD_STATE_NAMES */
   state: Uint8Array;
   cpu: Int32Array;
-  names: Map<number, string>;
-  pids: Map<number, number>;
 }
 
 /** The columns as row objects (tests, small traces). */
