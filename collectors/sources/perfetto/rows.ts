@@ -33,11 +33,9 @@ export interface ThreadsByTid {
   pids: Map<number, number>;
 }
 
-/** Slices as typed columns (the Perfetto importer's: a system trace has millions): NaN for a null dur, pid or tid;
- * name, category and track are ids into `strings` (-1: null); thread names and missing pids come from the per-tid
- * maps. */
-export interface SliceColumns extends ThreadsByTid {
-  length: number;
+/** One typed array per slice column (the Perfetto importer's: a system trace has millions): NaN for a null dur, pid
+ * or tid; name, category and track are ids into a string table (-1: null). */
+export interface SliceArrays {
   ts: Float64Array;
   dur: Float64Array;
   pid: Float64Array;
@@ -46,6 +44,12 @@ export interface SliceColumns extends ThreadsByTid {
   name: Int32Array;
   category: Int32Array;
   track: Int32Array;
+}
+
+/** Slices as typed columns with `strings` for their ids; thread names and missing pids come from the per-tid
+ * maps. */
+export interface SliceColumns extends SliceArrays, ThreadsByTid {
+  length: number;
   strings: readonly string[];
 }
 
@@ -80,16 +84,20 @@ export const THREAD_STATE_NAMES: readonly ThreadStateName[] = [
   "unknown",
 ];
 
-/** Thread states as typed columns (a system trace has millions): dur NaN while open, cpu -1 when not running;
- * thread name and pid come from the per-tid maps. */
-export interface ThreadStateColumns extends ThreadsByTid {
-  length: number;
+/** One typed array per thread-state column (a system trace has millions): dur NaN while open, cpu -1 when not
+ * running. */
+export interface ThreadStateArrays {
   ts: Float64Array;
   dur: Float64Array;
   tid: Int32Array;
   /** index into THREAD_STATE_NAMES */
   state: Uint8Array;
   cpu: Int32Array;
+}
+
+/** Thread states as typed columns; thread name and pid come from the per-tid maps. */
+export interface ThreadStateColumns extends ThreadStateArrays, ThreadsByTid {
+  length: number;
 }
 
 /** The columns as row objects (tests, small traces). */
