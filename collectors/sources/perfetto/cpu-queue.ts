@@ -8,8 +8,8 @@ export const SWITCH = 4;
 export const WAKING = 5;
 export const RENAME = 6;
 
-/** One CPU's events in typed columns; strings are ids into the decoder's StringTable (-1: none). */
-export class CpuQueue extends GrowableColumns<{
+/** An event's columns; a, b, s1 and s2 hold what its kind carries (ftrace-events.ts pushes them). */
+interface CpuEvents {
   ts: Float64Array;
   kind: Uint8Array;
   tid: Int32Array;
@@ -17,7 +17,11 @@ export class CpuQueue extends GrowableColumns<{
   b: Int32Array;
   s1: Int32Array;
   s2: Int32Array;
-}> {
+}
+
+/** One CPU's events in typed columns; strings are ids into the decoder's StringTable (-1: none). */
+export class CpuQueue {
+  readonly rows: GrowableColumns<CpuEvents>;
   /** events before head are replayed */
   head = 0;
   /** newest timestamp ever pushed */
@@ -25,13 +29,19 @@ export class CpuQueue extends GrowableColumns<{
   /** tid this CPU last switched to (compact_sched's missing prev_pid) */
   running = 0;
 
+  /** events pushed, replayed or not */
+  get n() {
+    return this.rows.n;
+  }
+
   constructor() {
+    const f64 = () => new Float64Array(256);
     const i32 = () => new Int32Array(256);
-    super({
-      ts: new Float64Array(256),
+    this.rows = new GrowableColumns<CpuEvents>({
+      ts: f64(),
       kind: new Uint8Array(256),
       tid: i32(),
-      a: new Float64Array(256),
+      a: f64(),
       b: i32(),
       s1: i32(),
       s2: i32(),
@@ -39,8 +49,8 @@ export class CpuQueue extends GrowableColumns<{
   }
 
   push(ts: number, kind: number, tid: number, a: number, b: number, s1: number, s2: number) {
-    const i = this.add();
-    const c = this.cols;
+    const i = this.rows.add();
+    const c = this.rows.cols;
     c.ts[i] = ts;
     if (ts > this.last) this.last = ts;
     c.kind[i] = kind;
@@ -53,13 +63,13 @@ export class CpuQueue extends GrowableColumns<{
 
   /** Drops the replayed events, moving the rest to the front. */
   compact() {
-    this.dropFront(this.head);
+    this.rows.dropFront(this.head);
     this.head = 0;
   }
 
   /** Appends event i of `from`. */
   copy(from: CpuQueue, i: number) {
-    const c = from.cols;
+    const c = from.rows.cols;
     this.push(c.ts[i]!, c.kind[i]!, c.tid[i]!, c.a[i]!, c.b[i]!, c.s1[i]!, c.s2[i]!);
   }
 }

@@ -1,5 +1,6 @@
 // Rows kept as parallel typed arrays that double when full: the Perfetto importer's slices, thread states and
-// per-CPU event queues reach millions of rows, too many for an object each.
+// per-CPU event queues reach millions of rows, too many for an object each. Builders hold one as a member rather
+// than extend it, so that add() sees a single class in V8.
 
 export type TypedColumn = Float64Array | Int32Array | Uint8Array;
 
@@ -59,7 +60,7 @@ export class GrowableColumns<C extends { [K in keyof C]: TypedColumn }> {
 }
 
 /** A new array of `from`'s type and `size` elements, `from`'s copied to its front. */
-function widened<T extends TypedColumn>(from: T, size: number): T {
+export function widened<T extends TypedColumn>(from: T, size: number): T {
   const to = new (from.constructor as new (length: number) => T)(size);
   to.set(from);
   return to;

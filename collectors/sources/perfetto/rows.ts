@@ -84,20 +84,16 @@ export const THREAD_STATE_NAMES: readonly ThreadStateName[] = [
   "unknown",
 ];
 
-/** One typed array per thread-state column (a system trace has millions): dur NaN while open, cpu -1 when not
- * running. */
-export interface ThreadStateArrays {
+/** Thread states as typed columns (a system trace has millions): dur NaN while open, cpu -1 when not running;
+ * thread name and pid come from the per-tid maps. */
+export interface ThreadStateColumns extends ThreadsByTid {
+  length: number;
   ts: Float64Array;
   dur: Float64Array;
   tid: Int32Array;
   /** index into THREAD_STATE_NAMES */
   state: Uint8Array;
   cpu: Int32Array;
-}
-
-/** Thread states as typed columns; thread name and pid come from the per-tid maps. */
-export interface ThreadStateColumns extends ThreadStateArrays, ThreadsByTid {
-  length: number;
 }
 
 /** The columns as row objects (tests, small traces). */

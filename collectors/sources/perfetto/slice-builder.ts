@@ -3,11 +3,13 @@
 import { GrowableColumns } from "./growable-columns";
 import type { SliceArrays, SliceColumns } from "./rows";
 
-export class SliceBuilder extends GrowableColumns<SliceArrays> {
+export class SliceBuilder {
+  readonly rows: GrowableColumns<SliceArrays>;
+
   constructor() {
     const f64 = () => new Float64Array(1024);
     const i32 = () => new Int32Array(1024);
-    super({
+    this.rows = new GrowableColumns<SliceArrays>({
       ts: f64(),
       dur: f64(),
       pid: f64(),
@@ -30,8 +32,8 @@ export class SliceBuilder extends GrowableColumns<SliceArrays> {
     category: number,
     track: number,
   ) {
-    const i = this.add();
-    const c = this.cols;
+    const i = this.rows.add();
+    const c = this.rows.cols;
     c.ts[i] = ts;
     c.dur[i] = dur;
     c.pid[i] = pid;
@@ -45,19 +47,25 @@ export class SliceBuilder extends GrowableColumns<SliceArrays> {
 
   /** Closes row i at `ts`. */
   end(i: number, ts: number) {
-    this.cols.dur[i] = ts - this.cols.ts[i]!;
+    const c = this.rows.cols;
+    c.dur[i] = ts - c.ts[i]!;
   }
 
   /** Sets row i's pid, tid and track once they are known. */
   place(i: number, pid: number, tid: number, track: number) {
-    const c = this.cols;
+    const c = this.rows.cols;
     c.pid[i] = pid;
     c.tid[i] = tid;
     c.track[i] = track;
   }
 
+  /** Appends every row of `other`, which must not be used afterwards (its arrays may be taken). */
+  append(other: SliceBuilder) {
+    this.rows.append(other.rows);
+  }
+
   /** The rows as columns (views over the builder's arrays; it must not be used afterwards). */
   columns(strings: readonly string[]): SliceColumns {
-    return { length: this.n, ...this.views(), strings, names: new Map(), pids: new Map() };
+    return { length: this.rows.n, ...this.rows.views(), strings, names: new Map(), pids: new Map() };
   }
 }
