@@ -83,24 +83,17 @@ export function bundleToPerfetto(tables: Tables, runId: string | null = null): P
       const name = t.str("task_class") ?? t.str("category")!;
       const id = t.num("task_id")!;
       const args = { task_id: id, thread: t.str("thread_name"), context_id: t.num("context_id") };
-      // Flow ids must be non-zero; task ids start at 0.
-      w.slice(u.queued, {
-        ts: scheduled,
-        dur: started === null ? null : started - scheduled,
+      // Queued and running are the same task from one time to the next (open when that one is unknown).
+      const phase = (from: number, to: number | null) => ({
+        ts: from,
+        dur: to === null ? null : to - from,
         name,
         category: "diagdroid",
         args,
-        flowOut: started === null ? [] : [id + 1],
       });
-      if (started !== null)
-        w.slice(u.running, {
-          ts: started,
-          dur: ended === null ? null : ended - started,
-          name,
-          category: "diagdroid",
-          args,
-          flowIn: [id + 1],
-        });
+      // Flow ids must be non-zero; task ids start at 0.
+      w.slice(u.queued, { ...phase(scheduled, started), flowOut: started === null ? [] : [id + 1] });
+      if (started !== null) w.slice(u.running, { ...phase(started, ended), flowIn: [id + 1] });
       count("tasks", started === null ? 1 : 2);
     }
   }

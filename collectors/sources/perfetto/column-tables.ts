@@ -2,10 +2,10 @@
 // tracesToTables shares (int64 without a BigInt per row, dictionary-encoded strings).
 import type { Table } from "apache-arrow";
 import { makeBundleTable, type DictionaryValues } from "../../../bundle/table-builder";
-import { THREAD_STATE_NAMES, type SliceColumns, type ThreadStateColumns } from "./rows";
+import { THREAD_STATE_NAMES, type SliceColumns, type ThreadStateColumns, type ThreadsByTid } from "./rows";
 
 /** Thread names as a dictionary, and name index and pid per tid: typed tables below 65536, Maps for the rest. */
-function threadLookup(threadNames: Map<number, string>, pids: Map<number, number>) {
+function threadLookup({ names: threadNames, pids }: ThreadsByTid) {
   const names: string[] = [];
   const nameOf = new Map<number, number>();
   for (const [tid, name] of threadNames) {
@@ -21,7 +21,7 @@ function threadLookup(threadNames: Map<number, string>, pids: Map<number, number
 
 export function sliceTable(c: SliceColumns, runId: string): Table {
   const n = c.length;
-  const { names, nameOf, nameBy, pidBy } = threadLookup(c.names, c.pids);
+  const { names, nameOf, nameBy, pidBy } = threadLookup(c);
   const threadName = new Int32Array(n);
   const pid = new Float64Array(n);
   for (let i = 0; i < n; i++) {
@@ -60,7 +60,7 @@ export function sliceTable(c: SliceColumns, runId: string): Table {
 
 export function threadStateTable(c: ThreadStateColumns, runId: string): Table {
   const n = c.length;
-  const { names, nameOf, nameBy, pidBy } = threadLookup(c.names, c.pids);
+  const { names, nameOf, nameBy, pidBy } = threadLookup(c);
   const threadName = new Int32Array(n);
   const pid = new Float64Array(n);
   const cpu = new Float64Array(n);
@@ -97,6 +97,16 @@ export function threadStateTable(c: ThreadStateColumns, runId: string): Table {
     // Each column has its own buffer (the builder's arrays or fresh ones): taken over, not copied.
     { adopt: true },
   );
+}
+
+/** Columns that go into the table as the rows hold them (nullable numbers, text, booleans), one per key. */
+export function plainColumns<R, K extends keyof R & string>(
+  rows: readonly R[],
+  keys: readonly K[],
+): { [P in K]: R[P][] } {
+  const out = {} as { [P in K]: R[P][] };
+  for (const k of keys) out[k] = rows.map((r) => r[k]);
+  return out;
 }
 
 // Numbers (null as NaN) by index: TypedArray.from with a map function goes through the iterator protocol.

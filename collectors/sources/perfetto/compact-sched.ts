@@ -4,6 +4,18 @@ import { SWITCH, WAKING, type CpuQueue } from "./cpu-queue";
 import { WIRE_LEN, type ProtoReader } from "./proto-reader";
 import type { StringTable } from "./string-table";
 
+// The packed fields read (ftrace_event_bundle.proto CompactSched), by field number: their slot in `scratch` and
+// whether they are int32/int64 (negative values as ten-byte two's complement) rather than unsigned.
+const PACKED: Record<number, readonly [slot: number, signed: boolean] | undefined> = {
+  1: [1, false], // switch_timestamp
+  2: [2, true], // switch_prev_state
+  3: [3, true], // switch_next_pid
+  6: [4, false], // switch_next_comm_index
+  7: [5, false], // waking_timestamp
+  8: [6, true], // waking_pid
+  11: [7, false], // waking_comm_index
+};
+
 /** Reads one CompactSched message into `q`, switches and wakings merged in time; `scratch` holds the eight
  * packed arrays between calls. */
 export function readCompactSched(
@@ -28,35 +40,12 @@ export function readCompactSched(
   while (r.more()) {
     const t = r.tag();
     const wt = t & 7;
-    switch (t >>> 3) {
-      case 5:
-        if (wt !== WIRE_LEN) r.skip(wt);
-        else intern.push(strings.field(r));
-        break;
-      case 1:
-        r.packedVarints(wt, swTs);
-        break;
-      case 2:
-        r.packedVarints(wt, swState, true);
-        break;
-      case 3:
-        r.packedVarints(wt, swPid, true);
-        break;
-      case 6:
-        r.packedVarints(wt, swComm);
-        break;
-      case 7:
-        r.packedVarints(wt, wkTs);
-        break;
-      case 8:
-        r.packedVarints(wt, wkPid, true);
-        break;
-      case 11:
-        r.packedVarints(wt, wkComm);
-        break;
-      default:
-        r.skip(wt);
-    }
+    const f = t >>> 3;
+    const packed = PACKED[f];
+    if (packed) r.packedVarints(wt, scratch[packed[0]]!, packed[1]);
+    // intern_table 5: the comms the comm indices point at
+    else if (f === 5 && wt === WIRE_LEN) intern.push(strings.field(r));
+    else r.skip(wt);
   }
   // Switches and wakings are two sorted runs: merge them so the CPU queue stays in time order.
   let i = 0;

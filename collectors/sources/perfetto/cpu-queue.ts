@@ -1,4 +1,5 @@
 // The ftrace events of one CPU, in time order, as typed columns (kinds below), until they are replayed.
+import { GrowableColumns } from "./growable-columns";
 
 export const PRINT_BEGIN = 1;
 export const PRINT_END = 2;
@@ -7,60 +8,68 @@ export const SWITCH = 4;
 export const WAKING = 5;
 export const RENAME = 6;
 
+/** An event's columns; a, b, s1 and s2 hold what its kind carries (ftrace-events.ts pushes them). */
+interface CpuEvents {
+  ts: Float64Array;
+  kind: Uint8Array;
+  tid: Int32Array;
+  a: Float64Array;
+  b: Int32Array;
+  s1: Int32Array;
+  s2: Int32Array;
+}
+
 /** One CPU's events in typed columns; strings are ids into the decoder's StringTable (-1: none). */
 export class CpuQueue {
-  n = 0;
+  readonly rows: GrowableColumns<CpuEvents>;
   /** events before head are replayed */
   head = 0;
   /** newest timestamp ever pushed */
   last = -Infinity;
   /** tid this CPU last switched to (compact_sched's missing prev_pid) */
   running = 0;
-  ts = new Float64Array(256);
-  kind = new Uint8Array(256);
-  tid = new Int32Array(256);
-  a = new Float64Array(256);
-  b = new Int32Array(256);
-  s1 = new Int32Array(256);
-  s2 = new Int32Array(256);
+
+  /** events pushed, replayed or not */
+  get n() {
+    return this.rows.n;
+  }
+
+  constructor() {
+    const f64 = () => new Float64Array(256);
+    const i32 = () => new Int32Array(256);
+    this.rows = new GrowableColumns<CpuEvents>({
+      ts: f64(),
+      kind: new Uint8Array(256),
+      tid: i32(),
+      a: f64(),
+      b: i32(),
+      s1: i32(),
+      s2: i32(),
+    });
+  }
 
   push(ts: number, kind: number, tid: number, a: number, b: number, s1: number, s2: number) {
-    if (this.n === this.ts.length) this.grow();
-    const i = this.n++;
-    this.ts[i] = ts;
+    const i = this.rows.add();
+    const c = this.rows.cols;
+    c.ts[i] = ts;
     if (ts > this.last) this.last = ts;
-    this.kind[i] = kind;
-    this.tid[i] = tid;
-    this.a[i] = a;
-    this.b[i] = b;
-    this.s1[i] = s1;
-    this.s2[i] = s2;
+    c.kind[i] = kind;
+    c.tid[i] = tid;
+    c.a[i] = a;
+    c.b[i] = b;
+    c.s1[i] = s1;
+    c.s2[i] = s2;
   }
 
   /** Drops the replayed events, moving the rest to the front. */
   compact() {
-    const h = this.head;
-    if (h === 0) return;
-    const n = this.n;
-    for (const a of [this.ts, this.kind, this.tid, this.a, this.b, this.s1, this.s2]) a.copyWithin(0, h, n);
-    this.n = n - h;
+    this.rows.dropFront(this.head);
     this.head = 0;
   }
 
   /** Appends event i of `from`. */
   copy(from: CpuQueue, i: number) {
-    this.push(from.ts[i]!, from.kind[i]!, from.tid[i]!, from.a[i]!, from.b[i]!, from.s1[i]!, from.s2[i]!);
-  }
-
-  private grow() {
-    const size = this.ts.length * 2;
-    const widen = <T extends Float64Array | Int32Array | Uint8Array>(from: T, to: T): T => (to.set(from), to);
-    this.ts = widen(this.ts, new Float64Array(size));
-    this.kind = widen(this.kind, new Uint8Array(size));
-    this.tid = widen(this.tid, new Int32Array(size));
-    this.a = widen(this.a, new Float64Array(size));
-    this.b = widen(this.b, new Int32Array(size));
-    this.s1 = widen(this.s1, new Int32Array(size));
-    this.s2 = widen(this.s2, new Int32Array(size));
+    const c = from.rows.cols;
+    this.push(c.ts[i]!, c.kind[i]!, c.tid[i]!, c.a[i]!, c.b[i]!, c.s1[i]!, c.s2[i]!);
   }
 }

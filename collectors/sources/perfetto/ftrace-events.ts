@@ -89,8 +89,8 @@ export class FtraceEvents {
     // into a scratch queue, then merge them onto the CPU's queue.
     const plain = this.plain;
     const sched = this.sched;
-    plain.n = 0;
-    sched.n = 0;
+    plain.rows.n = 0;
+    sched.rows.n = 0;
     const ev = new ProtoReader(r.buf, 0, 0, r.base);
     const body = new ProtoReader(r.buf, 0, 0, r.base);
     for (let i = 0; i < events; i++) {
@@ -103,11 +103,13 @@ export class FtraceEvents {
     let j = 0;
     if (
       plain.n + sched.n &&
-      Math.min(plain.n ? plain.ts[0]! : Infinity, sched.n ? sched.ts[0]! : Infinity) < this.replayed
+      Math.min(plain.n ? plain.rows.cols.ts[0]! : Infinity, sched.n ? sched.rows.cols.ts[0]! : Infinity) <
+        this.replayed
     )
       this.late++;
     while (i < plain.n || j < sched.n)
-      if (j >= sched.n || (i < plain.n && plain.ts[i]! <= sched.ts[j]!)) q.copy(plain, i++);
+      if (j >= sched.n || (i < plain.n && plain.rows.cols.ts[i]! <= sched.rows.cols.ts[j]!))
+        q.copy(plain, i++);
       else q.copy(sched, j++);
     this.flushSome();
   }
@@ -247,7 +249,7 @@ export class FtraceEvents {
     const qs = cpus.map((c) => this.queues.get(c)!);
     // Each CPU's next timestamp (Infinity when drained), kept beside the queues so one pass finds the earliest
     // CPU and the one after it.
-    const next = Float64Array.from(qs, (q) => (q.head < q.n ? q.ts[q.head]! : Infinity));
+    const next = Float64Array.from(qs, (q) => (q.head < q.n ? q.rows.cols.ts[q.head]! : Infinity));
     for (;;) {
       let k = -1;
       let best = Infinity;
@@ -265,7 +267,8 @@ export class FtraceEvents {
       const q = qs[k]!;
       const cpu = cpus[k]!;
       // Locals: the handlers below are calls, after which V8 would reload every field through q.
-      const { ts: T, kind: K, tid: D, a: A, b: B, s1: S1, s2: S2, n } = q;
+      const { ts: T, kind: K, tid: D, a: A, b: B, s1: S1, s2: S2 } = q.rows.cols;
+      const n = q.n;
       let i = q.head;
       for (; i < n && T[i]! <= second; i++) {
         const ts = T[i]!;

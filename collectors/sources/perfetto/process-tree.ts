@@ -1,6 +1,6 @@
 // ProcessTree (protos/perfetto/trace/ps/process_tree.proto): processes (pid 1, ppid 2, cmdline 3, uid 5) and
 // threads (tid 1, name 2, tgid 3); later lists add to earlier ones, a thread's known name or tgid is kept.
-import { WIRE_LEN, type ProtoReader } from "./proto-reader";
+import type { ProtoReader } from "./proto-reader";
 import type { ProcessRow, ThreadRow } from "./rows";
 
 export function readProcessTree(
@@ -8,13 +8,8 @@ export function readProcessTree(
   processes: Map<number, ProcessRow>,
   threads: Map<number, ThreadRow>,
 ): void {
-  while (r.more()) {
-    const t = r.tag();
-    const f = t >>> 3;
-    if ((t & 7) !== WIRE_LEN || (f !== 1 && f !== 2)) {
-      r.skip(t & 7);
-      continue;
-    }
+  // processes 1, threads 2
+  for (let f = r.nextLen(1, 2); f !== 0; f = r.nextLen(1, 2)) {
     const m = r.message();
     if (f === 1) {
       const p: ProcessRow = { pid: 0, ppid: null, name: null, uid: null };

@@ -160,10 +160,8 @@ export class ProtoReader {
   }
 
   fixed32(): number {
-    if (this.pos + 4 > this.end) this.fail("fixed32 runs past the end of its message");
+    const p = this.advance(4, "fixed32");
     const b = this.buf;
-    const p = this.pos;
-    this.pos = p + 4;
     return (b[p]! | (b[p + 1]! << 8) | (b[p + 2]! << 16) | (b[p + 3]! << 24)) >>> 0;
   }
 
@@ -174,13 +172,19 @@ export class ProtoReader {
   }
 
   double(): number {
-    if (this.pos + 8 > this.end) this.fail("double runs past the end of its message");
+    const p = this.advance(8, "double");
     // Through one shared 8-byte scratch (a little-endian host, as protobuf's doubles): no DataView per value.
     const b = this.buf;
-    const p = this.pos;
     for (let i = 0; i < 8; i++) SCRATCH_BYTES[i] = b[p + i]!;
-    this.pos = p + 8;
     return SCRATCH_F64[0]!;
+  }
+
+  /** Moves past a fixed-size value of `size` bytes, checked against this message's end; returns its start. */
+  private advance(size: number, what: string): number {
+    const p = this.pos;
+    if (p + size > this.end) this.fail(`${what} runs past the end of its message`);
+    this.pos = p + size;
+    return p;
   }
 
   /** A length-delimited field's bounds [start, end), checked against this message's end. */
@@ -192,6 +196,18 @@ export class ProtoReader {
     const start = this.pos;
     this.pos += n;
     return start;
+  }
+
+  /** Skips fields up to the next length-delimited one numbered `a` or `b` and returns its number (its value is
+   * what comes next); 0 at the end of the message. */
+  nextLen(a: number, b: number): number {
+    while (this.more()) {
+      const t = this.tag();
+      const f = t >>> 3;
+      if ((t & 7) === WIRE_LEN && (f === a || f === b)) return f;
+      this.skip(t & 7);
+    }
+    return 0;
   }
 
   /** A sub-reader over the next length-delimited field. */
@@ -207,24 +223,11 @@ export class ProtoReader {
 
   /** Skips a field's value of the given wire type. */
   skip(wireType: number): void {
-    switch (wireType) {
-      case WIRE_VARINT:
-        this.varint();
-        return;
-      case WIRE_FIXED64:
-        if (this.pos + 8 > this.end) this.fail("fixed64 runs past the end of its message");
-        this.pos += 8;
-        return;
-      case WIRE_LEN:
-        this.len();
-        return;
-      case WIRE_FIXED32:
-        if (this.pos + 4 > this.end) this.fail("fixed32 runs past the end of its message");
-        this.pos += 4;
-        return;
-      default:
-        this.fail(`unsupported wire type ${wireType}`);
-    }
+    if (wireType === WIRE_VARINT) this.varint();
+    else if (wireType === WIRE_LEN) this.len();
+    else if (wireType === WIRE_FIXED64) this.advance(8, "fixed64");
+    else if (wireType === WIRE_FIXED32) this.advance(4, "fixed32");
+    else this.fail(`unsupported wire type ${wireType}`);
   }
 
   /** A packed repeated varint field (or one unpacked element) appended to `out`. */

@@ -4,7 +4,7 @@
 import type { Table } from "apache-arrow";
 import type { TableName } from "../../../bundle/schema";
 import { makeBundleTable } from "../../../bundle/table-builder";
-import { dict, floats, int64, ints, sliceTable, threadStateTable } from "./column-tables";
+import { dict, floats, int64, ints, plainColumns, sliceTable, threadStateTable } from "./column-tables";
 
 export interface SliceRow {
   ts: number;
@@ -26,11 +26,16 @@ export interface SliceRow {
 export type ThreadStateName =
   "running" | "runnable" | "runnable_preempted" | "sleeping" | "uninterruptible" | "dead" | "unknown";
 
-/** Slices as typed columns (the Perfetto importer's: a system trace has millions): NaN for a null dur, pid or tid;
- * name, category and track are ids into `strings` (-1: null); thread names and missing pids come from the per-tid
- * maps. */
-export interface SliceColumns {
-  length: number;
+/** Thread names and pids by tid, joined onto typed columns' rows as they become tables (trace-finish.ts gives the
+ * slice and thread-state columns the same two maps). */
+export interface ThreadsByTid {
+  names: Map<number, string>;
+  pids: Map<number, number>;
+}
+
+/** One typed array per slice column (the Perfetto importer's: a system trace has millions): NaN for a null dur, pid
+ * or tid; name, category and track are ids into a string table (-1: null). */
+export interface SliceArrays {
   ts: Float64Array;
   dur: Float64Array;
   pid: Float64Array;
@@ -39,9 +44,13 @@ export interface SliceColumns {
   name: Int32Array;
   category: Int32Array;
   track: Int32Array;
+}
+
+/** Slices as typed columns with `strings` for their ids; thread names and missing pids come from the per-tid
+ * maps. */
+export interface SliceColumns extends SliceArrays, ThreadsByTid {
+  length: number;
   strings: readonly string[];
-  names: Map<number, string>;
-  pids: Map<number, number>;
 }
 
 /** The columns as row objects (tests, small traces). */
@@ -77,7 +86,7 @@ export const THREAD_STATE_NAMES: readonly ThreadStateName[] = [
 
 /** Thread states as typed columns (a system trace has millions): dur NaN while open, cpu -1 when not running;
  * thread name and pid come from the per-tid maps. */
-export interface ThreadStateColumns {
+export interface ThreadStateColumns extends ThreadsByTid {
   length: number;
   ts: Float64Array;
   dur: Float64Array;
@@ -85,8 +94,6 @@ export interface ThreadStateColumns {
   /** index into THREAD_STATE_NAMES */
   state: Uint8Array;
   cpu: Int32Array;
-  names: Map<number, string>;
-  pids: Map<number, number>;
 }
 
 /** The columns as row objects (tests, small traces). */
@@ -205,54 +212,51 @@ export function tracesToTables(rows: TraceRows, runId: string): Partial<Record<T
   const t = rows.threadStates;
   if (!c && t.length)
     out.thread_states = makeBundleTable("thread_states", runId, {
+      ...plainColumns(t, ["dur", "pid", "cpu"]),
       ts: int64(t.length, (i) => t[i]!.ts),
-      dur: t.map((r) => r.dur),
       tid: Int32Array.from(t, (r) => r.tid),
-      pid: t.map((r) => r.pid),
       thread_name: dict(t.length, (i) => t[i]!.thread_name),
       state: dict(t.length, (i) => t[i]!.state),
-      cpu: t.map((r) => r.cpu),
       blocked_function: dict(t.length, (i) => t[i]!.blocked_function),
     });
   const cs = rows.counters;
   if (cs.length)
     out.counter_samples = makeBundleTable("counter_samples", runId, {
+      ...plainColumns(cs, ["pid"]),
       ts: int64(cs.length, (i) => cs[i]!.ts),
-      pid: cs.map((r) => r.pid),
       name: dict(cs.length, (i) => cs[i]!.name),
       value: Float64Array.from(cs, (r) => r.value),
     });
   const p = rows.processes;
   if (p.length)
     out.processes = makeBundleTable("processes", runId, {
+      ...plainColumns(p, ["ppid", "name", "uid"]),
       pid: Int32Array.from(p, (r) => r.pid),
-      ppid: p.map((r) => r.ppid),
-      name: p.map((r) => r.name),
-      uid: p.map((r) => r.uid),
     });
   const th = rows.threads;
   if (th.length)
     out.threads = makeBundleTable("threads", runId, {
+      ...plainColumns(th, ["name", "pid"]),
       thread_id: Int32Array.from(th, (r) => r.tid),
-      name: th.map((r) => r.name),
-      pid: th.map((r) => r.pid),
     });
   const f = rows.frameTimeline;
   if (f.length)
     out.frame_timeline = makeBundleTable("frame_timeline", runId, {
-      scope: f.map((r) => r.scope),
-      timeline: f.map((r) => r.timeline),
+      ...plainColumns(f, [
+        "scope",
+        "timeline",
+        "dur",
+        "display_frame_token",
+        "pid",
+        "layer_name",
+        "present_type",
+        "on_time_finish",
+        "gpu_composition",
+        "jank_type",
+        "prediction_type",
+      ]),
       ts: int64(f.length, (i) => f[i]!.ts),
-      dur: f.map((r) => r.dur),
       token: int64(f.length, (i) => f[i]!.token),
-      display_frame_token: f.map((r) => r.display_frame_token),
-      pid: f.map((r) => r.pid),
-      layer_name: f.map((r) => r.layer_name),
-      present_type: f.map((r) => r.present_type),
-      on_time_finish: f.map((r) => r.on_time_finish),
-      gpu_composition: f.map((r) => r.gpu_composition),
-      jank_type: f.map((r) => r.jank_type),
-      prediction_type: f.map((r) => r.prediction_type),
     });
   return out;
 }

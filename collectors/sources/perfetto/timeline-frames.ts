@@ -1,6 +1,7 @@
 // The app's FrameTimeline surface frames as `frames` rows (docs/perfetto.md has the mapping), so the run overview,
 // DUNE and the frames analyses read a Perfetto trace like a framestats dump.
 import type { ColumnValues } from "../../../bundle/table-builder";
+import { plainColumns } from "./column-tables";
 import type { FrameTimelineRow, ProcessRow } from "./rows";
 
 export interface TimelineFrames {
@@ -53,19 +54,7 @@ export function timelineFrames(rows: readonly FrameTimelineRow[], pid: number): 
   const actual = rows
     .filter((r) => r.scope === "surface" && r.timeline === "actual" && r.pid === pid)
     .sort((a, b) => a.ts - b.ts);
-  const c = {
-    window: [] as (string | null)[],
-    frame_timeline_vsync_id: [] as number[],
-    intended_vsync: [] as number[],
-    vsync: [] as number[],
-    frame_deadline: [] as (number | null)[],
-    frame_completed: [] as number[],
-    duration: [] as number[],
-    deadline: [] as number[],
-    jank: [] as boolean[],
-    suspect: [] as (string | null)[],
-    source: [] as string[],
-  };
+  const frames: FrameRow[] = [];
   let unfinished = 0;
   let unpredicted = 0;
   for (const a of actual) {
@@ -75,22 +64,45 @@ export function timelineFrames(rows: readonly FrameTimelineRow[], pid: number): 
     }
     const e = expected.get(a.token);
     if (!e || e.dur === null) unpredicted++;
-    // IntendedVsync is the expected start; FrameDeadline the expected end (SurfaceFlinger's prediction).
-    const start = e ? e.ts : a.ts;
-    const budget = e && e.dur !== null ? e.dur : DEFAULT_DEADLINE;
-    const end = a.ts + a.dur;
-    const duration = end - start;
-    c.window.push(a.layer_name);
-    c.frame_timeline_vsync_id.push(a.token);
-    c.intended_vsync.push(start);
-    c.vsync.push(a.ts);
-    c.frame_deadline.push(e && e.dur !== null ? e.ts + e.dur : null);
-    c.frame_completed.push(end);
-    c.duration.push(duration);
-    c.deadline.push(budget);
-    c.jank.push(isJankyPresent(a.present_type));
-    c.suspect.push(duration < 0 ? "negative duration" : duration > 10e9 ? "duration over 10 s" : null);
-    c.source.push("perfetto");
+    frames.push(frameRow(a, a.dur, e));
   }
-  return { columns: c, count: c.duration.length, unfinished, unpredicted };
+  return { columns: plainColumns(frames, FRAME_COLUMNS), count: frames.length, unfinished, unpredicted };
+}
+
+type FrameRow = ReturnType<typeof frameRow>;
+
+/** The frames columns filled from FrameTimeline, in bundle/schema.ts's order. */
+const FRAME_COLUMNS: readonly (keyof FrameRow)[] = [
+  "window",
+  "frame_timeline_vsync_id",
+  "intended_vsync",
+  "vsync",
+  "frame_deadline",
+  "frame_completed",
+  "duration",
+  "deadline",
+  "jank",
+  "suspect",
+  "source",
+];
+
+/** One frames row from an actual surface frame that ended (after `dur`) and its expected frame, when there is one. */
+function frameRow(a: FrameTimelineRow, dur: number, e: FrameTimelineRow | undefined) {
+  // IntendedVsync is the expected start; FrameDeadline the expected end (SurfaceFlinger's prediction).
+  const start = e ? e.ts : a.ts;
+  const end = a.ts + dur;
+  const duration = end - start;
+  return {
+    window: a.layer_name,
+    frame_timeline_vsync_id: a.token,
+    intended_vsync: start,
+    vsync: a.ts,
+    frame_deadline: e && e.dur !== null ? e.ts + e.dur : null,
+    frame_completed: end,
+    duration,
+    deadline: e && e.dur !== null ? e.dur : DEFAULT_DEADLINE,
+    jank: isJankyPresent(a.present_type),
+    suspect: duration < 0 ? "negative duration" : duration > 10e9 ? "duration over 10 s" : null,
+    source: "perfetto",
+  };
 }

@@ -83,7 +83,7 @@ export function finishRows(x: FinishInput): TraceRows {
   for (const t of threads.values()) if (t.pid === null && processes.has(t.tid)) t.pid = t.tid;
 
   // track_event slices join the atrace ones in the columns, after them.
-  const atraceCount = x.atrace.slices.n;
+  const atraceCount = x.atrace.slices.rows.n;
   x.atrace.slices.append(x.tracks.rows);
   const slices = sortColumns(x.atrace.slices.columns(x.strings.all), atraceCount);
   for (let i = 0; i < slices.length; i++) slices.ts[i] = convert(slices.ts[i]!);

@@ -28,13 +28,8 @@ export function newInterned(): Interned {
 
 /** Adds an InternedData message's event names and categories. */
 export function readInterned(r: ProtoReader, into: Interned, m: ProtoReader): void {
-  while (r.more()) {
-    const t = r.tag();
-    const f = t >>> 3;
-    if ((t & 7) !== WIRE_LEN || (f !== 1 && f !== 2)) {
-      r.skip(t & 7);
-      continue;
-    }
+  // event_categories 1, event_names 2
+  for (let f = r.nextLen(1, 2); f !== 0; f = r.nextLen(1, 2)) {
     m.enter(r);
     let iid = 0;
     let name = "";

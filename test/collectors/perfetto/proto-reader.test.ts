@@ -61,6 +61,45 @@ describe("ProtoReader", () => {
     expect(() => m.varint()).toThrow(/runs past the end/);
   });
 
+  it("nextLen skips to the next length-delimited field among the two asked for, then returns 0 at the end", () => {
+    // Field 1 as a varint and field 3 as bytes are passed over; field 2 (a double) too: only wire type 2 counts.
+    const bytes = encode([
+      { f: 1, v: 5 },
+      { f: 3, s: "skip" },
+      { f: 2, d: 1.5 },
+      { f: 2, s: "two" },
+      { f: 4, v: 9 },
+      { f: 1, s: "one" },
+      { f: 5, s: "tail" },
+    ]);
+    const r = new ProtoReader(bytes, 0, bytes.length);
+    expect(r.nextLen(1, 2)).toBe(2);
+    expect(r.string()).toBe("two");
+    expect(r.nextLen(1, 2)).toBe(1);
+    expect(r.string()).toBe("one");
+    expect(r.nextLen(1, 2)).toBe(0);
+    expect(r.more()).toBe(false);
+  });
+
+  it("skip of a fixed-size value past the end names the byte and the wire type", () => {
+    // Tag 0x09 (field 1, fixed64) with 3 bytes left; tag 0x0d (field 1, fixed32) with 2; from file byte 50.
+    const r64 = reader([0x09, 1, 2, 3], 50);
+    expect(() => r64.skip(r64.tag() & 7)).toThrow(
+      new PerfettoFormatError(51, "fixed64 runs past the end of its message"),
+    );
+    const r32 = reader([0x0d, 1, 2], 50);
+    expect(() => r32.skip(r32.tag() & 7)).toThrow(
+      new PerfettoFormatError(51, "fixed32 runs past the end of its message"),
+    );
+    expect(() => reader([0, 0, 0]).fixed32()).toThrow(/byte 0: fixed32 runs past the end/);
+    expect(() => reader([0, 0, 0, 0, 0, 0, 0]).double()).toThrow(/byte 0: double runs past the end/);
+    // A value that fits is passed over whole.
+    const ok = reader([0x0d, 1, 2, 3, 4, 0x08, 7]);
+    ok.skip(ok.tag() & 7);
+    expect(ok.tag()).toBe(8);
+    expect(ok.varint()).toBe(7);
+  });
+
   it("property: any uint below 2^53 and any int64 round-trip through an independent BigInt encoder", () => {
     fc.assert(
       fc.property(
