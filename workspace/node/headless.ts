@@ -22,6 +22,7 @@ import { NotebookRuntime, type CellState, type CheckResult } from "../notebook/r
 import { snapshotNotebook, type NotebookSnapshot } from "../notebook/snapshot";
 import type { PublishProvenance, RunProvenance } from "../publish/publish";
 import { notebookProvenance, runProvenance } from "../publish/provenance";
+import { failUnsettledCells } from "./unsettled-cells";
 
 export const SAMPLES_DIR = fileURLToPath(new URL("../public/samples/", import.meta.url));
 export const PACKAGE_JSON = fileURLToPath(new URL("../../package.json", import.meta.url));
@@ -224,6 +225,7 @@ export async function runNotebookFile(path: string, options: HeadlessOptions = {
     );
   const t2 = performance.now();
   const states = runtime.states();
+  failUnsettledCells(states, "never settled: the runtime went idle without this cell's result");
   const checks = runtime.checks();
   return {
     path,

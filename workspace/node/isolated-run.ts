@@ -15,6 +15,7 @@ import { jankbookVersion, openNotebookRuns, type HeadlessOptions, type Provenanc
 import { PreRendered } from "../publish/publish";
 import { serveEngine } from "./remote-engine";
 import type { CellRecord, ReportKind, WorkerInit, WorkerMessage } from "./worker-protocol";
+import { failUnsettledCells } from "./unsettled-cells";
 
 export interface IsolatedOptions extends Omit<HeadlessOptions, "engine"> {
   engine?: SqlEngine;
@@ -169,7 +170,10 @@ export async function runNotebookIsolated(
             : `not run: the notebook was stopped (${why})`;
     }
     progress(`stopped: ${why}`);
-  }
+  } else if (
+    failUnsettledCells(list, "never settled: the notebook worker finished without this cell's result")
+  )
+    progress("warning: the notebook worker finished with cells that never settled; they count as failed");
   const states = list.map((r): CellState => ({
     id: r.id,
     kind: r.kind,
