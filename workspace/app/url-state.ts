@@ -1,6 +1,7 @@
 // The workspace's state in its URL (issue 19): `?notebook=NAME` and, when the runs are not the notebook's own,
 // `&runs=url1,url2` (every run that came from a URL), so a reload or a shared link opens the same thing.
-// Runs dropped from disk have no URL and cannot be restored; the page says so.
+// Runs dropped from disk have no URL and cannot be restored; the page says so. A comma inside a run's URL is
+// written %2C (and a % as %25) within the list, so it does not split the run in two.
 
 export interface UrlState {
   notebook?: string;
@@ -12,8 +13,12 @@ export interface UrlState {
 export function runsParam(search: string): string[] | undefined {
   const params = new URLSearchParams(search);
   if (!params.has("runs")) return undefined;
-  return params.get("runs")!.split(",").filter(Boolean);
+  return params.get("runs")!.split(",").filter(Boolean).map(unescapeRun);
 }
+
+const escapeRun = (run: string) => run.replace(/[%,]/g, (c) => (c === "," ? "%2C" : "%25"));
+const unescapeRun = (run: string) =>
+  run.replace(/%(2C|25)/gi, (_, code: string) => (code === "25" ? "%" : ","));
 
 /** `href` with its notebook and runs replaced by `state`; every other parameter (engine=server, ...) is kept. */
 export function withUrlState(href: string, state: UrlState): string {
@@ -22,7 +27,7 @@ export function withUrlState(href: string, state: UrlState): string {
   if (state.notebook === undefined) params.delete("notebook");
   else params.set("notebook", state.notebook);
   if (state.runs === undefined) params.delete("runs");
-  else params.set("runs", state.runs.join(","));
+  else params.set("runs", state.runs.map(escapeRun).join(","));
   // Paths read better unescaped, and `/`, `:` and `,` are legal in a query (RFC 3986 section 3.4).
   const query = params.toString().replace(/%2F/gi, "/").replace(/%3A/gi, ":").replace(/%2C/gi, ",");
   url.search = query ? `?${query}` : "";

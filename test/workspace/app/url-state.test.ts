@@ -23,8 +23,8 @@ describe("withUrlState", () => {
     expect(withUrlState(href, state)).toBe(expected);
   });
 
-  it("reads back what it writes (runs without commas, notebook names of any text)", () => {
-    const run = fc.stringMatching(/^[a-z0-9/:._?&=%#+ -]{1,20}$/);
+  it("reads back what it writes (runs with commas and percent signs, notebook names of any text)", () => {
+    const run = fc.stringMatching(/^[a-z0-9/:._?&=%#+, -]{1,20}$/);
     fc.assert(
       fc.property(fc.string({ minLength: 1 }), fc.array(run, { maxLength: 5 }), (notebook, runs) => {
         const href = withUrlState("http://h:1/?x=1", { notebook, runs });
@@ -43,6 +43,11 @@ describe("runsParam", () => {
     expect(runsParam("?runs=a/,b/")).toEqual(["a/", "b/"]);
     expect(runsParam("?runs=")).toEqual([]);
     expect(runsParam("?runs=a%2Fb%2F,c")).toEqual(["a/b/", "c"]);
+  });
+  it("keeps a run whose URL holds a comma whole (written %2C inside the list)", () => {
+    const href = withUrlState("http://h/", { runs: ["runs/a,b/", "runs/100%/", "c/"] });
+    expect(href).toBe("http://h/?runs=runs/a%252Cb/,runs/100%2525/,c/");
+    expect(runsParam(new URL(href).search)).toEqual(["runs/a,b/", "runs/100%/", "c/"]);
   });
 });
 
