@@ -52,7 +52,6 @@ const HELPERS: Record<string, string> = {
   "common.timelineTracks": TIMELINE_LOD,
   "common.timelineExtent": TIMELINE_LOD,
   "androscope.callTimelineRows": "reads the call timeline query's rows for jb.timeline",
-  "androscope.callTimelineSource": "the SQL level of detail behind jb.timeline over calls",
   "diagdroid.Heap": "the priority queue of the queue sweep",
   "diagdroid.TASK_STATES": "names of queueData's task states",
   "diagdroid.boundedEditDistance": "the banded edit distance contextGroups uses",
