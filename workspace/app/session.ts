@@ -3,7 +3,7 @@ import { BundleError } from "../../bundle/manifest";
 import type { Manifest } from "../../bundle/manifest";
 import { prepareBundle, type PreparedBundle } from "../../bundle/prepare-bundle";
 import type { BundleSource } from "../../bundle/read-bundle";
-import type { SqlEngine } from "../db/engine";
+import { quoteIdent, type SqlEngine } from "../db/engine";
 import { loadPreparedBundle } from "../db/load-prepared";
 import { RunViews } from "../db/run-views";
 
@@ -106,6 +106,34 @@ export class Session extends EventTarget {
       }
     }
     return added;
+  }
+
+  /**
+   * Removes a run: its rows leave every table it loaded rows into (an attached run's database is detached), it
+   * leaves `runs` and "change" fires. Other runs' rows stay. A run that failed to load is just dropped from the
+   * list. Returns the removed run; undefined when no run has this label, or when some of its rows could not be
+   * deleted (the run then stays listed, those failures among its errors).
+   */
+  async remove(label: string): Promise<LoadedRun | undefined> {
+    // The latest of that label: a failed duplicate (same URL loaded twice) goes before the run it repeats.
+    const run = this.runs.findLast((r) => r.label === label);
+    if (!run) return undefined;
+    const id = run.manifest?.run_id;
+    const problems: string[] = [];
+    if (id !== undefined && run.path === "attached") await this.views.detach(id);
+    else if (id !== undefined)
+      for (const table of Object.keys(run.rows)) {
+        // The rows streamed in: the table itself, or its streamed part once an attached run took its name.
+        const target = quoteIdent(this.views.streamTarget(table));
+        await this.engine
+          .query(`DELETE FROM ${target} WHERE run_id = $1`, [id])
+          .catch((e: Error) => problems.push(`${label}: could not remove its ${table} rows: ${e.message}`));
+      }
+    // Rows that would not go stay listed under the run with why, rather than lingering unseen.
+    if (problems.length) run.errors.push(...problems);
+    else this.runs = this.runs.filter((r) => r !== run);
+    this.dispatchEvent(new Event("change"));
+    return problems.length ? undefined : run;
   }
 
   hasTable(name: string): boolean {

@@ -15,6 +15,8 @@ export class RunViews {
   private attachments = 0;
   /** attached runs whose file carries the overview's precomputed slices (bundle/pack-overview.ts) */
   private readonly overviews: string[] = [];
+  /** run id -> alias of its attached database */
+  private readonly aliases = new Map<string, string>();
 
   constructor(readonly engine: SqlEngine) {}
 
@@ -45,6 +47,7 @@ export class RunViews {
     const engine = this.engine;
     if (!engine.registerDatabaseFile) throw new Error("this engine cannot attach database files");
     const alias = `${DATABASE}_run_${++this.attachments}`;
+    this.aliases.set(runId, alias);
     const name = `${alias}.duckdb`;
     const path = await engine.registerDatabaseFile(name, file);
     await engine.query(`ATTACH '${path.replace(/'/g, "''")}' AS ${quoteIdent(alias)} (READ_ONLY)`);
@@ -80,6 +83,34 @@ export class RunViews {
     }
     await this.addOverview(alias);
     return report;
+  }
+
+  /**
+   * Removes an attached run: the views stop reading its database, which is then detached (a read-only file has
+   * no rows to delete). A view left with no part is dropped. Returns whether the run was attached.
+   */
+  async detach(runId: string): Promise<boolean> {
+    const alias = this.aliases.get(runId);
+    if (alias === undefined) return false;
+    this.aliases.delete(runId);
+    const overview = this.overviews.indexOf(alias);
+    if (overview >= 0) this.overviews.splice(overview, 1);
+    for (const [table, aliases] of this.attached) {
+      if (!aliases.includes(alias)) continue;
+      const rest = aliases.filter((a) => a !== alias);
+      if (rest.length > 0 || this.streamedAside.has(table)) {
+        this.attached.set(table, rest);
+        await this.createView(table);
+      } else {
+        this.attached.delete(table);
+        await this.engine.query(`DROP VIEW IF EXISTS ${DATABASE}.main.${quoteIdent(table)}`);
+      }
+    }
+    if (this.overviews.length === 0)
+      await this.engine.query(`DROP SCHEMA IF EXISTS ${DATABASE}.${PACKED_OVERVIEW} CASCADE`);
+    else await this.refreshOverview();
+    await this.engine.query(`DETACH ${quoteIdent(alias)}`);
+    return true;
   }
 
   /** Notes an attached run whose file carries the overview's precomputed slices (bundle/pack-overview.ts). */
