@@ -9,6 +9,7 @@ import { droppedSources, notServed, urlSource } from "../../bundle/browser-sourc
 import { prepareBundle } from "../../bundle/prepare-bundle";
 import { filesFromDrop } from "../app/dropped-files";
 import { overviewChartData, overviewChartOptions } from "../app/overview-chart";
+import { removeRun, type RunRemoval } from "../app/remove-run";
 import { runsStatus } from "../app/runs-status";
 import { Session } from "../app/session";
 import { createBrowserEngine } from "../db/duckdb-browser";
@@ -52,7 +53,10 @@ export class JbApp extends LitElement {
     runsVersion: { state: true },
     dropped: { state: true },
     headings: { state: true },
+    removal: { state: true },
   };
+  /** the last run removed: its toast, with Undo when it came from a URL */
+  declare removal: RunRemoval | undefined;
   /** the notebook's headings, for the table of contents (jb-notebook's "headings" event) */
   declare headings: TocHeading[];
   /** while runs load: how many, and how many are in */
@@ -194,6 +198,22 @@ export class JbApp extends LitElement {
     #schema {
       margin-bottom: 16px;
       font-size: 13px;
+    }
+    /* the removed-run toast, placed as the notebook's undo toast is */
+    .toast {
+      position: fixed;
+      bottom: 20px;
+      left: 50%;
+      transform: translateX(-50%);
+      background: var(--jb-fg, #212529);
+      color: var(--jb-panel, #fff);
+      padding: 6px 12px;
+      border-radius: 4px;
+      font-size: 13px;
+      z-index: 6;
+      display: flex;
+      gap: 10px;
+      align-items: center;
     }
     .drop {
       position: fixed;
@@ -487,9 +507,30 @@ export class JbApp extends LitElement {
 
   /** Runs added after the notebook opened (drop, URL): its cells that read tables re-run, the URL follows. */
   private async add(sources: Parameters<Session["load"]>[0]) {
+    this.removal = undefined;
     await this.open(sources);
     this.runsVersion++;
     this.writeRunsToUrl();
+  }
+
+  /** A run's remove button: as after an add, the cells that read tables re-run and the URL, status, chart follow. */
+  private async onRemoveRun(e: CustomEvent<string>) {
+    const session = this.session;
+    if (!session || this.loading) return;
+    const removal = await removeRun(session, e.detail, this.urlLabels.has(e.detail));
+    if (!removal) return;
+    if (removal.dropped) this.dropped = Math.max(0, this.dropped - 1);
+    this.removal = removal;
+    this.runsVersion++;
+    this.writeRunsToUrl();
+    this.status = runsStatus(session.runs, this.missingRuns);
+    await this.refreshChart();
+    this.tables = await listTables(session.engine).catch(() => []);
+  }
+
+  private undoRemoval(url: string) {
+    this.removal = undefined;
+    void this.add(this.urlSources([url]));
   }
 
   /** Under `jankbook serve`: the runs are the server's; the chart and the tables come from its engine. */
@@ -601,7 +642,7 @@ export class JbApp extends LitElement {
                 </div>`
               : nothing
           }
-          <section id="overview" aria-label="runs">
+          <section id="overview" aria-label="runs" @remove-run=${this.onRemoveRun}>
             <jb-run-overview .runs=${runs} .engine=${this.session?.engine}></jb-run-overview>
             ${
               this.dropped
@@ -653,6 +694,15 @@ export class JbApp extends LitElement {
           }
         </main>
       </div>
+      ${
+        this.removal
+          ? html`<div class="toast" role="status">
+              ${this.removal.message}
+              ${this.removal.undo ? html`<button @click=${() => this.undoRemoval(this.removal!.undo!)}>Undo</button>` : nothing}
+              <button aria-label="dismiss" @click=${() => (this.removal = undefined)}>×</button>
+            </div>`
+          : nothing
+      }
       ${this.dragging ? html`<div class="drop">Drop run bundles to open them</div>` : nothing}
     `;
   }

@@ -1,5 +1,6 @@
 // <jb-run-overview>: the loaded runs, compact: one summary line (runs, devices, frames, failures), and a table
-// of the runs with their device, app, row counts and load errors, folded by default past 3 runs (issue 19).
+// of the runs with their device, app, row counts and load errors, folded by default past 3 runs (issue 19); each
+// run has a remove button (a `remove-run` event the app acts on).
 import { LitElement, css, html, nothing } from "lit";
 import { TABLE_NAMES } from "../../bundle/schema";
 import { openRunInPerfetto } from "../app/open-in-perfetto";
@@ -31,6 +32,11 @@ export class JbRunOverview extends LitElement {
     openRunInPerfetto(this.engine, id, Object.keys(run.rows)).catch(
       (e: Error) => (this.perfetto = { ...this.perfetto, [id]: `Open in Perfetto: ${e.message}` }),
     );
+  }
+
+  /** Asks the app to remove a run (failed ones too): `remove-run`, its label as detail, crosses shadow roots. */
+  private askRemove(run: LoadedRun) {
+    this.dispatchEvent(new CustomEvent("remove-run", { detail: run.label, bubbles: true, composed: true }));
   }
 
   /** the reader's choice; until they make one, the list is open for up to 3 runs */
@@ -116,7 +122,8 @@ export class JbRunOverview extends LitElement {
       font-size: 11px;
       overflow-wrap: anywhere;
     }
-    button.perfetto {
+    button.perfetto,
+    button.remove {
       font-size: 11px;
       white-space: nowrap;
       margin-left: 6px;
@@ -182,6 +189,14 @@ export class JbRunOverview extends LitElement {
         ${m?.synthetic ? html`<span class="badge synthetic" title="generated, not collected from a device">synthetic</span>` : nothing}
         ${m && !m.complete ? html`<span class="badge incomplete">incomplete</span>` : nothing}
         ${m && this.engine ? html`<button class="perfetto" @click=${() => this.openInPerfetto(run)}>Open in Perfetto</button>` : nothing}
+        <button
+          class="remove"
+          aria-label=${`remove ${run.label}`}
+          title="remove this run from the workspace"
+          @click=${() => this.askRemove(run)}
+        >
+          remove
+        </button>
         ${c?.scenario ? html`<div class="scenario">${c.scenario}</div>` : nothing}
         ${this.list("errors", [...(m && this.perfetto[m.run_id] ? [this.perfetto[m.run_id]!] : []), ...run.errors])}
         ${this.list("warnings", m?.warnings ?? [])}
