@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { folderSource } from "../../../bundle/node-io";
 import { packBundle } from "../../../bundle/pack-bundle";
+import { removeRun } from "../../../workspace/app/remove-run";
 import { Session } from "../../../workspace/app/session";
 import { listTables, type SqlEngine } from "../../../workspace/db/engine";
 import { createNodeEngine } from "../../../workspace/node/duckdb-node";
@@ -43,46 +44,58 @@ async function packedCopy(run: string): Promise<string> {
   return dir;
 }
 
-/** Loads A then B (streamed, or attached from their packed database files), with the runs' labels. */
-async function twoRuns(attached: boolean): Promise<{ session: Session; labels: [string, string] }> {
-  const dirs = attached ? [await packedCopy(A), await packedCopy(B)] : [join(SAMPLES, A), join(SAMPLES, B)];
+type Path = "streamed" | "attached";
+
+/** Loads A then B, each streamed or attached from its packed database file, with the runs' labels. */
+async function twoRuns(paths: [Path, Path] = ["streamed", "streamed"]) {
+  const dirs = await Promise.all(
+    [A, B].map((run, i) => (paths[i] === "attached" ? packedCopy(run) : join(SAMPLES, run))),
+  );
   const session = new Session(await createNodeEngine());
   const runs = await session.load(dirs.map((d) => folderSource(d)));
   expect(runs.map((r) => r.errors)).toEqual([[], []]);
-  expect(runs.map((r) => r.path)).toEqual(attached ? ["attached", "attached"] : ["streamed", "streamed"]);
-  return { session, labels: [runs[0]!.label, runs[1]!.label] };
+  expect(runs.map((r) => r.path)).toEqual(paths);
+  return { session, labels: [runs[0]!.label, runs[1]!.label] as [string, string] };
 }
 
 describe("Session.remove", () => {
-  for (const attached of [false, true])
-    it(`removes one of two ${attached ? "attached" : "streamed"} runs and keeps the other's rows exactly`, async () => {
-      const { session, labels } = await twoRuns(attached);
+  const cases: [Path, Path, 0 | 1][] = [
+    ["streamed", "streamed", 0],
+    ["attached", "attached", 0],
+    // mixed: the streamed rows sit beside the attached run's (a `__streamed` table under the view)
+    ["streamed", "attached", 0],
+    ["streamed", "attached", 1],
+  ];
+  for (const [pathA, pathB, gone] of cases)
+    it(`of two runs (${pathA}, ${pathB}), removes the ${gone ? "second" : "first"} and keeps the other's rows exactly`, async () => {
+      const { session, labels } = await twoRuns([pathA, pathB]);
+      const [goneId, keptId] = gone ? [B, A] : [A, B];
       const engine = session.engine;
       const before = await countsByRun(engine);
       // both runs are in frames, and the sample runs' tables are not all the same
       expect(Object.keys(before.frames!).sort()).toEqual([A, B].sort());
-      expect(before.frames![A]).toBeGreaterThan(0);
+      expect(before.frames![goneId]).toBeGreaterThan(0);
       let changes = 0;
       session.addEventListener("change", () => changes++);
-      const removed = await session.remove(labels[0]);
-      expect(removed?.manifest?.run_id).toBe(A);
+      const removed = await session.remove(labels[gone]);
+      expect(removed?.manifest?.run_id).toBe(goneId);
       expect(changes).toBe(1);
-      expect(session.runs.map((r) => r.manifest?.run_id)).toEqual([B]);
+      expect(session.runs.map((r) => r.manifest?.run_id)).toEqual([keptId]);
       const after = await countsByRun(engine);
       // every table that remains holds B's rows as before and none of A's
-      const expected = without(before, A);
+      const expected = without(before, goneId);
       for (const table of Object.keys(after)) expect([table, after[table]]).toEqual([table, expected[table]]);
       // a table only A had is gone or empty, never left with A's rows
       for (const table of Object.keys(before).filter((t) => !(t in after)))
         expect(expected[table]).toEqual({});
       expect(session.hasTable("frames")).toBe(true);
       const runsTable = await engine.query("SELECT run_id FROM runs");
-      expect(runsTable.toArray().map((r) => String(r.run_id))).toEqual([B]);
+      expect(runsTable.toArray().map((r) => String(r.run_id))).toEqual([keptId]);
       await engine.close();
     });
 
   it("drops a run that failed to load, touching no table", async () => {
-    const { session } = await twoRuns(false);
+    const { session } = await twoRuns();
     const [failed] = await session.load([folderSource(join(tmpdir(), "jb-remove-no-such-run"))]);
     expect(failed!.manifest).toBeUndefined();
     expect(failed!.errors.length).toBeGreaterThan(0);
@@ -95,7 +108,7 @@ describe("Session.remove", () => {
   });
 
   it("a failed duplicate (same label as the loaded run) goes first, without taking the loaded run's rows", async () => {
-    const { session, labels } = await twoRuns(false);
+    const { session, labels } = await twoRuns();
     const [duplicate] = await session.load([folderSource(join(SAMPLES, B))]);
     expect(duplicate!.errors.join()).toMatch(/already loaded/);
     expect(duplicate!.label).toBe(labels[1]);
@@ -107,6 +120,24 @@ describe("Session.remove", () => {
       [B, 0],
     ]);
     expect(await countsByRun(session.engine)).toEqual(before);
+    await session.engine.close();
+  });
+
+  it("removeRun: a URL run's toast offers its URL back; a dropped run's says it cannot be re-read", async () => {
+    const { session, labels } = await twoRuns();
+    expect(await removeRun(session, labels[0], true)).toEqual({
+      message: `removed ${A}`,
+      undo: `${labels[0]}/`,
+      dropped: false,
+    });
+    const dropped = await removeRun(session, labels[1], false);
+    expect(dropped?.undo).toBeUndefined();
+    expect(dropped?.dropped).toBe(true);
+    expect(dropped?.message).toMatch(
+      new RegExp(`^removed ${B}: it was dropped from disk and cannot be re-read`),
+    );
+    expect(session.runs).toEqual([]);
+    expect(await removeRun(session, labels[1], false)).toBeUndefined();
     await session.engine.close();
   });
 });
