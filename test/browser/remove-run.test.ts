@@ -11,6 +11,8 @@ const KEPT = "k9-pixel-4a-android11-r1";
 const GONE = "k9-pixel-2-android9-r1";
 // test/fixtures/notebooks/state-two-runs.md names both; `loaded_runs` is `SELECT run_id FROM runs`
 const TWO_RUNS = "?notebook=fixtures/state-two-runs.md";
+// frames-overview's own run, and one that is not served
+const WITH_A_FAILED_RUN = `?notebook=frames-overview&runs=${["synthetic-feed-scroll", "nosuch"].map((r) => `samples/${r}/`).join(",")}`;
 
 const status = (page: Page) => page.locator("header .status").innerText();
 const overviewRuns = (page: Page) =>
@@ -77,11 +79,7 @@ describe("removing a run (issue 19)", () => {
   });
 
   it("a run that failed to load can be removed; the status stops counting it as failed", async () => {
-    const { page, errors } = await openWorkspace(
-      suite.browser,
-      suite.url,
-      "?notebook=frames-overview&runs=samples/synthetic-feed-scroll/,samples/nosuch/",
-    );
+    const { page, errors } = await openWorkspace(suite.browser, suite.url, WITH_A_FAILED_RUN);
     expect(await status(page)).toMatch(/1 failed: samples\/nosuch/);
     await page.getByRole("button", { name: "remove samples/nosuch", exact: true }).click();
     await expect.poll(() => status(page), { timeout: 60_000 }).not.toMatch(/failed/);
