@@ -516,7 +516,15 @@ export class JbApp extends LitElement {
   /** A run's remove button: as after an add, the cells that read tables re-run and the URL, status, chart follow. */
   private async onRemoveRun(e: CustomEvent<string>) {
     const session = this.session;
-    if (!session || this.loading) return;
+    if (!session) return;
+    // A run is removed only between loads: Session.load is still adding rows and listing runs.
+    if (this.loading) {
+      this.removal = {
+        message: `${e.detail} stays: runs are still loading, remove it once they are in`,
+        dropped: false,
+      };
+      return;
+    }
     const removal = await removeRun(session, e.detail, this.urlLabels.has(e.detail));
     if (!removal) return;
     if (removal.dropped) this.dropped = Math.max(0, this.dropped - 1);
