@@ -89,4 +89,38 @@ describe("removing a run (issue 19)", () => {
     expect(errors).toEqual([]);
     await page.context().close();
   });
+
+  it("a dropped run goes too, and its toast says it cannot be re-read instead of offering Undo", async () => {
+    const { page, errors } = await openWorkspace(suite.browser, suite.url, "?notebook=frames-overview");
+    // the run's files, as a folder drop hands them over (named by its manifest's tables)
+    await page.evaluate(async (run) => {
+      const get = async (name: string) =>
+        new File([await (await fetch(`samples/${run}/${name}`)).blob()], name);
+      const manifest = (await (await fetch(`samples/${run}/manifest.json`)).json()) as {
+        tables: Record<string, { file: string }>;
+      };
+      const files = [await get("manifest.json")];
+      for (const { file } of Object.values(manifest.tables)) files.push(await get(file));
+      const dt = new DataTransfer();
+      for (const f of files) dt.items.add(f);
+      document
+        .querySelector("jb-app")!
+        .dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true }));
+    }, GONE);
+    await expect.poll(() => status(page), { timeout: 60_000 }).toMatch(/^2 runs loaded/);
+    expect(await page.locator("#overview [role=note]").count()).toBe(1);
+    await page.getByRole("button", { name: "remove dropped files", exact: true }).click();
+    await expect.poll(() => status(page), { timeout: 60_000 }).toMatch(/^1 run loaded/);
+    expect(await overviewRuns(page)).toEqual(["synthetic-feed-scroll"]);
+    const toast = page.locator("jb-app .toast");
+    expect(await toast.innerText()).toMatch(
+      new RegExp(`removed ${GONE}: it was dropped from disk and cannot be re-read`),
+    );
+    expect(await toast.getByRole("button", { name: "Undo" }).count()).toBe(0);
+    // no dropped run left: the note that a reload loses it goes
+    expect(await page.locator("#overview [role=note]").count()).toBe(0);
+    expect(new URL(page.url()).search).toBe("?notebook=frames-overview");
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
 });
