@@ -500,17 +500,27 @@ export class JbApp extends LitElement {
     this.session.removeEventListener("overview-ready", onRun);
     await early;
     this.loading = undefined;
-    this.status = runsStatus(this.session.runs, this.missingRuns);
-    await this.refreshChart();
-    this.tables = await listTables(this.session.engine).catch(() => []);
+    await this.showRuns(this.session);
   }
 
-  /** Runs added after the notebook opened (drop, URL): its cells that read tables re-run, the URL follows. */
+  /** The status line, the overview chart and the table list, from the runs now in the session. */
+  private async showRuns(session: Session) {
+    this.status = runsStatus(session.runs, this.missingRuns);
+    await this.refreshChart();
+    this.tables = await listTables(session.engine).catch(() => []);
+  }
+
+  /** After runs were added or removed: the notebook's cells that read tables re-run, the URL follows. */
+  private runsChanged() {
+    this.runsVersion++;
+    this.writeRunsToUrl();
+  }
+
+  /** Runs added after the notebook opened (drop, URL). */
   private async add(sources: Parameters<Session["load"]>[0]) {
     this.removal = undefined;
     await this.open(sources);
-    this.runsVersion++;
-    this.writeRunsToUrl();
+    this.runsChanged();
   }
 
   /** A run's remove button: as after an add, the cells that read tables re-run and the URL, status, chart follow. */
@@ -529,11 +539,8 @@ export class JbApp extends LitElement {
     if (!removal) return;
     if (removal.dropped) this.dropped = Math.max(0, this.dropped - 1);
     this.removal = removal;
-    this.runsVersion++;
-    this.writeRunsToUrl();
-    this.status = runsStatus(session.runs, this.missingRuns);
-    await this.refreshChart();
-    this.tables = await listTables(session.engine).catch(() => []);
+    this.runsChanged();
+    await this.showRuns(session);
   }
 
   private undoRemoval(url: string) {
