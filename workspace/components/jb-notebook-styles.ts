@@ -76,22 +76,9 @@ export const notebookStyles = css`
     cursor: text;
   }
   .toast {
-    position: fixed;
-    bottom: 20px;
-    left: 50%;
-    transform: translateX(-50%);
     background: #212529;
     color: #fff;
-    padding: 6px 12px;
-    border-radius: 4px;
-    font-size: 13px;
     z-index: 5;
-    display: flex;
-    gap: 10px;
-    align-items: center;
-  }
-  .toast button {
-    font-size: 12px;
   }
   option:disabled {
     color: #999;

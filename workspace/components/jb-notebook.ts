@@ -33,6 +33,7 @@ import "./jb-code-editor";
 import type { InsertKind } from "./jb-insert-bar";
 import "./jb-insert-bar";
 import { notebookStyles } from "./jb-notebook-styles";
+import { toastStyles } from "./toast-styles";
 import "./jb-output";
 import "./jb-shortcuts";
 
@@ -103,7 +104,7 @@ export class JbNotebook extends LitElement {
     this.shortcutsOpen = false;
   }
 
-  static override styles = notebookStyles;
+  static override styles = [toastStyles, notebookStyles];
 
   // On the window: "anywhere outside an editor" includes the page around the notebook (focus falls back to the
   // body when a clicked button goes away, e.g. the toast's Undo).
