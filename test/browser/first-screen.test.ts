@@ -34,10 +34,15 @@ const chart = (page: Page) => page.locator("#frames jb-plot figure > svg[viewBox
 /** The chart's box once drawn: read where it is now (the chart is redrawn once every run is in). */
 async function chartBox(page: Page): Promise<{ x: number; y: number; width: number; height: number }> {
   await chart(page).waitFor({ timeout: 60_000 });
-  return chart(page).evaluate((svg) => {
-    const r = svg.getBoundingClientRect();
-    return { x: r.x, y: r.y, width: r.width, height: r.height };
-  });
+  // a chart replaced between finding it and reading it reads as a 0x0 box at 0,0: read the one in the page
+  const read = () =>
+    chart(page).evaluate((svg) => {
+      const r = svg.getBoundingClientRect();
+      return svg.isConnected ? { x: r.x, y: r.y, width: r.width, height: r.height } : undefined;
+    });
+  let box: Awaited<ReturnType<typeof read>>;
+  await expect.poll(async () => (box = await read()), { timeout: 30_000 }).toBeDefined();
+  return box!;
 }
 
 function relativeLuminance(rgb: string): number {

@@ -499,8 +499,9 @@ export class JbApp extends LitElement {
 
   /** The status line, the overview chart and the table list, from the runs now in the session. */
   private async showRuns(session: Session) {
-    this.status = runsStatus(session.runs, this.missingRuns);
     await this.refreshChart();
+    // "N runs loaded" comes with the final chart, not before its redraw (a reader, or a test, may act on it)
+    this.status = runsStatus(session.runs, this.missingRuns);
     this.tables = await listTables(session.engine).catch(() => []);
   }
 
