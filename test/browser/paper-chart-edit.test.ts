@@ -37,10 +37,11 @@ describe("a paper chart's plot form in Chromium", () => {
     await expect
       .poll(() => code(page))
       .toContain('display(plot({...jb.diagdroid.anomalousGroupsPlot(groups), mark: "dot", fill: "label"}));');
-    // The colour legend now names the groups, not the metrics.
-    const legend = () => chartCell(page).locator("jb-output figure").first().innerText();
-    await expect.poll(legend).toMatch(/#1 group \d+/);
-    expect(await legend()).not.toMatch(/Mq \(max queuing\)/);
+    // The colour legend (its swatches, not the figure: the y axis names the groups too) now names the groups.
+    const legend = () =>
+      chartCell(page).locator("jb-output figure [class$='-swatches-wrap']").first().innerText();
+    await expect.poll(legend).not.toMatch(/Mq \(max queuing\)/);
+    expect(await legend()).toMatch(/#1 group \d+/);
 
     await page.reload();
     await page.locator("jb-notebook .block.cell").first().waitFor({ timeout: 60_000 });
