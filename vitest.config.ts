@@ -23,6 +23,9 @@ export default defineConfig({
           testTimeout: 240_000,
           hookTimeout: 300_000,
           fileParallelism: false,
+          // expect.poll's 1 s default is shorter than one DuckDB-WASM re-run on a loaded 2-core machine (CI at load 10):
+          // a poll that waits for a new state fails only when that state never comes, not when it is slow to come.
+          expect: { poll: { timeout: 60_000 } },
         },
       },
     ],

@@ -55,7 +55,9 @@ describe("a packed run in the workspace", () => {
 
   it("opens by URL through range reads of run.duckdb, with no Arrow file fetched", async () => {
     const { page, errors } = await open("&runs=runs/packed/");
-    await page.locator("jb-app .status", { hasText: "1 run loaded (attached)" }).waitFor({ timeout: 60_000 });
+    await page
+      .locator("jb-app .status", { hasText: "1 run loaded (attached)" })
+      .waitFor({ timeout: 120_000 });
     await expectChart(page);
     expect(requests.filter((r) => r.url.endsWith(".arrows"))).toEqual([]);
     const db = requests.filter((r) => r.url.endsWith("/run.duckdb"));
@@ -69,7 +71,7 @@ describe("a packed run in the workspace", () => {
 
   it("opens a dropped folder holding only manifest.json and run.duckdb, by attaching the File", async () => {
     const { page, errors } = await open("&runs=");
-    await page.locator("jb-app .status", { hasText: "0 runs loaded" }).waitFor({ timeout: 60_000 });
+    await page.locator("jb-app .status", { hasText: "0 runs loaded" }).waitFor({ timeout: 120_000 });
     // the drop carries just the two files: streaming could not even find the Arrow files
     await page.evaluate(async () => {
       const dt = new DataTransfer();
@@ -81,7 +83,9 @@ describe("a packed run in the workspace", () => {
         .querySelector("jb-app")!
         .dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true }));
     });
-    await page.locator("jb-app .status", { hasText: "1 run loaded (attached)" }).waitFor({ timeout: 60_000 });
+    await page
+      .locator("jb-app .status", { hasText: "1 run loaded (attached)" })
+      .waitFor({ timeout: 120_000 });
     await expectChart(page);
     // the page fetched the two files to drop them; DuckDB read nothing over HTTP
     expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual([

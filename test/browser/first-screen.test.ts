@@ -105,7 +105,7 @@ describe("first screen at 1440x900", () => {
       );
       h!.scrollIntoView({ block: "start" });
     }, target);
-    await expect.poll(() => toc.locator("a.active").innerText(), { timeout: 5_000 }).toBe(target);
+    await expect.poll(() => toc.locator("a.active").innerText(), { timeout: 30_000 }).toBe(target);
     expect(await toc.locator("a.active").getAttribute("aria-current")).toBe("location");
     // the sidebar stays in view while the page scrolls
     const side = (await toc.boundingBox())!;
@@ -114,7 +114,7 @@ describe("first screen at 1440x900", () => {
     // a click on an entry scrolls to its heading
     const first = await links.first().innerText();
     await links.first().click();
-    await expect.poll(() => toc.locator("a.active").innerText(), { timeout: 5_000 }).toBe(first);
+    await expect.poll(() => toc.locator("a.active").innerText(), { timeout: 30_000 }).toBe(first);
     expect(errors).toEqual([]);
 
     await Promise.all([

@@ -3,6 +3,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { servedWorkspace } from "../support/served-workspace";
+import { notebookSettled } from "../support/workspace-page";
 
 describe("notebook workspace in Chromium", () => {
   const served = servedWorkspace();
@@ -13,15 +14,9 @@ describe("notebook workspace in Chromium", () => {
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
     await page.goto(`${served.url}${query}`);
-    await page.locator("jb-notebook .block.cell").first().waitFor({ timeout: 60_000 });
-    await page.waitForFunction(
-      () => {
-        const nb = document.querySelector("jb-app")?.shadowRoot?.querySelector("jb-notebook");
-        return !!nb && !nb.shadowRoot?.querySelector(".status-pending");
-      },
-      undefined,
-      { timeout: 60_000 },
-    );
+    await page.locator("jb-notebook .block.cell").first().waitFor({ timeout: 120_000 });
+    // the runtime's own word, not "no cell shows pending" (true before a cell is first marked, and between runs)
+    await notebookSettled(page);
     return { page, errors };
   }
 
@@ -110,7 +105,7 @@ describe("notebook workspace in Chromium", () => {
     await page.keyboard.press("Control+End");
     await page.keyboard.type("\n-- typed before the crash");
     await page.reload();
-    await page.locator("jb-notebook .block.cell").first().waitFor({ timeout: 60_000 });
+    await page.locator("jb-notebook .block.cell").first().waitFor({ timeout: 120_000 });
     await expect
       .poll(() => cell(page, "jank_by_second").locator("jb-code-editor .cm-content").textContent())
       .toContain("-- typed before the crash");

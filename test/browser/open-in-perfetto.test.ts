@@ -83,7 +83,7 @@ describe("openInPerfetto handshake", () => {
     ui?.server.close();
   });
 
-  async function click(uiUrl: string, timeoutMs = 10_000): Promise<{ opener: Page; popup: Page }> {
+  async function click(uiUrl: string, timeoutMs = 60_000): Promise<{ opener: Page; popup: Page }> {
     const opener = await browser.newPage();
     await opener.goto(app.origin + "/");
     await opener.evaluate(([b64, u, t]) => Object.assign(window, { b64, ui: u, timeoutMs: t }), [

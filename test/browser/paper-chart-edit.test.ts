@@ -44,7 +44,7 @@ describe("a paper chart's plot form in Chromium", () => {
     expect(await legend()).toMatch(/#1 group \d+/);
 
     await page.reload();
-    await page.locator("jb-notebook .block.cell").first().waitFor({ timeout: 60_000 });
+    await page.locator("jb-notebook .block.cell").first().waitFor({ timeout: 120_000 });
     await notebookSettled(page);
     await expect.poll(() => code(page)).toContain('mark: "dot", fill: "label"');
     await expect.poll(() => marks(page, "dot").count()).toBe(bars);

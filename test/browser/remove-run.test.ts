@@ -70,7 +70,7 @@ describe("removing a run (issue 19)", () => {
     await page.getByRole("button", { name: `remove samples/${GONE}`, exact: true }).click();
     await onlyKeptShown(page);
     await page.reload();
-    await page.locator("jb-notebook .block.cell").first().waitFor({ timeout: 90_000 });
+    await page.locator("jb-notebook .block.cell").first().waitFor({ timeout: 120_000 });
     await notebookSettled(page);
     await onlyKeptShown(page);
     expect(runsInUrl(page)).toBe(`samples/${KEPT}`);

@@ -85,7 +85,7 @@ describe("state you can trust (issue 19)", () => {
     }, FRAMES_OVERVIEW);
     await page.getByRole("button", { name: "Open notebook" }).click();
     await expect.poll(() => status(page), { timeout: 90_000 }).toMatch(/^1 run loaded/);
-    await page.locator("jb-notebook .block.cell").first().waitFor({ timeout: 60_000 });
+    await page.locator("jb-notebook .block.cell").first().waitFor({ timeout: 120_000 });
     await notebookSettled(page);
     expect(await runIds(page, "runs_loaded")).toEqual(["synthetic-feed-scroll"]);
     expect(await slowShare(page)).toMatch(new RegExp(`of ${FEED_FRAMES} frames took longer than`));
@@ -93,7 +93,7 @@ describe("state you can trust (issue 19)", () => {
     expect(await mdOutput(page, "Smooth ratio")).toMatch(/Smooth ratio 0\.938/);
     expect(new URL(page.url()).search).toBe("?notebook=frames-overview.md");
     await page.reload();
-    await page.locator("jb-notebook .block.cell").first().waitFor({ timeout: 90_000 });
+    await page.locator("jb-notebook .block.cell").first().waitFor({ timeout: 120_000 });
     await notebookSettled(page);
     expect(await runIds(page, "runs_loaded")).toEqual(["synthetic-feed-scroll"]);
     expect(await status(page)).toMatch(/^1 run loaded/);
@@ -116,7 +116,7 @@ describe("state you can trust (issue 19)", () => {
     expect(after["metrics,total"]).toBeGreaterThan(before["metrics,total"]!);
     expect(new URL(page.url()).searchParams.get("runs")).toBe(`samples/synthetic-feed-scroll,${added}`);
     await page.reload();
-    await page.locator("jb-notebook .block.cell").first().waitFor({ timeout: 90_000 });
+    await page.locator("jb-notebook .block.cell").first().waitFor({ timeout: 120_000 });
     await notebookSettled(page);
     expect(await runIds(page, "runs_loaded")).toEqual(["k9-pixel-4a-android11-r1", "synthetic-feed-scroll"]);
     expect(await status(page)).toMatch(/^2 runs loaded/);
@@ -201,13 +201,13 @@ describe("state you can trust (issue 19)", () => {
     page.on("pageerror", (e) => errors.push(e.message));
     await page.goto(`${suite.url}?notebook=nosuch.md`);
     const alert = page.locator("#notebook [role=alert]");
-    await alert.waitFor({ timeout: 60_000 });
+    await alert.waitFor({ timeout: 120_000 });
     expect(await alert.innerText()).toMatch(
       /^no notebook named nosuch\.md \(looked at http:\/\/127\.0\.0\.1:\d+\/nosuch\.md: the server answered with an HTML page/,
     );
     expect(await page.locator("jb-notebook").count()).toBe(0); // index.html is not rendered as a notebook
     await page.goto(`${suite.url}?notebook=nosuch`);
-    await alert.waitFor({ timeout: 60_000 });
+    await alert.waitFor({ timeout: 120_000 });
     expect(await alert.innerText()).toMatch(
       /^no notebook named nosuch \(looked among the bundled notebooks: .*frames-overview.*triage/,
     );
@@ -230,7 +230,7 @@ describe("state you can trust (issue 19)", () => {
     await expect.poll(() => frames.innerText(), { timeout: 60_000 }).toMatch(/loading 1 run…/);
     expect(await frames.innerText()).not.toMatch(/No frames loaded/);
     release();
-    await page.locator("#frames jb-plot svg").first().waitFor({ timeout: 60_000 });
+    await page.locator("#frames jb-plot svg").first().waitFor({ timeout: 120_000 });
     await expect.poll(() => status(page), { timeout: 60_000 }).toMatch(/^1 run loaded/);
     await context.close();
   });

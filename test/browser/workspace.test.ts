@@ -54,8 +54,8 @@ describe("workspace shell in Chromium", () => {
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on("pageerror", (e) => pageErrors.push(e.message));
     await page.goto(server.url);
-    await page.locator("jb-app .status", { hasText: /runs? loaded/ }).waitFor({ timeout: 60_000 });
-    await page.locator("#frames jb-plot svg").first().waitFor({ timeout: 60_000 });
+    await page.locator("jb-app .status", { hasText: /runs? loaded/ }).waitFor({ timeout: 120_000 });
+    await page.locator("#frames jb-plot svg").first().waitFor({ timeout: 120_000 });
     // textContent: past 3 runs the list is folded (issue 19), and innerText reads nothing hidden
     const runText = await page.locator("jb-run-overview tr.run").first().textContent();
     expect(runText).toContain("synthetic");
@@ -83,13 +83,13 @@ describe("workspace shell in Chromium", () => {
     const errors: string[] = [];
     p.on("pageerror", (e) => errors.push(e.message));
     await p.goto(`${server.url}?runs=bad/truncated/,bad/newer/`);
-    await p.locator("jb-run-overview tr.run").nth(1).waitFor({ timeout: 60_000 });
+    await p.locator("jb-run-overview tr.run").nth(1).waitFor({ timeout: 120_000 });
     const truncated = await p.locator("jb-run-overview tr.run").nth(0).innerText();
     expect(truncated).toMatch(/bad\/truncated\/tasks\.arrows: table tasks: truncated Arrow stream/);
     const newer = await p.locator("jb-run-overview tr.run").nth(1).innerText();
     expect(newer).toMatch(/schema_version 99 is newer than this jankbook understands/);
     await p.goto(`${server.url}?runs=bad/mistyped/`);
-    await p.locator("#frames jb-plot svg").first().waitFor({ timeout: 60_000 });
+    await p.locator("#frames jb-plot svg").first().waitFor({ timeout: 120_000 });
     const mistyped = await p.locator("jb-run-overview tr.run").nth(0).innerText();
     expect(mistyped).toMatch(
       /bad\/mistyped\/ui_events\.arrows: table ui_events: missing column kind \(utf8\)/,
