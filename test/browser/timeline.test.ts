@@ -178,6 +178,7 @@ describe("the call timeline in Chromium (triage notebook)", () => {
   });
 
   it("the counters chart under it shows the same window on the same x axis", async () => {
+    await notebookSettled(page); // the selection cleared above may still be re-running cells: read the chart drawn last
     const w = await shown();
     const chart: Locator = cellDefining(page, "counterRows", "heapPoints")
       .locator("jb-output svg[viewBox]")

@@ -15,7 +15,7 @@ export async function openWorkspace(browser: Browser, url: string, query = ""): 
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
-  await page.goto(`${url}${query}`);
+  await page.goto(`${url}${query}`, { timeout: 120_000 });
   // Generous: parity opens the page while the headless run of the same notebook shares the 2 cores.
   await page.locator("jb-notebook .block.cell").first().waitFor({ timeout: 150_000 });
   await notebookSettled(page);
@@ -28,7 +28,8 @@ export async function notebookSettled(page: Page): Promise<void> {
     const nb = document.querySelector("jb-app")!.shadowRoot!.querySelector("jb-notebook") as unknown as {
       runtime?: { settled(ms: number): Promise<void> };
     };
-    await nb.runtime!.settled(60_000);
+    // triage's cells take a minute on a loaded 2-core machine (CI runs at load 10); a test's own timeout is 240 s
+    await nb.runtime!.settled(150_000);
   });
   // the notebook re-renders on the next animation frame after its cells settle
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
