@@ -16,6 +16,7 @@ import {
   type TimelineTrack,
 } from "../../cells/common/timeline-lod";
 import { TIME_AXIS, clampWindow, timeWindow, type TimeWindow } from "../../cells/common/time-window";
+import { holdInput } from "./view-input";
 
 export interface TimelineOptions {
   title?: string;
@@ -61,6 +62,7 @@ export class TimelineView extends EventTarget {
   private wanted: { window: TimeWindow; widthPx: number } | null = null;
   private inputTimer: ReturnType<typeof setTimeout> | null = null;
   private lastInput = 0;
+  private releaseInput: () => void = () => {};
 
   constructor(options: TimelineOptions, run: RunSql | null) {
     super();
@@ -95,12 +97,15 @@ export class TimelineView extends EventTarget {
     this.current = clampWindow(w, this.extent);
     this.dispatchEvent(new Event("window"));
     if (this.inputTimer) clearTimeout(this.inputTimer);
+    // the notebook is not settled (publish, tests) while the window is on its way to the cells reading it
+    else this.releaseInput = holdInput();
     // Trailing, but at least every 300 ms during a long gesture: dependents follow without re-running per frame.
     const now = Date.now();
     const delay = settle || now - this.lastInput > 300 ? 0 : 150;
     this.inputTimer = setTimeout(() => {
       this.inputTimer = null;
       this.lastInput = Date.now();
+      this.releaseInput();
       this.dispatchEvent(new Event("input"));
     }, delay);
   }

@@ -24,6 +24,16 @@ export function inputsHeldBack(): number {
   return held;
 }
 
+/** A view's own trailing timer (the timeline's window) holds a value back too; the returned call lets it go once. */
+export function holdInput(): () => void {
+  held++;
+  let released = false;
+  return () => {
+    if (!released) held--;
+    released = true;
+  };
+}
+
 /**
  * Framework's Generators.input, throttled: yields el.value now, then after "input" events, at most once per
  * `intervalMs` and always the value at the time it yields, so a drag re-runs its dependents a few times a second
