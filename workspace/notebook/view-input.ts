@@ -138,6 +138,18 @@ export function coerce(value: unknown, current: unknown): unknown {
     if (value !== "true" && value !== "false") throw new Error(`input expects true or false, got "${value}"`);
     return value === "true";
   }
+  // a timeline's window or a brushed range, or a multiple choice: --set gives them as JSON arrays
+  if (Array.isArray(current)) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(value) as unknown;
+    } catch {
+      parsed = undefined;
+    }
+    if (!Array.isArray(parsed))
+      throw new Error(`input expects a JSON array such as [1e9, 3e9], got "${value}"`);
+    return parsed;
+  }
   return value;
 }
 

@@ -43,6 +43,15 @@ describe("coerce", () => {
     expect(coerce("[1.5, 2]", null)).toEqual([1.5, 2]);
   });
 
+  it("reads a JSON array for an input holding an array: a timeline's window from --set", () => {
+    expect(coerce("[1e9, 3000000000]", [0, 4e9])).toEqual([1e9, 3e9]);
+    expect(coerce('["a", "b"]', ["a"])).toEqual(["a", "b"]);
+    expect(() => coerce("1e9,3e9", [0, 4e9])).toThrow(
+      'input expects a JSON array such as [1e9, 3e9], got "1e9,3e9"',
+    );
+    expect(() => coerce("{}", [0, 4e9])).toThrow("input expects a JSON array");
+  });
+
   it("names the expected type when text does not fit it", () => {
     expect(() => coerce("fast", 500)).toThrow('input expects a number, got "fast"');
     expect(() => coerce(" ", 500)).toThrow("input expects a number");
