@@ -48,13 +48,27 @@ async function entryNotebook(entry: PaletteEntry, prefix: string): Promise<strin
   return path;
 }
 
-/** Cycle samples whose 10 ms interval (previous sample, or as long as the next one for the first) meets w. */
-function cyclesOverlapping(ends: number[], w: readonly [number, number]): number {
+/** Samples whose interval (from the previous sample, or as long as the next one for the first) meets w. */
+function intervalsOverlapping(ends: number[], w: readonly [number, number]): number {
   ends.sort((a, b) => a - b);
   return ends.filter((end, k) => {
     const start = k > 0 ? ends[k - 1]! : end - (ends[1]! - ends[0]!);
     return end > w[0] && start < w[1];
   }).length;
+}
+
+/** Per kind, by time: the heap samples in w and the one on either side of it (the step line crosses w's edges). */
+function heapAround(samples: { kind: string; ts: number }[], w: readonly [number, number]): string[] {
+  const kinds = [...new Set(samples.map((s) => s.kind))].sort();
+  return kinds.flatMap((k) => {
+    const ts = samples
+      .filter((s) => s.kind === k)
+      .map((s) => s.ts)
+      .sort((a, b) => a - b);
+    const before = ts.filter((t) => t < w[0]).slice(-1);
+    const after = ts.filter((t) => t > w[1]).slice(0, 1);
+    return [...before, ...ts.filter((t) => t >= w[0] && t <= w[1]), ...after].map((t) => `${k}@${t}`);
+  });
 }
 
 /** Per method, brute force: calls meeting w, and the time in w of those with no caller of the same method. */
@@ -117,9 +131,9 @@ describe("ANALYSES palette", () => {
     const path = await entryNotebook(entry, "jb-palette-hw-");
     const { tables } = await readBundleFolder(run);
     const calls = tables.get("calls")!;
-    const cycleEnds = [...tables.get("hpc_samples")!]
-      .filter((r) => r.counter === "cpu-cycles")
-      .map((r) => Number(r.ts));
+    const hpc = [...tables.get("hpc_samples")!];
+    const ends = (counter: string) => hpc.filter((r) => r.counter === counter).map((r) => Number(r.ts));
+    const heap = [...tables.get("heap_samples")!].map((r) => ({ kind: String(r.kind), ts: Number(r.ts) }));
     async function shown(window: readonly [number, number]) {
       const r = await runNotebookFile(path, { runs: [run], set: { hwWindow: window } });
       try {
@@ -127,7 +141,11 @@ describe("ANALYSES palette", () => {
         expect(await r.runtime.value("hwWindow")).toEqual(window);
         const series = (await r.runtime.value("hwSeries")) as CounterInterval[];
         const profile = (await r.runtime.value("hwProfile")) as ProfileRow[];
-        return { cycles: series.filter((s) => s.counter === "cpu-cycles").length, profile };
+        const heap = r.states
+          .flatMap((s) => s.displays as { origin?: string; data?: { kind: string; ts: number }[] }[])
+          .find((d) => d.origin === "heapSeriesPlot")!.data!;
+        const count = (counter: string) => series.filter((s) => s.counter === counter).length;
+        return { cycles: count("cpu-cycles"), ipc: count("IPC"), heap, profile };
       } finally {
         await r.close();
       }
@@ -141,7 +159,18 @@ describe("ANALYSES palette", () => {
       [wide, a],
       [narrow, b],
     ] as const) {
-      expect(got.cycles).toBe(cyclesOverlapping(cycleEnds, w));
+      expect(got.cycles).toBe(intervalsOverlapping(ends("cpu-cycles"), w));
+      // IPC: one interval per instructions interval whose cycles sample at the same time counts some cycles
+      const ipcEnds = new Set(
+        hpc.filter((r) => r.counter === "cpu-cycles" && r.value > 0).map((r) => Number(r.ts)),
+      );
+      expect(got.ipc).toBe(
+        intervalsOverlapping(
+          ends("instructions").filter((t) => ipcEnds.has(t)),
+          w,
+        ),
+      );
+      expect(got.heap.map((p) => `${p.kind}@${p.ts}`)).toEqual(heapAround(heap, w));
       const rows = new Map(got.profile.map((p) => [p.methodId!, { calls: p.calls, inclusive: p.inclusive }]));
       expect(rows.size).toBeGreaterThan(20);
       expect(rows).toEqual(bruteProfile(calls, w));
