@@ -42,7 +42,7 @@ export interface CallTimelineOptions extends CallTimelineFilter {
   widthPx: number;
   /** pixels per bucket at least; default 2 */
   bucketPx?: number;
-  /** buckets per lane are cut so that lanes x buckets stays below this; default 8,000 (SVG rectangles Plot draws quickly) */
+  /** buckets per lane are cut so that lanes x buckets stays below this; default 8,000 (callTimelineSource, drawing on a canvas, asks for 20,000) */
   maxRects?: number;
   /** the lanes of the calls shown (callTimelineExtentQuery's `lanes`); default computed in the query, or from the summary */
   lanes?: number | null;
