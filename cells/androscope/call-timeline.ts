@@ -17,7 +17,6 @@
 // The cell builds the SQL and its bound parameters; the notebook runs it (cells never touch DuckDB).
 // Passing the window and the lanes (or the summary) makes every term of the query a constant; DuckDB-WASM
 // then runs it about twice as fast as with them computed inside.
-import * as Plot from "@observablehq/plot";
 import type { Table } from "apache-arrow";
 import { int32, int64, readColumns } from "../common/read-columns";
 import { summaryLanes, summaryWindowQuery, type CallTimelineSummary } from "./call-timeline-summary";
@@ -32,7 +31,6 @@ import {
   type CallTimelineFilter,
   type CallTimelineQuery,
 } from "./call-timeline-sql";
-import type { ProfileMethod } from "./method-profile";
 import { timeWindow } from "../common/time-window";
 
 export type { CallTimelineFilter, CallTimelineQuery } from "./call-timeline-sql";
@@ -44,7 +42,7 @@ export interface CallTimelineOptions extends CallTimelineFilter {
   widthPx: number;
   /** pixels per bucket at least; default 2 */
   bucketPx?: number;
-  /** buckets per lane are cut so that lanes x buckets stays below this; default 8,000 (SVG rectangles Plot draws quickly) */
+  /** buckets per lane are cut so that lanes x buckets stays below this; default 8,000 (callTimelineSource, drawing on a canvas, asks for 20,000) */
   maxRects?: number;
   /** the lanes of the calls shown (callTimelineExtentQuery's `lanes`); default computed in the query, or from the summary */
   lanes?: number | null;
@@ -225,29 +223,6 @@ function directQuery(
   });
 }
 
-export interface CallTimelinePlotOptions {
-  methods?: readonly ProfileMethod[];
-  threads?: readonly { id: number; name: string }[];
-  /** [t0, t1] ns: the x domain (the window the rows were queried for) */
-  window?: readonly [number, number] | null;
-  title?: string;
-  width?: number;
-}
-
-export interface TimelineRect {
-  kind: "call" | "bucket";
-  thread: string;
-  depth: number;
-  /** ms on the calls' clock */
-  x1: number;
-  x2: number;
-  method: string;
-  calls: number;
-  /** share of the rectangle's span the calls cover (1 for a call) */
-  occupancy: number;
-  title: string;
-}
-
 /** The level-of-detail query's columns, read once (call_id is null on bucket rows). */
 export function callTimelineRows(rows: Table) {
   const c = readColumns(rows, "call timeline rows", {
@@ -278,71 +253,5 @@ export function callTimelineRows(rows: Table) {
       const v = ids && c.calls[i] === 1 ? ids[i] : null;
       return v == null || callId!.isValid(i) === false ? null : Number(v);
     },
-  };
-}
-
-/** The query's rows as rectangles, ms; names from the methods and threads tables when given. */
-export function callTimelineRects(
-  rows: Table,
-  options: Pick<CallTimelinePlotOptions, "methods" | "threads"> = {},
-): TimelineRect[] {
-  const { n, thread, depth, start, end, calls, busy, method, isCall: callAt } = callTimelineRows(rows);
-  const methodNames = new Map((options.methods ?? []).map((m) => [m.id, `${m.className}.${m.methodName}`]));
-  const threadNames = new Map((options.threads ?? []).map((t) => [t.id, `${t.name} (${t.id})`]));
-  const out: TimelineRect[] = [];
-  for (let i = 0; i < n; i++) {
-    const name = methodNames.get(method[i]!) ?? `0x${method[i]!.toString(16)}`;
-    const span = end[i]! - start[i]!;
-    const isCall = callAt(i);
-    out.push({
-      kind: isCall ? "call" : "bucket",
-      thread: threadNames.get(thread[i]!) ?? `thread ${thread[i]}`,
-      depth: depth[i]!,
-      x1: start[i]! / 1e6,
-      x2: end[i]! / 1e6,
-      method: name,
-      calls: calls[i]!,
-      occupancy: isCall ? 1 : span > 0 ? Math.min(1, busy[i]! / span) : 1,
-      title: isCall
-        ? `${name}\n${(span / 1e6).toFixed(3)} ms from ${(start[i]! / 1e6).toFixed(3)} ms, depth ${depth[i]}`
-        : `${calls[i]} short calls, ${(busy[i]! / 1e6).toFixed(3)} ms busy, longest: ${name}`,
-    });
-  }
-  return out;
-}
-
-/** One lane per thread, depth downwards; short calls as translucent buckets (opacity = time covered). */
-export function callTimelinePlot(rows: Table, options: CallTimelinePlotOptions = {}): Plot.PlotOptions {
-  const rects = callTimelineRects(rows, options);
-  const threadOrder = [...new Set(rects.map((r) => r.thread))];
-  const depth = Math.max(1, ...rects.map((r) => r.depth + 1));
-  const w = options.window;
-  return {
-    title: options.title,
-    width: options.width,
-    height: 40 + threadOrder.length * (12 + 9 * depth),
-    marginLeft: 130,
-    x: {
-      label: "time since tracing began (ms)",
-      domain: w ? [Number(w[0]) / 1e6, Number(w[1]) / 1e6] : undefined,
-      grid: true,
-    },
-    y: { axis: null, domain: [depth, 0] },
-    fy: { label: null, domain: threadOrder, axis: "left", tickSize: 0 },
-    color: { type: "ordinal", scheme: "tableau10" },
-    marks: [
-      Plot.rect(rects, {
-        x1: "x1",
-        x2: "x2",
-        y1: "depth",
-        y2: (r: TimelineRect) => r.depth + 0.9,
-        fy: "thread",
-        fill: "method",
-        fillOpacity: (r: TimelineRect) => 0.25 + 0.75 * r.occupancy,
-        title: "title",
-        clip: true,
-      }),
-      Plot.frame({ stroke: "#ddd" }),
-    ],
   };
 }

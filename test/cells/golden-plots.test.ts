@@ -2,12 +2,10 @@
 // charts and DRAW's correlation graph and root causes are checked beside their other tests (plots.test.ts,
 // root-cause.test.ts).
 import type * as Plot from "@observablehq/plot";
-import { tableFromArrays } from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import { makeBundleTable } from "../../bundle/table-builder";
 import { callTree, callTreePlot } from "../../cells/androscope/call-tree";
 import { callSegments, callSegmentsPlot } from "../../cells/androscope/segments";
-import { callTimelinePlot } from "../../cells/androscope/call-timeline";
 import {
   counterSeries,
   counterSeriesPlot,
@@ -123,7 +121,6 @@ function androscopeCharts(): Record<string, Plot.PlotOptions | PlotSpec> {
     kind: ["java_heap", "java_heap", "java_heap", "native_heap", "native_heap"],
     value: [1, 3, 2, 4, 5].map((mb) => BigInt(mb * 1048576)),
   });
-  const rows = makeTimelineRows();
   // One record per entry and exit of the hand-worked calls, on the wall clock: no CPU ids, one shared CPU.
   const records = flatten(HAND_THREADS).flatMap((c) => [
     { thread: c.thread, method: c.method, action: "enter", wall: c.enter },
@@ -142,28 +139,7 @@ function androscopeCharts(): Record<string, Plot.PlotOptions | PlotSpec> {
     "androscope-counter-series": counterSeriesPlot(counterSeries(hpc), "IPC"),
     "androscope-heap-series": heapSeriesPlot(heapSeries(heap)),
     "androscope-call-segments": callSegmentsPlot(callSegments(calls, events)),
-    "androscope-call-timeline": callTimelinePlot(rows, { methods, threads: [{ id: 1, name: "main" }] }),
   };
-}
-
-/** The call timeline query's rows for HAND_THREADS' thread 1 at a coarse grid: A and C as calls, B bucketed. */
-function makeTimelineRows() {
-  const r = [
-    ["call", 1, 0, 0, 1000, 1, 1000, 1],
-    ["bucket", 1, 1, 100, 125, 2, 15, 2],
-    ["call", 1, 1, 300, 900, 1, 600, 3],
-    ["bucket", 1, 2, 310, 312, 1, 2, 2],
-  ] as const;
-  return tableFromArrays({
-    kind: r.map((x) => x[0]),
-    thread_id: Int32Array.from(r, (x) => x[1]),
-    depth: Int32Array.from(r, (x) => x[2]),
-    start: BigInt64Array.from(r, (x) => BigInt(x[3] * 1000)),
-    end: BigInt64Array.from(r, (x) => BigInt(x[4] * 1000)),
-    calls: Int32Array.from(r, (x) => x[5]),
-    busy: BigInt64Array.from(r, (x) => BigInt(x[6] * 1000)),
-    method_id: BigInt64Array.from(r, (x) => BigInt(x[7])),
-  });
 }
 
 describe("each cell's default chart matches its golden SVG", () => {

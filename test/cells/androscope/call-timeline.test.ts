@@ -1,16 +1,12 @@
 // The timeline's level-of-detail SQL over the calls table, run in DuckDB-WASM's Node build (one engine for
 // the file), against the brute-force rule in call-timeline-reference.ts.
 import { readFileSync } from "node:fs";
-import * as Plot from "@observablehq/plot";
 import fc from "fast-check";
-import { parseHTML } from "linkedom";
 import { describe, expect, it } from "vitest";
 import { buildCalls } from "../../../collectors/method-trace-calls";
 import {
   callTimelineExtentQuery,
-  callTimelinePlot,
   callTimelineQuery,
-  callTimelineRects,
   type CallTimelineOptions,
 } from "../../../cells/androscope/call-timeline";
 import { readMethodTrace } from "../../../collectors/sources/method-trace";
@@ -170,20 +166,5 @@ describe("callTimelineQuery on a real trace", () => {
       expect(rows.some((r) => r.kind === "call")).toBe(true);
       for (const r of rows) expect(r.end).toBeGreaterThanOrEqual(r.start);
     }
-  });
-
-  it("renders: one rectangle per row, lanes named after the threads", async () => {
-    const q = callTimelineQuery({ runId: "legacy", widthPx: 600, maxRects: 2000 });
-    const rows = await engine.query(q.sql, q.params);
-    const rects = callTimelineRects(rows, { methods: trace.methods, threads: trace.threads });
-    expect(rects).toHaveLength(rows.numRows);
-    expect(rects.some((r) => r.kind === "bucket" && r.occupancy > 0 && r.occupancy <= 1)).toBe(true);
-    expect(rects.some((r) => r.thread.startsWith("main"))).toBe(true);
-    const { document } = parseHTML("<html><body></body></html>");
-    const figure = Plot.plot({
-      ...callTimelinePlot(rows, { methods: trace.methods, threads: trace.threads }),
-      document,
-    }) as unknown as Element;
-    expect(figure.querySelectorAll("rect").length).toBeGreaterThanOrEqual(rects.length);
   });
 });

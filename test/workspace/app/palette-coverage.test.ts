@@ -16,8 +16,10 @@ const TIMELINE_LOD = "the in-memory level of detail behind jb.timeline";
 const HELPERS: Record<string, string> = {
   "androscope.CACHE_SCHEMA":
     "the timeline summary cache's schema version, used by callTimelineSummaryQueries",
-  "androscope.callTimelineRects":
-    "the rows callTimelinePlot draws; the call timeline entry reaches it through the plot",
+  "androscope.callTimelineQuery":
+    "one zoom level's query, run by callTimelineSource (the call timeline entries reach it through jb.timeline)",
+  "androscope.callTimelineExtentQuery":
+    "a run's extent and lanes without a summary: the timeline bench's direct path",
   "androscope.checkHpcColumns": "validates hpc_samples for counterSeries and attributeCounters",
   "androscope.exclusiveSegments": "each call's own running stretches, inside attributeCounters",
   "androscope.hpcColumns": "reads hpc_samples for counterSeries and attributeCounters",
