@@ -35,6 +35,15 @@ export const benchmarks: Benchmark[] = [
       await page.waitForFunction(() => performance.getEntriesByName("jb:first-chart").length > 0, undefined, {
         timeout: 120_000,
       });
+      // the status says "1 run loaded" (or what failed) once the chart's redraw over every run is in
+      await page.waitForFunction(
+        () =>
+          /runs? loaded/.test(
+            document.querySelector("jb-app")?.shadowRoot?.querySelector(".status")?.textContent ?? "",
+          ),
+        undefined,
+        { timeout: 120_000 },
+      );
       const result = await page.evaluate(() => {
         // (no named helper here: tsx would wrap it in a __name call the page does not have)
         const [loaded, engineReady, loadStart] = ["jb:runs-loaded", "jb:engine-ready", "jb:load-start"].map(
