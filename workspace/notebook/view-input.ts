@@ -18,13 +18,13 @@ export function setInputEvent(): Event {
   return e;
 }
 
-/** Values held back by the throttle, in every runtime: a notebook is not settled while one is on its way. */
+/** Values held back on a timer, in every runtime: a notebook is not settled while one is on its way. */
 let held = 0;
 export function inputsHeldBack(): number {
   return held;
 }
 
-/** A view's own trailing timer (the timeline's window) holds a value back too; the returned call lets it go once. */
+/** A value on its way on a timer (the throttle below, the timeline's window); the call returned lets it go, once. */
 export function holdInput(): () => void {
   held++;
   let released = false;
@@ -44,9 +44,10 @@ export function inputGenerator(el: InputElementLike, intervalMs = INPUT_INTERVAL
   let stale = true;
   let last = -Infinity;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let release = () => {};
   const now = () => (typeof performance !== "undefined" ? performance.now() : Date.now());
   const deliver = () => {
-    if (timer !== undefined) held--;
+    release();
     timer = undefined;
     if (!resolve) return;
     const r = resolve;
@@ -60,7 +61,7 @@ export function inputGenerator(el: InputElementLike, intervalMs = INPUT_INTERVAL
     const wait = last + intervalMs - now();
     if (wait <= 0) deliver();
     else if (timer === undefined) {
-      held++;
+      release = holdInput();
       timer = setTimeout(deliver, wait);
     }
   };
@@ -77,7 +78,7 @@ export function inputGenerator(el: InputElementLike, intervalMs = INPUT_INTERVAL
       return { done: false, value };
     },
     return() {
-      if (timer !== undefined) held--;
+      release();
       clearTimeout(timer);
       timer = undefined;
       el.removeEventListener("input", onInput);
@@ -122,13 +123,7 @@ export function inputLabel(el: unknown): string | undefined {
  */
 export function coerce(value: unknown, current: unknown): unknown {
   if (typeof value !== "string") return value;
-  if (current === null || current === undefined) {
-    try {
-      return JSON.parse(value) as unknown;
-    } catch {
-      return value;
-    }
-  }
+  if (current === null || current === undefined) return parsedOr(value, value);
   if (typeof current === "number") {
     const n = Number(value);
     if (value.trim() === "" || Number.isNaN(n)) throw new Error(`input expects a number, got "${value}"`);
@@ -140,17 +135,21 @@ export function coerce(value: unknown, current: unknown): unknown {
   }
   // a timeline's window or a brushed range, or a multiple choice: --set gives them as JSON arrays
   if (Array.isArray(current)) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(value) as unknown;
-    } catch {
-      parsed = undefined;
-    }
+    const parsed = parsedOr(value, undefined);
     if (!Array.isArray(parsed))
       throw new Error(`input expects a JSON array such as [1e9, 3e9], got "${value}"`);
     return parsed;
   }
   return value;
+}
+
+/** The JSON in text, or the fallback when it is not JSON. */
+function parsedOr(text: string, fallback: unknown): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return fallback;
+  }
 }
 
 /**
