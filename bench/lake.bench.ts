@@ -1,6 +1,7 @@
-// The lake (issue 18, item 4): `lake add` throughput, and a DUNE history query (context-similarity weights and
-// IQR flags over the run_summary of 10,000 runs x 1,000 frames) on the native engine over the lake's Parquet
-// (< 2 s), beside DuckDB-WASM on the same rows held in memory (it reads no Parquet) for the ratio.
+// The lake (docs/scaling.md, "The lake"): `lake add` throughput, and a DUNE history query (context-similarity
+// weights and IQR flags over the run_summary of 10,000 runs x 1,000 frames) on the native engine over the
+// lake's Parquet (< 2 s), beside DuckDB-WASM on the same rows held in memory (it reads no Parquet) for the
+// ratio.
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

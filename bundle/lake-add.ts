@@ -1,7 +1,8 @@
-// A device lab's history (issue 18, item 4): runs added to a lake of Hive-partitioned Parquet,
+// A device lab's history (docs/scaling.md, "The lake"): runs added to a lake of Hive-partitioned Parquet,
 // `<table>/app=.../device_model=.../api_level=.../run_id=.../*.parquet` (zstd), plus `run_summary/app=.../`, one row
 // a run with the figures cross-run notebooks need (DUNE §3's context attributes, frame counts, jank share,
-// percentiles). Written by native DuckDB (parquet is linked in; DuckDB-WASM cannot write it, STACK.md).
+// percentiles). Written by native DuckDB (parquet is linked in; DuckDB-WASM links no Parquet:
+// docs/architecture.md).
 import { mkdir, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";

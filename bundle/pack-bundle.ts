@@ -1,6 +1,7 @@
-// `packBundle(dir)`: a run's tables as one DuckDB database file, run.duckdb, beside the Arrow files (issue 18,
-// item 1). The workspace attaches it read-only instead of ingesting the Arrow streams. Written by native DuckDB
-// in a storage version the pinned DuckDB-WASM reads (STACK.md, "Native DuckDB, database files, Parquet").
+// `packBundle(dir)`: a run's tables as one DuckDB database file, run.duckdb, beside the Arrow files
+// (docs/scaling.md, "The packed file"). The workspace attaches it read-only instead of ingesting the Arrow
+// streams. Written by native DuckDB in a storage version the pinned DuckDB-WASM reads
+// (docs/architecture.md, "Decisions").
 import { open, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
@@ -14,7 +15,7 @@ import { columnTypeOf, tableSpec, type ColumnType } from "./schema";
 import { canonicalOrder, missingNullableColumns, nullsInRequiredColumn, validateSchema } from "./validate";
 
 export const PACK_FILE = "run.duckdb";
-/** DuckDB-WASM 1.32 (engine 1.4.3) reads files written with this storage version (measured, STACK.md). */
+/** DuckDB-WASM 1.32 (engine 1.4.3) reads files written in this storage version (docs/scaling.md). */
 export const PACK_STORAGE_VERSION = "v1.2.0";
 
 export interface PackResult {
@@ -191,7 +192,8 @@ async function packTable(
   let rows = 0;
   let batchIndex = 0;
   for await (const batch of batches) {
-    // A required column with nulls stops the table there: the batches before it are kept (DESIGN.md, "Bad input").
+    // A required column with nulls stops the table there: the batches before it are kept
+    // (docs/architecture.md).
     const bad = required.find((c) => (batch.getChild(c)?.nullCount ?? 0) > 0);
     if (bad) {
       const nulls = batch.getChild(bad)!.nullCount;

@@ -1,5 +1,6 @@
 // Copies Arrow columns into DuckDB data chunks for the native appender (@duckdb/node-api has no Arrow IPC
-// reader, STACK.md): fixed-width values and validity go over as whole buffers, strings one call a value.
+// reader offline, docs/architecture.md "Pins and traps"): fixed-width values and validity go over as whole
+// buffers, strings one call a value.
 import duckdb from "@duckdb/node-bindings";
 import {
   BIGINT,

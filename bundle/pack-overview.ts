@@ -1,5 +1,6 @@
-// The run overview's level-of-detail slices, computed once when a run is packed (issue 18): opening a packed
-// 10M-row run then reads 1,200 rows instead of scanning its frames in DuckDB-WASM (measured: 12-19 s cold).
+// The run overview's level-of-detail slices, computed once when a run is packed (docs/scaling.md): opening a
+// packed 10M-row run then reads 1,200 rows instead of scanning its frames in DuckDB-WASM (measured: 12-19 s
+// cold).
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { FRAMES_BUCKETED_SQL, OVERVIEW_SLICES, PACKED_OVERVIEW } from "../workspace/app/overview-chart";
 

@@ -1,7 +1,8 @@
 // One typed reader for every cell's input columns (Perfetto UI's `iter({ts: LONG, dur: LONG_NULL})` is the
 // model): each column is declared with its contract type and what a null reads as, checked with the same rule
 // as bundle/validate.ts, and returned as a typed array in one step. Chunks are read from their buffers, without
-// instanceof: tables may come from DuckDB-WASM's own apache-arrow instance (STACK.md, dual-package hazard).
+// instanceof: tables may come from DuckDB-WASM's own apache-arrow instance (the dual-package hazard,
+// docs/architecture.md).
 import type { Table, Vector } from "apache-arrow";
 import type { ColumnType } from "../../bundle/schema";
 import { requireColumns } from "../../bundle/require-columns";

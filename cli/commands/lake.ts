@@ -1,4 +1,5 @@
-// `jankbook lake add <bundle>... --lake DIR`: a device lab's runs as Hive-partitioned Parquet (issue 18, item 4).
+// `jankbook lake add <bundle>... --lake DIR`: a device lab's runs as Hive-partitioned Parquet
+// (docs/scaling.md).
 import type { Command } from "commander";
 import { lakeAdd } from "../../bundle/lake-add";
 

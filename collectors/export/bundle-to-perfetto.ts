@@ -1,7 +1,7 @@
-// A run bundle as a Perfetto trace (issue 16 item 3): frames (expected and actual, named by verdict so Perfetto
-// UI colours jank apart), DiagDroid tasks (queued and running per execution unit, a flow from each task's
-// queued slice to its running slice), DRAW render operations, AndroScope calls, input events, counters, and
-// the slices of an imported Perfetto or systrace trace on their own threads.
+// A run bundle as a Perfetto trace (docs/perfetto-export.md): frames (expected and actual, named by verdict
+// so Perfetto UI colours jank apart), DiagDroid tasks (queued and running per execution unit, a flow from
+// each task's queued slice to its running slice), DRAW render operations, AndroScope calls, input events,
+// counters, and the slices of an imported Perfetto or systrace trace on their own threads.
 import type { Table } from "apache-arrow";
 import type { TableName } from "../../bundle/schema";
 import { PerfettoTraceWriter } from "./perfetto-trace-writer";

@@ -1,4 +1,5 @@
-// DESIGN.md: cells/ are pure analyses and collectors/ produce the bundle; neither reaches into the other.
+// docs/architecture.md: cells/ are pure analyses and collectors/ produce the bundle; neither reaches into the
+// other.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 // A packed run (run.duckdb) opens in Chromium by attaching it: by URL (HTTP range reads) and dropped (a File
-// read lazily), without fetching or inserting any of its Arrow files (issue 18, item 2).
+// read lazily), without fetching or inserting any of its Arrow files (docs/scaling.md, "Tier 1").
 import { cp, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

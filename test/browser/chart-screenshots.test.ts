@@ -1,5 +1,5 @@
 // Every chart of notebooks/triage.md (and the runs overview above it) at 1440 and 900 px wide, as Chromium draws
-// it (issue 19): no text of a chart's SVG outside the SVG's box, none under 10 px, and each chart's picture
+// it: no text of a chart's SVG outside the SVG's box, none under 10 px, and each chart's picture
 // against its reviewed golden test/golden/screenshots/<cell>-<width>.png. Fonts differ slightly between machines,
 // so pictures are compared downscaled by half with a per-pixel tolerance; a changed picture is written to
 // test/output/screenshots/ for review, and `UPDATE_GOLDEN=1` rewrites the goldens once reviewed.

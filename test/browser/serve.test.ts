@@ -1,4 +1,4 @@
-// `jankbook serve` end to end (issue 18, item 5): the command started as a user starts it, on a lake made here
+// `jankbook serve` end to end (docs/scaling.md): the command started as a user starts it, on a lake made here
 // and a sample run; the page it prints draws its chart and runs its cells on the server's native DuckDB, and a
 // cell reaching for the file system is refused with the server's message.
 import { spawn, type ChildProcess } from "node:child_process";

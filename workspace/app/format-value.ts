@@ -1,5 +1,6 @@
-// How tables show a value (issue 19): nanosecond columns in ms or s with units, numbers with thousands
-// separators, long ids cut in the middle. Shared by <jb-table> and published reports (publish.ts).
+// How tables show a value, so raw int64 ns never reach a reader: nanosecond columns in ms or s with units,
+// numbers with thousands separators, long ids cut in the middle. Shared by <jb-table> and published reports
+// (publish.ts).
 import { TABLES } from "../../bundle/schema";
 
 /** Timestamps and durations the bundle stores in ns whose docs do not say so (bundle/schema.ts). */

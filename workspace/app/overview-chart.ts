@@ -1,6 +1,6 @@
-// The run overview's first chart (DESIGN.md use 1): frame durations over time, janky frames marked,
-// UI events as rules, logcat's jank events (log_events: skipped frames, GC pauses, Davey!, ANR, slow looper
-// messages) as orange rules, one facet per run.
+// The run overview's first chart (where and when did the run stutter?): frame durations over time, janky
+// frames marked, UI events as rules, logcat's jank events (log_events: skipped frames, GC pauses, Davey!,
+// ANR, slow looper messages) as orange rules, one facet per run.
 import * as Plot from "@observablehq/plot";
 import { tableExists, type SqlEngine } from "../db/engine";
 import { JANK_COLOR, ON_TIME_COLOR } from "../notebook/chart-theme";
@@ -54,7 +54,8 @@ export const OVERVIEW_SLICES = 1200;
 /**
  * A packed run's overview, computed by `jankbook pack` with FRAMES_BUCKETED_SQL (schema jb_overview of its
  * run.duckdb, unioned over attached runs by workspace/db/run-views.ts): read as is, and only the other runs'
- * frames (jb_overview.other_frames) are sliced here. A 10M-row run's chart then scans none of its frames (issue 18).
+ * frames (jb_overview.other_frames) are sliced here. A 10M-row run's chart then scans none of its frames
+ * (docs/scaling.md).
  */
 export const PACKED_OVERVIEW = "jb_overview";
 const FRAMES_PACKED_SQL = `

@@ -58,7 +58,7 @@ export class JbOutput extends LitElement {
         white-space: pre-wrap;
       }
       .md {
-        overflow-x: auto; /* a wide Markdown table scrolls in place, not the page (issue 19) */
+        overflow-x: auto; /* a wide Markdown table scrolls in place, not the page */
       }
       .md :first-child {
         margin-top: 0;

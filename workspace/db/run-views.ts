@@ -1,6 +1,6 @@
-// Runs attached from their database files (issue 18, item 2): each packed run is its own read-only attached
-// database, and the tables notebooks query (`frames`, `tasks`, ...) become views over every attached run's table
-// plus the rows streamed in from bundles without a database file.
+// Runs attached from their database files (docs/scaling.md, "Tier 1"): each packed run is its own read-only
+// attached database, and the tables notebooks query (`frames`, `tasks`, ...) become views over every attached
+// run's table plus the rows streamed in from bundles without a database file.
 import type { DatabaseEntry } from "../../bundle/manifest";
 import type { DatabaseFile } from "../../bundle/read-bundle";
 import { TABLE_NAMES } from "../../bundle/schema";

@@ -1,6 +1,7 @@
-// The native engine (issue 18, item 3): @duckdb/node-api (DuckDB 1.5, multi-threaded, parquet built in) behind
-// the same SqlEngine as DuckDB-WASM, for headless runs over big inputs. Node only. It has no Arrow IPC reader
-// (STACK.md): streams are decoded by apache-arrow and go in through the appender (bundle/pack-columns.ts).
+// The native engine (docs/scaling.md, "Tier 2"): @duckdb/node-api (DuckDB 1.5, multi-threaded, parquet built
+// in) behind the same SqlEngine as DuckDB-WASM, for headless runs over big inputs. Node only. It has no Arrow
+// IPC reader offline (docs/architecture.md): streams are decoded by apache-arrow and go in through the
+// appender (bundle/pack-columns.ts).
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from "@duckdb/node-api";
 import { RecordBatchReader } from "apache-arrow";
 import { DUCKDB_TYPE } from "../../bundle/duckdb-types";

@@ -1,4 +1,5 @@
-// DuckDB-WASM's blocking Node build: the engine of the headless runner and the tests (STACK.md).
+// DuckDB-WASM's blocking Node build: the engine of the headless runner and the tests (simpler than the
+// async worker build; docs/architecture.md, "Engines").
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";

@@ -1,5 +1,6 @@
-// A lake's tables as views (issue 18, item 4): schema `lake` of a native engine gets one view per table folder,
-// over its Hive-partitioned Parquet (bundle/lake-add.ts), so `SELECT ... FROM lake.run_summary` reads the lab.
+// A lake's tables as views (docs/scaling.md, "The lake"): schema `lake` of a native engine gets one view per
+// table folder, over its Hive-partitioned Parquet (bundle/lake-add.ts), so `SELECT ... FROM lake.run_summary`
+// reads the lab.
 import { readdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { quoteIdent, type SqlEngine } from "../db/engine";

@@ -1,6 +1,7 @@
 // Native DuckDB results as Arrow tables, typed the way DuckDB-WASM types them (DuckDB's Arrow converter:
 // HUGEINT and DECIMAL as Decimal128, DATE as Date32, TIMESTAMP as microseconds), so cells see the same
-// values under either engine. Built with the apache-arrow instance DuckDB-WASM's own results use (STACK.md).
+// values under either engine. Built with the apache-arrow instance DuckDB-WASM's own results use
+// (docs/architecture.md).
 import { createRequire } from "node:module";
 import { DuckDBTypeId, type DuckDBResultReader, type DuckDBType, type DuckDBValue } from "@duckdb/node-api";
 import type * as ArrowModule from "apache-arrow";

@@ -1,6 +1,6 @@
 // Node side of publish: DOMPurify on a jsdom window, Plot on linkedom's document (5x faster than jsdom for
-// Plot, STACK.md), and Arrow encoding that accepts tables from either apache-arrow instance (ESM, or the CJS one
-// DuckDB-WASM's results come from: STACK.md, dual-package hazard).
+// Plot, measured), and Arrow encoding that accepts tables from either apache-arrow instance (ESM, or the CJS
+// one DuckDB-WASM's results come from: the dual-package hazard, docs/architecture.md).
 import { createRequire } from "node:module";
 import createDOMPurify from "dompurify";
 import { JSDOM } from "jsdom";

@@ -1,4 +1,4 @@
-// `jankbook serve` (issue 18, item 5): the built workspace plus a SQL endpoint on one native DuckDB that holds
+// `jankbook serve` (docs/scaling.md): the built workspace plus a SQL endpoint on one native DuckDB that holds
 // the runs (loaded as `jankbook run` loads them) and the lake (views over its Parquet). Loopback only.
 //   GET  /api/engine            → {engine, version, runs, lake}
 //   POST /api/sql {sql, params} → Arrow IPC stream, or {error} (403 when refused)
@@ -21,7 +21,7 @@ const arrow = createRequire(import.meta.url)("apache-arrow") as {
   tableToIPC(t: unknown, type: "stream"): Uint8Array;
 };
 
-/** Loopback only (issue 18): the endpoint runs any query on the lab's data. */
+/** Loopback only: the endpoint runs any query on the lab's data. */
 export const HOST = "127.0.0.1";
 /** A request body larger than this is refused: notebook SQL is text, not data. */
 const MAX_BODY = 1 << 20;

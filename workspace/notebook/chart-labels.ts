@@ -1,7 +1,7 @@
 // What the chart theme (chart-theme.ts) knows about columns and text: human axis labels with units for the
 // column names the bundle (docs/tables.md), the cells and the notebooks use, which columns hold nanoseconds
-// (DESIGN.md: every bundle timestamp is int64 ns), words for boolean legends, and an estimate of how wide a
-// label is drawn at Plot's default 10 px font, so margins can be sized without a DOM.
+// (every bundle timestamp is int64 ns: docs/tables.md), words for boolean legends, and an estimate of how
+// wide a label is drawn at Plot's default 10 px font, so margins can be sized without a DOM.
 
 /** A column's unit when it is not what the chart should show: ns instants become s, ns durations ms. */
 export type NsKind = "instant" | "duration";

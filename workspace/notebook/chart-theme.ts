@@ -1,4 +1,4 @@
-// The one chart theme (issue 19, "What to build" 2): applied to Plot options wherever a chart is drawn (the
+// The one chart theme: applied to Plot options wherever a chart is drawn (the
 // workspace's outputs and overview, published and headless reports, the golden SVGs). Pure: it reads the options'
 // marks (their channels and data) and returns new options, so the same chart looks the same in every host.
 import * as Plot from "@observablehq/plot";
@@ -164,7 +164,7 @@ function mainField(bound: Bound): string | undefined {
   return bound.fields[0];
 }
 
-/** An axis label and, for raw nanoseconds, the transform to s or ms (DESIGN.md: bundle times are int64 ns). */
+/** An axis label and, for raw nanoseconds, the transform to s or ms (bundle times are int64 ns). */
 function axisScale(scale: Plot.ScaleOptions | undefined, bound: Bound): Plot.ScaleOptions | undefined {
   const field = mainField(bound);
   if (!field) return scale;
@@ -237,7 +237,7 @@ function wantsTip(m: AnyMark): boolean {
 function themedMark(m: unknown, tipped: unknown): unknown {
   if (!isMark(m)) return m;
   const patch: Record<string, unknown> = {};
-  // At most 10 px less is illegible (issue 19: chart text at ~6 px at 900 px wide).
+  // At most 10 px less is illegible (chart text was ~6 px at 900 px wide).
   const fontSize = (m as AnyMark).fontSize;
   if (m instanceof Plot.Text && typeof fontSize === "number" && fontSize < MIN_FONT)
     patch.fontSize = MIN_FONT;

@@ -7,7 +7,7 @@ export interface InputElementLike {
   dispatchEvent(event: Event): boolean;
 }
 
-/** How often a dragged input may re-run its dependents (issue 19: a 1 s drag queued ~4 s of work). */
+/** How often a dragged input may re-run its dependents (unthrottled, a 1 s drag queued ~4 s of work). */
 export const INPUT_INTERVAL_MS = 100;
 
 /** "input" events from NotebookRuntime.setInput (`--set`, tests, the API): a value set, not dragged; never held. */

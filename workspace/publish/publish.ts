@@ -1,7 +1,8 @@
-// Publish: one self-contained HTML file of an investigation (issue 9): prose, every plot as inline SVG, result
-// tables (first rows; optionally the full data as a downloadable Arrow file), code folded in <details>, the input
-// values at publish time and the provenance. It runs no code on open: a CSP meta forbids every script, and all
-// rendered Markdown/HTML goes through DOMPurify (script tags, on* attributes and javascript: URLs come out inert).
+// Publish: one self-contained HTML file of an investigation (docs/architecture.md, "Decisions"): prose, every
+// plot as inline SVG, result tables (first rows; optionally the full data as a downloadable Arrow file), code
+// folded in <details>, the input values at publish time and the provenance. It runs no code on open: a CSP
+// meta forbids every script, and all rendered Markdown/HTML goes through DOMPurify (script tags, on*
+// attributes and javascript: URLs come out inert).
 //
 //   publishNotebook(nb, states, context) -> string
 // Host-independent: the browser passes its `document` and DOMPurify; Node uses node-context.ts (jsdom).
@@ -97,7 +98,7 @@ function base64(bytes: Uint8Array): string {
 
 function renderTable(t: TableLike, label: string, ctx: PublishContext): string {
   const head = Math.min(ctx.headRows ?? 10, t.numRows);
-  // Issue 19: the rest (up to a bound) is in the page, folded behind a "show all" box that needs no script.
+  // The rest (up to a bound) is in the page, folded behind a "show all" box: readable without any script.
   const n = Math.min(Math.max(head, ctx.maxRows ?? 200), t.numRows);
   const fields = t.schema.fields;
   const cols = fields.map((f) => ({ name: f.name, vec: t.getChild(f.name) }));

@@ -1,7 +1,8 @@
-// The one sanitize entry point (issue 21): every host (the published page, the workspace's Markdown and outputs,
-// the headless runner) builds its sanitizer here from its DOMPurify instance. Two kinds:
+// The one sanitize entry point (docs/architecture.md, "Decisions"), so no host strips less: every host (the
+// published page, the workspace's Markdown and outputs, the headless runner) builds its sanitizer here from
+// its DOMPurify instance. Two kinds:
 //   prose  Markdown, md`` values, DOM nodes a cell displays: no <style> and no style= at all, so no text can
-//          restyle the rest of the page (hide a failed check's marker, cover it with a fixed box; issue 15)
+//          restyle the rest of the page (hide a failed check's marker, cover it with a fixed box)
 //   plot   Plot's SVG: its own <style> and style= stay, with every remote URL taken out of the CSS
 // In both, an image that is not a data: URL loses its src (the page is self-contained; the CSP blocks it anyway).
 

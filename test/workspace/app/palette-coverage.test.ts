@@ -1,4 +1,4 @@
-// Every analysis in cells/ is in reach from the palette (issue 20): each function or constant a paper's index.ts
+// Every analysis in cells/ is in reach from the palette: each function or constant a paper's index.ts
 // exports is called by some palette entry as jb.<paper>.<name>, or is listed here as a helper with the reason it
 // has no entry of its own. And the DiagDroid entry's two thresholds, moved from outside, change its report.
 import { mkdtemp, writeFile } from "node:fs/promises";
@@ -103,7 +103,7 @@ describe("the palette reaches every analysis in cells/", () => {
   it("lists no helper that an entry calls or that cells no longer export", () => {
     expect(Object.keys(HELPERS).filter((h) => called.has(h) || !exported.includes(h))).toEqual([]);
   });
-  it("reaches the analyses issue 20 names", () => {
+  it("reaches each paper's headline analyses", () => {
     for (const name of [
       "draw.rootCauses",
       "draw.correlationGraphPlot",

@@ -1,4 +1,4 @@
-// Parity of the engines (issue 18, item 3): every notebook in notebooks/ run headless on DuckDB-WASM (1.4, the
+// Parity of the engines (docs/scaling.md): every notebook in notebooks/ run headless on DuckDB-WASM (1.4, the
 // browser's engine) and on native DuckDB (@duckdb/node-api 1.5) gives the same value in every cell.
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";

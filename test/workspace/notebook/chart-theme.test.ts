@@ -1,4 +1,4 @@
-// The chart theme (issue 19): margins from label widths, the label dictionary, nanoseconds as s or ms, words on
+// The chart theme: margins from label widths, the label dictionary, nanoseconds as s or ms, words on
 // boolean legends, the jank palette. Expected numbers are worked out by hand from chart-labels.ts's widths.
 import * as Plot from "@observablehq/plot";
 import fc from "fast-check";

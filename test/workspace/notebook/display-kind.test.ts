@@ -1,4 +1,5 @@
-// One classifier decides what a displayed value is for the page, publish and the snapshot (issue 21).
+// One classifier decides what a displayed value is for the page, publish and the snapshot, so the three
+// agree.
 import { tableFromArrays } from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import { classifyDisplay } from "../../../workspace/notebook/display-kind";

@@ -1,4 +1,4 @@
-// The headless runner (jankbook run / publish) shows a ts cell's last expression too (issue 19): same runtime.
+// The headless runner (jankbook run / publish) shows a ts cell's last expression too: same runtime.
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createNodeEngine } from "../../../workspace/node/duckdb-node";

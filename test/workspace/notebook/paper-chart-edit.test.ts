@@ -1,4 +1,4 @@
-// Every paper chart is a spec the plot form can edit (issue 20): its channels are columns the form offers, an edit
+// Every paper chart is a spec the plot form can edit: its channels are columns the form offers, an edit
 // wraps the chart call in a plot({...}) literal that, run again, draws the edited chart, and a second edit changes
 // that literal.
 import * as Plot from "@observablehq/plot";
