@@ -5,8 +5,8 @@
 import * as Plot from "@observablehq/plot";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { parseHTML } from "linkedom";
-import { themePlot } from "../workspace/notebook/chart-theme";
-import { isPlotSpec, plotSpecToOptions, type PlotSpec } from "../workspace/notebook/plot-spec";
+import { themePlot } from "../charts/chart-theme";
+import { isPlotSpec, plotSpecToOptions, type PlotSpec } from "../charts/plot-spec";
 
 const { document } = parseHTML("<!doctype html><html><body></body></html>");
 

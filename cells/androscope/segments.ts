@@ -10,7 +10,7 @@
 // switched out in between, time unknown) is split at its middle between the two CPUs, as §V-3 does.
 import { chartSpec, type ChartSpec } from "../common/chart-spec";
 import type { Table } from "apache-arrow";
-import { int32, int64, optional, readColumns } from "../common/read-columns";
+import { int32, int64, optional, readColumns } from "../../bundle/read-columns";
 import { readCallColumns } from "./call-columns";
 import { partitionSegments } from "./segment-partition";
 

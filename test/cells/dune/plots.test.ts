@@ -18,7 +18,7 @@ import {
   similarityWeights,
   similarityWeightsPlot,
 } from "../../../cells/dune/index";
-import type { PlotSpec } from "../../../workspace/notebook/plot-spec";
+import type { PlotSpec } from "../../../charts/plot-spec";
 import { chartOptions, goldenSvgMismatch } from "../../golden-svg";
 
 const { document } = parseHTML("<!doctype html><html><body></body></html>");
