@@ -4,8 +4,8 @@ import * as Plot from "@observablehq/plot";
 import { parseHTML } from "linkedom";
 import { describe, expect, it } from "vitest";
 import { makeBundleTable } from "../../../bundle/table-builder";
+import { apriori } from "../../../cells/dune/context-rules";
 import {
-  apriori,
   aprioriPlot,
   deviationLabels,
   deviationLabelsPlot,
