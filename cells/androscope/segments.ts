@@ -253,6 +253,9 @@ export function callSegmentsPlot(
     end: s.pieces.end[i]! / 1e6,
     tip: `call ${call}`,
   }));
+  // CPU and thread ids are names, not quantities: said so (categorical colour, band rows) so that Plot does not guess
+  // at strings of digits (its "strings that appear to be numbers" warning); CPUs in numeric order, cpu10 after cpu2.
+  const cpus = [...new Set(s.pieces.cpu)].sort((a, b) => a - b).map(String);
   return chartSpec("callSegmentsPlot", {
     mark: "barX",
     data: rows,
@@ -262,8 +265,8 @@ export function callSegmentsPlot(
     layout: {
       marginLeft: 120,
       x: { label: "wall time (ms)", grid: true },
-      y: { label: null },
-      color: { legend: s.cpus === "records", label: "CPU" },
+      y: { type: "band", label: null },
+      color: { type: "categorical", domain: cpus, legend: s.cpus === "records", label: "CPU" },
     },
   });
 }
