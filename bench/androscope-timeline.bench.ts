@@ -12,7 +12,7 @@ import {
   callTimelineSummaryQueries,
   type CallTimelineSummary,
 } from "../cells/androscope/call-timeline-summary";
-import { createNodeEngine } from "../workspace/node/duckdb-node";
+import { createNodeEngine } from "../workspace/db/node/duckdb-node";
 import type { SqlEngine } from "../workspace/db/engine";
 import { timeMs, type Benchmark } from "./harness";
 

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RecordBatchStreamWriter } from "apache-arrow";
 import { newManifest } from "../bundle/manifest";
-import { packBundle } from "../bundle/pack-bundle";
+import { packBundle } from "../workspace/db/node/pack-bundle";
 import { makeBundleTable } from "../bundle/table-builder";
 
 // The budgets are for 10M rows: at this width a 2.7 GB stream. JB_BENCH_FRAMES=... for less.

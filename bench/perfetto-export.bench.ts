@@ -6,7 +6,7 @@ import { inflateSync } from "node:zlib";
 import type { Table } from "apache-arrow";
 import type { TableName } from "../bundle/schema";
 import { makeBundleTable } from "../bundle/table-builder";
-import { bundleToPerfetto } from "../collectors/export/bundle-to-perfetto";
+import { bundleToPerfetto } from "../export/bundle-to-perfetto";
 import { importPerfetto } from "../collectors/import/perfetto";
 import { decodePerfetto } from "../collectors/sources/perfetto/trace-decoder";
 import { timeMs, type Benchmark } from "./harness";

@@ -217,7 +217,7 @@ export function registerCollect(program: Command, setExitCode: (code: number) =>
 
 async function packCollected(dir: string): Promise<void> {
   try {
-    const { packBundle } = await import("../../bundle/pack-bundle");
+    const { packBundle } = await import("../../workspace/db/node/pack-bundle");
     const p = await packBundle(dir);
     if (p.errors.length)
       process.stderr.write(`${p.file}: packed with ${p.errors.length} errors: ${p.errors.join("; ")}\n`);

@@ -282,7 +282,7 @@ async function packBig(runs: ImportedRun[], always: boolean): Promise<string[]> 
     (r) => always || Object.values(r.tables).reduce((n, t) => n + (t?.numRows ?? 0), 0) >= PACK_ROWS,
   );
   if (!big.length) return [];
-  const { packBundle } = await import("../../bundle/pack-bundle");
+  const { packBundle } = await import("../../workspace/db/node/pack-bundle");
   const lines: string[] = [];
   for (const r of big) {
     const p = await packBundle(r.dir);

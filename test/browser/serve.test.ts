@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lakeAdd } from "../../bundle/lake-add";
+import { lakeAdd } from "../../workspace/db/node/lake-add";
 import { readBundleFolder } from "../../bundle/node-io";
 import { launchChromium } from "../support/chromium";
 import { notebookSettled, notebookSnapshot } from "../support/workspace-page";

@@ -20,7 +20,7 @@ import {
 import { freshName, insertCells, insertProse, replaceProse } from "../notebook/notebook-edits";
 import { freshenCells } from "../notebook/fresh-names";
 import { moveCell as moveCellIn } from "../notebook/move-cell";
-import { editPlot, plotTargets, type PlotFields, type PlotTarget } from "../notebook/plot-edit";
+import { editPlot, plotTargets, type PlotFields, type PlotTarget } from "../../charts/plot-edit";
 import { NotebookRuntime, readsTables, type CellState } from "../notebook/runtime";
 import { snapshotNotebook, type NotebookSnapshot } from "../notebook/snapshot";
 import { sanitize } from "../publish/browser-sanitize";

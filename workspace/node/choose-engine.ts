@@ -6,8 +6,8 @@ import { join } from "node:path";
 import { parseManifest } from "../../bundle/manifest";
 import { parseNotebook } from "../notebook/format";
 import { resolveRunDirs } from "./headless";
-import { createNativeEngine } from "./duckdb-native";
-import { createNodeEngine } from "./duckdb-node";
+import { createNativeEngine } from "../db/node/duckdb-native";
+import { createNodeEngine } from "../db/node/duckdb-node";
 import type { SqlEngine } from "../db/engine";
 
 export type EngineChoice = "auto" | "wasm" | "native";

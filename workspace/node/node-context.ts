@@ -7,7 +7,7 @@ import { JSDOM } from "jsdom";
 import { parseHTML } from "linkedom";
 import { Table, tableToIPC } from "apache-arrow";
 import type { PublishContext, PublishProvenance } from "../publish/publish";
-import { createSanitize, type Sanitize } from "../publish/sanitize";
+import { createSanitize, type Sanitize } from "../../charts/sanitize";
 
 const require = createRequire(import.meta.url);
 

@@ -8,13 +8,13 @@
 // Host-independent: the browser passes its `document` and DOMPurify; Node uses node-context.ts (jsdom).
 import * as Plot from "@observablehq/plot";
 import type { Notebook } from "../notebook/format";
-import { CHART_CSS, themePlot } from "../notebook/chart-theme";
+import { CHART_CSS, themePlot } from "../../charts/chart-theme";
 import { classifyDisplay, type TableLike } from "../notebook/display-kind";
-import { plotSpecToOptions } from "../notebook/plot-spec";
+import { plotSpecToOptions } from "../../charts/plot-spec";
 import { timelinePlot } from "../notebook/timeline-plot";
-import { formatValue } from "../app/format-value";
+import { formatValue } from "../../charts/format-value";
 import { boundedJson, describeValue } from "./bounded-json";
-import type { Sanitize } from "./sanitize";
+import type { Sanitize } from "../../charts/sanitize";
 import type { CellState } from "../notebook/runtime";
 import { inputLabel } from "../notebook/view-input";
 import { renderMarkdown } from "../notebook/markdown-render";
@@ -60,7 +60,7 @@ export interface PublishContext {
   maxChars?: number;
 }
 
-export { createSanitize, PURIFY_CONFIG, type Sanitize } from "./sanitize";
+export { createSanitize, PURIFY_CONFIG, type Sanitize } from "../../charts/sanitize";
 
 export const CSP =
   "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:; script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'";

@@ -14,7 +14,7 @@ import {
   queueTimeline,
   queueTimelinePlot,
 } from "../../../cells/diagdroid/index";
-import type { PlotSpec } from "../../../workspace/notebook/plot-spec";
+import type { PlotSpec } from "../../../charts/plot-spec";
 import { chartOptions } from "../../golden-svg";
 import { tasksTable, type T } from "./tasks-fixture";
 

@@ -6,8 +6,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { cells, parseNotebook } from "../../../workspace/notebook/format";
 import { runNotebookFile, type HeadlessResult } from "../../../workspace/node/headless";
 import { snapshotNotebook } from "../../../workspace/notebook/snapshot";
-import { createNativeEngine } from "../../../workspace/node/duckdb-native";
-import { createNodeEngine } from "../../../workspace/node/duckdb-node";
+import { createNativeEngine } from "../../../workspace/db/node/duckdb-native";
+import { createNodeEngine } from "../../../workspace/db/node/duckdb-node";
 import { differences } from "../../support/snapshot-diff";
 import { NOTEBOOKS, unfinishedCells } from "../../support/notebook-paths";
 

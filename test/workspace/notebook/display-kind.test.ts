@@ -4,7 +4,7 @@ import { tableFromArrays } from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import { classifyDisplay } from "../../../workspace/notebook/display-kind";
 import { md } from "../../../workspace/notebook/markdown-value";
-import { brushX, plot } from "../../../workspace/notebook/plot-spec";
+import { brushX, plot } from "../../../charts/plot-spec";
 import { snapshotValue } from "../../../workspace/notebook/snapshot";
 import { escapeHtml, renderDisplay } from "../../../workspace/publish/publish";
 
