@@ -51,7 +51,8 @@ export const OVERVIEW_SLICES = 1200;
 /**
  * A packed run's overview, computed by `jankbook pack` with FRAMES_BUCKETED_SQL (schema jb_overview of its
  * run.duckdb, unioned over attached runs by workspace/db/run-views.ts): read as is, and only the other runs'
- * frames (jb_overview.other_frames) are sliced here. A 10M-row run's chart then scans none of its frames (docs/scaling.md).
+ * frames (jb_overview.other_frames) are sliced (workspace/app/overview-data.ts). A 10M-row run's chart then scans
+ * none of its frames (docs/scaling.md).
  */
 export const PACKED_OVERVIEW = "jb_overview";
 export const FRAMES_PACKED_SQL = `
