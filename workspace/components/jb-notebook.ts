@@ -19,7 +19,7 @@ import { freshName, insertCells, insertProse, replaceProse } from "../notebook/n
 import { freshenCells } from "../notebook/fresh-names";
 import { moveCell as moveCellIn } from "../notebook/move-cell";
 import { editPlot, type PlotFields, type PlotTarget } from "../notebook/plot-edit";
-import { NotebookRuntime, readsTables, type CellState } from "../notebook/runtime";
+import { NotebookRuntime, readsTables } from "../notebook/runtime";
 import { snapshotNotebook, type NotebookSnapshot } from "../notebook/snapshot";
 import { sanitize } from "../publish/browser-sanitize";
 import { renderMarkdown } from "../notebook/markdown-render";
