@@ -3,23 +3,23 @@
 // State you can trust: the notebook's front matter decides the runs (opening another notebook
 // replaces them), the URL holds the notebook and the runs (history.replaceState), adding runs re-runs the cells
 // that read tables, and every failure says what was not found and where.
-import type * as Plot from "@observablehq/plot";
-import { LitElement, css, html, nothing } from "lit";
+import { LitElement, html, nothing } from "lit";
 import { toastStyles } from "./toast-styles";
+import { appStyles } from "./jb-app-styles";
+import { NotebookFileController } from "./notebook-file-controller";
+import { OverviewChartController } from "./overview-chart-controller";
+import { ToastController } from "./toast-controller";
 import { droppedSources, notServed, urlSource } from "../../bundle/browser-sources";
 import { prepareBundle } from "../../bundle/prepare-bundle";
 import { filesFromDrop } from "../app/dropped-files";
-import { overviewChartOptions } from "../../charts/overview-chart";
-import { overviewChartData } from "../app/overview-data";
 import { removeRun, type RunRemoval } from "../app/remove-run";
 import { runsStatus } from "../app/runs-status";
 import { Session } from "../app/session";
 import { createBrowserEngine } from "../db/duckdb-browser";
 import { listTables, tableExists, type SqlEngine, type TableInfo } from "../db/engine";
 import { RemoteHttpEngine, serverEngineInfo } from "../db/remote-http-engine";
-import { loadDraft, clearDraft } from "../app/autosave";
+import { loadDraft } from "../app/autosave";
 import { bundledNotebookFolders, bundledNotebooks, runsForNotebook } from "../app/notebook-sources";
-import { openNotebookFile, saveNotebookFile } from "../app/notebook-files";
 import {
   bundledName,
   openedNotebook,
@@ -28,9 +28,7 @@ import {
   type ResolvedNotebook,
 } from "../app/notebook-resolve";
 import { runsParam, runsToWrite, withUrlState } from "../app/url-state";
-import { parseNotebook } from "../notebook/format";
 import { explainLoadFailures } from "../notebook/load-failures";
-import { version } from "../../package.json";
 import type { JbNotebook } from "./jb-notebook";
 import "./jb-notebook-picker";
 import "./jb-plot";
@@ -43,22 +41,20 @@ export class JbApp extends LitElement {
   static override properties = {
     session: { attribute: false },
     status: { state: true },
-    chart: { state: true },
-    chartError: { state: true },
     dragging: { state: true },
     notebookText: { state: true },
     notebookPath: { state: true },
-    recovered: { state: true },
     tables: { state: true },
     loading: { state: true },
     notebookError: { state: true },
     runsVersion: { state: true },
     dropped: { state: true },
     headings: { state: true },
-    removal: { state: true },
   };
   /** the last run removed: its toast, with Undo when it came from a URL */
-  declare removal: RunRemoval | undefined;
+  private readonly removal = new ToastController<RunRemoval>(this);
+  private readonly overview = new OverviewChartController(this);
+  private readonly file = new NotebookFileController(this);
   /** the notebook's headings, for the table of contents (jb-notebook's "headings" event) */
   declare headings: TocHeading[];
   /** while runs load: how many, and how many are in */
@@ -80,13 +76,9 @@ export class JbApp extends LitElement {
   private runLists?: Promise<[string[], string[]]>;
   declare notebookText: string | undefined;
   declare notebookPath: string;
-  declare recovered: string | undefined;
   declare tables: TableInfo[];
-  private fileHandle?: FileSystemFileHandle;
   declare session: Session | undefined;
   declare status: string;
-  declare chart: Plot.PlotOptions | undefined;
-  declare chartError: string | undefined;
   declare dragging: boolean;
 
   constructor() {
@@ -100,128 +92,7 @@ export class JbApp extends LitElement {
     this.headings = [];
   }
 
-  static override styles = [
-    toastStyles,
-    css`
-      :host {
-        display: block;
-        min-height: 100vh;
-      }
-      header {
-        display: flex;
-        flex-wrap: wrap;
-        align-items: center;
-        gap: 8px 16px;
-        padding: 8px 20px;
-        border-bottom: 1px solid var(--jb-border);
-        background: var(--jb-panel);
-      }
-      h1 {
-        font-size: 18px;
-        margin: 0;
-        letter-spacing: 0.02em;
-        display: flex;
-        align-items: center;
-        gap: 6px;
-      }
-      h1 img {
-        width: 20px;
-        height: 20px;
-      }
-      .status {
-        color: var(--jb-muted);
-        font-size: 13px;
-        flex: 1 1 220px;
-        min-width: 0;
-        overflow-wrap: anywhere;
-      }
-      .actions {
-        display: flex;
-        flex-wrap: wrap;
-        gap: 6px;
-      }
-      form {
-        display: flex;
-        gap: 6px;
-      }
-      input[type="url"] {
-        width: 240px;
-        font: inherit;
-        font-size: 13px;
-        padding: 3px 6px;
-      }
-      /* The contents follow the reader in a sidebar from 1200 px; below, a folded list above the runs. */
-      .layout {
-        display: grid;
-        grid-template-columns: minmax(0, 1fr);
-      }
-      @media (min-width: 1200px) {
-        .layout {
-          grid-template-columns: 240px minmax(0, 1fr);
-        }
-      }
-      main {
-        padding: 12px 20px;
-        max-width: 1200px;
-        min-width: 0;
-      }
-      jb-toc:not([wide]) {
-        margin: 0 0 8px;
-      }
-      section {
-        background: var(--jb-panel);
-        border: 1px solid var(--jb-border);
-        border-radius: 6px;
-        padding: 10px 16px;
-        margin-bottom: 12px;
-      }
-      #overview {
-        padding: 6px 16px;
-      }
-      h2 {
-        font-size: 15px;
-        margin: 0 0 8px;
-      }
-      .hint {
-        color: var(--jb-muted);
-        font-size: 12px;
-      }
-      .error {
-        color: var(--jb-bad);
-        font-family: ui-monospace, monospace;
-        font-size: 12px;
-      }
-      .recovered {
-        background: var(--jb-note-bg, #fff3bf);
-        border: 1px solid var(--jb-note-border, #ffe066);
-        border-radius: 6px;
-        padding: 8px 12px;
-        margin-bottom: 12px;
-        font-size: 13px;
-      }
-      #schema {
-        margin-bottom: 16px;
-        font-size: 13px;
-      }
-      /* the removed-run toast (its shape: toast-styles.ts) */
-      .toast {
-        background: var(--jb-fg, #212529);
-        color: var(--jb-panel, #fff);
-        z-index: 6;
-      }
-      .drop {
-        position: fixed;
-        inset: 0;
-        background: var(--jb-accent-soft);
-        border: 3px dashed var(--jb-accent);
-        display: flex;
-        align-items: center;
-        justify-content: center;
-        font-size: 20px;
-        pointer-events: none;
-      }
-    `,
-  ];
+  static override styles = [toastStyles, appStyles];
 
   override connectedCallback() {
     super.connectedCallback();
@@ -267,7 +138,7 @@ export class JbApp extends LitElement {
       const original = notebook?.text;
       const draft = notebook ? loadDraft(this.notebookPath) : undefined;
       const text = draft && draft.text !== original ? draft.text : original;
-      if (draft && draft.text !== original) this.recovered = draft.at;
+      if (draft && draft.text !== original) this.file.setRecovered(draft.at);
       // ?runs= (also what the page writes once runs are added) replaces the notebook's own runs.
       const own = server ? { runs: [], missing: [] } : await this.runsOf(text, notebook?.folder, !!name);
       this.ownRuns = own.runs;
@@ -322,9 +193,8 @@ export class JbApp extends LitElement {
 
   /** "Open notebook": the file's front matter decides the runs; the previous notebook's runs go. */
   private async openFile() {
-    const file = await openNotebookFile();
+    const file = await this.file.open();
     if (!file) return;
-    this.fileHandle = file.handle;
     rememberOpened(sessionStorage, file.name, file.text);
     const same = bundledName(file.name, bundledNotebooks());
     const folder = same === undefined ? undefined : bundledNotebookFolders()[same];
@@ -337,7 +207,7 @@ export class JbApp extends LitElement {
   /** Opens a notebook with exactly its own runs: the session is replaced unless it holds just those already. */
   private async switchNotebook(name: string, path: string, text: string, folder: string | undefined) {
     this.notebookError = undefined;
-    this.recovered = undefined;
+    this.file.setRecovered(undefined);
     this.notebookName = name;
     this.notebookPath = path;
     const server = new URLSearchParams(location.search).get("engine") === "server";
@@ -364,7 +234,7 @@ export class JbApp extends LitElement {
       this.session = undefined;
       this.urlLabels.clear();
       this.dropped = 0;
-      this.chart = undefined;
+      this.overview.clear();
       this.status = "starting DuckDB…";
       void old.engine.close().catch(() => undefined);
       this.session = new Session(await createBrowserEngine());
@@ -401,10 +271,7 @@ export class JbApp extends LitElement {
 
   private async saveFile() {
     const nb = this.notebookElement();
-    if (!nb) return;
-    this.fileHandle = await saveNotebookFile(this.notebookPath, nb.currentText(), this.fileHandle);
-    nb.markSaved();
-    this.recovered = undefined;
+    if (nb) await this.file.save(nb, this.notebookPath);
   }
 
   private explaining = new WeakMap<Session, SqlEngine>();
@@ -428,37 +295,11 @@ export class JbApp extends LitElement {
 
   private async publish() {
     const nb = this.notebookElement();
-    const rt = nb?.runtime;
-    if (!nb || !rt) return;
-    await rt.settled(30_000).catch(() => undefined);
-    // Publishing pulls the runtime, markdown-it and DOMPurify: loaded on first use, not at page start.
-    const [{ publishNotebook }, { sanitize }, { notebookProvenance, runProvenance }] = await Promise.all([
-      import("../publish/publish"),
-      import("../publish/browser-sanitize"),
-      import("../publish/provenance"),
-    ]);
-    const notebook = rt.notebook;
-    const html = publishNotebook(notebook, rt.states(), {
-      document,
-      sanitize,
-      provenance: notebookProvenance({
-        notebook: this.notebookPath,
-        title: parseNotebook(nb.currentText()).frontMatter?.title,
-        runs: (this.session?.runs ?? []).flatMap((r) => (r.manifest ? [runProvenance(r.manifest)] : [])),
-        jankbookVersion: version,
-        inputs: rt.inputs(),
-      }),
-    });
-    const a = Object.assign(document.createElement("a"), {
-      href: URL.createObjectURL(new Blob([html], { type: "text/html" })),
-      download: this.notebookPath.replace(/\.md$/, ".html"),
-    });
-    a.click();
+    if (nb) await this.file.publish(nb, this.notebookPath, this.session?.runs ?? []);
   }
 
   private discardRecovered() {
-    clearDraft(this.notebookPath);
-    this.recovered = undefined;
+    this.file.discard(this.notebookPath);
     this.notebookText = bundledNotebooks()[this.notebookPath.replace(/\.md$/, "")] ?? this.notebookText;
   }
 
@@ -514,7 +355,7 @@ export class JbApp extends LitElement {
 
   /** Runs added after the notebook opened (drop, URL). */
   private async add(sources: Parameters<Session["load"]>[0]) {
-    this.removal = undefined;
+    this.removal.clear();
     await this.open(sources);
     this.runsChanged();
   }
@@ -525,22 +366,22 @@ export class JbApp extends LitElement {
     if (!session) return;
     // A run is removed only between loads: Session.load is still adding rows and listing runs.
     if (this.loading) {
-      this.removal = {
+      this.removal.show({
         message: `${e.detail} stays: runs are still loading, remove it once they are in`,
         dropped: false,
-      };
+      });
       return;
     }
     const removal = await removeRun(session, e.detail, this.urlLabels.has(e.detail));
     if (!removal) return;
     if (removal.dropped) this.dropped = Math.max(0, this.dropped - 1);
-    this.removal = removal;
+    this.removal.show(removal);
     this.runsChanged();
     await this.showRuns(session);
   }
 
   private undoRemoval(url: string) {
-    this.removal = undefined;
+    this.removal.clear();
     void this.add(this.urlSources([url]));
   }
 
@@ -556,40 +397,8 @@ export class JbApp extends LitElement {
     this.tables = await listTables(engine).catch(() => []);
   }
 
-  /** `overviewReady`: a run's frames and UI events are in DuckDB though the run is not listed yet. */
-  private async refreshChart(overviewReady = false) {
-    if (!this.session || (!overviewReady && !this.session.hasTable("frames"))) {
-      this.chart = undefined;
-      return;
-    }
-    try {
-      const engine = this.session.engine;
-      const hasEvents = overviewReady
-        ? await tableExists(engine, "ui_events")
-        : this.session.hasTable("ui_events");
-      const queryStart = performance.now();
-      const data = await overviewChartData(engine, hasEvents);
-      // the workspace bench reads these: the overview's queries, cold (first) and warm (the redraw after the load)
-      performance.measure("jb:overview-query", { start: queryStart, end: performance.now() });
-      this.chart = this.fitFirstScreen(overviewChartOptions(data, Math.min(1160, this.chartWidth())));
-      this.chartError = undefined;
-    } catch (e) {
-      this.chartError = (e as Error).message;
-    }
-  }
-
-  /** The frames section's inner width: the chart never makes the page scroll sideways. */
-  private chartWidth(): number {
-    const section = this.renderRoot.querySelector<HTMLElement>("#frames");
-    return section ? section.clientWidth - 34 : this.clientWidth - 80 || 960;
-  }
-
-  /** The first chart stays above the fold: no taller than the window below the frames section's top. */
-  private fitFirstScreen(options: Plot.PlotOptions): Plot.PlotOptions {
-    const section = this.renderRoot.querySelector<HTMLElement>("#frames");
-    if (!section || options.height === undefined) return options;
-    const room = innerHeight - (section.getBoundingClientRect().top + scrollY) - 110; // title, legend, padding
-    return { ...options, height: Math.max(240, Math.min(options.height, room)) };
+  private refreshChart(overviewReady = false) {
+    return this.overview.refresh(this.session, overviewReady);
   }
 
   private async onDrop(e: DragEvent) {
@@ -646,9 +455,9 @@ export class JbApp extends LitElement {
         <main>
           ${this.wideToc() ? nothing : toc}
           ${
-            this.recovered
+            this.file.recovered
               ? html`<div class="recovered" role="status">
-                  Recovered unsaved edits from ${this.recovered}.
+                  Recovered unsaved edits from ${this.file.recovered}.
                   <button @click=${this.discardRecovered}>Discard them</button>
                 </div>`
               : nothing
@@ -667,10 +476,10 @@ export class JbApp extends LitElement {
           </section>
           <section id="frames">
             <h2>Frames</h2>
-            ${this.chartError ? html`<div class="error">${this.chartError}</div>` : nothing}
+            ${this.overview.error ? html`<div class="error">${this.overview.error}</div>` : nothing}
             ${
-              this.chart
-                ? html`<jb-plot .options=${this.chart}></jb-plot>`
+              this.overview.chart
+                ? html`<jb-plot .options=${this.overview.chart}></jb-plot>`
                 : this.loading
                   ? html`<p class="hint loading" role="status">
                       loading ${this.loading.total} run${this.loading.total === 1 ? "" : "s"}…
@@ -706,11 +515,11 @@ export class JbApp extends LitElement {
         </main>
       </div>
       ${
-        this.removal
+        this.removal.value
           ? html`<div class="toast" role="status">
-              ${this.removal.message}
-              ${this.removal.undo ? html`<button @click=${() => this.undoRemoval(this.removal!.undo!)}>Undo</button>` : nothing}
-              <button aria-label="dismiss" @click=${() => (this.removal = undefined)}>×</button>
+              ${this.removal.value.message}
+              ${this.removal.value.undo ? html`<button @click=${() => this.undoRemoval(this.removal.value!.undo!)}>Undo</button>` : nothing}
+              <button aria-label="dismiss" @click=${() => this.removal.clear()}>×</button>
             </div>`
           : nothing
       }

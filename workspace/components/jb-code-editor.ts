@@ -50,7 +50,7 @@ export class JbCodeEditor extends LitElement {
     }
   `;
 
-  private emit(name: string, detail?: string) {
+  private emit(name: keyof CodeEditorEvents, detail?: string) {
     this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
   }
 
@@ -139,3 +139,19 @@ export class JbCodeEditor extends LitElement {
   }
 }
 customElements.define("jb-code-editor", JbCodeEditor);
+
+/** What <jb-code-editor> dispatches: the editor's text as detail, but for "editor-escape". */
+interface CodeEditorEvents {
+  /** the user typed (not text set through `code`) */
+  "code-change": CustomEvent<string>;
+  /** Shift+Enter or Mod+Enter: run this code */
+  "run-cell": CustomEvent<string>;
+  /** the editor lost focus, with its text */
+  "editor-blur": CustomEvent<string>;
+  /** Escape: leave the editor */
+  "editor-escape": CustomEvent<undefined>;
+}
+
+declare global {
+  interface HTMLElementEventMap extends CodeEditorEvents {}
+}

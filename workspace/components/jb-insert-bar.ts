@@ -41,3 +41,10 @@ export class JbInsertBar extends LitElement {
   }
 }
 customElements.define("jb-insert-bar", JbInsertBar);
+
+declare global {
+  interface HTMLElementEventMap {
+    /** <jb-insert-bar>: add a block of this kind right here */
+    insert: CustomEvent<InsertKind>;
+  }
+}

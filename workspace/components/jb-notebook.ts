@@ -5,14 +5,12 @@
 // shows them); every change to the notebook's structure is undoable (Ctrl/Cmd+Z outside an editor, or the toast).
 import * as Inputs from "@observablehq/inputs";
 import { LitElement, html, nothing } from "lit";
-import { unsafeHTML } from "lit/directives/unsafe-html.js";
 import { listTables, type SqlEngine } from "../db/engine";
 import {
   cells as cellsOf,
   parseNotebook,
   removeCell,
   serializeNotebook,
-  type Block,
   type Cell,
   type CellKind,
   type Notebook,
@@ -20,41 +18,30 @@ import {
 import { freshName, insertCells, insertProse, replaceProse } from "../notebook/notebook-edits";
 import { freshenCells } from "../notebook/fresh-names";
 import { moveCell as moveCellIn } from "../notebook/move-cell";
-import { editPlot, plotTargets, type PlotFields, type PlotTarget } from "../../charts/plot-edit";
-import { NotebookRuntime, readsTables, type CellState } from "../notebook/runtime";
+import { editPlot, type PlotFields, type PlotTarget } from "../../charts/plot-edit";
+import { NotebookRuntime, readsTables } from "../notebook/runtime";
 import { snapshotNotebook, type NotebookSnapshot } from "../notebook/snapshot";
 import { sanitize } from "../publish/browser-sanitize";
 import { renderMarkdown } from "../notebook/markdown-render";
 import { clearDraft, saveDraft } from "../app/autosave";
-import { ANALYSES, type PaletteEntry } from "../app/analysis-palette";
+import type { PaletteEntry } from "../app/analysis-palette";
 import type { SQLNamespace } from "@codemirror/lang-sql";
-import { headingIds } from "../app/heading-ids";
 import "./jb-code-editor";
 import type { InsertKind } from "./jb-insert-bar";
 import "./jb-insert-bar";
 import { notebookStyles } from "./jb-notebook-styles";
 import { toastStyles } from "./toast-styles";
+import { cellBlock, notebookToolbar, proseBlock, type NotebookBlockHost } from "./notebook-blocks";
+import { HeadingsController } from "./headings-controller";
+import { NotebookDrafts } from "./notebook-drafts";
+import { NotebookKeysController, type NotebookKeyActions } from "./notebook-keys";
+import { ToastController } from "./toast-controller";
+import { UndoController } from "./undo-controller";
 import "./jb-output";
 import "./jb-shortcuts";
+import type { TocHeading } from "./jb-toc";
 
-/** Same text, give or take the final newline a cell's source keeps in the file. */
-const sameCode = (a: string, b: string) => a.replace(/\r?\n$/, "") === b.replace(/\r?\n$/, "");
-
-/** Is the key meant for a text field (an editor, an input, a select)? Then no notebook shortcut applies. */
-function inEditable(e: Event): boolean {
-  return e.composedPath().some((t) => {
-    const el = t as HTMLElement;
-    return (
-      el.tagName === "JB-CODE-EDITOR" ||
-      el.tagName === "INPUT" ||
-      el.tagName === "TEXTAREA" ||
-      el.tagName === "SELECT" ||
-      el.isContentEditable === true
-    );
-  });
-}
-
-export class JbNotebook extends LitElement {
+export class JbNotebook extends LitElement implements NotebookBlockHost, NotebookKeyActions {
   static override properties = {
     engine: { attribute: false },
     text: { attribute: false },
@@ -63,7 +50,6 @@ export class JbNotebook extends LitElement {
     runsVersion: { attribute: false },
     tables: { state: true },
     editingProse: { state: true },
-    toast: { state: true },
     shortcutsOpen: { state: true },
   };
   /** bumped by the app when runs are added: the cells that read tables re-run, so no answer is stale */
@@ -78,20 +64,20 @@ export class JbNotebook extends LitElement {
   declare tables: { name: string; columns: { name: string }[] }[];
   /** the prose block open in the Markdown editor, or -1 */
   declare editingProse: number;
-  declare toast: string | undefined;
   declare shortcutsOpen: boolean;
+  /** the last structural change, with Undo */
+  private readonly toasts = new ToastController(this, 8000);
+  /** what ran before each change, and the unrun edits then */
+  private readonly undoStack = new UndoController<{ text: string; drafts: Map<string, string> }>(this);
 
   private nb?: Notebook;
   private rt?: NotebookRuntime;
-  /** unrun edits by cell id (ids are content hashes, so a move keeps them; a run gives the cell a new id) */
-  private drafts = new Map<string, string>();
-  /** what ran before each change, and the unrun edits then */
-  private undoStack: { text: string; drafts: Map<string, string> }[] = [];
+  /** unrun edits by cell id */
+  private drafts = new NotebookDrafts();
   private frame = 0;
-  private schema: SQLNamespace | undefined;
-  private toastTimer: ReturnType<typeof setTimeout> | undefined;
+  /** the tables' columns, for SQL completion */
+  schema: SQLNamespace | undefined;
   private markdownCache = new Map<string, string>();
-  private headingKey = "";
 
   constructor() {
     super();
@@ -100,24 +86,15 @@ export class JbNotebook extends LitElement {
     this.focusIndex = -1;
     this.tables = [];
     this.editingProse = -1;
-    this.toast = undefined;
     this.shortcutsOpen = false;
+    new NotebookKeysController(this);
+    new HeadingsController(this);
   }
 
   static override styles = [toastStyles, notebookStyles];
 
-  // On the window: "anywhere outside an editor" includes the page around the notebook (focus falls back to the
-  // body when a clicked button goes away, e.g. the toast's Undo).
-  private readonly keyListener = (e: KeyboardEvent) => this.onKey(e);
-
-  override connectedCallback() {
-    super.connectedCallback();
-    window.addEventListener("keydown", this.keyListener);
-  }
-
   override disconnectedCallback() {
     super.disconnectedCallback();
-    window.removeEventListener("keydown", this.keyListener);
     this.rt?.dispose();
   }
 
@@ -152,20 +129,6 @@ export class JbNotebook extends LitElement {
     this.rt.load(this.nb);
   }
 
-  /** Hook for <jb-toc>: ids on the prose headings, and a "headings" event when they change. */
-  override updated() {
-    const found = [...this.renderRoot.querySelectorAll<HTMLElement>(".prose :is(h1, h2, h3)")];
-    const ids = headingIds(found.map((h) => h.textContent ?? ""));
-    const headings = found.map((h, i) => {
-      h.id = ids[i]!;
-      return { id: ids[i]!, text: (h.textContent ?? "").trim(), level: Number(h.tagName[1]) };
-    });
-    const key = JSON.stringify(headings);
-    if (key === this.headingKey) return;
-    this.headingKey = key;
-    this.dispatchEvent(new CustomEvent("headings", { detail: headings, bubbles: true, composed: true }));
-  }
-
   /** One re-render per animation frame, however many cells settle in it. */
   private schedule() {
     if (this.frame) return;
@@ -177,13 +140,7 @@ export class JbNotebook extends LitElement {
 
   /** The notebook text with every unrun draft applied: what autosave keeps and save writes. */
   currentText(): string {
-    if (!this.nb) return this.text;
-    const blocks = this.nb.blocks.map((b) => {
-      const d = b.type === "cell" ? this.drafts.get(b.id) : undefined;
-      if (d === undefined || b.type !== "cell") return b;
-      return { ...b, source: d.endsWith("\n") || d === "" ? d : d + "\n", close: b.close || "```\n" };
-    });
-    return serializeNotebook({ ...this.nb, blocks });
+    return this.nb ? this.drafts.applied(this.nb) : this.text;
   }
 
   get runtime(): NotebookRuntime | undefined {
@@ -205,21 +162,27 @@ export class JbNotebook extends LitElement {
   private commit(next: Notebook, toast?: string) {
     this.pushUndo();
     this.nb = next;
-    const ids = new Set(cellsOf(next).map((c) => c.id));
-    for (const id of [...this.drafts.keys()]) if (!ids.has(id)) this.drafts.delete(id);
+    this.drafts.keepOnly(next);
     this.rt!.load(next);
     saveDraft(this.path, this.currentText());
-    if (toast) this.showToast(toast);
+    if (toast) this.toasts.show(toast);
     this.requestUpdate();
   }
 
-  private showToast(message: string) {
-    this.toast = message;
-    clearTimeout(this.toastTimer);
-    this.toastTimer = setTimeout(() => (this.toast = undefined), 8000);
+  /** a notebook is open (the keys have something to act on) */
+  get ready(): boolean {
+    return this.nb !== undefined;
   }
 
-  private runCell(index: number, source: string) {
+  get canUndo(): boolean {
+    return this.undoStack.canUndo;
+  }
+
+  draftOf(cell: Cell): string | undefined {
+    return this.drafts.get(cell.id);
+  }
+
+  runCell(index: number, source: string) {
     const block = this.nb!.blocks[index];
     if (block?.type !== "cell") return;
     // Unedited: run it again all the same (its run button, Shift+Enter), with its dependents.
@@ -247,23 +210,21 @@ export class JbNotebook extends LitElement {
   }
 
   /** Prose edited in place: re-parsed with the rest, so a fence typed into it becomes a cell. */
-  private editProse(index: number, text: string) {
+  editProse(index: number, text: string) {
     const next = replaceProse(this.nb!, index, text);
     if (next) this.commit(next, "Prose edited");
   }
 
-  private onDraft(index: number, text: string) {
+  onDraft(index: number, text: string) {
     const block = this.nb!.blocks[index];
     if (block?.type !== "cell") return;
-    const was = this.drafts.has(block.id);
-    if (sameCode(text, block.source)) this.drafts.delete(block.id);
-    else this.drafts.set(block.id, text);
+    const changed = this.drafts.edit(block, text);
     saveDraft(this.path, this.currentText());
     // The badge only changes when the code starts or stops differing from what last ran.
-    if (was !== this.drafts.has(block.id)) this.requestUpdate();
+    if (changed) this.requestUpdate();
   }
 
-  private onPlotEdit(index: number, target: PlotTarget, fields: PlotFields) {
+  onPlotEdit(index: number, target: PlotTarget, fields: PlotFields) {
     const block = this.nb!.blocks[index] as Cell;
     const source = this.drafts.get(block.id) ?? block.source;
     this.runCell(index, editPlot(source, target, fields));
@@ -295,7 +256,7 @@ export class JbNotebook extends LitElement {
     return new Set(this.rt!.states().flatMap((s) => s.defines));
   }
 
-  private onInsert(after: number, kind: InsertKind) {
+  onInsert(after: number, kind: InsertKind) {
     if (kind === "markdown") this.addProse(after);
     else this.addCell(after, kind);
   }
@@ -338,7 +299,7 @@ export class JbNotebook extends LitElement {
   }
 
   /** After the next render, focuses the cell frame at block `index` (or its editor). */
-  private async focusBlock(index: number, editor: boolean) {
+  async focusBlock(index: number, editor: boolean) {
     await this.updateComplete;
     const frame = this.renderRoot.querySelector<HTMLElement>(`.block.cell[data-index="${index}"]`);
     if (!frame) return;
@@ -353,43 +314,21 @@ export class JbNotebook extends LitElement {
     const previous = this.undoStack.pop();
     if (previous === undefined) return;
     this.nb = parseNotebook(previous.text);
-    this.drafts = previous.drafts;
+    this.drafts = new NotebookDrafts(previous.drafts);
     this.rt!.load(this.nb);
     this.editingProse = -1;
-    this.toast = undefined;
+    this.toasts.clear();
     saveDraft(this.path, this.currentText());
     this.requestUpdate();
   }
 
-  private onKey(e: KeyboardEvent) {
-    if (!this.nb || e.defaultPrevented || inEditable(e)) return;
-    const frame = e.composedPath()[0] as HTMLElement;
-    const onFrame = frame.classList?.contains("cell") && frame.getRootNode() === this.renderRoot;
-    const index = onFrame ? Number(frame.dataset.index) : -1;
-    const mod = e.ctrlKey || e.metaKey;
-    if (e.key === "?") this.shortcutsOpen = true;
-    else if (e.key === "Escape" && this.shortcutsOpen) this.shortcutsOpen = false;
-    else if (mod && !e.shiftKey && (e.key === "z" || e.key === "Z")) this.undo();
-    else if (e.altKey && e.key === "Enter") this.runAll();
-    else if (index < 0) return;
-    else if (e.altKey && e.key === "ArrowUp") this.moveCell(index, -1);
-    else if (e.altKey && e.key === "ArrowDown") this.moveCell(index, 1);
-    else if (e.altKey && e.key === "Backspace") this.deleteCell(index);
-    else if (e.altKey && (e.key === "n" || e.key === "N")) this.addCell(index);
-    else if (e.key === "Enter" && e.shiftKey) this.runCell(index, this.codeOf(index));
-    else if (e.key === "Enter") void this.focusBlock(index, true);
-    else if (e.key === "ArrowUp" || e.key === "ArrowDown")
-      this.focusNeighbour(index, e.key === "ArrowUp" ? -1 : 1);
-    else return;
-    e.preventDefault();
-  }
-
-  private codeOf(index: number): string {
+  /** Shift+Enter on a cell frame: its code as edited runs. */
+  runEdited(index: number) {
     const b = this.nb!.blocks[index] as Cell;
-    return this.drafts.get(b.id) ?? b.source;
+    this.runCell(index, this.drafts.get(b.id) ?? b.source);
   }
 
-  private focusNeighbour(index: number, delta: -1 | 1) {
+  focusNeighbour(index: number, delta: -1 | 1) {
     const list = this.nb!.blocks.map((b, i) => (b.type === "cell" ? i : -1)).filter((i) => i >= 0);
     const to = list[list.indexOf(index) + delta];
     if (to === undefined) return;
@@ -401,13 +340,24 @@ export class JbNotebook extends LitElement {
     clearDraft(this.path);
   }
 
+  async openProse(index: number) {
+    this.editingProse = index;
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>(".prose.editing jb-code-editor")?.focus();
+  }
+
+  finishProse(index: number, text: string) {
+    if (this.editingProse !== index) return;
+    this.editingProse = -1;
+    this.editProse(index, text);
+  }
+
   /** Rendered Markdown by text: a notebook re-renders every frame while cells settle; its prose rarely changes. */
-  private markdown(text: string): string {
+  markdown(text: string): string {
     let out = this.markdownCache.get(text);
     if (out === undefined) {
       if (this.markdownCache.size > 500) this.markdownCache.clear();
-      out = renderMarkdown(text, sanitize);
-      this.markdownCache.set(text, out);
+      this.markdownCache.set(text, (out = renderMarkdown(text, sanitize)));
     }
     return out;
   }
@@ -415,162 +365,28 @@ export class JbNotebook extends LitElement {
   override render() {
     if (!this.nb || !this.rt) return html`<p>no notebook</p>`;
     const states = new Map(this.rt.states().map((s) => [s.id, s]));
-    const tables = new Set(this.tables.map((t) => t.name));
     const hasCells = this.nb.blocks.some((b) => b.type === "cell");
-    return html`<div class="toolbar">
-        <select
-          aria-label="insert analysis"
-          @change=${(e: Event) => {
-            const select = e.target as HTMLSelectElement;
-            const entry = ANALYSES[Number(select.value)];
-            if (entry) this.insertAnalysis(entry);
-            select.value = "";
-          }}
-        >
-          <option value="">Insert analysis…</option>
-          ${ANALYSES.map((a, i) => {
-            // Greyed out, with the reason, when a table it reads is not loaded (none are known yet: all offered).
-            const missing = tables.size ? a.needs.filter((t) => !tables.has(t)) : [];
-            return html`<option
-              value=${i}
-              ?disabled=${missing.length > 0}
-              title=${missing.length ? `needs ${missing.join(", ")}, not loaded` : a.label}
-            >
-              ${a.label}${missing.length ? ` (needs ${missing.join(", ")})` : ""}
-            </option>`;
-          })}
-        </select>
-        <button @click=${() => this.addCell()} title="Alt+N on a cell">Add cell</button>
-        <button @click=${() => this.runAll()} title="Alt+Enter">Run all</button>
-        <button
-          @click=${() => this.undo()}
-          ?disabled=${this.undoStack.length === 0}
-          title="Ctrl/Cmd+Z outside an editor"
-        >
-          Undo
-        </button>
-        <button
-          @click=${() => (this.shortcutsOpen = true)}
-          title="keyboard shortcuts (?)"
-          aria-label="keyboard shortcuts"
-        >
-          ?
-        </button>
-      </div>
-      ${this.nb.blocks.map((b, i) => this.block(b, i, states))}
+    return html`${notebookToolbar(this, new Set(this.tables.map((t) => t.name)))}
+      ${this.nb.blocks.map((b, i) =>
+        b.type === "prose" ? proseBlock(this, b, i) : cellBlock(this, b, i, states.get(b.id)),
+      )}
       ${hasCells ? nothing : html`<jb-insert-bar @insert=${(e: CustomEvent<InsertKind>) => this.onInsert(this.nb!.blocks.length - 1, e.detail)}></jb-insert-bar>`}
       <jb-shortcuts .open=${this.shortcutsOpen} @close=${() => (this.shortcutsOpen = false)}></jb-shortcuts>
       ${
-        this.toast
+        this.toasts.value
           ? html`<div class="toast" role="status">
-              ${this.toast}
+              ${this.toasts.value}
               <button @click=${() => this.undo()}>Undo</button>
             </div>`
           : nothing
       }`;
   }
-
-  private prose(b: Block & { type: "prose" }, index: number, focused: string) {
-    if (index === this.editingProse)
-      return html`<div class="block prose editing ${focused}">
-        <jb-code-editor
-          .code=${b.text}
-          .language=${"markdown"}
-          @editor-blur=${(e: CustomEvent<string>) => this.finishProse(index, e.detail)}
-          @editor-escape=${(e: Event) => (e.target as HTMLElement).blur()}
-        ></jb-code-editor>
-      </div>`;
-    if (!b.text.trim()) return nothing;
-    return html`<div
-      class="block prose ${focused}"
-      title="click to edit"
-      @click=${(e: MouseEvent) => {
-        this.focusIndex = index;
-        // A link is followed, not edited.
-        if (!e.composedPath().some((t) => (t as Element).tagName === "A")) this.openProse(index);
-      }}
-    >
-      ${unsafeHTML(this.markdown(b.text))}
-    </div>`;
-  }
-
-  private async openProse(index: number) {
-    this.editingProse = index;
-    await this.updateComplete;
-    this.renderRoot.querySelector<HTMLElement>(".prose.editing jb-code-editor")?.focus();
-  }
-
-  private finishProse(index: number, text: string) {
-    if (this.editingProse !== index) return;
-    this.editingProse = -1;
-    this.editProse(index, text);
-  }
-
-  private block(b: Block, index: number, states: Map<string, CellState>) {
-    const focused = index === this.focusIndex ? "focused" : "";
-    if (b.type === "prose") return this.prose(b, index, focused);
-    const s = states.get(b.id);
-    const targets = plotTargets(s?.displays ?? []);
-    const draft = this.drafts.get(b.id);
-    return html`<div
-        class="block cell ${focused}"
-        tabindex="0"
-        data-index=${index}
-        data-cell=${b.name ?? b.id}
-        data-kind=${b.kind}
-        @focusin=${() => (this.focusIndex = index)}
-        @editor-escape=${() => void this.focusBlock(index, false)}
-      >
-        <div class="bar">
-          <span class="name"
-            >${b.kind}${b.name ? ` ${b.name}` : s?.defines.length ? ` ${s.defines.join(", ")}` : ""}</span
-          >
-          <span class="status-${s?.status ?? "pending"}"
-            >${s?.status ?? "pending"}${s?.ms !== undefined ? ` · ${s.ms.toFixed(0)} ms` : ""}</span
-          >
-          ${draft !== undefined ? html`<span class="draft">edited, not run (Shift+Enter)</span>` : nothing}
-          <button title="run (Shift+Enter)" @click=${() => this.runCell(index, draft ?? b.source)}>
-            run
-          </button>
-          <button title="move up (Alt+↑ on the cell)" @click=${() => this.moveCell(index, -1)}>↑</button>
-          <button title="move down (Alt+↓ on the cell)" @click=${() => this.moveCell(index, 1)}>↓</button>
-          <button title="add a cell below (Alt+N on the cell)" @click=${() => this.addCell(index)}>+</button>
-          <button title="delete (Alt+Backspace on the cell; undoable)" @click=${() => this.deleteCell(index)}>
-            ✕
-          </button>
-        </div>
-        <details
-          class="code"
-          ?open=${b.kind === "sql" || !b.source.trim() || draft !== undefined || s?.status === "rejected"}
-        >
-          <summary>code</summary>
-          <jb-code-editor
-            .code=${draft ?? b.source}
-            .language=${b.kind}
-            .schema=${b.kind === "sql" ? this.schema : undefined}
-            @code-change=${(e: CustomEvent<string>) => this.onDraft(index, e.detail)}
-            @run-cell=${(e: CustomEvent<string>) => this.runCell(index, e.detail)}
-          ></jb-code-editor>
-        </details>
-        ${s?.status === "rejected" ? html`<div class="error" role="alert">${s.error}</div>` : nothing}
-        ${(s?.displays ?? []).map((d, k) => {
-          const target = targets[k];
-          return html`<jb-output
-            .value=${d}
-            @plot-edit=${(e: CustomEvent<PlotFields>) => target && this.onPlotEdit(index, target, e.detail)}
-          ></jb-output>`;
-        })}
-        ${
-          s?.checks.length
-            ? html`<ul class="checks">
-                ${s.checks.map((c) => html`<li class=${c.ok ? "ok" : "status-rejected"}>${c.ok ? "✓" : "✗"} ${c.name}${c.detail ? ` (${c.detail})` : ""}</li>`)}
-              </ul>`
-            : nothing
-        }
-      </div>
-      <jb-insert-bar
-        @insert=${(e: CustomEvent<InsertKind>) => this.onInsert(index, e.detail)}
-      ></jb-insert-bar>`;
-  }
 }
 customElements.define("jb-notebook", JbNotebook);
+
+declare global {
+  interface HTMLElementEventMap {
+    /** <jb-notebook>: its prose headings, whenever they change (for <jb-toc>) */
+    headings: CustomEvent<TocHeading[]>;
+  }
+}

@@ -117,3 +117,10 @@ export class JbPlotForm extends LitElement {
   }
 }
 customElements.define("jb-plot-form", JbPlotForm);
+
+declare global {
+  interface HTMLElementEventMap {
+    /** <jb-plot-form>, and <jb-output> that holds it: the plot fields the user changed */
+    "plot-edit": CustomEvent<PlotFields>;
+  }
+}

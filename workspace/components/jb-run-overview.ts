@@ -227,3 +227,10 @@ export class JbRunOverview extends LitElement {
   }
 }
 customElements.define("jb-run-overview", JbRunOverview);
+
+declare global {
+  interface HTMLElementEventMap {
+    /** <jb-run-overview>: the user asks to remove the run with this label */
+    "remove-run": CustomEvent<string>;
+  }
+}

@@ -100,7 +100,9 @@ export class JbShortcuts extends LitElement {
 
   close() {
     this.open = false;
-    this.dispatchEvent(new CustomEvent("close", { bubbles: true, composed: true }));
+    this.dispatchEvent(new Event("close", { bubbles: true, composed: true }));
   }
 }
 customElements.define("jb-shortcuts", JbShortcuts);
+
+// <jb-shortcuts> dispatches "close" (a plain Event, as the DOM's own "close" is typed in HTMLElementEventMap).

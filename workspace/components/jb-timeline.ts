@@ -265,7 +265,7 @@ export class JbTimeline extends LitElement {
   private select(box: TimelineBox | null) {
     const selection = box ? { box, details: null } : null;
     this.selection = selection;
-    this.dispatchEvent(new CustomEvent("select", { detail: box, bubbles: true, composed: true }));
+    this.dispatchEvent(new CustomEvent("box-select", { detail: box, bubbles: true, composed: true }));
     if (box && this.view)
       void this.view.details(box).then(
         (details) => this.selection === selection && (this.selection = { box, details }),
@@ -364,3 +364,10 @@ export class JbTimeline extends LitElement {
 const centre = (w: TimeWindow) => (w[0] + w[1]) / 2;
 
 customElements.define("jb-timeline", JbTimeline);
+
+declare global {
+  interface HTMLElementEventMap {
+    /** <jb-timeline>: the box clicked, or null when the click hit none (not "select": the DOM types that one) */
+    "box-select": CustomEvent<TimelineBox | null>;
+  }
+}

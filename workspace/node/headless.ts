@@ -9,9 +9,8 @@ import { readdir, readFile } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { folderSource } from "../../bundle/node-io";
-import { prepareBundle } from "../../bundle/prepare-bundle";
-import type { LoadReport, SqlEngine } from "../db/engine";
-import { loadPreparedBundle } from "../db/load-prepared";
+import type { SqlEngine } from "../db/engine";
+import { RunLoader, type LoadedRun } from "../db/run-loader";
 import { createNodeEngine } from "../db/node/duckdb-node";
 import { attachLake } from "../db/node/lake-views";
 import { parseNotebook, type Notebook } from "../notebook/format";
@@ -32,7 +31,7 @@ export interface HeadlessOptions {
   runs?: string[];
   /** input values by name, as text (coerced to the input's type) or values */
   set?: Record<string, unknown>;
-  /** share one engine across notebooks (a run already loaded into it is not loaded again) */
+  /** share one engine across notebooks (a run folder an earlier notebook loaded into it is not loaded again) */
   engine?: SqlEngine;
   /** progress lines (the CLI writes them to stderr) */
   onProgress?: (line: string) => void;
@@ -47,8 +46,12 @@ export interface RunInfo extends RunProvenance {
   tables: { name: string; rows: number }[];
   /** what went wrong loading it (a table that failed, rows that did not match, a checksum) */
   errors: string[];
-  /** the run could not be read at all (its manifest): nothing of it is loaded */
+  /** the run could not be read at all (its manifest), or was refused as a duplicate: nothing of it is loaded */
   failed?: boolean;
+  /** how its tables reached DuckDB: its database file attached, or its Arrow files streamed */
+  path?: "attached" | "streamed";
+  /** refused: the folder of the loaded run with the same run_id (the one run loader's duplicate policy) */
+  duplicateOf?: string;
 }
 
 export interface Provenance extends PublishProvenance {
@@ -70,8 +73,27 @@ export interface HeadlessResult {
   close(): Promise<void>;
 }
 
-/** per engine, the runs in it and how their load went */
-const loaded = new WeakMap<SqlEngine, Map<string, LoadReport>>();
+/** per engine, its one run loader: the runs in it and how their load went */
+const loaders = new WeakMap<SqlEngine, RunLoader>();
+
+/** The engine's run loader (the browser session's, workspace/db/run-loader.ts), made on first use. */
+export function runLoaderOf(engine: SqlEngine): RunLoader {
+  let loader = loaders.get(engine);
+  if (!loader) loaders.set(engine, (loader = new RunLoader(engine)));
+  return loader;
+}
+
+/** A run as the loader left it, in the runner's terms. */
+function runInfo(dir: string, run: LoadedRun, loader: RunLoader): RunInfo {
+  const tables = Object.entries(run.rows).map(([name, rows]) => ({ name, rows }));
+  const manifest = run.manifest ?? loader.runs.find((r) => r.label === run.duplicateOf)?.manifest;
+  const provenance = manifest ? runProvenance(manifest) : { run_id: basename(dir) };
+  const info: RunInfo = { ...provenance, dir, tables, errors: run.errors };
+  if (!run.manifest) info.failed = true;
+  if (run.path) info.path = run.path;
+  if (run.duplicateOf !== undefined) info.duplicateOf = run.duplicateOf;
+  return info;
+}
 
 async function isRun(dir: string): Promise<boolean> {
   return existsSync(join(dir, "manifest.json"));
@@ -145,41 +167,31 @@ export async function attachNotebookLake(notebook: Notebook, path: string, engin
   if (lake) await attachLake(engine, resolve(dirname(path), lake));
 }
 
-/** Loads each run folder into the engine (once per engine); a run that cannot be read is reported, not thrown. */
+/**
+ * Loads each run folder into the engine with the browser's run loader: a packed run is attached, others stream,
+ * and a second folder holding a run_id already loaded is refused, naming both folders. A folder that an earlier
+ * call loaded into the same engine (one engine shared across notebooks) is not loaded again. A run that cannot be
+ * read is reported, not thrown.
+ */
 export async function loadRuns(
   dirs: string[],
   engine: SqlEngine,
   progress: (line: string) => void = () => {},
 ): Promise<RunInfo[]> {
-  const seen = loaded.get(engine) ?? new Map<string, LoadReport>();
-  loaded.set(engine, seen);
+  const loader = runLoaderOf(engine);
+  const earlier = new Map(loader.runs.filter((r) => r.manifest).map((r) => [r.label, r]));
   const runs: RunInfo[] = [];
   for (const dir of dirs) {
-    let bundle: Awaited<ReturnType<typeof prepareBundle>>;
-    try {
-      bundle = await prepareBundle(folderSource(dir));
-    } catch (e) {
-      const message = (e as Error).message;
-      runs.push({ run_id: basename(dir), dir, tables: [], errors: [message], failed: true });
-      progress(`run ${dir}: not loaded: ${message}`);
-      continue;
-    }
-    const m = bundle.manifest;
-    let report = seen.get(m.run_id);
-    if (report) bundle.cancel();
-    else {
-      report = await loadPreparedBundle(engine, bundle);
-      seen.set(m.run_id, report);
-    }
-    runs.push({
-      ...runProvenance(m),
-      dir,
-      tables: report.tables,
-      errors: report.errors,
-    });
-    progress(
-      `run ${m.run_id}: ${report.tables.map((t) => `${t.name} ${t.rows}`).join(", ")}${report.errors.length ? ` (${report.errors.length} errors: ${report.errors.join("; ")})` : ""}`,
-    );
+    // One at a time, as the files are on disk: no run's chunks queue up behind another's.
+    const run = earlier.get(dir) ?? (await loader.load([folderSource(dir)]))[0]!;
+    earlier.delete(dir); // the same folder twice in one call is a duplicate, as in the browser
+    const info = runInfo(dir, run, loader);
+    runs.push(info);
+    if (info.failed) progress(`run ${dir}: not loaded: ${info.errors.join("; ")}`);
+    else
+      progress(
+        `run ${info.run_id}: ${info.tables.map((t) => `${t.name} ${t.rows}`).join(", ")}${info.errors.length ? ` (${info.errors.length} errors: ${info.errors.join("; ")})` : ""}`,
+      );
   }
   return runs;
 }

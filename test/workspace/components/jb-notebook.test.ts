@@ -1,0 +1,123 @@
+// @vitest-environment jsdom
+// <jb-notebook> as an element (jsdom, the real runtime on DuckDB-WASM's Node build): cells run, the keyboard
+// acts on a focused cell frame (notebook-keys.ts), each structural change is undoable from its toast and the
+// toolbar (undo-controller.ts, toast-controller.ts), unrun edits are kept in the text Save writes
+// (notebook-drafts.ts), and the prose headings go out in a typed "headings" event (headings-controller.ts).
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { SqlEngine } from "../../../workspace/db/engine";
+import { createNodeEngine } from "../../../workspace/db/node/duckdb-node";
+import type { JbNotebook } from "../../../workspace/components/jb-notebook";
+import type { TocHeading } from "../../../workspace/components/jb-toc";
+
+const TEXT =
+  "# Totals\n\nSome prose.\n\n## Sums\n\n```ts\nconst x = 1 + 1;\n```\n\n```ts\nconst y = x * 10;\n```\n";
+
+// jsdom lays nothing out; CodeMirror measures text ranges (no rectangles: nothing is drawn, nothing is asked).
+Range.prototype.getClientRects = () => [] as unknown as DOMRectList;
+Range.prototype.getBoundingClientRect = () => new DOMRect();
+
+let engine: SqlEngine;
+beforeAll(async () => {
+  engine = await createNodeEngine();
+  await import("../../../workspace/components/jb-notebook");
+});
+afterAll(async () => {
+  await engine.close();
+});
+// A notebook left in the page would take the window's keys too.
+afterEach(() => {
+  for (const el of document.querySelectorAll("jb-notebook")) el.remove();
+});
+
+async function mount(text = TEXT) {
+  const el = document.createElement("jb-notebook") as JbNotebook;
+  const headings: TocHeading[][] = [];
+  el.addEventListener("headings", (e) => headings.push(e.detail));
+  el.path = `test-${Math.random()}.md`;
+  el.engine = engine;
+  el.text = text;
+  document.body.append(el);
+  await el.updateComplete;
+  await el.runtime!.settled(30_000);
+  await el.updateComplete;
+  return { el, headings, root: el.shadowRoot! };
+}
+
+const cellFrames = (root: ShadowRoot) => [...root.querySelectorAll<HTMLElement>(".block.cell")];
+const names = (root: ShadowRoot) =>
+  cellFrames(root).map((c) => c.querySelector(".name")!.textContent!.trim());
+const key = (target: HTMLElement, init: KeyboardEventInit) =>
+  target.dispatchEvent(
+    new KeyboardEvent("keydown", { bubbles: true, composed: true, cancelable: true, ...init }),
+  );
+
+describe("<jb-notebook>", () => {
+  it("runs its cells and reports the prose headings in a typed event", async () => {
+    const { el, headings, root } = await mount();
+    expect(el.runtime!.states().map((s) => [s.defines, s.status])).toEqual([
+      [["x"], "fulfilled"],
+      [["y"], "fulfilled"],
+    ]);
+    expect(names(root)).toEqual(["ts x", "ts y"]);
+    expect(headings.at(-1)).toEqual([
+      { id: "totals", text: "Totals", level: 1 },
+      { id: "sums", text: "Sums", level: 2 },
+    ]);
+  });
+
+  it("Alt+Backspace on a focused cell deletes it; the toast says so and its Undo brings it back", async () => {
+    const { el, root } = await mount();
+    const undoButton = () =>
+      [...root.querySelectorAll("button")].find((b) => b.textContent!.trim() === "Undo")!;
+    expect(undoButton().disabled).toBe(true);
+    key(cellFrames(root)[0]!, { key: "Backspace", altKey: true });
+    await el.updateComplete;
+    expect(names(root)).toEqual(["ts y"]);
+    expect(root.querySelector(".toast")!.textContent).toMatch(/Deleted ts cell/);
+    expect(undoButton().disabled).toBe(false);
+    root.querySelector<HTMLButtonElement>(".toast button")!.click();
+    await el.updateComplete;
+    expect(names(root)).toEqual(["ts x", "ts y"]);
+    expect(root.querySelector(".toast")).toBeNull();
+    expect(undoButton().disabled).toBe(true);
+  });
+
+  it("Alt+↓ moves a cell down; Ctrl+Z outside an editor undoes it; keys in an editor are the editor's", async () => {
+    const { el, root } = await mount();
+    key(cellFrames(root)[0]!, { key: "ArrowDown", altKey: true });
+    await el.updateComplete;
+    expect(names(root)).toEqual(["ts y", "ts x"]);
+    // inside the code editor Alt+↓ is the editor's: nothing moves
+    key(cellFrames(root)[0]!.querySelector("jb-code-editor")!, { key: "ArrowDown", altKey: true });
+    await el.updateComplete;
+    expect(names(root)).toEqual(["ts y", "ts x"]);
+    key(document.body, { key: "z", ctrlKey: true });
+    await el.updateComplete;
+    expect(names(root)).toEqual(["ts x", "ts y"]);
+  });
+
+  it("keeps an unrun edit in the text Save writes, marks it, and runs it with its dependents", async () => {
+    const { el, root } = await mount();
+    const editor = cellFrames(root)[0]!.querySelector("jb-code-editor")!;
+    editor.dispatchEvent(
+      new CustomEvent("code-change", { detail: "const x = 5;", bubbles: true, composed: true }),
+    );
+    await el.updateComplete;
+    expect(cellFrames(root)[0]!.querySelector(".draft")).not.toBeNull();
+    expect(el.currentText()).toContain("```ts\nconst x = 5;\n```");
+    expect(el.runtime!.states().find((s) => s.defines.includes("y"))!.value).toEqual({ y: 20 });
+    el.runAll();
+    await el.runtime!.settled(30_000);
+    await el.updateComplete;
+    expect(el.runtime!.states().find((s) => s.defines.includes("y"))!.value).toEqual({ y: 50 });
+    expect(cellFrames(root)[0]!.querySelector(".draft")).toBeNull();
+  });
+
+  it("? opens the shortcut list and Escape closes it", async () => {
+    const { el } = await mount();
+    key(document.body, { key: "?" });
+    expect(el.shortcutsOpen).toBe(true);
+    key(document.body, { key: "Escape" });
+    expect(el.shortcutsOpen).toBe(false);
+  });
+});
