@@ -159,7 +159,7 @@ describe("a run.duckdb belongs to its manifest", () => {
     const d = await copyRun(RUNS[0]!, join(tmp, "d"));
     const frames = join(d, "frames.arrows");
     const bytes = await readFile(frames);
-    bytes[bytes.length - 100] ^= 0x01; // one bit of a value in the last record batch
+    bytes[bytes.length - 100]! ^= 0x01; // one bit of a value in the last record batch
     await writeFile(frames, bytes);
     const { manifest, errors } = await packBundle(d);
     expect(errors).toEqual([
