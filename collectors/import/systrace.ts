@@ -5,11 +5,11 @@
 // `global` (AOSP frameworks/native/cmds/atrace/atrace.cpp, setClock). So Android 9+ files are CLOCK_BOOTTIME,
 // older ones CLOCK_MONOTONIC; the text carries no snapshot relating the two (trace_event_clock_sync gives only
 // a parent or realtime clock), so times are kept as printed and the manifest says so.
-import { constants, inflateSync } from "node:zlib";
 import type { Manifest } from "../../bundle/manifest";
 import { tracesToTables } from "../sources/perfetto/rows";
 import { parseSystraceText, type SystraceParse } from "../sources/systrace/parse-systrace";
-import { sniffSystrace, unwrapSystrace, type Inflate } from "../sources/systrace/unwrap-systrace";
+import { sniffSystrace, unwrapSystrace } from "../sources/systrace/unwrap-systrace";
+import { inflateKeepBounded } from "./bounded-inflate";
 import type { TextImport } from "./framestats";
 
 export type SystraceImport = TextImport & { clock: Manifest["clock"] };
@@ -19,7 +19,7 @@ export function detectSystrace(bytes: Uint8Array): boolean {
 }
 
 export function importSystrace(bytes: Uint8Array, file: string, runId: string): SystraceImport {
-  const u = unwrapSystrace(bytes, file, inflateKeep);
+  const u = unwrapSystrace(bytes, file, (b) => inflateKeepBounded(b));
   const p = parseSystraceText(u.texts.join("\n"), file);
   const warnings = [...u.warnings, ...p.warnings];
   if (p.ignored.size)
@@ -40,22 +40,6 @@ export function importSystrace(bytes: Uint8Array, file: string, runId: string): 
         "systrace text holds no snapshot to convert them, so they may be ahead of CLOCK_MONOTONIC by the time the device slept",
     },
   };
-}
-
-// node:zlib throws "unexpected end of file" (Z_BUF_ERROR) on a stream cut before its end marker; a sync flush
-// instead returns what the bytes present inflate to, so a cut .ctrace keeps its head.
-// The engine's bytesWritten is the input the stream took, short of b.length when bytes follow its end.
-function inflateKeep(b: Uint8Array): ReturnType<Inflate> {
-  try {
-    const r = inflateSync(b, { info: true }) as unknown as {
-      buffer: Buffer;
-      engine: { bytesWritten: number };
-    };
-    return { out: r.buffer, ended: true, used: r.engine.bytesWritten };
-  } catch (e) {
-    if ((e as { code?: string }).code !== "Z_BUF_ERROR") throw e;
-    return { out: inflateSync(b, { finishFlush: constants.Z_SYNC_FLUSH }), ended: false, used: b.length };
-  }
 }
 
 // The process with the most slices: what the trace was taken for, as far as the file can tell.
