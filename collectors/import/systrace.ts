@@ -9,19 +9,33 @@ import type { Manifest } from "../../bundle/manifest";
 import { tracesToTables } from "../sources/perfetto/rows";
 import { parseSystraceText, type SystraceParse } from "../sources/systrace/parse-systrace";
 import { sniffSystrace, unwrapSystrace } from "../sources/systrace/unwrap-systrace";
+import { decodeText, sniffEncoding } from "../sources/text-decode";
 import { inflateKeepBounded } from "./bounded-inflate";
 import type { TextImport } from "./framestats";
 
 export type SystraceImport = TextImport & { clock: Manifest["clock"] };
 
 export function detectSystrace(bytes: Uint8Array): boolean {
-  return sniffSystrace(bytes) !== null;
+  return sniffSystrace(asUtf8(bytes).bytes) !== null;
 }
 
-export function importSystrace(bytes: Uint8Array, file: string, runId: string): SystraceImport {
+/** Systrace text saved as UTF-16 (PowerShell 5's `>`, a Windows editor) as the UTF-8 the unwrapper reads;
+ * binary .ctrace and UTF-8 pass untouched (text-decode.ts tells them apart by BOM and zero bytes). */
+function asUtf8(bytes: Uint8Array): { bytes: Uint8Array; note?: string } {
+  const { encoding, bom } = sniffEncoding(bytes);
+  if (encoding === "utf-8") return { bytes };
+  const d = decodeText(bytes);
+  return {
+    bytes: new TextEncoder().encode(d.text),
+    note: `read as ${encoding.toUpperCase()} (${bom ? "byte order mark" : "zero bytes between characters"})${d.invalid ? `; ${d.invalid} invalid code units replaced by U+FFFD` : ""}`,
+  };
+}
+
+export function importSystrace(raw: Uint8Array, file: string, runId: string): SystraceImport {
+  const { bytes, note } = asUtf8(raw);
   const u = unwrapSystrace(bytes, file, (b) => inflateKeepBounded(b));
   const p = parseSystraceText(u.texts.join("\n"), file);
-  const warnings = [...u.warnings, ...p.warnings];
+  const warnings = [...(note ? [`${file}: ${note}`] : []), ...u.warnings, ...p.warnings];
   if (p.ignored.size)
     warnings.push(
       `${file}: kernel events not kept: ${[...p.ignored].map(([k, n]) => `${k} ${n}`).join(", ")}`,
