@@ -143,6 +143,26 @@ describe("a run.duckdb belongs to its manifest", () => {
     }
   });
 
+  it("a table the manifest's database entry does not list is named as such, not as 'manifest says nothing rows'", async () => {
+    const engine = await createNativeEngine();
+    try {
+      const own = parseManifest(await readFile(join(a, "manifest.json"), "utf8"));
+      const { tasks: _dropped, ...rest } = own.database!.tables;
+      const report = await new RunViews(engine).attach(
+        own.run_id,
+        "a",
+        { path: join(a, PACK_FILE) },
+        { ...own.database!, tables: rest },
+        own,
+      );
+      expect(report.errors).toEqual([
+        `a/${PACK_FILE}: table tasks (2 rows) is in the database but its manifest entry does not list it`,
+      ]);
+    } finally {
+      await engine.close();
+    }
+  });
+
   it("a database packed from a table with another CRC-32 is refused even under the same run id", async () => {
     const c = await copyRun(RUNS[0]!, join(tmp, "c"));
     expect((await packBundle(c)).errors).toEqual([]);

@@ -4,6 +4,7 @@
 import * as Plot from "@observablehq/plot";
 import { tableExists, type SqlEngine } from "../db/engine";
 import { JANK_COLOR, ON_TIME_COLOR } from "../notebook/chart-theme";
+import { overviewError } from "./overview-errors";
 
 // Frames flagged suspect on import (impossible or unfinished times, frames.suspect) stay out of the chart.
 
@@ -73,7 +74,17 @@ type Row = Record<string, unknown>;
 export async function overviewChartData(
   engine: SqlEngine,
   hasEvents: boolean,
-  { maxDots = OVERVIEW_MAX_DOTS, slices = OVERVIEW_SLICES }: { maxDots?: number; slices?: number } = {},
+  options: { maxDots?: number; slices?: number } = {},
+) {
+  return chartData(engine, hasEvents, options).catch((e: unknown) => {
+    throw overviewError(e);
+  });
+}
+
+async function chartData(
+  engine: SqlEngine,
+  hasEvents: boolean,
+  { maxDots = OVERVIEW_MAX_DOTS, slices = OVERVIEW_SLICES }: { maxDots?: number; slices?: number },
 ) {
   const total = Number(
     (await engine.query("SELECT count(*)::BIGINT AS n FROM frames WHERE suspect IS NULL"))
