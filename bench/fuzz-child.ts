@@ -36,6 +36,8 @@ export interface Verdict {
 const col = (t: { getChild(n: string): Iterable<unknown> | null }, n: string) =>
   t.getChild(n) ? Array.from(t.getChild(n)!) : null;
 
+const DAY_NS = 86_400e9;
+
 /** Impossible values in the bundle's tables that no suspect flag covers. */
 function impossible(
   tables: Map<string, { numRows: number; getChild(n: string): Iterable<unknown> | null }>,
@@ -82,6 +84,36 @@ function impossible(
     )
       out.push("tasks: a task ends before it starts");
   }
+  // Perfetto and systrace tables (and the frames made from them): no negative interval, no time a day or more
+  // from the run's median time (a corrupt packet timestamp: 0x4000000000000000 ns is 146 years).
+  const traceTables = ["frame_timeline", "slices", "thread_states", "counter_samples"];
+  const times: number[] = [];
+  for (const name of traceTables) {
+    const t = tables.get(name);
+    const ts = t ? (col(t, "ts") as (bigint | null)[] | null) : null;
+    for (const v of ts ?? []) if (v !== null) times.push(Number(v));
+  }
+  times.sort((a, b) => a - b);
+  const median = times[times.length >> 1];
+  for (const name of traceTables) {
+    const t = tables.get(name);
+    if (!t) continue;
+    const dur = col(t, "dur") as (bigint | null)[] | null;
+    if (dur?.some((v) => v !== null && BigInt(v) < 0n)) out.push(`${name}: negative dur`);
+    const ts = col(t, "ts") as (bigint | null)[] | null;
+    const far = (ts ?? []).findIndex((v) => v !== null && Math.abs(Number(v) - median!) > DAY_NS);
+    if (far >= 0) out.push(`${name}: row ${far} at ${ts![far]} ns, a day or more from the run's median time`);
+    if (dur?.some((v) => v !== null && Number(v) > DAY_NS)) out.push(`${name}: a dur over a day`);
+  }
+  if (frames && median !== undefined) {
+    const s = col(frames, "suspect") as (string | null)[] | null;
+    for (const c of ["intended_vsync", "vsync", "frame_completed"]) {
+      const v = col(frames, c) as (bigint | null)[] | null;
+      const i = (v ?? []).findIndex((x, k) => x !== null && !s?.[k] && Math.abs(Number(x) - median) > DAY_NS);
+      if (i >= 0)
+        out.push(`frames: ${c} of row ${i} a day or more from the trace's median time, not flagged suspect`);
+    }
+  }
   const hpc = tables.get("hpc_samples");
   if (hpc && (col(hpc, "value") as (bigint | null)[]).some((v) => v !== null && BigInt(v) < 0n))
     out.push("hpc_samples: negative count");
@@ -115,7 +147,17 @@ async function judgeRun(
   const b = await readBundleFolder(r.dir);
   const known = new Set(job.baseline);
   const flagged = !r.complete || r.warnings.some((w) => !known.has(w)) || b.errors.length > 0;
-  const bad = impossible(b.tables as never, job.bytes.length);
+  // A table with no suspect column (frame_timeline, slices, ...) is flagged by a new warning naming it and its
+  // impossible time; anything else impossible in a complete import is wrong.
+  const warnedTables = new Set(
+    r.warnings
+      .filter((w) => !known.has(w) && /impossible time/.test(w))
+      .map((w) => /: (\w+): \d+ rows? with an impossible time/.exec(w)?.[1]),
+  );
+  const bad = impossible(b.tables as never, job.bytes.length).filter((x) => {
+    const table = x.split(":")[0];
+    return table === "frames" || !warnedTables.has(table);
+  });
   if (r.complete && job.cutInside) bad.push("complete, though the file is cut inside a record or line");
   if (bad.length && r.complete) return { outcome: "wrong", detail: `${r.runId}: ${bad.join("; ")}` };
   return { outcome: flagged ? "flagged" : "parsed" };

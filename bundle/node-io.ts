@@ -3,6 +3,7 @@ import { createReadStream } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Table } from "apache-arrow";
+import { bundlePath, bundlePathSync } from "./bundle-path";
 import { crc32, crc32Hex } from "./crc32";
 import { encodeStream } from "./encode-stream";
 import type { Manifest } from "./manifest";
@@ -13,9 +14,11 @@ import { validateTable } from "./validate";
 export function folderSource(dir: string): BundleSource {
   return {
     label: dir,
-    read: async (file) => new Uint8Array(await readFile(join(dir, file))),
-    stream: (file) => createReadStream(join(dir, file), { highWaterMark: 1 << 20 }),
-    locate: (file) => ({ path: join(dir, file) }),
+    read: async (file) => new Uint8Array(await readFile(await bundlePath(dir, file))),
+    stream: async function* (file) {
+      yield* createReadStream(await bundlePath(dir, file), { highWaterMark: 1 << 20 });
+    },
+    locate: (file) => ({ path: bundlePathSync(dir, file) }),
   };
 }
 

@@ -190,10 +190,12 @@ export function registerCollect(program: Command, setExitCode: (code: number) =>
             .join(", ");
           process.stdout.write(`${r.dir}: ${rows || "no tables"}${m.complete ? "" : "  [incomplete]"}\n`);
           if (!m.complete) {
-            const interrupted = r.ended === "interrupted";
+            // With --scenario manual, Ctrl-C is how a run ends: a bundle incomplete for another reason (no frames)
+            // is exit 2, as the help says, not 130.
+            const interrupted = r.ended === "interrupted" && scenario !== "manual";
             seen[interrupted ? "interrupted" : "incomplete"] = true;
             process.stderr.write(
-              `jankbook collect: ${r.serial}: ${interrupted ? "interrupted" : `collection incomplete (${r.ended})`}; the bundle keeps what was collected:\n`,
+              `jankbook collect: ${r.serial}: ${interrupted ? "interrupted" : `collection incomplete (${r.ended === "interrupted" ? "stopped by the user" : r.ended})`}; the bundle keeps what was collected:\n`,
             );
             for (const w of m.warnings) process.stderr.write(`  - ${w}\n`);
           }

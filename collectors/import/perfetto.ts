@@ -1,6 +1,5 @@
 // Importer for Perfetto traces (.perfetto-trace, .pftrace, .trace or no name at all: the content decides):
 // FrameTimeline, the app's frames, slices, thread states, counters, processes and threads.
-import { inflateSync } from "node:zlib";
 import type { Manifest } from "../../bundle/manifest";
 import { makeBundleTable } from "../../bundle/table-builder";
 import { ProtoReader } from "../sources/perfetto/proto-reader";
@@ -8,6 +7,8 @@ import { tracesToTables } from "../sources/perfetto/rows";
 import { mainAppPid, timelineFrames } from "../sources/perfetto/timeline-frames";
 import { decodePerfetto, type PerfettoDecodeOptions } from "../sources/perfetto/trace-decoder";
 import type { TextImport } from "./framestats";
+import { inflateBounded } from "./bounded-inflate";
+import { flagImpossibleTimes } from "./impossible-times";
 
 export interface PerfettoImport extends TextImport {
   /** for the manifest: the domain the timestamps are in and the offset applied to get there */
@@ -49,7 +50,7 @@ export function importPerfetto(
   bytes: Uint8Array,
   file: string,
   runId: string,
-  options: PerfettoDecodeOptions = { inflate: (b) => new Uint8Array(inflateSync(b)) },
+  options: PerfettoDecodeOptions = { inflate: (b) => inflateBounded(b) },
 ): PerfettoImport {
   const d = decodePerfetto(bytes, options);
   const warnings = d.warnings.map((w) => `${file}: ${w}`);
@@ -59,6 +60,7 @@ export function importPerfetto(
   if (pid !== null) {
     app = d.rows.processes.find((p) => p.pid === pid)?.name ?? "unknown";
     const f = timelineFrames(d.rows.frameTimeline, pid);
+    warnings.push(...flagImpossibleTimes(file, tables, f));
     if (f.count) tables.frames = makeBundleTable("frames", runId, f.columns, f.count);
     if (f.unfinished)
       warnings.push(`${file}: ${f.unfinished} app frames still open when the trace ended: not in frames`);
@@ -67,6 +69,7 @@ export function importPerfetto(
         `${file}: ${f.unpredicted} app frames without an expected timeline slice: judged from their own start against 16.67 ms`,
       );
   }
+  if (pid === null) warnings.push(...flagImpossibleTimes(file, tables, null));
   if (!d.frameTimeline)
     warnings.push(
       `${file}: no FrameTimeline in this trace, so no frames: FrameTimeline needs Android 12+ and the android.surfaceflinger.frametimeline data source; slices, thread states and counters were imported`,

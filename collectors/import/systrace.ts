@@ -5,23 +5,37 @@
 // `global` (AOSP frameworks/native/cmds/atrace/atrace.cpp, setClock). So Android 9+ files are CLOCK_BOOTTIME,
 // older ones CLOCK_MONOTONIC; the text carries no snapshot relating the two (trace_event_clock_sync gives only
 // a parent or realtime clock), so times are kept as printed and the manifest says so.
-import { constants, inflateSync } from "node:zlib";
 import type { Manifest } from "../../bundle/manifest";
 import { tracesToTables } from "../sources/perfetto/rows";
 import { parseSystraceText, type SystraceParse } from "../sources/systrace/parse-systrace";
-import { sniffSystrace, unwrapSystrace, type Inflate } from "../sources/systrace/unwrap-systrace";
+import { sniffSystrace, unwrapSystrace } from "../sources/systrace/unwrap-systrace";
+import { decodeText, sniffEncoding } from "../sources/text-decode";
+import { inflateKeepBounded } from "./bounded-inflate";
 import type { TextImport } from "./framestats";
 
 export type SystraceImport = TextImport & { clock: Manifest["clock"] };
 
 export function detectSystrace(bytes: Uint8Array): boolean {
-  return sniffSystrace(bytes) !== null;
+  return sniffSystrace(asUtf8(bytes).bytes) !== null;
 }
 
-export function importSystrace(bytes: Uint8Array, file: string, runId: string): SystraceImport {
-  const u = unwrapSystrace(bytes, file, inflateKeep);
+/** Systrace text saved as UTF-16 (PowerShell 5's `>`, a Windows editor) as the UTF-8 the unwrapper reads;
+ * binary .ctrace and UTF-8 pass untouched (text-decode.ts tells them apart by BOM and zero bytes). */
+function asUtf8(bytes: Uint8Array): { bytes: Uint8Array; note?: string } {
+  const { encoding, bom } = sniffEncoding(bytes);
+  if (encoding === "utf-8") return { bytes };
+  const d = decodeText(bytes);
+  return {
+    bytes: new TextEncoder().encode(d.text),
+    note: `read as ${encoding.toUpperCase()} (${bom ? "byte order mark" : "zero bytes between characters"})${d.invalid ? `; ${d.invalid} invalid code units replaced by U+FFFD` : ""}`,
+  };
+}
+
+export function importSystrace(raw: Uint8Array, file: string, runId: string): SystraceImport {
+  const { bytes, note } = asUtf8(raw);
+  const u = unwrapSystrace(bytes, file, (b) => inflateKeepBounded(b));
   const p = parseSystraceText(u.texts.join("\n"), file);
-  const warnings = [...u.warnings, ...p.warnings];
+  const warnings = [...(note ? [`${file}: ${note}`] : []), ...u.warnings, ...p.warnings];
   if (p.ignored.size)
     warnings.push(
       `${file}: kernel events not kept: ${[...p.ignored].map(([k, n]) => `${k} ${n}`).join(", ")}`,
@@ -40,22 +54,6 @@ export function importSystrace(bytes: Uint8Array, file: string, runId: string): 
         "systrace text holds no snapshot to convert them, so they may be ahead of CLOCK_MONOTONIC by the time the device slept",
     },
   };
-}
-
-// node:zlib throws "unexpected end of file" (Z_BUF_ERROR) on a stream cut before its end marker; a sync flush
-// instead returns what the bytes present inflate to, so a cut .ctrace keeps its head.
-// The engine's bytesWritten is the input the stream took, short of b.length when bytes follow its end.
-function inflateKeep(b: Uint8Array): ReturnType<Inflate> {
-  try {
-    const r = inflateSync(b, { info: true }) as unknown as {
-      buffer: Buffer;
-      engine: { bytesWritten: number };
-    };
-    return { out: r.buffer, ended: true, used: r.engine.bytesWritten };
-  } catch (e) {
-    if ((e as { code?: string }).code !== "Z_BUF_ERROR") throw e;
-    return { out: inflateSync(b, { finishFlush: constants.Z_SYNC_FLUSH }), ended: false, used: b.length };
-  }
 }
 
 // The process with the most slices: what the trace was taken for, as far as the file can tell.

@@ -109,11 +109,33 @@ export function incompleteWhy(values: Record<string, bigint>): string | null {
   return `${why}: duration measured to ${column}, a lower bound`;
 }
 
-/** Why a row's times are impossible or unfinished, or null: IntendedVsync not a time, FrameCompleted unset, a
- * negative or over-a-minute duration. */
+/** The frame's own pipeline stages (FrameInfo.h): each happens between IntendedVsync and the frame's end, so one
+ * set (non-zero) further than a frame can take from IntendedVsync is impossible (int64-max, a wrapped clock). */
+const PIPELINE = new Set([...PROGRESS, "frame_start_time"]);
+/** Durations hwui measures (FrameInfo.h DequeueBufferDuration, QueueBufferDuration): never negative, never minutes. */
+const DURATIONS = ["dequeue_buffer_duration", "queue_buffer_duration"];
+
+/** Pipeline timestamps and durations no frame can have, named with their values (empty when none). */
+export function impossibleColumns(values: Record<string, bigint>): string[] {
+  const iv = values.intended_vsync!;
+  const out: string[] = [];
+  for (const k in values) {
+    const v = values[k]!;
+    if (PIPELINE.has(k) && v !== 0n && (v - iv > MAX_PLAUSIBLE_FRAME_NS || iv - v > MAX_PLAUSIBLE_FRAME_NS))
+      out.push(`${k} ${v} is ${(Number(v - iv) / 1e9).toExponential(3)} s from IntendedVsync`);
+    else if (DURATIONS.includes(k) && (v < 0n || v > MAX_PLAUSIBLE_FRAME_NS))
+      out.push(`${k} ${v} ns is ${v < 0n ? "negative" : "longer than a frame can take"}`);
+  }
+  return out;
+}
+
+/** Why a row's times are impossible or unfinished, or null: IntendedVsync not a time, a pipeline timestamp or
+ * duration no frame can have, FrameCompleted unset, a negative or over-a-minute duration. */
 export function frameSuspect(values: Record<string, bigint>): { kind: SuspectKind; why: string } | null {
   const iv = values.intended_vsync!;
   if (iv <= 0n) return { kind: "notATime", why: `IntendedVsync ${iv} is not a time` };
+  const impossible = impossibleColumns(values);
+  if (impossible.length) return { kind: "impossible", why: `impossible value: ${impossible.join("; ")}` };
   const incomplete = incompleteWhy(values);
   if (incomplete) return { kind: "incomplete", why: incomplete };
   const d = values.frame_completed! - iv;

@@ -34,7 +34,14 @@ export interface FramestatsResult {
   /** "Failure while dumping" or "No process found": the dump itself failed */
   failure: string | null;
   /** rows flagged suspect, by reason kind */
-  suspect: { negative: number; tooLong: number; overflow: number; notATime: number; incomplete: number };
+  suspect: {
+    negative: number;
+    tooLong: number;
+    overflow: number;
+    notATime: number;
+    incomplete: number;
+    impossible: number;
+  };
 }
 
 const PROFILE_MARK = "---PROFILEDATA---";
@@ -81,7 +88,7 @@ export function parseFramestats(text: string, file = "framestats"): FramestatsRe
   const sections: FramestatsSection[] = [];
   const warnings: string[] = [];
   const notices: string[] = [];
-  const suspect = { negative: 0, tooLong: 0, overflow: 0, notATime: 0, incomplete: 0 };
+  const suspect = { negative: 0, tooLong: 0, overflow: 0, notATime: 0, incomplete: 0, impossible: 0 };
   let failure: string | null = null;
   let window: string | null = null;
   let section: FramestatsSection | null = null;
@@ -213,7 +220,10 @@ export function parseFramestats(text: string, file = "framestats"): FramestatsRe
       `${file}: ${flagged} frame rows flagged suspect (frames.suspect) and left out of analyses by default (a row may have several reasons): ` +
         `${suspect.negative} negative duration, ${suspect.tooLong} longer than ${Number(MAX_PLAUSIBLE_FRAME_NS) / 1e9} s, ` +
         `${suspect.overflow} int64 overflow, ${suspect.notATime} IntendedVsync not a time, ` +
-        `${suspect.incomplete} not completed when dumped`,
+        `${suspect.incomplete} not completed when dumped` +
+        (suspect.impossible
+          ? `, ${suspect.impossible} with a pipeline timestamp or buffer duration no frame can have`
+          : ""),
     );
   return { sections, warnings, notices, failure, suspect };
 }

@@ -107,3 +107,66 @@ describe("cutInside: where a prefix of the original is known to be cut inside a 
     expect(cutInside("dmtrace/aosp-perflib_basic.trace", dm, 100)).toBe(true);
   });
 });
+
+describe("judge on trace tables", () => {
+  /** The fixture with TracePacket `index`'s timestamp (field 8) set to `ts`, the packet re-encoded. */
+  function withPacketTimestamp(src: Uint8Array, index: number, ts: bigint): Uint8Array {
+    const varint = (n: bigint) => {
+      const o: number[] = [];
+      for (; n >= 0x80n; n >>= 7n) o.push(Number(n & 0x7fn) | 0x80);
+      o.push(Number(n));
+      return o;
+    };
+    const readVarint = (b: Uint8Array, at: number): [number, number] => {
+      let v = 0;
+      for (let s = 0; ; s += 7) {
+        const x = b[at++]!;
+        v += (x & 0x7f) * 2 ** s;
+        if (x < 0x80) return [v, at];
+      }
+    };
+    let p = 0;
+    for (let k = 0; p < src.length; k++) {
+      const [len, body] = readVarint(src, p + 1); // tag 0x0a: Trace.packet
+      if (k === index) {
+        const out: number[] = [];
+        for (let q = body; q < body + len;) {
+          const start = q;
+          const [tag, after] = readVarint(src, q);
+          q = after;
+          const wire = tag & 7;
+          if (wire === 0) q = readVarint(src, q)[1];
+          else if (wire === 1) q += 8;
+          else if (wire === 5) q += 4;
+          else {
+            const [n, at] = readVarint(src, q);
+            q = at + n;
+          }
+          if (tag === 8 << 3) out.push(0x40, ...varint(ts));
+          else out.push(...src.subarray(start, q));
+        }
+        return Uint8Array.from([
+          ...src.subarray(0, p),
+          0x0a,
+          ...varint(BigInt(out.length)),
+          ...out,
+          ...src.subarray(body + len),
+        ]);
+      }
+      p = body + len;
+    }
+    throw new Error(`no packet ${index}`);
+  }
+
+  it("a FrameTimeline row 146 years from the rest is flagged by the importer's warning, never parsed clean", async () => {
+    const src = fixture("perfetto/difftest_frame_timeline_events.pftrace");
+    const clean = await judge(job("t.pftrace", src));
+    expect(clean.outcome).toBe("flagged"); // by its own warnings (no ClockSnapshot, ...): the baseline below
+    const bad = withPacketTimestamp(src, 53, 0x4000000000000000n);
+    const v = await judge({ ...job("t.pftrace", bad), baseline: clean.warnings ?? [] });
+    expect(v.outcome).toBe("flagged");
+    expect(v.warnings).toContainEqual(
+      expect.stringMatching(/^t\.pftrace: frame_timeline: 1 row with an impossible time/),
+    );
+  });
+});

@@ -1,6 +1,7 @@
 // What the run overview draws, read from the loaded runs: every frame, or the slowest frame of each time slice
 // for long runs (a packed run's slices read as packed), with UI events and logcat's jank events.
 import { tableExists, type SqlEngine } from "../db/engine";
+import { overviewError } from "./overview-errors";
 import {
   EVENTS_PACKED_SQL,
   EVENTS_SQL,
@@ -18,7 +19,18 @@ type Row = Record<string, unknown>;
 export async function overviewChartData(
   engine: SqlEngine,
   hasEvents: boolean,
-  { maxDots = OVERVIEW_MAX_DOTS, slices = OVERVIEW_SLICES }: { maxDots?: number; slices?: number } = {},
+  options: { maxDots?: number; slices?: number } = {},
+) {
+  // a missing table is named plainly, not as DuckDB's "Did you mean pg_namespace?" (overview-errors.ts)
+  return chartData(engine, hasEvents, options).catch((e: unknown) => {
+    throw overviewError(e);
+  });
+}
+
+async function chartData(
+  engine: SqlEngine,
+  hasEvents: boolean,
+  { maxDots = OVERVIEW_MAX_DOTS, slices = OVERVIEW_SLICES }: { maxDots?: number; slices?: number },
 ) {
   const total = Number(
     (await engine.query("SELECT count(*)::BIGINT AS n FROM frames WHERE suspect IS NULL"))

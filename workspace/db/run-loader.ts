@@ -80,6 +80,7 @@ export class RunLoader extends EventTarget {
               run.label,
               bundle.database,
               bundle.manifest.database!,
+              bundle.manifest,
             );
             for (const t of report.tables) run.rows[t.name] = t.rows;
             run.errors.push(...report.errors);

@@ -1,7 +1,8 @@
 // Runs attached from their database files (docs/scaling.md, "Tier 1"): each packed run is its own read-only
 // attached database, and the tables notebooks query (`frames`, `tasks`, ...) become views over every attached
 // run's table plus the rows streamed in from bundles without a database file.
-import type { DatabaseEntry } from "../../bundle/manifest";
+import type { DatabaseEntry, Manifest } from "../../bundle/manifest";
+import { packStampError, packStampQueries, type StampRow } from "../../bundle/pack-stamp";
 import type { DatabaseFile } from "../../bundle/read-bundle";
 import { TABLE_NAMES } from "../../bundle/schema";
 import { PACKED_OVERVIEW } from "../../bundle/overview-sql";
@@ -43,7 +44,13 @@ export class RunViews {
    * the manifest's `database` entry; a mismatch is reported, the run is still attached. Throws when the file cannot
    * be attached at all (the caller may stream the run instead).
    */
-  async attach(runId: string, label: string, file: DatabaseFile, entry: DatabaseEntry): Promise<LoadReport> {
+  async attach(
+    runId: string,
+    label: string,
+    file: DatabaseFile,
+    entry: DatabaseEntry,
+    manifest?: Manifest,
+  ): Promise<LoadReport> {
     const engine = this.engine;
     if (!engine.registerDatabaseFile) throw new Error("this engine cannot attach database files");
     const alias = `${DATABASE}_run_${++this.attachments}`;
@@ -51,6 +58,13 @@ export class RunViews {
     const name = `${alias}.duckdb`;
     const path = await engine.registerDatabaseFile(name, file);
     await engine.query(`ATTACH '${path.replace(/'/g, "''")}' AS ${quoteIdent(alias)} (READ_ONLY)`);
+    // Another run's database copied into the bundle is not trusted: the caller streams the Arrow files instead.
+    const refused = manifest && (await this.ownership(alias, manifest, `${label}/${entry.file}`));
+    if (refused) {
+      this.aliases.delete(runId);
+      await engine.query(`DETACH ${quoteIdent(alias)}`);
+      throw new Error(refused);
+    }
     // The row counts are in the file's metadata: nothing is scanned.
     const found = await engine.query(
       "SELECT table_name, estimated_size::BIGINT AS n FROM duckdb_tables() WHERE database_name = ? AND schema_name = 'main'",
@@ -69,7 +83,9 @@ export class RunViews {
       const expected = entry.tables[table];
       if (expected !== n)
         report.errors.push(
-          `${where}: table ${table}: manifest says ${expected ?? "nothing"} rows, the database has ${n}`,
+          expected === undefined
+            ? `${where}: table ${table} (${n} rows) is in the database but its manifest entry does not list it`
+            : `${where}: table ${table}: manifest says ${expected} rows, the database has ${n}`,
         );
       report.tables.push({ name: table, rows: n });
     }
@@ -83,6 +99,23 @@ export class RunViews {
     }
     await this.addOverview(alias);
     return report;
+  }
+
+  /** Why the attached database is not this manifest's run (bundle/pack-stamp.ts), or null. */
+  private async ownership(alias: string, manifest: Manifest, where: string): Promise<string | null> {
+    const q = packStampQueries(alias);
+    const hasStamp = Number((await this.engine.query(q.hasStamp)).getChild("n")!.get(0)) > 0;
+    const stamp = hasStamp
+      ? (await this.engine.query(q.stamp)).toArray().map((r: StampRow) => ({
+          run_id: String(r.run_id),
+          table_name: String(r.table_name),
+          crc32: r.crc32 == null ? null : String(r.crc32),
+        }))
+      : undefined;
+    const runIds = (await this.engine.query(q.runs))
+      .toArray()
+      .map((r: { run_id: unknown }) => String(r.run_id));
+    return packStampError(manifest, stamp, runIds, where);
   }
 
   /**

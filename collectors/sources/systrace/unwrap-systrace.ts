@@ -129,6 +129,9 @@ function inflateTrace(bytes: Uint8Array, file: string, inflate: Inflate): Unwrap
     first = inflate(body);
     if (first.ended) return read(first, []);
   } catch (e) {
+    // refused by size (collectors/import/bounded-inflate.ts): no retry can make it smaller
+    if ((e as Error).name === "InflateLimitError")
+      throw new Error(`${file}: byte ${start}: zlib stream after TRACE: ${(e as Error).message}`);
     error = e;
   }
   // `adb shell` on old devices turned \n into \r\n inside the binary stream; undo that once and retry.

@@ -287,6 +287,23 @@ describe("jankbook collect: runs", () => {
     expect(bundle.tables.get("frames")!.numRows).toBeGreaterThan(0);
   }, 90_000);
 
+  it("Ctrl-C with --scenario manual on an app that drew nothing: exit 2 (incomplete, no frames), not 130", async () => {
+    const phone = await attach({ startOn: "reset", rendersNothing: true }, 6753);
+    out = await mkdtemp(join(tmpdir(), "jankbook-cli-"));
+    const r = await jankbook(
+      options({ package: PKG, serial: phone.serial, poll: "150", duration: "60s", "run-id": "idle", out }),
+      (kill) => {
+        void until(() => phone.elapsed() > 2 * S, "2 s of the run").then(() => kill("SIGINT"));
+      },
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      "collection incomplete (stopped by the user); the bundle keeps what was collected",
+    );
+    const bundle = await readBundleFolder(join(out, "idle"));
+    expect(bundle.manifest.complete).toBe(false);
+  }, 90_000);
+
   it("a fault (the device disconnects): exit 2, the bundle is written and the warning printed", async () => {
     const phone = await attach({ faults: { disconnectAt: 2 * S } }, 6749);
     out = await mkdtemp(join(tmpdir(), "jankbook-cli-"));

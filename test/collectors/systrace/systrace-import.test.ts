@@ -273,3 +273,35 @@ describe("importSystrace: bad input", () => {
     expect(detectSystrace(new TextEncoder().encode("<!DOCTYPE html><html>hello</html>"))).toBe(false);
   });
 });
+
+describe("UTF-16 systrace", () => {
+  /** The UTF-8 fixture re-encoded as UTF-16LE or BE, with or without a byte order mark. */
+  function utf16(t: string, be: boolean, bom: boolean): Uint8Array {
+    const out = new Uint8Array((t.length + (bom ? 1 : 0)) * 2);
+    const put = (i: number, c: number) => {
+      out[2 * i + (be ? 1 : 0)] = c & 0xff;
+      out[2 * i + (be ? 0 : 1)] = c >> 8;
+    };
+    if (bom) put(0, 0xfeff);
+    for (let i = 0; i < t.length; i++) put(i + (bom ? 1 : 0), t.charCodeAt(i));
+    return out;
+  }
+
+  it("is detected and read as the same slices as its UTF-8 text, with a warning naming the encoding", () => {
+    const f = "catapult_decompressed_atrace_data.txt";
+    const plain = importSystrace(bytes(f), f, "r");
+    for (const [be, bom] of [
+      [false, true],
+      [true, true],
+      [false, false],
+    ] as const) {
+      const b = utf16(text(f), be, bom);
+      expect(detectSystrace(b), `be ${be} bom ${bom}`).toBe(true);
+      const r = importSystrace(b, f, "r");
+      expect(slicesOf(r.tables.slices)).toEqual(slicesOf(plain.tables.slices));
+      expect(r.warnings[0]).toBe(
+        `${f}: read as ${be ? "UTF-16BE" : "UTF-16LE"} (${bom ? "byte order mark" : "zero bytes between characters"})`,
+      );
+    }
+  });
+});

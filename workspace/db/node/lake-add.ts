@@ -6,8 +6,12 @@
 import { mkdir, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
-import { parseManifest } from "../../../bundle/manifest";
+import { bundlePath } from "../../../bundle/bundle-path";
+import { checkLakeFolder } from "../../../bundle/lake-folder";
+import { withLakeLock, type LakeLockOptions } from "../../../bundle/lake-lock";
+import { parseManifest, type Manifest } from "../../../bundle/manifest";
 import { loadBundleTables } from "./pack-bundle";
+import { packStampError, packStampQueries, type StampRow } from "../../../bundle/pack-stamp";
 
 /** Partition columns, outermost first: a lab's queries filter by app, then device, then Android version. */
 export const LAKE_PARTITIONS = ["app", "device_model", "api_level", "run_id"] as const;
@@ -22,10 +26,20 @@ export interface LakeAddResult {
 
 /**
  * Adds each bundle to the lake. Idempotent per run: a run already in the lake has its partitions replaced, the
- * other runs are left alone. A packed bundle is read from its run.duckdb, else from its Arrow files.
+ * other runs are left alone. A packed bundle is read from its run.duckdb (once it is shown to be this run's),
+ * else from its Arrow files. A folder that is neither empty nor a lake is refused; one writer at a time holds
+ * the lake (lake-lock.ts), so concurrent adds each keep their run_summary row.
  */
-export async function lakeAdd(lake: string, dirs: readonly string[]): Promise<LakeAddResult[]> {
-  await mkdir(lake, { recursive: true });
+export async function lakeAdd(
+  lake: string,
+  dirs: readonly string[],
+  lock: LakeLockOptions = {},
+): Promise<LakeAddResult[]> {
+  await checkLakeFolder(lake);
+  return withLakeLock(lake, () => addAll(lake, dirs), lock);
+}
+
+async function addAll(lake: string, dirs: readonly string[]): Promise<LakeAddResult[]> {
   const instance = await DuckDBInstance.create(":memory:");
   const conn = await instance.connect();
   const results: LakeAddResult[] = [];
@@ -44,8 +58,17 @@ async function addRun(conn: DuckDBConnection, lake: string, dir: string): Promis
   const errors: string[] = [];
   let source = "memory";
   if (manifest.database) {
-    await conn.run(`ATTACH ${literal(join(dir, manifest.database.file))} AS src (READ_ONLY)`);
+    const db = await bundlePath(dir, manifest.database.file);
+    await conn.run(`ATTACH ${literal(db)} AS src (READ_ONLY)`);
     source = "src";
+    const refused = await ownership(conn, manifest, db).catch(async (e: Error) => {
+      await conn.run("DETACH src");
+      throw e;
+    });
+    if (refused) {
+      await conn.run("DETACH src");
+      throw new Error(`lake add refused ${refused}`);
+    }
   } else await loadBundleTables(conn, "memory", dir, manifest, errors);
   try {
     const names = (
@@ -89,6 +112,16 @@ async function addRun(conn: DuckDBConnection, lake: string, dir: string): Promis
     if (source === "src") await conn.run("DETACH src");
     else for (const t of await tablesIn(conn, "memory")) await conn.run(`DROP TABLE memory.main.${quote(t)}`);
   }
+}
+
+/** Why the attached `src` is not this manifest's run (pack-stamp.ts), or null. */
+async function ownership(conn: DuckDBConnection, manifest: Manifest, db: string): Promise<string | null> {
+  const q = packStampQueries("src");
+  const rows = async (sql: string) => (await conn.runAndReadAll(sql)).getRowObjectsJS();
+  const hasStamp = Number((await rows(q.hasStamp))[0]?.n ?? 0) > 0;
+  const stamp = hasStamp ? ((await rows(q.stamp)) as unknown as StampRow[]) : undefined;
+  const runIds = (await rows(q.runs)).map((r) => String(r.run_id));
+  return packStampError(manifest, stamp, runIds, db);
 }
 
 /** One row: the run's context (DUNE's attributes) and its frame figures; suspect frames are left out. */

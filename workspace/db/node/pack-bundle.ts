@@ -2,15 +2,19 @@
 // (docs/scaling.md, "The packed file"). The workspace attaches it read-only instead of ingesting the Arrow
 // streams. Written by native DuckDB in a storage version the pinned DuckDB-WASM reads
 // (docs/architecture.md, "Decisions").
+import { createReadStream } from "node:fs";
 import { open, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { RecordBatchReader, type RecordBatch, type Schema } from "apache-arrow";
+import { bundlePath } from "../../../bundle/bundle-path";
+import { crc32 } from "../../../bundle/crc32";
 import { DUCKDB_TYPE } from "../../../bundle/duckdb-types";
 import { BundleError, parseManifest, type DatabaseEntry, type Manifest } from "../../../bundle/manifest";
 import { appendBatch } from "./pack-columns";
 import { packOverview } from "./pack-overview";
-import { runsTable } from "../../../bundle/read-bundle";
+import { packStampSql } from "../../../bundle/pack-stamp";
+import { checksumError, runsTable } from "../../../bundle/read-bundle";
 import { columnTypeOf, tableSpec, type ColumnType } from "../../../bundle/schema";
 import {
   canonicalOrder,
@@ -54,6 +58,7 @@ export async function packBundle(dir: string): Promise<PackResult> {
     await conn.run(`ATTACH ${sqlString(tmp)} AS pack (STORAGE_VERSION '${PACK_STORAGE_VERSION}')`);
     Object.assign(tables, await loadBundleTables(conn, "pack", dir, manifest, errors));
     if (tables.frames) await packOverview(conn, "pack");
+    for (const sql of packStampSql("pack", manifest)) await conn.run(sql);
     await conn.run("DETACH pack");
   } finally {
     conn.closeSync();
@@ -98,15 +103,37 @@ export async function loadBundleTables(
   for (const [name, entry] of Object.entries(manifest.tables)) {
     const file = join(dir, entry.file);
     try {
+      await bundlePath(dir, entry.file);
+      const damaged =
+        entry.crc32 === undefined
+          ? null
+          : checksumError(entry.crc32, await fileCrc32(file, name), file, name);
       const rows = await packFile(conn, catalog, name, file, errors);
+      const explained = errors.some((e) => e.startsWith(`${file}:`));
+      // A file that reads whole yet is not the one the manifest was written with is not packed: its rows are not
+      // the run's. A cut file keeps its whole batches; its cut is the one message (as read-bundle.ts does).
+      if (damaged && !explained) {
+        await conn.run(`DROP TABLE ${quote(catalog)}.main.${quote(name)}`);
+        throw damaged;
+      }
       tables[name] = rows;
-      if (rows !== entry.rows && !errors.some((e) => e.startsWith(`${file}:`)))
+      if (rows !== entry.rows && !explained)
         errors.push(`${file}: table ${name}: manifest says ${entry.rows} rows, file has ${rows}`);
     } catch (e) {
       errors.push(e instanceof BundleError ? e.message : `${file}: table ${name}: ${(e as Error).message}`);
     }
   }
   return tables;
+}
+
+async function fileCrc32(file: string, name: string): Promise<number> {
+  let crc = 0;
+  try {
+    for await (const piece of createReadStream(file)) crc = crc32(piece as Uint8Array, crc);
+  } catch (e) {
+    throw new BundleError(file, `table ${name}: cannot read (${(e as Error).message})`, name);
+  }
+  return crc;
 }
 
 /** Streams one Arrow IPC file (stream or file format) batch by batch: a 10M-row table is never whole in memory. */
