@@ -82,7 +82,9 @@ describe("jankbook collect against the simulated phone", () => {
     expect(col(frames, "deadline")).toEqual(expected.map((f) => f.frame_deadline! - f.intended_vsync!));
     expect((col(frames, "jank") as boolean[]).filter(Boolean).length).toBe(truth.counts.janky_frames);
     expect(truth.counts.janky_frames).toBeGreaterThan(0);
-    expect(phone.commands.filter((c) => c.endsWith("framestats")).length).toBeGreaterThan(20);
+    // Polls overlapped: each dump holds every frame so far, so each poll after the first repeats the frames of
+    // the one before (how many polls fit in the scenario depends on the machine's load, not on the code).
+    expect(phone.commands.filter((c) => c.endsWith("framestats")).length).toBeGreaterThanOrEqual(3);
 
     // Agent rows.
     const tasks = bundle.tables.get("tasks")! as unknown as T;
