@@ -1,6 +1,7 @@
 // `jankbook collect` as a user runs it: a child process on a private adb server with simulated phones.
 // Exit codes and messages for bad options and missing devices or packages, Ctrl-C mid-run, a device lab
-// (--all-devices), a fault's message, and the progress line.
+// (--all-devices), a fault's message, and the progress line. Each test's timeout is a hang guard for CLIs started
+// from sources on a loaded 2-core machine, not a measure of speed.
 import { spawn } from "node:child_process";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -115,7 +116,7 @@ describe("jankbook collect: options and devices", () => {
       "jankbook: no device online (adb devices lists none); plug in a phone with USB debugging on, or start a simulated one with `jankbook simulate`\n",
     );
     expect(await bundles()).toEqual([]);
-  }, 30_000);
+  }, 180_000);
 
   it("bad --duration, --scenario, --poll, --package, or both --serial and --all-devices: exit 1 before touching a device", async () => {
     const phone = await attach({}, 6741);
@@ -149,7 +150,7 @@ describe("jankbook collect: options and devices", () => {
     ]);
     expect(phone.commands).toEqual([]);
     expect(await bundles()).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 
   it("unknown serial, several devices without --serial, package not installed: exit 1, no bundle", async () => {
     const a = await attach({}, 6742);
@@ -176,7 +177,7 @@ describe("jankbook collect: options and devices", () => {
     expect(a.commands.some((c) => c.startsWith("monkey") || c.startsWith("logcat"))).toBe(false);
     expect(b.commands).toEqual([]);
     expect(await bundles()).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 });
 
 describe("jankbook collect: runs", () => {
@@ -290,7 +291,7 @@ describe("jankbook collect: runs", () => {
     expect(iv.length).toBeLessThan(expected.length);
     expect(iv).toEqual(expected.slice(0, iv.length).map((f) => f.intended_vsync));
     expect(bundle.tables.get("tasks")!.numRows).toBeGreaterThan(0);
-  }, 90_000);
+  }, 180_000);
 
   it("Ctrl-C with --scenario manual ends the run normally: exit 0, complete", async () => {
     const phone = await attach({ startOn: "reset" }, 6748);
@@ -306,7 +307,7 @@ describe("jankbook collect: runs", () => {
     expect(bundle.manifest.complete).toBe(true);
     expect(bundle.manifest.warnings.some((w) => /^stopped by the user after \d+\.\d s$/.test(w))).toBe(true);
     expect(bundle.tables.get("frames")!.numRows).toBeGreaterThan(0);
-  }, 90_000);
+  }, 180_000);
 
   it("a fault (the device disconnects): exit 2, the bundle is written and the warning printed", async () => {
     const phone = await attach({ faults: { disconnectAt: 2 * S } }, 6749);
@@ -331,5 +332,5 @@ describe("jankbook collect: runs", () => {
     expect(bundle.errors).toEqual([]);
     expect(bundle.manifest.complete).toBe(false);
     expect(bundle.tables.get("frames")!.numRows).toBeGreaterThan(0);
-  }, 60_000);
+  }, 180_000);
 });
