@@ -25,7 +25,7 @@ describe("notebooks/cases", () => {
     // the report names checks the notebook states, each a finding of the case
     const source = readFileSync(nb, "utf8");
     for (const name of healthy.failed) expect(source).toContain(`check(${JSON.stringify(name)}`);
-  }, 120_000);
+  }, 300_000); // a hang guard: two runs, each starting its engine and notebook worker (120 s was not enough at load 27)
 
   describeCases(CASE_NOTEBOOKS.filter((n) => !n.startsWith("dune-")));
 });

@@ -310,8 +310,12 @@ describe("jankbook collect: runs", () => {
   }, 180_000);
 
   it("a fault (the device disconnects): exit 2, the bundle is written and the warning printed", async () => {
-    const phone = await attach({ faults: { disconnectAt: 2 * S } }, 6749);
+    // The phone goes once a framestats poll has read its first 2 s (a state, not a time: on a loaded machine the
+    // collector is slow to get there, and a phone gone before any poll leaves no frames to keep). The 24 s
+    // scenario at real time is still running then.
+    const phone = await attach({ scenario: "paper-cases", timeScale: 1 }, 6749);
     out = await mkdtemp(join(tmpdir(), "jankbook-cli-"));
+    const polls = () => phone.commands.filter((c) => c.endsWith("framestats")).length;
     const r = await jankbook(
       options({
         package: PKG,
@@ -321,6 +325,14 @@ describe("jankbook collect: runs", () => {
         "run-id": "cut",
         out,
       }),
+      () => {
+        void until(() => phone.elapsed() > 2 * S, "2 s of the scenario", 150_000)
+          .then(() => {
+            const seen = polls();
+            return until(() => polls() > seen, "a framestats poll after 2 s", 150_000);
+          })
+          .then(() => (phone.options.faults = { disconnectAt: 0 }));
+      },
     );
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
