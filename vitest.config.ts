@@ -1,4 +1,10 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+
+// Test files at once in the node project. Vitest's default (cores - 1) is one file at a time on a 2-core machine,
+// though most slow files wait on child processes, adb or DuckDB: two keep both cores busy (docs/testing.md).
+// JB_TEST_WORKERS overrides it.
+const workers = Number(process.env.JB_TEST_WORKERS) || Math.max(2, availableParallelism());
 
 export default defineConfig({
   test: {
@@ -9,6 +15,7 @@ export default defineConfig({
           include: ["test/**/*.test.ts"],
           exclude: ["test/browser/**"],
           environment: "node",
+          maxWorkers: workers,
           // Notebooks run their cells in a worker (cell-worker.ts): triage takes ~60 s on a loaded 2-core machine.
           testTimeout: 180_000,
           hookTimeout: 120_000,

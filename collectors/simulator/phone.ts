@@ -45,6 +45,9 @@ export interface PhoneOptions {
   simpleperf?: boolean;
   /** the app draws nothing: framestats has no rows, the agent's other lines and method traces are unchanged */
   rendersNothing?: boolean;
+  /** frames one framestats dump holds (default 120, as AOSP's); more lets a test whose subject is not late polls
+   * run faster than real time on a loaded machine without losing frames between polls */
+  framestatsRing?: number;
 }
 
 const RING = 120;
@@ -386,7 +389,7 @@ export class SimulatedPhone {
     const done = this.options.rendersNothing
       ? []
       : sim.frames.filter((f) => f.intended >= this.resetAt && f.completed <= e);
-    const recent = done.slice(-RING);
+    const recent = done.slice(-(this.options.framestatsRing ?? RING));
     const durations = done.map((f) => (f.completed - f.intended) / 1e6).sort((a, b) => a - b);
     const pct = (q: number) =>
       durations.length

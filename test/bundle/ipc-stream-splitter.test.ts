@@ -17,6 +17,7 @@ import { encodeStream } from "../../bundle/encode-stream";
 import { IpcStreamSplitter, type SplitterEnd } from "../../bundle/ipc-stream-splitter";
 import { BundleError } from "../../bundle/manifest";
 import { makeBundleTable } from "../../bundle/table-builder";
+import { fcRuns } from "../support/fc-runs";
 
 /** Frames with nulls in optional columns and a dictionary-encoded window name, from a seed. */
 function frames(n: number, runId = "r1", seed = 1) {
@@ -111,7 +112,7 @@ describe("IpcStreamSplitter", () => {
           expect(end.chunks.length).toBeGreaterThanOrEqual(1); // an empty table is still created
         },
       ),
-      { numRuns: 150 },
+      { numRuns: fcRuns(150) },
     );
   });
 
@@ -137,7 +138,7 @@ describe("IpcStreamSplitter", () => {
           }
         },
       ),
-      { numRuns: 200 },
+      { numRuns: fcRuns(200) },
     );
   });
 
@@ -159,7 +160,7 @@ describe("IpcStreamSplitter", () => {
           expect(end.chunks.reduce((n, c) => n + c.rows, 0)).toBeLessThanOrEqual(120);
         },
       ),
-      { numRuns: 300 },
+      { numRuns: fcRuns(300) },
     );
   });
 

@@ -26,6 +26,7 @@ import {
 } from "./call-table";
 import { reference, sortOut, type Out } from "./call-timeline-reference";
 import { callsEngine } from "./calls-engine";
+import { fcRuns } from "../../support/fc-runs";
 
 const { engine, load, run, freshRunId } = callsEngine();
 
@@ -261,7 +262,7 @@ describe("the summary's answer", () => {
           }
         },
       ),
-      { numRuns: 60 },
+      { numRuns: fcRuns(60) },
     );
   }, 180_000); // ~9 s alone; 60 DuckDB round trips per run can take far longer on a loaded 2-core machine
 

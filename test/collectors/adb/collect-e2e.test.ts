@@ -22,9 +22,16 @@ describe("jankbook collect against the simulated phone", () => {
   let shell: Awaited<ReturnType<typeof attachPhone>>["shell"];
   beforeAll(async () => {
     await startAdb();
-    // Android 12 layout (FrameDeadline present); time runs 5x, polls every 150 ms wall = 0.75 s device < the 2 s ring.
+    // Android 12 layout (FrameDeadline present); time runs 5x, polls every 150 ms wall = 0.75 s device < the 2 s
+    // ring; a dump holds every frame, so polls that a loaded machine delays lose none (late polls: collect-faults).
     ({ phone, shell } = await attachPhone(
-      { profile: PROFILES["galaxy-s21"]!, scenario: "paper-cases", seed: 7, timeScale: 5 },
+      {
+        profile: PROFILES["galaxy-s21"]!,
+        scenario: "paper-cases",
+        seed: 7,
+        timeScale: 5,
+        framestatsRing: 1_000_000,
+      },
       6711,
     ));
     dir = await mkdtemp(join(tmpdir(), "jankbook-e2e-"));
@@ -75,7 +82,9 @@ describe("jankbook collect against the simulated phone", () => {
     expect(col(frames, "deadline")).toEqual(expected.map((f) => f.frame_deadline! - f.intended_vsync!));
     expect((col(frames, "jank") as boolean[]).filter(Boolean).length).toBe(truth.counts.janky_frames);
     expect(truth.counts.janky_frames).toBeGreaterThan(0);
-    expect(phone.commands.filter((c) => c.endsWith("framestats")).length).toBeGreaterThan(20);
+    // Polls overlapped: each dump holds every frame so far, so each poll after the first repeats the frames of
+    // the one before (how many polls fit in the scenario depends on the machine's load, not on the code).
+    expect(phone.commands.filter((c) => c.endsWith("framestats")).length).toBeGreaterThanOrEqual(3);
 
     // Agent rows.
     const tasks = bundle.tables.get("tasks")! as unknown as T;

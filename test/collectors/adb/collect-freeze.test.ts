@@ -86,7 +86,7 @@ describe("the device freezes during collect", () => {
       "--poll",
       "300",
       "--duration",
-      "40s",
+      "600s",
       "--command-timeout",
       "1500",
       "--adb-port",
@@ -98,13 +98,11 @@ describe("the device freezes during collect", () => {
     ]);
     // frozen once the collector has seen frames
     await until(() => /frames [1-9]\d* /.test(collect.output.stderr), "the first frames", 40_000);
-    const frozenAt = Date.now();
     phone.kill("SIGSTOP");
-    const code = await exited(collect, 45_000);
-    const took = Date.now() - frozenAt;
-    expect(code, `collect still running 45 s after the freeze; stderr:\n${collect.output.stderr}`).toBe(2);
-    // it gave up on the frozen device well before --duration (40 s) would have ended the run
-    expect(took).toBeLessThan(30_000);
+    // It gives up on the frozen device instead of waiting for --duration: a run that waited the 600 s is killed
+    // at 100 s and fails here (the margin is for start-up and writing on a loaded machine, not for speed).
+    const code = await exited(collect, 100_000);
+    expect(code, `collect still running 100 s after the freeze; stderr:\n${collect.output.stderr}`).toBe(2);
     expect(collect.output.stderr).toMatch(/collection incomplete \(unresponsive\)/);
     const bundle = await readBundleFolder(join(out, "frozen"));
     expect(bundle.errors).toEqual([]);
@@ -116,7 +114,7 @@ describe("the device freezes during collect", () => {
     ).toBe(true);
     expect(bundle.tables.get("frames")!.numRows).toBeGreaterThan(0);
     expect(bundle.tables.get("tasks")!.numRows).toBeGreaterThan(0);
-  }, 120_000);
+  }, 180_000);
 
   it("an adb server that accepts and never answers: exit 1 after the deadline, no hang", async () => {
     const held: Socket[] = [];
@@ -133,15 +131,17 @@ describe("the device freezes during collect", () => {
         "--out",
         out,
       ]);
-      const code = await exited(collect, 40_000);
-      expect(code, `still running after 40 s; stderr:\n${collect.output.stderr}`).toBe(1);
+      // killed at 100 s: start-up from sources on a loaded machine, then the 10 s deadline
+      const code = await exited(collect, 100_000);
+      expect(code, `still running after 100 s; stderr:\n${collect.output.stderr}`).toBe(1);
       expect(collect.output.stderr).toBe(
         "jankbook: cannot reach the adb server on port 5197: no answer within 10 s (is adb installed? try `adb start-server`)\n",
       );
+      // it waited its deadline out (a lower bound: load only lengthens it)
       expect(Date.now() - t0).toBeGreaterThanOrEqual(10_000);
     } finally {
       for (const s of held) s.destroy();
       server.close();
     }
-  }, 60_000);
+  }, 150_000);
 });

@@ -4,14 +4,22 @@ import { describe, expect, it } from "vitest";
 import { type CollectOptions } from "../../../collectors/adb/collect-device";
 import { CountersSession } from "../../../collectors/adb/counters";
 import { PROFILES } from "../../../collectors/simulator/device-profiles";
+import type { SimulatedPhone } from "../../../collectors/simulator/phone";
 import { simulatedCollector } from "./sim-harness";
 
 const collectSim = simulatedCollector("hpc");
-const collect = (profile: keyof typeof PROFILES, port: number, extra: Partial<CollectOptions> = {}) =>
+const collect = (
+  profile: keyof typeof PROFILES,
+  port: number,
+  extra: Partial<CollectOptions> = {},
+  whileRunning?: (phone: SimulatedPhone) => void,
+) =>
   collectSim({
-    phone: { profile: PROFILES[profile]!, scenario: "openlaw", timeScale: 5 },
+    // a dump holds every frame: polls a loaded machine delays lose none (late polls: collect-faults.test.ts)
+    phone: { profile: PROFILES[profile]!, scenario: "openlaw", timeScale: 5, framestatsRing: 1_000_000 },
     collect: { scenario: "monkey:50", durationMs: 20_000, counters: true, ...extra },
     port,
+    whileRunning,
   });
 
 const rowsOf = (t: { numRows: number; getChild(n: string): { get(i: number): unknown } | null }) =>
@@ -76,12 +84,19 @@ describe("jankbook collect --counters", () => {
   }, 60_000);
 
   it("Ctrl-C mid-run keeps the intervals printed so far; an event the PMU lacks is reported as simpleperf said it", async () => {
+    // Ctrl-C once simpleperf has printed its first intervals (a state, not a time: a loaded machine is slow to get there)
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 700);
-    const { res, bundle, phone, shell } = await collect("pixel-7", 6763, {
-      signal: controller.signal,
-      countersIntervalMs: 50,
-    });
+    let check: NodeJS.Timeout | undefined;
+    const { res, bundle, phone, shell } = await collect(
+      "pixel-7",
+      6763,
+      { signal: controller.signal, countersIntervalMs: 50 },
+      (p) => {
+        check = setInterval(() => {
+          if (p.simpleperf.samples.length > 0) controller.abort();
+        }, 10);
+      },
+    ).finally(() => clearInterval(check));
     expect(res.ended).toBe("interrupted");
     const got = rowsOf(bundle.tables.get("hpc_samples")!);
     expect(got.length).toBeGreaterThan(0);

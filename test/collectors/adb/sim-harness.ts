@@ -51,6 +51,8 @@ export interface SimulatedCollect {
   port: number;
   /** the device shell's command timeout, ms */
   timeoutMs?: number;
+  /** called with the phone once it is attached, before the collection starts (to act on its state mid-run) */
+  whileRunning?: (phone: SimulatedPhone) => void;
 }
 
 /**
@@ -74,6 +76,7 @@ export function simulatedCollector(prefix: string) {
       o.timeoutMs,
     );
     phone = a.phone;
+    o.whileRunning?.(a.phone);
     dir = await mkdtemp(join(tmpdir(), `jankbook-${prefix}-`));
     const res = await collectDevice(a.shell, {
       package: a.phone.timeline.truth.package,

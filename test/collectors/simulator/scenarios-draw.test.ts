@@ -8,6 +8,7 @@ import type { AppSim } from "../../../collectors/simulator/app-model";
 import { PROFILES } from "../../../collectors/simulator/device-profiles";
 import { buildScenario, type ScenarioName } from "../../../collectors/simulator/scenarios";
 import { DRAW_SCENARIOS } from "../../../collectors/simulator/scenarios-draw";
+import { fcRuns } from "../../support/fc-runs";
 
 type Op = Extract<AgentRecord, { type: "op" }>;
 const ops = (sim: AppSim): Op[] =>
@@ -40,7 +41,7 @@ describe("render operations", () => {
           }
         },
       ),
-      { numRuns: 12 },
+      { numRuns: fcRuns(12, 3) },
     );
   });
 });

@@ -13,7 +13,8 @@ import type { ProfileRow } from "../../../cells/androscope/method-profile";
 import { importGfxinfo } from "../../../collectors/import/gfxinfo";
 import { ANALYSES, type PaletteEntry } from "../../../workspace/app/analysis-palette";
 import { insertCell, parseNotebook, serializeNotebook } from "../../../workspace/notebook/format";
-import { SAMPLES_DIR, runNotebookFile } from "../../../workspace/node/headless";
+import { SAMPLES_DIR } from "../../../workspace/node/headless";
+import { sharedHeadless } from "../../support/shared-headless";
 
 /** Sample runs to try entries on; an entry runs on those that have every table it needs. */
 const CANDIDATES = ["paper-cases-pixel-4a", "k9-pixel-4a-android11-r1", "feed-methods-pixel-4a"];
@@ -97,6 +98,8 @@ function bruteProfile(
 }
 
 describe("ANALYSES palette", () => {
+  // one DuckDB for the file, emptied before each notebook (an engine costs seconds to start)
+  const runNotebookFile = sharedHeadless();
   it.each(ANALYSES.map((a) => [a.label, a] as const))("%s runs on the samples", async (_label, entry) => {
     const path = await entryNotebook(entry, "jb-palette-");
     const runs = CANDIDATES.filter((run) => entry.needs.every((t) => tablesOf(run).has(t)));
@@ -105,9 +108,13 @@ describe("ANALYSES palette", () => {
       : runs.map((run) => join(SAMPLES_DIR, run));
     expect(dirs, `no sample run has ${entry.needs.join(", ")}`).not.toEqual([]);
     const result = await runNotebookFile(path, { runs: dirs });
-    const failed = result.states.filter((s) => s.status === "rejected").map((s) => `${s.id}: ${s.error}`);
-    expect(failed).toEqual([]);
-    expect(result.states.some((s) => s.displays.length > 0)).toBe(true);
+    try {
+      const failed = result.states.filter((s) => s.status === "rejected").map((s) => `${s.id}: ${s.error}`);
+      expect(failed).toEqual([]);
+      expect(result.states.some((s) => s.displays.length > 0)).toBe(true);
+    } finally {
+      await result.close();
+    }
   });
   it("the DiagDroid entry's report follows τ set from outside (jankbook run --set tau=300)", async () => {
     const entry = ANALYSES.find((a) => a.label.startsWith("DiagDroid: anomalous task groups"))!;
@@ -123,6 +130,7 @@ describe("ANALYSES palette", () => {
     );
     expect(shown).toContain("≥ 300ms");
     expect(shown).not.toContain("≥ 500ms");
+    await result.close();
   });
   it("the counters, heap and profile entry follows the timeline's window set from outside", async () => {
     const entry = ANALYSES.find((a) => a.label.startsWith("AndroScope: counters and heap"))!;

@@ -11,6 +11,7 @@ import { readBundleFolder, writeBundleFolder } from "../../../bundle/node-io";
 import { PACK_FILE, packBundle } from "../../../workspace/db/node/pack-bundle";
 import { tableSpec } from "../../../bundle/schema";
 import { makeBundleTable, type ColumnValues } from "../../../bundle/table-builder";
+import { fcRuns } from "../../support/fc-runs";
 
 const SAMPLES = "workspace/public/samples";
 
@@ -215,7 +216,7 @@ describe("packBundle", () => {
           await conn.run(`DETACH ${alias}`);
         },
       ),
-      { numRuns: 12, seed: 18 },
+      { numRuns: fcRuns(12, 3), seed: 18 },
     );
   });
 

@@ -165,16 +165,21 @@ describe("jankbook serve: the SQL endpoint", () => {
   });
 
   it("cancels the query in flight, and answers the next one", async () => {
-    const started = performance.now();
+    // hours of work: it ends only if a cancel reaches it (else the test's timeout fails it)
+    let settled = false;
     const slow = engine.query("SELECT sum(hash(i)) AS s FROM range(50000000000) t(i)").then(
       () => null,
       (e: Error) => e,
     );
-    await new Promise((r) => setTimeout(r, 500));
-    await engine.interrupt();
+    void slow.finally(() => (settled = true));
+    // A cancel that arrives before the query starts has nothing to stop: cancel until it has ended, however
+    // slowly a loaded machine gets it going (each cancel is answered before the next is sent).
+    while (!settled) {
+      await engine.interrupt();
+      await new Promise((r) => setImmediate(r));
+    }
     const e = await slow;
     expect(e?.message).toMatch(/interrupt/i);
-    expect(performance.now() - started).toBeLessThan(20_000);
     const t = await engine.query("SELECT 41 + 1 AS v");
     expect(t.getChild("v")!.get(0)).toBe(42);
   }, 60_000);

@@ -5,6 +5,12 @@ import { cells, parseNotebook } from "../../../workspace/notebook/format";
 import { isPlotSpec } from "../../../charts/plot-spec";
 import { NotebookRuntime, isMarkdown, type CellState } from "../../../workspace/notebook/runtime";
 
+/** Waits until the runtime has reacted as `cond` says (no fixed sleep: a state that never comes fails by the
+ * test's timeout). */
+async function until(cond: () => boolean): Promise<void> {
+  while (!cond()) await new Promise((r) => setTimeout(r, 5));
+}
+
 const nbOf = (...sources: string[]) =>
   parseNotebook(
     sources
@@ -165,7 +171,7 @@ describe("NotebookRuntime", () => {
       "const early = view(Inputs.select(['a', 'b'], {label: 'early'}));",
     );
     const { rt } = await start(nb, engine);
-    await new Promise((r) => setTimeout(r, 10));
+    await until(() => calls.length > 0 && rt.inputs().length > 0);
     expect(rt.inputs().map((i) => i.name)).toEqual(["early"]); // the first input waits on its query
     calls[0]!.resolve(tableFromArrays({ x: Int32Array.from([1, 2, 3]) }));
     await rt.settled();
@@ -246,7 +252,7 @@ describe("NotebookRuntime", () => {
       ),
       f.engine,
     );
-    await new Promise((r) => setTimeout(r, 20));
+    await until(() => f.calls.length > 0);
     expect(f.calls.map((c) => [c.sql, c.params])).toEqual([
       ["SELECT * FROM t WHERE x > ? AND y = ?\n", [6, "a"]],
     ]);
@@ -265,7 +271,6 @@ describe("NotebookRuntime", () => {
       "const got = q.getChild('k').get(0);",
       "sql other\nSELECT 42",
     );
-  const tick = () => new Promise((r) => setTimeout(r, 20));
   const qCalls = (f: ReturnType<typeof fakeEngine>) => f.calls.filter((c) => c.sql.includes("AS k"));
   const otherCalls = (f: ReturnType<typeof fakeEngine>) => f.calls.filter((c) => c.sql.includes("42"));
   const seenK = (log: CellState[]) =>
@@ -276,11 +281,11 @@ describe("NotebookRuntime", () => {
   it("a re-run interrupts the stale query; a query interrupted as collateral runs again", async () => {
     const f = fakeEngine(true);
     const { rt, log, byDefine } = await start(staleNb(), f.engine);
-    await tick();
+    await until(() => qCalls(f).length > 0 && otherCalls(f).length > 0);
     expect(qCalls(f).map((c) => c.params)).toEqual([[1]]);
     expect(otherCalls(f).length).toBe(1);
     rt.setInput("k", 2);
-    await tick();
+    await until(() => f.interrupts() > 0 && qCalls(f).length > 1 && otherCalls(f).length > 1);
     expect(f.interrupts()).toBe(1);
     // q's stale query and `other` (same connection) were interrupted; q re-ran with k = 2, other retried.
     expect(qCalls(f).map((c) => c.params)).toEqual([[1], [2]]);
@@ -304,10 +309,10 @@ describe("NotebookRuntime", () => {
       ),
       f.engine,
     );
-    await tick();
+    await until(() => qCalls(f).length > 0 && otherCalls(f).length > 0);
     expect(otherCalls(f).length).toBe(1);
     rt.setInput("k", 2);
-    await tick();
+    await until(() => f.interrupts() > 0 && qCalls(f).length > 1 && otherCalls(f).length > 1);
     expect(f.interrupts()).toBe(1);
     expect(otherCalls(f).length).toBe(2); // retried, not failed with INTERRUPT
     otherCalls(f)[1]!.resolve(tableFromArrays({ v: Int32Array.from([42]) }));
@@ -321,13 +326,13 @@ describe("NotebookRuntime", () => {
   it("a stale query's late result is ignored when the engine cannot interrupt it", async () => {
     const f = fakeEngine(false);
     const { rt, log, byDefine } = await start(staleNb(), f.engine);
-    await tick();
+    await until(() => qCalls(f).length > 0 && otherCalls(f).length > 0);
     otherCalls(f)[0]!.resolve(tableFromArrays({ v: Int32Array.from([42]) }));
     rt.setInput("k", 2);
-    await tick();
+    await until(() => f.interrupts() > 0);
     expect(f.interrupts()).toBe(1);
     qCalls(f)[0]!.resolve(tableFromArrays({ k: Int32Array.from([1]) })); // late, stale
-    await tick();
+    await until(() => qCalls(f).length > 1);
     expect(qCalls(f).map((c) => c.params)).toEqual([[1], [2]]);
     qCalls(f)[1]!.resolve(tableFromArrays({ k: Int32Array.from([2]) }));
     await rt.settled();
@@ -343,7 +348,7 @@ describe("NotebookRuntime", () => {
       nbOf("sql bad\nSELEC 1", "const n = bad.numRows;", "const ok = 1;"),
       f.engine,
     );
-    await new Promise((r) => setTimeout(r, 20));
+    await until(() => f.calls.length > 0);
     f.calls[0]!.reject(new Error('Parser Error: syntax error at or near "SELEC"'));
     await rt.settled();
     expect(byDefine("bad")).toMatchObject({

@@ -1,0 +1,89 @@
+// The case-study notebooks (notebooks/cases/*.md, found by listing the folder) run headless, as `jankbook run`
+// runs them, for test/notebooks/cases*.test.ts (split in two files so that the two halves run side by side). On its
+// own runs every check of a notebook passes; with the runs its front matter calls `healthy:` (the same scenario
+// without the bug) in place of them, a check of the finding fails, not a run or a cell. A file's notebooks share
+// one DuckDB (shared-headless.ts).
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { describe, expect, it, vi } from "vitest";
+import { main } from "../../cli/main";
+import type { HeadlessResult } from "../../workspace/node/headless";
+import { parseNotebook } from "../../workspace/notebook/format";
+import { hasGlob, matchRunNames } from "../../workspace/notebook/runs";
+import { sharedHeadless } from "./shared-headless";
+
+export const CASES_DIR = join(import.meta.dirname, "../../notebooks/cases");
+export const CASE_NOTEBOOKS = readdirSync(CASES_DIR)
+  .filter((n) => n.endsWith(".md"))
+  .sort();
+const out = mkdtempSync(join(tmpdir(), "jankbook-cases-"));
+
+/** `jankbook run <nb> [--runs dir]...` in this process: its exit code and the names of the checks that failed. */
+export async function cli(nb: string, ...args: string[]): Promise<{ code: number; failed: string[] }> {
+  const report = join(out, "report.json");
+  const spy = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+  try {
+    const code = await main(["node", "jankbook", "run", nb, "--out", report, ...args]);
+    const r = JSON.parse(readFileSync(report, "utf8")) as { checks: { name: string; ok: boolean }[] };
+    return { code, failed: r.checks.filter((c) => !c.ok).map((c) => c.name) };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+/** The `healthy:` runs of a notebook as folders, by the rule `runs:` follows (relative to the notebook). */
+export function healthyRuns(nb: string): string[] {
+  const field = parseNotebook(readFileSync(nb, "utf8")).frontMatter?.fields.find(([k]) => k === "healthy");
+  if (!field) return [];
+  const list = parseNotebook(`---\nruns:${field[1]}\n---\n`).frontMatter!.runs;
+  return list.flatMap((entry) => {
+    const path = join(dirname(nb), entry);
+    if (!hasGlob(entry)) return [path];
+    const parent = dirname(path);
+    return matchRunNames(entry.split("/").pop()!, readdirSync(parent)).map((n) => join(parent, n));
+  });
+}
+
+const loadErrors = (r: HeadlessResult) =>
+  r.provenance.runs.flatMap((x) => x.errors.map((e) => `${x.run_id}: ${e}`));
+const failedCells = (r: HeadlessResult) =>
+  r.failedCells.map((c) => `${c.name ?? c.defines.join(",")}: ${c.error}`);
+
+/** For each notebook named: its checks pass on its runs, and a check of the finding fails on its healthy runs. */
+export function describeCases(names: string[]): void {
+  const headless = sharedHeadless();
+
+  describe.each(names)("%s", (name) => {
+    const nb = join(CASES_DIR, name);
+    let passed: string[] = [];
+    it("on its runs: every check passes", async () => {
+      const r = await headless(nb);
+      try {
+        expect(loadErrors(r)).toEqual([]);
+        expect(failedCells(r)).toEqual([]);
+        expect(r.failedChecks.map((c) => `${c.name}: ${c.detail}`)).toEqual([]);
+        expect(r.checks.length).toBeGreaterThan(0);
+        passed = r.checks.map((c) => c.name);
+      } finally {
+        await r.close();
+      }
+    }, 180_000);
+
+    it("on its healthy runs: a check of the finding fails, not a run or a cell", async () => {
+      const r = await headless(nb, { runs: healthyRuns(nb) });
+      try {
+        expect(r.provenance.runs.map((x) => x.dir).sort()).toEqual(healthyRuns(nb).sort());
+        expect(loadErrors(r)).toEqual([]);
+        expect(failedCells(r)).toEqual([]);
+        const failed = r.failedChecks.map((c) => c.name);
+        expect(failed.length).toBeGreaterThan(0);
+        // the same checks ran; the ones that fail now are the finding, which passed on the case's runs
+        expect(r.checks.map((c) => c.name)).toEqual(passed);
+        for (const f of failed) expect(passed).toContain(f);
+      } finally {
+        await r.close();
+      }
+    }, 180_000);
+  });
+}
