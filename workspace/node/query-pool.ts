@@ -125,6 +125,7 @@ export function createQueryPool(engine: NativeEngine, limits: QueryLimits = DEFA
       const onAbort = () => entry.stop("its client went away");
       opts.signal?.addEventListener("abort", onAbort);
       let timer: NodeJS.Timeout | undefined;
+      let nag: NodeJS.Timeout | undefined;
       try {
         if (opts.signal?.aborted) throw new QueryStopped("query stopped: its client went away");
         const c = await acquire();
@@ -132,11 +133,14 @@ export function createQueryPool(engine: NativeEngine, limits: QueryLimits = DEFA
           if (stopped) throw new QueryStopped(`query stopped before it started: ${stopped}`);
           conn = c;
           timer = setTimeout(() => entry.stop(`its timeout of ${seconds(timeoutMs)}`), timeoutMs);
+          // An interrupt that lands between two statements (the check and the query) is lost: repeat it.
+          nag = setInterval(() => stopped && c.interrupt(), 100);
           const session = {
             query: async (text: string, values: readonly unknown[] = []) =>
               resultToArrow(await c.runAndReadAll(text, values as DuckDBValue[])) as never,
           };
           await checkSql(session, sql);
+          if (stopped) throw new QueryStopped(`query stopped: ${stopped}`);
           const reader = await c.streamAndReadUntil(
             sql,
             limits.maxRows + 1,
@@ -150,6 +154,7 @@ export function createQueryPool(engine: NativeEngine, limits: QueryLimits = DEFA
           throw e;
         } finally {
           clearTimeout(timer);
+          clearInterval(nag);
           conn = null;
           release(c);
         }

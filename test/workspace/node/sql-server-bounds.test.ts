@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { tableFromIPC } from "apache-arrow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serveLoad } from "../../support/serve-load";
 import { TRUNCATED_KEY } from "../../../workspace/node/query-pool";
 import { startSqlServer, type SqlServer } from "../../../workspace/node/sql-server";
 
@@ -123,4 +124,18 @@ describe("jankbook serve: bounded queries", () => {
     const q = await post("api/sql", { sql: "SELECT 1 AS v" });
     expect(q.status).toBe(200);
   }, 60_000);
+
+  it("under 10 keep-alive clients x 5 queries with one runaway: every other request answered, the runaway stopped", async () => {
+    const r = await serveLoad(server.url, {
+      clients: 10,
+      queries: 5,
+      sql: "SELECT sum(i) AS s FROM range(100000) t(i)",
+      runawayTimeoutMs: 3000,
+    });
+    expect(r.failures).toEqual({});
+    expect(r.answered).toBe(50);
+    expect(r.files).toBe(50);
+    expect(r.runaway).toMatchObject({ status: 408, error: "query stopped: its timeout of 3 s" });
+    expect(server.queries.running).toBe(0);
+  }, 120_000);
 });
