@@ -48,6 +48,15 @@ describe(
       expect(r.stderr).toContain("2 cells, 0 failed");
     });
 
+    it("a promise that never settles: named as such, not as a worker exit", async () => {
+      const r = await inProcess("run", join(FIXTURES, "hang-promise.md"), "--timeout", "60");
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain(
+        "stopped: ts never waits on a promise that can never settle (the notebook worker had nothing left to run)",
+      );
+      expect(r.stderr).not.toContain("exited (code 0)");
+    });
+
     it.each(["wasm", "native"])(
       "a SQL cell that never returns (%s): named in the report, and the process exits",
       async (engine) => {

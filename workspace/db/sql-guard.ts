@@ -10,6 +10,9 @@ import type { SqlEngine } from "./engine";
 const FILE_FUNCTION =
   /^(read_\w*|sniff_csv|parquet_\w+|glob|query|query_table|getenv|\w+_scan|iceberg_\w+|delta_\w+|load_aws_credentials|json_execute_serialized_sql)$/i;
 
+/** Functions that tell where the lab's files lie (settings such as allowed_directories, attached files' paths). */
+const PATH_FUNCTION = /^(duckdb_settings|current_setting|duckdb_databases|pragma_database_list)$/i;
+
 /** A string DuckDB would open as a file or URL in FROM (replacement scan: `FROM 'x.csv'`, `FROM 's3://…'`). */
 const PATH_LIKE = /[/\\:]|\.(csv|tsv|json|jsonl|ndjson|parquet|txt|gz|zst|duckdb|db|xlsx)$/i;
 const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
@@ -37,6 +40,8 @@ export function refusalOfTree(tree: unknown): string | null {
     const fn = n.function_name;
     if (typeof fn === "string" && FILE_FUNCTION.test(fn))
       return `${fn}() reads files or the network; query the runs' and the lake's tables instead`;
+    if (typeof fn === "string" && PATH_FUNCTION.test(fn))
+      return `${fn}() shows where the server keeps its files; query the runs' and the lake's tables instead`;
     if (n.type === "BASE_TABLE" && typeof n.table_name === "string" && PATH_LIKE.test(n.table_name))
       return `FROM '${n.table_name}' would read a file; query the runs' and the lake's tables instead`;
     if (n.type === "VALUE_CONSTANT") {

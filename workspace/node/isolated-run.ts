@@ -132,7 +132,12 @@ export async function runNotebookIsolated(
     worker.on("exit", (code) =>
       finish({
         reason: "crash",
-        message: `the notebook worker exited (code ${code}) before the cells settled`,
+        // Exit 0 before "done": the worker's event loop emptied, so what a cell awaits has nothing left to
+        // settle it (a promise nothing resolves), not a crash.
+        message:
+          code === 0
+            ? "waits on a promise that can never settle (the notebook worker had nothing left to run)"
+            : `the notebook worker exited (code ${code}) before the cells settled`,
         cells: [],
       }),
     );

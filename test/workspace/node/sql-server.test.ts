@@ -125,6 +125,12 @@ describe("jankbook serve: the SQL endpoint", () => {
     ["CREATE SECRET s (TYPE s3, KEY_ID 'k', SECRET 'v')", /CREATE statements/],
     ["SELECT 1; COPY frames TO '/tmp/out.csv'", /COPY|not allowed/],
     [
+      "SELECT value FROM duckdb_settings() WHERE name = 'allowed_directories'",
+      /duckdb_settings\(\) shows where/,
+    ],
+    ["SELECT current_setting('temp_directory')", /current_setting\(\) shows where/],
+    ["SELECT path FROM duckdb_databases()", /duckdb_databases\(\) shows where/],
+    [
       "SELECT * FROM json_execute_serialized_sql(json_serialize_sql('SELECT 42'))",
       /json_execute_serialized_sql\(\)/,
     ],
