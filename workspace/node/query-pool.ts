@@ -1,7 +1,7 @@
 // jankbook serve's queries, each bounded: a few run at once, each on its own native connection (DuckDB executes
 // off the JS thread, so static files and other clients keep answering), each stopped by connection.interrupt()
 // at its timeout, when its client cancels it by id, or when its client goes away; results are cut at a row and
-// a byte cap, and the cut is named in the result (docs/serve.md).
+// a byte cap, and the cut is named in the result (docs/scaling.md, "jankbook serve").
 import { createRequire } from "node:module";
 import type { DuckDBConnection, DuckDBValue } from "@duckdb/node-api";
 import type * as ArrowModule from "apache-arrow";
