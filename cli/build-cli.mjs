@@ -14,6 +14,8 @@ export const DIST = join(ROOT, "cli", "dist");
 const BUNDLED = ["apache-arrow"];
 /** the compiled notebook worker, cli/dist/cell-worker.js */
 const WORKER = "cell-worker";
+/** the compiled DuckDB-WASM thread of `jankbook run`, cli/dist/engine-thread.js */
+const ENGINE_THREAD = "engine-thread";
 
 // A chunk runs from cli/dist, not from its source's folder: each source's import.meta.url is pointed back at
 // the source file (relative to the chunk, so the package can move), for the paths resolved from it.
@@ -47,9 +49,15 @@ export async function buildCli(outdir = DIST) {
     entryPoints: {
       main: join(ROOT, "cli", "main.ts"),
       [WORKER]: join(ROOT, "workspace", "node", "cell-worker.ts"),
+      [ENGINE_THREAD]: join(ROOT, "workspace", "node", "engine-thread.ts"),
     },
     // isolated-run.ts finds it from its own import.meta.url, which names its source file (sourceUrls)
     define: {
+      JANKBOOK_COMPILED_ENGINE_THREAD: JSON.stringify(
+        relative(join(ROOT, "workspace", "node"), join(outdir, `${ENGINE_THREAD}.js`))
+          .split("\\")
+          .join("/"),
+      ),
       JANKBOOK_COMPILED_WORKER: JSON.stringify(
         relative(join(ROOT, "workspace", "node"), join(outdir, `${WORKER}.js`))
           .split("\\")

@@ -14,6 +14,16 @@ interface ServeCommandOptions {
   runs?: string[];
   port: string;
   notebook?: string;
+  queryTimeout: string;
+  maxRows: string;
+  maxBytes: string;
+  maxMemory?: string;
+}
+
+function positive(flag: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${flag} ${value}: expected a positive number`);
+  return n;
 }
 
 /** dist/, built first when missing (as the browser tests' global setup builds it). */
@@ -36,6 +46,14 @@ export function registerServe(program: Command) {
     .option("--runs <dir>", "run bundle folder, or a folder of them (repeatable)", collect)
     .option("--port <n>", "port on 127.0.0.1 (0: any free one)", "0")
     .option("--notebook <file>", "a notebook (.md) to open in the printed URL")
+    .option(
+      "--query-timeout <seconds>",
+      "stop a query after this long unless its request asks for another",
+      "30",
+    )
+    .option("--max-rows <n>", "cut each result at this many rows (the answer says so)", "500000")
+    .option("--max-bytes <MB>", "cut each result at this many MB of Arrow (the answer says so)", "128")
+    .option("--max-memory <size>", "DuckDB's memory limit, e.g. 2GB (default: DuckDB's, 80% of RAM)")
     .action(async (opts: ServeCommandOptions) => {
       if (!opts.lake && !opts.runs?.length)
         throw new Error("jankbook serve: give --lake DIR, --runs DIR, or both");
@@ -49,6 +67,12 @@ export function registerServe(program: Command) {
         runs: opts.runs,
         port,
         notebook: opts.notebook,
+        maxMemory: opts.maxMemory,
+        limits: {
+          timeoutMs: positive("--query-timeout", opts.queryTimeout) * 1000,
+          maxRows: Math.floor(positive("--max-rows", opts.maxRows)),
+          maxBytes: Math.floor(positive("--max-bytes", opts.maxBytes) * 2 ** 20),
+        },
         progress: (line) => process.stderr.write(`${line}\n`),
       });
       const query = new URLSearchParams({ engine: "server" });

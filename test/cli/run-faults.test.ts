@@ -48,6 +48,40 @@ describe(
       expect(r.stderr).toContain("2 cells, 0 failed");
     });
 
+    it("a promise that never settles: named as such, not as a worker exit", async () => {
+      const r = await inProcess("run", join(FIXTURES, "hang-promise.md"), "--timeout", "60");
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain(
+        "stopped: ts never waits on a promise that can never settle (the notebook worker had nothing left to run)",
+      );
+      expect(r.stderr).not.toContain("exited (code 0)");
+    });
+
+    it.each(["wasm", "native"])(
+      "a SQL cell that never returns (%s): named in the report, and the process exits",
+      async (engine) => {
+        const report = join(out, `sql-${engine}.md`);
+        // A hang here (no report, or a process that never exits) is killed at HARD_MS and fails the test.
+        const r = await jankbook(
+          "run",
+          join(FIXTURES, "hang-sql.md"),
+          "--engine",
+          engine,
+          "--timeout",
+          "5",
+          "--out",
+          report,
+        );
+        expect(r.code, r.stderr).toBe(1);
+        expect(r.stderr).toContain("stopped: sql forever still running after 5 s (--timeout)");
+        const md = readFileSync(report, "utf8");
+        expect(cellRow(md, "ts before")).toMatch(/\| fulfilled \|/);
+        expect(cellRow(md, "sql forever")).toContain(
+          "| rejected |  | stopped: still running after 5 s (--timeout) |",
+        );
+      },
+    );
+
     it("a cell that allocates without end: a named failure and a report, not V8's abort", async () => {
       const notebook = join(FIXTURES, "memory-hog.md");
       const report = join(out, "hog.md");

@@ -31,6 +31,8 @@ export async function serverEngineInfo(base: string): Promise<Record<string, unk
 
 export class RemoteHttpEngine implements SqlEngine {
   private readonly base: string;
+  /** ids of this engine's queries in flight: interrupt() cancels these, and the server lets no one else */
+  private readonly inFlight = new Set<string>();
   constructor(base: string) {
     this.base = base.endsWith("/") ? base : `${base}/`;
   }
@@ -53,12 +55,17 @@ export class RemoteHttpEngine implements SqlEngine {
   }
 
   async query(sql: string, params: readonly unknown[] = []): Promise<Table> {
-    const r = await this.post("api/sql", { sql, params: encodeParams(params) });
+    const id = crypto.randomUUID();
+    this.inFlight.add(id);
+    let r: Response;
     let bytes: ArrayBuffer;
     try {
-      bytes = await r.arrayBuffer();
-    } catch {
-      throw this.gone();
+      r = await this.post("api/sql", { sql, params: encodeParams(params), id });
+      bytes = await r.arrayBuffer().catch(() => {
+        throw this.gone();
+      });
+    } finally {
+      this.inFlight.delete(id);
     }
     if (!r.ok) {
       let message = `HTTP ${r.status}`;
@@ -79,7 +86,7 @@ export class RemoteHttpEngine implements SqlEngine {
   }
 
   async interrupt(): Promise<void> {
-    await this.post("api/cancel", {}).catch(() => undefined);
+    await Promise.all([...this.inFlight].map((id) => this.post("api/cancel", { id }).catch(() => undefined)));
   }
 
   async close(): Promise<void> {}

@@ -4,9 +4,15 @@
 // behind it.
 import type { SqlEngine } from "./engine";
 
-/** Table functions and scalar functions that reach files, the network or the process's environment. */
+/**
+ * Table functions and scalar functions that reach files, the network or the process's environment, or run
+ * SQL held in a string the check cannot see into (json_execute_serialized_sql, query, query_table).
+ */
 const FILE_FUNCTION =
-  /^(read_\w*|sniff_csv|parquet_\w+|glob|query|query_table|getenv|\w+_scan|iceberg_\w+|delta_\w+|load_aws_credentials)$/i;
+  /^(read_\w*|sniff_csv|parquet_\w+|glob|query|query_table|getenv|\w+_scan|iceberg_\w+|delta_\w+|load_aws_credentials|json_execute_serialized_sql)$/i;
+
+/** Functions that tell where the lab's files lie (settings such as allowed_directories, attached files' paths). */
+const PATH_FUNCTION = /^(duckdb_settings|current_setting|duckdb_databases|pragma_database_list)$/i;
 
 /** A string DuckDB would open as a file or URL in FROM (replacement scan: `FROM 'x.csv'`, `FROM 's3://…'`). */
 const PATH_LIKE = /[/\\:]|\.(csv|tsv|json|jsonl|ndjson|parquet|txt|gz|zst|duckdb|db|xlsx)$/i;
@@ -35,6 +41,8 @@ export function refusalOfTree(tree: unknown): string | null {
     const fn = n.function_name;
     if (typeof fn === "string" && FILE_FUNCTION.test(fn))
       return `${fn}() reads files or the network; query the runs' and the lake's tables instead`;
+    if (typeof fn === "string" && PATH_FUNCTION.test(fn))
+      return `${fn}() shows where the server keeps its files; query the runs' and the lake's tables instead`;
     if (n.type === "BASE_TABLE" && typeof n.table_name === "string" && PATH_LIKE.test(n.table_name))
       return `FROM '${n.table_name}' would read a file; query the runs' and the lake's tables instead`;
     if (n.type === "VALUE_CONSTANT") {
@@ -49,7 +57,7 @@ export function refusalOfTree(tree: unknown): string | null {
  * Throws RefusedSql when `sql` is not a query, or reaches files or the network. Parses with the engine itself,
  * so quoting and comments are read exactly as DuckDB reads them.
  */
-export async function checkSql(engine: SqlEngine, sql: string): Promise<void> {
+export async function checkSql(engine: Pick<SqlEngine, "query">, sql: string): Promise<void> {
   const t = await engine.query("SELECT json_serialize_sql(?::VARCHAR)::VARCHAR AS j", [sql]);
   const parsed = JSON.parse(String(t.getChild("j")!.get(0))) as {
     error: boolean;

@@ -7,7 +7,7 @@ import { parseManifest } from "../../bundle/manifest";
 import { parseNotebook } from "../notebook/format";
 import { resolveRunDirs } from "./headless";
 import { createNativeEngine } from "../db/node/duckdb-native";
-import { createNodeEngine } from "../db/node/duckdb-node";
+import { createThreadedNodeEngine } from "./threaded-engine";
 import type { SqlEngine } from "../db/engine";
 
 export type EngineChoice = "auto" | "wasm" | "native";
@@ -58,7 +58,7 @@ export async function chooseEngine(
     name = rows > BIG_INPUT_ROWS ? "native" : "wasm";
     why = `${rows.toLocaleString("en")} rows in the runs, ${name === "native" ? "over" : "within"} ${BIG_INPUT_ROWS.toLocaleString("en")}`;
   }
-  const engine = name === "native" ? await createNativeEngine() : await createNodeEngine();
+  const engine = name === "native" ? await createNativeEngine() : await createThreadedNodeEngine();
   const label = name === "native" ? "native DuckDB (@duckdb/node-api)" : "DuckDB-WASM";
   return { engine, name, reason: `engine: ${label} (${why})` };
 }

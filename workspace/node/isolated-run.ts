@@ -15,6 +15,7 @@ import { notebookProvenance } from "../publish/provenance";
 import { jankbookVersion, openNotebookRuns, type HeadlessOptions, type Provenance } from "./headless";
 import { PreRendered } from "../publish/publish";
 import { serveEngine } from "./remote-engine";
+import { createThreadedNodeEngine, type ThreadedEngine } from "./threaded-engine";
 import type { CellRecord, ReportKind, WorkerInit, WorkerMessage } from "./worker-protocol";
 import { failUnsettledCells } from "./unsettled-cells";
 
@@ -68,11 +69,19 @@ export async function runNotebookIsolated(
   path: string,
   options: IsolatedOptions = {},
 ): Promise<IsolatedResult> {
-  const { progress, notebook, engine, ownEngine, runs, t0, t1 } = await openNotebookRuns(path, options);
+  // DuckDB-WASM in a thread of its own unless the caller brings an engine: its queries block the thread they
+  // run in, and this one must stay free to stop them at --timeout (threaded-engine.ts).
+  const ownEngine = !options.engine;
+  const { progress, notebook, engine, runs, t0, t1 } = await openNotebookRuns(path, {
+    ...options,
+    engine: options.engine ?? (await createThreadedNodeEngine()),
+  });
   const timeoutMs = options.timeoutMs ?? 120_000;
   const memoryMb = options.memoryMb ?? Math.min(4096, Math.floor(totalmem() / 2 / 2 ** 20));
+  // --max-memory bounds DuckDB too: a query over it fails with DuckDB's out-of-memory error, naming its cell.
+  if (options.memoryMb) await engine.query(`SET memory_limit = '${Math.floor(options.memoryMb)}MB'`);
   const channel = new MessageChannel();
-  serveEngine(channel.port1, engine);
+  const served = serveEngine(channel.port1, engine);
   const init: WorkerInit & { port: unknown } = {
     path,
     set: options.set ?? {},
@@ -124,13 +133,22 @@ export async function runNotebookIsolated(
     worker.on("exit", (code) =>
       finish({
         reason: "crash",
-        message: `the notebook worker exited (code ${code}) before the cells settled`,
+        // Exit 0 before "done": the worker's event loop emptied, so what a cell awaits has nothing left to
+        // settle it (a promise nothing resolves), not a crash.
+        message:
+          code === 0
+            ? "waits on a promise that can never settle (the notebook worker had nothing left to run)"
+            : `the notebook worker exited (code ${code}) before the cells settled`,
         cells: [],
       }),
     );
   });
   // Done or not, the worker goes: timers and generators a cell left behind die with it.
   await worker.terminate();
+  // And the query it left running: interrupted (native), or its engine thread ended (DuckDB-WASM).
+  if (outcome && "stop" in engine)
+    await (engine as ThreadedEngine).stop(`the notebook was stopped: ${outcome.message}`);
+  if (outcome) await served.stop();
   channel.port1.close();
   const t2 = performance.now();
   const order = cellsOf(notebook);

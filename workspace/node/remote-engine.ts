@@ -27,15 +27,20 @@ async function encode(table: Table): Promise<Uint8Array> {
   return esm.tableToIPC(table, "stream");
 }
 
-/** Runner side: answers the worker's queries on `engine`, one at a time, in order. */
-export function serveEngine(port: MessagePort, engine: SqlEngine): void {
+/**
+ * Runner side: answers the worker's queries on `engine`, one at a time, in order. stop() skips the queries still
+ * queued, interrupts the one running and resolves once it has ended (the engine may then be closed).
+ */
+export function serveEngine(port: MessagePort, engine: SqlEngine): { stop(): Promise<void> } {
   let queue: Promise<void> = Promise.resolve();
+  let stopped = false;
   port.on("message", (m: Request) => {
     if (m.type === "interrupt") {
       void engine.interrupt();
       return;
     }
     queue = queue.then(async () => {
+      if (stopped) return;
       let reply: Reply;
       try {
         const ipc = await encode(await engine.query(m.sql, m.params));
@@ -48,6 +53,13 @@ export function serveEngine(port: MessagePort, engine: SqlEngine): void {
       port.postMessage(reply);
     });
   });
+  return {
+    async stop() {
+      stopped = true;
+      await engine.interrupt();
+      await queue;
+    },
+  };
 }
 
 /** Worker side: a SqlEngine whose queries run in the runner's thread. Loading is the runner's job. `idle()`

@@ -1,11 +1,12 @@
 // Serves the built workspace (dist/) over HTTP without compression: big .arrows and .wasm files go out
 // as they are (vite preview gzips on the fly and made a 28 MB table take 18x longer).
-import { createReadStream } from "node:fs";
+import { createReadStream, type ReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { extname, join, normalize, resolve } from "node:path";
 import { findNotebookRuns, NOTEBOOK_RUNS_INDEX, NOTEBOOK_RUNS_PREFIX } from "./notebook-runs-plugin";
+import { guarded, requestPath } from "./request-path";
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -42,7 +43,13 @@ export function staticHandler(
 ): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const base = resolve(root);
   return async (req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
+    const path = requestPath(req);
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      res
+        .writeHead(405, { allow: "GET, HEAD", "content-type": "text/plain" })
+        .end(`${req.method} not allowed\n`);
+      return;
+    }
     const mount = Object.keys(mounts).find((prefix) => path.startsWith(prefix));
     const dir = mount ? resolve(mounts[mount]!) : base;
     const rel = normalize(mount ? path.slice(mount.length) : path).replace(/^(\.\.[/\\])+/, "");
@@ -84,16 +91,23 @@ export function staticHandler(
           "content-range": `bytes ${start}-${end}/${info.size}`,
         });
         if (req.method === "HEAD") res.end();
-        else createReadStream(file, { start, end }).pipe(res);
+        else send(createReadStream(file, { start, end }), res);
         return;
       }
       res.writeHead(200, { ...headers, "content-length": info.size });
       if (req.method === "HEAD") res.end();
-      else createReadStream(file).pipe(res);
+      else send(createReadStream(file), res);
     } catch {
       res.writeHead(404, { "content-type": "text/plain" }).end(`not found: ${path}`);
     }
   };
+}
+
+/** A file that vanishes or fails mid-way ends this response, not the process (a stream error has no listener). */
+function send(stream: ReadStream, res: ServerResponse): void {
+  stream.on("error", () => res.destroy());
+  res.on("close", () => stream.destroy());
+  stream.pipe(res);
 }
 
 /** Listens on loopback; the URL names `host` (npm start prints localhost, as Vite did). */
@@ -116,7 +130,7 @@ export function serveStatic(
   port = 0,
   mounts: Record<string, string> = {},
 ): Promise<StaticServer> {
-  return listen(createServer(staticHandler(root, mounts)), port);
+  return listen(createServer(guarded(staticHandler(root, mounts))), port);
 }
 
 /**
@@ -131,18 +145,20 @@ export function serveWorkspace(
 ): Promise<StaticServer> {
   const files = staticHandler(dist);
   const runs = staticHandler(dist, { [`/${NOTEBOOK_RUNS_PREFIX}`]: notebooks });
-  const server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
-    if (path === `/${NOTEBOOK_RUNS_INDEX}`) {
-      res.writeHead(200, { "content-type": "application/json", "cache-control": "no-cache" });
-      res.end(JSON.stringify(findNotebookRuns(notebooks)));
-      return;
-    }
-    const rel = path.startsWith(`/${NOTEBOOK_RUNS_PREFIX}`)
-      ? path.slice(NOTEBOOK_RUNS_PREFIX.length + 1)
-      : "";
-    const folder = rel.slice(0, Math.max(0, rel.lastIndexOf("/")));
-    void (folder && findNotebookRuns(notebooks).includes(folder) ? runs(req, res) : files(req, res));
-  });
+  const server = createServer(
+    guarded((req, res) => {
+      const path = requestPath(req);
+      if (path === `/${NOTEBOOK_RUNS_INDEX}`) {
+        res.writeHead(200, { "content-type": "application/json", "cache-control": "no-cache" });
+        res.end(JSON.stringify(findNotebookRuns(notebooks)));
+        return;
+      }
+      const rel = path.startsWith(`/${NOTEBOOK_RUNS_PREFIX}`)
+        ? path.slice(NOTEBOOK_RUNS_PREFIX.length + 1)
+        : "";
+      const folder = rel.slice(0, Math.max(0, rel.lastIndexOf("/")));
+      return folder && findNotebookRuns(notebooks).includes(folder) ? runs(req, res) : files(req, res);
+    }),
+  );
   return listen(server, port, host);
 }

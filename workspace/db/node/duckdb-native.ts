@@ -13,7 +13,12 @@ import { resultToArrow } from "./native-arrow";
 /** The pinned native DuckDB (docs/scaling.md says what differs from DuckDB-WASM's 1.4). */
 export const NATIVE_DUCKDB_VERSION = "1.5";
 
-export async function createNativeEngine(): Promise<SqlEngine> {
+/** The native engine, plus fresh connections on its database (jankbook serve runs one query per connection). */
+export interface NativeEngine extends SqlEngine {
+  connect(): Promise<DuckDBConnection>;
+}
+
+export async function createNativeEngine(): Promise<NativeEngine> {
   const instance = await DuckDBInstance.create(":memory:");
   const connect = await attachDatabase({
     open: () => instance.connect(),
@@ -53,6 +58,7 @@ export async function createNativeEngine(): Promise<SqlEngine> {
   }
 
   return {
+    connect,
     async query(sql, params = []) {
       const reader = await conn.runAndReadAll(sql, params.length ? (params as DuckDBValue[]) : undefined);
       return resultToArrow(reader) as never;
