@@ -7,7 +7,7 @@ import { FrameTimeline } from "./frame-timeline";
 import { FtraceEvents } from "./ftrace-events";
 import { PACKET_KIND_NAMES, finishRows } from "./trace-finish";
 import { PerfettoFormatError, ProtoReader, WIRE_LEN } from "./proto-reader";
-import type { ProcessRow, ThreadRow, TraceRows } from "./rows";
+import type { TraceRows } from "./rows";
 import { TraceSplitter } from "./trace-splitter";
 import { readProcessTree } from "./process-tree";
 import { TrackEvents, newInterned, readInterned, type Interned } from "./track-events";
@@ -51,8 +51,6 @@ export class PerfettoDecoder {
   private tracks: TrackEvents;
   private timeline = new FrameTimeline();
   private sequences = new Map<number, Sequence>();
-  readonly processes = new Map<number, ProcessRow>();
-  readonly threads = new Map<number, ThreadRow>();
   private skippedKinds = new Map<number, number>();
   private badPackets: string[] = [];
   private badPacketCount = 0;
@@ -88,8 +86,8 @@ export class PerfettoDecoder {
         this.failure = e;
       }
     }
-    const comms = this.ftrace.finish();
-    const { slices, states, renames } = this.ftrace;
+    this.ftrace.finish();
+    const { slices, states, tracker } = this.ftrace;
     this.tracks.resolve();
     const { convert, info } = this.clocks.conversion();
     const rows = finishRows({
@@ -97,10 +95,7 @@ export class PerfettoDecoder {
       states,
       tracks: this.tracks,
       timeline: this.timeline,
-      processes: this.processes,
-      threads: this.threads,
-      renames,
-      comms,
+      tracker,
       strings: this.ftrace.strings,
       convert,
     });
@@ -191,7 +186,11 @@ export class PerfettoDecoder {
         this.ftrace.bundle(body);
         return;
       case 2:
-        readProcessTree(body, this.processes, this.threads);
+        this.ftrace.tracker.log({
+          ts: this.boot(ts, clockId ?? seq.clockId),
+          k: "tree",
+          tree: readProcessTree(body),
+        });
         return;
       case 6:
         this.clocks.add(body);
