@@ -18,10 +18,19 @@
 //                                               kworker name cut at its queue suffix
 //   test_cmdline_is_comm_for_kthreads           cmdline_is_comm names the main thread too
 //   test_main_thread_comm_from_process_tree     a process_tree thread names the main thread; process = argv0
+//
+// parser/atrace/tests.py
+//   test_android_b2b_async_begin_list_slices    an S repeated while its cookie is open is dropped
+//   test_cpus_header_removal                    a `cpus=N` header line is not an event (systrace text)
+//   test_regex_pattern_no_gap_after_irq_flags   flags touching the timestamp (`....316.196720`)
+//   test_cpus_header_with_digits_only           `cpus=16` header, a task name with dashes and digits
+//   test_hex_preempt_count                      five-character flags with a hex preempt count (`dNsa.`)
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { ProcessRow, ThreadRow } from "../../../collectors/sources/perfetto/rows";
+import { sliceRows } from "../../../collectors/sources/perfetto/rows";
 import { decodePerfetto } from "../../../collectors/sources/perfetto/trace-decoder";
+import { parseSystraceText } from "../../../collectors/sources/systrace/parse-systrace";
 
 const decode = (name: string) =>
   decodePerfetto(new Uint8Array(readFileSync(`test/fixtures/perfetto/difftest_${name}.pftrace`)));
@@ -182,6 +191,119 @@ describe("trace processor diff tests: processes and threads", () => {
       csv(`
         "tid","pid","thread_name","process_name"
         100,100,"AppMainThread","/usr/bin/app"`),
+    );
+  });
+});
+
+describe("trace processor diff tests: atrace", () => {
+  it("test_android_b2b_async_begin_list_slices: a repeated S with an open cookie is dropped", () => {
+    const d = decodePerfetto(
+      new Uint8Array(readFileSync("test/fixtures/perfetto/difftest_android_b2b_async_begin.pftrace")),
+    );
+    const got = sliceRows(d.rows.sliceColumns!).map((s) => [s.ts, s.dur, s.name].map(q).join(","));
+    expect(got.sort()).toEqual(
+      csv(`
+        "ts","dur","name"
+        1000,30,"multistart"
+        1015,45,"multistart"
+        1030,20,"multistart"`),
+    );
+    expect(d.warnings.some((w) => /slice ends with no open slice/.test(w))).toBe(false);
+  });
+
+  it("the same S/F sequence as systrace text reads the same", () => {
+    // The diff test's events, written as the ftrace text atrace saves (ts in µs: 1000 ns → 0.000001000 s).
+    const ev = [
+      [1000, 4064, "S|1204|multistart|0"],
+      [1010, 1257, "S|1204|multistart|0"],
+      [1015, 1257, "S|1204|multistart|10"],
+      [1020, 1240, "S|1204|multistart|0"],
+      [1030, 4293, "F|1204|multistart|0"],
+      [1030, 1240, "S|1204|multistart|0"],
+      [1050, 4293, "F|1204|multistart|0"],
+      [1060, 4009, "F|1204|multistart|10"],
+    ] as const;
+    const text = ev
+      .map(
+        ([ts, tid, m]) =>
+          `t-${tid} (${1204}) [003] .... 0.${String(ts).padStart(9, "0")}: tracing_mark_write: ${m}`,
+      )
+      .join("\n");
+    const r = parseSystraceText(text, "b2b.systrace");
+    expect(r.rows.slices.map((s) => [s.ts, s.dur, s.name].map(q).join(",")).sort()).toEqual([
+      '1000,30,"multistart"',
+      '1015,45,"multistart"',
+      '1030,20,"multistart"',
+    ]);
+  });
+
+  // The Systrace(...) inputs of parser/atrace/tests.py, quoted.
+  it("test_cpus_header_removal: a cpus=8 header neither fails the run nor hides its slices", () => {
+    const r = parseSystraceText(
+      `cpus=8
+kworker/u16:1-77    (   77) [004] ....   316.196720: tracing_mark_write: B|77|test_slice
+kworker/u16:1-77    (   77) [004] ....   316.196730: tracing_mark_write: E|77
+`,
+      "cpus.systrace",
+    );
+    expect(r.complete).toBe(true);
+    expect(r.warnings).toEqual([]);
+    expect(r.rows.slices.map((s) => [s.ts, s.name, s.dur].map(q).join(","))).toEqual(
+      csv(`
+        "ts","name","dur"
+        316196720000,"test_slice",10000`),
+    );
+  });
+
+  it("test_regex_pattern_no_gap_after_irq_flags: flags that touch the timestamp", () => {
+    const r = parseSystraceText(
+      `cpus=8
+kworker/u16:1-77    (   77) [004] ....316.196720: tracing_mark_write: B|77|no_gap_after_dots
+kworker/u16:2-78    (   78) [005] .... 316.196730: tracing_mark_write: B|78|space_after_dots
+test-process-123    (  123) [002] d...316.196740: tracing_mark_write: B|123|no_gap_after_flags
+<idle>-0     [000]  0.002188: tracing_mark_write: E|77
+<idle>-0     [001]  0.002198: tracing_mark_write: E|78
+<idle>-0     [002]  0.002208: tracing_mark_write: E|123
+`,
+      "gap.systrace",
+    );
+    const names = ["no_gap_after_dots", "no_gap_after_flags", "space_after_dots"];
+    expect(names.map((n) => `"${n}",${r.rows.slices.filter((s) => s.name === n).length}`)).toEqual(
+      csv(`
+        "name","count"
+        "no_gap_after_dots",1
+        "no_gap_after_flags",1
+        "space_after_dots",1`),
+    );
+    expect(r.complete).toBe(true);
+    // The diff test counts slices only; the timestamps are as printed, four flag characters before them.
+    expect(r.rows.slices.map((s) => [s.ts, s.tid])).toEqual([
+      [316196720000, 77],
+      [316196730000, 78],
+      [316196740000, 123],
+    ]);
+  });
+
+  it("test_cpus_header_with_digits_only and test_hex_preempt_count", () => {
+    const a = parseSystraceText(
+      `cpus=16
+task-1234-567    ( 567) [000] ....   100.000000: tracing_mark_write: B|567|task_work
+task-1234-567    ( 567) [000] ....   100.001000: tracing_mark_write: E|567
+`,
+      "a.systrace",
+    );
+    expect([a.complete, a.rows.slices.filter((s) => s.name === "task_work").length]).toEqual([true, 1]);
+    const b = parseSystraceText(
+      `cpus=8
+chrome-10830 ( 10830) [000] dNsa. 4213.033572: tracing_mark_write: B|10830|hex_preempt
+chrome-10830 ( 10830) [000] dNsa. 4213.033672: tracing_mark_write: E|10830
+`,
+      "b.systrace",
+    );
+    expect(b.rows.slices.map((s) => [s.ts, s.name].map(q).join(","))).toEqual(
+      csv(`
+        "ts","name"
+        4213033572000,"hex_preempt"`),
     );
   });
 });
