@@ -25,6 +25,12 @@
 //   test_regex_pattern_no_gap_after_irq_flags   flags touching the timestamp (`....316.196720`)
 //   test_cpus_header_with_digits_only           `cpus=16` header, a task name with dashes and digits
 //   test_hex_preempt_count                      five-character flags with a hex preempt count (`dNsa.`)
+//
+// parser/track_event/tests.py
+//   test_incremental_counter_sequences          is_incremental counters summed per sequence
+//   test_track_event_tracks_slices              track choice: descriptor thread, process and child tracks, the
+//                                               sequence's default track, explicit track_uuid 0 (global "Default
+//                                               Track"), a process-scoped legacy instant, pid/tid_override
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { ProcessRow, ThreadRow } from "../../../collectors/sources/perfetto/rows";
@@ -304,6 +310,59 @@ chrome-10830 ( 10830) [000] dNsa. 4213.033672: tracing_mark_write: E|10830
       csv(`
         "ts","name"
         4213033572000,"hex_preempt"`),
+    );
+  });
+});
+
+describe("trace processor diff tests: track_event", () => {
+  it("test_incremental_counter_sequences: deltas add up per sequence", () => {
+    const d = decode("incremental_counter_sequences");
+    expect(d.rows.counters.map((c) => [c.ts, c.value.toFixed(6)].join(","))).toEqual(
+      csv(`
+        "ts","value"
+        100,100.000000
+        150,50.000000
+        200,110.000000
+        250,55.000000`),
+    );
+  });
+
+  it("test_track_event_tracks_slices: which track each event lands on", () => {
+    const d = decode("track_event_tracks");
+    // jankbook's slices: a thread's slice carries tid, thread name and pid, no track; a process or named track's
+    // carries the pid and the track's name (a process track is named by its process). TP's columns map to
+    // (track ?? process, thread, pid); processes p1 and p2 share pid 5.
+    const got = sliceRows(d.rows.sliceColumns!).map((s) =>
+      [s.track, s.thread_name, s.ts, s.dur, s.name].map(q).join(","),
+    );
+    const tp = csv(`
+      "track","process","thread","thread_process","ts","dur","category","name"
+      "[NULL]","[NULL]","t1","p1",1000,0,"cat","event1_on_t1"
+      "[NULL]","[NULL]","t2","p1",2000,0,"cat","event1_on_t2"
+      "[NULL]","[NULL]","t2","p1",3000,0,"cat","event2_on_t2"
+      "[NULL]","p1","[NULL]","[NULL]",4000,0,"cat","event1_on_p1"
+      "async","p1","[NULL]","[NULL]",5000,0,"cat","event1_on_async"
+      "async2","p1","[NULL]","[NULL]",5100,100,"cat","event1_on_async2"
+      "async3","[NULL]","t2","p1",6000,0,"cat","event1_on_async3"
+      "[NULL]","[NULL]","t1","p1",6000,0,"cat","event3_on_t1"
+      "[NULL]","[NULL]","t3","p1",11000,0,"cat","event1_on_t3"
+      "[NULL]","p2","[NULL]","[NULL]",21000,0,"cat","event1_on_p2"
+      "[NULL]","[NULL]","t4","p2",22000,0,"cat","event1_on_t4"
+      "Default Track","[NULL]","[NULL]","[NULL]",30000,0,"cat","event1_on_t1"
+      "[NULL]","p2","[NULL]","[NULL]",31000,0,"cat","event2_on_p2"
+      "[NULL]","[NULL]","t4","p2",32000,0,"cat","event2_on_t4"
+      "event_and_track_async3","p1","[NULL]","[NULL]",40000,0,"cat","event_and_track_async3"`).map((l) => {
+      const [track, proc, thread, , ts, dur, , name] = l.split(",");
+      const named = track !== '"[NULL]"' ? track : thread === '"[NULL]"' ? proc : '"[NULL]"';
+      // Differences: thread descriptors t1 and t3 both name tid 1 of pid 5: trace processor keeps two threads,
+      // jankbook one thread named by the last (t3). The async3 track under thread t2 is a named track here, without
+      // the thread.
+      const t = thread === '"t1"' ? '"t3"' : name === '"event1_on_async3"' ? '"[NULL]"' : thread;
+      return [named, t, ts, dur, name].join(",");
+    });
+    expect(got.sort()).toEqual(tp.sort());
+    expect(sliceRows(d.rows.sliceColumns!).every((s) => s.pid === 5 || s.track === "Default Track")).toBe(
+      true,
     );
   });
 });
