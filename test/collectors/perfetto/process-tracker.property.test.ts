@@ -40,7 +40,6 @@ const switchTo = (ts: number, tid: number, comm: string): Field[] => [
   },
 ];
 
-type Step = { kind: "spawn" | "run" | "free"; tid: number; proc: number };
 const step = fc.record({
   kind: fc.constantFrom("spawn" as const, "run" as const, "free" as const),
   tid: fc.constantFrom(...TIDS),
