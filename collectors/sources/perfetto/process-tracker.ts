@@ -231,6 +231,7 @@ export class ProcessTracker {
 
   /** `t` now has a process: so do the threads and child processes waiting on it. */
   private resolve(t: ThreadLife) {
+    if (!this.pending.length && !this.pendingParent.length) return;
     const todo = [t];
     while (todo.length) {
       const u = todo.pop()!;
