@@ -261,22 +261,33 @@ export class TrackEvents {
   resolve(): void {
     // Tracks are few and slices many: each track's pid, tid and name once.
     const known = new Map<number, TrackInfo>();
+    // A descriptor track without a name is named by its earliest event (track_event_tracker.cc names it by the
+    // event that first uses it, in trace processor's time order).
+    const first = new Map<number, number>();
+    const { ts, name } = this.rows.rows.cols;
+    for (let i = 0; i < this.sliceTrack.length; i++) {
+      const uuid = this.sliceTrack[i]!;
+      const t = this.tracks.get(uuid);
+      if (!t || t.name || t.parent === null || t.tid !== null) continue;
+      const k = first.get(uuid);
+      if (k === undefined || ts[i]! < ts[k]!) first.set(uuid, i);
+    }
     for (let i = 0; i < this.sliceTrack.length; i++) {
       const uuid = this.sliceTrack[i]!;
       let info = known.get(uuid);
       if (!info) {
         const t = this.tracks.get(uuid);
         const threadId = t?.tid ?? null;
-        // A descriptor track without a name is named by its first event (track_event_tracker.cc).
-        const unnamed = t && !t.name && t.parent !== null && threadId === null;
+        const earliest = first.get(uuid);
         info = {
           pid: this.pidOf(uuid) ?? NaN,
           tid: threadId ?? NaN,
-          track: unnamed
-            ? this.rows.rows.cols.name[i]!
-            : threadId === null
-              ? this.strings.text(this.trackName(uuid))
-              : -1,
+          track:
+            earliest !== undefined
+              ? name[earliest]!
+              : threadId === null
+                ? this.strings.text(this.trackName(uuid))
+                : -1,
         };
         known.set(uuid, info);
       }

@@ -31,6 +31,10 @@
 //   test_track_event_tracks_slices              track choice: descriptor thread, process and child tracks, the
 //                                               sequence's default track, explicit track_uuid 0 (global "Default
 //                                               Track"), a process-scoped legacy instant, pid/tid_override
+//
+// metrics/graphics/android_jank_cuj.py (the trace of the android_jank_cuj metric tests)
+//   CUJ tracks are unnamed descriptor tracks under the app's process track: trace processor names each by its
+//   earliest event, the `J<...>` CUJ slice, which its metric then finds by name
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { ProcessRow, ThreadRow } from "../../../collectors/sources/perfetto/rows";
@@ -364,5 +368,13 @@ describe("trace processor diff tests: track_event", () => {
     expect(sliceRows(d.rows.sliceColumns!).every((s) => s.pid === 5 || s.track === "Default Track")).toBe(
       true,
     );
+  });
+
+  it("android_jank_cuj: an unnamed track is named by its earliest event, not the first in the file", () => {
+    const d = decode("android_jank_cuj");
+    const cuj = sliceRows(d.rows.sliceColumns!).filter((s) => s.track?.startsWith("J<"));
+    // FT#beginVsync#10 (ts 7) comes first in the file on track 321, J<FIRST_CUJ> (ts 5) first in time.
+    expect(cuj.find((s) => s.name === "FT#beginVsync#10" && s.ts === 7)?.track).toBe("J<FIRST_CUJ>");
+    expect(cuj.find((s) => s.name === "FT#beginVsync#10" && s.ts === 12)?.track).toBe("J<SHADE_ROW_EXPAND>");
   });
 });
