@@ -14,7 +14,8 @@ export class AtraceSlices {
   firstMalformed: string | null = null;
   /** open slice rows per tid, innermost last */
   private stacks = new Map<number, number[]>();
-  private async = new Map<string, number>();
+  /** open async slice rows per pid|track|cookie, innermost last */
+  private async = new Map<string, number[]>();
   private asyncDepth = new Map<string, number>();
   private readonly atrace: number;
   private readonly asyncCategory: number;
@@ -59,7 +60,7 @@ export class AtraceSlices {
         if (pid === null || f.length < 4 || !f[2]) return this.bad(buf);
         const cookie = f[f.length - 1]!;
         const name = f.slice(2, f.length - 1).join("|");
-        if (c === 83) this.asyncBegin(ts, pid, name, name, cookie);
+        if (c === 83) this.asyncBegin(ts, pid, name, name, cookie, false);
         else this.asyncEnd(ts, pid, name, cookie);
         return;
       }
@@ -82,7 +83,7 @@ export class AtraceSlices {
         const f = trimEnd(buf).split("|");
         const pid = toInt(f[1] ?? "", 0, (f[1] ?? "").length);
         if (pid === null || f.length < 5) return this.bad(buf);
-        this.asyncBegin(ts, pid, f[2]!, f.slice(3, f.length - 1).join("|"), f[f.length - 1]!);
+        this.asyncBegin(ts, pid, f[2]!, f.slice(3, f.length - 1).join("|"), f[f.length - 1]!, true);
         return;
       }
       case 72 /* H */: {
@@ -114,8 +115,15 @@ export class AtraceSlices {
     this.slices.end(row, ts);
   }
 
-  private asyncBegin(ts: number, pid: number, track: string, name: string, cookie: string) {
+  /** S (`nest` false) or G (`nest` true) */
+  private asyncBegin(ts: number, pid: number, track: string, name: string, cookie: string, nest: boolean) {
     const key = `${pid}|${track}|${cookie}`;
+    let open = this.async.get(key);
+    if (!open) this.async.set(key, (open = []));
+    // An S repeated while its cookie is open is dropped, as Catapult and trace processor do (systrace_parser.cc
+    // BeginLegacyUnnestable: PowerManager's wake locks emit any number of them and expect the first to count); a
+    // G nests on its cookie's track and its H ends the innermost.
+    if (open.length && !nest) return;
     const depthKey = `${pid}|${track}`;
     const depth = this.asyncDepth.get(depthKey) ?? 0;
     this.asyncDepth.set(depthKey, depth + 1);
@@ -129,17 +137,16 @@ export class AtraceSlices {
       this.asyncCategory,
       this.strings.text(track),
     );
-    this.async.set(key, row);
+    open.push(row);
   }
 
   private asyncEnd(ts: number, pid: number, track: string, cookie: string) {
     const key = `${pid}|${track}|${cookie}`;
-    const open = this.async.get(key);
+    const open = this.async.get(key)?.pop();
     if (open === undefined) {
       this.unmatchedEnds++;
       return;
     }
-    this.async.delete(key);
     const depthKey = `${pid}|${track}`;
     this.asyncDepth.set(depthKey, Math.max(0, (this.asyncDepth.get(depthKey) ?? 1) - 1));
     this.slices.end(open, ts);

@@ -2,26 +2,53 @@
 // tracesToTables shares (int64 without a BigInt per row, dictionary-encoded strings).
 import type { Table } from "apache-arrow";
 import { makeBundleTable, type DictionaryValues } from "../../../bundle/table-builder";
-import { THREAD_STATE_NAMES, type SliceColumns, type ThreadStateColumns, type ThreadsByTid } from "./rows";
+import {
+  THREAD_STATE_NAMES,
+  lifeAt,
+  type SliceColumns,
+  type ThreadStateColumns,
+  type ThreadsByTid,
+} from "./rows";
 
-/** Thread names as a dictionary, and name index and pid per tid: typed tables below 65536, Maps for the rest. */
-function threadLookup({ names: threadNames, pids }: ThreadsByTid) {
+/** Thread names as a dictionary, and name index and pid per tid: typed tables below 65536, Maps for the rest;
+ * a reused tid (several lifetimes) is marked in `reusedBy` and looked up by time through `at`. */
+function threadLookup({ names: threadNames, pids, reused }: ThreadsByTid) {
   const names: string[] = [];
+  const index = new Map<string, number>();
+  const intern = (name: string | null) => {
+    if (name === null) return -1;
+    let k = index.get(name);
+    if (k === undefined) {
+      index.set(name, (k = names.length));
+      names.push(name);
+    }
+    return k;
+  };
   const nameOf = new Map<number, number>();
-  for (const [tid, name] of threadNames) {
-    nameOf.set(tid, names.length);
-    names.push(name);
-  }
+  for (const [tid, name] of threadNames) nameOf.set(tid, intern(name));
   const nameBy = new Int32Array(65536).fill(-1);
   const pidBy = new Float64Array(65536).fill(NaN);
+  const reusedBy = new Uint8Array(65536);
   for (const [tid, k] of nameOf) if (tid >= 0 && tid < 65536) nameBy[tid] = k;
   for (const [tid, p] of pids) if (tid >= 0 && tid < 65536) pidBy[tid] = p;
-  return { names, nameOf, nameBy, pidBy };
+  const lives = new Map<number, { from: number[]; name: number[]; pid: number[] }>();
+  for (const [tid, l] of reused ?? []) {
+    if (tid >= 0 && tid < 65536) reusedBy[tid] = 1;
+    lives.set(tid, { from: l.from, name: l.names.map(intern), pid: l.pids.map((p) => p ?? NaN) });
+  }
+  /** [name index, pid] of a reused tid's row at `ts`, or null when the tid is not reused */
+  const at = (tid: number, ts: number): [number, number] | null => {
+    const l = lives.get(tid);
+    if (!l) return null;
+    const k = lifeAt({ from: l.from, names: [], pids: [] }, ts);
+    return [l.name[k]!, l.pid[k]!];
+  };
+  return { names, nameOf, nameBy, pidBy, reusedBy, at };
 }
 
 export function sliceTable(c: SliceColumns, runId: string): Table {
   const n = c.length;
-  const { names, nameOf, nameBy, pidBy } = threadLookup(c);
+  const { names, nameOf, nameBy, pidBy, reusedBy, at } = threadLookup(c);
   const threadName = new Int32Array(n);
   const pid = new Float64Array(n);
   for (let i = 0; i < n; i++) {
@@ -30,12 +57,13 @@ export function sliceTable(c: SliceColumns, runId: string): Table {
     if (tid !== tid) {
       threadName[i] = -1;
       pid[i] = p;
-    } else if (tid >= 0 && tid < 65536 && tid === Math.floor(tid)) {
+    } else if (tid >= 0 && tid < 65536 && tid === Math.floor(tid) && reusedBy[tid] === 0) {
       threadName[i] = nameBy[tid]!;
       pid[i] = p === p ? p : pidBy[tid]!;
     } else {
-      threadName[i] = nameOf.get(tid) ?? -1;
-      pid[i] = p === p ? p : (c.pids.get(tid) ?? NaN);
+      const life = at(tid, c.ts[i]!);
+      threadName[i] = life ? life[0] : (nameOf.get(tid) ?? -1);
+      pid[i] = p === p ? p : life ? life[1] : (c.pids.get(tid) ?? NaN);
     }
   }
   return makeBundleTable(
@@ -60,18 +88,19 @@ export function sliceTable(c: SliceColumns, runId: string): Table {
 
 export function threadStateTable(c: ThreadStateColumns, runId: string): Table {
   const n = c.length;
-  const { names, nameOf, nameBy, pidBy } = threadLookup(c);
+  const { names, nameOf, nameBy, pidBy, reusedBy, at } = threadLookup(c);
   const threadName = new Int32Array(n);
   const pid = new Float64Array(n);
   const cpu = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const tid = c.tid[i]!;
-    if (tid >= 0 && tid < 65536) {
+    if (tid >= 0 && tid < 65536 && reusedBy[tid] === 0) {
       threadName[i] = nameBy[tid]!;
       pid[i] = pidBy[tid]!;
     } else {
-      threadName[i] = nameOf.get(tid) ?? -1;
-      pid[i] = c.pids.get(tid) ?? NaN;
+      const life = at(tid, c.ts[i]!);
+      threadName[i] = life ? life[0] : (nameOf.get(tid) ?? -1);
+      pid[i] = life ? life[1] : (c.pids.get(tid) ?? NaN);
     }
     const k = c.cpu[i]!;
     cpu[i] = k < 0 ? NaN : k;

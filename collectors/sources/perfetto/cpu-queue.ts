@@ -7,6 +7,8 @@ export const PRINT_OTHER = 3;
 export const SWITCH = 4;
 export const WAKING = 5;
 export const RENAME = 6;
+export const NEWTASK = 7;
+export const FREE = 8;
 
 /** An event's columns; a, b, s1 and s2 hold what its kind carries (ftrace-events.ts pushes them). */
 interface CpuEvents {

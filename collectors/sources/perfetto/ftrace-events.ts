@@ -5,30 +5,45 @@
 // the oldest CPU's newest event (no CPU can still send anything older), so the queues stay small.
 import { AtraceSlices } from "./atrace-slices";
 import { readCompactSched } from "./compact-sched";
-import { CpuQueue, PRINT_BEGIN, PRINT_END, PRINT_OTHER, RENAME, SWITCH, WAKING } from "./cpu-queue";
+import {
+  CpuQueue,
+  FREE,
+  NEWTASK,
+  PRINT_BEGIN,
+  PRINT_END,
+  PRINT_OTHER,
+  RENAME,
+  SWITCH,
+  WAKING,
+} from "./cpu-queue";
+import { ProcessTracker } from "./process-tracker";
 import { ProtoReader, WIRE_LEN } from "./proto-reader";
 import { StringTable } from "./string-table";
 import { ThreadStates } from "./thread-states";
 
 // FtraceEvent field numbers (ftrace_event.proto): print 3, sched_switch 4, sched_waking 20, sched_wakeup_new 114,
-// task_newtask 235, task_rename 236.
+// task_newtask 235, task_rename 236, sched_process_free 240.
 const F_PRINT = 3;
 const F_SWITCH = 4;
 const F_WAKING = 20;
 const F_WAKEUP_NEW = 114;
 const F_NEWTASK = 235;
 const F_RENAME = 236;
+const F_FREE = 240;
 
 export class FtraceEvents {
   private queues = new Map<number, CpuQueue>();
   readonly strings = new StringTable();
   readonly slices = new AtraceSlices(this.strings);
   readonly states = new ThreadStates();
-  /** task_newtask/task_rename names per tid */
-  readonly renames = new Map<number, string>();
-  // Last comm string id + 1 per tid (0: none); tids past the array in a Map.
+  /** thread and process lifetimes: what the events say about them is logged there */
+  readonly tracker = new ProcessTracker();
+  // Last comm string id + 1, and last atrace pid + 1, per tid (0: none), so only changes are logged; tids past the
+  // arrays in Maps.
   private commSmall = new Int32Array(65536);
   private commLarge = new Map<number, number>();
+  private pidSmall = new Int32Array(65536);
+  private pidLarge = new Map<number, number>();
   /** events are replayed up to this time */
   private replayed = -Infinity;
   /** events that arrived older than what was already replayed (replayed late, out of order) */
@@ -177,15 +192,29 @@ export class FtraceEvents {
       case F_RENAME: {
         let pid = 0;
         let comm = -1;
-        // task_newtask: pid 1, comm 2; task_rename: pid 1, newcomm 3.
+        let flags = 0;
+        // task_newtask: pid 1, comm 2, clone_flags 3; task_rename: pid 1, newcomm 3.
         const commTag = kind === F_NEWTASK ? 18 : 26;
         while (body.more()) {
           const t = body.tag();
           if (t === 8) pid = body.int64();
           else if (t === commTag) comm = S.field(body);
+          else if (t === 24 && kind === F_NEWTASK) flags = body.varint();
           else body.skip(t & 7);
         }
-        if (comm >= 0) q.push(ts, RENAME, pid, 0, 0, comm, -1);
+        if (kind === F_NEWTASK) q.push(ts, NEWTASK, tid, flags, pid, comm, -1);
+        else if (comm >= 0) q.push(ts, RENAME, pid, 0, 0, comm, -1);
+        return;
+      }
+      case F_FREE: {
+        // sched_process_free: comm 1, pid 2.
+        let pid = 0;
+        while (body.more()) {
+          const t = body.tag();
+          if (t === 16) pid = body.int64();
+          else body.skip(t & 7);
+        }
+        q.push(ts, FREE, pid, 0, 0, -1, -1);
         return;
       }
       default:
@@ -226,20 +255,44 @@ export class FtraceEvents {
     if (queued >= this.batch) this.replay(upTo);
   }
 
-  /** Replays the rest and returns thread names from the sched comms. */
-  finish(): Map<number, string> {
+  /** Replays the rest. */
+  finish(): void {
     this.replay(Infinity);
-    const comms = new Map<number, string>();
-    for (let tid = 1; tid < 65536; tid++)
-      if (this.commSmall[tid]) comms.set(tid, this.strings.get(this.commSmall[tid]! - 1));
-    for (const [tid, id] of this.commLarge) comms.set(tid, this.strings.get(id));
-    return comms;
   }
 
-  private seen(tid: number, id: number) {
+  // A comm (sched_switch, sched_waking) is logged when it differs from the tid's last one.
+  private seen(ts: number, tid: number, id: number) {
     if (id < 0 || tid <= 0) return;
-    if (tid < 65536) this.commSmall[tid] = id + 1;
-    else this.commLarge.set(tid, id);
+    if (tid < 65536) {
+      if (this.commSmall[tid] === id + 1) return;
+      this.commSmall[tid] = id + 1;
+    } else {
+      if (this.commLarge.get(tid) === id) return;
+      this.commLarge.set(tid, id);
+    }
+    this.tracker.log({ ts, k: "comm", tid, comm: this.strings.get(id) });
+  }
+
+  // `B|pid|...` from `tid` ties the thread to that process (trace processor's UpdateThread); logged on change.
+  private atracePid(ts: number, tid: number, pid: number) {
+    if (tid <= 0 || pid <= 0) return;
+    if (tid < 65536) {
+      if (this.pidSmall[tid] === pid + 1) return;
+      this.pidSmall[tid] = pid + 1;
+    } else {
+      if (this.pidLarge.get(tid) === pid) return;
+      this.pidLarge.set(tid, pid);
+    }
+    this.tracker.log({ ts, k: "pid", tid, pid });
+  }
+
+  // A freed tid's next comm or pid starts a new thread's: forget what the old one had.
+  private forget(tid: number) {
+    if (tid < 65536 && tid >= 0) this.commSmall[tid] = this.pidSmall[tid] = 0;
+    else {
+      this.commLarge.delete(tid);
+      this.pidLarge.delete(tid);
+    }
   }
 
   /** Replays queued events up to `limit` in time order into slices, counters and thread states. */
@@ -275,6 +328,7 @@ export class FtraceEvents {
         switch (K[i]) {
           case PRINT_BEGIN:
             slices.begin(ts, D[i]!, A[i]!, S1[i]!);
+            this.atracePid(ts, D[i]!, A[i]!);
             break;
           case PRINT_END:
             slices.end(ts, D[i]!);
@@ -285,18 +339,28 @@ export class FtraceEvents {
           case SWITCH: {
             // compact_sched does not record prev_pid: it is whoever this CPU switched to last.
             const prev = D[i] === -1 ? q.running : D[i]!;
-            this.seen(prev, S1[i]!);
-            this.seen(B[i]!, S2[i]!);
+            this.seen(ts, prev, S1[i]!);
+            this.seen(ts, B[i]!, S2[i]!);
             states.switch(ts, cpu, prev, A[i]!, B[i]!);
             q.running = B[i]!;
             break;
           }
           case WAKING:
-            this.seen(D[i]!, S1[i]!);
+            this.seen(ts, D[i]!, S1[i]!);
             states.waking(ts, D[i]!);
             break;
+          case NEWTASK: {
+            const comm = S1[i]! < 0 ? "" : this.strings.get(S1[i]!);
+            this.forget(B[i]!);
+            this.tracker.log({ ts, k: "newtask", src: D[i]!, tid: B[i]!, comm, flags: A[i]! });
+            break;
+          }
+          case RENAME:
+            this.tracker.log({ ts, k: "rename", tid: D[i]!, comm: this.strings.get(S1[i]!) });
+            break;
           default:
-            this.renames.set(D[i]!, this.strings.get(S1[i]!));
+            this.forget(D[i]!);
+            this.tracker.log({ ts, k: "free", tid: D[i]! });
         }
       }
       q.head = i;

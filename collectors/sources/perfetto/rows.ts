@@ -31,6 +31,34 @@ export type ThreadStateName =
 export interface ThreadsByTid {
   names: Map<number, string>;
   pids: Map<number, number>;
+  /** tids that were more than one thread over the trace (reuse after exit): each lifetime's start (ascending), name
+   * and pid; a row takes the last lifetime begun at or before it, the first when it precedes them all */
+  reused?: Map<number, ThreadLives>;
+}
+
+export interface ThreadLives {
+  from: number[];
+  names: (string | null)[];
+  pids: (number | null)[];
+}
+
+/** The thread name and pid of `tid` at `ts`. */
+export function threadAt(
+  c: ThreadsByTid,
+  tid: number,
+  ts: number,
+): { name: string | null; pid: number | null } {
+  const lives = c.reused?.get(tid);
+  if (!lives) return { name: c.names.get(tid) ?? null, pid: c.pids.get(tid) ?? null };
+  const k = lifeAt(lives, ts);
+  return { name: lives.names[k]!, pid: lives.pids[k]! };
+}
+
+/** Index of the lifetime a row at `ts` belongs to. */
+export function lifeAt(lives: ThreadLives, ts: number): number {
+  let k = 0;
+  while (k + 1 < lives.from.length && lives.from[k + 1]! <= ts) k++;
+  return k;
 }
 
 /** One typed array per slice column (the Perfetto importer's: a system trace has millions): NaN for a null dur, pid
@@ -59,12 +87,13 @@ export function sliceRows(c: SliceColumns): SliceRow[] {
   const num = (v: number) => (Number.isNaN(v) ? null : v);
   return Array.from({ length: c.length }, (_, i) => {
     const tid = num(c.tid[i]!);
+    const t = tid === null ? null : threadAt(c, tid, c.ts[i]!);
     return {
       ts: c.ts[i]!,
       dur: num(c.dur[i]!),
-      pid: num(c.pid[i]!) ?? (tid === null ? null : (c.pids.get(tid) ?? null)),
+      pid: num(c.pid[i]!) ?? t?.pid ?? null,
       tid,
-      thread_name: tid === null ? null : (c.names.get(tid) ?? null),
+      thread_name: t?.name ?? null,
       name: c.strings[c.name[i]!]!,
       depth: c.depth[i]!,
       category: str(c.category[i]!),
@@ -102,12 +131,13 @@ export function threadStateRows(c: ThreadStateColumns): ThreadStateRow[] {
     const tid = c.tid[i]!;
     const dur = c.dur[i]!;
     const cpu = c.cpu[i]!;
+    const t = threadAt(c, tid, c.ts[i]!);
     return {
       ts: c.ts[i]!,
       dur: Number.isNaN(dur) ? null : dur,
       tid,
-      pid: c.pids.get(tid) ?? null,
-      thread_name: c.names.get(tid) ?? null,
+      pid: t.pid,
+      thread_name: t.name,
       state: THREAD_STATE_NAMES[c.state[i]!]!,
       cpu: cpu < 0 ? null : cpu,
       blocked_function: null,

@@ -7,9 +7,10 @@ import { FrameTimeline } from "./frame-timeline";
 import { FtraceEvents } from "./ftrace-events";
 import { PACKET_KIND_NAMES, finishRows } from "./trace-finish";
 import { PerfettoFormatError, ProtoReader, WIRE_LEN } from "./proto-reader";
-import type { ProcessRow, ThreadRow, TraceRows } from "./rows";
+import type { TraceRows } from "./rows";
 import { TraceSplitter } from "./trace-splitter";
 import { readProcessTree } from "./process-tree";
+import type { SequenceThread } from "./event-track";
 import { TrackEvents, newInterned, readInterned, type Interned } from "./track-events";
 
 export interface PerfettoDecodeOptions {
@@ -37,6 +38,8 @@ interface Sequence {
   clockId: number | null;
   defaultTrack: number | null;
   valid: boolean;
+  /** the thread a thread descriptor on this sequence declared (kept across incremental-state clears) */
+  thread: SequenceThread | null;
 }
 
 // TracePacket fields that describe the packet rather than carry data.
@@ -51,8 +54,6 @@ export class PerfettoDecoder {
   private tracks: TrackEvents;
   private timeline = new FrameTimeline();
   private sequences = new Map<number, Sequence>();
-  readonly processes = new Map<number, ProcessRow>();
-  readonly threads = new Map<number, ThreadRow>();
   private skippedKinds = new Map<number, number>();
   private badPackets: string[] = [];
   private badPacketCount = 0;
@@ -88,8 +89,8 @@ export class PerfettoDecoder {
         this.failure = e;
       }
     }
-    const comms = this.ftrace.finish();
-    const { slices, states, renames } = this.ftrace;
+    this.ftrace.finish();
+    const { slices, states, tracker } = this.ftrace;
     this.tracks.resolve();
     const { convert, info } = this.clocks.conversion();
     const rows = finishRows({
@@ -97,10 +98,7 @@ export class PerfettoDecoder {
       states,
       tracks: this.tracks,
       timeline: this.timeline,
-      processes: this.processes,
-      threads: this.threads,
-      renames,
-      comms,
+      tracker,
       strings: this.ftrace.strings,
       convert,
     });
@@ -169,7 +167,7 @@ export class PerfettoDecoder {
     if (!seq)
       this.sequences.set(
         seqId,
-        (seq = { interned: newInterned(), clockId: null, defaultTrack: null, valid: false }),
+        (seq = { interned: newInterned(), clockId: null, defaultTrack: null, valid: false, thread: null }),
       );
     // SEQ_INCREMENTAL_STATE_CLEARED (1): interning and defaults start over from this packet.
     if (flags & 1) {
@@ -191,16 +189,33 @@ export class PerfettoDecoder {
         this.ftrace.bundle(body);
         return;
       case 2:
-        readProcessTree(body, this.processes, this.threads);
+        this.ftrace.tracker.log({
+          ts: this.boot(ts, clockId ?? seq.clockId),
+          k: "tree",
+          tree: readProcessTree(body),
+        });
         return;
       case 6:
         this.clocks.add(body);
         return;
       case 11:
-        this.tracks.event(body, this.boot(ts, clockId ?? seq.clockId), seq.interned, seq.defaultTrack);
+        this.tracks.event(
+          body,
+          this.boot(ts, clockId ?? seq.clockId),
+          seq.interned,
+          seq.defaultTrack,
+          seq.thread,
+        );
         return;
-      case 60:
-        this.tracks.descriptor(body);
+      case 60: {
+        const thread = this.tracks.descriptor(body);
+        // A thread's track descriptor is its sequence's thread too (track_event_tokenizer.cc).
+        if (thread && seq.valid) seq.thread = thread;
+        return;
+      }
+      case 44:
+        // Legacy ThreadDescriptor (thread_descriptor.proto: pid 1, tid 2): the sequence's thread.
+        seq.thread = readThreadDescriptor(body) ?? seq.thread;
         return;
       case 76:
         this.timeline.event(body, this.boot(ts, clockId ?? seq.clockId));
@@ -333,4 +348,16 @@ export function decodePerfetto(
   if (input instanceof Uint8Array) d.push(input);
   else for (const chunk of input) d.push(chunk);
   return d.end();
+}
+
+function readThreadDescriptor(r: ProtoReader): SequenceThread | null {
+  let pid: number | null = null;
+  let tid: number | null = null;
+  while (r.more()) {
+    const t = r.tag();
+    if (t === 8) pid = r.int64();
+    else if (t === 16) tid = r.int64();
+    else r.skip(t & 7);
+  }
+  return pid !== null && tid !== null ? { pid, tid } : null;
 }

@@ -2,7 +2,9 @@
 import type { AtraceSlices } from "./atrace-slices";
 import type { StringTable } from "./string-table";
 import type { FrameTimeline } from "./frame-timeline";
-import type { ProcessRow, SliceColumns, ThreadRow, TraceRows } from "./rows";
+import type { ProcessTracker } from "./process-tracker";
+import type { SliceColumns, TraceRows } from "./rows";
+import { lifeRows } from "./thread-lives";
 import type { ThreadStates } from "./thread-states";
 import type { TrackEvents } from "./track-events";
 
@@ -57,30 +59,16 @@ export interface FinishInput {
   states: ThreadStates;
   tracks: TrackEvents;
   timeline: FrameTimeline;
-  processes: Map<number, ProcessRow>;
-  threads: Map<number, ThreadRow>;
-  renames: Map<number, string>;
-  comms: Map<number, string>;
+  tracker: ProcessTracker;
   strings: StringTable;
   convert: (boot: number) => number;
 }
 
 export function finishRows(x: FinishInput): TraceRows {
   const { convert } = x;
-  // Names: process_tree first, then track descriptors, then task_newtask/rename, then the last sched comm.
-  const threads = new Map(x.threads);
-  for (const [tid, t] of x.tracks.threads) if (!threads.get(tid)?.name) threads.set(tid, t);
-  const fill = (tid: number, name: string) => {
-    const old = threads.get(tid);
-    if (!old) threads.set(tid, { tid, name, pid: null });
-    else if (!old.name) old.name = name;
-  };
-  for (const [tid, name] of x.renames) fill(tid, name);
-  for (const [tid, name] of x.comms) fill(tid, name);
-  const processes = new Map(x.processes);
-  for (const [pid, p] of x.tracks.processes) if (!processes.get(pid)?.name) processes.set(pid, p);
-  // A thread whose tid is a known process id is that process's main thread.
-  for (const t of threads.values()) if (t.pid === null && processes.has(t.tid)) t.pid = t.tid;
+  // Threads and processes by trace processor's rules (process-tracker.ts); descriptors name them last.
+  x.tracker.finish(x.tracks.threads.values(), x.tracks.processes.values());
+  const { threads, processes, byTid } = lifeRows(x.tracker, convert);
 
   // track_event slices join the atrace ones in the columns, after them.
   const atraceCount = x.atrace.slices.rows.n;
@@ -90,12 +78,9 @@ export function finishRows(x: FinishInput): TraceRows {
   const counters = [...x.atrace.counters, ...x.tracks.counters];
   for (const c of counters) c.ts = convert(c.ts);
   const states = x.states.columns(convert);
-  for (const t of threads.values()) {
-    if (t.name) states.names.set(t.tid, t.name);
-    if (t.pid !== null) states.pids.set(t.tid, t.pid);
-  }
-  slices.names = states.names;
-  slices.pids = states.pids;
+  states.names = slices.names = byTid.names;
+  states.pids = slices.pids = byTid.pids;
+  states.reused = slices.reused = byTid.reused;
   for (const f of x.timeline.rows) f.ts = convert(f.ts);
   sortByTs(counters);
   return {
@@ -104,8 +89,8 @@ export function finishRows(x: FinishInput): TraceRows {
     threadStates: [],
     threadStateColumns: states,
     counters,
-    processes: [...processes.values()].sort((a, b) => a.pid - b.pid),
-    threads: [...threads.values()].filter((t) => t.name).sort((a, b) => a.tid - b.tid),
+    processes,
+    threads,
     frameTimeline: x.timeline.rows,
   };
 }

@@ -1,53 +1,27 @@
 // TrackEvent slices and counters (protos/perfetto/trace/track_event/track_event.proto) on the tracks that
 // TrackDescriptors declare (track_descriptor.proto; process and thread descriptors name them). Names and
 // categories may be interned per sequence (interned_data.proto event_names 2, event_categories 1).
+import {
+  DEFAULT_TRACK_NAME,
+  SyntheticTracks,
+  eventTrack,
+  type SequenceThread,
+  type TrackShape,
+} from "./event-track";
+import type { Interned } from "./interned";
+import { LEGACY_TYPES, counterDescriptor, readLegacy, type Legacy } from "./legacy-event";
 import { ProtoReader, WIRE_LEN, WIRE_VARINT } from "./proto-reader";
 import type { CounterRow, ProcessRow, ThreadRow } from "./rows";
 import { SliceBuilder } from "./slice-builder";
 import type { StringTable } from "./string-table";
 
-interface Track {
-  name: string | null;
-  pid: number | null;
-  tid: number | null;
-  parent: number | null;
-}
+export { newInterned, readInterned, type Interned } from "./interned";
 
-/** Per-sequence interning tables; the string-table ids of what events used are cached beside them. */
-export interface Interned {
-  names: Map<number, string>;
-  categories: Map<number, string>;
-  nameIds: Map<number, number>;
-  /** id of `track_event:<category>` for an event carrying only this one category iid */
-  categoryIds: Map<number, number>;
-}
-
-export function newInterned(): Interned {
-  return { names: new Map(), categories: new Map(), nameIds: new Map(), categoryIds: new Map() };
-}
-
-/** Adds an InternedData message's event names and categories. */
-export function readInterned(r: ProtoReader, into: Interned, m: ProtoReader): void {
-  // event_categories 1, event_names 2
-  for (let f = r.nextLen(1, 2); f !== 0; f = r.nextLen(1, 2)) {
-    m.enter(r);
-    let iid = 0;
-    let name = "";
-    while (m.more()) {
-      const mt = m.tag();
-      if (mt === 8) iid = m.varint();
-      else if (mt === 18) name = m.string();
-      else m.skip(mt & 7);
-    }
-    // A redefined iid drops its cached id.
-    if (f === 1) {
-      into.categories.set(iid, name);
-      into.categoryIds.delete(iid);
-    } else {
-      into.names.set(iid, name);
-      into.nameIds.delete(iid);
-    }
-  }
+interface Track extends TrackShape {
+  /** CounterDescriptor.is_incremental: each value adds to the last on its sequence */
+  incremental?: boolean;
+  /** CounterDescriptor.unit_multiplier */
+  multiplier?: number;
 }
 
 interface TrackInfo {
@@ -63,6 +37,7 @@ export class TrackEvents {
   readonly processes = new Map<number, ProcessRow>();
   readonly threads = new Map<number, ThreadRow>();
   private tracks = new Map<number, Track>();
+  private synthetic = new SyntheticTracks(this.tracks);
   /** open slice rows per track uuid, innermost last */
   private stacks = new Map<number, number[]>();
   private sliceTrack: number[] = [];
@@ -78,7 +53,8 @@ export class TrackEvents {
     this.unnamed = strings.text("[unnamed]");
   }
 
-  descriptor(r: ProtoReader): void {
+  /** One TrackDescriptor; returns the thread it describes (which becomes its sequence's thread), if any. */
+  descriptor(r: ProtoReader): SequenceThread | null {
     let uuid = 0;
     const track: Track = { name: null, pid: null, tid: null, parent: null };
     while (r.more()) {
@@ -90,9 +66,11 @@ export class TrackEvents {
       else if ((f === 2 || f === 10 || f === 13) && wt === WIRE_LEN) track.name = r.string();
       else if (f === 3 && wt === WIRE_LEN) this.process(r.message(), track);
       else if (f === 4 && wt === WIRE_LEN) this.thread(r.message(), track);
+      else if (f === 8 && wt === WIRE_LEN) counterDescriptor(r.message(), track);
       else r.skip(wt);
     }
     this.tracks.set(uuid, track);
+    return track.tid !== null && track.pid !== null ? { pid: track.pid, tid: track.tid } : null;
   }
 
   private process(m: ProtoReader, track: Track) {
@@ -130,10 +108,17 @@ export class TrackEvents {
     if (name !== null) this.threads.set(tid, { tid, name, pid });
   }
 
-  /** One TrackEvent at `ts` (trace clock); `defaultTrack` from the sequence's TrackEventDefaults. */
-  event(r: ProtoReader, ts: number, interned: Interned, defaultTrack: number | null): void {
+  /** One TrackEvent at `ts` (trace clock); `defaultTrack` from the sequence's TrackEventDefaults, `thread` the
+   * sequence's thread descriptor. */
+  event(
+    r: ProtoReader,
+    ts: number,
+    interned: Interned,
+    defaultTrack: number | null,
+    thread: SequenceThread | null,
+  ): void {
     let type = 0;
-    let track = defaultTrack ?? 0;
+    let uuid: number | null = null;
     // Name as a string-table id (-1: none given), or an interned iid (-1: none).
     let name = -1;
     let nameIid = -1;
@@ -151,7 +136,7 @@ export class TrackEvents {
       const f = t >>> 3;
       const wt = t & 7;
       if (f === 9 && wt === WIRE_VARINT) type = r.varint();
-      else if (f === 11 && wt === WIRE_VARINT) track = r.varint();
+      else if (f === 11 && wt === WIRE_VARINT) uuid = r.varint();
       else if (f === 23 && wt === WIRE_LEN) name = this.strings.field(r);
       else if (f === 10 && wt === WIRE_VARINT) nameIid = r.varint();
       else if (f === 3 && wt === WIRE_VARINT && cat1 < 0 && catIids.length === 0) cat1 = r.varint();
@@ -165,6 +150,19 @@ export class TrackEvents {
       else if (f === 6 && wt === WIRE_LEN) legacy = readLegacy(this.sub.enter(r));
       else r.skip(wt);
     }
+    const track = eventTrack(
+      {
+        uuid,
+        hasType: type !== 0,
+        phase: legacy?.phase ?? 0,
+        scope: legacy?.scope ?? 0,
+        pidOverride: legacy?.pidOverride ?? null,
+        tidOverride: legacy?.tidOverride ?? null,
+      },
+      defaultTrack,
+      thread,
+      this.synthetic,
+    );
     // Old producers write legacy_event phases instead of a type (track_event.proto LegacyEvent, field 6).
     if (type === 0 && legacy) {
       type = LEGACY_TYPES[legacy.phase] ?? 0;
@@ -175,8 +173,6 @@ export class TrackEvents {
         return;
       }
     }
-    // track_uuid 0 means the sequence's own (default) track.
-    if (track === 0 && defaultTrack !== null) track = defaultTrack;
     if (name < 0) name = this.name(nameIid, interned);
     const cat = this.category(interned, cat1);
     switch (type) {
@@ -197,6 +193,11 @@ export class TrackEvents {
         return;
       case 4:
         if (value !== null) {
+          const t = this.tracks.get(track);
+          if (t?.multiplier !== undefined) value *= t.multiplier;
+          // Incremental counters carry deltas: the value is the sequence's running total (trace processor's
+          // track_event_tokenizer.cc, IncrementAndGetTrackEventValue).
+          if (t?.incremental) interned.totals.set(track, (value += interned.totals.get(track) ?? 0));
           this.counters.push({ ts, pid: null, name: "", value });
           this.counterTrack.push(track);
         }
@@ -260,16 +261,33 @@ export class TrackEvents {
   resolve(): void {
     // Tracks are few and slices many: each track's pid, tid and name once.
     const known = new Map<number, TrackInfo>();
+    // A descriptor track without a name is named by its earliest event (track_event_tracker.cc names it by the
+    // event that first uses it, in trace processor's time order).
+    const first = new Map<number, number>();
+    const { ts, name } = this.rows.rows.cols;
+    for (let i = 0; i < this.sliceTrack.length; i++) {
+      const uuid = this.sliceTrack[i]!;
+      const t = this.tracks.get(uuid);
+      if (!t || t.name || t.parent === null || t.tid !== null) continue;
+      const k = first.get(uuid);
+      if (k === undefined || ts[i]! < ts[k]!) first.set(uuid, i);
+    }
     for (let i = 0; i < this.sliceTrack.length; i++) {
       const uuid = this.sliceTrack[i]!;
       let info = known.get(uuid);
       if (!info) {
         const t = this.tracks.get(uuid);
         const threadId = t?.tid ?? null;
+        const earliest = first.get(uuid);
         info = {
           pid: this.pidOf(uuid) ?? NaN,
           tid: threadId ?? NaN,
-          track: threadId === null ? this.strings.text(t?.name ?? `track ${uuid}`) : -1,
+          track:
+            earliest !== undefined
+              ? name[earliest]!
+              : threadId === null
+                ? this.strings.text(this.trackName(uuid))
+                : -1,
         };
         known.set(uuid, info);
       }
@@ -278,28 +296,16 @@ export class TrackEvents {
     this.counters.forEach((row, i) => {
       const uuid = this.counterTrack[i]!;
       row.pid = this.pidOf(uuid);
-      row.name = this.tracks.get(uuid)?.name ?? `track ${uuid}`;
+      row.name = this.trackName(uuid);
     });
   }
-}
 
-interface Legacy {
-  phase: number;
-  nameIid: number | null;
-  durationUs: number;
-}
-
-// LegacyEvent phases (Chrome JSON trace phases): B begin, E end, X complete, I/i/n/R instant.
-const LEGACY_TYPES: Record<number, number> = { 66: 1, 69: 2, 88: 1, 73: 3, 105: 3, 110: 3, 82: 3 };
-
-function readLegacy(m: ProtoReader): Legacy {
-  const l: Legacy = { phase: 0, nameIid: null, durationUs: 0 };
-  while (m.more()) {
-    const t = m.tag();
-    if (t === 8) l.nameIid = m.varint();
-    else if (t === 16) l.phase = m.int64();
-    else if (t === 24) l.durationUs = m.int64();
-    else m.skip(t & 7);
+  // A fallback process track is named by its process; uuid 0 without a descriptor is the global default track.
+  private trackName(uuid: number): string {
+    const t = this.tracks.get(uuid);
+    if (t?.name) return t.name;
+    if (uuid === 0) return DEFAULT_TRACK_NAME;
+    if (t && t.pid !== null && t.tid === null) return this.processes.get(t.pid)?.name ?? `process ${t.pid}`;
+    return `track ${uuid}`;
   }
-  return l;
 }

@@ -18,10 +18,12 @@ export interface FtraceLine {
   args: string;
 }
 
-// The first `-PID` (after a non-empty task) that is followed by the optional `(TGID)` and `[CPU]`; flags are 3 to 5
-// characters of [a-zA-Z.] plus a digit or `.`, as trace_print_lat_fmt writes them.
+// The first `-PID` (after a non-empty task) that is followed by the optional `(TGID)` and `[CPU]`; flags are 3
+// letters or dots plus one or two hex digits or dots (preempt count), as trace_print_lat_fmt writes them. Some
+// writers leave no space between flags and timestamp (`....316.196720`, trace processor's
+// systrace_line_tokenizer.cc allows it): the flags then take the fewest characters that leave a timestamp.
 const LINE =
-  /^\s*(.+?)-(\d+)\s+(?:\(\s*(\d+|-+)\s*\)\s+)?\[(\d+)\]\s+(?:[a-zA-Z.]{3}[0-9a-fA-F.]{1,2}\s+)?(\d+)\.(\d{1,9}):\s+([^\s:]+):\s?(.*)$/;
+  /^\s*(.+?)-(\d+)\s+(?:\(\s*(\d+|-+)\s*\)\s+)?\[(\d+)\]\s+(?:[a-zA-Z.]{3}[0-9a-fA-F.]{1,2}?\s*)?(\d+)\.(\d{1,9}):\s+([^\s:]+):\s?(.*)$/;
 
 /** The line parsed, or null when it is not an event line (header, blank, continuation of a multi-line event). */
 export function parseFtraceLine(line: string): FtraceLine | null {

@@ -35,6 +35,8 @@ export function parseSystraceText(text: string, file: string): SystraceParse {
   for (const raw of text.split("\n")) {
     no++;
     if (raw.trim() === "" || raw.trimStart().startsWith("#")) continue;
+    // `cpus=N` heads the trace_pipe dump atrace saves (trace processor skips it too).
+    if (/^\s*cpus=\d+\s*$/.test(raw)) continue;
     const l = parseFtraceLine(raw);
     if (!l) {
       complain(no, `not an ftrace event line: ${JSON.stringify(raw.slice(0, 80))}`);
@@ -96,6 +98,8 @@ export function parseSystraceText(text: string, file: string): SystraceParse {
           const key = `${m.pid}\u0000${track}\u0000${m.cookie}`;
           const list = asyncOpen.get(key) ?? [];
           asyncOpen.set(key, list);
+          // An S repeated while its cookie is open is dropped (trace processor's BeginLegacyUnnestable); G nests.
+          if (list.length && m.phase === "S") break;
           list.push(slices.length);
           slices.push(asyncRow(l.ts, m.pid, track, m.name, null));
           break;
@@ -103,7 +107,7 @@ export function parseSystraceText(text: string, file: string): SystraceParse {
         case "F":
         case "H": {
           const track = m.phase === "H" ? m.track : m.name;
-          const open = asyncOpen.get(`${m.pid}\u0000${track}\u0000${m.cookie}`)?.shift();
+          const open = asyncOpen.get(`${m.pid}\u0000${track}\u0000${m.cookie}`)?.pop();
           if (open === undefined) unmatched++;
           else slices[open]!.dur = l.ts - slices[open]!.ts;
           break;
