@@ -407,6 +407,17 @@ export const TABLES: readonly TableSpec[] = [
       opt("gpu_composition", "bool", "SurfaceFlinger composed the frame on the GPU"),
       opt("jank_type", "utf8", "Perfetto's jank type names joined with ', ' ('None' when on time)"),
       opt("prediction_type", "utf8", "Valid Prediction, Expired Prediction, Unknown Prediction"),
+      opt(
+        "jank_tag",
+        "utf8",
+        "actual frames: Self Jank, Other Jank, Dropped Frame, Buffer Stuffing, SurfaceFlinger Stuffing, Non-perceivable Jank, No Jank, Unspecified (trace processor's)",
+      ),
+      opt("jank_severity_type", "utf8", "actual frames: None, Partial, Full, Unknown"),
+      opt(
+        "jank_severity_score",
+        "float64",
+        "actual frames: SurfaceFlinger's jank severity score, when recorded",
+      ),
     ],
   },
   {
@@ -438,6 +449,7 @@ export const TABLES: readonly TableSpec[] = [
       col("state", "utf8", "running, runnable, runnable_preempted, sleeping, uninterruptible, dead, unknown"),
       opt("cpu", "int32", "core it ran on (running)"),
       opt("blocked_function", "utf8", "kernel function an uninterruptible sleep waited in, when traced"),
+      opt("io_wait", "bool", "the uninterruptible sleep waited for I/O (sched_blocked_reason), when traced"),
     ],
   },
   {
@@ -447,7 +459,12 @@ export const TABLES: readonly TableSpec[] = [
       runId,
       col("ts", "int64", "sample time, ns CLOCK_MONOTONIC"),
       opt("pid", "int32", "process, for process-scoped counters"),
-      col("name", "utf8", "counter name"),
+      opt("cpu", "int32", "core, for per-CPU counters (cpufreq in kHz, cpuidle state)"),
+      col(
+        "name",
+        "utf8",
+        "counter name (Perfetto's: cpufreq, cpuidle, mem.rss.anon, mem.swap, oom_score_adj, ...)",
+      ),
       col("value", "float64", "value"),
     ],
   },
@@ -460,6 +477,18 @@ export const TABLES: readonly TableSpec[] = [
       opt("ppid", "int32", "parent process id"),
       opt("name", "utf8", "process name (cmdline's first part)"),
       opt("uid", "int32", "Android uid"),
+    ],
+  },
+  {
+    name: "packages",
+    doc: "Android packages installed on the device (Perfetto packages_list).",
+    columns: [
+      runId,
+      col("name", "utf8", "package name"),
+      opt("uid", "int32", "app uid"),
+      opt("version_code", "int64", "versionCode"),
+      opt("debuggable", "bool", "android:debuggable"),
+      opt("profileable_from_shell", "bool", "<profileable android:shell>"),
     ],
   },
 ];
@@ -486,7 +515,8 @@ export type TableName =
   | "slices"
   | "thread_states"
   | "counter_samples"
-  | "processes";
+  | "processes"
+  | "packages";
 
 export const TABLE_NAMES = TABLES.map((t) => t.name) as TableName[];
 

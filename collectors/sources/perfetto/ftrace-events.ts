@@ -4,6 +4,8 @@
 // ended on another, or a switch-out before a switch-in elsewhere, pair up. Replay runs as the trace is read, up to
 // the oldest CPU's newest event (no CPU can still send anything older), so the queues stay small.
 import { AtraceSlices } from "./atrace-slices";
+import { BlockedReasons } from "./blocked-reasons";
+import { CpuPower, F_CPU_FREQUENCY, F_CPU_IDLE } from "./cpu-power";
 import { readCompactSched } from "./compact-sched";
 import { CpuQueue, PRINT_BEGIN, PRINT_END, PRINT_OTHER, RENAME, SWITCH, WAKING } from "./cpu-queue";
 import { ProtoReader, WIRE_LEN } from "./proto-reader";
@@ -24,6 +26,8 @@ export class FtraceEvents {
   readonly strings = new StringTable();
   readonly slices = new AtraceSlices(this.strings);
   readonly states = new ThreadStates();
+  readonly power = new CpuPower();
+  readonly blocked = new BlockedReasons();
   /** task_newtask/task_rename names per tid */
   readonly renames = new Map<number, string>();
   // Last comm string id + 1 per tid (0: none); tids past the array in a Map.
@@ -188,6 +192,13 @@ export class FtraceEvents {
         if (comm >= 0) q.push(ts, RENAME, pid, 0, 0, comm, -1);
         return;
       }
+      case F_CPU_FREQUENCY:
+      case F_CPU_IDLE:
+        this.power.event(kind, body, ts);
+        return;
+      case 18 /* sched_blocked_reason */:
+        this.blocked.event(body, ts);
+        return;
       default:
         this.skipped.set(kind, (this.skipped.get(kind) ?? 0) + 1);
     }

@@ -5,6 +5,9 @@ import type { Table } from "apache-arrow";
 import type { TableName } from "../../../bundle/schema";
 import { makeBundleTable } from "../../../bundle/table-builder";
 import { dict, floats, int64, ints, plainColumns, sliceTable, threadStateTable } from "./column-tables";
+import { traceExtraTables } from "./extra-tables";
+import type { LogRecord } from "../logcat";
+import type { PackageRow } from "./system-info";
 
 export interface SliceRow {
   ts: number;
@@ -94,6 +97,9 @@ export interface ThreadStateColumns extends ThreadsByTid {
   /** index into THREAD_STATE_NAMES */
   state: Uint8Array;
   cpu: Int32Array;
+  /** from sched_blocked_reason, per row (blocked-reasons.ts); absent when the trace has none */
+  blockedFunction?: (string | null)[];
+  ioWait?: (boolean | null)[];
 }
 
 /** The columns as row objects (tests, small traces). */
@@ -110,7 +116,7 @@ export function threadStateRows(c: ThreadStateColumns): ThreadStateRow[] {
       thread_name: c.names.get(tid) ?? null,
       state: THREAD_STATE_NAMES[c.state[i]!]!,
       cpu: cpu < 0 ? null : cpu,
-      blocked_function: null,
+      blocked_function: c.blockedFunction?.[i] ?? null,
     };
   });
 }
@@ -131,6 +137,8 @@ export interface ThreadStateRow {
 export interface CounterRow {
   ts: number;
   pid: number | null;
+  /** core, for per-CPU counters (cpufreq, cpuidle) */
+  cpu?: number | null;
   name: string;
   value: number;
 }
@@ -162,6 +170,10 @@ export interface FrameTimelineRow {
   gpu_composition: boolean | null;
   jank_type: string | null;
   prediction_type: string | null;
+  /** trace processor's jank tag (actual timeline only): Self Jank, Other Jank, No Jank, ... */
+  jank_tag: string | null;
+  jank_severity_type: string | null;
+  jank_severity_score: number | null;
 }
 
 /** Everything a trace importer produces before it becomes Arrow. */
@@ -176,6 +188,10 @@ export interface TraceRows {
   processes: ProcessRow[];
   threads: ThreadRow[];
   frameTimeline: FrameTimelineRow[];
+  /** PackagesList (Perfetto) */
+  packages?: PackageRow[];
+  /** android.log lines inside the trace (Perfetto) */
+  log?: LogRecord[];
 }
 
 export function emptyTraceRows(): TraceRows {
@@ -223,6 +239,7 @@ export function tracesToTables(rows: TraceRows, runId: string): Partial<Record<T
   if (cs.length)
     out.counter_samples = makeBundleTable("counter_samples", runId, {
       ...plainColumns(cs, ["pid"]),
+      cpu: cs.map((r) => r.cpu ?? null),
       ts: int64(cs.length, (i) => cs[i]!.ts),
       name: dict(cs.length, (i) => cs[i]!.name),
       value: Float64Array.from(cs, (r) => r.value),
@@ -254,9 +271,13 @@ export function tracesToTables(rows: TraceRows, runId: string): Partial<Record<T
         "gpu_composition",
         "jank_type",
         "prediction_type",
+        "jank_tag",
+        "jank_severity_type",
+        "jank_severity_score",
       ]),
       ts: int64(f.length, (i) => f[i]!.ts),
       token: int64(f.length, (i) => f[i]!.token),
     });
+  Object.assign(out, traceExtraTables(rows, runId));
   return out;
 }
