@@ -480,6 +480,32 @@ export const TABLES: readonly TableSpec[] = [
     ],
   },
   {
+    name: "binder_transactions",
+    doc: "Binder calls from ftrace binder_transaction / binder_transaction_received (Perfetto), paired with the thread that served them and their reply as trace processor's binder tracker pairs them.",
+    columns: [
+      runId,
+      col("ts", "int64", "the call was sent, ns CLOCK_MONOTONIC"),
+      opt(
+        "dur",
+        "int64",
+        "until the caller received the reply, ns; null for one-way calls or a reply the trace lacks",
+      ),
+      col("client_tid", "int32", "calling thread"),
+      opt("client_pid", "int32", "calling process"),
+      opt("client_thread", "utf8", "calling thread's name"),
+      opt("server_tid", "int32", "thread that received and served the call"),
+      opt("server_pid", "int32", "process the call went to"),
+      opt("server_thread", "utf8", "serving thread's name"),
+      opt("server_ts", "int64", "the serving thread received the call, ns CLOCK_MONOTONIC"),
+      opt("server_dur", "int64", "from receipt to the serving thread's reply, ns"),
+      col("one_way", "bool", "FLAG_ONEWAY: the caller does not wait for a reply"),
+      col("code", "int64", "transaction code (the AIDL method number)"),
+      col("flags", "int64", "transaction flags"),
+      col("transaction_id", "int64", "the kernel's debug id of the call"),
+      col("dest_node", "int64", "the kernel's target node id"),
+    ],
+  },
+  {
     name: "packages",
     doc: "Android packages installed on the device (Perfetto packages_list).",
     columns: [
@@ -516,7 +542,8 @@ export type TableName =
   | "thread_states"
   | "counter_samples"
   | "processes"
-  | "packages";
+  | "packages"
+  | "binder_transactions";
 
 export const TABLE_NAMES = TABLES.map((t) => t.name) as TableName[];
 

@@ -8,6 +8,22 @@ import type { TraceRows } from "./rows";
 
 export function traceExtraTables(rows: TraceRows, runId: string): Partial<Record<TableName, Table>> {
   const out: Partial<Record<TableName, Table>> = {};
+  const binder = rows.binder;
+  if (binder?.length) {
+    // The per-tid maps finishRows fills from every thread, named or not; a tid that is a pid is that process's.
+    const names = rows.threadStateColumns?.names ?? new Map(rows.threads.map((t) => [t.tid, t.name]));
+    const pids = rows.threadStateColumns?.pids ?? new Map<number, number>();
+    const isPid = new Set(rows.processes.map((p) => p.pid));
+    const name = (tid: number | null) => (tid === null ? null : (names.get(tid) ?? null));
+    const pid = (tid: number | null) =>
+      tid === null ? null : (pids.get(tid) ?? (isPid.has(tid) ? tid : null));
+    out.binder_transactions = bundleTableFromRows("binder_transactions", runId, binder, {
+      client_pid: (r) => pid(r.client_tid),
+      client_thread: (r) => name(r.client_tid),
+      server_pid: (r) => r.server_pid ?? pid(r.server_tid),
+      server_thread: (r) => name(r.server_tid),
+    });
+  }
   if (rows.packages?.length) out.packages = bundleTableFromRows("packages", runId, rows.packages);
   const log = rows.log;
   if (log?.length) {

@@ -4,6 +4,7 @@
 // ended on another, or a switch-out before a switch-in elsewhere, pair up. Replay runs as the trace is read, up to
 // the oldest CPU's newest event (no CPU can still send anything older), so the queues stay small.
 import { AtraceSlices } from "./atrace-slices";
+import { BinderTransactions, F_BINDER_RECEIVED, F_BINDER_TRANSACTION } from "./binder-transactions";
 import { BlockedReasons } from "./blocked-reasons";
 import { CpuPower, F_CPU_FREQUENCY, F_CPU_IDLE } from "./cpu-power";
 import { readCompactSched } from "./compact-sched";
@@ -28,6 +29,7 @@ export class FtraceEvents {
   readonly states = new ThreadStates();
   readonly power = new CpuPower();
   readonly blocked = new BlockedReasons();
+  readonly binder = new BinderTransactions();
   /** task_newtask/task_rename names per tid */
   readonly renames = new Map<number, string>();
   // Last comm string id + 1 per tid (0: none); tids past the array in a Map.
@@ -195,6 +197,10 @@ export class FtraceEvents {
       case F_CPU_FREQUENCY:
       case F_CPU_IDLE:
         this.power.event(kind, body, ts);
+        return;
+      case F_BINDER_TRANSACTION:
+      case F_BINDER_RECEIVED:
+        this.binder.event(kind, body, ts, tid);
         return;
       case 18 /* sched_blocked_reason */:
         this.blocked.event(body, ts);

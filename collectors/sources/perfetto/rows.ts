@@ -8,6 +8,7 @@ import { dict, floats, int64, ints, plainColumns, sliceTable, threadStateTable }
 import { traceExtraTables } from "./extra-tables";
 import type { LogRecord } from "../logcat";
 import type { PackageRow } from "./system-info";
+import type { BinderRow } from "./binder-transactions";
 
 export interface SliceRow {
   ts: number;
@@ -192,6 +193,8 @@ export interface TraceRows {
   packages?: PackageRow[];
   /** android.log lines inside the trace (Perfetto) */
   log?: LogRecord[];
+  /** binder calls from ftrace (Perfetto) */
+  binder?: BinderRow[];
 }
 
 export function emptyTraceRows(): TraceRows {

@@ -138,6 +138,7 @@ export class PerfettoDecoder {
     }
     if (rows.threadStateColumns) this.ftrace.blocked.apply(rows.threadStateColumns, convert);
     rows.packages = this.system.packages;
+    rows.binder = this.ftrace.binder.finish(convert);
     // CLOCK_REALTIME (1) to BOOTTIME through the ClockSnapshots, then to MONOTONIC.
     rows.log = this.log.records((rt) => {
       const b = this.clocks.toBoot(1, rt);

@@ -148,4 +148,29 @@ describe("Perfetto diff-test traces: investigation tables", () => {
       d.rows.frameTimeline.filter((r) => r.timeline === "expected").every((r) => r.jank_tag === null),
     ).toBe(true);
   });
+  // parsing/tests.py test_android_binder (android_binder.py, written out as a text proto: the same events in the
+  // same order): trace processor counts 2 "binder transaction" slices in test_process_a and one "binder reply" in
+  // each of test_process_b and test_process_c. The script's caller receives each reply (ts 2, 6) before the server
+  // sent it (ts 4, 8); in time order the receipt matches nothing, so the calls never end, as trace processor's
+  // transaction slices do not.
+  it("android_binder: two calls from process a, served by b and c", () => {
+    const imp = importPerfetto(fixture("android_binder"), "t", "r");
+    const rows = rowsOf(imp.tables.binder_transactions);
+    expect(
+      rows.map((r) => [
+        Number(r.ts),
+        r.dur,
+        r.client_pid,
+        r.client_tid,
+        r.server_pid,
+        r.server_tid,
+        Number(r.server_ts),
+        Number(r.server_dur),
+        r.one_way,
+      ]),
+    ).toEqual([
+      [1, null, 1, 7, 2, 2, 3, 1, false],
+      [5, null, 1, 7, 3, 3, 7, 1, false],
+    ]);
+  });
 });
