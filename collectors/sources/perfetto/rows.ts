@@ -242,7 +242,8 @@ export function tracesToTables(rows: TraceRows, runId: string): Partial<Record<T
   if (cs.length)
     out.counter_samples = makeBundleTable("counter_samples", runId, {
       ...plainColumns(cs, ["pid"]),
-      cpu: cs.map((r) => r.cpu ?? null),
+      // Only per-CPU counters carry a cpu: without any, the column is left to the builder's all-null one.
+      ...(cs.some((r) => r.cpu != null) ? { cpu: cs.map((r) => r.cpu ?? null) } : {}),
       ts: int64(cs.length, (i) => cs[i]!.ts),
       name: dict(cs.length, (i) => cs[i]!.name),
       value: Float64Array.from(cs, (r) => r.value),
