@@ -407,6 +407,17 @@ export const TABLES: readonly TableSpec[] = [
       opt("gpu_composition", "bool", "SurfaceFlinger composed the frame on the GPU"),
       opt("jank_type", "utf8", "Perfetto's jank type names joined with ', ' ('None' when on time)"),
       opt("prediction_type", "utf8", "Valid Prediction, Expired Prediction, Unknown Prediction"),
+      opt(
+        "jank_tag",
+        "utf8",
+        "actual frames: Self Jank, Other Jank, Dropped Frame, Buffer Stuffing, SurfaceFlinger Stuffing, Non-perceivable Jank, No Jank, Unspecified (trace processor's)",
+      ),
+      opt("jank_severity_type", "utf8", "actual frames: None, Partial, Full, Unknown"),
+      opt(
+        "jank_severity_score",
+        "float64",
+        "actual frames: SurfaceFlinger's jank severity score, when recorded",
+      ),
     ],
   },
   {
@@ -438,6 +449,7 @@ export const TABLES: readonly TableSpec[] = [
       col("state", "utf8", "running, runnable, runnable_preempted, sleeping, uninterruptible, dead, unknown"),
       opt("cpu", "int32", "core it ran on (running)"),
       opt("blocked_function", "utf8", "kernel function an uninterruptible sleep waited in, when traced"),
+      opt("io_wait", "bool", "the uninterruptible sleep waited for I/O (sched_blocked_reason), when traced"),
     ],
   },
   {
@@ -447,7 +459,12 @@ export const TABLES: readonly TableSpec[] = [
       runId,
       col("ts", "int64", "sample time, ns CLOCK_MONOTONIC"),
       opt("pid", "int32", "process, for process-scoped counters"),
-      col("name", "utf8", "counter name"),
+      opt("cpu", "int32", "core, for per-CPU counters (cpufreq in kHz, cpuidle state)"),
+      col(
+        "name",
+        "utf8",
+        "counter name (Perfetto's: cpufreq, cpuidle, mem.rss.anon, mem.swap, oom_score_adj, ...)",
+      ),
       col("value", "float64", "value"),
     ],
   },
@@ -460,6 +477,44 @@ export const TABLES: readonly TableSpec[] = [
       opt("ppid", "int32", "parent process id"),
       opt("name", "utf8", "process name (cmdline's first part)"),
       opt("uid", "int32", "Android uid"),
+    ],
+  },
+  {
+    name: "binder_transactions",
+    doc: "Binder calls from ftrace binder_transaction / binder_transaction_received (Perfetto), paired with the thread that served them and their reply as trace processor's binder tracker pairs them.",
+    columns: [
+      runId,
+      col("ts", "int64", "the call was sent, ns CLOCK_MONOTONIC"),
+      opt(
+        "dur",
+        "int64",
+        "until the caller received the reply, ns; null for one-way calls or a reply the trace lacks",
+      ),
+      col("client_tid", "int32", "calling thread"),
+      opt("client_pid", "int32", "calling process"),
+      opt("client_thread", "utf8", "calling thread's name"),
+      opt("server_tid", "int32", "thread that received and served the call"),
+      opt("server_pid", "int32", "process the call went to"),
+      opt("server_thread", "utf8", "serving thread's name"),
+      opt("server_ts", "int64", "the serving thread received the call, ns CLOCK_MONOTONIC"),
+      opt("server_dur", "int64", "from receipt to the serving thread's reply, ns"),
+      col("one_way", "bool", "FLAG_ONEWAY: the caller does not wait for a reply"),
+      col("code", "int64", "transaction code (the AIDL method number)"),
+      col("flags", "int64", "transaction flags"),
+      col("transaction_id", "int64", "the kernel's debug id of the call"),
+      col("dest_node", "int64", "the kernel's target node id"),
+    ],
+  },
+  {
+    name: "packages",
+    doc: "Android packages installed on the device (Perfetto packages_list).",
+    columns: [
+      runId,
+      col("name", "utf8", "package name"),
+      opt("uid", "int32", "app uid"),
+      opt("version_code", "int64", "versionCode"),
+      opt("debuggable", "bool", "android:debuggable"),
+      opt("profileable_from_shell", "bool", "<profileable android:shell>"),
     ],
   },
 ];
@@ -486,7 +541,9 @@ export type TableName =
   | "slices"
   | "thread_states"
   | "counter_samples"
-  | "processes";
+  | "processes"
+  | "packages"
+  | "binder_transactions";
 
 export const TABLE_NAMES = TABLES.map((t) => t.name) as TableName[];
 

@@ -5,6 +5,7 @@ import { makeBundleTable } from "../../bundle/table-builder";
 import { ProtoReader } from "../sources/perfetto/proto-reader";
 import { tracesToTables } from "../sources/perfetto/rows";
 import { mainAppPid, timelineFrames } from "../sources/perfetto/timeline-frames";
+import { appVersion, busiestAppPid } from "../sources/perfetto/trace-app";
 import { decodePerfetto, type PerfettoDecodeOptions } from "../sources/perfetto/trace-decoder";
 import type { TextImport } from "./framestats";
 import { inflateBounded } from "./bounded-inflate";
@@ -56,9 +57,9 @@ export function importPerfetto(
   const warnings = d.warnings.map((w) => `${file}: ${w}`);
   const tables = tracesToTables(d.rows, runId);
   const pid = mainAppPid(d.rows.frameTimeline);
-  let app = "unknown";
+  const appPid = pid ?? busiestAppPid(d.rows);
+  const app = d.rows.processes.find((p) => p.pid === appPid)?.name ?? "unknown";
   if (pid !== null) {
-    app = d.rows.processes.find((p) => p.pid === pid)?.name ?? "unknown";
     const f = timelineFrames(d.rows.frameTimeline, pid);
     warnings.push(...flagImpossibleTimes(file, tables, f));
     if (f.count) tables.frames = makeBundleTable("frames", runId, f.columns, f.count);
@@ -87,7 +88,12 @@ export function importPerfetto(
         note: "Perfetto trace without a BOOTTIME/MONOTONIC ClockSnapshot",
       };
   return {
-    context: { app, scenario: `import ${file}` },
+    context: {
+      ...d.system.context(),
+      app,
+      app_version: app === "unknown" ? null : appVersion(d.rows, d.system, appPid, app),
+      scenario: `import ${file}`,
+    },
     tables,
     warnings,
     complete: d.complete,

@@ -120,7 +120,8 @@ export function threadStateTable(c: ThreadStateColumns, runId: string): Table {
         indices: new Int8Array(c.state.buffer, c.state.byteOffset, n),
       },
       cpu,
-      blocked_function: { dictionary: [], indices: new Int32Array(n).fill(-1) },
+      blocked_function: c.blockedFunction ?? { dictionary: [], indices: new Int32Array(n).fill(-1) },
+      ...(c.ioWait ? { io_wait: c.ioWait } : {}),
     },
     n,
     // Each column has its own buffer (the builder's arrays or fresh ones): taken over, not copied.

@@ -2,7 +2,8 @@
 // frameworks_native_trace_packet.proto FrameTimelineEvent): start events open a slice under a cookie, FrameEnd
 // closes it. Names for present, prediction and jank types as Perfetto's trace processor writes them
 // (src/trace_processor/importers/proto/frame_timeline_event_parser.cc).
-import { ProtoReader, WIRE_LEN, WIRE_VARINT } from "./proto-reader";
+import { jankTag, severityName } from "./frame-jank-tag";
+import { ProtoReader, WIRE_FIXED32, WIRE_LEN, WIRE_VARINT } from "./proto-reader";
 import type { FrameTimelineRow } from "./rows";
 
 const PRESENT = [
@@ -44,6 +45,13 @@ export function jankTypeName(mask: number): string {
 // Timestamps this close to int64 max are SurfaceFlinger's "no value" (trace processor kBadTimestamp, b/185978397).
 const BAD_TS = 9.223372026854776e18;
 
+const F32 = new Float32Array(1);
+const U32 = new Uint32Array(F32.buffer);
+function float32(bits: number): number {
+  U32[0] = bits;
+  return F32[0]!;
+}
+
 export class FrameTimeline {
   readonly rows: FrameTimelineRow[] = [];
   private open = new Map<number, FrameTimelineRow>();
@@ -82,16 +90,27 @@ export class FrameTimeline {
       gpu_composition: null,
       jank_type: null,
       prediction_type: null,
+      jank_tag: null,
+      jank_severity_type: null,
+      jank_severity_score: null,
     };
     let cookie: number | null = null;
     // Field numbers differ between the display and the surface messages (display: pid 3, present 4 ...).
     const off = surface ? 2 : 0;
+    let mask = 0;
+    let present: number | null = null;
+    let severity: number | null = null;
     while (m.more()) {
       const t = m.tag();
       const f = t >>> 3;
       const wt = t & 7;
       if (wt === WIRE_LEN && surface && f === 5) {
         row.layer_name = m.string();
+        continue;
+      }
+      // jank_severity_score: float, display 11, surface 15.
+      if (wt === WIRE_FIXED32 && actual && f === (surface ? 15 : 11)) {
+        row.jank_severity_score = float32(m.fixed32());
         continue;
       }
       if (wt !== WIRE_VARINT) {
@@ -103,12 +122,17 @@ export class FrameTimeline {
       else if (surface && f === 3) row.display_frame_token = m.int64();
       else if (f === 3 + (surface ? 1 : 0)) row.pid = m.int64();
       else if (!actual) m.skip(wt);
-      else if (f === 4 + off) row.present_type = PRESENT[m.varint()] ?? "Unknown Present";
+      else if (f === 4 + off) row.present_type = PRESENT[(present = m.varint())] ?? "Unknown Present";
       else if (f === 5 + off) row.on_time_finish = m.varint() !== 0;
       else if (f === 6 + off) row.gpu_composition = m.varint() !== 0;
-      else if (f === 7 + off) row.jank_type = jankTypeName(m.int64());
+      else if (f === 7 + off) row.jank_type = jankTypeName((mask = m.int64()));
       else if (f === 8 + off) row.prediction_type = PREDICTION[m.varint()] ?? "Unknown Prediction";
+      else if (f === (surface ? 12 : 9)) severity = m.varint();
       else m.skip(wt);
+    }
+    if (actual) {
+      row.jank_tag = jankTag(surface, mask, present);
+      row.jank_severity_type = severityName(severity, mask);
     }
     if (Math.abs(ts) >= BAD_TS) {
       this.badTimestamps++;

@@ -4,6 +4,9 @@
 // ended on another, or a switch-out before a switch-in elsewhere, pair up. Replay runs as the trace is read, up to
 // the oldest CPU's newest event (no CPU can still send anything older), so the queues stay small.
 import { AtraceSlices } from "./atrace-slices";
+import { BinderTransactions, F_BINDER_RECEIVED, F_BINDER_TRANSACTION } from "./binder-transactions";
+import { BlockedReasons } from "./blocked-reasons";
+import { CpuPower, F_CPU_FREQUENCY, F_CPU_IDLE } from "./cpu-power";
 import { readCompactSched } from "./compact-sched";
 import {
   CpuQueue,
@@ -36,6 +39,9 @@ export class FtraceEvents {
   readonly strings = new StringTable();
   readonly slices = new AtraceSlices(this.strings);
   readonly states = new ThreadStates();
+  readonly power = new CpuPower();
+  readonly blocked = new BlockedReasons();
+  readonly binder = new BinderTransactions();
   /** thread and process lifetimes: what the events say about them is logged there */
   readonly tracker = new ProcessTracker();
   // Last comm string id + 1, and last atrace pid + 1, per tid (0: none), so only changes are logged; tids past the
@@ -217,6 +223,17 @@ export class FtraceEvents {
         q.push(ts, FREE, pid, 0, 0, -1, -1);
         return;
       }
+      case F_CPU_FREQUENCY:
+      case F_CPU_IDLE:
+        this.power.event(kind, body, ts);
+        return;
+      case F_BINDER_TRANSACTION:
+      case F_BINDER_RECEIVED:
+        this.binder.event(kind, body, ts, tid);
+        return;
+      case 18 /* sched_blocked_reason */:
+        this.blocked.event(body, ts);
+        return;
       default:
         this.skipped.set(kind, (this.skipped.get(kind) ?? 0) + 1);
     }

@@ -5,6 +5,10 @@ import type { Table } from "apache-arrow";
 import type { TableName } from "../../../bundle/schema";
 import { makeBundleTable } from "../../../bundle/table-builder";
 import { dict, floats, int64, ints, plainColumns, sliceTable, threadStateTable } from "./column-tables";
+import { traceExtraTables } from "./extra-tables";
+import type { LogRecord } from "../logcat";
+import type { PackageRow } from "./system-info";
+import type { BinderRow } from "./binder-transactions";
 
 export interface SliceRow {
   ts: number;
@@ -123,6 +127,9 @@ export interface ThreadStateColumns extends ThreadsByTid {
   /** index into THREAD_STATE_NAMES */
   state: Uint8Array;
   cpu: Int32Array;
+  /** from sched_blocked_reason, per row (blocked-reasons.ts); absent when the trace has none */
+  blockedFunction?: (string | null)[];
+  ioWait?: (boolean | null)[];
 }
 
 /** The columns as row objects (tests, small traces). */
@@ -140,7 +147,7 @@ export function threadStateRows(c: ThreadStateColumns): ThreadStateRow[] {
       thread_name: t.name,
       state: THREAD_STATE_NAMES[c.state[i]!]!,
       cpu: cpu < 0 ? null : cpu,
-      blocked_function: null,
+      blocked_function: c.blockedFunction?.[i] ?? null,
     };
   });
 }
@@ -161,6 +168,8 @@ export interface ThreadStateRow {
 export interface CounterRow {
   ts: number;
   pid: number | null;
+  /** core, for per-CPU counters (cpufreq, cpuidle) */
+  cpu?: number | null;
   name: string;
   value: number;
 }
@@ -192,6 +201,10 @@ export interface FrameTimelineRow {
   gpu_composition: boolean | null;
   jank_type: string | null;
   prediction_type: string | null;
+  /** trace processor's jank tag (actual timeline only): Self Jank, Other Jank, No Jank, ... */
+  jank_tag: string | null;
+  jank_severity_type: string | null;
+  jank_severity_score: number | null;
 }
 
 /** Everything a trace importer produces before it becomes Arrow. */
@@ -206,6 +219,12 @@ export interface TraceRows {
   processes: ProcessRow[];
   threads: ThreadRow[];
   frameTimeline: FrameTimelineRow[];
+  /** PackagesList (Perfetto) */
+  packages?: PackageRow[];
+  /** android.log lines inside the trace (Perfetto) */
+  log?: LogRecord[];
+  /** binder calls from ftrace (Perfetto) */
+  binder?: BinderRow[];
 }
 
 export function emptyTraceRows(): TraceRows {
@@ -253,6 +272,8 @@ export function tracesToTables(rows: TraceRows, runId: string): Partial<Record<T
   if (cs.length)
     out.counter_samples = makeBundleTable("counter_samples", runId, {
       ...plainColumns(cs, ["pid"]),
+      // Only per-CPU counters carry a cpu: without any, the column is left to the builder's all-null one.
+      ...(cs.some((r) => r.cpu != null) ? { cpu: cs.map((r) => r.cpu ?? null) } : {}),
       ts: int64(cs.length, (i) => cs[i]!.ts),
       name: dict(cs.length, (i) => cs[i]!.name),
       value: Float64Array.from(cs, (r) => r.value),
@@ -284,9 +305,13 @@ export function tracesToTables(rows: TraceRows, runId: string): Partial<Record<T
         "gpu_composition",
         "jank_type",
         "prediction_type",
+        "jank_tag",
+        "jank_severity_type",
+        "jank_severity_score",
       ]),
       ts: int64(f.length, (i) => f[i]!.ts),
       token: int64(f.length, (i) => f[i]!.token),
     });
+  Object.assign(out, traceExtraTables(rows, runId));
   return out;
 }

@@ -1,15 +1,19 @@
 // Streaming Perfetto trace decoder: TracePackets (protos/perfetto/trace/trace_packet.proto) into the shared trace
 // rows, with per-sequence incremental state (interned_data 12, sequence_flags 13, trace_packet_defaults 59) and
 // every timestamp brought to CLOCK_MONOTONIC through the ClockSnapshots. Pure: inflating is passed in.
+import { AndroidLog } from "./android-log";
 import type { AtraceSlices } from "./atrace-slices";
+import { readKernelSymbols } from "./blocked-reasons";
 import { ClockSnapshots, CLOCK_BOOTTIME, clockName, type ClockConversion } from "./clock-snapshots";
 import { FrameTimeline } from "./frame-timeline";
 import { FtraceEvents } from "./ftrace-events";
 import { PACKET_KIND_NAMES, finishRows } from "./trace-finish";
 import { PerfettoFormatError, ProtoReader, WIRE_LEN } from "./proto-reader";
-import type { TraceRows } from "./rows";
+import type { CounterRow, TraceRows } from "./rows";
 import { TraceSplitter } from "./trace-splitter";
 import { readProcessTree } from "./process-tree";
+import { readProcessStats } from "./process-stats";
+import { SystemInfo } from "./system-info";
 import type { SequenceThread } from "./event-track";
 import { TrackEvents, newInterned, readInterned, type Interned } from "./track-events";
 
@@ -31,6 +35,8 @@ export interface PerfettoDecode {
   packets: number;
   /** true when the trace held FrameTimeline events */
   frameTimeline: boolean;
+  /** SystemInfo and PackagesList */
+  system: SystemInfo;
 }
 
 interface Sequence {
@@ -40,6 +46,7 @@ interface Sequence {
   valid: boolean;
   /** the thread a thread descriptor on this sequence declared (kept across incremental-state clears) */
   thread: SequenceThread | null;
+  kernelSymbols: Map<number, string>;
 }
 
 // TracePacket fields that describe the packet rather than carry data.
@@ -53,6 +60,9 @@ export class PerfettoDecoder {
   private ftrace: FtraceEvents;
   private tracks: TrackEvents;
   private timeline = new FrameTimeline();
+  private system = new SystemInfo();
+  private log = new AndroidLog();
+  private memory: CounterRow[] = [];
   private sequences = new Map<number, Sequence>();
   private skippedKinds = new Map<number, number>();
   private badPackets: string[] = [];
@@ -93,7 +103,7 @@ export class PerfettoDecoder {
     const { slices, states, tracker } = this.ftrace;
     this.tracks.resolve();
     const { convert, info } = this.clocks.conversion();
-    const rows = finishRows({
+    const rows: TraceRows = finishRows({
       atrace: slices,
       states,
       tracks: this.tracks,
@@ -102,6 +112,7 @@ export class PerfettoDecoder {
       strings: this.ftrace.strings,
       convert,
     });
+    this.finishExtras(rows, convert);
     const warnings = this.warnings(slices, info);
     return {
       rows,
@@ -112,7 +123,25 @@ export class PerfettoDecoder {
       clock: info,
       packets: this.packets,
       frameTimeline: this.timeline.rows.length > 0,
+      system: this.system,
     };
+  }
+
+  // Per-CPU power and process memory counters, blocked reasons, packages and the trace's logcat onto the rows.
+  private finishExtras(rows: TraceRows, convert: (boot: number) => number) {
+    const extra = [...this.ftrace.power.counters, ...this.memory];
+    if (extra.length) {
+      for (const c of extra) c.ts = convert(c.ts);
+      rows.counters = [...rows.counters, ...extra].sort((a, b) => a.ts - b.ts);
+    }
+    if (rows.threadStateColumns) this.ftrace.blocked.apply(rows.threadStateColumns, convert);
+    rows.packages = this.system.packages;
+    rows.binder = this.ftrace.binder.finish(convert);
+    // CLOCK_REALTIME (1) to BOOTTIME through the ClockSnapshots, then to MONOTONIC.
+    rows.log = this.log.records((rt) => {
+      const b = this.clocks.toBoot(1, rt);
+      return b === null ? null : convert(b);
+    });
   }
 
   private packet(buf: Uint8Array, start: number, end: number, offset: number, outer: number | null) {
@@ -167,7 +196,14 @@ export class PerfettoDecoder {
     if (!seq)
       this.sequences.set(
         seqId,
-        (seq = { interned: newInterned(), clockId: null, defaultTrack: null, valid: false, thread: null }),
+        (seq = {
+          interned: newInterned(),
+          clockId: null,
+          defaultTrack: null,
+          valid: false,
+          thread: null,
+          kernelSymbols: new Map(),
+        }),
       );
     // SEQ_INCREMENTAL_STATE_CLEARED (1): interning and defaults start over from this packet.
     if (flags & 1) {
@@ -175,8 +211,14 @@ export class PerfettoDecoder {
       seq.clockId = null;
       seq.defaultTrack = null;
       seq.valid = true;
+      seq.kernelSymbols = new Map();
     }
     if (defaults) this.defaults(defaults, seq);
+    if (interned)
+      readKernelSymbols(
+        new ProtoReader(interned.buf, interned.pos, interned.end, interned.base),
+        seq.kernelSymbols,
+      );
     if (interned) readInterned(interned, seq.interned, this.entryReader);
     if (!body) return;
     // SEQ_NEEDS_INCREMENTAL_STATE (2) before any clear on the sequence: its interned ids mean nothing yet.
@@ -186,6 +228,7 @@ export class PerfettoDecoder {
     }
     switch (kind) {
       case 1:
+        this.ftrace.blocked.symbols = seq.kernelSymbols;
         this.ftrace.bundle(body);
         return;
       case 2:
@@ -216,6 +259,18 @@ export class PerfettoDecoder {
       case 44:
         // Legacy ThreadDescriptor (thread_descriptor.proto: pid 1, tid 2): the sequence's thread.
         seq.thread = readThreadDescriptor(body) ?? seq.thread;
+        return;
+      case 9:
+        readProcessStats(body, this.boot(ts, clockId ?? seq.clockId), this.memory);
+        return;
+      case 39:
+        this.log.packet(body);
+        return;
+      case 45:
+        this.system.system(body);
+        return;
+      case 47:
+        this.system.packageList(body);
         return;
       case 76:
         this.timeline.event(body, this.boot(ts, clockId ?? seq.clockId));

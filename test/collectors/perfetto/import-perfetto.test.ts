@@ -82,6 +82,7 @@ describe("jankbook import <perfetto trace>", () => {
       "processes",
       "threads",
       "frame_timeline",
+      "packages",
       "frames",
     ]);
   });

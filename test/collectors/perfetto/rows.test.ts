@@ -20,7 +20,8 @@ const decoded = decodePerfetto(
   new Uint8Array(readFileSync("test/fixtures/perfetto/difftest_frame_timeline_events.pftrace")),
 ).rows.frameTimeline;
 // Every frame there has a dur and a pid: one more without them.
-const frameTimeline = [...decoded, { ...decoded[0]!, dur: null, pid: null }];
+// Nor a severity score: one is given to that extra row.
+const frameTimeline = [...decoded, { ...decoded[0]!, dur: null, pid: null, jank_severity_score: 0.25 }];
 
 const input: TraceRows = {
   ...emptyTraceRows(),
@@ -66,7 +67,7 @@ describe("tracesToTables", () => {
 
   it("the frame timeline rows have nulls and values in every nullable column", () => {
     const nullable = tableSpec("frame_timeline").columns.filter((c) => c.nullable);
-    expect(nullable).toHaveLength(9);
+    expect(nullable).toHaveLength(12);
     for (const { name } of nullable) {
       const values = frameTimeline.map((f) => f[name as keyof FrameTimelineRow]);
       expect(values, name).toContain(null);
@@ -78,8 +79,11 @@ describe("tracesToTables", () => {
   });
 
   it.each<[keyof typeof tables, object[]]>([
-    ["thread_states", input.threadStates.map((s) => ({ ...s, ts: big(s.ts), dur: big(s.dur) }))],
-    ["counter_samples", input.counters.map((c) => ({ ...c, ts: big(c.ts) }))],
+    [
+      "thread_states",
+      input.threadStates.map((s) => ({ ...s, ts: big(s.ts), dur: big(s.dur), io_wait: null })),
+    ],
+    ["counter_samples", input.counters.map((c) => ({ ...c, ts: big(c.ts), cpu: null }))],
     ["processes", input.processes],
     ["threads", input.threads.map(({ tid, ...t }) => ({ thread_id: tid, ...t }))],
     [

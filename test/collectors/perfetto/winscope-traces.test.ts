@@ -9,7 +9,7 @@ import { walk } from "./pb";
 
 // TracePacket fields that describe the packet (trace_packet.proto), and the data fields the decoder reads.
 const METADATA = new Set([3, 8, 10, 12, 13, 36, 41, 42, 58, 59, 79, 87]);
-const READ = new Set([1, 2, 6, 11, 50, 60, 76, 133]);
+const READ = new Set([1, 2, 6, 9, 11, 39, 45, 47, 50, 60, 76, 133]);
 
 describe("Winscope's device traces", () => {
   it.each([
