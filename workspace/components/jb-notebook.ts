@@ -22,6 +22,7 @@ import { freshenCells } from "../notebook/fresh-names";
 import { moveCell as moveCellIn } from "../notebook/move-cell";
 import { editPlot, plotTargets, type PlotFields, type PlotTarget } from "../notebook/plot-edit";
 import { NotebookRuntime, readsTables, type CellState } from "../notebook/runtime";
+import { cellStatusName } from "../notebook/cell-state";
 import { snapshotNotebook, type NotebookSnapshot } from "../notebook/snapshot";
 import { sanitize } from "../publish/browser-sanitize";
 import { renderMarkdown } from "../notebook/markdown-render";
@@ -525,8 +526,8 @@ export class JbNotebook extends LitElement {
           <span class="name"
             >${b.kind}${b.name ? ` ${b.name}` : s?.defines.length ? ` ${s.defines.join(", ")}` : ""}</span
           >
-          <span class="status-${s?.status ?? "pending"}"
-            >${s?.status ?? "pending"}${s?.ms !== undefined ? ` · ${s.ms.toFixed(0)} ms` : ""}</span
+          <span class="status-${cellStatusName(s)}"
+            >${cellStatusName(s).replace("-", " ")}${s?.ms !== undefined ? ` · ${s.ms.toFixed(0)} ms` : ""}</span
           >
           ${draft !== undefined ? html`<span class="draft">edited, not run (Shift+Enter)</span>` : nothing}
           <button title="run (Shift+Enter)" @click=${() => this.runCell(index, draft ?? b.source)}>
@@ -541,7 +542,7 @@ export class JbNotebook extends LitElement {
         </div>
         <details
           class="code"
-          ?open=${b.kind === "sql" || !b.source.trim() || draft !== undefined || s?.status === "rejected"}
+          ?open=${b.kind === "sql" || !b.source.trim() || draft !== undefined || cellStatusName(s) === "rejected"}
         >
           <summary>code</summary>
           <jb-code-editor
@@ -552,7 +553,15 @@ export class JbNotebook extends LitElement {
             @run-cell=${(e: CustomEvent<string>) => this.runCell(index, e.detail)}
           ></jb-code-editor>
         </details>
-        ${s?.status === "rejected" ? html`<div class="error" role="alert">${s.error}</div>` : nothing}
+        ${
+          cellStatusName(s) === "not-applicable"
+            ? html`<div class="not-applicable" role="note">
+                not applicable to these runs: ${s?.notApplicable}
+              </div>`
+            : s?.status === "rejected"
+              ? html`<div class="error" role="alert">${s.error}</div>`
+              : nothing
+        }
         ${(s?.displays ?? []).map((d, k) => {
           const target = targets[k];
           return html`<jb-output
