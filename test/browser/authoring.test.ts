@@ -56,7 +56,7 @@ describe("authoring in Chromium", () => {
     expect(await editor.locator(".cm-line").last().textContent()).toBe(" -- alpha ");
     expect(await cellOrder(page)).toEqual(before);
     // The cell's source ends with a newline, so Ctrl+End is on a line of its own.
-    expect(await notebookText(page)).toContain("ORDER BY 1\n -- alpha \n```");
+    expect(await notebookText(page)).toContain("ORDER BY run_id, second\n -- alpha \n```");
     expect(errors).toEqual([]);
     await page.context().close();
   });
@@ -67,11 +67,11 @@ describe("authoring in Chromium", () => {
     const editor = cell(page, "jank_by_second").locator("jb-code-editor .cm-content");
     await editor.click();
     await page.keyboard.press("Control+End"); // the empty line after the source's final newline
-    await page.keyboard.press("ArrowUp"); // FROM frames ... ORDER BY 1
+    await page.keyboard.press("ArrowUp"); // GROUP BY ... ORDER BY run_id, second
     await page.keyboard.press("Alt+ArrowUp");
     const lines = await editor.locator(".cm-line").allTextContents();
-    expect(lines.at(-3)).toBe("FROM frames WHERE suspect IS NULL GROUP BY 1 ORDER BY 1");
-    expect(lines.at(-2)).toBe("       sum(CASE WHEN jank THEN 1 ELSE 0 END)::INTEGER AS janky");
+    expect(lines.at(-3)).toBe("GROUP BY run_id, second ORDER BY run_id, second");
+    expect(lines.at(-2)).toBe("      FROM frames WHERE suspect IS NULL)");
     expect(await cellOrder(page)).toEqual(before);
     await page.context().close();
   });
