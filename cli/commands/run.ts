@@ -90,7 +90,9 @@ export async function report(r: IsolatedResult, out: string | undefined, embedDa
   for (const c of r.failedChecks)
     process.stderr.write(`check failed: ${c.name}${c.detail ? ` (${c.detail})` : ""}\n`);
   for (const [reason, cells] of notApplicableByReason(r.notApplicableCells))
-    process.stderr.write(`not applicable (${cells.length} cells: ${cells.join(", ")}): ${reason}\n`);
+    process.stderr.write(
+      `not applicable (${cells.length} cell${cells.length > 1 ? "s" : ""}: ${cells.join(", ")}): ${reason}\n`,
+    );
   const passed = r.checks.length - r.failedChecks.length;
   const skipped = r.notApplicableCells.length;
   process.stderr.write(
