@@ -88,7 +88,7 @@ describe("authoring in Chromium", () => {
     // By hand: each cell with the paragraph that introduces it swaps places; the title and intro stay on top.
     const a = OVERVIEW.indexOf("First, the runs that are loaded");
     const b = OVERVIEW.indexOf("The jank budget:");
-    const c = OVERVIEW.indexOf("```sql id=frame_times");
+    const c = OVERVIEW.indexOf("Times count from each run's first frame");
     const unitA = OVERVIEW.slice(a, b);
     const unitB = OVERVIEW.slice(b, c);
     const expected =
@@ -163,7 +163,7 @@ describe("authoring in Chromium", () => {
     );
 
     // An existing paragraph, edited in place.
-    await page.locator("jb-notebook .prose", { hasText: "Frame times over the run" }).click();
+    await page.locator("jb-notebook .prose", { hasText: "Frame times over each run" }).click();
     await page.keyboard.press("Control+End");
     await page.keyboard.type("Edited by hand.\n");
     await page.locator("jb-notebook .toolbar").click({ position: { x: 600, y: 5 } });
