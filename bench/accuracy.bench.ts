@@ -1,9 +1,9 @@
-// `npm run bench -- accuracy`: how well the analyses find the culprits the simulator injected (issue 20, "What to
-// build 5"). Every bench/accuracy/<family>.ts exporting `family` (shape in bench/accuracy/family.ts) runs each of
-// its scenarios over ACCURACY_SEEDS seeds (default 50) at each noise level. The harness keeps one number per
-// benchmark: the mean of a goal's metric per scenario and over the family, with the paper's figure as budget.
-// The distributions (n, mean, median, p90, share reaching DESIGN.md's aim, missed) per scenario and noise level
-// go to bench/results/accuracy.json beside it.
+// `npm run bench -- accuracy`: how well the analyses find the culprits the simulator injected
+// (docs/budgets.md, "Accuracy"). Every bench/accuracy/<family>.ts exporting `family` (shape in
+// bench/accuracy/family.ts) runs each of its scenarios over ACCURACY_SEEDS seeds (default 50) at each noise
+// level. The harness keeps one number per benchmark: the mean of a goal's metric per scenario and over the
+// family, with the paper's figure as budget. The distributions (n, mean, median, p90, share reaching our aim,
+// missed) per scenario and noise level go to bench/results/accuracy.json beside it.
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -30,7 +30,7 @@ export interface Distribution {
   p90: number;
   min: number;
   max: number;
-  /** share of the measured trials at or better than DESIGN.md's aim (rank 1: the share ranked first) */
+  /** share of trials at or better than our aim, docs/budgets.md (rank 1: the share ranked first) */
   atAim: number;
 }
 

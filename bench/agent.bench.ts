@@ -1,8 +1,8 @@
-// Agent hook overhead (#17): time per recorded event that the bundled agent adds, measured in the fake
-// Java bridge (test/collectors/agent): the same calls driven with and without the agent loaded, the
-// difference divided by the lines recorded, in steady state after a warm-up drive. Reported, not gated. The fake's wrappers cost less than
-// Frida's JNI transitions, so these are the agent's own JavaScript work (encoding, maps, stack capture),
-// a floor for a phone.
+// Agent hook overhead (docs/agent.md, "What each hook costs"): time per recorded event that the bundled agent
+// adds, measured in the fake Java bridge (test/collectors/agent): the same calls driven with and without the
+// agent loaded, the difference divided by the lines recorded, in steady state after a warm-up drive.
+// Reported, not gated. The fake's wrappers cost less than Frida's JNI transitions, so these are the agent's
+// own JavaScript work (encoding, maps, stack capture), a floor for a phone.
 import { fakeAndroid, androidOf } from "../test/collectors/agent/fake-android";
 import type { FakeVm } from "../test/collectors/agent/fake-java";
 import { loadAgent } from "../test/collectors/agent/load-agent";

@@ -2,7 +2,7 @@
 // width (760 px). As the notebook does, the run's summary is built once (callTimelineSummaryQueries: timed
 // on its own) and every window query reads it: one query per measurement, the whole trace, 10 % and 1 %
 // windows across the trace. For comparison, the whole trace straight from the calls table (no summary).
-// Budget: a slider or brush change redrawn in < 100 ms (DESIGN.md, workspace budgets).
+// Budget: a slider or brush change redrawn in < 100 ms (docs/budgets.md).
 import type { Table } from "apache-arrow";
 import { makeBundleTable } from "../bundle/table-builder";
 import { encodeStream } from "../bundle/encode-stream";
@@ -12,7 +12,7 @@ import {
   callTimelineSummaryQueries,
   type CallTimelineSummary,
 } from "../cells/androscope/call-timeline-summary";
-import { createNodeEngine } from "../workspace/node/duckdb-node";
+import { createNodeEngine } from "../workspace/db/node/duckdb-node";
 import type { SqlEngine } from "../workspace/db/engine";
 import { timeMs, type Benchmark } from "./harness";
 

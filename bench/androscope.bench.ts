@@ -1,4 +1,4 @@
-// AndroScope method traces: reader throughput on a large generated trace (issue 6: goal >= 100 MB/s;
+// AndroScope method traces: reader throughput on a large generated trace (docs/budgets.md: >= 100 MB/s;
 // TraceBridge needed about a minute for 300 MB, §V-1), the same for AndroScope's extended records (fixed
 // and EBV-8 compact, §IV-6), and buildCalls on the records.
 // JB_TRACE_MB sets the generated size (default 300); JB_EXTENDED_TRACE_MB the extended one (default 100).

@@ -1,4 +1,4 @@
-// The installed command as a user starts it (DESIGN.md budgets: `jankbook --version` < 0.3 s, importing a
+// The installed command as a user starts it (docs/budgets.md: `jankbook --version` < 0.3 s, importing a
 // 1 MB file < 1 s, whole process): each measurement spawns `node cli/jankbook.js`, beside `node -e 0`.
 // Setup compiles the CLI when cli/dist is missing or stale, so what is timed is the compiled path.
 import { spawnSync } from "node:child_process";

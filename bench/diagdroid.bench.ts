@@ -1,5 +1,5 @@
-// DiagDroid benchmarks: queue metrics on 1,000,000 tasks (budget 1 s, DESIGN.md) and context grouping of
-// 1,000 and 10,000 distinct depth-40 contexts (budget 2 s for 10,000), on data generated here from seeds.
+// DiagDroid benchmarks: queue metrics on 1,000,000 tasks (budget 1 s, docs/budgets.md) and context grouping
+// of 1,000 and 10,000 distinct depth-40 contexts (budget 2 s for 10,000), on data generated here from seeds.
 // Contexts come two ways: "realistic" (call stacks from one app: shared framework frames at the outer end,
 // an app call tree, a scheduling API innermost, and variants of a few hundred task sites that differ by
 // line numbers, an inserted hook frame or another caller, like DiagDroid's Figure 10) and "random"

@@ -1,6 +1,6 @@
-// DRAW benchmarks (issue 5) on seeded synthetic runs: UI-like view trees (a decor view, an action bar, a
-// list of rows with an icon and two texts, sometimes a background GridView covered by its cells (FaceQ) and
-// off-screen submenus (PicsPlay)), one frame per interaction, plus uniform random rectangles.
+// DRAW benchmarks (docs/budgets.md) on seeded synthetic runs: UI-like view trees (a decor view, an action
+// bar, a list of rows with an icon and two texts, sometimes a background GridView covered by its cells
+// (FaceQ) and off-screen submenus (PicsPlay)), one frame per interaction, plus uniform random rectangles.
 //
 // Benchmarks:
 // - overdraw depth, 10,000 frames × 100 views at 1080×2400 (budget 1 s), on UI-like frames and on uniform

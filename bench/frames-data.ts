@@ -1,5 +1,6 @@
-// The 10M-row frames run the workspace benchmarks share (issue 8's streaming load, issue 18's attached run):
-// generated once per bench process, as a plain bundle and as a packed copy, and removed when the process exits.
+// The 10M-row frames run the workspace benchmarks share (the streaming load and the attached run,
+// docs/budgets.md): generated once per bench process, as a plain bundle and as a packed copy, and removed
+// when the process exits.
 import {
   createWriteStream,
   mkdirSync,
@@ -13,10 +14,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RecordBatchStreamWriter } from "apache-arrow";
 import { newManifest } from "../bundle/manifest";
-import { packBundle } from "../bundle/pack-bundle";
+import { packBundle } from "../workspace/db/node/pack-bundle";
 import { makeBundleTable } from "../bundle/table-builder";
 
-// Issue 8 asks for 10M rows: at this width a 2.7 GB stream. JB_BENCH_FRAMES=... for less.
+// The budgets are for 10M rows: at this width a 2.7 GB stream. JB_BENCH_FRAMES=... for less.
 export const FRAMES = Number(process.env.JB_BENCH_FRAMES ?? 10_000_000);
 export const FRAMES_LABEL = `${FRAMES / 1e6}M-row`;
 

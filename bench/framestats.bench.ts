@@ -1,5 +1,5 @@
 // framestats and gfxinfo import, in-process: a 1 MB dump of many windows (built from the hand-written Android 14
-// fixture, each copy a new window with shifted times) and one line holding a 300 KB token (issue 15: it stalled
+// fixture, each copy a new window with shifted times) and one line holding a 300 KB token (it once stalled
 // the old parser for minutes). Whole-process import timings are the CLI's bench.
 import { readFileSync } from "node:fs";
 import { importFramestats } from "../collectors/import/framestats";

@@ -1,4 +1,4 @@
-// The fuzz bench's notion of a cut "inside a record" (bench/fuzz.bench.ts, issue 15): where a prefix of a real
+// The fuzz bench's notion of a cut "inside a record" (bench/fuzz.bench.ts): where a prefix of a real
 // file is known to be incomplete, so that an import calling it complete is wrong silently.
 import { inflateSync } from "node:zlib";
 

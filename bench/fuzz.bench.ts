@@ -1,12 +1,13 @@
-// `npm run bench -- fuzz` (not in CI; issue 15): N mutants (FUZZ_N, default 24; FUZZ_SEED, default 15) of
-// every file in every folder of test/fixtures, of any kind (binary ones too: detection goes through the importer
-// registry, so a new kind's fixtures are fuzzed once its importer is registered), through `jankbook import`'s
-// importFiles; meminfo dumps, which `collect` reads, through parseMeminfo. Each is judged in a child process
-// (bench/fuzz-child.ts) that is killed past a per-input deadline. Prints the table of outcomes per fixture:
-// parsed (complete, no warning the original did not have), partial and flagged (incomplete, or a new warning or
-// load error), refused (our error: see ourError in fuzz-child.ts), wrong silently (complete, yet an independent
-// check in fuzz-child.ts finds an impossible value or a cut file), crashed (any other exception, or the process
-// died), hung (past the deadline). The measured value is the count of the last three (the goal is 0).
+// `npm run bench -- fuzz` (not in CI; docs/budgets.md): N mutants (FUZZ_N, default 24; FUZZ_SEED, default 15)
+// of every file in every folder of test/fixtures, of any kind (binary ones too: detection goes through the
+// importer registry, so a new kind's fixtures are fuzzed once its importer is registered), through
+// `jankbook import`'s importFiles; meminfo dumps, which `collect` reads, through parseMeminfo. Each is judged
+// in a child process (bench/fuzz-child.ts) that is killed past a per-input deadline. Prints the table of
+// outcomes per fixture: parsed (complete, no warning the original did not have), partial and flagged
+// (incomplete, or a new warning or load error), refused (our error: see ourError in fuzz-child.ts), wrong
+// silently (complete, yet an independent check in fuzz-child.ts finds an impossible value or a cut file),
+// crashed (any other exception, or the process died), hung (past the deadline). The measured value is the
+// count of the last three (the goal is 0).
 import { fork, type ChildProcess } from "node:child_process";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";

@@ -4,7 +4,7 @@ export interface Benchmark {
   name: string;
   /** what measure() returns: "ms" (lower is better), "MB/s" (higher is better), "bytes", ... */
   unit: string;
-  /** budget in `unit` from DESIGN.md or the issue; lower-is-better unless higherIsBetter */
+  /** budget in `unit` from docs/budgets.md; lower-is-better unless higherIsBetter */
   budget?: number;
   higherIsBetter?: boolean;
   runs?: number;

@@ -1,18 +1,19 @@
-// The lake (issue 18, item 4): `lake add` throughput, and a DUNE history query (context-similarity weights and
-// IQR flags over the run_summary of 10,000 runs x 1,000 frames) on the native engine over the lake's Parquet
-// (< 2 s), beside DuckDB-WASM on the same rows held in memory (it reads no Parquet) for the ratio.
+// The lake (docs/scaling.md, "The lake"): `lake add` throughput, and a DUNE history query (context-similarity
+// weights and IQR flags over the run_summary of 10,000 runs x 1,000 frames) on the native engine over the
+// lake's Parquet (< 2 s), beside DuckDB-WASM on the same rows held in memory (it reads no Parquet) for the
+// ratio.
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
-import { lakeAdd } from "../bundle/lake-add";
+import { lakeAdd } from "../workspace/db/node/lake-add";
 import { newManifest } from "../bundle/manifest";
 import { writeBundleFolder } from "../bundle/node-io";
 import { makeBundleTable } from "../bundle/table-builder";
-import { createNativeEngine } from "../workspace/node/duckdb-native";
-import { createNodeEngine } from "../workspace/node/duckdb-node";
+import { createNativeEngine } from "../workspace/db/node/duckdb-native";
+import { createNodeEngine } from "../workspace/db/node/duckdb-node";
 import type { SqlEngine } from "../workspace/db/engine";
-import { attachLake } from "../workspace/node/lake-views";
+import { attachLake } from "../workspace/db/node/lake-views";
 import { timeMs, type Benchmark } from "./harness";
 
 const ADD_RUNS = 20;

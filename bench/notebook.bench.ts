@@ -4,7 +4,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createNodeEngine } from "../workspace/node/duckdb-node";
+import { createNodeEngine } from "../workspace/db/node/duckdb-node";
 import type { SqlEngine } from "../workspace/db/engine";
 import { runNotebookFile, type HeadlessResult } from "../workspace/node/headless";
 import { createNodePublishContext } from "../workspace/node/node-context";

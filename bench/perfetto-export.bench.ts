@@ -1,12 +1,12 @@
 // `npm run bench -- perfetto-export`: the Perfetto exporter's speed on a synthetic run (1.8M nested thread slices
 // on 8 threads plus counters, ~100 MB of TrackEvents), and our Perfetto importer read back over that trace: a
-// track_event-heavy input, where perfetto.bench.ts measures an ftrace-heavy one (issue 16: decoder >= 100 MB/s,
-// whole import >= 50 MB/s).
+// track_event-heavy input, where perfetto.bench.ts measures an ftrace-heavy one (docs/budgets.md:
+// decoder >= 100 MB/s, whole import >= 50 MB/s).
 import { inflateSync } from "node:zlib";
 import type { Table } from "apache-arrow";
 import type { TableName } from "../bundle/schema";
 import { makeBundleTable } from "../bundle/table-builder";
-import { bundleToPerfetto } from "../collectors/export/bundle-to-perfetto";
+import { bundleToPerfetto } from "../export/bundle-to-perfetto";
 import { importPerfetto } from "../collectors/import/perfetto";
 import { decodePerfetto } from "../collectors/sources/perfetto/trace-decoder";
 import { timeMs, type Benchmark } from "./harness";

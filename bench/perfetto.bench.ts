@@ -1,7 +1,7 @@
 // `npm run bench -- perfetto`: Perfetto import throughput on a generated >= 100 MB Android system trace: per-CPU
 // ftrace bundles (compact_sched switches and wakings, atrace B/E/C prints), FrameTimeline packets for the app and
-// SurfaceFlinger every 16.67 ms, a process tree and BOOTTIME/MONOTONIC clock snapshots (budgets from DESIGN.md and
-// issue #16: decoder >= 100 MB/s, whole import with the Arrow tables >= 50 MB/s).
+// SurfaceFlinger every 16.67 ms, a process tree and BOOTTIME/MONOTONIC clock snapshots (budgets from
+// docs/budgets.md: decoder >= 100 MB/s, whole import with the Arrow tables >= 50 MB/s).
 import { inflateSync } from "node:zlib";
 import { importPerfetto } from "../collectors/import/perfetto";
 import { decodePerfetto } from "../collectors/sources/perfetto/trace-decoder";

@@ -1,6 +1,6 @@
-// The 10M-row frames run opened attached (issue 18): navigation to the first chart (< 3 s, >= 5x faster than the
-// streaming load of the same data, frames-load-browser.bench.ts, which runs before this file), the longest
-// main-thread task meanwhile, and the overview's query on the attached run, cold and warm.
+// The 10M-row frames run opened attached (docs/scaling.md): navigation to the first chart (< 3 s, >= 5x
+// faster than the streaming load of the same data, frames-load-browser.bench.ts, which runs before this
+// file), the longest main-thread task meanwhile, and the overview's query on the attached run, cold and warm.
 import type { Browser } from "playwright-core";
 import type { StaticServer } from "../workspace/node/static-server";
 import { pageRecordingLongTasks, serveBenchWorkspace } from "./browser-page";

@@ -1,9 +1,9 @@
-// A dragged slider in Chromium (issue 19): the triage notebook's τ slider moves for 1 s with 60 input events, as
-// a mouse drag sends them; measured are the time from the last input to the last value's plots drawn (the runtime
-// settled with τ at its final value, then two animation frames: the notebook renders on the first, the
-// browser paints before the second) and the longest main-thread task during the drag and its aftermath
-// (PerformanceObserver "longtask", which reports tasks over 50 ms; 0 means none). One drag yields both figures:
-// the second benchmark reports the longest tasks the first one's drags recorded.
+// A dragged slider in Chromium (docs/budgets.md): the triage notebook's τ slider moves for 1 s with 60 input
+// events, as a mouse drag sends them; measured are the time from the last input to the last value's plots
+// drawn (the runtime settled with τ at its final value, then two animation frames: the notebook renders on
+// the first, the browser paints before the second) and the longest main-thread task during the drag and its
+// aftermath (PerformanceObserver "longtask", which reports tasks over 50 ms; 0 means none). One drag yields
+// both figures: the second benchmark reports the longest tasks the first one's drags recorded.
 import { execFileSync } from "node:child_process";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "../test/support/chromium";

@@ -1,6 +1,7 @@
-// `npm start` as a newcomer runs it (issue 19): the whole process, cold (building dist/) and with the cached
-// build, then navigation → first visible chart in 5 new browser contexts, beside the same page served by the
-// plain static server over the same build (the built-files figure of workspace.bench.ts).
+// `npm start` as a newcomer runs it (docs/budgets.md, "The workspace"): the whole process, cold (building
+// dist/) and with the cached build, then navigation → first visible chart in 5 new browser contexts, beside
+// the same page served by the plain static server over the same build (the built-files figure of
+// workspace.bench.ts).
 import { spawn, type ChildProcess } from "node:child_process";
 import { rmSync } from "node:fs";
 import { createServer } from "node:net";

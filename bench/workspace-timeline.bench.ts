@@ -1,8 +1,9 @@
-// The timeline's acceptance bench (issue 19): in Chromium, the built workspace with a run of 1M calls (8 threads,
-// up to 40 deep: androscope-timeline.bench.ts's generator, written to a temporary folder, never into git), a few
-// seconds of scripted zoom and pan on <jb-timeline> (wheel in and out at several places, drags both ways), and
-// the time between animation frames meanwhile: its p95 (target < 50 ms) and the longest main-thread task.
-// Each run is one gesture session; the second benchmark reports the longest task of those same sessions.
+// The timeline's acceptance bench (docs/budgets.md): in Chromium, the built workspace with a run of 1M calls
+// (8 threads, up to 40 deep: androscope-timeline.bench.ts's generator, written to a temporary folder, never
+// into git), a few seconds of scripted zoom and pan on <jb-timeline> (wheel in and out at several places,
+// drags both ways), and the time between animation frames meanwhile: its p95 (target < 50 ms) and the longest
+// main-thread task. Each run is one gesture session; the second benchmark reports the longest task of those
+// same sessions.
 import type { Page } from "playwright-core";
 import { newManifest } from "../bundle/manifest";
 import { writeBundleFolder } from "../bundle/node-io";

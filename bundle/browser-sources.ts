@@ -3,7 +3,8 @@ import type { BundleSource } from "./read-bundle";
 
 /**
  * Why `response` is not the file asked for, or undefined when it is: an HTTP error, or the HTML page a dev
- * server's SPA fallback (Vite's) answers for any unknown path with 200 (issue 19: "Unexpected token '<'").
+ * server's SPA fallback (Vite's) answers for any unknown path with 200 (parsed as JSON, it gave
+ * "Unexpected token '<'").
  */
 export function notServed(response: Response, file: string): string | undefined {
   if (!response.ok) return `HTTP ${response.status}`;
@@ -22,7 +23,7 @@ export function looksLikeHtml(bytes: Uint8Array): boolean {
 export function urlSource(base: string): BundleSource {
   const root = base.endsWith("/") ? base : `${base}/`;
   const rootUrl = () => new URL(root, location.href);
-  // A bundle that is not there says so with its URL, not with what parsing an error page gave (issue 19).
+  // A bundle that is not there says so with its URL, not with what parsing an error page gave.
   const get = async (file: string) => {
     const url = new URL(file, rootUrl());
     const response = await fetch(url);

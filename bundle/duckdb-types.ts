@@ -1,5 +1,6 @@
 // The DuckDB type each contract column type becomes: what DuckDB-WASM creates from the Arrow type (dictionary
-// strings arrive as VARCHAR, STACK.md), so tables packed natively and tables streamed in the browser agree.
+// strings arrive as VARCHAR: docs/architecture.md), so tables packed natively and tables streamed in the
+// browser agree.
 import type { ColumnType } from "./schema";
 
 export const DUCKDB_TYPE: Record<ColumnType, string> = {

@@ -1,7 +1,8 @@
 // Splits an Arrow IPC stream, as its bytes arrive, into self-contained IPC streams of a few hundred thousand
 // rows each, without decoding any column: the workspace hands those straight to DuckDB, so the main thread
-// never decodes and re-encodes a big table (issue 8: 10M frames rows load without freezing the page).
-// Framing per the Arrow IPC format: 0xFFFFFFFF, int32 metadata length, flatbuffer Message, body; 0xFFFFFFFF 0 ends.
+// never decodes and re-encodes a big table (10M frames rows load without a long main-thread task:
+// docs/budgets.md). Framing per the Arrow IPC format: 0xFFFFFFFF, int32 metadata length, flatbuffer Message,
+// body; 0xFFFFFFFF 0 ends.
 import { Message, MessageHeader, type Schema } from "apache-arrow";
 import { implausibleMetadata } from "./ipc-metadata-guard";
 import { BundleError } from "./manifest";

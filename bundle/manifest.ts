@@ -1,4 +1,4 @@
-// manifest.json: what a run is, where its tables are, and how complete it is (DESIGN.md, "The run bundle").
+// manifest.json: what a run is, where its tables are, and how complete it is (docs/architecture.md).
 import { SCHEMA_VERSION, TABLE_NAMES } from "./schema";
 
 export interface RunContext {

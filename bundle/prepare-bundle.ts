@@ -64,7 +64,8 @@ export async function prepareBundle(
     throw new BundleError(`${source.label}/manifest.json`, `cannot read (${e.message})`);
   });
   const manifest = parseManifest(new TextDecoder().decode(manifestBytes), `${source.label}/manifest.json`);
-  // A packed run is attached where it lies (issue 18): none of its Arrow files is downloaded.
+  // A packed run is attached where it lies (docs/scaling.md, "Tier 1"): none of its Arrow files is
+  // downloaded.
   if (manifest.database && source.locate && options.attach)
     return { manifest, tables: [], cancel() {}, database: source.locate(manifest.database.file) };
   let cancelled = false;

@@ -13,7 +13,7 @@ export interface BundleSource {
   read(file: string): Promise<Uint8Array>;
   /** the file's bytes as they arrive (big tables go to DuckDB while still downloading); else it is read whole */
   stream?(file: string): AsyncIterable<Uint8Array>;
-  /** where a file of the bundle lies, for an engine to read in place (a packed run's run.duckdb, issue 18) */
+  /** where a file of the bundle lies, for an engine to read in place (a packed run.duckdb) */
   locate?(file: string): DatabaseFile;
 }
 

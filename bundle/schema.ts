@@ -1,5 +1,5 @@
 // The run bundle's one contract: every table's columns, their Arrow types and what they mean.
-// Collectors write through it, cells and the workspace read through it (DESIGN.md, "The run bundle").
+// Collectors write through it, cells and the workspace read through it (docs/tables.md).
 import {
   Bool,
   Dictionary,

@@ -39,8 +39,8 @@ export interface DictionaryValues {
 
 export interface MakeBundleTableOptions {
   /** the table takes the typed arrays over instead of copying them (large tables: no second copy). Each
-   * must have its own buffer (checked: apache-arrow corrupts IPC when two columns share one, STACK.md),
-   * and the caller must not change them afterwards. */
+   * must have its own buffer (checked: apache-arrow corrupts IPC when two columns share one:
+   * docs/architecture.md), and the caller must not change them afterwards. */
   adopt?: boolean;
 }
 
@@ -240,7 +240,7 @@ function checkNulls(values: readonly unknown[], where: string, nullable: boolean
   if (i >= 0) throw new Error(`${where}: null at row ${i} in a non-nullable column`);
 }
 
-// Own buffers per column: apache-arrow corrupts IPC when two columns share one (STACK.md).
+// Own buffers per column: apache-arrow corrupts IPC when two columns share one (docs/architecture.md).
 function numericWithNulls(
   type: Int64 | Int32 | Int8 | Float64,
   values: readonly (number | bigint | null | undefined)[],

@@ -6,15 +6,15 @@ import { canonicalOrder } from "./validate";
 
 /**
  * Rows per insert. A big table goes in as several inserts so the main thread never handles more than a
- * few tens of MB at once (no long task while 10M frames load: issue 8) and DuckDB's worker never holds
- * the whole stream beside the table it builds.
+ * few tens of MB at once (no long task while 10M frames load: docs/budgets.md) and DuckDB's worker never
+ * holds the whole stream beside the table it builds.
  */
 export const LOAD_CHUNK_ROWS = 262_144;
 
 /**
  * Bytes per insert, whichever limit comes first (80 MB: 262,144 rows of wide frames fit). DuckDB-WASM pays a fixed cost per insert into a table (2M wide
  * frames rows: 2.4 s in 8 inserts, 5 s in 34), so inserts stay big; the buffer is filled as messages arrive,
- * so no single main-thread task faults in the whole of it (issue 8: no long task while loading).
+ * so no single main-thread task faults in the whole of it (no long task while loading).
  */
 export const LOAD_CHUNK_BYTES = 80 << 20;
 

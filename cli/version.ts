@@ -1,5 +1,5 @@
 // jankbook's own version, from the package.json next to the CLI (sources in cli/, the build in cli/dist/):
-// never npm_package_version, which under another package's `npm run` is that package's (#19).
+// never npm_package_version, which under another package's `npm run` is that package's.
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";

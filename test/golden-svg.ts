@@ -1,12 +1,14 @@
 // Golden SVG snapshots (Observable Plot's test/output practice): a chart rendered in Node with linkedom,
 // numbers rounded so that float noise does not show, compared with test/golden/<name>.svg. A new chart is
 // written to test/output/<name>.svg, a changed one to test/output/<name>-changed.svg, for review as pictures;
-// `UPDATE_GOLDEN=1` writes the goldens themselves once reviewed.
+// `UPDATE_GOLDEN=1` writes the goldens themselves once reviewed (refused under CI). A chart Plot warns about fails:
+// Plot draws a warning sign into it and says why only on the console (Plot's src/warnings.js).
 import * as Plot from "@observablehq/plot";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { parseHTML } from "linkedom";
-import { themePlot } from "../workspace/notebook/chart-theme";
-import { isPlotSpec, plotSpecToOptions, type PlotSpec } from "../workspace/notebook/plot-spec";
+import { themePlot } from "../charts/chart-theme";
+import { isPlotSpec, plotSpecToOptions, type PlotSpec } from "../charts/plot-spec";
+import { updatingGoldens } from "./support/update-golden";
 
 const { document } = parseHTML("<!doctype html><html><body></body></html>");
 
@@ -20,16 +22,28 @@ export function chartOptions(chart: Plot.PlotOptions | PlotSpec): Plot.PlotOptio
  * the chart theme as every host draws it (no ramp legends: linkedom has no canvas).
  */
 export function renderSvg(chart: Plot.PlotOptions | PlotSpec): string {
-  const node = Plot.plot({
-    ...themePlot(chartOptions(chart)),
-    document,
-  } as Plot.PlotOptions) as unknown as Element;
+  const node = plotWithoutWarnings({ ...themePlot(chartOptions(chart)), document } as Plot.PlotOptions);
   const svg =
     node.tagName.toLowerCase() === "svg"
       ? node
       : [...node.children].filter((c) => c.tagName.toLowerCase() === "svg").pop()!;
   svg.setAttribute("xmlns", "http://www.w3.org/2000/svg");
   return roundNumbers(svg.outerHTML).replace(/></g, ">\n<") + "\n";
+}
+
+/** Plot.plot, throwing what Plot warned on the console (warn() and its deprecation notes both go there). */
+export function plotWithoutWarnings(options: Plot.PlotOptions): Element {
+  const warnings: string[] = [];
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => void warnings.push(args.map(String).join(" "));
+  let node: Element;
+  try {
+    node = Plot.plot(options) as unknown as Element;
+  } finally {
+    console.warn = warn;
+  }
+  if (warnings.length) throw new Error(`Plot warned while drawing the chart:\n${warnings.join("\n")}`);
+  return node;
 }
 
 /** Every decimal number to at most two places (paths, transforms and positions alike). */
@@ -39,9 +53,10 @@ export function roundNumbers(text: string): string {
 
 /** "" when the chart matches its golden; else what to look at (the files written for review). */
 export function goldenSvgMismatch(name: string, options: Plot.PlotOptions | PlotSpec): string {
+  const update = updatingGoldens();
   const actual = renderSvg(options);
   const golden = `test/golden/${name}.svg`;
-  if (process.env.UPDATE_GOLDEN) {
+  if (update) {
     mkdirSync("test/golden", { recursive: true });
     writeFileSync(golden, actual);
     return "";

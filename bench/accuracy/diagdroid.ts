@@ -1,6 +1,6 @@
 // DiagDroid's family of the accuracy bench: cases 1-5 of §6.1 as simulated scenarios, over seeds and noise
 // levels; per trial, the rank of the culprit's group in the anomalous-groups report (§4.2). The paper's buggy
-// issues ranked 1.7 on average (§6.4, Table 2); DESIGN.md aims for 1.
+// issues ranked 1.7 on average (§6.4, Table 2); we aim for 1 (docs/budgets.md).
 import type { Table } from "apache-arrow";
 import { agentTables } from "../../collectors/bundle-tables";
 import { AgentLineReader } from "../../collectors/sources/agent-lines";

@@ -1,6 +1,6 @@
-// The accuracy bench's figures (issue 20: "report the distributions, not one seed"): one row per scenario
-// family, noise level and metric, with the paper's figure beside it, for the families whose trials run in this
-// process (dune.ts, draw.ts; shape in family.ts), also printable on their own.
+// The accuracy bench's figures (distributions, not one seed, since one seed can be lucky): one row per
+// scenario family, noise level and metric, with the paper's figure beside it, for the families whose trials
+// run in this process (dune.ts, draw.ts; shape in family.ts), also printable on their own.
 // Undefined values (a precision with nothing flagged) are counted, not averaged.
 import { quantile } from "../harness";
 import { NOISE_LEVELS, type AccuracyFamily, type AccuracyGoal, type NoiseLevel } from "./family";

@@ -1,8 +1,9 @@
-// DRAW's accuracy family (issue 20, "What to build" 5): the culprit view's rank in RES (§IV-A, lowest first)
+// DRAW's accuracy family (docs/budgets.md, "Accuracy"): the culprit view's rank in RES (§IV-A, lowest first)
 // for cases 1-3 and in RCS (§V-B, largest first) for case 4, over many seeds, devices and noise levels. The
 // paper's figure is its case studies' top-15 lists (Figure 7: the culprits within the 15 views it shows); the
-// aim (DESIGN.md) is the top 3. For the cases whose culprit view survives the fix (case 1's GridView, case 4's
-// gallery) the fixed run's rank is reported too: a culprit that stays on top after the fix would be a false alarm.
+// aim (docs/budgets.md) is the top 3. For the cases whose culprit view survives the fix (case 1's GridView,
+// case 4's gallery) the fixed run's rank is reported too: a culprit that stays on top after the fix would be
+// a false alarm.
 import { preprocessRenderOps, type RenderTrace } from "../../cells/draw/render-trace";
 import { renderingEfficiency } from "../../cells/draw/rendering-efficiency";
 import { rootCauses } from "../../cells/draw/root-cause";

@@ -1,4 +1,4 @@
-// DUNE's accuracy family (issue 20, "What to build" 5): per-event precision and recall against the injected
+// DUNE's accuracy family (docs/budgets.md, "Accuracy"): per-event precision and recall against the injected
 // regressions (§8.4, Table 3: the paper's 0.53 precision and 0.83 recall per event, ExoPlayer). A trial is one
 // seeded device lab: the sample lab's four phones and the noise level's run the app's test scenario twice each
 // (the history, §7.4), then one of the level's phones (drawn by the seed) runs it in the new context (upgraded

@@ -1,4 +1,4 @@
-// The accuracy bench's shape (issue 20, "What to build 5"): each paper's family runs its scenarios of the
+// The accuracy bench's shape (docs/budgets.md, "Accuracy"): each paper's family runs its scenarios of the
 // simulated app over many seeds and noise levels and returns, per trial, the metrics that say how well the
 // analysis found the injected culprit. bench/accuracy.bench.ts runs every family and reports the distributions.
 //
@@ -26,7 +26,7 @@ export const NOISE_LEVELS: readonly NoiseLevel[] = [
   },
 ];
 
-/** A metric's paper figure (the floor to beat) and the figure DESIGN.md aims for. */
+/** A metric's paper figure (the floor to beat) and the figure we aim for (docs/budgets.md). */
 export interface AccuracyGoal {
   metric: string;
   better: "lower" | "higher";

@@ -1,6 +1,6 @@
 // The calls table (bundle/schema.ts "calls") as typed arrays, for the analyses that walk call trees.
 import type { Table } from "apache-arrow";
-import { int32, int64, optional, readColumns } from "../common/read-columns";
+import { int32, int64, optional, readColumns } from "../../bundle/read-columns";
 
 export interface CallColumns {
   n: number;

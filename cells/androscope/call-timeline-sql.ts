@@ -1,6 +1,6 @@
 // What the call timeline's queries share: the filters, SQL text whose `$name` values are bound as parameters
-// (DESIGN.md: a value is never spliced into SQL), and the grid level-of-detail rule's level for a window
-// (call-timeline.ts says the rule).
+// (a value is never spliced into SQL: docs/architecture.md), and the grid level-of-detail rule's level for a
+// window (call-timeline.ts says the rule).
 export interface CallTimelineFilter {
   /** the run whose calls to show; default every row of the table (load one run) */
   runId?: string | null;

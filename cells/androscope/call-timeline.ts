@@ -18,7 +18,7 @@
 // Passing the window and the lanes (or the summary) makes every term of the query a constant; DuckDB-WASM
 // then runs it about twice as fast as with them computed inside.
 import type { Table } from "apache-arrow";
-import { int32, int64, readColumns } from "../common/read-columns";
+import { int32, int64, readColumns } from "../../bundle/read-columns";
 import { summaryLanes, summaryWindowQuery, type CallTimelineSummary } from "./call-timeline-summary";
 import {
   bucketsPerLane,

@@ -4,7 +4,7 @@
 // step over its interval; IPC is derived per interval as instructions / cpu-cycles (§IV-1).
 import { chartSpec, type ChartSpec } from "../common/chart-spec";
 import type { Table } from "apache-arrow";
-import { checkColumns, float64, int32, int64, optional, readColumns, utf8 } from "../common/read-columns";
+import { checkColumns, float64, int32, int64, optional, readColumns, utf8 } from "../../bundle/read-columns";
 import { TIME_AXIS, timeWindow } from "../common/time-window";
 
 export interface SeriesOptions {

@@ -10,7 +10,7 @@
 // switched out in between, time unknown) is split at its middle between the two CPUs, as §V-3 does.
 import { chartSpec, type ChartSpec } from "../common/chart-spec";
 import type { Table } from "apache-arrow";
-import { int32, int64, optional, readColumns } from "../common/read-columns";
+import { int32, int64, optional, readColumns } from "../../bundle/read-columns";
 import { readCallColumns } from "./call-columns";
 import { partitionSegments } from "./segment-partition";
 
@@ -253,6 +253,9 @@ export function callSegmentsPlot(
     end: s.pieces.end[i]! / 1e6,
     tip: `call ${call}`,
   }));
+  // CPU and thread ids are names, not quantities: said so (categorical colour, band rows) so that Plot does not guess
+  // at strings of digits (its "strings that appear to be numbers" warning); CPUs in numeric order, cpu10 after cpu2.
+  const cpus = [...new Set(s.pieces.cpu)].sort((a, b) => a - b).map(String);
   return chartSpec("callSegmentsPlot", {
     mark: "barX",
     data: rows,
@@ -262,8 +265,8 @@ export function callSegmentsPlot(
     layout: {
       marginLeft: 120,
       x: { label: "wall time (ms)", grid: true },
-      y: { label: null },
-      color: { legend: s.cpus === "records", label: "CPU" },
+      y: { type: "band", label: null },
+      color: { type: "categorical", domain: cpus, legend: s.cpus === "records", label: "CPU" },
     },
   });
 }

@@ -1,7 +1,7 @@
 // The names of a method trace (its key section: the methods and threads tables) in the shapes the
 // AndroScope cells take, and as choices for a notebook input.
 import type { Table } from "apache-arrow";
-import { int32, int64, readColumns, utf8 } from "../common/read-columns";
+import { int32, int64, readColumns, utf8 } from "../../bundle/read-columns";
 import type { ProfileMethod } from "./method-profile";
 
 /** Rows of the methods table (one run's) as the cells' method list. */

@@ -1,6 +1,6 @@
 // A chart as plain data: one editable mark (its type, its rows, its channels by column name) drawn between fixed
 // layers, under fixed layout options. The workspace's plot form edits the mark, channels, facets and filter of
-// such a spec like any `plot({...})` cell; workspace/notebook/plot-spec.ts turns it into Observable Plot options.
+// such a spec like any `plot({...})` cell; charts/plot-spec.ts turns it into Observable Plot options.
 // No functions inside: a spec survives structured cloning (the cell worker) and its fields can be written as code.
 
 export const MARKS = [

@@ -1,7 +1,7 @@
 // Frames whose times are impossible or unfinished carry a reason in frames.suspect (set on import); analyses
 // leave them out by default and say how many, so they are never silently mixed in (bundle/schema.ts, frames).
 import type { Table } from "apache-arrow";
-import { checkColumns, utf8 } from "./read-columns";
+import { checkColumns, utf8 } from "../../bundle/read-columns";
 
 /** SQL condition that keeps plausible frames, for notebooks and the workspace: `... FROM frames WHERE ${x}`. */
 export const PLAUSIBLE_FRAMES_SQL = "suspect IS NULL";

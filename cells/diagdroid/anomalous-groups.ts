@@ -10,7 +10,7 @@
 // have no execution time (they count in `running`, not in Me).
 import type { Table } from "apache-arrow";
 import { chartSpec, type ChartSpec } from "../common/chart-spec";
-import { int32, readColumns, utf8List } from "../common/read-columns";
+import { int32, readColumns, utf8List } from "../../bundle/read-columns";
 import { contextGroups } from "./context-groups";
 import { DIAGDROID } from "./defaults";
 import { queueData, type QueueMetricsOptions } from "./queue-metrics";

@@ -1,11 +1,25 @@
 // DiagDroid (asynchronous-task queuing, context groups, dependency-aware report): every cell, as notebooks see
 // them (`jb.diagdroid`).
-export * from "./edit-distance";
-export * from "./context-groups";
-export * from "./queue-metrics";
-export * from "./waited-behind";
-export * from "./anomalous-groups";
-export * from "./anomaly-report";
-export * from "./queue-timeline";
-export * from "./delay-distribution";
-export { readTaskColumns, type TaskColumns } from "./task-columns";
+export { queueMetrics, type QueueData, type QueueMetricsOptions } from "./queue-metrics";
+export { waitedBehind, type WaitedBehind } from "./waited-behind";
+export {
+  anomalousGroups,
+  anomalousGroupsPlot,
+  type AnomalousGroupsOptions,
+  type GroupDependency,
+  type GroupReport,
+} from "./anomalous-groups";
+export { anomalyReport, type AnomalyReportOptions } from "./anomaly-report";
+export {
+  queueTimeline,
+  queueTimelinePlot,
+  type QueueTimelineOptions,
+  type TimelineSpan,
+} from "./queue-timeline";
+export {
+  delayDistribution,
+  delayDistributionPlot,
+  type DelayDistributionOptions,
+  type DelayRow,
+} from "./delay-distribution";
+export { DIAGDROID as defaults } from "./defaults";

@@ -188,7 +188,8 @@ export function queueData(tasks: Table, options: QueueMetricsOptions = {}): Queu
 export function queueMetrics(tasks: Table, options: QueueMetricsOptions = {}): Table {
   const q = queueData(tasks, options);
   const columns: Record<string, Vector> = {};
-  // Our own arrow instance only reuses columns of tables it built; others are copied (STACK.md: two instances).
+  // Our own arrow instance only reuses columns of tables it built; others are copied (two instances:
+  // docs/architecture.md).
   const ours = tasks instanceof Table;
   for (const field of tasks.schema.fields) {
     const v = tasks.getChild(field.name)!;

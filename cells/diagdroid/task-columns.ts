@@ -11,7 +11,7 @@ import {
   readColumns,
   stringCodes,
   utf8,
-} from "../common/read-columns";
+} from "../../bundle/read-columns";
 
 export interface TaskColumns {
   n: number;

@@ -19,7 +19,7 @@
 // A view's parent in a frame is its parent_id in that frame, else the last one seen in earlier frames.
 import type { Table } from "apache-arrow";
 import { RENDER_OPS, VIEW_VISIBILITIES } from "../../bundle/schema";
-import { bool, int32, int32AsFloat, int64, optional, readColumns, utf8 } from "../common/read-columns";
+import { bool, int32, int32AsFloat, int64, optional, readColumns, utf8 } from "../../bundle/read-columns";
 import { Warnings, wordCodes } from "./word-codes";
 import { buildFrames } from "./view-hierarchy";
 

@@ -8,7 +8,7 @@
 //
 // Features: see interaction-features.ts (Tables I and II).
 import type { Table } from "apache-arrow";
-import { int32, int64, readColumns, utf8 } from "../common/read-columns";
+import { int32, int64, readColumns, utf8 } from "../../bundle/read-columns";
 import { FEATURE_NAMES, interactionOf, VIEW_STATS, type Interaction } from "./interaction-features";
 import type { Screen } from "./overdraw-depth";
 import type { RenderTrace } from "./render-trace";

@@ -10,7 +10,7 @@
 // Each run reports how many frames each rule judged (`rule`) and a sentence saying so (`ruleText`).
 import { chartSpec, type ChartSpec } from "../common/chart-spec";
 import type { Table } from "apache-arrow";
-import { float64, int32, int64, optional, readColumns, utf8 } from "../common/read-columns";
+import { float64, int32, int64, optional, readColumns, utf8 } from "../../bundle/read-columns";
 import { suspectRows } from "../common/suspect-rows";
 import { DUNE } from "./defaults";
 import type { RunMetrics } from "./deviation-labels";

@@ -1,7 +1,46 @@
 // DUNE (UI performance regressions across contexts): every cell, as notebooks see them (`jb.dune`).
-export * from "./frame-metrics";
-export * from "./similarity";
-export * from "./iqr";
-export * from "./deviation-labels";
-export * from "./context-rules";
-export * from "./event-precision-recall";
+export {
+  frameMetrics,
+  frameMetricsPlot,
+  toRunMetrics,
+  type BucketStats,
+  type FrameMetricsOptions,
+  type FrameStats,
+  type JankRule,
+  type RunFrameMetrics,
+} from "./frame-metrics";
+export { similarityWeights, similarityWeightsPlot, type SimilarityWeightsResult } from "./similarity";
+export {
+  iqrFlags,
+  iqrFlagsPlot,
+  type IqrFlagsOptions,
+  type IqrFlagsResult,
+  type QuartileMethod,
+} from "./iqr";
+export {
+  deviationLabels,
+  deviationLabelsPlot,
+  regressedEvents,
+  type DeviationLabelsOptions,
+  type DeviationLabelsResult,
+  type Label,
+  type MetricDeviation,
+  type MetricName,
+  type MetricValues,
+  type RunMetrics,
+  type RunWithContext,
+} from "./deviation-labels";
+export {
+  aprioriPlot,
+  aprioriReport,
+  formatRule,
+  type AprioriOptions,
+  type AprioriReport,
+  type Rule,
+} from "./context-rules";
+export {
+  eventPrecisionRecall,
+  eventPrecisionRecallPlot,
+  type EventPrecisionRecall,
+} from "./event-precision-recall";
+export { DUNE as defaults } from "./defaults";

@@ -72,7 +72,7 @@ export function similarityWeightsPlot(
     run: options.labels?.[i] ?? `T${i + 1}`,
     weight: w,
     degree: result.degree[i]!,
-    // words, not a lone "0" in the legend (issue 19)
+    // words, not a lone "0" in the legend, which reads as a count
     cluster: result.cluster[i] === 0 ? "most similar (0)" : `cluster ${result.cluster[i]}`,
   }));
   return chartSpec("similarityWeightsPlot", {

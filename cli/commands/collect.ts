@@ -166,7 +166,8 @@ export function registerCollect(program: Command, setExitCode: (code: number) =>
                 signal: controller.signal,
                 onProgress: (p) => progress.update(p),
               });
-              // run.duckdb beside the Arrow files, so the workspace attaches the run instead of ingesting it (#18).
+              // run.duckdb beside the Arrow files, so the workspace attaches the run instead of ingesting it
+              // (docs/scaling.md).
               if (o.pack !== false) await packCollected(join(String(o.out), runId));
               return result;
             } catch (e) {
@@ -216,7 +217,7 @@ export function registerCollect(program: Command, setExitCode: (code: number) =>
 
 async function packCollected(dir: string): Promise<void> {
   try {
-    const { packBundle } = await import("../../bundle/pack-bundle");
+    const { packBundle } = await import("../../workspace/db/node/pack-bundle");
     const p = await packBundle(dir);
     if (p.errors.length)
       process.stderr.write(`${p.file}: packed with ${p.errors.length} errors: ${p.errors.join("; ")}\n`);

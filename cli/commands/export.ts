@@ -15,7 +15,7 @@ export async function exportBundle(dir: string, out: string, format = "perfetto"
   if (format !== "perfetto") throw new Error(`--format ${format}: unknown format (known: perfetto)`);
   const [{ readBundleFolder }, { bundleToPerfetto }, { writeFile }] = await Promise.all([
     import("../../bundle/node-io"),
-    import("../../collectors/export/bundle-to-perfetto"),
+    import("../../export/bundle-to-perfetto"),
     import("node:fs/promises"),
   ]);
   const b = await readBundleFolder(dir);
@@ -61,7 +61,7 @@ export function registerExport(program: Command, setExitCode: (code: number) => 
         for (const w of r.warnings) process.stdout.write(`  warning: ${w}\n`);
         if (r.warnings.length) setExitCode(2);
         if (!o.open) return;
-        const { serveTraceOnce } = await import("../../collectors/export/serve-trace-once");
+        const { serveTraceOnce } = await import("../../export/serve-trace-once");
         const s = await serveTraceOnce(o.out, { origin: o.origin });
         process.stdout.write(`Open in Perfetto UI: ${s.link}\n(serving ${s.url} once; Ctrl-C to stop)\n`);
         if (o.browser) openBrowser(s.link);

@@ -102,7 +102,7 @@ export async function importFiles(
       result = kind.import(f, { runId: kind.runs ? baseOf(f) : runId, refreshHz });
     } catch (e) {
       const msg = (e as Error).message;
-      // cause: the parser's own error, so a fuzzer can tell a refusal from a crash (issue 15)
+      // cause: the parser's own error, so a fuzzer can tell a refusal from a crash (bench/fuzz.bench.ts)
       throw new ImportError(msg.includes(f.name) ? msg : `${f.name}: ${msg}`, { cause: e });
     }
     if ("runs" in result) benchmarkRuns.push({ file: f.name, runs: result.runs });
@@ -252,8 +252,9 @@ export function registerImport(program: Command, setExitCode: (code: number) => 
     .action(
       async (files: string[], o: { out: string; runId?: string; context: string[]; pack?: boolean }) => {
         const runs = await importFiles(files, o.out, { runId: o.runId, context: o.context });
-        // The database file opens big runs at once (#18); a small run loads as fast from its Arrow files, and
-        // packing costs ~0.5 s of DuckDB start-up that a 1 MB import's budget (#14) has no room for.
+        // The database file opens big runs at once (docs/scaling.md); a small run loads as fast from its
+        // Arrow files, and packing costs ~0.5 s of DuckDB start-up that a 1 MB import's budget
+        // (docs/budgets.md) has no room for.
         const packed = await packBig(runs, o.pack === true);
         const shown = runs.length > 12 ? runs.slice(0, 10) : runs;
         for (const r of shown) {
@@ -281,7 +282,7 @@ async function packBig(runs: ImportedRun[], always: boolean): Promise<string[]> 
     (r) => always || Object.values(r.tables).reduce((n, t) => n + (t?.numRows ?? 0), 0) >= PACK_ROWS,
   );
   if (!big.length) return [];
-  const { packBundle } = await import("../../bundle/pack-bundle");
+  const { packBundle } = await import("../../workspace/db/node/pack-bundle");
   const lines: string[] = [];
   for (const r of big) {
     const p = await packBundle(r.dir);

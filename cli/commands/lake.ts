@@ -1,6 +1,7 @@
-// `jankbook lake add <bundle>... --lake DIR`: a device lab's runs as Hive-partitioned Parquet (issue 18, item 4).
+// `jankbook lake add <bundle>... --lake DIR`: a device lab's runs as Hive-partitioned Parquet
+// (docs/scaling.md).
 import type { Command } from "commander";
-import { lakeAdd } from "../../bundle/lake-add";
+import { lakeAdd } from "../../workspace/db/node/lake-add";
 
 export function registerLake(program: Command, setExitCode: (code: number) => void) {
   const lake = program.command("lake").description("a device lab's history as Hive-partitioned Parquet");

@@ -1,6 +1,7 @@
-// `jankbook pack <bundle>...`: writes each bundle's run.duckdb (the fast form the workspace attaches, issue 18).
+// `jankbook pack <bundle>...`: writes each bundle's run.duckdb (the fast form the workspace attaches,
+// docs/scaling.md).
 import type { Command } from "commander";
-import { packBundle } from "../../bundle/pack-bundle";
+import { packBundle } from "../../workspace/db/node/pack-bundle";
 
 export function registerPack(program: Command, setExitCode: (code: number) => void) {
   program

@@ -1,5 +1,6 @@
-// `jankbook serve [--lake DIR] [--runs DIR...] [--port N]` (issue 18, item 5): the workspace on a native DuckDB
-// that holds a lab's runs and lake, on 127.0.0.1 only; the page it prints queries the server, not its own DuckDB.
+// `jankbook serve [--lake DIR] [--runs DIR...] [--port N]` (docs/scaling.md): the workspace on a native
+// DuckDB that holds a lab's runs and lake, on 127.0.0.1 only; the page it prints queries the server, not its
+// own DuckDB.
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";

@@ -1,4 +1,4 @@
-// One device's collection (DESIGN.md "How data gets on the phone's side"), as phases sharing one Collection
+// One device's collection (docs/architecture.md, "Data flow"), as phases sharing one Collection
 // (collection.ts: warnings, sources, whether the device is still there): device context, the agent's logcat,
 // framestats polling, the scenario driver, and optionally a method trace, counters and meminfo; then the
 // bundle. Faults (a vanished or frozen device, a hung command, a failed dump, a restarted logcat) leave a

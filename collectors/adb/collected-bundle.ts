@@ -1,6 +1,6 @@
 // The last phase of a collection: every table built from what the phases read, each on its own, so one that
 // cannot be built (no frames at all, a value the schema refuses) is left out with a warning naming it and
-// why, and the bundle is still written with every other table, marked incomplete (#14: nothing collected
+// why, and the bundle is still written with every other table, marked incomplete (nothing collected
 // may ever be lost).
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// The run's device context over adb (DESIGN.md "Device context"): getprop, `wm size`, `dumpsys display`
+// The run's device context over adb (docs/tables.md, runs): getprop, `wm size`, `dumpsys display`
 // (refresh rate), `dumpsys battery`, `dumpsys connectivity`, and the app's versionName from `dumpsys package`.
 import type { RunContext } from "../../bundle/manifest";
 import {

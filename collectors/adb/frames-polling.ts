@@ -1,4 +1,4 @@
-// Frames over adb (DESIGN.md "How data gets on the phone's side"): `dumpsys gfxinfo <pkg> reset`, then
+// Frames over adb (docs/framestats-gfxinfo.md): `dumpsys gfxinfo <pkg> reset`, then
 // `dumpsys gfxinfo <pkg> framestats` at every poll. The device keeps only the last 120 frames, so polls are
 // de-duplicated (FrameDeduper), and the app's own "Total frames rendered" since the reset (JankTracker.cpp)
 // tells when the ring moved past frames no poll saw.

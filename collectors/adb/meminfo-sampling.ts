@@ -1,4 +1,4 @@
-// Heap over the run (DESIGN.md "Counters and heap"; AndroScope's heap view): `dumpsys meminfo <pkg>` every
+// Heap over the run (AndroScope's heap view; docs/tables.md, heap_samples): `dumpsys meminfo <pkg>` every
 // interval, parsed by collectors/sources/meminfo.ts into heap_samples, each sample at the dump's own
 // "Uptime:" (CLOCK_MONOTONIC, the run's clock). A dump runs inside the app's process (ActivityThread), so
 // sampling stays sparse (default 5 s) to keep it out of the frames being measured.

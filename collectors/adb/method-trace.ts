@@ -1,6 +1,6 @@
-// Method tracing over adb (DESIGN.md: `am profile start/stop`, pulled and parsed): the app writes the
-// trace after the stop, so a pull that comes back cut short is retried a few times before it is kept
-// as partial.
+// Method tracing over adb (`am profile start/stop`, pulled and parsed; docs/method-trace-format.md): the app
+// writes the trace after the stop, so a pull that comes back cut short is retried a few times before it is
+// kept as partial.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Table } from "apache-arrow";

@@ -60,7 +60,7 @@ export function gfxinfoTables(runId: string, g: GfxinfoResult): Partial<Record<T
   return out;
 }
 
-/** dumpsys ends every line with a newline: a saved dump ending without one was cut inside its last line (#15). */
+/** dumpsys ends every line with a newline: a saved dump ending without one was cut inside its last line. */
 export function cutInsideLastLine(text: string, file: string): string | null {
   if (/[\r\n]$/.test(text)) return null;
   const lines = text.split(/\r\n|\n|\r/);

@@ -1,7 +1,8 @@
 // Tables of the same name from several files of one session, concatenated into one table of the run
 // (rebuilt through the schema, so dictionaries and types stay the bundle's). Frames seen in two files
-// (overlapping framestats polls) are kept once: identical rows across files, by every column (issue #14:
-// a frame's identity is its window plus every timestamp); rows of one file are never dropped.
+// (overlapping framestats polls) are kept once: identical rows across files, by every column
+// (docs/framestats-gfxinfo.md: a frame's identity is its window plus every timestamp); rows of one file are
+// never dropped.
 import type { Table } from "apache-arrow";
 import { tableSpec, type TableName } from "../../bundle/schema";
 import { makeBundleTable, type ColumnValues } from "../../bundle/table-builder";

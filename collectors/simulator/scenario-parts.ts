@@ -7,7 +7,7 @@ import type { GroundTruthCase } from "./scenarios";
 export const MS = 1_000_000;
 export const S = 1000 * MS;
 
-/** What the accuracy bench varies beyond the seed and the device (issue 20, "What to build" 5). */
+/** What the accuracy bench varies beyond the seed and the device (docs/budgets.md, "Accuracy"). */
 export interface ScenarioNoise {
   /** unrelated background tasks per simulated second (scenario-noise.ts; DiagDroid's families) */
   extra?: number;

@@ -1,6 +1,6 @@
-// Plausibility checks on framestats rows (issue 15): which rows are suspect and why, where an unfinished frame got
-// to, timestamps far from their frame, and the Android 12+ FrameInterval/FrameStartTime order (AOSP
-// libs/hwui/FrameInfo.h indices vs FrameInfo.cpp names).
+// Plausibility checks on framestats rows (docs/framestats-gfxinfo.md): which rows are suspect and why, where
+// an unfinished frame got to, timestamps far from their frame, and the Android 12+
+// FrameInterval/FrameStartTime order (AOSP libs/hwui/FrameInfo.h indices vs FrameInfo.cpp names).
 import type { FramestatsResult, FramestatsSection } from "./framestats";
 
 /** Longer than this a frame cannot have taken: past the 5 s ANR timeout a frame is still plausible, minutes are a bad clock. */

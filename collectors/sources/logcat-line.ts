@@ -1,6 +1,6 @@
 // One logcat line in any of the layouts of AOSP liblog logprint.cpp (android_log_formatLogLine) and of
 // Android Studio's Logcat copy. A hand-written scanner: every step moves forward, so a line costs time
-// linear in its length (the old regular expressions took 92 s on one 300 KB line, issue #15).
+// linear in its length (the old regular expressions took 92 s on one 300 KB line).
 
 /** Layouts; `studio` is Android Studio Dolphin+ (`pid-tid  tag  package  L  msg`), `studio-legacy` the older `pid-tid/package L/tag: msg`. */
 export type LogcatLayout =

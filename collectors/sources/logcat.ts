@@ -32,7 +32,7 @@ export interface LogcatResult {
   /** lines that were not log lines */
   unread: number;
   /** the text does not end with a newline: liblog ends every line with one, so a saved log may have been cut
-   * inside its last line (issue 15; a copied excerpt lacks one too); the record on that line, if it is one */
+   * inside its last line (a copied excerpt lacks one too); the record on that line, if it is one */
   cut: { lineNo: number; record: LogRecord | null } | null;
   warnings: string[];
 }

@@ -1,12 +1,12 @@
 // A packed run (run.duckdb) opens in Chromium by attaching it: by URL (HTTP range reads) and dropped (a File
-// read lazily), without fetching or inserting any of its Arrow files (issue 18, item 2).
+// read lazily), without fetching or inserting any of its Arrow files (docs/scaling.md, "Tier 1").
 import { cp, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readBundleFolder } from "../../bundle/node-io";
-import { packBundle } from "../../bundle/pack-bundle";
+import { packBundle } from "../../workspace/db/node/pack-bundle";
 import { serveStatic, type StaticServer } from "../../workspace/node/static-server";
 import { launchChromium } from "../support/chromium";
 

@@ -1,8 +1,8 @@
-// Authoring and the keyboard model in Chromium (issue 19, "Editing hazards"): editor keys stay in the editor, a
-// cell moves by exactly one with its prose and keeps focus, the saved Markdown stays well-formed, every
-// structural change is undoable, cells and prose are added from the insert bar, and a palette entry inserted into
-// triage lands at the selected cell with fresh names and breaks nothing. Expected notebook texts are cut by hand
-// from the notebook files, not computed by the workspace's own code.
+// Authoring and the keyboard model in Chromium (the editing hazards found by hand): editor keys stay in the
+// editor, a cell moves by exactly one with its prose and keeps focus, the saved Markdown stays well-formed,
+// every structural change is undoable, cells and prose are added from the insert bar, and a palette entry
+// inserted into triage lands at the selected cell with fresh names and breaks nothing. Expected notebook
+// texts are cut by hand from the notebook files, not computed by the workspace's own code.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Locator, Page } from "playwright-core";
@@ -94,7 +94,7 @@ describe("authoring in Chromium", () => {
     const expected =
       OVERVIEW.slice(0, a) + unitB.trimEnd() + "\n\n" + unitA.trimEnd() + "\n\n" + OVERVIEW.slice(c);
     expect(await notebookText(page)).toBe(expected);
-    // A second ↓ moves it past one more cell only (it moved by two before issue 19).
+    // A second ↓ moves it past one more cell only (it once moved by two).
     await cell(page, "runs_loaded").getByRole("button", { name: "↓" }).click();
     expect(await cellOrder(page)).toEqual([before[1], before[2], before[0], ...before.slice(3)]);
     expect(await focusedCell(page)).toBe("runs_loaded");

@@ -1,13 +1,15 @@
 // Every chart of notebooks/triage.md (and the runs overview above it) at 1440 and 900 px wide, as Chromium draws
-// it (issue 19): no text of a chart's SVG outside the SVG's box, none under 10 px, and each chart's picture
+// it: no text of a chart's SVG outside the SVG's box, none under 10 px, and each chart's picture
 // against its reviewed golden test/golden/screenshots/<cell>-<width>.png. Fonts differ slightly between machines,
 // so pictures are compared downscaled by half with a per-pixel tolerance; a changed picture is written to
-// test/output/screenshots/ for review, and `UPDATE_GOLDEN=1` rewrites the goldens once reviewed.
+// test/output/screenshots/ for review, and `UPDATE_GOLDEN=1` rewrites the goldens once reviewed (never under CI).
+// A chart Plot warned about (it draws a warning sign whose title says so) fails too.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { serveStatic } from "../../workspace/node/static-server";
 import { browserSuite } from "../support/browser-suite";
+import { updatingGoldens } from "../support/update-golden";
 import { notebookSettled } from "../support/workspace-page";
 
 const GOLDEN = "test/golden/screenshots";
@@ -49,7 +51,7 @@ interface TextProblem {
   problem: string;
 }
 
-/** Every <text> of every SVG under the chart's root: inside the SVG's box, drawn at 10 px or more. */
+/** Every <text> of every SVG under the chart's root: inside the SVG's box, drawn at 10 px or more, no Plot warning. */
 function textProblems(root: Locator): Promise<TextProblem[]> {
   return root.evaluate((el) => {
     const out: { text: string; problem: string }[] = [];
@@ -60,6 +62,10 @@ function textProblems(root: Locator): Promise<TextProblem[]> {
       // rendered px per SVG unit: Plot's SVGs scale down (max-width: 100%) when their container is narrower
       const scale = viewBox && viewBox.width ? box.width / viewBox.width : 1;
       for (const t of svg.querySelectorAll("text")) {
+        // Plot's src/plot.js marks a chart it warned about with a sign titled "N warning(s). Please check the console."
+        const title = t.querySelector("title")?.textContent ?? "";
+        if (/warnings?\. Please check the console/.test(title))
+          out.push({ text: title, problem: "Plot warned" });
         const r = t.getBoundingClientRect();
         if (!r.width || !t.textContent?.trim()) continue;
         const text = t.childNodes[0]?.textContent ?? t.textContent;
@@ -118,6 +124,7 @@ describe("the triage notebook's charts in Chromium", () => {
 
   for (const width of WIDTHS)
     it(`at ${width} px: text inside every chart, at 10 px or more, and pictures as reviewed`, async () => {
+      const update = updatingGoldens();
       const context = await suite.browser.newContext({
         viewport: { width, height: 900 },
         deviceScaleFactor: 1,
@@ -139,7 +146,7 @@ describe("the triage notebook's charts in Chromium", () => {
           problems.push(`${chart.name}: "${p.text}" ${p.problem}`);
         const file = `${chart.name}-${width}.png`;
         const shot = await chart.root.screenshot({ animations: "disabled" });
-        if (process.env.UPDATE_GOLDEN) {
+        if (update) {
           writeFileSync(`${GOLDEN}/${file}`, shot);
           continue;
         }

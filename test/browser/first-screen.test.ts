@@ -1,4 +1,4 @@
-// The first screen in Chromium (issue 19) at 1440x900 and 900x900: the first chart above the fold, no sideways
+// The first screen in Chromium at 1440x900 and 900x900: the first chart above the fold, no sideways
 // scrolling, the table of contents following the reader, the notebook picker, the runs summary, dark mode; and
 // a result table's sort, filter, resize and formatting.
 import type { Page } from "playwright-core";

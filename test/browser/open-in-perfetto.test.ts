@@ -9,7 +9,7 @@ import { build } from "esbuild";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readBundleFolder } from "../../bundle/node-io";
-import { bundleToPerfetto } from "../../collectors/export/bundle-to-perfetto";
+import { bundleToPerfetto } from "../../export/bundle-to-perfetto";
 import { SAMPLES_DIR } from "../../workspace/node/headless";
 import { serveStatic } from "../../workspace/node/static-server";
 import { launchChromium } from "../support/chromium";

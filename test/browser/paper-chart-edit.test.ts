@@ -1,4 +1,4 @@
-// Issue 20's acceptance: a paper chart (DiagDroid's anomaly bars, a chart function's spec, not a plot({...}) cell)
+// A paper chart (DiagDroid's anomaly bars, a chart function's spec, not a plot({...}) cell)
 // edited through its form: the SVG changes, the cell's code holds the edit, and a reload shows the edited chart.
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";

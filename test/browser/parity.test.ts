@@ -1,7 +1,7 @@
-// Parity (issue 9 item 3): every notebook in notebooks/ gives the same cell values in Chromium (the built
-// workspace, DuckDB-WASM's browser build, the real @observablehq/inputs) as headless in Node (headless.ts,
-// DuckDB-WASM's Node build, the input stand-ins), compared as value snapshots (snapshot.ts: what
-// jb-notebook.snapshot() and headlessSnapshot() return).
+// Parity (docs/architecture.md, "Cells are pure"): every notebook in notebooks/ gives the same cell values in
+// Chromium (the built workspace, DuckDB-WASM's browser build, the real @observablehq/inputs) as headless in
+// Node (headless.ts, DuckDB-WASM's Node build, the input stand-ins), compared as value snapshots
+// (snapshot.ts: what jb-notebook.snapshot() and headlessSnapshot() return).
 //
 // Tolerance: none. Both hosts run the same DuckDB-WASM engine build single-threaded and the same cell code on V8,
 // so every number agrees to the bit; a difference, even in the last place, is reported with its path.

@@ -1,4 +1,4 @@
-// The workspace's Publish button (issue 9): on triage.md with τ moved, the downloaded HTML opens from a file://
+// The workspace's Publish button: on triage.md with τ moved, the downloaded HTML opens from a file://
 // URL with the network blocked and shows the prose, every plot as SVG, the values at publish time (τ = 2000 ms,
 // its report) and the provenance, and runs no script and logs no error.
 import { mkdtempSync, readFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// Removing a run (issue 19's gap: runs could be added, never removed), in Chromium against the built workspace:
+// Removing a run (runs could once be added, never removed), in Chromium against the built workspace:
 // the run's remove button takes it out of the overview, the cells that read tables re-run without it, the URL's
 // runs= stops naming it (a reload keeps it removed), and Undo brings a run that came from a URL back.
 import type { Page } from "playwright-core";
@@ -43,7 +43,7 @@ async function onlyKeptShown(page: Page) {
   expect(await overviewRuns(page)).toEqual([KEPT]);
 }
 
-describe("removing a run (issue 19)", () => {
+describe("removing a run", () => {
   const suite = browserSuite(() => serveWithSpaFallback("dist", { "/fixtures/": "test/fixtures/notebooks" }));
 
   it("remove re-runs the cells, leaves the URL, survives a reload, and Undo brings a URL run back", async () => {

@@ -1,4 +1,4 @@
-// Issue 15, "Hangs": a cell with `while (true) {}` in the browser tab, where cells run on the page's own thread.
+// Hangs: a cell with `while (true) {}` in the browser tab, where cells run on the page's own thread.
 // The cooperative budget (cell-budget.ts; 1 s here, from the fixture's front matter) stops it with an error in
 // place that names it, and the page stays usable: the cells around it show their values, a generator yielding
 // forever keeps updating, a click reaches its input. If the budget failed, the renderer would stay frozen: every

@@ -1,4 +1,4 @@
-// `jankbook serve` end to end (issue 18, item 5): the command started as a user starts it, on a lake made here
+// `jankbook serve` end to end (docs/scaling.md): the command started as a user starts it, on a lake made here
 // and a sample run; the page it prints draws its chart and runs its cells on the server's native DuckDB, and a
 // cell reaching for the file system is refused with the server's message.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lakeAdd } from "../../bundle/lake-add";
+import { lakeAdd } from "../../workspace/db/node/lake-add";
 import { readBundleFolder } from "../../bundle/node-io";
 import { launchChromium } from "../support/chromium";
 import { notebookSettled, notebookSnapshot } from "../support/workspace-page";

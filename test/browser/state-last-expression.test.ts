@@ -1,4 +1,4 @@
-// A ts cell's last expression after statements is its value (issue 19, as in Observable): shown in the page and
+// A ts cell's last expression after statements is its value (as in Observable): shown in the page and
 // in the published report. Before the fix such a cell showed nothing, e.g. DRAW's top-views table in triage.
 import { readFileSync } from "node:fs";
 import type { Page } from "playwright-core";
@@ -16,7 +16,7 @@ async function publish(page: Page): Promise<string> {
   return readFileSync((await download.path())!, "utf8");
 }
 
-describe("a ts cell's last expression in the workspace (issue 19)", () => {
+describe("a ts cell's last expression in the workspace", () => {
   const suite = browserSuite(() => serveStatic("dist", 0, { "/fixtures/": "test/fixtures/notebooks" }));
 
   it("a markdown table made after statements shows in the page and in the report", async () => {

@@ -1,4 +1,4 @@
-// State you can trust (issue 19, "Wrong or stale answers"), in Chromium against the built workspace served as
+// State you can trust (no wrong or stale answers), in Chromium against the built workspace served as
 // Vite serves it (unknown paths get index.html: test/support/spa-server.ts). Each case failed before the fix:
 // Open notebook kept the previous notebook's runs; added runs re-ran nothing and were lost on reload; Run all and
 // a cell's run button did nothing to unedited cells; failed runs counted as loaded, with a JSON parse error for a
@@ -66,7 +66,7 @@ async function bothRunsShown(page: Page) {
   expect(await slowShare(page)).toMatch(new RegExp(`of ${FEED_FRAMES + K9_FRAMES} frames took`));
 }
 
-describe("state you can trust (issue 19)", () => {
+describe("state you can trust", () => {
   const suite = browserSuite(() => serveWithSpaFallback("dist", { "/fixtures/": "test/fixtures/notebooks" }));
 
   it("Open notebook loads exactly the runs its front matter names, drops the previous ones, and survives a reload", async () => {

@@ -1,4 +1,4 @@
-// notebooks/triage.md in Chromium, the notebook `npm start` opens (issue 8's acceptance): moving the τ slider
+// notebooks/triage.md in Chromium, the notebook `npm start` opens: moving the τ slider
 // changes the DiagDroid anomaly plot and its report, clicking a group's bar narrows the task timeline to that
 // group, and the choice survives τ moves for as long as the group stays anomalous. Expected values are brute force over the sample's raw tasks.arrows/contexts.arrows and its
 // ground_truth.json, computed here in Node, not by the notebook's cells.

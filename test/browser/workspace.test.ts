@@ -56,7 +56,7 @@ describe("workspace shell in Chromium", () => {
     await page.goto(server.url);
     await page.locator("jb-app .status", { hasText: /runs? loaded/ }).waitFor({ timeout: 120_000 });
     await page.locator("#frames jb-plot svg").first().waitFor({ timeout: 120_000 });
-    // textContent: past 3 runs the list is folded (issue 19), and innerText reads nothing hidden
+    // textContent: past 3 runs the list is folded, and innerText reads nothing hidden
     const runText = await page.locator("jb-run-overview tr.run").first().textContent();
     expect(runText).toContain("synthetic");
     // The frames column comes first among the table counts; the chart has one dot per frame of every run

@@ -34,7 +34,7 @@ describe("readBody", () => {
   });
 });
 
-describe("urlSource: a bundle that is not there (issue 19)", () => {
+describe("urlSource: a bundle that is not there", () => {
   const PAGE = "http://127.0.0.1:5173/?notebook=triage";
   const INDEX_HTML = "<!doctype html><html><body>jankbook</body></html>";
   afterEach(() => vi.unstubAllGlobals());

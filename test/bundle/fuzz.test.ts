@@ -1,4 +1,4 @@
-// Fuzzing the bundle reader (issue 15): mutants of a real sample run's manifest and table files. A manifest
+// Fuzzing the bundle reader: mutants of a real sample run's manifest and table files. A manifest
 // either parses into well-typed values or is refused with a BundleError naming the field; a changed table file
 // never loads silently (its checksum, its row count or its framing says so), on both load paths.
 import { readFileSync, readdirSync } from "node:fs";

@@ -1,5 +1,5 @@
 // A bundle written before a nullable column existed (a frames table with no vsync) loads with the column null,
-// on the decoding path and on the streaming DuckDB path (issue 15).
+// on the decoding path and on the streaming DuckDB path (old bundles stay readable: docs/architecture.md).
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,7 +8,7 @@ import { newManifest } from "../../bundle/manifest";
 import { folderSource, readBundleFolder, writeBundleFolder } from "../../bundle/node-io";
 import { prepareBundle } from "../../bundle/prepare-bundle";
 import { makeBundleTable } from "../../bundle/table-builder";
-import { createNodeEngine } from "../../workspace/node/duckdb-node";
+import { createNodeEngine } from "../../workspace/db/node/duckdb-node";
 import { loadPreparedBundle } from "../../workspace/db/load-prepared";
 import { suiteEngine } from "../support/suite-engine";
 

@@ -17,7 +17,7 @@ import * as diagdroid from "../../cells/diagdroid/index";
 import { overdrawDepthPlot, overdrawRegions } from "../../cells/draw/overdraw-depth";
 import { preprocessRenderOps } from "../../cells/draw/render-trace";
 import { renderingEfficiency, renderingEfficiencyPlot } from "../../cells/draw/rendering-efficiency";
-import type { PlotSpec } from "../../workspace/notebook/plot-spec";
+import type { PlotSpec } from "../../charts/plot-spec";
 import { goldenSvgMismatch } from "../golden-svg";
 import { callsTable, flatten, HAND_THREADS } from "./androscope/call-table";
 import { tasksTable, type T } from "./diagdroid/tasks-fixture";

@@ -1,4 +1,4 @@
-// The fuzz bench's judge (bench/fuzz-child.ts, issue 15): our refusals are told from crashes by where the error
+// The fuzz bench's judge (bench/fuzz-child.ts): our refusals are told from crashes by where the error
 // came from, not by "any Error"; whole and cut real files get the outcome read off them by hand.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
-// `jankbook run` under runaway cells and broken runs (issue 15). Every spawned run has a hard outer deadline:
-// a run that hangs is killed and the test fails; it never hangs CI.
+// `jankbook run` under runaway cells and broken runs (docs/architecture.md, "Decisions"). Every spawned run
+// has a hard outer deadline: a run that hangs is killed and the test fails; it never hangs CI.
 import { cpSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,5 +1,5 @@
-// `jankbook --version` from another package's `npm run` script prints jankbook's version, not that package's
-// (issue 19): npm sets npm_package_version to the running package's, so nothing may read it.
+// `jankbook --version` from another package's `npm run` script prints jankbook's version, not that package's:
+// npm sets npm_package_version to the running package's, so nothing may read it.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -10,7 +10,7 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { main } from "../../cli/main";
 import { quoteIdent, type SqlEngine } from "../../workspace/db/engine";
-import { createNodeEngine } from "../../workspace/node/duckdb-node";
+import { createNodeEngine } from "../../workspace/db/node/duckdb-node";
 import { runNotebookFile, type HeadlessResult } from "../../workspace/node/headless";
 import { parseNotebook } from "../../workspace/notebook/format";
 import { hasGlob, matchRunNames } from "../../workspace/notebook/runs";

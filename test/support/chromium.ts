@@ -1,4 +1,4 @@
-// Debian's Chromium driven by playwright-core, with the flags this machine needs (STACK.md).
+// Debian's Chromium driven by playwright-core, with the flags this machine needs (docs/architecture.md).
 import { existsSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
 

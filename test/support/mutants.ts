@@ -1,5 +1,5 @@
 // Mutations of real files for the fuzz tests and `npm run bench -- fuzz`, and the independent checks that decide
-// whether a parser's "complete" answer is wrong (issue 15): a seeded RNG, so every mutant can be made again.
+// whether a parser's "complete" answer is wrong: a seeded RNG, so every mutant can be made again.
 import { buildCalls } from "../../collectors/method-trace-calls";
 import type { MethodTrace } from "../../collectors/sources/method-trace";
 import { mulberry32 } from "../../collectors/simulator/random";

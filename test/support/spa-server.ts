@@ -1,5 +1,5 @@
 // The built workspace served as Vite's dev server and `vite preview` serve it: a path with no file behind it gets
-// index.html with 200 (Vite's SPA fallback), the trap behind issue 19's "Unexpected token '<'" and the app's own
+// index.html with 200 (Vite's SPA fallback), the trap behind an "Unexpected token '<'" and the app's own
 // page rendered as a notebook.
 import { createReadStream, existsSync, statSync } from "node:fs";
 import { createServer } from "node:http";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createNativeEngine } from "../../workspace/node/duckdb-native";
+import { createNativeEngine } from "../../workspace/db/node/duckdb-native";
 import { suiteEngine } from "../support/suite-engine";
 import { checkSql, firstKeyword, RefusedSql } from "../../workspace/db/sql-guard";
 

@@ -1,4 +1,4 @@
-// Ids for a notebook's headings, so a table of contents can link to them and follow the reader (issue 19).
+// Ids for a notebook's headings, so a table of contents can link to them and follow the reader.
 // Derived from the heading text as GitHub derives its anchors: lower case, words joined by "-", repeats numbered.
 
 /** One id per heading text, unique within the list ("results", "results-1", ...). */

@@ -1,4 +1,4 @@
-// The notebooks the picker offers (issue 19): the bundled ones with their titles, and the URL that opens one.
+// The notebooks the picker offers: the bundled ones with their titles, and the URL that opens one.
 import { parseNotebook } from "../notebook/format";
 import { bundledNotebookFolders, bundledNotebooks } from "./notebook-sources";
 

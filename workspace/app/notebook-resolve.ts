@@ -1,4 +1,4 @@
-// Which notebook `?notebook=NAME` opens (issue 19): one opened from a file in this tab (kept for reloads), a
+// Which notebook `?notebook=NAME` opens: one opened from a file in this tab (kept for reloads), a
 // bundled one by name, or a `.md` served beside the workspace. A name found nowhere is an error saying where it
 // looked; a dev server's HTML fallback page is never taken for a notebook.
 import { notServed } from "../../bundle/browser-sources";

@@ -1,8 +1,8 @@
-// "Open in Perfetto": a run's tables as a Perfetto trace (collectors/export/bundle-to-perfetto.ts) handed to
+// "Open in Perfetto": a run's tables as a Perfetto trace (export/bundle-to-perfetto.ts) handed to
 // ui.perfetto.dev through the postMessage handshake of Perfetto's docs ("Opening traces via postMessage",
 // docs/visualization/deep-linking-to-perfetto-ui.md): open the UI's window, post "PING" until it answers
 // "PONG", then post {perfetto: {buffer, title, url}} to the UI's origin.
-import { bundleToPerfetto } from "../../collectors/export/bundle-to-perfetto";
+import { bundleToPerfetto } from "../../export/bundle-to-perfetto";
 import type { TableName } from "../../bundle/schema";
 import type { SqlEngine } from "../db/engine";
 

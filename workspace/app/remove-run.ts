@@ -1,5 +1,5 @@
-// Removing a run from the workspace (issue 19's "any change of runs re-runs the dependents; every destructive
-// action undoable"): what the app's toast says, and the URL that brings the run back when it came from one.
+// Removing a run from the workspace (any change of runs re-runs the dependents, and every destructive action
+// can be undone): what the app's toast says, and the URL that brings the run back when it came from one.
 import type { Session } from "./session";
 
 export interface RunRemoval {

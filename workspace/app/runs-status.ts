@@ -1,5 +1,5 @@
-// The status line after runs load (issue 19): only the runs that loaded are counted; each run that failed is
-// listed with what was not found and where (its URL or path, or the notebook's name for it).
+// The status line after runs load: only the runs that loaded are counted (a failed run is not data); each run
+// that failed is listed with what was not found and where (its URL or path, or the notebook's name for it).
 import type { LoadedRun } from "./session";
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -26,7 +26,7 @@ export function runsStatus(runs: readonly LoadedRun[], missing: readonly string[
   );
 }
 
-/** Which path the runs took (issue 18): " (attached)", " (streamed)", or " (2 attached, 1 streamed)". */
+/** Which path the runs took (docs/scaling.md): " (attached)", " (streamed)", or " (2 attached, 1 streamed)". */
 function loadPaths(runs: readonly Pick<LoadedRun, "path">[]): string {
   const attached = runs.filter((r) => r.path === "attached").length;
   const streamed = runs.filter((r) => r.path === "streamed").length;

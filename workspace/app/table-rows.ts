@@ -1,6 +1,6 @@
-// Which rows a result table shows, in which order (issue 19): a filter over the shown text, then a stable sort
+// Which rows a result table shows, in which order: a filter over the shown text, then a stable sort
 // on one column. Works on row indexes, so an Arrow result is never copied.
-import { formatValue } from "./format-value";
+import { formatValue } from "../../charts/format-value";
 
 export interface ColumnsLike {
   numRows: number;

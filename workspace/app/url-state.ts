@@ -1,4 +1,4 @@
-// The workspace's state in its URL (issue 19): `?notebook=NAME` and, when the runs are not the notebook's own,
+// The workspace's state in its URL: `?notebook=NAME` and, when the runs are not the notebook's own,
 // `&runs=url1,url2` (every run that came from a URL), so a reload or a shared link opens the same thing.
 // Runs dropped from disk have no URL and cannot be restored; the page says so. A comma inside a run's URL is
 // written %2C (and a % as %25) within the list, so it does not split the run in two.

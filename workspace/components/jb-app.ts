@@ -1,6 +1,6 @@
 // <jb-app>: the workspace shell. Opens run bundles (the notebook's runs, beside it or among the samples;
 // ?runs=URL,...; or a drop), registers them in DuckDB and shows the run overview with its first chart.
-// State you can trust (issue 19): the notebook's front matter decides the runs (opening another notebook
+// State you can trust: the notebook's front matter decides the runs (opening another notebook
 // replaces them), the URL holds the notebook and the runs (history.replaceState), adding runs re-runs the cells
 // that read tables, and every failure says what was not found and where.
 import type * as Plot from "@observablehq/plot";
@@ -9,7 +9,8 @@ import { toastStyles } from "./toast-styles";
 import { droppedSources, notServed, urlSource } from "../../bundle/browser-sources";
 import { prepareBundle } from "../../bundle/prepare-bundle";
 import { filesFromDrop } from "../app/dropped-files";
-import { overviewChartData, overviewChartOptions } from "../app/overview-chart";
+import { overviewChartOptions } from "../../charts/overview-chart";
+import { overviewChartData } from "../app/overview-data";
 import { removeRun, type RunRemoval } from "../app/remove-run";
 import { runsStatus } from "../app/runs-status";
 import { Session } from "../app/session";
@@ -149,7 +150,7 @@ export class JbApp extends LitElement {
         font-size: 13px;
         padding: 3px 6px;
       }
-      /* Issue 19: the contents follow the reader in a sidebar from 1200 px; below, a folded list above the runs. */
+      /* The contents follow the reader in a sidebar from 1200 px; below, a folded list above the runs. */
       .layout {
         display: grid;
         grid-template-columns: minmax(0, 1fr);
@@ -231,7 +232,7 @@ export class JbApp extends LitElement {
     this.addEventListener("dragleave", () => (this.dragging = false));
     this.addEventListener("drop", (e) => void this.onDrop(e));
     // The notebook (CodeMirror, the runtime, every cell) is its own chunk, fetched while DuckDB starts, so
-    // the page's first script is short: no long main-thread task before the first chart (issue 8).
+    // the page's first script is short: no long main-thread task before the first chart (docs/budgets.md).
     void import("./jb-notebook");
     void this.start();
   }
@@ -319,7 +320,7 @@ export class JbApp extends LitElement {
     return this.renderRoot.querySelector("jb-notebook");
   }
 
-  /** "Open notebook": the file's front matter decides the runs; the previous notebook's runs go (issue 19). */
+  /** "Open notebook": the file's front matter decides the runs; the previous notebook's runs go. */
   private async openFile() {
     const file = await openNotebookFile();
     if (!file) return;
@@ -408,7 +409,7 @@ export class JbApp extends LitElement {
 
   private explaining = new WeakMap<Session, SqlEngine>();
 
-  /** The session's engine for cells: a query on a table that failed to load shows the load error (issue 15). */
+  /** The session's engine for cells: a query on a table that failed to load shows why, not "no such table". */
   private notebookEngine(session: Session): SqlEngine {
     let engine = this.explaining.get(session);
     if (!engine) {
@@ -577,7 +578,7 @@ export class JbApp extends LitElement {
     }
   }
 
-  /** The frames section's inner width: the chart never makes the page scroll sideways (issue 19). */
+  /** The frames section's inner width: the chart never makes the page scroll sideways. */
   private chartWidth(): number {
     const section = this.renderRoot.querySelector<HTMLElement>("#frames");
     return section ? section.clientWidth - 34 : this.clientWidth - 80 || 960;

@@ -1,7 +1,7 @@
 // <jb-code-editor>: CodeMirror 6 for a cell (SQL or TypeScript) or a prose block (Markdown, plain). Shift+Enter
 // runs; every keystroke the user types is reported through "code-change" (the notebook autosaves it); text set
 // from outside (a move, an undo, the plot form) replaces the editor's state and is not reported back. Keys
-// follow the editor's own conventions (issue 19): Alt+Backspace deletes a word and Alt+↑/↓ move a line on every
+// follow the editor's own conventions: Alt+Backspace deletes a word and Alt+↑/↓ move a line on every
 // platform, and none of them reach the notebook; Escape (with no completion open) hands focus to the cell frame.
 import { deleteGroupBackward, deleteGroupForward } from "@codemirror/commands";
 import { javascript } from "@codemirror/lang-javascript";

@@ -1,5 +1,6 @@
-// <jb-insert-bar>: the thin bar under a cell that adds a SQL, TS or Markdown block right there (issue 19,
-// "add SQL, TS and Markdown cells anywhere"). Out through an "insert" event whose detail is the kind.
+// <jb-insert-bar>: the thin bar under a cell that adds a SQL, TS or Markdown block right there,
+// so a cell can be added anywhere, not only at the end. Out through an "insert" event whose detail is the
+// kind.
 import { LitElement, css, html } from "lit";
 
 export type InsertKind = "sql" | "ts" | "markdown";

@@ -1,5 +1,5 @@
 // <jb-notebook-picker>: opens one of the notebooks bundled with the workspace (notebooks/ and its examples) by
-// its ?notebook= URL, so the notebook's front matter picks the runs and the page can be shared (issue 19).
+// its ?notebook= URL, so the notebook's front matter picks the runs and the page can be shared.
 import { LitElement, css, html } from "lit";
 import { notebookChoices, notebookUrl } from "../app/notebook-choices";
 

@@ -1,6 +1,6 @@
 // <jb-notebook>: a notebook on the reactive runtime. Cells edit in CodeMirror and run with Shift+Enter;
 // inputs and selections re-run exactly their dependents; every keystroke is autosaved; plot-form edits are
-// written back into the cell's code. Prose edits in place (click it; rendered again on blur). Keyboard (issue 19):
+// written back into the cell's code. Prose edits in place (click it; rendered again on blur). Keyboard:
 // cell shortcuts act on the focused cell frame only, never inside an editor (jb-shortcuts.ts lists them, `?`
 // shows them); every change to the notebook's structure is undoable (Ctrl/Cmd+Z outside an editor, or the toast).
 import * as Inputs from "@observablehq/inputs";
@@ -20,7 +20,7 @@ import {
 import { freshName, insertCells, insertProse, replaceProse } from "../notebook/notebook-edits";
 import { freshenCells } from "../notebook/fresh-names";
 import { moveCell as moveCellIn } from "../notebook/move-cell";
-import { editPlot, plotTargets, type PlotFields, type PlotTarget } from "../notebook/plot-edit";
+import { editPlot, plotTargets, type PlotFields, type PlotTarget } from "../../charts/plot-edit";
 import { NotebookRuntime, readsTables, type CellState } from "../notebook/runtime";
 import { cellStatusName } from "../notebook/cell-state";
 import { snapshotNotebook, type NotebookSnapshot } from "../notebook/snapshot";
@@ -67,7 +67,7 @@ export class JbNotebook extends LitElement {
     toast: { state: true },
     shortcutsOpen: { state: true },
   };
-  /** bumped by the app when runs are added: the cells that read tables re-run (issue 19) */
+  /** bumped by the app when runs are added: the cells that read tables re-run, so no answer is stale */
   declare runsVersion: number;
   declare engine: SqlEngine | undefined;
   /** the notebook's text when opened (or recovered); later edits live in `nb` and the drafts */
@@ -153,7 +153,7 @@ export class JbNotebook extends LitElement {
     this.rt.load(this.nb);
   }
 
-  /** Hook for <jb-toc> (issue 19): ids on the prose headings, and a "headings" event when they change. */
+  /** Hook for <jb-toc>: ids on the prose headings, and a "headings" event when they change. */
   override updated() {
     const found = [...this.renderRoot.querySelectorAll<HTMLElement>(".prose :is(h1, h2, h3)")];
     const ids = headingIds(found.map((h) => h.textContent ?? ""));
@@ -191,7 +191,7 @@ export class JbNotebook extends LitElement {
     return this.rt;
   }
 
-  /** Every cell's value as JSON once the notebook settles: the browser half of the parity test (issue 9). */
+  /** Every cell's value as JSON once the notebook settles: the browser half of test/browser/parity.test.ts. */
   async snapshot(): Promise<NotebookSnapshot> {
     if (!this.rt) throw new Error("no notebook is open");
     await this.rt.settled(60_000);
@@ -238,7 +238,7 @@ export class JbNotebook extends LitElement {
     this.requestUpdate();
   }
 
-  /** Applies every draft, then runs every cell, edited or not (issue 19). */
+  /** Applies every draft, then runs every cell, edited or not (Run all means all). */
   runAll() {
     for (const [id, source] of [...this.drafts]) {
       const index = this.nb!.blocks.findIndex((b) => b.type === "cell" && b.id === id);

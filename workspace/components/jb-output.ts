@@ -3,9 +3,9 @@
 import * as Plot from "@observablehq/plot";
 import { LitElement, css, html, unsafeCSS } from "lit";
 import { unsafeHTML } from "lit/directives/unsafe-html.js";
-import { CHART_CSS, themePlot, type ChartThemeOptions } from "../notebook/chart-theme";
+import { CHART_CSS, themePlot, type ChartThemeOptions } from "../../charts/chart-theme";
 import { classifyDisplay } from "../notebook/display-kind";
-import { brushInterval, plotSpecToOptions, type BrushX, type PlotSpec } from "../notebook/plot-spec";
+import { brushInterval, plotSpecToOptions, type BrushX, type PlotSpec } from "../../charts/plot-spec";
 import { sanitize } from "../publish/browser-sanitize";
 import { renderMarkdown } from "../notebook/markdown-render";
 import "./jb-plot-form";
@@ -58,7 +58,7 @@ export class JbOutput extends LitElement {
         white-space: pre-wrap;
       }
       .md {
-        overflow-x: auto; /* a wide Markdown table scrolls in place, not the page (issue 19) */
+        overflow-x: auto; /* a wide Markdown table scrolls in place, not the page */
       }
       .md :first-child {
         margin-top: 0;

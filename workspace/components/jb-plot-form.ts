@@ -1,8 +1,8 @@
 // <jb-plot-form>: the editable plot's spec as a small form (mark, channels, facet, filter) built from the
 // result's columns; each change goes out as "plot-edit" with the changed fields.
 import { LitElement, css, html } from "lit";
-import type { PlotFields } from "../notebook/plot-edit";
-import { FILTER_OPS, MARKS, type PlotSpec } from "../notebook/plot-spec";
+import type { PlotFields } from "../../charts/plot-edit";
+import { FILTER_OPS, MARKS, type PlotSpec } from "../../charts/plot-spec";
 
 const FIELDS = ["x", "y", "fill", "stroke", "fx", "fy"] as const;
 

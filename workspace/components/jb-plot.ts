@@ -1,7 +1,7 @@
 // <jb-plot>: renders Observable Plot options into the page; options in through a property.
 import * as Plot from "@observablehq/plot";
 import { LitElement, css, html, unsafeCSS } from "lit";
-import { CHART_CSS, themePlot } from "../notebook/chart-theme";
+import { CHART_CSS, themePlot } from "../../charts/chart-theme";
 
 export class JbPlot extends LitElement {
   static override properties = { options: { attribute: false } };

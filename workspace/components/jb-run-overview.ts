@@ -1,6 +1,6 @@
 // <jb-run-overview>: the loaded runs, compact: one summary line (runs, devices, frames, failures), and a table
-// of the runs with their device, app, row counts and load errors, folded by default past 3 runs (issue 19); each
-// run has a remove button (a `remove-run` event the app acts on).
+// of the runs with their device, app, row counts and load errors, folded by default past 3 runs (the notebook
+// stays in view); each run has a remove button (a `remove-run` event the app acts on).
 import { LitElement, css, html, nothing } from "lit";
 import { TABLE_NAMES } from "../../bundle/schema";
 import { openRunInPerfetto } from "../app/open-in-perfetto";

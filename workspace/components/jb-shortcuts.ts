@@ -1,4 +1,4 @@
-// <jb-shortcuts>: the `?` sheet (issue 19, "a safe keyboard model"): every notebook shortcut and where it works.
+// <jb-shortcuts>: the `?` sheet, so no shortcut is a surprise: every notebook shortcut and where it works.
 // Cell shortcuts act on the focused cell frame (click its bar, or Escape out of its editor), never inside an
 // editor, where keys mean what they mean in CodeMirror.
 import { LitElement, css, html, nothing } from "lit";

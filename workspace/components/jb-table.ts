@@ -3,7 +3,7 @@
 // full value in the tooltip. Long results show their first 10 rows until "show all"; then only the visible
 // rows are in the DOM, so a million-row result scrolls like a ten-row one.
 import { LitElement, css, html, nothing } from "lit";
-import { formatValue, middleEllipsis } from "../app/format-value";
+import { formatValue, middleEllipsis } from "../../charts/format-value";
 import { tableRows, type ColumnsLike, type RowQuery } from "../app/table-rows";
 
 const ROW = 24;

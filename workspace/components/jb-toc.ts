@@ -1,4 +1,4 @@
-// <jb-toc>: the notebook's headings as a table of contents that follows the reader (issue 19): the section in
+// <jb-toc>: the notebook's headings as a table of contents that follows the reader: the section in
 // view is highlighted as the page scrolls; a click scrolls to it. A sticky sidebar from 1200 px, a folded list
 // below. Headings come in as data (jb-notebook's "headings" event); `target` is the element whose shadow root
 // holds them.

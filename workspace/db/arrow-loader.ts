@@ -11,7 +11,8 @@ export interface LoadConnection {
 
 /**
  * SqlEngine.insertArrowStream over the connection `current()` returns. A failed insert poisons a connection
- * (STACK.md), so after one `reconnect` must replace what `current()` returns before the error goes up.
+ * (docs/architecture.md, "Pins and traps"), so after one `reconnect` must replace what `current()` returns
+ * before the error goes up.
  */
 export function arrowLoader(current: () => LoadConnection, reconnect: () => unknown) {
   let temporaries = 0;

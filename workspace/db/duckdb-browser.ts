@@ -15,8 +15,8 @@ export async function createBrowserEngine(): Promise<SqlEngine> {
   const worker = new Worker(bundle.mainWorker!);
   const db = new duckdb.AsyncDuckDB(new duckdb.VoidLogger(), worker);
   await db.instantiate(bundle.mainModule);
-  // Attached run.duckdb files are read by HTTP range requests (issue 18); left to itself DuckDB-WASM 1.32
-  // downloaded the whole file in one GET (seen in the attach browser test).
+  // Attached run.duckdb files are read by HTTP range requests (docs/scaling.md); left to itself DuckDB-WASM
+  // 1.32 downloaded the whole file in one GET (seen in the attach browser test).
   await db.open({
     filesystem: { reliableHeadRequests: true, allowFullHTTPReads: true, forceFullHTTPReads: false },
   });

@@ -1,5 +1,5 @@
 // The SQL engine every consumer talks to: DuckDB-WASM in the browser's worker or in Node (headless runner,
-// tests). One implementation per host; nothing else touches DuckDB (DESIGN.md, "Data flow").
+// tests). One implementation per host; nothing else touches DuckDB (docs/architecture.md, "Engines").
 import type { Table } from "apache-arrow";
 import type { DatabaseFile } from "../../bundle/read-bundle";
 export type InsertOutcome = "created" | "merged" | "appended";
@@ -29,9 +29,10 @@ export interface SqlEngine {
     options?: { append?: boolean },
   ): Promise<InsertOutcome>;
   /**
-   * Makes a run's database file openable by `ATTACH '<name>'` (issue 18): read where it lies (HTTP range
-   * requests for a URL, a dropped File read lazily, a local path), never copied whole. Engines that cannot
-   * attach leave it out, and such runs stream instead. Returns what to write in `ATTACH '...'`.
+   * Makes a run's database file openable by `ATTACH '<name>'` (docs/architecture.md, "Decisions"): read
+   * where it lies (HTTP range requests for a URL, a dropped File read lazily, a local path), never copied
+   * whole. Engines that cannot attach leave it out, and such runs stream instead. Returns what to write in
+   * `ATTACH '...'`.
    */
   registerDatabaseFile?(name: string, file: DatabaseFile): Promise<string>;
   /** Cancels the query in flight, if any (a re-run makes the stale one pointless). */

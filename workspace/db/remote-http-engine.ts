@@ -1,5 +1,6 @@
-// The workspace's engine when `jankbook serve` started it (issue 18, item 5): queries go to the server's native
-// DuckDB over HTTP (POST /api/sql → Arrow IPC stream), so the browser never holds the runs or the lake.
+// The workspace's engine when `jankbook serve` started it (docs/scaling.md): queries go to the server's
+// native DuckDB over HTTP (POST /api/sql → Arrow IPC stream), so the browser never holds the runs or the
+// lake.
 import { tableFromIPC, type Table } from "apache-arrow";
 import type { SqlEngine } from "./engine";
 

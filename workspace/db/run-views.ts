@@ -1,10 +1,10 @@
-// Runs attached from their database files (issue 18, item 2): each packed run is its own read-only attached
-// database, and the tables notebooks query (`frames`, `tasks`, ...) become views over every attached run's table
-// plus the rows streamed in from bundles without a database file.
+// Runs attached from their database files (docs/scaling.md, "Tier 1"): each packed run is its own read-only
+// attached database, and the tables notebooks query (`frames`, `tasks`, ...) become views over every attached
+// run's table plus the rows streamed in from bundles without a database file.
 import type { DatabaseEntry } from "../../bundle/manifest";
 import type { DatabaseFile } from "../../bundle/read-bundle";
 import { TABLE_NAMES } from "../../bundle/schema";
-import { PACKED_OVERVIEW } from "../app/overview-chart";
+import { PACKED_OVERVIEW } from "../../bundle/overview-sql";
 import { DATABASE, quoteIdent, STREAMED_SUFFIX, type LoadReport, type SqlEngine } from "./engine";
 
 export class RunViews {
@@ -13,7 +13,7 @@ export class RunViews {
   /** tables whose streamed rows were moved aside to `<table>__streamed` when a view took their name */
   private readonly streamedAside = new Set<string>();
   private attachments = 0;
-  /** attached runs whose file carries the overview's precomputed slices (bundle/pack-overview.ts) */
+  /** attached runs whose file carries the overview's precomputed slices (workspace/db/node/pack-overview.ts) */
   private readonly overviews: string[] = [];
   /** run id -> alias of its attached database */
   private readonly aliases = new Map<string, string>();
@@ -113,7 +113,7 @@ export class RunViews {
     return true;
   }
 
-  /** Notes an attached run whose file carries the overview's precomputed slices (bundle/pack-overview.ts). */
+  /** Notes an attached run whose file carries the overview's precomputed slices (workspace/db/node/pack-overview.ts). */
   private async addOverview(alias: string): Promise<void> {
     const t = await this.engine.query(
       "SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE database_name = ? AND schema_name = ? AND table_name IN ('frames', 'spans')",

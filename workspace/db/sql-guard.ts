@@ -1,6 +1,7 @@
-// What notebook SQL may run on `jankbook serve`'s native engine (issue 18, item 5): queries only, and none that
-// reads files or the network. The statement tree comes from DuckDB's own parser (json_serialize_sql, which
-// serializes SELECT statements only); `enable_external_access=false` on the engine is the real guard behind it.
+// What notebook SQL may run on `jankbook serve`'s native engine (docs/scaling.md): queries only, and none
+// that reads files or the network. The statement tree comes from DuckDB's own parser (json_serialize_sql,
+// which serializes SELECT statements only); `enable_external_access=false` on the engine is the real guard
+// behind it.
 import type { SqlEngine } from "./engine";
 
 /** Table functions and scalar functions that reach files, the network or the process's environment. */

@@ -1,8 +1,9 @@
-// The notebook worker (issue 15): runs a notebook's cells in a worker_threads Worker the headless runner can
-// terminate; the SQL engine stays with the runner (remote-engine.ts). Each cell is reported as it changes,
-// rendered for the report being written and capped per cell, so the runner can write the report of everything
-// else when it has to stop a cell that never returns (`while (true) {}`), never settles (an infinite generator)
-// or runs the worker out of memory. Started by cell-worker-boot.mjs; messages in worker-protocol.ts.
+// The notebook worker (docs/architecture.md, "Decisions"): runs a notebook's cells in a worker_threads Worker
+// the headless runner can terminate; the SQL engine stays with the runner (remote-engine.ts). Each cell is
+// reported as it changes, rendered for the report being written and capped per cell, so the runner can write
+// the report of everything else when it has to stop a cell that never returns (`while (true) {}`), never
+// settles (an infinite generator) or runs the worker out of memory. Started by cell-worker-boot.mjs; messages
+// in worker-protocol.ts.
 import { readFile } from "node:fs/promises";
 import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import { boundedJson, describeValue } from "../publish/bounded-json";

@@ -1,12 +1,13 @@
-// Which engine a headless run gets (issue 18, item 3): `--engine wasm` (the browser's DuckDB, so a CI result is
-// what the workspace shows), `--engine native` (@duckdb/node-api), or by default native once the runs are big.
+// Which engine a headless run gets (docs/architecture.md, "Engines"): `--engine wasm` (the browser's DuckDB,
+// so a CI result is what the workspace shows), `--engine native` (@duckdb/node-api), or by default native
+// once the runs are big.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseManifest } from "../../bundle/manifest";
 import { parseNotebook } from "../notebook/format";
 import { resolveRunDirs } from "./headless";
-import { createNativeEngine } from "./duckdb-native";
-import { createNodeEngine } from "./duckdb-node";
+import { createNativeEngine } from "../db/node/duckdb-native";
+import { createNodeEngine } from "../db/node/duckdb-node";
 import type { SqlEngine } from "../db/engine";
 
 export type EngineChoice = "auto" | "wasm" | "native";

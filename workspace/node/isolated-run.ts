@@ -1,7 +1,8 @@
-// `jankbook run` / `publish` with cells that can be stopped (issue 15): the runner keeps the SQL engine and the
-// loaded runs, and runs the cells in a worker thread (cell-worker.ts) it terminates when the notebook overruns its
-// time budget or the worker runs out of memory. The cells' last reported states are kept as they arrive, so the
-// report of everything else is written either way; the cell that overran is named.
+// `jankbook run` / `publish` with cells that can be stopped (docs/architecture.md): the runner keeps the SQL
+// engine and the loaded runs, and runs the cells in a worker thread (cell-worker.ts) it terminates when the
+// notebook overruns its time budget or the worker runs out of memory. The cells' last reported states are
+// kept as they arrive, so the report of everything else is written either way; the cell that overran is
+// named.
 //
 //   const r = await runNotebookIsolated("nb.md", {timeoutMs, report: "html", runs, set});
 //   r.records (notebook order), r.states, r.failedCells, r.failedChecks, r.stopped, r.provenance

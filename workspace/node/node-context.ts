@@ -1,13 +1,13 @@
 // Node side of publish: DOMPurify on a jsdom window, Plot on linkedom's document (5x faster than jsdom for
-// Plot, STACK.md), and Arrow encoding that accepts tables from either apache-arrow instance (ESM, or the CJS one
-// DuckDB-WASM's results come from: STACK.md, dual-package hazard).
+// Plot, measured), and Arrow encoding that accepts tables from either apache-arrow instance (ESM, or the CJS
+// one DuckDB-WASM's results come from: the dual-package hazard, docs/architecture.md).
 import { createRequire } from "node:module";
 import createDOMPurify from "dompurify";
 import { JSDOM } from "jsdom";
 import { parseHTML } from "linkedom";
 import { Table, tableToIPC } from "apache-arrow";
 import type { PublishContext, PublishProvenance } from "../publish/publish";
-import { createSanitize, type Sanitize } from "../publish/sanitize";
+import { createSanitize, type Sanitize } from "../../charts/sanitize";
 
 const require = createRequire(import.meta.url);
 

@@ -1,8 +1,9 @@
 // Node only (vite.config.ts): serves the run bundles kept beside notebooks (any folder under notebooks/
 // holding a manifest.json) to the workspace at notebooks/<path>/, listed in notebook-runs.json (paths
 // relative to notebooks/), so the browser resolves `runs:` by step 1 of workspace/notebook/runs.ts too.
-// Dev serves them from the repo as they are now; the build copies them into dist/ uncompressed (STACK.md:
-// served data must not be gzipped), where workspace/node/static-server.ts serves them like any other file.
+// Dev serves them from the repo as they are now; the build copies them into dist/ uncompressed (gzip on
+// the fly made big tables load 18x slower: docs/architecture.md), where workspace/node/static-server.ts
+// serves them like any other file.
 import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import type { Plugin } from "vite";

@@ -1,7 +1,8 @@
-// The SQL engine across a worker boundary (issue 15): cells run in a worker the runner can terminate, the engine
-// stays in the runner's thread with the loaded runs. Queries go over a MessagePort; results come back as Arrow
-// IPC streams and are decoded with the apache-arrow instance DuckDB-WASM's results use in process (the CommonJS
-// one, STACK.md "dual-package hazard"), so cells see the same kind of table either way.
+// The SQL engine across a worker boundary (docs/architecture.md, "Decisions"): cells run in a worker the
+// runner can terminate, the engine stays in the runner's thread with the loaded runs. Queries go over a
+// MessagePort; results come back as Arrow IPC streams and are decoded with the apache-arrow instance
+// DuckDB-WASM's results use in process (the CommonJS one: the dual-package hazard, docs/architecture.md), so
+// cells see the same kind of table either way.
 import { createRequire } from "node:module";
 import type { MessagePort } from "node:worker_threads";
 import type { Table } from "apache-arrow";

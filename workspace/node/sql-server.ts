@@ -1,4 +1,4 @@
-// `jankbook serve` (issue 18, item 5): the built workspace plus a SQL endpoint on one native DuckDB that holds
+// `jankbook serve` (docs/scaling.md): the built workspace plus a SQL endpoint on one native DuckDB that holds
 // the runs (loaded as `jankbook run` loads them) and the lake (views over its Parquet). Loopback only.
 //   GET  /api/engine            → {engine, version, runs, lake}
 //   POST /api/sql {sql, params} → Arrow IPC stream, or {error} (403 when refused)
@@ -9,9 +9,9 @@ import type { AddressInfo } from "node:net";
 import { readFile } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import type { Table } from "apache-arrow";
-import { createNativeEngine, NATIVE_DUCKDB_VERSION } from "./duckdb-native";
+import { createNativeEngine, NATIVE_DUCKDB_VERSION } from "../db/node/duckdb-native";
 import type { SqlEngine } from "../db/engine";
-import { attachLake } from "./lake-views";
+import { attachLake } from "../db/node/lake-views";
 import { decodeParams } from "../db/remote-http-engine";
 import { checkSql, RefusedSql } from "../db/sql-guard";
 import { loadRuns, resolveRunDirs } from "./headless";
@@ -21,7 +21,7 @@ const arrow = createRequire(import.meta.url)("apache-arrow") as {
   tableToIPC(t: unknown, type: "stream"): Uint8Array;
 };
 
-/** Loopback only (issue 18): the endpoint runs any query on the lab's data. */
+/** Loopback only: the endpoint runs any query on the lab's data. */
 export const HOST = "127.0.0.1";
 /** A request body larger than this is refused: notebook SQL is text, not data. */
 const MAX_BODY = 1 << 20;

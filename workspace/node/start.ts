@@ -1,6 +1,6 @@
 // `npm start`: builds the workspace once (rebuilt only when a source is newer than the last build) and serves
-// the optimized files from dist/ without on-the-fly compression (issue 19: Vite's dev server took 11 s to the
-// first chart). The runs beside notebooks are served live from notebooks/, as the dev plugin does.
+// the optimized files from dist/ without on-the-fly compression (Vite's dev server took 11 s to the first
+// chart). The runs beside notebooks are served live from notebooks/, as the dev plugin does.
 import { execFileSync } from "node:child_process";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";

@@ -1,5 +1,5 @@
 // Serves the built workspace (dist/) over HTTP without compression: big .arrows and .wasm files go out
-// as they are (vite preview gzips on the fly and made a 28 MB table take 18x longer, STACK.md).
+// as they are (vite preview gzips on the fly and made a 28 MB table take 18x longer).
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -69,7 +69,7 @@ export function staticHandler(
         res.writeHead(304, headers).end();
         return;
       }
-      // Range requests: DuckDB-WASM reads an attached run.duckdb a few blocks at a time (issue 18).
+      // Range requests: DuckDB-WASM reads an attached run.duckdb a few blocks at a time (docs/scaling.md).
       const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? "");
       if (range && (range[1] || range[2])) {
         const start = range[1] ? Number(range[1]) : Math.max(0, info.size - Number(range[2]));

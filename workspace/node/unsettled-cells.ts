@@ -1,5 +1,5 @@
 // A runner that ends without a stop (timeout, memory, crash) has every cell settled; a cell still "pending" then
-// means its result was lost, and a lost check cell must fail the run, not pass it by saying nothing (issue 15).
+// means its result was lost, and a lost check cell must fail the run, not pass it by saying nothing.
 interface SettleableCell {
   status: "pending" | "fulfilled" | "rejected";
   error?: string;

@@ -1,8 +1,9 @@
-// Instruments a cell's compiled JavaScript for the cooperative budget (issue 15, "Hangs": a browser tab runs
-// cells on its main thread, so nothing can terminate them; they must stop themselves). Every loop body
-// (while, do-while, for, for-in, for-of) and every function, method, arrow and generator entry starts with a
-// call `tick(line)`, where `line` is the line of the loop or function in the cell; cell-budget.ts decides when a
-// tick throws. Nothing else changes: text is only inserted, never on a new line, so line numbers stay as they were.
+// Instruments a cell's compiled JavaScript for the cooperative budget (docs/architecture.md, "Decisions": a
+// browser tab runs cells on its main thread, so nothing can terminate them; they must stop themselves). Every
+// loop body (while, do-while, for, for-in, for-of) and every function, method, arrow and generator entry
+// starts with a call `tick(line)`, where `line` is the line of the loop or function in the cell;
+// cell-budget.ts decides when a tick throws. Nothing else changes: text is only inserted, never on a new
+// line, so line numbers stay as they were.
 //
 //   instrumentBudget(body, {tick, lineOffset}) -> the function body with ticks, or the body unchanged when it
 //                                                does not parse (the AsyncFunction constructor then reports it)

@@ -1,10 +1,10 @@
-// The cooperative budget of cells on a thread nothing can terminate (issue 15, "Hangs": the browser tab). A
-// stretch is the time since the thread last ran a macrotask: while cell code runs, the page can neither paint
-// nor handle a click. A cell start begins a stretch; so does the first tick after a macrotask. The ticks
-// budget-transform.ts puts into every loop and function throw once the stretch has lasted longer than its
-// cell's budget, and keep throwing until the thread gets a macrotask, so a `catch` inside a runaway loop cannot
-// keep it going. A generator yielding forever is fine: the runtime asks for its next value once per animation
-// frame, and every frame begins a new stretch.
+// The cooperative budget of cells on a thread nothing can terminate (the browser tab; docs/architecture.md,
+// "Decisions"). A stretch is the time since the thread last ran a macrotask: while cell code runs, the page
+// can neither paint nor handle a click. A cell start begins a stretch; so does the first tick after a
+// macrotask. The ticks budget-transform.ts puts into every loop and function throw once the stretch has
+// lasted longer than its cell's budget, and keep throwing until the thread gets a macrotask, so a `catch`
+// inside a runaway loop cannot keep it going. A generator yielding forever is fine: the runtime asks for its
+// next value once per animation frame, and every frame begins a new stretch.
 //
 //   startStretch(cell, budgetMs)     a cell's code starts (cell-definitions.ts)
 //   leaveCell()                      the runtime's call of a cell's code returned or threw

@@ -1,7 +1,8 @@
-// Lets cells start one macrotask at a time, in notebook order, for the headless worker (issue 15): the runtime
-// computes independent cells last-defined first (Observable's queue is a stack), so a cell that never returns
-// could start before cells above it and keep them from ever running. Through the gate, every cell above it has
-// started (and a synchronous one finished and been reported) before it does.
+// Lets cells start one macrotask at a time, in notebook order, for the headless worker
+// (docs/architecture.md): the runtime computes independent cells last-defined first (Observable's queue is a
+// stack), so a cell that never returns could start before cells above it and keep them from ever running.
+// Through the gate, every cell above it has started (and a synchronous one finished and been reported) before
+// it does.
 
 const nextTask = (f: () => void) => (typeof setImmediate === "function" ? setImmediate(f) : setTimeout(f, 0));
 

@@ -3,7 +3,7 @@
 // inputs, a brush is also Plot options, a Plot spec is an object with a marker, an input is also a DOM node).
 import type * as Plot from "@observablehq/plot";
 import { isMarkdown, type MarkdownValue } from "./markdown-value";
-import { isBrushX, isPlotSpec, type BrushX, type PlotSpec } from "./plot-spec";
+import { isBrushX, isPlotSpec, type BrushX, type PlotSpec } from "../../charts/plot-spec";
 import { isTimelineView, type TimelineView } from "./timeline-view";
 
 /** An Arrow table, or anything shaped like one (rows, a schema with fields, columns by name). */

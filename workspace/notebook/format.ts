@@ -1,7 +1,7 @@
-// The notebook file format (DESIGN.md, "Notebooks"): Markdown with front matter, ```sql id=name cells,
-// ```ts cells, prose between. The model keeps every byte of the file, so serializeNotebook(parseNotebook(x))
-// === x for every string x, and editing one cell's source re-serializes the rest untouched (marimo's rule:
-// the file is the program; no outputs, no ids stored).
+// The notebook file format (docs/architecture.md, "Data flow"): Markdown with front matter, ```sql id=name
+// cells, ```ts cells, prose between. The model keeps every byte of the file, so
+// serializeNotebook(parseNotebook(x)) === x for every string x, and editing one cell's source re-serializes
+// the rest untouched (marimo's rule: the file is the program; no outputs, no ids stored).
 //
 //   const nb = parseNotebook(text);
 //   nb.frontMatter?.title, nb.frontMatter?.runs        // parsed view of the front matter (raw kept verbatim)

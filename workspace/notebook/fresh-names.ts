@@ -1,4 +1,4 @@
-// Fresh names for cells inserted into a notebook (issue 19: inserting "DUNE: IQR flags" into triage broke 10
+// Fresh names for cells inserted into a notebook (inserting "DUNE: IQR flags" into triage once broke 10
 // cells with "outlierFactor is defined more than once"). Every name the new cells define that the notebook
 // already uses becomes `name2` (or the next free number), in the defining cell and in every reference to it
 // inside the new cells; references to names the new cells do not define are left alone.

@@ -8,7 +8,7 @@
 //   browser Inputs   the form takes the value: set it, read it back (a select ignores an unknown option, a range
 //                    clamps), and restore the default when it did not take
 // Values that are objects (Inputs.search's rows, row objects) are never carried: a fresh cell's rows are new objects.
-import { brushDomain, brushWindowOn, isBrushX, isPlotSpec, plotOffers } from "./plot-spec";
+import { brushDomain, brushWindowOn, isBrushX, isPlotSpec, plotOffers } from "../../charts/plot-spec";
 import { sameValue, type InputElementLike } from "./view-input";
 
 /** Could `value` carry over at all: a primitive, a Date, or an array of those (a window, several choices). */

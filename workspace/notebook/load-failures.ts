@@ -1,5 +1,5 @@
 // A table that failed to load is absent from DuckDB, so a cell reading it would see DuckDB's "Table with name
-// frames does not exist! Did you mean pg_namespace?" (issue 15). This engine wrapper gives such a cell the load
+// frames does not exist! Did you mean pg_namespace?". This engine wrapper gives such a cell the load
 // error instead: the table's own messages, or the run's when its manifest could not be read at all.
 import type { SqlEngine } from "../db/engine";
 import { isBundleTable, tableSource } from "../../bundle/table-sources";

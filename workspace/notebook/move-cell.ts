@@ -1,4 +1,4 @@
-// Moving a cell by one, with the prose that belongs to it (issue 19, "a safe keyboard model").
+// Moving a cell by one, with the prose that belongs to it, so a move never strands a cell's explanation.
 //
 //   moveCell(nb, id, delta: -1 | 1) -> Notebook | null   (null: no neighbour that way)
 //   proseSplit(text) -> {lead, intro}                     where a prose block splits between two cells

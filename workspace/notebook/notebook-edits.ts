@@ -1,5 +1,5 @@
 // The notebook edits the workspace offers besides moving a cell (move-cell.ts): pure Notebook -> Notebook
-// functions, so <jb-notebook> only decides where and when (issue 19, "Authoring").
+// functions, so <jb-notebook> only decides where and when (and the edits are tested without a DOM).
 //
 //   insertCells(nb, at, cells)        -> {nb, index}: the cells, in order, before block `at` (a palette entry, a
 //                                        new cell), and the block index of the first

@@ -1,6 +1,7 @@
-// The one place that reads @observablehq/runtime's private scheduling state (issue 21). Runtime 6.0.1 has no
-// public "idle" signal: a redefinition or a generator's next value marks variables and schedules one compute
-// pass on the next animation frame (runtime.js: runtime_compute, runtime_computeNow). What this reads:
+// The one place that reads @observablehq/runtime's private scheduling state, so a runtime upgrade breaks one
+// file. Runtime 6.0.1 has no public "idle" signal: a redefinition or a generator's next value marks variables
+// and schedules one compute pass on the next animation frame (runtime.js: runtime_compute,
+// runtime_computeNow). What this reads:
 //   _computing    the promise of the scheduled or running pass, null when none is
 //   _dirty        variables redefined since the last pass
 //   _updates      variables to recompute in the next pass

@@ -62,7 +62,7 @@ import { newCellState, type CellState, type CheckResult } from "./cell-state";
 import { cells as cellsOf, withCellSource, type Cell, type Notebook } from "./format";
 import { headlessInputs } from "./headless-inputs";
 import { md } from "./markdown-value";
-import { plot } from "./plot-spec";
+import { plot } from "../../charts/plot-spec";
 import { analyzeNotebook, type CellAnalysis } from "./references";
 import { queryRetryingCollateral } from "./query-retry";
 import { runtimeSchedule } from "./runtime-schedule";

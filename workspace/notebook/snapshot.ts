@@ -1,7 +1,7 @@
 // A notebook's cell values as plain JSON, the same shape in the browser and headless: the parity check
-// (issue 9) compares two of these. Tables become their columns, types and first rows; plots their spec and row
-// count; inputs their value; numbers are kept exactly (NaN/±Infinity and bigint become tagged strings); functions
-// are just "function".
+// (test/browser/parity.test.ts) compares two of these. Tables become their columns, types and first rows;
+// plots their spec and row count; inputs their value; numbers are kept exactly (NaN/±Infinity and bigint
+// become tagged strings); functions are just "function".
 import { classifyDisplay, isTable } from "./display-kind";
 import type { NotebookRuntime } from "./runtime";
 

@@ -1,6 +1,6 @@
-// `${expr}` inside a SQL cell is a bound parameter, never spliced text (DESIGN.md, "Notebooks"; the Perfetto
-// habit of pasting values into SQL is what we avoid). A SQL cell's text is split once into literal parts and
-// expressions; at run time each expression's value is bound to a `?` placeholder, in order.
+// `${expr}` inside a SQL cell is a bound parameter, never spliced text (docs/architecture.md, "Decisions";
+// the Perfetto habit of pasting values into SQL is what we avoid). A SQL cell's text is split once into
+// literal parts and expressions; at run time each expression's value is bound to a `?` placeholder, in order.
 //
 //   parseSqlTemplate("SELECT * FROM tasks WHERE dur > ${tauMs} * 1e6")
 //     -> {parts: ["SELECT * FROM tasks WHERE dur > ", " * 1e6"], expressions: ["tauMs"]}

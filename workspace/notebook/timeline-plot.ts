@@ -3,7 +3,7 @@
 // one facet per track, a row per depth, on the x axis the linked charts under it share (TIMELINE_MARGIN).
 import * as Plot from "@observablehq/plot";
 import type { TimelineBox } from "../../cells/common/timeline-lod";
-import { JANK_COLOR, ON_TIME_COLOR } from "./chart-theme";
+import { JANK_COLOR, ON_TIME_COLOR } from "../../charts/chart-theme";
 import { TIMELINE_MARGIN, type TimelineView } from "./timeline-view";
 
 /**

@@ -1,5 +1,7 @@
 // What view(el) needs of an input element, in both hosts: the real @observablehq/inputs form in the browser,
 // the stand-ins of headless-inputs.ts in Node, a selectable plot (plot-spec.ts) in either.
+export { sameValue } from "../../charts/same-value";
+
 export interface InputElementLike {
   value: unknown;
   addEventListener(type: string, listener: (e: Event) => void): void;
@@ -7,7 +9,7 @@ export interface InputElementLike {
   dispatchEvent(event: Event): boolean;
 }
 
-/** How often a dragged input may re-run its dependents (issue 19: a 1 s drag queued ~4 s of work). */
+/** How often a dragged input may re-run its dependents (unthrottled, a 1 s drag queued ~4 s of work). */
 export const INPUT_INTERVAL_MS = 100;
 
 /** "input" events from NotebookRuntime.setInput (`--set`, tests, the API): a value set, not dragged; never held. */
@@ -150,18 +152,4 @@ function parsedOr(text: string, fallback: unknown): unknown {
   } catch {
     return fallback;
   }
-}
-
-/**
- * Are two input values the same choice? Primitives by identity (a bigint equals the number it converts to, as plots
- * turn bigints into numbers), Dates by time, arrays (brush windows, multiple choices) element by element.
- */
-export function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b || (Number.isNaN(a) && Number.isNaN(b))) return true;
-  if ((typeof a === "bigint" || typeof b === "bigint") && (typeof a === "number" || typeof b === "number"))
-    return Number(a) === Number(b);
-  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
-  if (Array.isArray(a) && Array.isArray(b))
-    return a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
-  return false;
 }

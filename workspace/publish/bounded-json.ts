@@ -1,5 +1,5 @@
 // JSON text of a value with a size limit that is enforced while it is written: a 200 MB cell value never becomes
-// a 200 MB (or, with escaping, an "Invalid string length") string on its way into a report (issue 15).
+// a 200 MB (or, with escaping, an "Invalid string length") string on its way into a report.
 
 class TooBig extends Error {}
 

@@ -1,19 +1,20 @@
-// Publish: one self-contained HTML file of an investigation (issue 9): prose, every plot as inline SVG, result
-// tables (first rows; optionally the full data as a downloadable Arrow file), code folded in <details>, the input
-// values at publish time and the provenance. It runs no code on open: a CSP meta forbids every script, and all
-// rendered Markdown/HTML goes through DOMPurify (script tags, on* attributes and javascript: URLs come out inert).
+// Publish: one self-contained HTML file of an investigation (docs/architecture.md, "Decisions"): prose, every
+// plot as inline SVG, result tables (first rows; optionally the full data as a downloadable Arrow file), code
+// folded in <details>, the input values at publish time and the provenance. It runs no code on open: a CSP
+// meta forbids every script, and all rendered Markdown/HTML goes through DOMPurify (script tags, on*
+// attributes and javascript: URLs come out inert).
 //
 //   publishNotebook(nb, states, context) -> string
 // Host-independent: the browser passes its `document` and DOMPurify; Node uses node-context.ts (jsdom).
 import * as Plot from "@observablehq/plot";
 import type { Notebook } from "../notebook/format";
-import { CHART_CSS, themePlot } from "../notebook/chart-theme";
+import { CHART_CSS, themePlot } from "../../charts/chart-theme";
 import { classifyDisplay, type TableLike } from "../notebook/display-kind";
-import { plotSpecToOptions } from "../notebook/plot-spec";
+import { plotSpecToOptions } from "../../charts/plot-spec";
 import { timelinePlot } from "../notebook/timeline-plot";
-import { formatValue } from "../app/format-value";
+import { formatValue } from "../../charts/format-value";
 import { boundedJson, describeValue } from "./bounded-json";
-import type { Sanitize } from "./sanitize";
+import type { Sanitize } from "../../charts/sanitize";
 import type { CellState } from "../notebook/runtime";
 import { inputLabel } from "../notebook/view-input";
 import { renderMarkdown } from "../notebook/markdown-render";
@@ -59,7 +60,7 @@ export interface PublishContext {
   maxChars?: number;
 }
 
-export { createSanitize, PURIFY_CONFIG, type Sanitize } from "./sanitize";
+export { createSanitize, PURIFY_CONFIG, type Sanitize } from "../../charts/sanitize";
 
 export const CSP =
   "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:; script-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'";
@@ -97,7 +98,7 @@ function base64(bytes: Uint8Array): string {
 
 function renderTable(t: TableLike, label: string, ctx: PublishContext): string {
   const head = Math.min(ctx.headRows ?? 10, t.numRows);
-  // Issue 19: the rest (up to a bound) is in the page, folded behind a "show all" box that needs no script.
+  // The rest (up to a bound) is in the page, folded behind a "show all" box: readable without any script.
   const n = Math.min(Math.max(head, ctx.maxRows ?? 200), t.numRows);
   const fields = t.schema.fields;
   const cols = fields.map((f) => ({ name: f.name, vec: t.getChild(f.name) }));

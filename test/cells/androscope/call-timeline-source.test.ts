@@ -10,7 +10,7 @@ import {
   callTimelineSummaryQueries,
 } from "../../../cells/androscope/call-timeline-summary";
 import type { TimelineQuerySource } from "../../../cells/common/timeline-lod";
-import { createNodeEngine } from "../../../workspace/node/duckdb-node";
+import { createNodeEngine } from "../../../workspace/db/node/duckdb-node";
 import type { SqlEngine } from "../../../workspace/db/engine";
 import { callsTable, HAND_THREADS } from "./call-table";
 

@@ -3,7 +3,7 @@
 import type { Table } from "apache-arrow";
 import { encodeStream } from "../../../bundle/encode-stream";
 import { callTimelineQuery, type CallTimelineOptions } from "../../../cells/androscope/call-timeline";
-import { createNodeEngine } from "../../../workspace/node/duckdb-node";
+import { createNodeEngine } from "../../../workspace/db/node/duckdb-node";
 import { suiteEngine } from "../../support/suite-engine";
 import { rowsOf, type Out } from "./call-timeline-reference";
 

@@ -2,9 +2,15 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildCalls } from "../../../collectors/method-trace-calls";
 import { partitionSegments, type SegmentInput } from "../../../cells/androscope/segment-partition";
-import { callSegments, callSegmentsPlot } from "../../../cells/androscope/segments";
+import { callSegments, callSegmentsPlot, type CallSegments } from "../../../cells/androscope/segments";
+import * as Plot from "@observablehq/plot";
+import { parseHTML } from "linkedom";
+import { themePlot } from "../../../charts/chart-theme";
+import { chartOptions, plotWithoutWarnings } from "../../golden-svg";
 import { readMethodTrace, type TraceClock } from "../../../collectors/sources/method-trace";
 import { writeMethodTrace, type TraceRecordSpec } from "../../../collectors/sources/method-trace-writer";
+
+const { document } = parseHTML("<!doctype html><html><body></body></html>");
 
 interface Seg {
   start: number;
@@ -321,6 +327,25 @@ describe("callSegments on call records", () => {
       "cpu",
       true,
     ]);
+  });
+
+  it("draws its chart without a Plot warning, CPUs as categories in numeric order (cpu 10 after cpu 2)", () => {
+    // Thread and CPU ids are strings of digits: Plot warned "strings that appear to be numbers" on both scales.
+    const n = 4;
+    const s = {
+      cpus: "records",
+      pieces: {
+        call: Int32Array.from({ length: n }, (_, i) => i),
+        thread: Int32Array.from([7, 7, 12, 12]),
+        cpu: Int32Array.from([10, 2, 1, 2]),
+        start: Float64Array.from([0, 1e6, 2e6, 3e6]),
+        end: Float64Array.from([1e6, 2e6, 3e6, 4e6]),
+      },
+    } as unknown as CallSegments;
+    const chart = callSegmentsPlot(s);
+    expect(chart.layout.color).toMatchObject({ type: "categorical", domain: ["1", "2", "10"] });
+    const figure = plotWithoutWarnings({ ...themePlot(chartOptions(chart)), document } as Plot.PlotOptions);
+    expect((figure as unknown as Plot.Plot).scale("color")!.domain).toEqual(["1", "2", "10"]);
   });
 
   it("refuses a thread-cpu trace and cpus records without CPU ids", () => {

@@ -14,7 +14,7 @@ import {
   queueTimeline,
   queueTimelinePlot,
 } from "../../../cells/diagdroid/index";
-import type { PlotSpec } from "../../../workspace/notebook/plot-spec";
+import type { PlotSpec } from "../../../charts/plot-spec";
 import { chartOptions } from "../../golden-svg";
 import { tasksTable, type T } from "./tasks-fixture";
 
@@ -106,7 +106,7 @@ describe("anomalyReport", () => {
     expect(text).toContain("  AsyncTask.executeOnExecutor(<Xposed>)");
     expect(text).toContain("4.   cases of queuing time ≥ 500ms: 0");
   });
-  it("prints the τ the groups were judged against when none is passed (issue 20: τ moved, report said 500)", () => {
+  it("prints the τ the groups were judged against when none is passed (it once said 500)", () => {
     const groups = anomalousGroups(tasks, contexts, { tauMs: 1500 });
     expect(groups.every((g) => g.tauMs === 1500)).toBe(true);
     const text = anomalyReport(groups);

@@ -10,7 +10,7 @@ import { preprocessRenderOps } from "../../../cells/draw/render-trace";
 import { FEATURE_NAMES } from "../../../cells/draw/interaction-features";
 import { userInteractions } from "../../../cells/draw/user-interactions";
 import { renderOps, type OpRow } from "./render-ops-fixture";
-import type { PlotSpec } from "../../../workspace/notebook/plot-spec";
+import type { PlotSpec } from "../../../charts/plot-spec";
 import { chartOptions, goldenSvgMismatch } from "../../golden-svg";
 
 const MS = 1_000_000;

@@ -4,8 +4,8 @@ import * as Plot from "@observablehq/plot";
 import { parseHTML } from "linkedom";
 import { describe, expect, it } from "vitest";
 import { makeBundleTable } from "../../../bundle/table-builder";
+import { apriori } from "../../../cells/dune/context-rules";
 import {
-  apriori,
   aprioriPlot,
   deviationLabels,
   deviationLabelsPlot,
@@ -18,7 +18,7 @@ import {
   similarityWeights,
   similarityWeightsPlot,
 } from "../../../cells/dune/index";
-import type { PlotSpec } from "../../../workspace/notebook/plot-spec";
+import type { PlotSpec } from "../../../charts/plot-spec";
 import { chartOptions, goldenSvgMismatch } from "../../golden-svg";
 
 const { document } = parseHTML("<!doctype html><html><body></body></html>");

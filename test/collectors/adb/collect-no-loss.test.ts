@@ -1,4 +1,4 @@
-// Nothing collected is lost (#14, #15): a run in which the app draws nothing still writes its tasks, method
+// Nothing collected is lost: a run in which the app draws nothing still writes its tasks, method
 // trace and heap samples; the heap samples are the phone's dumpsys meminfo figures at each sample's Uptime;
 // after a disconnect the manifest says which requested data (method trace, counters) was lost.
 import { describe, expect, it } from "vitest";

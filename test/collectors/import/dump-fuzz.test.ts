@@ -79,7 +79,7 @@ describe("framestats and gfxinfo importers under fuzz", () => {
     );
   });
 
-  it("a cut inside a line, even past the totals the tables hold, is never complete (#15)", () => {
+  it("a cut inside a line, even past the totals the tables hold, is never complete", () => {
     // found by the fuzz bench: api23 cut inside "Total DisplayList:  31.36 kB", its last line, read as complete
     const api23 = FILES[3]!;
     const r = importText(api23.slice(0, api23.length - 5))!;

@@ -1,4 +1,4 @@
-// Fuzzing the method trace and simpleperf stat importers with mutants of the real fixtures (issue 15): every
+// Fuzzing the method trace and simpleperf stat importers with mutants of the real fixtures: every
 // input ends in a result or our own error, quickly; nothing impossible comes back unflagged; no cut file is
 // "complete". Bounded: a fixed number of runs per property, each input under a generous time limit.
 import { readFileSync, readdirSync } from "node:fs";

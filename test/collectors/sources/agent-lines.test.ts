@@ -236,7 +236,7 @@ describe("agent protocol v2 against recorded lines", () => {
   });
 });
 
-describe("a line cut mid-number (#15)", () => {
+describe("a line cut mid-number", () => {
   const lines = [
     "jb1 0 task 1 thread java.lang.Thread@1 - T 3602001000000 0",
     "jb1 1 begin 1 3602002000000 8140 t",

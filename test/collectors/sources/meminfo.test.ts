@@ -262,7 +262,7 @@ describe("parseMeminfo: failures and bad input", () => {
     ]);
   });
 
-  it("cut inside a figure (no newline at the end): the short number is not read, the cut is said (#15)", () => {
+  it("cut inside a figure (no newline at the end): the short number is not read, the cut is said", () => {
     const file = "droid-monitor_api23_meminfo.txt";
     const text = readFileSync(join(FIXTURES, file), "utf8");
     // line 24 reads "        TOTAL   145991   101701 ...": cut after "1459", the PSS total would read 1,459 KB

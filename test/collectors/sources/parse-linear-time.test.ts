@@ -1,4 +1,4 @@
-// Parse time grows linearly with line length (issue 15: a 300 KB `a/a/...` token stalled the framestats parser for
+// Parse time grows linearly with line length (a 300 KB `a/a/...` token stalled the framestats parser for
 // over 150 s). The parsers run in a child process with a hard timeout, so a quadratic one fails the test instead
 // of hanging it.
 import { spawnSync } from "node:child_process";

@@ -1,4 +1,4 @@
-// Which notebook ?notebook=NAME opens, and the errors when none (issue 19): a dev server's SPA fallback answers
+// Which notebook ?notebook=NAME opens, and the errors when none: a dev server's SPA fallback answers
 // every unknown path with its index.html, which must never be taken for a notebook.
 import { describe, expect, it } from "vitest";
 import {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newManifest } from "../../../bundle/manifest";
 import { makeBundleTable } from "../../../bundle/table-builder";
-import { overviewChartData } from "../../../workspace/app/overview-chart";
-import { createNodeEngine } from "../../../workspace/node/duckdb-node";
+import { overviewChartData } from "../../../workspace/app/overview-data";
+import { createNodeEngine } from "../../../workspace/db/node/duckdb-node";
 import type { SqlEngine } from "../../../workspace/db/engine";
 import { loadTables } from "../../support/memory-bundle";
 

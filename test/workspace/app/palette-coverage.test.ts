@@ -1,6 +1,6 @@
-// Every analysis in cells/ is in reach from the palette (issue 20): each function or constant a paper's index.ts
+// Every analysis in cells/ is in reach from the palette: each function or constant a paper's index.ts
 // exports is called by some palette entry as jb.<paper>.<name>, or is listed here as a helper with the reason it
-// has no entry of its own. And the DiagDroid entry's two thresholds, moved from outside, change its report.
+// has no entry of its own (internal helpers are not in jb: test/cells/jb-namespace.test.ts). And the DiagDroid entry's two thresholds, moved from outside, change its report.
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,24 +10,9 @@ import { ANALYSES } from "../../../workspace/app/analysis-palette";
 import { insertCell, parseNotebook, serializeNotebook } from "../../../workspace/notebook/format";
 import { SAMPLES_DIR, runNotebookFile } from "../../../workspace/node/headless";
 
+const DEFAULTS = "the paper's parameters, each written once: notebooks read them and the results carry them";
 const COLUMN_READERS = "column readers for cells and notebooks' own code, not an analysis";
-const TIMELINE_MATH = "zoom and pan of jb.timeline's window";
-const TIMELINE_LOD = "the in-memory level of detail behind jb.timeline";
 const HELPERS: Record<string, string> = {
-  "androscope.CACHE_SCHEMA":
-    "the timeline summary cache's schema version, used by callTimelineSummaryQueries",
-  "androscope.callTimelineQuery":
-    "one zoom level's query, run by callTimelineSource (the call timeline entries reach it through jb.timeline)",
-  "androscope.callTimelineExtentQuery":
-    "a run's extent and lanes without a summary: the timeline bench's direct path",
-  "androscope.checkHpcColumns": "validates hpc_samples for counterSeries and attributeCounters",
-  "androscope.exclusiveSegments": "each call's own running stretches, inside attributeCounters",
-  "androscope.hpcColumns": "reads hpc_samples for counterSeries and attributeCounters",
-  "androscope.shortMethodName":
-    "a method's chart label (class without package, simple parameter types), in methodProfilePlot",
-  "androscope.methodName": "formats one method of methodList",
-  "androscope.summaryLanes": "part of callTimelineSummary (the lanes of the summary rows)",
-  "androscope.summaryWindowQuery": "part of callTimelineQuery (the summary's cells in a window)",
   "common.PLAUSIBLE_FRAMES_SQL": "a SQL fragment for notebooks' own frame queries",
   "common.bigint64": COLUMN_READERS,
   "common.bool": COLUMN_READERS,
@@ -41,52 +26,15 @@ const HELPERS: Record<string, string> = {
   "common.stringCodes": COLUMN_READERS,
   "common.utf8": COLUMN_READERS,
   "common.utf8List": COLUMN_READERS,
-  "common.suspectRows": "which frames rows are implausible; frameMetrics applies it",
-  "common.timeWindow": "validates a [start, end] window for the AndroScope cells that take one",
   "common.TIME_AXIS": "the x geometry the timeline and the charts linked under it share",
-  "common.MIN_SPAN_NS": TIMELINE_MATH,
-  "common.clampWindow": TIMELINE_MATH,
-  "common.zoomWindow": TIMELINE_MATH,
-  "common.panWindow": TIMELINE_MATH,
-  "common.pixelOf": TIMELINE_MATH,
-  "common.inWindow": TIMELINE_MATH,
-  "common.timelineLod": TIMELINE_LOD,
-  "common.timelineTracks": TIMELINE_LOD,
-  "common.timelineExtent": TIMELINE_LOD,
-  "androscope.callTimelineRows": "reads the call timeline query's rows for jb.timeline",
-  "diagdroid.Heap": "the priority queue of the queue sweep",
-  "diagdroid.TASK_STATES": "names of queueData's task states",
-  "diagdroid.boundedEditDistance": "the banded edit distance contextGroups uses",
-  "diagdroid.editDistance": "frame edit distance (§4.2), inside contextGroups",
-  "diagdroid.editScratch": "scratch buffers for boundedEditDistance",
-  "diagdroid.contextFrames": "reads the contexts table for anomalousGroups",
-  "diagdroid.contextGroups": "context clustering, run by anomalousGroups with the entry's distance input",
-  "diagdroid.queueData": "the typed columns queueMetrics, anomalousGroups and queueTimeline share",
-  "diagdroid.readTaskColumns": "reads the tasks table for queueData",
-  "diagdroid.sweepQueues": "the queue sweep behind queueData",
-  "diagdroid.waitedBehindColumns": "waitedBehind over read columns, used by anomalousGroups",
   "draw.FEATURE_NAMES": "names of the interaction features",
-  "draw.OPS": "render op names of the render_ops table",
-  "draw.VIEW_STATS": "names of the per-view statistics behind the features",
-  "draw.VISIBILITIES": "View visibility values of the render_ops table",
-  "draw.clippedArea": "geometry inside frameCoverage",
   "draw.contributions": "one feature's contributions, inside rootCauses (Eq. 3)",
-  "draw.correlationGraph": "the Bayesian network, learnt by rootCauses",
-  "draw.countIn": "a counting helper of the interaction features",
-  "draw.discretize": "equal-frequency bins, inside correlationGraph",
-  "draw.frameDisplaySeconds": "how long each frame stayed on screen, inside renderingEfficiency",
-  "draw.interactionOf": "one interaction's features, inside userInteractions",
-  "draw.pearson": "correlation, inside correlationGraph",
-  "draw.significanceScores": "Algorithm 1, run by rootCauses (its scores are in the root cause entry)",
-  "draw.visiblePixels": "visible pixels of a frame, inside renderingEfficiency",
-  "dune.METRIC_DIRECTION": "which way each metric regresses, for deviationLabels",
-  "dune.apriori": "aprioriReport's rules alone (the context rules entry uses the report)",
-  "dune.clusterMembers": "the members of a similarity cluster, inside deviationLabels",
   "dune.formatRule": "formats a rule for tables; aprioriPlot uses it",
-  "dune.isMissingValue": "what counts as a missing context value",
   "dune.similarityWeights":
     "run by deviationLabels; the similarity entry draws its result (similarityWeightsPlot)",
-  "dune.quartiles": "Q1 and Q3 alone, inside iqrFlags",
+  "diagdroid.defaults": DEFAULTS,
+  "draw.defaults": DEFAULTS,
+  "dune.defaults": DEFAULTS,
 };
 
 const called = new Set(
@@ -103,7 +51,7 @@ describe("the palette reaches every analysis in cells/", () => {
   it("lists no helper that an entry calls or that cells no longer export", () => {
     expect(Object.keys(HELPERS).filter((h) => called.has(h) || !exported.includes(h))).toEqual([]);
   });
-  it("reaches the analyses issue 20 names", () => {
+  it("reaches each paper's headline analyses", () => {
     for (const name of [
       "draw.rootCauses",
       "draw.correlationGraphPlot",

@@ -1,4 +1,4 @@
-// The status line counts only runs that loaded and lists each failed one with what was missing where (issue 19).
+// The status line counts only runs that loaded and lists each failed one with what was missing where.
 import { describe, expect, it } from "vitest";
 import type { Manifest } from "../../../bundle/manifest";
 import type { LoadedRun } from "../../../workspace/app/session";

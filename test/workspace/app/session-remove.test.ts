@@ -5,11 +5,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { folderSource } from "../../../bundle/node-io";
-import { packBundle } from "../../../bundle/pack-bundle";
+import { packBundle } from "../../../workspace/db/node/pack-bundle";
 import { removeRun } from "../../../workspace/app/remove-run";
 import { Session } from "../../../workspace/app/session";
 import { listTables, type SqlEngine } from "../../../workspace/db/engine";
-import { createNodeEngine } from "../../../workspace/node/duckdb-node";
+import { createNodeEngine } from "../../../workspace/db/node/duckdb-node";
 
 const SAMPLES = "workspace/public/samples";
 const A = "k9-galaxy-s21-android12-r1";

@@ -1,4 +1,4 @@
-// The workspace's URL state (issue 19): notebook and runs written so a reload opens the same thing.
+// The workspace's URL state: notebook and runs written so a reload opens the same thing.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { runsParam, runsToWrite, withUrlState } from "../../../workspace/app/url-state";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { newManifest } from "../../../bundle/manifest";
 import { makeBundleTable } from "../../../bundle/table-builder";
-import { createNodeEngine } from "../../../workspace/node/duckdb-node";
+import { createNodeEngine } from "../../../workspace/db/node/duckdb-node";
 import { LOAD_CHUNK_ROWS } from "../../../bundle/table-chunks";
 import { listTables } from "../../../workspace/db/engine";
 import { loadTables } from "../../support/memory-bundle";

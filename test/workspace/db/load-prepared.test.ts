@@ -8,7 +8,7 @@ import { newManifest } from "../../../bundle/manifest";
 import { folderSource, readBundleFolder, writeBundleFolder } from "../../../bundle/node-io";
 import { prepareBundle } from "../../../bundle/prepare-bundle";
 import { makeBundleTable } from "../../../bundle/table-builder";
-import { createNodeEngine } from "../../../workspace/node/duckdb-node";
+import { createNodeEngine } from "../../../workspace/db/node/duckdb-node";
 import { LOAD_CHUNK_ROWS } from "../../../bundle/table-chunks";
 import { quoteIdent, type SqlEngine } from "../../../workspace/db/engine";
 import { loadPreparedBundle } from "../../../workspace/db/load-prepared";

@@ -1,4 +1,4 @@
-// Parity of the engines (issue 18, item 3): every notebook in notebooks/ run headless on DuckDB-WASM (1.4, the
+// Parity of the engines (docs/scaling.md): every notebook in notebooks/ run headless on DuckDB-WASM (1.4, the
 // browser's engine) and on native DuckDB (@duckdb/node-api 1.5) gives the same value in every cell.
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -6,8 +6,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { cells, parseNotebook } from "../../../workspace/notebook/format";
 import { runNotebookFile, type HeadlessResult } from "../../../workspace/node/headless";
 import { snapshotNotebook } from "../../../workspace/notebook/snapshot";
-import { createNativeEngine } from "../../../workspace/node/duckdb-native";
-import { createNodeEngine } from "../../../workspace/node/duckdb-node";
+import { createNativeEngine } from "../../../workspace/db/node/duckdb-native";
+import { createNodeEngine } from "../../../workspace/db/node/duckdb-node";
 import { differences } from "../../support/snapshot-diff";
 import { NOTEBOOKS, unfinishedCells } from "../../support/notebook-paths";
 

@@ -4,12 +4,13 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newManifest } from "../../../bundle/manifest";
 import { folderSource, readBundleFolder, writeBundleFolder } from "../../../bundle/node-io";
-import { packBundle } from "../../../bundle/pack-bundle";
+import { packBundle } from "../../../workspace/db/node/pack-bundle";
 import { prepareBundle } from "../../../bundle/prepare-bundle";
 import { makeBundleTable } from "../../../bundle/table-builder";
-import { OVERVIEW_SLICES, overviewChartData } from "../../../workspace/app/overview-chart";
+import { OVERVIEW_SLICES } from "../../../bundle/overview-sql";
+import { overviewChartData } from "../../../workspace/app/overview-data";
 import { Session } from "../../../workspace/app/session";
-import { createNodeEngine } from "../../../workspace/node/duckdb-node";
+import { createNodeEngine } from "../../../workspace/db/node/duckdb-node";
 import { listTables, type SqlEngine } from "../../../workspace/db/engine";
 import { loadPreparedBundle } from "../../../workspace/db/load-prepared";
 

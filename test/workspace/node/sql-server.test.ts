@@ -4,8 +4,8 @@ import { networkInterfaces, tmpdir } from "node:os";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lakeAdd } from "../../../bundle/lake-add";
-import { packBundle } from "../../../bundle/pack-bundle";
+import { lakeAdd } from "../../../workspace/db/node/lake-add";
+import { packBundle } from "../../../workspace/db/node/pack-bundle";
 import { RemoteHttpEngine } from "../../../workspace/db/remote-http-engine";
 import { startSqlServer, type SqlServer } from "../../../workspace/node/sql-server";
 

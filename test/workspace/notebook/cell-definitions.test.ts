@@ -1,4 +1,4 @@
-// A ts cell's last expression is its value (Observable's rule, issue 19), and rerun() re-executes cells whose code
+// A ts cell's last expression is its value (Observable's rule), and rerun() re-executes cells whose code
 // did not change ("Run all", a cell's run button, runs added or removed).
 import { tableFromArrays, type Table } from "apache-arrow";
 import { describe, expect, it } from "vitest";

@@ -1,9 +1,10 @@
-// One classifier decides what a displayed value is for the page, publish and the snapshot (issue 21).
+// One classifier decides what a displayed value is for the page, publish and the snapshot, so the three
+// agree.
 import { tableFromArrays } from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import { classifyDisplay } from "../../../workspace/notebook/display-kind";
 import { md } from "../../../workspace/notebook/markdown-value";
-import { brushX, plot } from "../../../workspace/notebook/plot-spec";
+import { brushX, plot } from "../../../charts/plot-spec";
 import { snapshotValue } from "../../../workspace/notebook/snapshot";
 import { escapeHtml, renderDisplay } from "../../../workspace/publish/publish";
 

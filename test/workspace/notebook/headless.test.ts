@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync, cpSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createNodeEngine } from "../../../workspace/node/duckdb-node";
+import { createNodeEngine } from "../../../workspace/db/node/duckdb-node";
 import { cleanNotebookRun } from "../../support/clean-notebook-run";
 import { suiteEngine } from "../../support/suite-engine";
 import { parseNotebook } from "../../../workspace/notebook/format";

@@ -15,7 +15,7 @@ import {
   plot,
   plotSpecToOptions,
   type PlotSpec,
-} from "../../../workspace/notebook/plot-spec";
+} from "../../../charts/plot-spec";
 import { NotebookRuntime } from "../../../workspace/notebook/runtime";
 import { sameValue, type InputElementLike } from "../../../workspace/notebook/view-input";
 

@@ -1,7 +1,7 @@
-// The headless runner (jankbook run / publish) shows a ts cell's last expression too (issue 19): same runtime.
+// The headless runner (jankbook run / publish) shows a ts cell's last expression too: same runtime.
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createNodeEngine } from "../../../workspace/node/duckdb-node";
+import { createNodeEngine } from "../../../workspace/db/node/duckdb-node";
 import { isMarkdown } from "../../../workspace/notebook/runtime";
 import { cleanNotebookRun } from "../../support/clean-notebook-run";
 import { suiteEngine } from "../../support/suite-engine";

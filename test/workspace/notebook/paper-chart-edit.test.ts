@@ -1,4 +1,4 @@
-// Every paper chart is a spec the plot form can edit (issue 20): its channels are columns the form offers, an edit
+// Every paper chart is a spec the plot form can edit: its channels are columns the form offers, an edit
 // wraps the chart call in a plot({...}) literal that, run again, draws the edited chart, and a second edit changes
 // that literal.
 import * as Plot from "@observablehq/plot";
@@ -8,7 +8,7 @@ import { makeBundleTable } from "../../../bundle/table-builder";
 import * as jb from "../../../cells/index";
 import type { ViewEfficiency } from "../../../cells/draw/rendering-efficiency";
 import { columnsOf } from "../../../workspace/components/jb-plot-form";
-import { editPlot, plotTargets } from "../../../workspace/notebook/plot-edit";
+import { editPlot, plotTargets } from "../../../charts/plot-edit";
 import {
   CHANNELS,
   isPlotSpec,
@@ -16,7 +16,7 @@ import {
   plotRows,
   plotSpecToOptions,
   type PlotSpec,
-} from "../../../workspace/notebook/plot-spec";
+} from "../../../charts/plot-spec";
 import { tasksTable } from "../../cells/diagdroid/tasks-fixture";
 
 const { document } = parseHTML("<!doctype html><html><body></body></html>");

@@ -4,7 +4,7 @@ import * as Plot from "@observablehq/plot";
 import { parseHTML } from "linkedom";
 import { describe, expect, it } from "vitest";
 import { parseNotebook } from "../../../workspace/notebook/format";
-import { brushInterval, brushX, isBrushX, plot } from "../../../workspace/notebook/plot-spec";
+import { brushInterval, brushX, isBrushX, plot } from "../../../charts/plot-spec";
 import { NotebookRuntime } from "../../../workspace/notebook/runtime";
 
 const chart = {

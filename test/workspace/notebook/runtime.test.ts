@@ -2,7 +2,7 @@ import { tableFromArrays, type Table } from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import type { SqlEngine } from "../../../workspace/db/engine";
 import { cells, parseNotebook } from "../../../workspace/notebook/format";
-import { isPlotSpec } from "../../../workspace/notebook/plot-spec";
+import { isPlotSpec } from "../../../charts/plot-spec";
 import { NotebookRuntime, isMarkdown, type CellState } from "../../../workspace/notebook/runtime";
 
 const nbOf = (...sources: string[]) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createNodeEngine } from "../../../workspace/node/duckdb-node";
+import { createNodeEngine } from "../../../workspace/db/node/duckdb-node";
 import { suiteEngine } from "../../support/suite-engine";
 import { bindSqlTemplate, parseSqlTemplate, sqlTag } from "../../../workspace/notebook/sql-template";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { BoundSql, TimelineBox, TimelineQuerySource } from "../../../cells/common/timeline-lod";
 import { fitName, timelinePlot } from "../../../workspace/notebook/timeline-plot";
-import { JANK_COLOR } from "../../../workspace/notebook/chart-theme";
+import { JANK_COLOR } from "../../../charts/chart-theme";
 import { TimelineView, timeline } from "../../../workspace/notebook/timeline-view";
 import { inputsHeldBack } from "../../../workspace/notebook/view-input";
 

@@ -1,4 +1,5 @@
-// The one manifest-to-provenance mapping used by the Publish button and both headless runners (issue 21).
+// The one manifest-to-provenance mapping used by the Publish button and both headless runners, so the three
+// cannot drift apart.
 import { describe, expect, it } from "vitest";
 import { newManifest } from "../../../bundle/manifest";
 import { notebookProvenance, runProvenance } from "../../../workspace/publish/provenance";

@@ -17,7 +17,7 @@ function rendered(options: { headRows?: number; maxRows?: number } = {}) {
   return new JSDOM(renderDisplay(table, "t", ctx)).window.document;
 }
 
-describe("published tables (issue 19)", () => {
+describe("published tables", () => {
   it("shows the first 10 rows formatted, the rest folded behind a 'show all' box", () => {
     const doc = rendered();
     const [head, more] = [...doc.querySelectorAll("tbody")];

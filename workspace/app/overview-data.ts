@@ -1,0 +1,60 @@
+// What the run overview draws, read from the loaded runs: every frame, or the slowest frame of each time slice
+// for long runs (a packed run's slices read as packed), with UI events and logcat's jank events.
+import { tableExists, type SqlEngine } from "../db/engine";
+import {
+  EVENTS_PACKED_SQL,
+  EVENTS_SQL,
+  FRAMES_BUCKETED_SQL,
+  FRAMES_PACKED_SQL,
+  FRAMES_SQL,
+  LOG_EVENTS_SQL,
+  OVERVIEW_MAX_DOTS,
+  OVERVIEW_SLICES,
+  PACKED_OVERVIEW,
+} from "../../bundle/overview-sql";
+
+type Row = Record<string, unknown>;
+
+export async function overviewChartData(
+  engine: SqlEngine,
+  hasEvents: boolean,
+  { maxDots = OVERVIEW_MAX_DOTS, slices = OVERVIEW_SLICES }: { maxDots?: number; slices?: number } = {},
+) {
+  const total = Number(
+    (await engine.query("SELECT count(*)::BIGINT AS n FROM frames WHERE suspect IS NULL"))
+      .getChild("n")!
+      .get(0),
+  );
+  const suspect = Number(
+    (await engine.query("SELECT count(*)::BIGINT AS n FROM frames WHERE suspect IS NOT NULL"))
+      .getChild("n")!
+      .get(0),
+  );
+  const bucketed = total > maxDots;
+  const packed =
+    Number(
+      (
+        await engine.query(
+          "SELECT count(*)::INTEGER AS n FROM information_schema.tables WHERE table_catalog = current_database() AND table_schema = ?",
+          [PACKED_OVERVIEW],
+        )
+      )
+        .getChild("n")!
+        .get(0),
+    ) > 0;
+  const frameTable = !bucketed
+    ? await engine.query(FRAMES_SQL)
+    : packed && slices === OVERVIEW_SLICES
+      ? await engine.query(FRAMES_PACKED_SQL, [slices, slices])
+      : await engine.query(FRAMES_BUCKETED_SQL, [slices, slices]);
+  const frames = frameTable.toArray().map((r: Row) => ({ ...r })) as Row[];
+  const events = hasEvents
+    ? ((await engine.query(packed ? EVENTS_PACKED_SQL : EVENTS_SQL))
+        .toArray()
+        .map((r: Row) => ({ ...r })) as Row[])
+    : [];
+  const logEvents = (await tableExists(engine, "log_events"))
+    ? ((await engine.query(LOG_EVENTS_SQL)).toArray().map((r: Row) => ({ ...r })) as Row[])
+    : [];
+  return { frames, events, logEvents, bucketed, totalFrames: total, suspectFrames: suspect };
+}

@@ -1,0 +1,132 @@
+// Native DuckDB results as Arrow tables, typed the way DuckDB-WASM types them (DuckDB's Arrow converter:
+// HUGEINT and DECIMAL as Decimal128, DATE as Date32, TIMESTAMP as microseconds), so cells see the same
+// values under either engine. Built with the apache-arrow instance DuckDB-WASM's own results use
+// (docs/architecture.md).
+import { createRequire } from "node:module";
+import { DuckDBTypeId, type DuckDBResultReader, type DuckDBType, type DuckDBValue } from "@duckdb/node-api";
+import type * as ArrowModule from "apache-arrow";
+
+const arrow = createRequire(import.meta.url)("apache-arrow") as typeof ArrowModule;
+
+type Any = ArrowModule.DataType;
+
+/** The Arrow type DuckDB-WASM gives a column of this DuckDB type. */
+function arrowTypeOf(type: DuckDBType, column: string): Any {
+  const t = type as DuckDBType & {
+    width?: number;
+    scale?: number;
+    valueType?: DuckDBType;
+    entryNames?: string[];
+    entryTypes?: DuckDBType[];
+  };
+  switch (type.typeId) {
+    case DuckDBTypeId.BOOLEAN:
+      return new arrow.Bool();
+    case DuckDBTypeId.TINYINT:
+      return new arrow.Int8();
+    case DuckDBTypeId.SMALLINT:
+      return new arrow.Int16();
+    case DuckDBTypeId.INTEGER:
+      return new arrow.Int32();
+    case DuckDBTypeId.BIGINT:
+      return new arrow.Int64();
+    case DuckDBTypeId.UTINYINT:
+      return new arrow.Uint8();
+    case DuckDBTypeId.USMALLINT:
+      return new arrow.Uint16();
+    case DuckDBTypeId.UINTEGER:
+      return new arrow.Uint32();
+    case DuckDBTypeId.UBIGINT:
+      return new arrow.Uint64();
+    case DuckDBTypeId.FLOAT:
+      return new arrow.Float32();
+    case DuckDBTypeId.DOUBLE:
+      return new arrow.Float64();
+    case DuckDBTypeId.VARCHAR:
+    case DuckDBTypeId.ENUM:
+    case DuckDBTypeId.SQLNULL:
+      return new arrow.Utf8();
+    case DuckDBTypeId.HUGEINT:
+      return new arrow.Decimal(0, 38, 128);
+    case DuckDBTypeId.DECIMAL:
+      return new arrow.Decimal(t.scale!, t.width!, 128);
+    case DuckDBTypeId.DATE:
+      return new arrow.DateDay();
+    case DuckDBTypeId.TIMESTAMP:
+      return new arrow.TimestampMicrosecond();
+    case DuckDBTypeId.LIST:
+      return new arrow.List(new arrow.Field("l", arrowTypeOf(t.valueType!, column), true));
+    case DuckDBTypeId.STRUCT:
+      return new arrow.Struct(
+        t.entryNames!.map(
+          (n, i) => new arrow.Field(n, arrowTypeOf(t.entryTypes![i]!, `${column}.${n}`), true),
+        ),
+      );
+  }
+  throw new Error(`column ${column}: DuckDB type ${type.toString()} has no Arrow form in the native engine`);
+}
+
+/** A DuckDB value as the JS value apache-arrow's builders take for its Arrow type. */
+function jsOf(value: DuckDBValue, type: DuckDBType): unknown {
+  if (value === null) return null;
+  const v = value as unknown as {
+    items?: DuckDBValue[];
+    entries?: Record<string, DuckDBValue>;
+    days?: number;
+    micros?: bigint;
+  };
+  const t = type as DuckDBType & { valueType?: DuckDBType; entryNames?: string[]; entryTypes?: DuckDBType[] };
+  switch (type.typeId) {
+    case DuckDBTypeId.LIST:
+      return v.items!.map((item) => jsOf(item, t.valueType!));
+    case DuckDBTypeId.STRUCT:
+      return Object.fromEntries(
+        t.entryNames!.map((n, i) => [n, jsOf(v.entries![n] ?? null, t.entryTypes![i]!)]),
+      );
+    case DuckDBTypeId.DATE:
+      return v.days! * 86_400_000;
+    case DuckDBTypeId.TIMESTAMP:
+      return Number(v.micros!) / 1000;
+    case DuckDBTypeId.ENUM:
+      return String(value);
+    default:
+      return value;
+  }
+}
+
+/** Decimal128 as apache-arrow stores it: four little-endian 32-bit words of the two's-complement integer. */
+function decimalVector(values: DuckDBValue[], type: ArrowModule.Decimal): ArrowModule.Vector {
+  const words = new Uint32Array(values.length * 4);
+  const valid = new Uint8Array(Math.ceil(values.length / 8));
+  let nulls = 0;
+  values.forEach((value, i) => {
+    if (value === null) return void nulls++;
+    valid[i >> 3]! |= 1 << (i & 7);
+    const raw = typeof value === "bigint" ? value : (value as unknown as { value: bigint }).value;
+    let x = BigInt.asUintN(128, raw);
+    for (let w = 0; w < 4; w++, x >>= 32n) words[i * 4 + w] = Number(x & 0xffffffffn);
+  });
+  return arrow.makeVector(
+    arrow.makeData({ type, length: values.length, nullCount: nulls, nullBitmap: valid, data: words }),
+  );
+}
+
+/** The whole result as one Arrow table. */
+export function resultToArrow(reader: DuckDBResultReader): ArrowModule.Table {
+  const names = reader.columnNames();
+  const types = reader.columnTypes();
+  const columns = reader.getColumns();
+  const vectors: Record<string, ArrowModule.Vector> = {};
+  names.forEach((name, i) => {
+    const type = arrowTypeOf(types[i]!, name);
+    const values = columns[i] ?? [];
+    vectors[name] = arrow.DataType.isDecimal(type)
+      ? decimalVector(values, type as ArrowModule.Decimal)
+      : arrow.vectorFromArray(
+          values.map((v) => jsOf(v, types[i]!)),
+          type,
+        );
+  });
+  if (names.length === 0) return new arrow.Table();
+  return new arrow.Table(vectors);
+}
