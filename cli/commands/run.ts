@@ -5,7 +5,13 @@
 import { writeFile } from "node:fs/promises";
 import { extname } from "node:path";
 import type { Command } from "commander";
-import { htmlReport, jsonReport, markdownReport, reportOk } from "../../workspace/node/headless-report";
+import {
+  htmlReport,
+  jsonReport,
+  markdownReport,
+  notApplicableByReason,
+  reportOk,
+} from "../../workspace/node/headless-report";
 import { runNotebookIsolated, type IsolatedResult } from "../../workspace/node/isolated-run";
 
 export interface NotebookCommandOptions {
@@ -83,9 +89,15 @@ export async function report(r: IsolatedResult, out: string | undefined, embedDa
     process.stderr.write(`cell failed: ${s.kind} ${s.name ?? (s.defines.join(", ") || s.id)}: ${s.error}\n`);
   for (const c of r.failedChecks)
     process.stderr.write(`check failed: ${c.name}${c.detail ? ` (${c.detail})` : ""}\n`);
+  for (const [reason, cells] of notApplicableByReason(r.notApplicableCells))
+    process.stderr.write(
+      `not applicable (${cells.length} cell${cells.length > 1 ? "s" : ""}: ${cells.join(", ")}): ${reason}\n`,
+    );
   const passed = r.checks.length - r.failedChecks.length;
+  const skipped = r.notApplicableCells.length;
   process.stderr.write(
-    `${r.states.length} cells, ${r.failedCells.length} failed; ${r.checks.length} checks, ${passed} passed` +
+    `${r.states.length} cells, ${r.failedCells.length} failed${skipped ? `, ${skipped} not applicable` : ""}; ` +
+      `${r.checks.length} checks, ${passed} passed` +
       `${r.loadErrors.length ? `; ${r.loadErrors.length} load errors` : ""}` +
       ` (load ${Math.round(r.ms.load)} ms, run ${Math.round(r.ms.run)} ms)\n`,
   );

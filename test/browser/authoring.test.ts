@@ -56,7 +56,7 @@ describe("authoring in Chromium", () => {
     expect(await editor.locator(".cm-line").last().textContent()).toBe(" -- alpha ");
     expect(await cellOrder(page)).toEqual(before);
     // The cell's source ends with a newline, so Ctrl+End is on a line of its own.
-    expect(await notebookText(page)).toContain("ORDER BY 1\n -- alpha \n```");
+    expect(await notebookText(page)).toContain("ORDER BY run_id, second\n -- alpha \n```");
     expect(errors).toEqual([]);
     await page.context().close();
   });
@@ -67,11 +67,11 @@ describe("authoring in Chromium", () => {
     const editor = cell(page, "jank_by_second").locator("jb-code-editor .cm-content");
     await editor.click();
     await page.keyboard.press("Control+End"); // the empty line after the source's final newline
-    await page.keyboard.press("ArrowUp"); // FROM frames ... ORDER BY 1
+    await page.keyboard.press("ArrowUp"); // GROUP BY ... ORDER BY run_id, second
     await page.keyboard.press("Alt+ArrowUp");
     const lines = await editor.locator(".cm-line").allTextContents();
-    expect(lines.at(-3)).toBe("FROM frames WHERE suspect IS NULL GROUP BY 1 ORDER BY 1");
-    expect(lines.at(-2)).toBe("       sum(CASE WHEN jank THEN 1 ELSE 0 END)::INTEGER AS janky");
+    expect(lines.at(-3)).toBe("GROUP BY run_id, second ORDER BY run_id, second");
+    expect(lines.at(-2)).toBe("      FROM frames WHERE suspect IS NULL)");
     expect(await cellOrder(page)).toEqual(before);
     await page.context().close();
   });
@@ -88,7 +88,7 @@ describe("authoring in Chromium", () => {
     // By hand: each cell with the paragraph that introduces it swaps places; the title and intro stay on top.
     const a = OVERVIEW.indexOf("First, the runs that are loaded");
     const b = OVERVIEW.indexOf("The jank budget:");
-    const c = OVERVIEW.indexOf("```sql id=frame_times");
+    const c = OVERVIEW.indexOf("Times count from each run's first frame");
     const unitA = OVERVIEW.slice(a, b);
     const unitB = OVERVIEW.slice(b, c);
     const expected =
@@ -163,7 +163,7 @@ describe("authoring in Chromium", () => {
     );
 
     // An existing paragraph, edited in place.
-    await page.locator("jb-notebook .prose", { hasText: "Frame times over the run" }).click();
+    await page.locator("jb-notebook .prose", { hasText: "Frame times over each run" }).click();
     await page.keyboard.press("Control+End");
     await page.keyboard.type("Edited by hand.\n");
     await page.locator("jb-notebook .toolbar").click({ position: { x: 600, y: 5 } });

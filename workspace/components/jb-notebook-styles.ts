@@ -39,6 +39,16 @@ export const notebookStyles = css`
   .status-rejected {
     color: var(--jb-bad, #c92a2a);
   }
+  .status-not-applicable {
+    color: var(--jb-muted, #6b7280);
+  }
+  .not-applicable {
+    color: var(--jb-muted, #6b7280);
+    border: 1px dashed var(--jb-border, #d0d7de);
+    border-radius: 4px;
+    padding: 6px 8px;
+    font-size: 12px;
+  }
   .error {
     color: var(--jb-bad, #c92a2a);
     background: var(--jb-bad-bg, #fff5f5);

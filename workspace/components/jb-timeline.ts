@@ -6,7 +6,7 @@
 import { LitElement, css, html, nothing } from "lit";
 import type { TimelineBox } from "../../cells/common/timeline-lod";
 import { panWindow, zoomWindow, type TimeWindow } from "../../cells/common/time-window";
-import { msLabel } from "../notebook/timeline-plot";
+import { msLabel, timeAtLabel } from "../notebook/timeline-plot";
 import { TIMELINE_MARGIN, type TimelineView } from "../notebook/timeline-view";
 import { drawTimeline, hitBox, timelineLayout, type DrawState } from "./timeline-canvas";
 
@@ -164,6 +164,7 @@ export class JbTimeline extends LitElement {
       colors: v.colors,
       selected: this.selection?.box ?? null,
       layout: timelineLayout(v.tracks, v.width),
+      origin: v.origin,
     };
   }
 
@@ -190,7 +191,8 @@ export class JbTimeline extends LitElement {
     const boxes = v.loaded?.boxes ?? [];
     const merged = boxes.filter((b) => b.count > 1).length;
     const [t0, t1] = v.value;
-    this.summary = `${v.tracks.length} tracks, ${msLabel(t0)} – ${msLabel(t1)} (${msLabel(t1 - t0)} shown); ${boxes.length} boxes loaded, ${merged} of them merging slices narrower than a pixel`;
+    const from = v.origin ? " from the start" : "";
+    this.summary = `${v.tracks.length} tracks, ${msLabel(t0 - v.origin)} – ${msLabel(t1 - v.origin)}${from} (${msLabel(t1 - t0)} shown); ${boxes.length} boxes loaded, ${merged} of them merging slices narrower than a pixel`;
   }
 
   private timeAt(clientX: number): number {
@@ -240,6 +242,7 @@ export class JbTimeline extends LitElement {
     this.pointerX = e.clientX;
     const d = this.drag;
     const v = this.view;
+    if (v && !d) this.canvas!.title = timeAtLabel(this.timeAt(e.clientX), v.origin);
     if (!d || !v) return;
     const dx = e.clientX - d.x;
     if (Math.abs(dx) >= 3) d.moved = true;
@@ -306,7 +309,7 @@ export class JbTimeline extends LitElement {
       ["name", b.name],
       [
         b.count > 1 ? "slices" : "start",
-        b.count > 1 ? String(b.count) : msLabel(Number(start ?? b.start), true),
+        b.count > 1 ? String(b.count) : msLabel(Number(start ?? b.start) - this.view!.origin, true),
       ],
       [b.count > 1 ? "span" : "duration", msLabel(Number(dur ?? b.end - b.start), true)],
       ["track", b.track],
@@ -314,12 +317,13 @@ export class JbTimeline extends LitElement {
     ];
     for (const [k, val] of Object.entries(extra))
       rows.push([k, typeof val === "number" ? String(Math.round(val * 1000) / 1000) : String(val)]);
+    const absolute = timeAtLabel(Number(start ?? b.start), this.view!.origin);
     return html`<div class="details" role="region" aria-label="selected slice">
       <dl>
         ${rows.map(
           ([k, val]) =>
             html`<dt>${k}</dt>
-              <dd>${val}</dd>`,
+              <dd title=${k === "start" ? absolute : nothing}>${val}</dd>`,
         )}
       </dl>
     </div>`;

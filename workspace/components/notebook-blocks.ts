@@ -6,6 +6,7 @@ import type { SQLNamespace } from "@codemirror/lang-sql";
 import type { Block, Cell } from "../notebook/format";
 import { plotTargets, type PlotFields, type PlotTarget } from "../../charts/plot-edit";
 import type { CellState } from "../notebook/runtime";
+import { cellStatusName } from "../notebook/cell-state";
 import { ANALYSES, type PaletteEntry } from "../app/analysis-palette";
 import type { InsertKind } from "./jb-insert-bar";
 
@@ -115,8 +116,8 @@ export function cellBlock(host: NotebookBlockHost, b: Cell, index: number, s: Ce
         <span class="name"
           >${b.kind}${b.name ? ` ${b.name}` : s?.defines.length ? ` ${s.defines.join(", ")}` : ""}</span
         >
-        <span class="status-${s?.status ?? "pending"}"
-          >${s?.status ?? "pending"}${s?.ms !== undefined ? ` · ${s.ms.toFixed(0)} ms` : ""}</span
+        <span class="status-${cellStatusName(s)}"
+          >${cellStatusName(s).replace("-", " ")}${s?.ms !== undefined ? ` · ${s.ms.toFixed(0)} ms` : ""}</span
         >
         ${draft !== undefined ? html`<span class="draft">edited, not run (Shift+Enter)</span>` : nothing}
         <button title="run (Shift+Enter)" @click=${() => host.runCell(index, draft ?? b.source)}>run</button>
@@ -129,7 +130,7 @@ export function cellBlock(host: NotebookBlockHost, b: Cell, index: number, s: Ce
       </div>
       <details
         class="code"
-        ?open=${b.kind === "sql" || !b.source.trim() || draft !== undefined || s?.status === "rejected"}
+        ?open=${b.kind === "sql" || !b.source.trim() || draft !== undefined || cellStatusName(s) === "rejected"}
       >
         <summary>code</summary>
         <jb-code-editor
@@ -140,7 +141,15 @@ export function cellBlock(host: NotebookBlockHost, b: Cell, index: number, s: Ce
           @run-cell=${(e: CustomEvent<string>) => host.runCell(index, e.detail)}
         ></jb-code-editor>
       </details>
-      ${s?.status === "rejected" ? html`<div class="error" role="alert">${s.error}</div>` : nothing}
+      ${
+        cellStatusName(s) === "not-applicable"
+          ? html`<div class="not-applicable" role="note">
+              not applicable to these runs: ${s?.notApplicable}
+            </div>`
+          : s?.status === "rejected"
+            ? html`<div class="error" role="alert">${s.error}</div>`
+            : nothing
+      }
       ${(s?.displays ?? []).map((d, k) => {
         const target = targets[k];
         return html`<jb-output

@@ -34,14 +34,16 @@ export function timelineLayout(tracks: readonly TimelineTrack[], width: number):
   return { width, height: Math.max(y, AXIS_PX + 30), rowPx, top, rows };
 }
 
-/** Ticks at 1, 2 or 5 x 10^k ms, about one per 90 px. */
-export function timeTicks(w: TimeWindow, plotPx: number): number[] {
+/** Ticks at 1, 2 or 5 x 10^k ms from `origin` (ns), about one per 90 px: ms from the origin. */
+export function timeTicks(w: TimeWindow, plotPx: number, origin = 0): number[] {
   const spanMs = (w[1] - w[0]) / 1e6;
   const raw = spanMs / Math.max(1, Math.floor(plotPx / 90));
   const p = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw) ?? 10 * p;
   const out: number[] = [];
-  for (let t = Math.ceil(w[0] / 1e6 / step) * step; t <= w[1] / 1e6; t += step) out.push(t);
+  const [from, to] = [(w[0] - origin) / 1e6, (w[1] - origin) / 1e6];
+  // counted in steps, not summed: a sum drifts (0.1 + 0.2) and the last tick can fall off
+  for (let k = Math.ceil(from / step); k * step <= to; k++) out.push(k * step);
   return out;
 }
 
@@ -52,6 +54,8 @@ export interface DrawState {
   colors: Readonly<Record<string, string>>;
   selected: TimelineBox | null;
   layout: TimelineLayout;
+  /** the time the axis counts from, ns */
+  origin: number;
 }
 
 /** Box opacity: a summary as opaque as the time its slices cover, a slice fully. */
@@ -84,8 +88,9 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, s: DrawState, dpr = 
     const y = layout.top.get(t.name)!;
     paintRect(buf, 0, pw, dy(y), dy(y + t.rows * layout.rowPx), TRACK_BG);
   }
-  const ticks = timeTicks(w, plotPx);
-  for (const t of ticks) paintRect(buf, dx(t * 1e6), dx(t * 1e6), 0, ph, GRID);
+  const ticks = timeTicks(w, plotPx, s.origin);
+  const at = (tick: number) => tick * 1e6 + s.origin;
+  for (const t of ticks) paintRect(buf, dx(at(t)), dx(at(t)), 0, ph, GRID);
   const h = Math.max(1, layout.rowPx - 1);
   const named = layout.rowPx >= 11;
   const labels: [string, number, number][] = [];
@@ -108,9 +113,9 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, s: DrawState, dpr = 
   ctx.fillStyle = "#555";
   ctx.textAlign = "center";
   const digits = Math.max(0, -Math.floor(Math.log10(Math.max(1e-9, (ticks[1] ?? 1) - (ticks[0] ?? 0)))));
-  for (const t of ticks) ctx.fillText(`${t.toFixed(Math.min(6, digits))}`, x(t * 1e6), AXIS_PX / 2 - 2);
+  for (const t of ticks) ctx.fillText(`${t.toFixed(Math.min(6, digits))}`, x(at(t)), AXIS_PX / 2 - 2);
   ctx.textAlign = "left";
-  ctx.fillText("ms", 4, AXIS_PX / 2 - 2);
+  ctx.fillText(s.origin ? "ms from the start" : "ms", 4, AXIS_PX / 2 - 2);
   ctx.fillStyle = "#333";
   for (const t of s.tracks) {
     const y = layout.top.get(t.name)!;

@@ -109,6 +109,7 @@ async function main() {
       references: s.references,
       status: s.status,
       error: s.error,
+      notApplicable: s.notApplicable,
       ms: s.ms,
       runs: s.runs,
       started: startedAt.get(s.id) ?? 0,
@@ -154,7 +155,7 @@ async function main() {
       reported.add(s.id);
       post({
         type: "progress",
-        line: `${s.status === "fulfilled" ? "ok  " : "FAIL"} ${cellLabel(s)}${s.ms !== undefined ? ` (${Math.round(s.ms)} ms)` : ""}${s.error ? `: ${s.error}` : ""}`,
+        line: `${s.status === "fulfilled" ? "ok  " : s.notApplicable !== undefined ? "n/a " : "FAIL"} ${cellLabel(s)}${s.ms !== undefined ? ` (${Math.round(s.ms)} ms)` : ""}${s.error ? `: ${s.error}` : ""}`,
       });
     },
   });

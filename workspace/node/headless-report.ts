@@ -5,6 +5,7 @@
 import type { IsolatedResult } from "./isolated-run";
 import { publishNotebook } from "../publish/publish";
 import { createNodePublishContext } from "./node-context";
+import { cellLabel, cellStatusName, type CellState } from "../notebook/cell-state";
 
 export function htmlReport(r: IsolatedResult, embedData = false): string {
   return publishNotebook(r.notebook, r.states, createNodePublishContext(r.provenance, { embedData }));
@@ -38,10 +39,18 @@ export function markdownReport(r: IsolatedResult): string {
       : ["(none)"]),
     "",
   );
+  const skipped = notApplicableByReason(r.notApplicableCells);
+  if (skipped.size)
+    lines.push(
+      "## Not applicable to these runs",
+      "",
+      ...[...skipped].map(([reason, cells]) => `- ${reason} (${cells.join(", ")})`),
+      "",
+    );
   lines.push("## Cells", "", "| cell | status | ms | error |", "|---|---|---|---|");
   for (const s of r.states)
     lines.push(
-      `| ${s.kind} ${s.name ?? (s.defines.join(", ") || s.id)} | ${s.status} | ${s.ms === undefined ? "" : Math.round(s.ms)} | ${(s.error ?? "").replace(/\|/g, "\\|").replace(/\n/g, " ")} |`,
+      `| ${s.kind} ${s.name ?? (s.defines.join(", ") || s.id)} | ${cellStatusName(s).replace("-", " ")} | ${s.ms === undefined ? "" : Math.round(s.ms)} | ${(s.error ?? "").replace(/\|/g, "\\|").replace(/\n/g, " ")} |`,
     );
   return lines.join("\n") + "\n";
 }
@@ -55,12 +64,17 @@ export function jsonReport(r: IsolatedResult): string {
       loadErrors: r.loadErrors,
       provenance: r.provenance,
       checks: r.checks,
+      notApplicable: [...notApplicableByReason(r.notApplicableCells)].map(([reason, cells]) => ({
+        reason,
+        cells,
+      })),
       cells: r.records.map((c) => ({
         id: c.id,
         kind: c.kind,
         name: c.name,
         status: c.status,
         error: c.error,
+        notApplicable: c.notApplicable,
         values: c.snapshot?.values ?? {},
         value: c.snapshot?.value,
         displays: c.snapshot?.displays ?? [],
@@ -74,6 +88,16 @@ export function jsonReport(r: IsolatedResult): string {
     null,
     2,
   );
+}
+
+/** The not-applicable cells grouped by what their runs lack, each named as progress lines name it. */
+export function notApplicableByReason(cells: readonly CellState[]): Map<string, string[]> {
+  const byReason = new Map<string, string[]>();
+  for (const c of cells) {
+    const reason = c.notApplicable ?? "";
+    byReason.set(reason, [...(byReason.get(reason) ?? []), cellLabel(c)]);
+  }
+  return byReason;
 }
 
 /** No cell failed, no check failed, every run loaded, nothing was stopped. */

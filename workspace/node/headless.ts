@@ -16,7 +16,7 @@ import { attachLake } from "../db/node/lake-views";
 import { parseNotebook, type Notebook } from "../notebook/format";
 import { globToRegExp, hasGlob, matchRunNames } from "../notebook/runs";
 import { explainLoadFailures } from "../notebook/load-failures";
-import { cellLabel } from "../notebook/cell-state";
+import { cellFailed, cellLabel } from "../notebook/cell-state";
 import { NotebookRuntime, type CellState, type CheckResult } from "../notebook/runtime";
 import { snapshotNotebook, type NotebookSnapshot } from "../notebook/snapshot";
 import type { PublishProvenance, RunProvenance } from "../publish/publish";
@@ -66,6 +66,8 @@ export interface HeadlessResult {
   states: CellState[];
   checks: CheckResult[];
   failedCells: CellState[];
+  /** cells whose runs lack a table they read (and their dependents): listed with the reason, not failed */
+  notApplicableCells: CellState[];
   failedChecks: CheckResult[];
   provenance: Provenance;
   /** wall time of loading runs and running every cell, ms */
@@ -246,7 +248,8 @@ export async function runNotebookFile(path: string, options: HeadlessOptions = {
     engine,
     states,
     checks,
-    failedCells: states.filter((s) => s.status === "rejected"),
+    failedCells: states.filter(cellFailed),
+    notApplicableCells: states.filter((s) => s.status === "rejected" && !cellFailed(s)),
     failedChecks: checks.filter((c) => !c.ok),
     provenance: notebookProvenance({
       notebook: path,

@@ -9,7 +9,7 @@
 import { MessageChannel, Worker } from "node:worker_threads";
 import { totalmem } from "node:os";
 import type { SqlEngine } from "../db/engine";
-import { cellLabel, type CellState, type CheckResult } from "../notebook/cell-state";
+import { cellFailed, cellLabel, type CellState, type CheckResult } from "../notebook/cell-state";
 import { cells as cellsOf, type Notebook } from "../notebook/format";
 import { notebookProvenance } from "../publish/provenance";
 import { jankbookVersion, openNotebookRuns, type HeadlessOptions, type Provenance } from "./headless";
@@ -45,6 +45,8 @@ export interface IsolatedResult {
   states: CellState[];
   checks: CheckResult[];
   failedCells: CellState[];
+  /** cells whose runs lack a table they read (and their dependents): listed with the reason, not failed */
+  notApplicableCells: CellState[];
   failedChecks: CheckResult[];
   /** runs that failed to load in part or whole */
   loadErrors: string[];
@@ -201,6 +203,7 @@ export async function runNotebookIsolated(
     references: r.references,
     status: r.status,
     error: r.error,
+    notApplicable: r.notApplicable,
     displays: (r.html ?? []).map((h) => new PreRendered(h)),
     checks: r.checks,
     undefinedReferences: [],
@@ -214,7 +217,8 @@ export async function runNotebookIsolated(
     records: list,
     states,
     checks,
-    failedCells: states.filter((s) => s.status === "rejected"),
+    failedCells: states.filter(cellFailed),
+    notApplicableCells: states.filter((s) => s.status === "rejected" && !cellFailed(s)),
     failedChecks: checks.filter((c) => !c.ok),
     loadErrors: runs.flatMap((r) => r.errors.map((e) => (r.failed ? `run ${r.dir}: ${e}` : e))),
     provenance: notebookProvenance({

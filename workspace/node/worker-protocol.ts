@@ -25,6 +25,8 @@ export interface CellRecord {
   references: string[];
   status: "pending" | "fulfilled" | "rejected";
   error?: string;
+  /** rejected because its runs lack a table: what a run would need (cell-state.ts) */
+  notApplicable?: string;
   ms?: number;
   /** times its code started */
   runs: number;

@@ -26,6 +26,11 @@ export interface CellState {
   value?: unknown;
   /** the error message when rejected (parse error, cycle, duplicate, SQL error, thrown exception, failed input) */
   error?: string;
+  /**
+   * Rejected because the runs lack a table it reads (or a cell it depends on does): what a run would need. Such a
+   * cell does not apply to these runs; it is listed, never counted as failed (load-failures.ts).
+   */
+  notApplicable?: string;
   displays: unknown[];
   checks: CheckResult[];
   /** references nothing defines (the cell rejects with "x is not defined") */
@@ -49,6 +54,19 @@ export function newCellState(cell: Cell, analysis: CellAnalysis): CellState {
     undefinedReferences: analysis.undefinedReferences,
     runs: 0,
   };
+}
+
+/** A cell that really failed: rejected for a reason other than its runs lacking a table. */
+export function cellFailed(s: { status: string; notApplicable?: string }): boolean {
+  return s.status === "rejected" && s.notApplicable === undefined;
+}
+
+/** A cell's status as a reader sees it: "not-applicable" for a rejection that only says its runs lack a table. */
+export function cellStatusName(
+  s: { status: CellStatus; notApplicable?: string } | undefined,
+): CellStatus | "not-applicable" {
+  if (!s) return "pending";
+  return s.status === "rejected" && s.notApplicable !== undefined ? "not-applicable" : s.status;
 }
 
 /** How progress lines and reports name a cell: `sql <name>` or `ts <what it defines>`. */

@@ -57,6 +57,7 @@ import * as jb from "../../cells/index";
 import type { SqlEngine } from "../db/engine";
 import { CELL_LOCALS, defineCell, type CellHost, type Slot } from "./cell-definitions";
 import { CellGate } from "./cell-gate";
+import { notApplicableReason } from "./load-failures";
 import { newCellState, type CellState, type CheckResult } from "./cell-state";
 import { cells as cellsOf, withCellSource, type Cell, type Notebook } from "./format";
 import { headlessInputs } from "./headless-inputs";
@@ -405,6 +406,7 @@ export class NotebookRuntime {
       fulfilled: (value: unknown) => {
         slot.state.status = "fulfilled";
         slot.state.error = undefined;
+        slot.state.notApplicable = undefined;
         const a = slot.analysis;
         const auto =
           a.ts?.expression !== undefined &&
@@ -424,6 +426,7 @@ export class NotebookRuntime {
         slot.state.status = "rejected";
         slot.state.value = undefined;
         slot.state.error = error instanceof Error ? error.message : String(error);
+        slot.state.notApplicable = notApplicableReason(error);
         this.settle(slot);
       },
     };

@@ -62,32 +62,46 @@ export function fitName(name: string, px: number, charPx = 6.5): string {
 export const msLabel = (ns: number, precise = false) =>
   `${(ns / 1e6).toFixed(precise || Math.abs(ns) < 1e9 ? 3 : 1)} ms`;
 
+/** A time as a reader wants it: from the axis's origin, and on the trace's own clock (since boot, for most). */
+export const timeAtLabel = (ns: number, origin: number) =>
+  origin
+    ? `${msLabel(ns - origin, true)} from the start (${msLabel(ns, true)} on the trace's clock)`
+    : msLabel(ns, true);
+
 /** The current window's boxes as Plot options (a static SVG with the window in its title). */
 export function timelinePlot(view: TimelineView): Plot.PlotOptions {
   const [t0, t1] = view.value;
+  const origin = view.origin;
   // the browser loads boxes a span beyond each side of the window: a report draws those in it
   const boxes = (view.loaded?.boxes ?? []).filter((b) => b.start <= t1 && b.end >= t0);
   const toPx = (t: number) => ((t - t0) / Math.max(1, t1 - t0)) * view.plotWidth;
   const rows = boxes.map((b) => ({
     track: b.track,
     depth: b.depth,
-    x1: Math.max(b.start, t0) / 1e6,
-    x2: Math.min(b.end, t1) / 1e6,
+    x1: (Math.max(b.start, t0) - origin) / 1e6,
+    x2: (Math.min(b.end, t1) - origin) / 1e6,
     fill: boxColor(b, view.colors),
     opacity: b.count > 1 && b.end > b.start ? 0.3 + 0.7 * Math.min(1, b.busy / (b.end - b.start)) : 1,
     label: b.count > 1 ? "" : fitName(b.name, toPx(Math.min(b.end, t1)) - toPx(Math.max(b.start, t0))),
-    title: b.count > 1 ? `${b.count} slices, longest ${b.name}` : `${b.name}, ${msLabel(b.end - b.start)}`,
+    title:
+      b.count > 1
+        ? `${b.count} slices, longest ${b.name}`
+        : `${b.name}, ${msLabel(b.end - b.start)} at ${timeAtLabel(b.start, origin)}`,
   }));
   const tracks = view.tracks.map((t) => t.name);
   const deepest = Math.max(1, ...view.tracks.map((t) => t.rows));
   const rowPx = Math.max(4, Math.min(16, Math.floor(480 / Math.max(1, deepest * tracks.length))));
   return {
-    title: `${view.title ?? "Timeline"} (${msLabel(t0)} – ${msLabel(t1)})`,
+    title: `${view.title ?? "Timeline"} (${msLabel(t0 - origin)} – ${msLabel(t1 - origin)}${origin ? " from the start" : ""})`,
     width: view.width,
     height: 50 + tracks.length * (deepest * rowPx + 6),
     marginLeft: TIMELINE_MARGIN.left,
     marginRight: TIMELINE_MARGIN.right,
-    x: { label: "time (ms)", domain: [t0 / 1e6, t1 / 1e6], grid: true },
+    x: {
+      label: origin ? "time from the start (ms)" : "time (ms)",
+      domain: [(t0 - origin) / 1e6, (t1 - origin) / 1e6],
+      grid: true,
+    },
     y: { axis: null, domain: [deepest, 0] },
     fy: {
       label: null,

@@ -32,6 +32,12 @@ export interface TimelineOptions {
   colors?: Readonly<Record<string, string>>;
   /** the chart's width in px, gutter included; default 760 (the notebook's plot width) */
   width?: number;
+  /**
+   * The time the axis counts from, ns. Default: the slices' first start (a trace's clock counts from boot, so
+   * 476,593.396 s says nothing; 12.5 ms from the start does), 0 for a query source (a method trace's clock
+   * already starts with the trace). Absolute times stay on hover and in a slice's details.
+   */
+  origin?: number;
 }
 
 /** The timeline's layout, shared with the charts under it so their x axes line up: track names left of x. */
@@ -52,6 +58,8 @@ export class TimelineView extends EventTarget {
   readonly tracks: TimelineTrack[];
   readonly colors: Readonly<Record<string, string>>;
   readonly width: number;
+  /** the time the axis counts from, ns (TimelineOptions.origin) */
+  readonly origin: number;
   /** the last boxes loaded, for the window they were loaded for */
   loaded: LoadedBoxes | null = null;
   private current: TimeWindow;
@@ -81,6 +89,9 @@ export class TimelineView extends EventTarget {
     this.colors = options.colors ?? {};
     this.width = options.width ?? TIME_AXIS.width;
     this.current = clampWindow(timeWindow(options.window) ?? this.extent, this.extent);
+    this.origin = options.origin ?? (this.source ? 0 : this.extent[0]);
+    if (!Number.isFinite(this.origin))
+      throw new Error(`jb.timeline: origin must be a number of ns, got ${options.origin}`);
   }
 
   /** The window shown, [t0, t1] ns. Setting it (the runtime's setInput, a carried choice) moves the view. */

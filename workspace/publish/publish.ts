@@ -206,6 +206,7 @@ details.code{margin:.5rem 0;border-left:3px solid #ddd;padding-left:.5rem}
 details.code summary{cursor:pointer;color:#666;font-size:13px}
 .cell{margin:1rem 0}
 .error{color:#a00;background:#fee;padding:.4rem .6rem;border-radius:4px;white-space:pre-wrap}
+.not-applicable{color:#555;border:1px dashed #bbb;padding:.4rem .6rem;border-radius:4px}
 .table{overflow-x:auto}
 table{border-collapse:collapse;font-size:13px}
 th,td{border-bottom:1px solid #eee;padding:2px 8px;text-align:left}
@@ -260,7 +261,12 @@ export function publishNotebook(nb: Notebook, states: readonly CellState[], ctx:
         parts.push(
           `<ul class="checks">${s.checks.map((c) => `<li class="${c.ok ? "ok" : "fail"}">${escapeHtml(c.name)}${c.detail ? `: ${escapeHtml(c.detail)}` : ""}</li>`).join("")}</ul>`,
         );
-      if (s.status === "rejected") parts.push(`<div class="error">${escapeHtml(s.error ?? "failed")}</div>`);
+      if (s.status === "rejected" && s.notApplicable !== undefined)
+        parts.push(
+          `<div class="not-applicable">not applicable to these runs: ${escapeHtml(s.notApplicable)}</div>`,
+        );
+      else if (s.status === "rejected")
+        parts.push(`<div class="error">${escapeHtml(s.error ?? "failed")}</div>`);
       if (s.status === "pending") parts.push(`<div class="error">still running when published</div>`);
     }
     body.push(`<section class="cell" data-kind="${block.kind}">${parts.join("\n")}</section>`);

@@ -53,6 +53,7 @@ describe("runNotebookFile", () => {
         columns: [
           ["run_id", "Utf8"],
           ["intended_vsync", "Int64"],
+          ["t_s", "Float64"],
           ["ms", "Float64"],
           ["jank", "Bool"],
           ["slow", "Bool"],

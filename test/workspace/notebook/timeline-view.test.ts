@@ -110,6 +110,30 @@ describe("jb.timeline: the view behind <jb-timeline>", () => {
     expect(rows[1]!.fill).toBe(JANK_COLOR);
   });
 
+  it("a trace's clock since boot is shown from the slices' first start, the absolute time kept in each box's title", async () => {
+    // 476,593.396 s since boot: what a real Perfetto trace's timestamps look like
+    const boot = 476_593_396_000_000;
+    const late = slices.map((x) => ({ ...x, start: x.start + boot, end: x.end + boot }));
+    const v = await timeline({ slices: late, title: "Frames" }, null);
+    expect(v.origin).toBe(boot);
+    const options = timelinePlot(v);
+    expect(options.title).toBe("Frames (0.000 ms – 50.000 ms from the start)");
+    expect((options.x as { domain: number[]; label: string }).domain).toEqual([0, 50]);
+    expect((options.x as { label: string }).label).toBe("time from the start (ms)");
+    const rows = (options.marks![0] as unknown as { data: { x1: number; x2: number; title: string }[] }).data;
+    expect(rows.map((r) => [r.x1, r.x2])).toEqual([
+      [0, 16],
+      [16, 50],
+      [2, 3],
+    ]);
+    expect(rows[1]!.title).toBe(
+      "App Deadline Missed, 34.000 ms at 16.000 ms from the start (476593412.000 ms on the trace's clock)",
+    );
+    // an explicit origin wins; a query source counts from 0 (a method trace's clock starts with the trace)
+    expect((await timeline({ slices: late, origin: boot - 1e9 }, null)).origin).toBe(boot - 1e9);
+    expect(new TimelineView({ source: fakeSource([]) }, async () => null).origin).toBe(0);
+  });
+
   it("fitName keeps a name whole, then drops its package, then cuts it", () => {
     const name = "android.view.Choreographer.doFrame";
     expect(fitName(name, 4 + 6.5 * name.length)).toBe(name);
