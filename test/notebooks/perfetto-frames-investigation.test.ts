@@ -145,7 +145,8 @@ const value = async (name: string): Promise<Row[]> => {
   const t = (await r.runtime.value(name)) as Table | null;
   return t ? t.toArray().map((x: { toJSON(): Row }) => ({ ...x.toJSON() })) : [];
 };
-const FRAME = "frame 7, com.example.app/Main#0, 10.0-30.0 ms";
+// 10-30 ms in the trace; labelled from the trace's first FrameTimeline event, which is this frame's start
+const FRAME = "frame 7, com.example.app/Main#0, 0.0-20.0 ms";
 
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), "jb-pf-nb-"));

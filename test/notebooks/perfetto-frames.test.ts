@@ -8,6 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readBundleFolder } from "../../bundle/node-io";
 import { importPerfetto } from "../../collectors/import/perfetto";
 import { runNotebookFile, type HeadlessResult } from "../../workspace/node/headless";
+import { importFiles } from "../../cli/commands/import";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 
 const ROOT = join(import.meta.dirname, "../..");
 const NOTEBOOK = join(ROOT, "notebooks/examples/perfetto-frames.md");
@@ -23,8 +26,10 @@ let r: HeadlessResult;
 const value = async (name: string) => rowsOf((await r.runtime.value(name)) as Table);
 const bundle = await readBundleFolder(RUN);
 const timeline = rowsOf(bundle.tables.get("frame_timeline"));
+// frames are labelled from the trace's first FrameTimeline event (a trace's clock counts from boot)
+const t0 = Math.min(...timeline.map((f) => n(f.ts)));
 const label = (f: Row) =>
-  `frame ${f.token}, ${f.layer_name}, ${(n(f.ts) / 1e6).toFixed(1)}-${((n(f.ts) + n(f.dur)) / 1e6).toFixed(1)} ms`;
+  `frame ${f.token}, ${f.layer_name}, ${((n(f.ts) - t0) / 1e6).toFixed(1)}-${((n(f.ts) + n(f.dur) - t0) / 1e6).toFixed(1)} ms`;
 const janky = timeline.filter(
   (f) =>
     f.scope === "surface" &&
@@ -127,5 +132,44 @@ describe("notebooks/examples/perfetto-frames.md headless", () => {
     expect(text).toMatch(
       /frame 20, TX - NotificationShade#0, 8\.0-36\.0 ms\*\* \(\*SurfaceFlinger Scheduling, App Deadline Missed\*\): UI thread ran binder transaction ×10/,
     );
+  });
+});
+
+describe("perfetto-frames on two traces", () => {
+  it("never sums them: jank by type and tag per run, each run's counts its own, frames labelled with their run", async () => {
+    const second = (
+      await importFiles(
+        [join(ROOT, "test/fixtures/perfetto/difftest_frame_timeline_events.pftrace")],
+        mkdtempSync(join(tmpdir(), "jb-two-traces-")),
+      )
+    )[0]!.dir;
+    const two = await runNotebookFile(NOTEBOOK, { runs: [RUN, second] });
+    try {
+      expect(two.failedCells.map((c) => `${c.name ?? c.defines.join(",")}: ${c.error}`)).toEqual([]);
+      const got = rowsOf((await two.runtime.value("jank_by_type")) as Table);
+      const runs = [...new Set(got.map((x) => x.run_id))].sort();
+      expect(runs.length).toBe(2);
+      // per run, the same brute-force count as for that run alone
+      for (const dir of [RUN, second]) {
+        const b = await readBundleFolder(dir);
+        const want = new Map<string, number>();
+        for (const f of rowsOf(b.tables.get("frame_timeline")).filter(
+          (x) => x.timeline === "actual" && x.jank_type != null && x.jank_type !== "None",
+        ))
+          for (const t of String(f.jank_type).split(", ")) {
+            const k = `${f.scope === "display" ? "(SurfaceFlinger display frame)" : f.layer_name}|${t}`;
+            want.set(k, (want.get(k) ?? 0) + 1);
+          }
+        const mine = got.filter((x) => x.run_id === b.manifest.run_id);
+        expect(new Map(mine.map((x) => [`${x.layer}|${x.jank_type}`, x.frames]))).toEqual(want);
+      }
+      const frames = rowsOf((await two.runtime.value("app_frames_janky")) as Table).map((x) =>
+        String(x.frame),
+      );
+      expect(frames.length).toBeGreaterThan(0);
+      for (const f of frames) expect(runs.some((id) => f.startsWith(`${String(id)}: frame `))).toBe(true);
+    } finally {
+      await two.close();
+    }
   });
 });

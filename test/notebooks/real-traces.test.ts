@@ -1,18 +1,22 @@
 // Every notebook under notebooks/, run on real traces from the wild (a Winscope capture of a phone, catapult's
-// atrace capture): what the trace lacks is listed as not applicable with what it would need, nothing fails, and
-// `jankbook run` exits 0.
+// atrace capture): what the trace lacks is listed as not applicable with what it would need, nothing fails; and
+// `jankbook run` exits 0 on such a run, listing those cells by reason.
 import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tableSource } from "../../bundle/table-sources";
 import { importFiles } from "../../cli/commands/import";
+import type { SqlEngine } from "../../workspace/db/engine";
+import { createNodeEngine } from "../../workspace/db/node/duckdb-node";
+import { runNotebookFile } from "../../workspace/node/headless";
 import { ROOT, jankbookInProcess } from "../support/cli";
 
 const TRACES = {
   perfetto: "test/fixtures/perfetto/winscope_shell_transitions_trace.perfetto-trace",
   systrace: "test/fixtures/systrace/catapult_atrace_data.txt",
-};
+} as const;
+type Kind = keyof typeof TRACES;
 
 function notebooks(dir: string): string[] {
   return readdirSync(dir)
@@ -23,44 +27,68 @@ function notebooks(dir: string): string[] {
     });
 }
 
-interface Report {
-  ok: boolean;
-  notApplicable: { reason: string; cells: string[] }[];
-  cells: { status: string; notApplicable?: string; error?: string }[];
-}
+const out = mkdtempSync(join(tmpdir(), "jankbook-real-traces-"));
+const dirs = {} as Record<Kind, string>;
+// One engine per trace, kept across notebooks (the runner loads a run once per engine): no engine start per run.
+const engines = {} as Record<Kind, SqlEngine>;
+beforeAll(async () => {
+  for (const kind of Object.keys(TRACES) as Kind[]) {
+    const [run] = await importFiles([join(ROOT, TRACES[kind])], join(out, kind));
+    dirs[kind] = run!.dir;
+    const engine = await createNodeEngine();
+    engines[kind] = { ...engine, close: async () => {} };
+    Object.defineProperty(engines[kind], "dispose", { value: () => engine.close() });
+  }
+}, 180_000);
+afterAll(async () => {
+  for (const e of Object.values(engines)) await (e as unknown as { dispose(): Promise<void> }).dispose();
+});
 
 describe("every notebook on real traces", () => {
-  const out = mkdtempSync(join(tmpdir(), "jankbook-real-traces-"));
-  const dirs: Record<string, string> = {};
-  beforeAll(async () => {
-    for (const [kind, file] of Object.entries(TRACES)) {
-      const [run] = await importFiles([join(ROOT, file)], join(out, kind));
-      dirs[kind] = run!.dir;
+  const all = notebooks(join(ROOT, "notebooks")).map((p) => p.slice(ROOT.length + 1));
+  const cases = all.flatMap((nb) => (Object.keys(TRACES) as Kind[]).map((kind) => [nb, kind] as const));
+
+  it("finds the notebooks", () => expect(all.length).toBeGreaterThan(10));
+
+  it.each(cases)("%s on the %s trace: nothing fails; what it lacks is not applicable", async (nb, kind) => {
+    const r = await runNotebookFile(join(ROOT, nb), { runs: [dirs[kind]], engine: engines[kind] });
+    try {
+      expect(r.failedCells.map((c) => `${c.name ?? c.defines.join(",")}: ${c.error}`)).toEqual([]);
+      expect(r.failedChecks).toEqual([]);
+      // every cell that did not run says what the run would need, in the words of bundle/table-sources.ts
+      for (const c of r.notApplicableCells) expect(c.notApplicable).toMatch(/^no [^:]+: /);
+      if (readFileSync(join(ROOT, nb), "utf8").includes("FROM methods"))
+        expect(r.notApplicableCells.map((c) => c.notApplicable)).toContain(tableSource("methods"));
+    } finally {
+      await r.close();
     }
   });
+});
 
-  const all = notebooks(join(ROOT, "notebooks")).map((p) => p.slice(ROOT.length + 1));
-  const cases = all.flatMap((nb) => Object.keys(TRACES).map((kind) => [nb, kind] as const));
-
-  it.each(cases)(
-    "%s on the %s trace exits 0, its inapplicable cells listed with reasons",
-    async (nb, kind) => {
-      const report = join(out, `${kind}-${nb.replace(/\W/g, "_")}.json`);
-      const r = await jankbookInProcess("run", join(ROOT, nb), "--runs", dirs[kind]!, "--out", report);
-      expect(r.stderr).not.toMatch(/cell failed|check failed|load failed/);
-      expect(r.code, r.stderr).toBe(0);
-      const json = JSON.parse(readFileSync(report, "utf8")) as Report;
-      expect(json.ok).toBe(true);
-      const skipped = json.cells.filter((c) => c.status === "rejected");
-      // every rejected cell is not applicable, and the report groups exactly those by reason
-      expect(skipped.filter((c) => c.notApplicable === undefined).map((c) => c.error)).toEqual([]);
-      expect(json.notApplicable.reduce((n, g) => n + g.cells.length, 0)).toBe(skipped.length);
-      // neither trace has a method trace or the agent's tables: each notebook that reads them says so
-      const reasons = json.notApplicable.map((g) => g.reason);
-      for (const reason of reasons) expect(reason).toMatch(/^no [^:]+: /);
-      if (skipped.length) expect(r.stderr).toMatch(/not applicable \(\d+ cells?: /);
-      if (readFileSync(join(ROOT, nb), "utf8").includes("FROM methods"))
-        expect(reasons).toContain(tableSource("methods"));
-    },
-  );
+describe("jankbook run on a real trace", () => {
+  it("triage on the systrace exits 0, lists its inapplicable cells by reason, and its report groups them", async () => {
+    const report = join(out, "triage-systrace.json");
+    const r = await jankbookInProcess(
+      "run",
+      join(ROOT, "notebooks/triage.md"),
+      "--runs",
+      dirs.systrace,
+      "--out",
+      report,
+    );
+    expect(r.stderr).not.toMatch(/cell failed|check failed|load failed/);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`): ${tableSource("methods")}\n`);
+    expect(r.stderr).toMatch(/^\d+ cells, 0 failed, \d+ not applicable; /m);
+    const json = JSON.parse(readFileSync(report, "utf8")) as {
+      ok: boolean;
+      notApplicable: { reason: string; cells: string[] }[];
+      cells: { status: string; notApplicable?: string }[];
+    };
+    expect(json.ok).toBe(true);
+    const skipped = json.cells.filter((c) => c.status === "rejected");
+    expect(skipped.every((c) => c.notApplicable !== undefined)).toBe(true);
+    expect(json.notApplicable.reduce((n, g) => n + g.cells.length, 0)).toBe(skipped.length);
+    expect(json.notApplicable.map((g) => g.reason)).toContain(tableSource("frames"));
+  });
 });
