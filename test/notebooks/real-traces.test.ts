@@ -30,18 +30,20 @@ function notebooks(dir: string): string[] {
 const out = mkdtempSync(join(tmpdir(), "jankbook-real-traces-"));
 const dirs = {} as Record<Kind, string>;
 // One engine per trace, kept across notebooks (the runner loads a run once per engine): no engine start per run.
+// The runner closes the engine it is given, so it gets a view whose close() leaves it open; afterAll closes it.
 const engines = {} as Record<Kind, SqlEngine>;
+const opened: SqlEngine[] = [];
 beforeAll(async () => {
   for (const kind of Object.keys(TRACES) as Kind[]) {
     const [run] = await importFiles([join(ROOT, TRACES[kind])], join(out, kind));
     dirs[kind] = run!.dir;
     const engine = await createNodeEngine();
+    opened.push(engine);
     engines[kind] = { ...engine, close: async () => {} };
-    Object.defineProperty(engines[kind], "dispose", { value: () => engine.close() });
   }
 }, 180_000);
 afterAll(async () => {
-  for (const e of Object.values(engines)) await (e as unknown as { dispose(): Promise<void> }).dispose();
+  for (const e of opened) await e.close();
 });
 
 describe("every notebook on real traces", () => {

@@ -16,7 +16,7 @@ import { attachLake } from "../db/node/lake-views";
 import { parseNotebook, type Notebook } from "../notebook/format";
 import { globToRegExp, hasGlob, matchRunNames } from "../notebook/runs";
 import { explainLoadFailures } from "../notebook/load-failures";
-import { cellFailed, cellLabel } from "../notebook/cell-state";
+import { cellFailed, cellLabel, cellNotApplicable } from "../notebook/cell-state";
 import { NotebookRuntime, type CellState, type CheckResult } from "../notebook/runtime";
 import { snapshotNotebook, type NotebookSnapshot } from "../notebook/snapshot";
 import type { PublishProvenance, RunProvenance } from "../publish/publish";
@@ -249,7 +249,7 @@ export async function runNotebookFile(path: string, options: HeadlessOptions = {
     states,
     checks,
     failedCells: states.filter(cellFailed),
-    notApplicableCells: states.filter((s) => s.status === "rejected" && !cellFailed(s)),
+    notApplicableCells: states.filter(cellNotApplicable),
     failedChecks: checks.filter((c) => !c.ok),
     provenance: notebookProvenance({
       notebook: path,

@@ -9,7 +9,13 @@
 import { MessageChannel, Worker } from "node:worker_threads";
 import { totalmem } from "node:os";
 import type { SqlEngine } from "../db/engine";
-import { cellFailed, cellLabel, type CellState, type CheckResult } from "../notebook/cell-state";
+import {
+  cellFailed,
+  cellLabel,
+  cellNotApplicable,
+  type CellState,
+  type CheckResult,
+} from "../notebook/cell-state";
 import { cells as cellsOf, type Notebook } from "../notebook/format";
 import { notebookProvenance } from "../publish/provenance";
 import { jankbookVersion, openNotebookRuns, type HeadlessOptions, type Provenance } from "./headless";
@@ -218,7 +224,7 @@ export async function runNotebookIsolated(
     states,
     checks,
     failedCells: states.filter(cellFailed),
-    notApplicableCells: states.filter((s) => s.status === "rejected" && !cellFailed(s)),
+    notApplicableCells: states.filter(cellNotApplicable),
     failedChecks: checks.filter((c) => !c.ok),
     loadErrors: runs.flatMap((r) => r.errors.map((e) => (r.failed ? `run ${r.dir}: ${e}` : e))),
     provenance: notebookProvenance({

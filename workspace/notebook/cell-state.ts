@@ -56,6 +56,11 @@ export function newCellState(cell: Cell, analysis: CellAnalysis): CellState {
   };
 }
 
+/** A cell rejected only because its runs lack a table it reads (or one its inputs read). */
+export function cellNotApplicable(s: { status: string; notApplicable?: string }): boolean {
+  return s.status === "rejected" && s.notApplicable !== undefined;
+}
+
 /** A cell that really failed: rejected for a reason other than its runs lacking a table. */
 export function cellFailed(s: { status: string; notApplicable?: string }): boolean {
   return s.status === "rejected" && s.notApplicable === undefined;
@@ -66,7 +71,7 @@ export function cellStatusName(
   s: { status: CellStatus; notApplicable?: string } | undefined,
 ): CellStatus | "not-applicable" {
   if (!s) return "pending";
-  return s.status === "rejected" && s.notApplicable !== undefined ? "not-applicable" : s.status;
+  return cellNotApplicable(s) ? "not-applicable" : s.status;
 }
 
 /** How progress lines and reports name a cell: `sql <name>` or `ts <what it defines>`. */
