@@ -40,6 +40,8 @@ export interface SplitterEnd {
 
 const CONTINUATION = 0xffffffff;
 const END_MARKER = new Uint8Array([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]);
+/** a chunk's first buffer; it doubles as messages arrive */
+const INITIAL_CHUNK_BYTES = 256 << 10;
 /** larger metadata than this is garbage, not a schema (a 1,000-column schema is ~100 KB) */
 const MAX_METADATA = 16 << 20;
 
@@ -280,29 +282,32 @@ export class IpcStreamSplitter {
     return undefined;
   }
 
-  /** Copies a message into the chunk being filled; a full chunk is emitted first. */
+  /**
+   * Copies a message into the chunk being filled; a full chunk is emitted first. The buffer starts small and
+   * doubles up to `chunkBytes`: allocating the whole 80 MB up front for every table of every run (most are a few
+   * KB) spent more time zero-filling and collecting memory than loading rows.
+   */
   private append(views: readonly Uint8Array[], size: number): IpcChunk[] {
     const out: IpcChunk[] = [];
-    if (
-      this.building &&
-      this.building.used + size + END_MARKER.length > this.building.buf.length &&
-      this.pendingBatches > 0
-    )
+    const need = size + END_MARKER.length;
+    if (this.building && this.building.used + need > this.options.chunkBytes && this.pendingBatches > 0)
       out.push(this.emit());
     if (!this.building) {
       const prefix = [this.schemaMessage!, ...this.dictionariesAtChunk];
       const prefixBytes = prefix.reduce((n, p) => n + p.length, 0);
-      this.building = {
-        buf: new Uint8Array(Math.max(this.options.chunkBytes, prefixBytes + size + END_MARKER.length)),
-        used: 0,
-      };
+      const first = Math.min(this.options.chunkBytes, INITIAL_CHUNK_BYTES);
+      this.building = { buf: new Uint8Array(Math.max(first, prefixBytes + need)), used: 0 };
       this.write(prefix);
     }
-    if (this.building.used + size + END_MARKER.length > this.building.buf.length) {
-      // dictionaries alone outgrew the buffer (no batch yet): a bigger one
-      const bigger = new Uint8Array(this.building.used + size + END_MARKER.length);
-      bigger.set(this.building.buf.subarray(0, this.building.used));
-      this.building.buf = bigger;
+    const b = this.building;
+    if (b.used + need > b.buf.length) {
+      // a bigger buffer: double it (up to the chunk size), or as big as this message needs (dictionaries may
+      // outgrow the chunk size on their own, with no batch yet to emit)
+      const bigger = new Uint8Array(
+        Math.max(b.used + need, Math.min(this.options.chunkBytes, 2 * b.buf.length)),
+      );
+      bigger.set(b.buf.subarray(0, b.used));
+      b.buf = bigger;
     }
     this.write(views);
     return out;

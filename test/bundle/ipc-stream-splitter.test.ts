@@ -116,6 +116,21 @@ describe("IpcStreamSplitter", () => {
     );
   });
 
+  it("holds a small table in a buffer its size, not one of the chunk size (loading many runs allocated 80 MB per table)", () => {
+    const bytes = encodeStream(frames(50));
+    const end = split(bytes, [bytes.length], 1000, 80 << 20);
+    expect(rowsOfChunks(end)).toHaveLength(50);
+    // the chunk is schema + batches + end marker: under a megabyte of memory behind it
+    expect(end.chunks).toHaveLength(1);
+    expect(end.chunks[0]!.bytes.buffer.byteLength).toBeLessThan(1 << 20);
+    // a big one grows its buffer to the limit and emits there, each chunk whole
+    const big = encodeStream(frames(40_000), 1000);
+    const chunks = split(big, [65_536], 1 << 30, 300_000).chunks;
+    expect(chunks.length).toBeGreaterThan(2);
+    for (const c of chunks) expect(c.bytes.length).toBeLessThanOrEqual(300_000 + 100_000);
+    expect(chunks.reduce((n, c) => n + c.rows, 0)).toBe(40_000);
+  });
+
   it("keeps the whole batches before a cut anywhere in the stream and names where it broke", () => {
     const bytes = encodeStream(frames(120), 16);
     fc.assert(

@@ -125,6 +125,34 @@ describe("loadPreparedBundle", () => {
     }
   });
 
+  it("loads a run again after its tables were dropped, as a test emptying a shared engine drops them", async () => {
+    const engine = await createNodeEngine();
+    try {
+      const dir = await mkdtemp(join(tmpdir(), "jb-prepared-dropped-"));
+      const frames = (runId: string) =>
+        makeBundleTable("ui_events", runId, {
+          ts: [1, 2, 3],
+          seq: Int32Array.from([0, 1, 2]),
+          kind: { dictionary: ["click"], indices: new Int32Array(3) },
+        });
+      for (const id of ["d1", "d2", "d3"])
+        await writeBundleFolder(join(dir, id), newManifest(id, { app: "a" }), { ui_events: frames(id) });
+      await loadCleanly(engine, [join(dir, "d1"), join(dir, "d2")]);
+      await engine.query("DROP TABLE ui_events");
+      // the loader saw ui_events exist; it is gone now, and the next run's rows make it again
+      await loadCleanly(engine, [join(dir, "d3")]);
+      const t = await engine.query("SELECT run_id, count(*)::INTEGER AS n FROM ui_events GROUP BY run_id");
+      expect(t.toArray().map((r) => ({ ...r }))).toEqual([{ run_id: "d3", n: 3 }]);
+      // and the nullable columns a created table gets
+      const columns = await engine.query(
+        "SELECT column_name FROM duckdb_columns() WHERE table_name = 'ui_events' AND column_name = 'target'",
+      );
+      expect(columns.numRows).toBe(1);
+    } finally {
+      await engine.close();
+    }
+  });
+
   it("keeps the whole batches of a cut table, names the file and the rows kept, and loads the other tables", async () => {
     const dir = await mkdtemp(join(tmpdir(), "jb-prepared-cut-"));
     await cp(SAMPLE, dir, { recursive: true });
