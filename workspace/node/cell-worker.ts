@@ -17,7 +17,12 @@ import { NotebookRuntime, type CellState } from "../notebook/runtime";
 import { snapshotValue } from "../notebook/snapshot";
 import type { CellRecord, WorkerInit, WorkerMessage } from "./worker-protocol";
 
-const init = workerData as WorkerInit & { port: MessagePort };
+// The runner starts this worker before its runs are loaded, so that loading these modules overlaps the load; the
+// notebook to run comes after, in the first message (workerData when started with it).
+const init = ((workerData as (WorkerInit & { port: MessagePort }) | null) ??
+  (await new Promise((resolve) => parentPort!.once("message", resolve)))) as WorkerInit & {
+  port: MessagePort;
+};
 const post = (m: WorkerMessage) => parentPort!.postMessage(m);
 
 /** A display's label for publish (file name of its embedded data), as publishNotebook makes it. */

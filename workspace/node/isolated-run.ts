@@ -73,6 +73,12 @@ const BOOT =
 /** how long the worker may take to load its modules (seen: 2 s idle, 5 s at load 19 on 2 cores) */
 const BOOT_MS = 120_000;
 
+/** What the worker said, kept in order from its start (before the runs were loaded) */
+type WorkerEvent =
+  | { kind: "message"; message: WorkerMessage }
+  | { kind: "error"; error: Error & { code?: string } }
+  | { kind: "exit"; code: number };
+
 export async function runNotebookIsolated(
   path: string,
   options: IsolatedOptions = {},
@@ -80,12 +86,34 @@ export async function runNotebookIsolated(
   // DuckDB-WASM in a thread of its own unless the caller brings an engine: its queries block the thread they
   // run in, and this one must stay free to stop them at --timeout (threaded-engine.ts).
   const ownEngine = !options.engine;
-  const { progress, notebook, engine, runs, t0, t1 } = await openNotebookRuns(path, {
-    ...options,
-    engine: options.engine ?? (await createThreadedNodeEngine()),
-  });
   const timeoutMs = options.timeoutMs ?? 120_000;
   const memoryMb = options.memoryMb ?? Math.min(4096, Math.floor(totalmem() / 2 / 2 ** 20));
+  // The worker loads its modules while the engine starts and the runs load (seconds each); it waits for the
+  // notebook in its first message. What it says before then is kept for the loop below.
+  const worker = new Worker(BOOT, {
+    workerData: null,
+    resourceLimits: { maxOldGenerationSizeMb: memoryMb },
+    stdout: false,
+    stderr: false,
+  });
+  const early: WorkerEvent[] = [];
+  let onEvent = (e: WorkerEvent): void => {
+    early.push(e);
+  };
+  worker.on("message", (m: WorkerMessage) => onEvent({ kind: "message", message: m }));
+  worker.on("error", (error: Error & { code?: string }) => onEvent({ kind: "error", error }));
+  worker.on("exit", (code: number) => onEvent({ kind: "exit", code }));
+  let opened: Awaited<ReturnType<typeof openNotebookRuns>>;
+  try {
+    opened = await openNotebookRuns(path, {
+      ...options,
+      engine: options.engine ?? (await createThreadedNodeEngine()),
+    });
+  } catch (e) {
+    await worker.terminate();
+    throw e;
+  }
+  const { progress, notebook, engine, runs, t0, t1 } = opened;
   // --max-memory bounds DuckDB too: a query over it fails with DuckDB's out-of-memory error, naming its cell.
   if (options.memoryMb) await engine.query(`SET memory_limit = '${Math.floor(options.memoryMb)}MB'`);
   const channel = new MessageChannel();
@@ -99,13 +127,7 @@ export async function runNotebookIsolated(
     maxCellChars: options.maxCellChars ?? 4_000_000,
     port: channel.port2,
   };
-  const worker = new Worker(BOOT, {
-    workerData: init,
-    transferList: [channel.port2],
-    resourceLimits: { maxOldGenerationSizeMb: memoryMb },
-    stdout: false,
-    stderr: false,
-  });
+  worker.postMessage(init, [channel.port2]);
   const records = new Map<string, CellRecord>();
   let inputs: Provenance["inputs"] = [];
   const outcome = await new Promise<Stopped | null>((resolve) => {
@@ -116,7 +138,7 @@ export async function runNotebookIsolated(
       clearTimeout(timer);
       resolve(s);
     };
-    worker.on("message", (m: WorkerMessage) => {
+    const onMessage = (m: WorkerMessage) => {
       if (m.type === "ready") {
         clearTimeout(timer);
         timer = setTimeout(stop(`still running after ${timeoutMs / 1000} s (--timeout)`), timeoutMs);
@@ -126,8 +148,8 @@ export async function runNotebookIsolated(
       } else if (m.type === "inputs") inputs = m.inputs;
       else if (m.type === "done") finish(null);
       else finish({ reason: "crash", message: `the notebook worker failed: ${m.message}`, cells: [] });
-    });
-    worker.on("error", (e: Error & { code?: string }) =>
+    };
+    const onError = (e: Error & { code?: string }) =>
       finish(
         e.code === "ERR_WORKER_OUT_OF_MEMORY"
           ? {
@@ -136,9 +158,8 @@ export async function runNotebookIsolated(
               cells: [],
             }
           : { reason: "crash", message: `the notebook worker crashed: ${e.message}`, cells: [] },
-      ),
-    );
-    worker.on("exit", (code) =>
+      );
+    const onExit = (code: number) =>
       finish({
         reason: "crash",
         // Exit 0 before "done": the worker's event loop emptied, so what a cell awaits has nothing left to
@@ -148,8 +169,13 @@ export async function runNotebookIsolated(
             ? "waits on a promise that can never settle (the notebook worker had nothing left to run)"
             : `the notebook worker exited (code ${code}) before the cells settled`,
         cells: [],
-      }),
-    );
+      });
+    onEvent = (e) => {
+      if (e.kind === "message") onMessage(e.message);
+      else if (e.kind === "error") onError(e.error);
+      else onExit(e.code);
+    };
+    for (const e of early.splice(0)) onEvent(e);
   });
   // Done or not, the worker goes: timers and generators a cell left behind die with it.
   await worker.terminate();

@@ -1,5 +1,6 @@
 // Parity of the engines (docs/scaling.md): every notebook in notebooks/ run headless on DuckDB-WASM (1.4, the
-// browser's engine) and on native DuckDB (@duckdb/node-api 1.5) gives the same value in every cell.
+// browser's engine) and on native DuckDB (@duckdb/node-api 1.5) gives the same value in every cell, and every check
+// passes on both.
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -38,6 +39,9 @@ describe("notebooks give the same values on DuckDB-WASM and on native DuckDB", (
         expect(s.cells).toHaveLength(cellCount);
         expect(unfinishedCells(s)).toEqual([]);
       }
+      // every check passes on the notebook's own runs, as `jankbook run` gates on (test/cli/run.test.ts runs only a
+      // few notebooks through the command itself)
+      for (const r of [wasm, native]) expect(r.failedChecks.map((c) => `${c.name}: ${c.detail}`)).toEqual([]);
       expect(differences(a, b, "", [], 20, ["wasm", "native"])).toEqual([]);
     },
     300_000,
