@@ -20,6 +20,23 @@ import { cellDefining, notebookSettled, notebookSnapshot, openWorkspace } from "
 
 const ROOT = join(import.meta.dirname, "../..");
 
+// The examples and triage, then each case notebook that calls a jb function none of those before it calls: every
+// analysis a notebook uses is drawn in Chromium, while every notebook's values are compared across the two engines
+// headless (test/workspace/db/native-parity.test.ts). A page per notebook is what costs most in the suite.
+const jbCalls = (path: string) => new Set(readFileSync(path, "utf8").match(/\bjb\.[\w.]+/g) ?? []);
+const BROWSER_PARITY = (() => {
+  const isCase = (p: string) => relative(ROOT, p).startsWith("notebooks/cases/");
+  const picked = NOTEBOOKS.filter((p) => !isCase(p));
+  const seen = new Set(picked.flatMap((p) => [...jbCalls(p)]));
+  for (const p of NOTEBOOKS.filter(isCase)) {
+    const calls = [...jbCalls(p)];
+    if (calls.every((c) => seen.has(c))) continue;
+    picked.push(p);
+    for (const c of calls) seen.add(c);
+  }
+  return picked;
+})();
+
 describe("notebooks give the same values in Chromium and headless", () => {
   let browser: Browser;
   let server: StaticServer;
@@ -45,16 +62,18 @@ describe("notebooks give the same values in Chromium and headless", () => {
     expect(differences([1, 2], [1])).toEqual([": length 2 vs 1"]);
   });
 
-  it("finds the notebooks", () => {
-    expect(NOTEBOOKS.map((p) => relative(ROOT, p))).toEqual(
+  it("finds the notebooks: the examples, triage, and cases that call every jb function any notebook calls", () => {
+    expect(BROWSER_PARITY.map((p) => relative(ROOT, p))).toEqual(
       expect.arrayContaining(["notebooks/triage.md", "notebooks/examples/frames-overview.md"]),
     );
+    const called = (paths: string[]) => new Set(paths.flatMap((p) => [...jbCalls(p)]));
+    expect([...called(BROWSER_PARITY)].sort()).toEqual([...called(NOTEBOOKS)].sort());
   });
 
   /** Kept open for the τ test: the triage page and its headless run. */
   const open = new Map<string, { page: Page; errors: string[]; headless: HeadlessResult }>();
 
-  it.each(NOTEBOOKS.map((p) => [relative(ROOT, p), p]))(
+  it.each(BROWSER_PARITY.map((p) => [relative(ROOT, p), p]))(
     "%s: every cell's value, display and check",
     async (_name, path) => {
       const cellCount = cells(parseNotebook(readFileSync(path, "utf8"))).length;
