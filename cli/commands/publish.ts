@@ -2,12 +2,12 @@
 // page (workspace/publish/publish.ts) that opens offline and runs no code. Exits 1 if a cell or a check failed
 // (the page is written anyway, with the errors shown in place).
 import type { Command } from "commander";
-import { executeNotebook, report, type NotebookCommandOptions } from "./run";
+import { executeNotebook, report, withLimits, type NotebookCommandOptions } from "./run";
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 
 export function registerPublish(program: Command, setExitCode: (code: number) => void) {
-  program
+  const command = program
     .command("publish")
     .description("publish a notebook as one self-contained HTML file")
     .argument("<notebook>", "notebook .md file")
@@ -18,8 +18,12 @@ export function registerPublish(program: Command, setExitCode: (code: number) =>
       collect,
     )
     .option("--set <name=value>", "set an input (repeatable)", collect)
-    .option("--timeout <seconds>", "stop the cells still running after this long and publish the rest", "120")
-    .option("--max-memory <MB>", "heap limit of the cells (default: half the machine's memory, at most 4096)")
+    .option(
+      "--timeout <seconds>",
+      "stop the cells still running after this long and publish the rest",
+      "120",
+    );
+  withLimits(command)
     .option("--embed-data", "embed every result table in full as Arrow (a download link per table)")
     .action(async (path: string, opts: NotebookCommandOptions) => {
       if (!/\.html?$/i.test(opts.out!)) throw new Error(`--out ${opts.out}: publish writes HTML (.html)`);

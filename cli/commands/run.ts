@@ -21,7 +21,17 @@ export interface NotebookCommandOptions {
   timeout?: string;
   embedData?: boolean;
   maxMemory?: string;
+  maxRows?: string;
+  maxResultMb?: string;
   engine?: string;
+}
+
+/** A positive number from an option, or undefined when not given; else an error naming the option. */
+function positive(option: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${option} ${value}: expected a positive number`);
+  return n;
 }
 
 export function parseSets(sets: string[] = []): Record<string, string> {
@@ -40,12 +50,18 @@ export async function executeNotebook(path: string, opts: NotebookCommandOptions
   const ext = opts.out ? extname(opts.out).toLowerCase() : "";
   if (opts.out && !REPORT_TYPES.includes(ext))
     throw new Error(`--out ${opts.out}: the report must end in .html, .json or .md`);
+  // Options are checked before an engine is started.
+  const set = parseSets(opts.set);
+  const memoryMb = positive("--max-memory", opts.maxMemory);
+  const maxRows = positive("--max-rows", opts.maxRows);
+  const maxResultMb = positive("--max-result-mb", opts.maxResultMb);
   const engine = opts.engine ? await engineFor(path, opts) : undefined;
   const r = await runNotebookIsolated(path, {
     runs: opts.runs,
-    set: parseSets(opts.set),
+    set,
     timeoutMs: opts.timeout ? Number(opts.timeout) * 1000 : undefined,
-    memoryMb: opts.maxMemory ? Number(opts.maxMemory) : undefined,
+    memoryMb,
+    resultCaps: { maxRows, maxBytes: maxResultMb && maxResultMb * 2 ** 20 },
     report: ext === ".json" ? "json" : ext === ".md" ? "md" : ext ? "html" : null,
     embedData: opts.embedData,
     onProgress: (line) => process.stderr.write(`${line}\n`),
@@ -106,8 +122,16 @@ export async function report(r: IsolatedResult, out: string | undefined, embedDa
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 
+/** The bounds of a run's cells, shared by run and publish. */
+export function withLimits(command: Command): Command {
+  return command
+    .option("--max-memory <MB>", "heap limit of the cells (default: half the machine's memory, at most 4096)")
+    .option("--max-rows <n>", "fail a query whose result has more rows (default 50,000,000)")
+    .option("--max-result-mb <MB>", "fail a query whose result is bigger, as Arrow (default 1024)");
+}
+
 export function registerRun(program: Command, setExitCode: (code: number) => void) {
-  program
+  const command = program
     .command("run")
     .description(
       "run a notebook headless; exit 1 if a run fails to load, a cell fails or overruns, or a check fails",
@@ -120,8 +144,8 @@ export function registerRun(program: Command, setExitCode: (code: number) => voi
     )
     .option("--set <name=value>", "set an input (repeatable), e.g. --set tauMs=300", collect)
     .option("--out <file>", "write a report: .html (published page), .json (cell values, checks) or .md")
-    .option("--timeout <seconds>", "stop the cells still running after this long and report the rest", "120")
-    .option("--max-memory <MB>", "heap limit of the cells (default: half the machine's memory, at most 4096)")
+    .option("--timeout <seconds>", "stop the cells still running after this long and report the rest", "120");
+  withLimits(command)
     .option("--embed-data", "with an .html report, embed every result table in full as Arrow")
     .option("--engine <name>", "auto (native past 2M rows), wasm (the browser's DuckDB) or native", "auto")
     .action(async (path: string, opts: NotebookCommandOptions) => {

@@ -111,6 +111,47 @@ describe("jankbook run: reports are capped per cell", { timeout: HARD_MS }, () =
   });
 });
 
+describe("jankbook run: a query's result and memory are bounded", { timeout: HARD_MS }, () => {
+  it.each(["wasm", "native"])(
+    "%s: a result over --max-rows or --max-result-mb, and a query over --max-memory, fail their cells by name",
+    async (engine) => {
+      const report = join(out, `caps-${engine}.json`);
+      const r = await inProcess(
+        "run",
+        join(FIXTURES, "big-results.md"),
+        "--engine",
+        engine,
+        "--max-rows",
+        "2000",
+        "--max-result-mb",
+        "0.1",
+        "--max-memory",
+        "100",
+        "--out",
+        report,
+      );
+      expect(r.code, r.stderr).toBe(1);
+      // 5,000 rows of one BIGINT; 1,000 rows of 200 characters each: ~0.2 MB of Arrow
+      expect(r.stderr).toContain("FAIL sql many (");
+      expect(r.stderr).toContain(
+        "the result has 5,000 rows, over the cap of 2,000 (--max-rows): aggregate in SQL, or raise the cap",
+      );
+      expect(r.stderr).toMatch(
+        /FAIL sql wide \(\d+ ms\): the result is 0\.[2-3]\d? MB of Arrow, over the cap of 0\.1 MB \(--max-result-mb\)/,
+      );
+      // a 30M-element list needs 240 MB: DuckDB's own limit (SET memory_limit from --max-memory) refuses it
+      expect(r.stderr).toMatch(/FAIL sql greedy \(\d+ ms\): Out of Memory Error/);
+      const cells = JSON.parse(readFileSync(report, "utf8")).cells as { defines: string[]; status: string }[];
+      expect(cells.map((c) => [c.defines[0], c.status])).toEqual([
+        ["small", "fulfilled"],
+        ["many", "rejected"],
+        ["wide", "rejected"],
+        ["greedy", "rejected"],
+      ]);
+    },
+  );
+});
+
 describe("jankbook run: load failures", { timeout: HARD_MS }, () => {
   function brokenRun(change: (dir: string) => void): string {
     const dir = join(mkdtempSync(join(out, "runs-")), "synthetic-feed-scroll");

@@ -77,6 +77,9 @@ describe("jankbook run", () => {
     expect(
       (await jankbookInProcess("run", join(FIXTURES, "failing-cell.md"), "--set", "novalue")).stderr,
     ).toContain("--set novalue: expected name=value");
+    expect(
+      (await jankbookInProcess("run", join(FIXTURES, "failing-cell.md"), "--max-rows", "lots")).stderr,
+    ).toBe("jankbook: --max-rows lots: expected a positive number\n");
     const r = await jankbookInProcess("run", join(FIXTURES, "failing-cell.md"), "--out", "report.txt");
     expect(r).toEqual({
       code: 1,

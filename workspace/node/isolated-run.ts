@@ -20,7 +20,7 @@ import { cells as cellsOf, type Notebook } from "../notebook/format";
 import { notebookProvenance } from "../publish/provenance";
 import { jankbookVersion, openNotebookRuns, type HeadlessOptions, type Provenance } from "./headless";
 import { PreRendered } from "../publish/publish";
-import { serveEngine } from "./remote-engine";
+import { DEFAULT_RESULT_CAPS, serveEngine, type ResultCaps } from "./remote-engine";
 import { createThreadedNodeEngine, type ThreadedEngine } from "./threaded-engine";
 import type { CellRecord, ReportKind, WorkerInit, WorkerMessage } from "./worker-protocol";
 import { failUnsettledCells } from "./unsettled-cells";
@@ -34,6 +34,8 @@ export interface IsolatedOptions extends Omit<HeadlessOptions, "engine"> {
   maxCellChars?: number;
   /** heap limit of the worker, MB (default: half the machine's memory, at most 4096) */
   memoryMb?: number;
+  /** the most rows and Arrow bytes one query may hand a cell (DEFAULT_RESULT_CAPS for any not given) */
+  resultCaps?: Partial<ResultCaps>;
 }
 
 export interface Stopped {
@@ -117,7 +119,10 @@ export async function runNotebookIsolated(
   // --max-memory bounds DuckDB too: a query over it fails with DuckDB's out-of-memory error, naming its cell.
   if (options.memoryMb) await engine.query(`SET memory_limit = '${Math.floor(options.memoryMb)}MB'`);
   const channel = new MessageChannel();
-  const served = serveEngine(channel.port1, engine);
+  const served = serveEngine(channel.port1, engine, {
+    maxRows: options.resultCaps?.maxRows ?? DEFAULT_RESULT_CAPS.maxRows,
+    maxBytes: options.resultCaps?.maxBytes ?? DEFAULT_RESULT_CAPS.maxBytes,
+  });
   const init: WorkerInit & { port: unknown } = {
     path,
     set: options.set ?? {},

@@ -27,11 +27,38 @@ async function encode(table: Table): Promise<Uint8Array> {
   return esm.tableToIPC(table, "stream");
 }
 
+/** The most one query may hand a cell: over either, the query fails (a cut result would make a wrong analysis). */
+export interface ResultCaps {
+  maxRows: number;
+  /** bytes of the result as Arrow IPC */
+  maxBytes: number;
+}
+
+/** 50M rows, 1 GiB: past these a cell is pulling a run's table whole into the JS heap instead of aggregating in SQL. */
+export const DEFAULT_RESULT_CAPS: ResultCaps = { maxRows: 50_000_000, maxBytes: 1 << 30 };
+
+/** Why a result is over the caps, or null. The message names the cap and the option that raises it. */
+export function overResultCaps(rows: number, bytes: number, caps: ResultCaps): string | null {
+  // small caps (a test's, a tight CI's) keep two significant digits instead of reading "0 MB"
+  const n = (v: number) =>
+    v.toLocaleString("en-US", v < 1 ? { maximumSignificantDigits: 2 } : { maximumFractionDigits: 2 });
+  if (rows > caps.maxRows)
+    return `the result has ${n(rows)} rows, over the cap of ${n(caps.maxRows)} (--max-rows): aggregate in SQL, or raise the cap`;
+  if (bytes > caps.maxBytes)
+    return `the result is ${n(bytes / 2 ** 20)} MB of Arrow, over the cap of ${n(caps.maxBytes / 2 ** 20)} MB (--max-result-mb): aggregate in SQL, or raise the cap`;
+  return null;
+}
+
 /**
- * Runner side: answers the worker's queries on `engine`, one at a time, in order. stop() skips the queries still
- * queued, interrupts the one running and resolves once it has ended (the engine may then be closed).
+ * Runner side: answers the worker's queries on `engine`, one at a time, in order, refusing a result over `caps`.
+ * stop() skips the queries still queued, interrupts the one running and resolves once it has ended (the engine
+ * may then be closed).
  */
-export function serveEngine(port: MessagePort, engine: SqlEngine): { stop(): Promise<void> } {
+export function serveEngine(
+  port: MessagePort,
+  engine: SqlEngine,
+  caps: ResultCaps = DEFAULT_RESULT_CAPS,
+): { stop(): Promise<void> } {
   let queue: Promise<void> = Promise.resolve();
   let stopped = false;
   port.on("message", (m: Request) => {
@@ -43,7 +70,13 @@ export function serveEngine(port: MessagePort, engine: SqlEngine): { stop(): Pro
       if (stopped) return;
       let reply: Reply;
       try {
-        const ipc = await encode(await engine.query(m.sql, m.params));
+        const table = await engine.query(m.sql, m.params);
+        // Rows first: a result over the row cap is not encoded at all.
+        const tooMany = overResultCaps(table.numRows, 0, caps);
+        if (tooMany) throw new Error(tooMany);
+        const ipc = await encode(table);
+        const tooBig = overResultCaps(table.numRows, ipc.byteLength, caps);
+        if (tooBig) throw new Error(tooBig);
         reply = { id: m.id, ipc };
         port.postMessage(reply, [ipc.buffer as ArrayBuffer]);
         return;
