@@ -1,7 +1,7 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
-// Test files at once in the node project. Vitest's default (cores - 1) is one file at a time on a 2-core machine,
+// Test files at once, node and browser projects together. Vitest's default (cores - 1) is one file at a time on a 2-core machine,
 // though most slow files wait on child processes, adb or DuckDB: two keep both cores busy (docs/testing.md).
 // JB_TEST_WORKERS overrides it.
 const workers = Number(process.env.JB_TEST_WORKERS) || Math.max(2, availableParallelism());
@@ -29,7 +29,10 @@ export default defineConfig({
           globalSetup: ["test/browser/global-setup.ts"],
           testTimeout: 240_000,
           hookTimeout: 300_000,
-          fileParallelism: false,
+          // The same worker count as the node project puts both in one pool (vitest groups projects by it): a browser
+          // file runs beside a node file or another browser file, instead of all of them one by one after the node
+          // project (each drives its own Chromium on port 0 and its own temporary folders).
+          maxWorkers: workers,
           // expect.poll's 1 s default is shorter than one DuckDB-WASM re-run on a loaded 2-core machine (CI at load 10):
           // a poll that waits for a new state fails only when that state never comes, not when it is slow to come.
           expect: { poll: { timeout: 60_000 } },
