@@ -86,7 +86,7 @@ describe("the compiled CLI and the sources agree", () => {
       expect(r.stderr).toContain("stopped: ts spin still running after 3 s (--timeout)");
     }
     expect(sources.stdout).toBe(built.stdout);
-  }, 120_000);
+  }, 300_000); // a hang guard for two runs in turn, each starting an engine and a worker (120 s ran out at load 16)
 
   it("an unknown command and a bad option: the same message from both", async () => {
     for (const args of [["nosuch"], ["info"]]) {
