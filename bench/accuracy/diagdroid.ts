@@ -9,6 +9,7 @@ import { PROFILES, type DeviceProfile } from "../../collectors/simulator/device-
 import { buildScenario, type ScenarioName, type Timeline } from "../../collectors/simulator/scenarios";
 import { OLD_DEVICES } from "../../collectors/simulator/scenarios-diagdroid";
 import { anomalousGroups } from "../../cells/diagdroid/anomalous-groups";
+import { anomalyIssues } from "../../cells/diagdroid/anomaly-issues";
 import type { AccuracyFamily, NoiseLevel } from "./family";
 
 /** The scenario of each case, and the devices it runs on when the noise level draws another device. */
@@ -43,8 +44,9 @@ export function diagdroidTables(tl: Timeline): { tasks: Table; contexts: Table }
 
 /**
  * The 1-based rank of the culprit's group (the first reported group holding a culprit task) and of the issue
- * (the first group holding a culprit task or a task of a class the culprit waited behind, ground truth's
- * `blocked_by`: the report of either leads to the defect, as Figure 5's c1 and c2 do); NaN when not reported.
+ * (anomaly-issues.ts: the first issue holding a culprit task or a task of a class the culprit waited behind,
+ * ground truth's `blocked_by`; a waiting group and its blocker are one issue, as Figure 5's c1 and c2 are, and
+ * issues are what Table 2 ranks); NaN when not reported.
  */
 export function culpritRank(tl: Timeline, options: { tauMs?: number } = {}) {
   const { tasks, contexts } = diagdroidTables(tl);
@@ -58,7 +60,9 @@ export function culpritRank(tl: Timeline, options: { tauMs?: number } = {}) {
   const issue = contextsOf((t) => ids.has(t.task_id) || blockers.has(t.task_class));
   const rankOf = (ctx: Set<number>) =>
     reports.find((r) => r.contextIds.some((id) => ctx.has(id)))?.rank ?? NaN;
-  return { rank: rankOf(culprit), issueRank: rankOf(issue), groups: reports.length };
+  const issues = anomalyIssues(reports);
+  const issueRank = issues.find((i) => i.contextIds.some((id) => issue.has(id)))?.rank ?? NaN;
+  return { rank: rankOf(culprit), issueRank, groups: reports.length, issues: issues.length };
 }
 
 function device(name: string): DeviceProfile {
@@ -82,7 +86,8 @@ export const family: AccuracyFamily = {
     {
       metric: "issueRank",
       ...TABLE_2_RANK,
-      source: "DiagDroid §6.4 and Table 2, counting the group the culprit waited behind as the issue too",
+      source:
+        "DiagDroid §6.4 and Table 2: the rank of the issue (the culprit's group with the groups it waited behind, anomaly-issues.ts)",
     },
   ],
   run(scenario: string, seed: number, noise: NoiseLevel) {

@@ -31,6 +31,16 @@ export interface GroupDependency {
   /** execution time over all finished tasks of this group, ms (NaN when none finished) */
   execMaxMs: number;
   execAvgMs: number;
+  /** the same per context of the group: Figure 6's lines 8-9 name each context (c1, c2) the slow cases waited behind */
+  byContext: ContextDependency[];
+}
+
+export interface ContextDependency {
+  contextId: number;
+  waitedBehind: number;
+  /** over all finished tasks of this context, ms (NaN when none finished) */
+  execMaxMs: number;
+  execAvgMs: number;
 }
 
 export interface GroupReport {
@@ -129,6 +139,15 @@ export function anomalousGroups(
   }
   const anomalous: number[] = [];
   for (let g = 0; g < groups; g++) if (count[g]! > 0 && (mq[g]! > tau || me[g]! > tau)) anomalous.push(g);
+  // Per context: execution time max/sum/count, for Figure 6's per-context dependency lines.
+  const ctxExec = new Map<number, { max: number; sum: number; n: number }>();
+  for (let i = 0; i < q.n; i++) {
+    const e = q.execMs[i]!;
+    if (Number.isNaN(e)) continue;
+    const c = ctxExec.get(q.contextId[i]!) ?? { max: -Infinity, sum: 0, n: 0 };
+    ((c.max = Math.max(c.max, e)), (c.sum += e), c.n++);
+    ctxExec.set(q.contextId[i]!, c);
+  }
   const isAnomalous = new Uint8Array(groups);
   for (const g of anomalous) isAnomalous[g] = 1;
 
@@ -161,18 +180,22 @@ export function anomalousGroups(
   }));
   const reportOf = new Map(reports.map((r) => [r.group, r]));
   const lengthSum = new Map<number, number>();
-  const inQueue = new Map<number, { sum: number; n: number; deps: Map<number, number> }>();
+  const inQueue = new Map<
+    number,
+    { sum: number; n: number; deps: Map<number, number>; ctxDeps: Map<number, number> }
+  >();
   for (let i = 0; i < q.n; i++) {
     if (!slow(i)) continue;
     const r = reportOf.get(groupOf[i]!)!;
     r.slowCases++;
     lengthSum.set(r.group, (lengthSum.get(r.group) ?? 0) + q.queueLength[i]!);
     let acc = inQueue.get(r.group);
-    if (!acc) inQueue.set(r.group, (acc = { sum: 0, n: 0, deps: new Map() }));
+    if (!acc) inQueue.set(r.group, (acc = { sum: 0, n: 0, deps: new Map(), ctxDeps: new Map() }));
     for (let k = behind.offsets[i]!; k < behind.offsets[i + 1]!; k++) {
       const j = behind.indices[k]!;
       if (!Number.isNaN(q.execMs[j]!)) ((acc.sum += q.execMs[j]!), acc.n++);
       acc.deps.set(groupOf[j]!, (acc.deps.get(groupOf[j]!) ?? 0) + 1);
+      acc.ctxDeps.set(q.contextId[j]!, (acc.ctxDeps.get(q.contextId[j]!) ?? 0) + 1);
     }
   }
   for (const r of reports) {
@@ -187,6 +210,17 @@ export function anomalousGroups(
         waitedBehind: n,
         execMaxMs: me[g]!,
         execAvgMs: execCount[g] ? execSum[g]! / execCount[g]! : NaN,
+        byContext: contextIds
+          .filter((id) => groupOfContext.get(id) === g && acc.ctxDeps.has(id))
+          .map((id) => {
+            const c = ctxExec.get(id);
+            return {
+              contextId: id,
+              waitedBehind: acc.ctxDeps.get(id)!,
+              execMaxMs: c ? c.max : NaN,
+              execAvgMs: c ? c.sum / c.n : NaN,
+            };
+          }),
       }))
       .sort((a, b) => b.waitedBehind - a.waitedBehind || a.group - b.group);
   }

@@ -6,9 +6,11 @@ export {
   anomalousGroups,
   anomalousGroupsPlot,
   type AnomalousGroupsOptions,
+  type ContextDependency,
   type GroupDependency,
   type GroupReport,
 } from "./anomalous-groups";
+export { anomalyIssues, issueOf, type AnomalyIssue } from "./anomaly-issues";
 export { anomalyReport, type AnomalyReportOptions } from "./anomaly-report";
 export {
   queueTimeline,

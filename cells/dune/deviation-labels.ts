@@ -8,6 +8,7 @@
 import { chartSpec, type ChartSpec } from "../common/chart-spec";
 import { DUNE } from "./defaults";
 import { iqrFlags, type QuartileMethod } from "./iqr";
+import { smallestFlaggingGroup } from "./smallest-group";
 import { clusterMembers, similarityWeights, type SimilarityWeightsResult } from "./similarity";
 
 export type MetricName = "frames" | "smoothRatio" | "meanFrameMs" | "p90FrameMs" | "p99FrameMs";
@@ -60,6 +61,13 @@ export interface DeviationLabelsResult {
   similarity: SimilarityWeightsResult;
   /** Indices (into history) of the runs compared against. */
   members: number[];
+  /**
+   * The fewest history runs that can flag anything at this OF and quartile method (smallest-group.ts); when
+   * `members` has fewer, every label is N whatever the values, and the report and chart say so.
+   */
+  smallestGroup: number;
+  /** members.length < smallestGroup: the labels cannot be anything but N */
+  tooSmall: boolean;
   coarse: { label: Label; metrics: MetricDeviation[] };
   events: { bucket: number; label: Label; metrics: MetricDeviation[] }[];
   /** Class labels for context mining (§5.4): the run's label and E<k><label> per deviating bucket. */
@@ -154,7 +162,19 @@ export function deviationLabels(
   });
   const labels: string[] = [coarse.label];
   for (const e of events) if (e.label !== "N") labels.push(`E${e.bucket}${e.label}`);
-  return { outlierFactor: of, method, cluster, similarity, members, coarse, events, labels };
+  const smallestGroup = smallestFlaggingGroup({ outlierFactor: of, method });
+  return {
+    outlierFactor: of,
+    method,
+    cluster,
+    similarity,
+    members,
+    smallestGroup,
+    tooSmall: members.length < smallestGroup,
+    coarse,
+    events,
+    labels,
+  };
 }
 
 /** Bucket numbers whose label is a regression (for precision/recall against known janky events, §8.4). */
@@ -179,7 +199,10 @@ export function deviationLabelsPlot(
     { x: d.upperFence, what: "Q3 + OF·IQR" },
   ].filter((f) => Number.isFinite(f.x));
   const quartiles = [d.q1, d.q3].filter(Number.isFinite);
-  const title = `${options.bucket === undefined ? "run" : `E${options.bucket}`}: ${d.metric} — new run ${d.label}`;
+  const small = result.tooSmall
+    ? ` (compared with ${result.members.length} runs: fewer than ${result.smallestGroup} can flag nothing)`
+    : "";
+  const title = `${options.bucket === undefined ? "run" : `E${options.bucket}`}: ${d.metric} — new run ${d.label}${small}`;
   const newColour = d.label === "Outlier-" ? "#d62728" : d.label === "Outlier+" ? "#2ca02c" : "#1f77b4";
   return chartSpec("deviationLabelsPlot", {
     mark: "dot",

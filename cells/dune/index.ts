@@ -30,6 +30,7 @@ export {
   type RunMetrics,
   type RunWithContext,
 } from "./deviation-labels";
+export { smallestFlaggingGroup } from "./smallest-group";
 export {
   aprioriPlot,
   aprioriReport,

@@ -14,8 +14,9 @@ export const OLD_DEVICES: Record<string, DeviceProfile> = {
     model: "GT-I9105P",
     manufacturer: "samsung",
     device: "s2vep",
-    sdk_release: "4.2.2",
-    api_level: 17,
+    // DiagDroid §6: "Samsung GT-I9105P (Android 4.1.2)"
+    sdk_release: "4.1.2",
+    api_level: 16,
     cpu_abi: "armeabi-v7a",
     width: 480,
     height: 800,

@@ -77,8 +77,11 @@ export type ScenarioName = (typeof BUILT_IN)[number] | keyof typeof REGISTERED;
 
 const JAVA = (frames: string[]) => frames;
 
-// DiagDroid §6.2 case 1 (OpenLaw): AsyncTasks share the serial executor, so a short law-list load waits
-// behind long headline loads. Fixed: executeOnExecutor(THREAD_POOL_EXECUTOR), as the paper's fix says.
+// DiagDroid §6.1 case 1 (OpenLaw, Figure 5): LawListFragment.onCreate loads the list from the database
+// (LawSectionList, c1, line 87) and "in parallel" updates it from the network (UpdateLawList, c2, line 91), both
+// with AsyncTask.execute(), so both run on the one serial executor. The user leaves the list and comes back
+// while an update still runs: the new onCreate's list load waits behind the old update. The two contexts are
+// one frame apart (Figure 5). Fixed: executeOnExecutor(THREAD_POOL_EXECUTOR), the paper's fix.
 function openlaw(c: Ctx, t0: number, fixed = false): number {
   const { sim } = c;
   const { width: w, height: h } = sim.device;
@@ -93,76 +96,74 @@ function openlaw(c: Ctx, t0: number, fixed = false): number {
       children: listRows(sim, w, 168, 7, "res/layout/law_list_item.xml"),
     }),
   ]);
-  const c2 = JAVA([
-    "android.os.AsyncTask.execute(AsyncTask.java:535)",
-    "de.jurasoft.openlaw.HeadlineComposerAdapter.refresh(HeadlineComposerAdapter.java:112)",
-    "de.jurasoft.openlaw.HeadlineComposerAdapter.<init>(HeadlineComposerAdapter.java:54)",
-    "de.jurasoft.openlaw.LawListFragment.onActivityCreated(LawListFragment.java:80)",
-  ]);
-  const c1 = JAVA([
-    "android.os.AsyncTask.execute(AsyncTask.java:535)",
-    "de.jurasoft.openlaw.LawListFragment.onListItemClick(LawListFragment.java:141)",
-    "android.app.ListFragment$2.onItemClick(ListFragment.java:58)",
-    "android.widget.AdapterView.performItemClick(AdapterView.java:310)",
-  ]);
+  const onCreate = (line: number) =>
+    JAVA([
+      "android.os.AsyncTask.executeOnExecutor(Native Method)",
+      "android.os.AsyncTask.execute(AsyncTask.java:535)",
+      `de.jdsoft.law.LawListFragment.onCreate(LawListFragment.java:${line})`,
+      "android.app.Fragment.performCreate(Fragment.java:1678)",
+      "android.app.FragmentManagerImpl.moveToState(FragmentManager.java:894)",
+    ]);
+  const c1 = onCreate(87);
+  const c2 = onCreate(91);
   const post = JAVA([
     "android.os.Handler.sendMessageAtTime(Handler.java:610)",
     "android.os.AsyncTask.postResult(AsyncTask.java:327)",
     "android.os.AsyncTask$2.call(AsyncTask.java:305)",
   ]);
+  const created = (at: number, updateMs: number) => {
+    const list = sim.submit(serial, at, 120, "de.jdsoft.law.data.LawSectionList", c1);
+    sim.submit(main, list.ended, 6, "android.os.AsyncTask$InternalHandler", post);
+    sim.animate(list.ended, list.ended + 0.35 * S, root, { layoutFirst: true });
+    const update = sim.submit(serial, at + 2 * MS, updateMs, "de.jdsoft.law.data.UpdateLawList", c2);
+    sim.submit(main, update.ended, 4, "android.os.AsyncTask$InternalHandler", post);
+    return list;
+  };
   sim.input(t0 + 0.2 * S, "click", "launcher_icon");
   sim.animate(t0 + 0.2 * S, t0 + 0.7 * S, root, { layoutFirst: true });
-  const blocked: number[] = [];
-  for (const [at, headMs, clickAfter] of [
-    [0.5, 1800, 0.6],
-    [3.0, 1500, 0.4],
+  created(t0 + 0.5 * S, 1800);
+  const waited: number[] = [];
+  // open a law and come back to the list (a new LawListFragment, a new onCreate) while an update runs
+  for (const [at, updateMs] of [
+    [1.1, 1500],
+    [3.0, 1500],
   ] as const) {
-    const head = sim.submit(
-      serial,
-      t0 + at * S,
-      headMs,
-      "de.jurasoft.openlaw.HeadlineComposerAdapter$LoadHeadlinesTask",
-      c2,
-    );
-    sim.submit(main, head.ended, 4, "android.os.AsyncTask$InternalHandler", post);
-    const clickAt = t0 + (at + clickAfter) * S;
-    sim.input(clickAt, "click", "law_list_item");
-    sim.animate(clickAt, clickAt + 0.3 * S, root);
-    const law = sim.submit(serial, clickAt, 60, "de.jurasoft.openlaw.LawListFragment$LoadLawTask", c1);
-    blocked.push(law.task_id);
-    sim.submit(main, law.ended, 6, "android.os.AsyncTask$InternalHandler", post);
-    sim.animate(law.ended, law.ended + 0.35 * S, root, { layoutFirst: true });
+    sim.input(t0 + (at - 0.4) * S, "click", "law_list_item");
+    sim.animate(t0 + (at - 0.4) * S, t0 + (at - 0.1) * S, root);
+    sim.input(t0 + at * S, "key", "KEYCODE_BACK");
+    waited.push(created(t0 + at * S, updateMs).task_id);
   }
   sim.input(t0 + 5.2 * S, "scroll", "law_list");
   sim.animate(t0 + 5.2 * S, t0 + 5.9 * S, root);
   c.cases.push({
     case: "openlaw",
-    paper: "DiagDroid §6.2 (Figure 5)",
+    paper: "DiagDroid §6.1 case 1 (Figure 5)",
     finding: fixed
-      ? "fixed: LoadLawTask runs on THREAD_POOL_EXECUTOR beside LoadHeadlinesTask"
-      : "LoadLawTask waits > 500 ms on AsyncTask's serial executor behind LoadHeadlinesTask",
+      ? "fixed: LawSectionList runs on THREAD_POOL_EXECUTOR beside UpdateLawList"
+      : "LawSectionList (c1) waits > 500 ms on AsyncTask's serial executor behind UpdateLawList (c2)",
     culprit: {
-      task_class: "de.jurasoft.openlaw.LawListFragment$LoadLawTask",
-      context_frame: c1[1],
-      blocked_by: "de.jurasoft.openlaw.HeadlineComposerAdapter$LoadHeadlinesTask",
+      task_class: "de.jdsoft.law.data.LawSectionList",
+      context_frame: c1[2],
+      blocked_by: "de.jdsoft.law.data.UpdateLawList",
       category: "async_task",
       pool_capacity: fixed ? 5 : 1,
-      task_ids: blocked,
+      task_ids: waited,
     },
   });
   return t0 + 6 * S;
 }
 
-// DiagDroid §6.2 case 3 (FBReader): image loading on a pool of 2 threads; pages need 8 images at once.
-// Fixed: a pool as large as a page's images, so a page's loads start together (the paper reads "5 may be
-// good" off the report; with 8 images a page, 5 still leaves three loads queued for one load's time).
+// DiagDroid §6.1 case 3 (FBReader, Figure 7): image loading on the paper's pool of 3
+// (IMAGE_LOADING_THREADS_NUMBER = 3); a page needs 5 images at once, each load long enough to be anomalous by
+// itself ("both the execution and queuing time of c1 tasks are anomalous"). Fixed: the pool of 5 the paper
+// reads off the report ("5 may be good"), as large as a page's images, so a page's loads start together.
 function fbreader(c: Ctx, t0: number, fixed = false): number {
   const { sim } = c;
   const { width: w, height: h } = sim.device;
   const pool = sim.executor(
     "java.util.concurrent.ThreadPoolExecutor",
     "thread_pool_executor",
-    fixed ? 8 : 2,
+    fixed ? 5 : 3,
     (i) => `pool-2-thread-${i + 1}`,
   );
   const page = sim.view("org.geometerplus.zlibrary.ui.android.view.ZLAndroidWidget", [0, 168, w, h - 168], {
@@ -179,8 +180,8 @@ function fbreader(c: Ctx, t0: number, fixed = false): number {
   ]);
   const ids: number[] = [];
   for (const [at, n] of [
-    [0.3, 8],
-    [2.8, 6],
+    [0.3, 5],
+    [2.8, 5],
   ] as const) {
     sim.input(t0 + at * S, "swipe", "main_view");
     sim.animate(t0 + at * S, t0 + (at + 0.5) * S, root, { layoutFirst: true });
@@ -189,7 +190,7 @@ function fbreader(c: Ctx, t0: number, fixed = false): number {
         sim.submit(
           pool,
           t0 + (at + 0.45) * S + i * 2 * MS,
-          350 + sim.rand() * 200,
+          650 + sim.rand() * 250,
           "org.geometerplus.zlibrary.ui.android.image.ZLAndroidImageLoader$1",
           stack,
         ).task_id,
@@ -199,13 +200,13 @@ function fbreader(c: Ctx, t0: number, fixed = false): number {
     case: "fbreader",
     paper: "DiagDroid §6.2 (Figure 7)",
     finding: fixed
-      ? "fixed: image loads run on a pool of 8"
-      : "image loads queue on a ThreadPoolExecutor of capacity 2; a larger pool (about 5) removes the waiting",
+      ? "fixed: image loads run on a pool of 5"
+      : "image loads queue on a ThreadPoolExecutor of capacity 3; a larger pool (about 5) removes the waiting",
     culprit: {
       task_class: "org.geometerplus.zlibrary.ui.android.image.ZLAndroidImageLoader$1",
       context_frame: stack[1],
       category: "thread_pool_executor",
-      pool_capacity: fixed ? 8 : 2,
+      pool_capacity: fixed ? 5 : 3,
       task_ids: ids,
     },
   });

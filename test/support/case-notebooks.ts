@@ -1,7 +1,8 @@
 // The case-study notebooks (notebooks/cases/*.md, found by listing the folder) run headless, as `jankbook run`
 // runs them, for test/notebooks/cases*.test.ts (split in two files so that the two halves run side by side). On its
 // own runs every check of a notebook passes; with the runs its front matter calls `healthy:` (the same scenario
-// without the bug) in place of them, a check of the finding fails, not a run or a cell. A file's notebooks share
+// without the bug) in place of them, every check of a finding fails and every guard (a check named `guard: …`,
+// something that must hold with or without the bug) passes; never a run or a cell fails. A file's notebooks share
 // one DuckDB (shared-headless.ts).
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -45,12 +46,15 @@ export function healthyRuns(nb: string): string[] {
   });
 }
 
+/** A check that must hold on both the case's runs and the healthy ones (docs/papers.md, "Case notebooks"). */
+export const isGuard = (name: string) => name.startsWith("guard: ");
+
 const loadErrors = (r: HeadlessResult) =>
   r.provenance.runs.flatMap((x) => x.errors.map((e) => `${x.run_id}: ${e}`));
 const failedCells = (r: HeadlessResult) =>
   r.failedCells.map((c) => `${c.name ?? c.defines.join(",")}: ${c.error}`);
 
-/** For each notebook named: its checks pass on its runs, and a check of the finding fails on its healthy runs. */
+/** For each notebook named: its checks pass on its runs; on its healthy runs its findings fail, its guards pass. */
 export function describeCases(names: string[]): void {
   const headless = sharedHeadless();
 
@@ -64,23 +68,28 @@ export function describeCases(names: string[]): void {
         expect(failedCells(r)).toEqual([]);
         expect(r.failedChecks.map((c) => `${c.name}: ${c.detail}`)).toEqual([]);
         expect(r.checks.length).toBeGreaterThan(0);
-        passed = r.checks.map((c) => c.name);
+        passed = r.checks.filter((c) => c.ok).map((c) => c.name);
       } finally {
         await r.close();
       }
     }, 180_000);
 
-    it("on its healthy runs: a check of the finding fails, not a run or a cell", async () => {
+    it("on its healthy runs: every finding-check fails, every guard passes, no run or cell fails", async () => {
       const r = await headless(nb, { runs: healthyRuns(nb) });
       try {
         expect(r.provenance.runs.map((x) => x.dir).sort()).toEqual(healthyRuns(nb).sort());
         expect(loadErrors(r)).toEqual([]);
         expect(failedCells(r)).toEqual([]);
-        const failed = r.failedChecks.map((c) => c.name);
-        expect(failed.length).toBeGreaterThan(0);
-        // the same checks ran; the ones that fail now are the finding, which passed on the case's runs
+        // the same checks ran, each listed with its verdict on both: findings pass then fail, guards pass twice
         expect(r.checks.map((c) => c.name)).toEqual(passed);
-        for (const f of failed) expect(passed).toContain(f);
+        const verdicts = r.checks.map((c) => ({
+          check: c.name,
+          buggy: passed.includes(c.name) ? "pass" : "fail",
+          healthy: c.ok ? "pass" : `fail (${c.detail ?? ""})`,
+        }));
+        const failed = (v: { healthy: string }) => v.healthy.startsWith("fail");
+        expect(verdicts.filter((v) => isGuard(v.check) === failed(v))).toEqual([]);
+        expect(verdicts.filter((v) => !isGuard(v.check)).length).toBeGreaterThan(0);
       } finally {
         await r.close();
       }

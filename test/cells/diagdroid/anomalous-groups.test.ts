@@ -61,9 +61,24 @@ describe("anomalousGroups", () => {
     });
     // Task 2 waited behind task 1 (2000 ms); task 3 behind tasks 1 and 2 (2000, 100 ms).
     expect(r.avgInQueueExecMs).toBeCloseTo(4100 / 3, 9);
+    // per context too (Figure 6's lines 8-9): task 3 waited behind task 2, of context c1 (c3 none)
     expect(r.dependsOn).toEqual([
-      { group: 1, contextIds: [2], waitedBehind: 2, execMaxMs: 2000, execAvgMs: 2000 },
-      { group: 0, contextIds: [1, 3], waitedBehind: 1, execMaxMs: 100, execAvgMs: 100 },
+      {
+        group: 1,
+        contextIds: [2],
+        waitedBehind: 2,
+        execMaxMs: 2000,
+        execAvgMs: 2000,
+        byContext: [{ contextId: 2, waitedBehind: 2, execMaxMs: 2000, execAvgMs: 2000 }],
+      },
+      {
+        group: 0,
+        contextIds: [1, 3],
+        waitedBehind: 1,
+        execMaxMs: 100,
+        execAvgMs: 100,
+        byContext: [{ contextId: 1, waitedBehind: 1, execMaxMs: 100, execAvgMs: 100 }],
+      },
     ]);
   });
   it("τ and maxDistance are options: with maxDistance 1, c1 and c3 are two groups", () => {
@@ -87,7 +102,7 @@ describe("anomalousGroups", () => {
 });
 
 describe("anomalyReport", () => {
-  it("prints Figure 5's lines 1–9 per anomalous group", () => {
+  it("prints Figure 5's lines 1–9 per anomalous group, the dependency per context (Figure 6), by issue", () => {
     const text = anomalyReport(anomalousGroups(tasks, contexts));
     const block = text.split("```")[1]!.trim().split("\n");
     expect(block).toEqual([
@@ -97,12 +112,14 @@ describe("anomalyReport", () => {
       "4.   cases of queuing time ≥ 500ms: 2",
       "5.     avg. queue length: 1.50",
       "6.     avg. execution time of the in-queue tasks: 1366.67ms",
-      "7.   runtime dependency: group 1, group 0",
-      "8.     execution time of group 1    max: 2000.00ms    avg. 2000.00ms    (waited behind 2×)",
-      "9.     execution time of group 0    max: 100.00ms    avg. 100.00ms    (waited behind 1×)",
+      "7.   runtime dependency: c2, c1",
+      "8.     execution time of c2    max: 2000.00ms    avg. 2000.00ms    (group 1, waited behind 2×)",
+      "9.     execution time of c1    max: 100.00ms    avg. 100.00ms    (group 0, waited behind 1×)",
     ]);
-    expect(text).toContain("### 1. group 0 (contexts 1, 3)");
-    expect(text).toContain("### 2. group 1 (contexts 2)");
+    // the waiting group and the group it waited behind are one issue (Table 2 ranks issues), led by the waiter
+    expect(text).toContain("## Issue 1 of 1: group 0 (contexts 1, 3), with group 1 it waited behind");
+    expect(text).toContain("### Group 0 (rank 1 of the groups, contexts 1, 3)");
+    expect(text).toContain("### Group 1 (rank 2 of the groups, contexts 2)");
     expect(text).toContain("  AsyncTask.executeOnExecutor(<Xposed>)");
     expect(text).toContain("4.   cases of queuing time ≥ 500ms: 0");
   });
