@@ -151,7 +151,11 @@ export const TABLES: readonly TableSpec[] = [
     columns: [
       runId,
       col("task_id", "int64", "unique within the run"),
-      col("category", "utf8", "thread, handler_thread, intent_service, thread_pool_executor, async_task"),
+      col(
+        "category",
+        "utf8",
+        "thread, handler_thread, intent_service, thread_pool_executor, async_task, scheduled_executor, fork_join_pool or coroutine",
+      ),
       col(
         "executor_id",
         "utf8",

@@ -12,7 +12,14 @@ export const LINE_END = "|";
 export const MAX_LINE = 3800;
 
 export type TaskCategory =
-  "thread" | "handler_thread" | "intent_service" | "thread_pool_executor" | "async_task";
+  | "thread"
+  | "handler_thread"
+  | "intent_service"
+  | "thread_pool_executor"
+  | "async_task"
+  | "scheduled_executor"
+  | "fork_join_pool"
+  | "coroutine";
 export type RenderOp = "measure" | "layout" | "draw";
 /** ok: installed; missing: the class or a fitting overload is absent; failed: installing threw; off: turned off by config. */
 export type HookStatus = "ok" | "missing" | "failed" | "off";

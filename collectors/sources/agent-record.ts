@@ -9,6 +9,9 @@ const CATEGORIES = new Set([
   "intent_service",
   "thread_pool_executor",
   "async_task",
+  "scheduled_executor",
+  "fork_join_pool",
+  "coroutine",
 ]);
 const OPS = new Set<string>(RENDER_OPS);
 const VISIBILITY = new Set<string>(VIEW_VISIBILITIES);

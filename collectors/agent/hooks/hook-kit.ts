@@ -13,6 +13,9 @@ export type Group =
   | "intent_services"
   | "executors"
   | "async_tasks"
+  | "scheduled_executors"
+  | "fork_join"
+  | "coroutines"
   | "views"
   | "frames"
   | "inputs"
@@ -23,6 +26,9 @@ export const GROUPS: readonly Group[] = [
   "intent_services",
   "executors",
   "async_tasks",
+  "scheduled_executors",
+  "fork_join",
+  "coroutines",
   "views",
   "frames",
   "inputs",

@@ -179,7 +179,7 @@ describe("a hook that fails while recording", () => {
     ]);
     expect(d.tasks).toEqual([]);
     expect(hookWarnings(d)).toEqual([
-      "handler_thread and intent_service tasks missing: Handler.sendMessageAtTime failed on this device (API 30): at run time: java.lang.IllegalStateException: broken looper (logcat line 28)",
+      "handler_thread and intent_service tasks missing: Handler.sendMessageAtTime failed on this device (API 30): at run time: java.lang.IllegalStateException: broken looper (logcat line 37)",
     ]);
   });
 });

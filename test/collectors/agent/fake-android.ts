@@ -12,6 +12,7 @@
 // - View.performLongClick(float, float) from API 24 (Android 7.0).
 import { FakeVm, type ClassDef, type FakeObj } from "./fake-java";
 import { defineExecutors } from "./fake-android-executors";
+import { defineAsync } from "./fake-android-async";
 import { defineLoopers, type Looper } from "./fake-android-loopers";
 import { defineViews } from "./fake-android-views";
 import { m, obj } from "./fake-helpers";
@@ -127,7 +128,9 @@ export function fakeAndroid(api: number): FakeVm {
   const { mainLooper, looperFor, drain, delivered } = defineLoopers(vm, main);
   const { pool, runPool, asyncTask, serial, threadPoolExecutor } = defineExecutors(vm, thread);
   defineViews(vm);
+  const modern = defineAsync(vm, thread);
   const android = {
+    ...modern,
     main,
     mainLooper,
     looperFor,
@@ -156,5 +159,5 @@ export type Android = {
   serial: FakeObj;
   threadPoolExecutor: FakeObj;
   delivered: FakeObj[];
-};
+} & ReturnType<typeof defineAsync>;
 export const androidOf = (vm: FakeVm) => (vm as FakeVm & { android: Android }).android;

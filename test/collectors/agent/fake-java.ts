@@ -363,8 +363,9 @@ export class FakeVm {
     const vm = this;
     const use = (name: string, loader: FakeObj | null) => {
       const c = vm.cls(name);
-      // App classes are only found through their own loader (Frida's Java.use starts from the boot/app loader).
-      if (c.loader !== null && c.loader !== loader)
+      // Inside Java.perform, Java.use searches the app's class loader (frida-java-bridge sets classFactory.loader
+      // to it once the app is bound); another loader's classes need ClassFactory.get(loader).
+      if (c.loader !== null && loader !== null && c.loader !== loader)
         throw new Error(
           `java.lang.ClassNotFoundException: Didn't find class "${name}" on path: DexPathList[]`,
         );
