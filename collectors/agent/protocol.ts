@@ -86,6 +86,9 @@ export type AgentRecord =
       dur: bigint;
       ui_thread: boolean;
       hw_accelerated: boolean;
+      /** agent 3: drawn from its RenderNode as recorded earlier, at no Java cost this frame (flag R) */
+      replayed?: boolean;
+      /** on-screen rectangle, px: the view's bounds through every ancestor's offset, scroll and transform, clipped by them and the window */
       left: number;
       top: number;
       width: number;
@@ -94,6 +97,10 @@ export type AgentRecord =
       visibility: "visible" | "invisible" | "gone";
       xml_id: string | null;
       layout_file: string | null;
+      /** agent 3: the window (its ViewRootImpl's identity hash) and the rectangle's position in it, px */
+      window_id?: number | null;
+      window_left?: number | null;
+      window_top?: number | null;
     }
   | { type: "input"; ts: bigint; kind: string; target: string | null; source: string };
 
@@ -133,7 +140,11 @@ export function encodeRecord(seq: number, r: AgentRecord): string {
     case "drop":
       return f(r.task_id, r.ts);
     case "op": {
-      const flags = (r.ui_thread ? "U" : "") + (r.hw_accelerated ? "H" : "") + (r.has_background ? "B" : "");
+      const flags =
+        (r.ui_thread ? "U" : "") +
+        (r.hw_accelerated ? "H" : "") +
+        (r.has_background ? "B" : "") +
+        (r.replayed ? "R" : "");
       return f(
         r.frame,
         r.view_id,
@@ -150,6 +161,7 @@ export function encodeRecord(seq: number, r: AgentRecord): string {
         r.visibility,
         r.xml_id,
         r.layout_file,
+        ...(r.window_id === undefined ? [] : [r.window_id, r.window_left, r.window_top]),
       );
     }
     case "input":

@@ -130,6 +130,9 @@ export function decodeRecord(type: string, f: string[], version = 2): AgentRecor
         ui_thread: flags.includes("U"),
         hw_accelerated: flags.includes("H"),
         has_background: flags.includes("B"),
+        // agent 3: R = replayed from its RenderNode (not re-recorded this frame); the window it is in and its
+        // position there. Absent from older lines: null.
+        replayed: flags.includes("R"),
         left: int(f[8], "left"),
         top: int(f[9], "top"),
         width: int(f[10], "width"),
@@ -137,6 +140,9 @@ export function decodeRecord(type: string, f: string[], version = 2): AgentRecor
         visibility: visibility as "visible",
         xml_id: optStr(f[13]),
         layout_file: optStr(f[14]),
+        window_id: f[15] === undefined || f[15] === "-" ? null : int(f[15], "window_id"),
+        window_left: f[16] === undefined || f[16] === "-" ? null : int(f[16], "window_left"),
+        window_top: f[17] === undefined || f[17] === "-" ? null : int(f[17], "window_top"),
       };
     }
     case "input":

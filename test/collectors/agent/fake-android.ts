@@ -10,11 +10,15 @@
 // - ContextImpl.startForegroundService(Intent) from API 26 (Android 8.0); startServiceCommon(Intent, UserHandle)
 //   before, (Intent, boolean, UserHandle) from 26.
 // - View.performLongClick(float, float) from API 24 (Android 7.0).
+// - ViewRootImpl.performDraw, WindowManagerGlobal.addView, the recording canvas: see fake-android-windows.ts
+//   and fake-android-views.ts.
 import { FakeVm, type ClassDef, type FakeObj } from "./fake-java";
 import { defineExecutors } from "./fake-android-executors";
 import { defineAsync } from "./fake-android-async";
 import { defineLoopers, type Looper } from "./fake-android-loopers";
 import { defineViews } from "./fake-android-views";
+import { defineInput } from "./fake-android-input";
+import { defineWindows } from "./fake-android-windows";
 import { m, obj } from "./fake-helpers";
 
 export const API_LEVELS = [23, 26, 28, 29, 30, 31, 33, 34, 35] as const;
@@ -127,10 +131,14 @@ export function fakeAndroid(api: number): FakeVm {
 
   const { mainLooper, looperFor, drain, delivered } = defineLoopers(vm, main);
   const { pool, runPool, asyncTask, serial, threadPoolExecutor } = defineExecutors(vm, thread);
-  defineViews(vm);
+  const { view } = defineViews(vm);
+  const windows = defineWindows(vm, view);
+  defineInput(vm);
   const modern = defineAsync(vm, thread);
   const android = {
     ...modern,
+    ...windows,
+    view,
     main,
     mainLooper,
     looperFor,
@@ -159,5 +167,7 @@ export type Android = {
   serial: FakeObj;
   threadPoolExecutor: FakeObj;
   delivered: FakeObj[];
-} & ReturnType<typeof defineAsync>;
+  view: ReturnType<typeof defineViews>["view"];
+} & ReturnType<typeof defineAsync> &
+  ReturnType<typeof defineWindows>;
 export const androidOf = (vm: FakeVm) => (vm as FakeVm & { android: Android }).android;
