@@ -87,7 +87,7 @@ export type AgentRecord =
       ui_thread: boolean;
       hw_accelerated: boolean;
       /** agent 3: drawn from its RenderNode as recorded earlier, at no Java cost this frame (flag R) */
-      replayed?: boolean;
+      replayed?: boolean | null;
       /** on-screen rectangle, px: the view's bounds through every ancestor's offset, scroll and transform, clipped by them and the window */
       left: number;
       top: number;
@@ -102,7 +102,9 @@ export type AgentRecord =
       window_left?: number | null;
       window_top?: number | null;
     }
-  | { type: "input"; ts: bigint; kind: string; target: string | null; source: string };
+  | { type: "input"; ts: bigint; kind: string; target: string | null; source: string }
+  /** agent 3: lines of each type printed before this one (cumulative), so lost lines are counted by type */
+  | { type: "count"; counts: [string, number][] };
 
 /** The message part of one logcat line: `jb2 <seq> <type> <fields...> |`. */
 export function encodeRecord(seq: number, r: AgentRecord): string {
@@ -166,5 +168,7 @@ export function encodeRecord(seq: number, r: AgentRecord): string {
     }
     case "input":
       return f(r.ts, r.kind, r.target, r.source);
+    case "count":
+      return f(...r.counts.map(([t, n]) => `${t}:${n}`));
   }
 }

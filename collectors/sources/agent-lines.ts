@@ -6,6 +6,7 @@
 import { AGENT_TAG, LINE_END, type AgentRecord } from "../agent/protocol";
 import { decodeRecord } from "./agent-record";
 import { hookWarnings, type HookReport } from "./agent-hook-warnings";
+import { describeLost, lostByType, type CountSnapshot } from "./agent-lost-lines";
 
 const VERSIONS = new Map([
   ["jb1", 1],
@@ -37,6 +38,8 @@ export interface AgentData {
   warnings: string[];
   /** true when lines were cut, lost or impossible: the tables hold less than the agent saw */
   partial: boolean;
+  /** agent 3: lines lost per record type (from the agent's `count` records), summed over processes */
+  lostLines: Record<string, number>;
 }
 
 /** Incremental reader: feed it logcat messages of the agent's tag, in order; read `data` at any time. */
@@ -52,6 +55,7 @@ export class AgentLineReader {
     duplicates: 0,
     warnings: [],
     partial: false,
+    lostLines: {},
   };
   private seen = new Map<number, Set<number>>();
   private maxSeq = new Map<number, number>();
@@ -68,6 +72,9 @@ export class AgentLineReader {
   private damaged = new Map<number, string>();
   private hookAt = new Map<string, number>();
   private warnedVersion = false;
+  /** per pid: lines received so far by type, and the first and last `count` records with what had arrived */
+  private received = new Map<number, Map<string, number>>();
+  private counts = new Map<number, { first: CountSnapshot; last: CountSnapshot }>();
 
   /** `where` names the source and line for messages ("logcat line 812"); `cut`: the file ends inside this
    * line (no newline), so a v1 line may have lost digits; a v2 line still ending with its marker is whole. */
@@ -100,6 +107,9 @@ export class AgentLineReader {
     this.maxSeq.set(pid, Math.max(this.maxSeq.get(pid) ?? -1, seq));
     this.minSeq.set(pid, Math.min(this.minSeq.get(pid) ?? seq, seq));
     const type = parts[2] ?? "";
+    let got = this.received.get(pid);
+    if (!got) this.received.set(pid, (got = new Map()));
+    got.set(type, (got.get(type) ?? 0) + 1);
     let fields = parts.slice(3);
     if (version >= 2) {
       if (fields[fields.length - 1] !== LINE_END) {
@@ -120,7 +130,19 @@ export class AgentLineReader {
       return;
     }
     this.data.lines++;
+    if (record.type === "count") this.counted(pid, seq, record.counts, got);
     this.apply(record, pid, where);
+  }
+
+  /** Lines arrive in sequence order within a process (logd keeps each writer's order), so what arrived so far
+   * is what came before this record. */
+  private counted(pid: number, seq: number, counts: [string, number][], got: Map<string, number>) {
+    const snap: CountSnapshot = { seq, printed: new Map(counts), received: new Map(got) };
+    snap.received.set("count", (snap.received.get("count") ?? 1) - 1);
+    const c = this.counts.get(pid);
+    if (!c || seq < c.first.seq)
+      this.counts.set(pid, { first: snap, last: c && c.last.seq > seq ? c.last : snap });
+    else if (seq > c.last.seq) c.last = snap;
   }
 
   /** A v2 line without its end marker, or a v1 line the file ends inside: skipped; when it still names its task,
@@ -258,8 +280,16 @@ export class AgentLineReader {
       const lost = max - min + 1 - seen.size;
       if (lost > 0) {
         d.partial = true;
+        const c = this.counts.get(pid);
+        // From seq 0 everything counts; a collection that started later counts from its first count record.
+        const byType = c ? lostByType(min === 0 ? null : c.first, c.last) : new Map<string, number>();
+        let known = 0;
+        for (const [t, n] of byType) ((d.lostLines[t] = (d.lostLines[t] ?? 0) + n), (known += n));
+        const unknown = Math.max(0, lost - known);
+        if (unknown) d.lostLines.unknown = (d.lostLines.unknown ?? 0) + unknown;
         d.warnings.push(
-          `agent pid ${pid}: ${lost} of ${max - min + 1} lines lost (sequence numbers ${min}-${max} have holes; logcat buffer overrun?)`,
+          `agent pid ${pid}: ${lost} of ${max - min + 1} lines lost (sequence numbers ${min}-${max} have holes; logcat buffer overrun or logd rate limit?)` +
+            (c ? `: ${describeLost(byType, unknown)}` : ""),
         );
       }
     }

@@ -132,7 +132,7 @@ export function decodeRecord(type: string, f: string[], version = 2): AgentRecor
         has_background: flags.includes("B"),
         // agent 3: R = replayed from its RenderNode (not re-recorded this frame); the window it is in and its
         // position there. Absent from older lines: null.
-        replayed: flags.includes("R"),
+        replayed: f.length > 15 ? flags.includes("R") : null,
         left: int(f[8], "left"),
         top: int(f[9], "top"),
         width: int(f[10], "width"),
@@ -145,6 +145,15 @@ export function decodeRecord(type: string, f: string[], version = 2): AgentRecor
         window_top: f[17] === undefined || f[17] === "-" ? null : int(f[17], "window_top"),
       };
     }
+    case "count":
+      return {
+        type,
+        counts: f.map((x, i) => {
+          const m = /^([a-z]+):(\d{1,15})$/.exec(x);
+          if (!m) throw new Error(`count: field ${i} is not type:number ("${x}")`);
+          return [m[1]!, Number(m[2])] as [string, number];
+        }),
+      };
     case "input":
       need(4);
       return { type, ...fields(f, { ts: big, kind: str, target: optStr, source: str }) };
