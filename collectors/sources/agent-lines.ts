@@ -40,7 +40,12 @@ export interface AgentData {
   partial: boolean;
   /** agent 3: lines lost per record type (from the agent's `count` records), summed over processes */
   lostLines: Record<string, number>;
+  /** windows (render_ops.window_id; null: unknown) holding a Jetpack Compose hierarchy */
+  composeWindows: (number | null)[];
 }
+
+/** Jetpack Compose's host view: everything a Compose screen draws is inside this one View. */
+const COMPOSE_HOST = "androidx.compose.ui.platform.AndroidComposeView";
 
 /** Incremental reader: feed it logcat messages of the agent's tag, in order; read `data` at any time. */
 export class AgentLineReader {
@@ -56,6 +61,7 @@ export class AgentLineReader {
     warnings: [],
     partial: false,
     lostLines: {},
+    composeWindows: [],
   };
   private seen = new Map<number, Set<number>>();
   private maxSeq = new Map<number, number>();
@@ -331,6 +337,15 @@ export class AgentLineReader {
         `agent: ${missing.size} contexts referenced by tasks but never defined; kept with empty stacks`,
       );
     d.uiEvents.sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
+    const compose = new Set(
+      d.renderOps.filter((o) => o.view_class === COMPOSE_HOST).map((o) => o.window_id ?? null),
+    );
+    if (compose.size) {
+      d.composeWindows = [...compose];
+      d.warnings.push(
+        `agent: ${compose.size} window(s) draw Jetpack Compose (${COMPOSE_HOST}; window ${d.composeWindows.map((w) => w ?? "unknown").join(", ")}): DRAW's view analyses do not apply inside them: a Compose screen is one View to the framework, so its overdraw, costs and invisible views are those of the whole screen, not of any composable`,
+      );
+    }
     return d;
   }
 }

@@ -251,3 +251,28 @@ describe.each([23, 29, 35])("the agent's draw ops on API %i", (api) => {
 
 /** A view's id as the agent prints it: System.identityHashCode. */
 const o = (n: Node) => n.obj!.hash;
+
+describe("a Compose screen", () => {
+  it("is reported: DRAW's view analyses do not apply inside its window", async () => {
+    const vm = fakeAndroid(34);
+    await loadAgent(vm);
+    const a = androidOf(vm);
+    vm.define({
+      name: "androidx.compose.ui.platform.AndroidComposeView",
+      extends: "android.view.ViewGroup",
+      app: true,
+    });
+    const decor = a.view("android.widget.FrameLayout", {
+      mBackground: vm.newObj("android.graphics.drawable.Drawable"),
+    });
+    a.view("androidx.compose.ui.platform.AndroidComposeView", { lp: [0, 0, 360, 640] }, decor);
+    a.addWindow(decor, 0, 0, 360, 640);
+    a.frame();
+    const d = readLines(vm);
+    const window = d.renderOps[0]!.window_id;
+    expect(d.composeWindows).toEqual([window]);
+    expect(d.warnings).toEqual([
+      `agent: 1 window(s) draw Jetpack Compose (androidx.compose.ui.platform.AndroidComposeView; window ${window}): DRAW's view analyses do not apply inside them: a Compose screen is one View to the framework, so its overdraw, costs and invisible views are those of the whole screen, not of any composable`,
+    ]);
+  });
+});
