@@ -207,5 +207,5 @@ export function defineWindows(
         ? [vm.clock, 0, vm.newObj("android.view.DisplayEventReceiver$VsyncEventData")]
         : [vm.clock, 0],
     );
-  return { addWindow, frame, roots };
+  return { addWindow, frame, roots, wm };
 }
