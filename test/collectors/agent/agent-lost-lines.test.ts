@@ -2,7 +2,7 @@
 // say how many of each type went missing and which analyses that touches, in the warnings `jankbook info`
 // prints and the workspace's run overview shows.
 import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -83,6 +83,11 @@ describe("lost agent lines", () => {
       const bundle = join(dir, "run", "import-logcat");
       const info = await run(process.execPath, ["cli/jankbook.js", "info", bundle], { env });
       expect(info.stdout).toContain("[incomplete]");
+      const manifest = JSON.parse(await readFile(join(bundle, "manifest.json"), "utf8"));
+      expect(manifest.lost_lines).toEqual({ op: 5, task: 2, begin: 1, unknown: 3 });
+      expect(info.stdout).toContain(
+        "  lost agent lines: task 2 (tasks), begin 1 (tasks), op 5 (render_ops), unknown 3\n",
+      );
       expect(info.stdout).toMatch(
         /warning: agent pid 4242: 11 of \d+ lines lost .*5 op lines: render_ops \(DRAW/,
       );
