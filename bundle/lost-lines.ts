@@ -9,6 +9,7 @@ export const LINE_TABLES: Readonly<Record<string, string>> = {
   drop: "tasks",
   ctx: "contexts",
   op: "render_ops",
+  same: "render_ops",
   input: "ui_events",
 };
 

@@ -103,6 +103,8 @@ export type AgentRecord =
       window_top?: number | null;
     }
   | { type: "input"; ts: bigint; kind: string; target: string | null; source: string }
+  /** agent 3: views replayed in `frame` exactly as their last draw line says (but for frame, start and dur 0) */
+  | { type: "same"; frame: number; start: bigint; ids: number[] }
   /** agent 3: lines of each type printed before this one (cumulative), so lost lines are counted by type */
   | { type: "count"; counts: [string, number][] };
 
@@ -170,5 +172,7 @@ export function encodeRecord(seq: number, r: AgentRecord): string {
       return f(r.ts, r.kind, r.target, r.source);
     case "count":
       return f(...r.counts.map(([t, n]) => `${t}:${n}`));
+    case "same":
+      return f(r.frame, r.start, ...r.ids);
   }
 }

@@ -81,6 +81,10 @@ export class AgentLineReader {
   /** per pid: lines received so far by type, and the first and last `count` records with what had arrived */
   private received = new Map<number, Map<string, number>>();
   private counts = new Map<number, { first: CountSnapshot; last: CountSnapshot }>();
+  /** each view's last draw row, by "pid view_id": what a `same` record repeats */
+  private lastDraw = new Map<string, RenderOpRow>();
+  /** `same` views whose last draw row never arrived (lost) */
+  private unrepeatable = 0;
 
   /** `where` names the source and line for messages ("logcat line 812"); `cut`: the file ends inside this
    * line (no newline), so a v1 line may have lost digits; a v2 line still ending with its marker is whole. */
@@ -268,8 +272,16 @@ export class AgentLineReader {
       case "op": {
         const { type: _t, ...rest } = r;
         d.renderOps.push(rest);
+        if (rest.op === "draw") this.lastDraw.set(`${pid} ${rest.view_id}`, rest);
         return;
       }
+      case "same":
+        for (const id of r.ids) {
+          const last = this.lastDraw.get(`${pid} ${id}`);
+          if (last) d.renderOps.push({ ...last, frame: r.frame, start: r.start, dur: 0n, replayed: true });
+          else this.unrepeatable++;
+        }
+        return;
       case "input":
         d.uiEvents.push({ ts: r.ts, kind: r.kind, target: r.target, source: r.source });
         return;
@@ -337,6 +349,12 @@ export class AgentLineReader {
         `agent: ${missing.size} contexts referenced by tasks but never defined; kept with empty stacks`,
       );
     d.uiEvents.sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
+    if (this.unrepeatable) {
+      d.partial = true;
+      d.warnings.push(
+        `agent: ${this.unrepeatable} replayed views left out of render_ops: their last draw line was lost, so their rectangle is unknown`,
+      );
+    }
     const compose = new Set(
       d.renderOps.filter((o) => o.view_class === COMPOSE_HOST).map((o) => o.window_id ?? null),
     );

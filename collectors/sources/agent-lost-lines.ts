@@ -10,6 +10,7 @@ export const LINE_EFFECTS: Record<string, string> = {
   drop: "tasks (DiagDroid: removed messages look never started)",
   ctx: "contexts (DiagDroid: context grouping; tasks keep an empty stack)",
   op: "render_ops (DRAW: overdraw per frame, rendering cost, invisible views, root causes)",
+  same: "render_ops (DRAW: replayed views missing from their frames' overdraw and coverage)",
   input: "ui_events (DRAW: user interactions; frames matched to inputs)",
   hook: "hook reports (warnings about missing hooks)",
   hello: "the agent's version and API level",

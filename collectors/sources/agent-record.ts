@@ -145,6 +145,14 @@ export function decodeRecord(type: string, f: string[], version = 2): AgentRecor
         window_top: f[17] === undefined || f[17] === "-" ? null : int(f[17], "window_top"),
       };
     }
+    case "same":
+      need(2);
+      return {
+        type,
+        frame: int(f[0], "frame"),
+        start: big(f[1], "start"),
+        ids: f.slice(2).map((x, i) => int(x, `view ${i}`)),
+      };
     case "count":
       return {
         type,

@@ -6,12 +6,14 @@
 // window drew (ViewRootImpl.performDraw), walks every window of the app at the frame's end, in z-order, and
 // prints one draw op per view on screen in drawing order: re-recorded ones with their cost, the others
 // flagged replayed, each with its on-screen rectangle (view-geometry.ts).
-import type { RenderOp } from "../protocol";
+import { encodeRecord, type AgentRecord, type RenderOp } from "../protocol";
 import { exactHook, Java, use, startingWith, type Agent, type HookSpec, type JavaObject } from "./hook-kit";
 import { ViewGeometry, type Box } from "./view-geometry";
 import { WindowList } from "./window-list";
 
 const V = "android.view.View";
+/** views per `same` line: a view id is at most 11 characters, so 200 stay well under MAX_LINE */
+const SAME_PER_LINE = 200;
 const VISIBLE = 0;
 const INVISIBLE = 4;
 
@@ -93,16 +95,20 @@ export function viewHooks(a: Agent): HookSpec[] {
     op: RenderOp,
     start: bigint,
     dur: bigint,
-    flags: { hw: boolean; replayed: boolean; visibility?: number },
+    flags: { hw: boolean; replayed: boolean; visibility?: number; ui?: boolean },
     where: { window: number | null; offset: [number, number] },
     layoutFile: string | null,
   ) {
     const d = describe(v, id, !flags.replayed);
     const box: Box | null = geometry.inWindow(v);
     const vis = flags.visibility ?? VISIBLE;
-    const main = use("android.os.Looper").getMainLooper();
+    let ui = flags.ui;
+    if (ui === undefined) {
+      const main = use("android.os.Looper").getMainLooper();
+      ui = main !== null && Boolean(main.isCurrentThread());
+    }
     const [ox, oy] = where.offset;
-    a.emit({
+    print({
       type: "op",
       frame,
       view_id: id,
@@ -111,7 +117,7 @@ export function viewHooks(a: Agent): HookSpec[] {
       op,
       start,
       dur,
-      ui_thread: main !== null && Boolean(main.isCurrentThread()),
+      ui_thread: ui,
       hw_accelerated: flags.hw,
       replayed: flags.replayed,
       left: box ? box[0] + ox : 0,
@@ -126,6 +132,34 @@ export function viewHooks(a: Agent): HookSpec[] {
       window_left: box ? box[0] : 0,
       window_top: box ? box[1] : 0,
     });
+  }
+
+  // Volume (logd's rate limit): a view replayed exactly as its last draw line says is only named, in a `same`
+  // line with the others in a row; the reader repeats its last row (docs/agent-protocol.md, "Frames").
+  const lastLine = new Map<number, string>();
+  let same: number[] = [];
+  let sameStart = 0n;
+  function flushSame() {
+    for (let i = 0; i < same.length; i += SAME_PER_LINE)
+      a.emit({ type: "same", frame, start: sameStart, ids: same.slice(i, i + SAME_PER_LINE) });
+    same = [];
+  }
+  function print(r: Extract<AgentRecord, { type: "op" }>) {
+    if (r.op !== "draw") {
+      flushSame();
+      a.emit(r);
+      return;
+    }
+    const key = encodeRecord(0, { ...r, frame: 0, start: 0n, dur: 0n, replayed: true });
+    if (r.replayed && lastLine.get(r.view_id) === key) {
+      if (same.length && sameStart !== r.start) flushSame();
+      if (!same.length) sameStart = r.start;
+      same.push(r.view_id);
+      return;
+    }
+    flushSame();
+    lastLine.set(r.view_id, key);
+    a.emit(r);
   }
 
   /** Where `v` sits: its window (ViewRootImpl identity) and that window's offset on screen. */
@@ -157,7 +191,9 @@ export function viewHooks(a: Agent): HookSpec[] {
         drawn.delete(id);
         const start = rec ? rec.start : last;
         if (start > last) last = start;
-        emitOp(v, id, parent, "draw", start, rec ? rec.dur : 0n, { hw, replayed: !rec }, place, own);
+        // The walk runs at the end of doFrame: on the UI thread.
+        const flags = { hw, replayed: !rec, ui: true };
+        emitOp(v, id, parent, "draw", start, rec ? rec.dur : 0n, flags, place, own);
         if (!described.get(id)!.group) return;
         const n = Number(v.getChildCount());
         for (let i = 0; i < n; i++) {
@@ -183,6 +219,7 @@ export function viewHooks(a: Agent): HookSpec[] {
       );
     }
     drawn.clear();
+    flushSame();
   }
 
   const sameView = (r: Recording, v: JavaObject) => (r.id ??= a.id(r.self)) === a.id(v);

@@ -95,4 +95,21 @@ describe("lost agent lines", () => {
       await rm(dir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it("a `same` line repeats each view's last draw row; a view whose row was lost is left out and said so", () => {
+    const r = new AgentLineReader();
+    const op = "jb2 0 op 1 5 - android.view.View draw 1000 200 UHB 10 20 30 40 visible - - 77 10 20 |";
+    [op, "jb2 1 same 2 5000 5 6 |"].forEach((m, i) => r.feed(m, 1, `line ${i + 1}`));
+    const d = r.finish();
+    expect(
+      d.renderOps.map((o) => [o.frame, o.view_id, o.start, o.dur, o.replayed, o.left, o.window_id]),
+    ).toEqual([
+      [1, 5, 1000n, 200n, false, 10, 77],
+      [2, 5, 5000n, 0n, true, 10, 77],
+    ]);
+    expect(d.warnings).toEqual([
+      "agent: 1 replayed views left out of render_ops: their last draw line was lost, so their rectangle is unknown",
+    ]);
+    expect(d.partial).toBe(true);
+  });
 });

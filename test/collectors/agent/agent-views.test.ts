@@ -10,6 +10,7 @@ import { preprocessRenderOps } from "../../../cells/draw/render-trace";
 import { androidOf, fakeAndroid } from "./fake-android";
 import type { FakeObj, FakeVm } from "./fake-java";
 import { loadAgent, readLines } from "./load-agent";
+import { AGENT_TAG } from "../../../collectors/agent/protocol";
 
 const W = 360;
 const H = 640;
@@ -233,6 +234,13 @@ describe.each([23, 29, 35])("the agent's draw ops on API %i", (api) => {
         .filter((x) => x.replayed)
         .every((x) => x.dur === 0n),
     ).toBe(true);
+    // Volume: in frame 3 only item5 has a line of its own; the views replayed as their last line says are named
+    // in `same` lines, which the reader expands into the rows above.
+    const lines = vm.log.filter((l) => l.tag === AGENT_TAG).map((l) => l.message.split(" "));
+    expect(lines.filter((l) => l[2] === "op" && l[3] === "3").length).toBe(1);
+    expect(lines.filter((l) => l[2] === "same" && l[3] === "3").flatMap((l) => l.slice(5, -1)).length).toBe(
+      onScreen - 1,
+    );
     // No requestLayout after the first frame: no measure or layout.
     expect(ops.filter((x) => x.op !== "draw").every((x) => x.frame === 1)).toBe(true);
     // Popup rows are a window of their own, above the main one, at its position on screen.
