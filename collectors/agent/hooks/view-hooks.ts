@@ -6,14 +6,13 @@
 // window drew (ViewRootImpl.performDraw), walks every window of the app at the frame's end, in z-order, and
 // prints one draw op per view on screen in drawing order: re-recorded ones with their cost, the others
 // flagged replayed, each with its on-screen rectangle (view-geometry.ts).
-import { encodeRecord, type AgentRecord, type RenderOp } from "../protocol";
+import type { RenderOp } from "../protocol";
+import { OpPrinter } from "./op-printer";
 import { exactHook, Java, use, startingWith, type Agent, type HookSpec, type JavaObject } from "./hook-kit";
 import { ViewGeometry, type Box } from "./view-geometry";
 import { WindowList } from "./window-list";
 
 const V = "android.view.View";
-/** views per `same` line: a view id is at most 11 characters, so 200 stay well under MAX_LINE */
-const SAME_PER_LINE = 200;
 const VISIBLE = 0;
 const INVISIBLE = 4;
 
@@ -44,6 +43,7 @@ export function viewHooks(a: Agent): HookSpec[] {
   /** identity hash of an inflated root view -> its layout file */
   const layoutOf = new Map<number, string>();
   const geometry = new ViewGeometry();
+  const printer = new OpPrinter(a);
   const windows = new WindowList(a);
   /** updateDisplayListIfDirty calls in progress, innermost last */
   const recording: Recording[] = [];
@@ -108,7 +108,7 @@ export function viewHooks(a: Agent): HookSpec[] {
       ui = main !== null && Boolean(main.isCurrentThread());
     }
     const [ox, oy] = where.offset;
-    print({
+    printer.print({
       type: "op",
       frame,
       view_id: id,
@@ -132,34 +132,6 @@ export function viewHooks(a: Agent): HookSpec[] {
       window_left: box ? box[0] : 0,
       window_top: box ? box[1] : 0,
     });
-  }
-
-  // Volume (logd's rate limit): a view replayed exactly as its last draw line says is only named, in a `same`
-  // line with the others in a row; the reader repeats its last row (docs/agent-protocol.md, "Frames").
-  const lastLine = new Map<number, string>();
-  let same: number[] = [];
-  let sameStart = 0n;
-  function flushSame() {
-    for (let i = 0; i < same.length; i += SAME_PER_LINE)
-      a.emit({ type: "same", frame, start: sameStart, ids: same.slice(i, i + SAME_PER_LINE) });
-    same = [];
-  }
-  function print(r: Extract<AgentRecord, { type: "op" }>) {
-    if (r.op !== "draw") {
-      flushSame();
-      a.emit(r);
-      return;
-    }
-    const key = encodeRecord(0, { ...r, frame: 0, start: 0n, dur: 0n, replayed: true });
-    if (r.replayed && lastLine.get(r.view_id) === key) {
-      if (same.length && sameStart !== r.start) flushSame();
-      if (!same.length) sameStart = r.start;
-      same.push(r.view_id);
-      return;
-    }
-    flushSame();
-    lastLine.set(r.view_id, key);
-    a.emit(r);
   }
 
   /** Where `v` sits: its window (ViewRootImpl identity) and that window's offset on screen. */
@@ -219,7 +191,7 @@ export function viewHooks(a: Agent): HookSpec[] {
       );
     }
     drawn.clear();
-    flushSame();
+    printer.flush();
   }
 
   const sameView = (r: Recording, v: JavaObject) => (r.id ??= a.id(r.self)) === a.id(v);
