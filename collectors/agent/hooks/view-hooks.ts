@@ -7,14 +7,11 @@
 // prints one draw op per view on screen in drawing order: re-recorded ones with their cost, the others
 // flagged replayed, each with its on-screen rectangle (view-geometry.ts).
 import type { RenderOp } from "../protocol";
-import { OpPrinter } from "./op-printer";
-import { exactHook, Java, use, startingWith, type Agent, type HookSpec, type JavaObject } from "./hook-kit";
-import { ViewGeometry, type Box } from "./view-geometry";
+import { exactHook, Java, startingWith, type Agent, type HookSpec, type JavaObject } from "./hook-kit";
+import { viewOps, VISIBLE } from "./view-ops";
 import { WindowList } from "./window-list";
 
 const V = "android.view.View";
-const VISIBLE = 0;
-const INVISIBLE = 4;
 
 interface Recording {
   self: JavaObject;
@@ -28,123 +25,21 @@ interface Drawn {
   dur: bigint;
   hw: boolean;
 }
-interface Described {
-  cls: string;
-  xml: string | null;
-  background: boolean;
-  group: boolean;
-}
 
 export function viewHooks(a: Agent): HookSpec[] {
   let frame = 0;
   let inFrame = false;
   let drew = false;
   let frameStart = 0n;
-  /** identity hash of an inflated root view -> its layout file */
-  const layoutOf = new Map<number, string>();
-  const geometry = new ViewGeometry();
-  const printer = new OpPrinter(a);
+  const { layoutOf, geometry, printer, described, parentOf, layoutFileOf, emitOp, placeOf } = viewOps(
+    a,
+    () => frame,
+  );
   const windows = new WindowList(a);
   /** updateDisplayListIfDirty calls in progress, innermost last */
   const recording: Recording[] = [];
   /** views whose draw ran in this frame (re-recorded, or drawn in software), by identity hash */
   const drawn = new Map<number, Drawn>();
-  const described = new Map<number, Described>();
-  const groupClass = new Map<string, boolean>();
-
-  function parentOf(v: JavaObject): JavaObject | null {
-    try {
-      const p = v.getParent();
-      return p !== null && use(V).class.isInstance(p) ? p : null;
-    } catch {
-      return null;
-    }
-  }
-  function describe(v: JavaObject, id: number, fresh: boolean): Described {
-    const known = described.get(id);
-    if (known && !fresh) return known;
-    const cls = String(v.getClass().getName());
-    let group = groupClass.get(cls);
-    if (group === undefined)
-      groupClass.set(cls, (group = Boolean(use("android.view.ViewGroup").class.isInstance(v))));
-    let xml: string | null = null;
-    const rid = Number(v.getId());
-    if (rid !== -1)
-      try {
-        xml = String(v.getResources().getResourceEntryName(rid));
-      } catch {
-        xml = null;
-      }
-    const d = { cls, xml, background: v.getBackground() !== null, group };
-    described.set(id, d);
-    return d;
-  }
-  function layoutFileOf(v: JavaObject): string | null {
-    for (let p: JavaObject | null = v, depth = 0; p !== null && depth < 12; depth++) {
-      const l = layoutOf.get(a.id(p));
-      if (l !== undefined) return l;
-      p = parentOf(p);
-    }
-    return null;
-  }
-
-  function emitOp(
-    v: JavaObject,
-    id: number,
-    parent: number | null,
-    op: RenderOp,
-    start: bigint,
-    dur: bigint,
-    flags: { hw: boolean; replayed: boolean; visibility?: number; ui?: boolean },
-    where: { window: number | null; offset: [number, number] },
-    layoutFile: string | null,
-  ) {
-    const d = describe(v, id, !flags.replayed);
-    const box: Box | null = geometry.inWindow(v);
-    const vis = flags.visibility ?? VISIBLE;
-    let ui = flags.ui;
-    if (ui === undefined) {
-      const main = use("android.os.Looper").getMainLooper();
-      ui = main !== null && Boolean(main.isCurrentThread());
-    }
-    const [ox, oy] = where.offset;
-    printer.print({
-      type: "op",
-      frame,
-      view_id: id,
-      parent_id: parent,
-      view_class: d.cls,
-      op,
-      start,
-      dur,
-      ui_thread: ui,
-      hw_accelerated: flags.hw,
-      replayed: flags.replayed,
-      left: box ? box[0] + ox : 0,
-      top: box ? box[1] + oy : 0,
-      width: box ? box[2] - box[0] : 0,
-      height: box ? box[3] - box[1] : 0,
-      has_background: d.background,
-      visibility: vis === VISIBLE ? "visible" : vis === INVISIBLE ? "invisible" : "gone",
-      xml_id: d.xml,
-      layout_file: layoutFile,
-      window_id: where.window,
-      window_left: box ? box[0] : 0,
-      window_top: box ? box[1] : 0,
-    });
-  }
-
-  /** Where `v` sits: its window (ViewRootImpl identity) and that window's offset on screen. */
-  function placeOf(v: JavaObject): { window: number | null; offset: [number, number] } {
-    let window: number | null = null;
-    try {
-      const root = v.getViewRootImpl();
-      window = root === null ? null : a.id(root);
-    } catch {
-      window = null;
-    }
-    return { window, offset: geometry.windowOffset(v) };
-  }
 
   /** The frame's draw ops: every window's views on screen in drawing order (ViewGroup.dispatchDraw draws its
    * VISIBLE children in index order), then any view drawn outside them (software, or detached since). */
