@@ -6,7 +6,7 @@
 import { AGENT_TAG, LINE_END, type AgentRecord } from "../agent/protocol";
 import { decodeRecord } from "./agent-record";
 import { hookWarnings, type HookReport } from "./agent-hook-warnings";
-import { describeLost, lostByType, type CountSnapshot } from "./agent-lost-lines";
+import { LostLineCounter } from "./agent-lost-lines";
 
 const VERSIONS = new Map([
   ["jb1", 1],
@@ -78,9 +78,7 @@ export class AgentLineReader {
   private damaged = new Map<number, string>();
   private hookAt = new Map<string, number>();
   private warnedVersion = false;
-  /** per pid: lines received so far by type, and the first and last `count` records with what had arrived */
-  private received = new Map<number, Map<string, number>>();
-  private counts = new Map<number, { first: CountSnapshot; last: CountSnapshot }>();
+  private lost = new LostLineCounter();
   /** each view's last draw row, by "pid view_id": what a `same` record repeats */
   private lastDraw = new Map<string, RenderOpRow>();
   /** `same` views whose last draw row never arrived (lost) */
@@ -117,9 +115,7 @@ export class AgentLineReader {
     this.maxSeq.set(pid, Math.max(this.maxSeq.get(pid) ?? -1, seq));
     this.minSeq.set(pid, Math.min(this.minSeq.get(pid) ?? seq, seq));
     const type = parts[2] ?? "";
-    let got = this.received.get(pid);
-    if (!got) this.received.set(pid, (got = new Map()));
-    got.set(type, (got.get(type) ?? 0) + 1);
+    this.lost.received(pid, type);
     let fields = parts.slice(3);
     if (version >= 2) {
       if (fields[fields.length - 1] !== LINE_END) {
@@ -140,19 +136,8 @@ export class AgentLineReader {
       return;
     }
     this.data.lines++;
-    if (record.type === "count") this.counted(pid, seq, record.counts, got);
+    if (record.type === "count") this.lost.counted(pid, seq, record.counts);
     this.apply(record, pid, where);
-  }
-
-  /** Lines arrive in sequence order within a process (logd keeps each writer's order), so what arrived so far
-   * is what came before this record. */
-  private counted(pid: number, seq: number, counts: [string, number][], got: Map<string, number>) {
-    const snap: CountSnapshot = { seq, printed: new Map(counts), received: new Map(got) };
-    snap.received.set("count", (snap.received.get("count") ?? 1) - 1);
-    const c = this.counts.get(pid);
-    if (!c || seq < c.first.seq)
-      this.counts.set(pid, { first: snap, last: c && c.last.seq > seq ? c.last : snap });
-    else if (seq > c.last.seq) c.last = snap;
   }
 
   /** A v2 line without its end marker, or a v1 line the file ends inside: skipped; when it still names its task,
@@ -298,16 +283,9 @@ export class AgentLineReader {
       const lost = max - min + 1 - seen.size;
       if (lost > 0) {
         d.partial = true;
-        const c = this.counts.get(pid);
-        // From seq 0 everything counts; a collection that started later counts from its first count record.
-        const byType = c ? lostByType(min === 0 ? null : c.first, c.last) : new Map<string, number>();
-        let known = 0;
-        for (const [t, n] of byType) ((d.lostLines[t] = (d.lostLines[t] ?? 0) + n), (known += n));
-        const unknown = Math.max(0, lost - known);
-        if (unknown) d.lostLines.unknown = (d.lostLines.unknown ?? 0) + unknown;
         d.warnings.push(
           `agent pid ${pid}: ${lost} of ${max - min + 1} lines lost (sequence numbers ${min}-${max} have holes; logcat buffer overrun or logd rate limit?)` +
-            (c ? `: ${describeLost(byType, unknown)}` : ""),
+            this.lost.explain(pid, min, lost, d.lostLines),
         );
       }
     }

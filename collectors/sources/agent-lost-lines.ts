@@ -41,3 +41,39 @@ export function describeLost(lost: Map<string, number>, unknown: number): string
   if (unknown > 0) parts.push(`${unknown} printed after the agent's last count record, of unknown type`);
   return parts.join("; ");
 }
+
+/** Per process: lines received by type, and the first and last `count` records with what had arrived by then. */
+export class LostLineCounter {
+  private got = new Map<number, Map<string, number>>();
+  private counts = new Map<number, { first: CountSnapshot; last: CountSnapshot }>();
+
+  received(pid: number, type: string) {
+    let got = this.got.get(pid);
+    if (!got) this.got.set(pid, (got = new Map()));
+    got.set(type, (got.get(type) ?? 0) + 1);
+  }
+
+  /** Lines arrive in sequence order within a process (logd keeps each writer's order), so what arrived so far is
+   * what came before this record (itself excepted). */
+  counted(pid: number, seq: number, counts: [string, number][]) {
+    const snap: CountSnapshot = { seq, printed: new Map(counts), received: new Map(this.got.get(pid)) };
+    snap.received.set("count", (snap.received.get("count") ?? 1) - 1);
+    const c = this.counts.get(pid);
+    if (!c || seq < c.first.seq)
+      this.counts.set(pid, { first: snap, last: c && c.last.seq > seq ? c.last : snap });
+    else if (seq > c.last.seq) c.last = snap;
+  }
+
+  /** ": 30 op lines: ...", adding `pid`'s `lost` lines by type into `into`; "" when the agent printed no count. */
+  explain(pid: number, min: number, lost: number, into: Record<string, number>): string {
+    const c = this.counts.get(pid);
+    if (!c) return "";
+    // From seq 0 everything counts; a collection that started later counts from its first count record.
+    const byType = lostByType(min === 0 ? null : c.first, c.last);
+    let known = 0;
+    for (const [t, n] of byType) ((into[t] = (into[t] ?? 0) + n), (known += n));
+    const unknown = Math.max(0, lost - known);
+    if (unknown) into.unknown = (into.unknown ?? 0) + unknown;
+    return `: ${describeLost(byType, unknown)}`;
+  }
+}
