@@ -14,7 +14,8 @@
 //   and fake-android-views.ts.
 import { FakeVm, type ClassDef, type FakeObj } from "./fake-java";
 import { defineExecutors } from "./fake-android-executors";
-import { defineAsync } from "./fake-android-async";
+import { defineExecutorsOfToday } from "./fake-android-async";
+import { defineCoroutines } from "./fake-android-coroutines";
 import { defineLoopers, type Looper } from "./fake-android-loopers";
 import { defineViews } from "./fake-android-views";
 import { defineInput } from "./fake-android-input";
@@ -134,9 +135,11 @@ export function fakeAndroid(api: number): FakeVm {
   const { view } = defineViews(vm);
   const windows = defineWindows(vm, view);
   defineInput(vm);
-  const modern = defineAsync(vm, thread);
+  const modern = defineExecutorsOfToday(vm, thread);
+  const coroutines = defineCoroutines(vm, thread);
   const android = {
     ...modern,
+    ...coroutines,
     ...windows,
     view,
     main,
@@ -168,6 +171,7 @@ export type Android = {
   threadPoolExecutor: FakeObj;
   delivered: FakeObj[];
   view: ReturnType<typeof defineViews>["view"];
-} & ReturnType<typeof defineAsync> &
+} & ReturnType<typeof defineExecutorsOfToday> &
+  ReturnType<typeof defineCoroutines> &
   ReturnType<typeof defineWindows>;
 export const androidOf = (vm: FakeVm) => (vm as FakeVm & { android: Android }).android;
