@@ -61,6 +61,43 @@ const workloads: Workload[] = [
     },
   },
   {
+    name: "frame (21 views on screen, one invalidated: 1 re-recorded + 20 replayed draw lines)",
+    drive(vm) {
+      const a = androidOf(vm);
+      const decor = a.view("android.widget.FrameLayout", {
+        mBackground: vm.newObj("android.graphics.drawable.Drawable"),
+      });
+      const leaves = Array.from({ length: 20 }, (_, i) =>
+        a.view("android.widget.TextView", { lp: [0, i * 100, 1080, 100] }, decor),
+      );
+      a.addWindow(decor, 0, 0, 1080, 2400);
+      a.frame();
+      for (let i = 0; i < N / 20; i++) {
+        vm.invoke(leaves[i % 20]!, "invalidate");
+        a.frame();
+      }
+      // Removed again, so each drive starts from one window.
+      vm.invoke(a.wm, "removeView", [decor, false]);
+    },
+  },
+  {
+    name: "coroutine task (Dispatchers.IO launch + run: task, begin, end lines)",
+    drive(vm) {
+      const a = androidOf(vm);
+      if (!vm.classes.has("bench.Lambda"))
+        vm.define({
+          name: "bench.Lambda",
+          extends: "java.lang.Object",
+          app: true,
+          methods: [{ name: "invokeSuspend", body: () => undefined }],
+        });
+      for (let i = 0; i < N; i++) {
+        a.launch(a.dispatchers.io, vm.newObj("bench.Lambda"));
+        a.runCoroutines();
+      }
+    },
+  },
+  {
     name: "input event (View.performClick: one input line)",
     drive(vm) {
       const v = vm.newObj("android.view.View", { mID: 0x7f0a0002 });

@@ -41,6 +41,8 @@ export interface Manifest {
   tables: Record<string, { file: string; rows: number; crc32?: string }>;
   /** the run's DuckDB database file, when packed (`jankbook pack`): the fast form of the same tables */
   database?: DatabaseEntry;
+  /** agent lines lost per type (docs/agent-protocol.md, "Lost lines"); absent when none was */
+  lost_lines?: Record<string, number>;
 }
 
 export interface DatabaseEntry {
@@ -104,12 +106,18 @@ const CONTEXT: Record<string, Check> = {
 };
 const CLOCK: Record<string, Check> = { domain: str, offset_ns: num, note: str };
 const SOURCE: Record<string, Check> = { kind: str, origin: str, tables: strings };
+/** lost_lines: line type -> count, each a whole number from 0. */
+const counts: Check = (v) =>
+  isObject(v) && Object.values(v).every((n) => typeof n === "number" && Number.isSafeInteger(n) && n >= 0)
+    ? null
+    : "an object of line counts";
 const OPTIONAL_TOP: Record<string, Check> = {
   created_by: str,
   started_at: strOrNull,
   synthetic: bool,
   complete: bool,
   warnings: strings,
+  lost_lines: counts,
 };
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -212,6 +220,7 @@ export function parseManifest(text: string, file = "manifest.json"): Manifest {
     warnings: Array.isArray(m.warnings) ? (m.warnings as string[]) : [],
     tables: tables as Manifest["tables"],
     ...(database ? { database } : {}),
+    ...(m.lost_lines !== undefined ? { lost_lines: m.lost_lines as Record<string, number> } : {}),
   };
 }
 

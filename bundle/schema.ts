@@ -151,7 +151,11 @@ export const TABLES: readonly TableSpec[] = [
     columns: [
       runId,
       col("task_id", "int64", "unique within the run"),
-      col("category", "utf8", "thread, handler_thread, intent_service, thread_pool_executor, async_task"),
+      col(
+        "category",
+        "utf8",
+        "thread, handler_thread, intent_service, thread_pool_executor, async_task, scheduled_executor, fork_join_pool or coroutine",
+      ),
       col(
         "executor_id",
         "utf8",
@@ -194,14 +198,30 @@ export const TABLES: readonly TableSpec[] = [
       col("dur", "int64", "how long it took including children, ns"),
       col("ui_thread", "bool", "ran on the UI thread"),
       col("hw_accelerated", "bool", "hardware-accelerated canvas"),
-      col("left", "int32", "on-screen left, px"),
+      col(
+        "left",
+        "int32",
+        "on-screen left, px: through every ancestor's offset, scroll and transform and its window's position",
+      ),
       col("top", "int32", "on-screen top, px"),
-      col("width", "int32", "px"),
-      col("height", "int32", "px"),
+      col("width", "int32", "visible width, px: clipped by the ancestors and the window"),
+      col("height", "int32", "visible height, px"),
       col("has_background", "bool", "the view draws a background drawable"),
       col("visibility", "utf8", either(VIEW_VISIBILITIES)),
       opt("xml_id", "utf8", "android:id resource name"),
       opt("layout_file", "utf8", "layout resource the view was inflated from"),
+      opt(
+        "replayed",
+        "bool",
+        "draw only: the view was on screen, drawn from its RenderNode as recorded in an earlier frame (dur 0: no Java cost this frame)",
+      ),
+      opt(
+        "window_id",
+        "int32",
+        "the window the view is in (its ViewRootImpl's identity); popups and dialogs are windows of their own",
+      ),
+      opt("window_left", "int32", "left of the on-screen rectangle inside its window, px"),
+      opt("window_top", "int32", "top of the on-screen rectangle inside its window, px"),
     ],
   },
   {

@@ -8,6 +8,8 @@
 // ancestor drawn in the frame), and that either has a background or has no child drawn in the frame
 // (a leaf paints its content). A container without a background only places its children (§VI-A: "a
 // layout itself usually does not include any visible pixels"), so it paints nothing and covers nothing.
+// A draw row replayed from its RenderNode (render_ops.replayed, docs/agent.md) paints like any other: the
+// view is on screen in that frame even though none of its code ran.
 import type { Rect, Screen } from "./overdraw-depth";
 import type { RenderTrace } from "./render-trace";
 

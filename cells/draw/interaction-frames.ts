@@ -86,6 +86,10 @@ export function addOps(t: RenderTrace, f: number, v: ViewRows, tot: Totals): boo
     const b = v.row(t.view[k]!) * NS;
     const op = t.op[k]!;
     const x = t.self[k]! / 1e6;
+    st[b + S.area] = t.width[k]! * t.height[k]!;
+    if (op === 2) ((hasDraw = true), (st[b + S.drawn] = 1));
+    // A replayed view is on screen (its pixels count) but ran nothing this frame: no execution, no time.
+    if (t.replayed[k]) continue;
     tot.execs[op]!.push(x);
     const o = O_SUM[op]!; // sum, sumsq, n, max, min are consecutive (VIEW_STATS)
     st[b + o] = st[b + o]! + x;
@@ -93,18 +97,13 @@ export function addOps(t: RenderTrace, f: number, v: ViewRows, tot: Totals): boo
     st[b + o + 2] = st[b + o + 2]! + 1;
     if (x > st[b + o + 3]!) st[b + o + 3] = x;
     if (x < st[b + o + 4]!) st[b + o + 4] = x;
-    st[b + S.area] = t.width[k]! * t.height[k]!;
     st[b + S.self] = st[b + S.self]! + x;
     tot.renderNs += t.self[k]!;
     const e = t.start[k]! + t.dur[k]!;
     if (e > tot.end) tot.end = e;
     if (!t.hwAccelerated[k]) ((tot.allHw = 0), (st[b + S.non_hw] = 1));
     if (!t.uiThread[k]) ((tot.offUi = 1), (st[b + S.off_ui] = 1));
-    if (op === 2) {
-      hasDraw = true;
-      st[b + S.drawn] = 1;
-      if (t.visibility[k] !== 0) ((tot.invisibleDraw = 1), (st[b + S.invisible_draw] = 1));
-    }
+    if (op === 2 && t.visibility[k] !== 0) ((tot.invisibleDraw = 1), (st[b + S.invisible_draw] = 1));
   }
   return hasDraw;
 }

@@ -66,6 +66,9 @@ export interface RenderTrace {
   width: Int32Array;
   height: Int32Array;
   hasBackground: Uint8Array;
+  /** 1: a draw row of a view replayed from its RenderNode (on screen, not re-recorded: dur 0). Such rows count
+   * for the frame's pixels (overdraw, coverage, invisible views) but not as executions (docs/agent.md). */
+  replayed: Uint8Array;
   /** 0 visible, 1 invisible, 2 gone */
   visibility: Int8Array;
   views: ViewInfo[];
@@ -91,6 +94,7 @@ const COLUMNS = {
   visibility: utf8(),
   xml_id: optional(utf8()),
   layout_file: optional(utf8()),
+  replayed: optional(bool()),
 };
 
 /** Reads render_ops, nests operations, eliminates overlapped time and builds each frame's hierarchy. */
@@ -145,6 +149,7 @@ export function preprocessRenderOps(table: Table): RenderTrace {
     width: pick32(col.width),
     height: pick32(col.height),
     hasBackground: pick8(col.has_background),
+    replayed: col.replayed ? pick8(col.replayed) : new Uint8Array(n),
     visibility: gather(visCode, new Int8Array(n)),
     views: [],
     frames: [],

@@ -173,6 +173,10 @@ export async function importFiles(
     const clocks = parts.flatMap((p) => ("clock" in p.result ? [p.result.clock as Manifest["clock"]] : []));
     if (clocks.length > 1)
       warnings.push(`${clocks.length} files carry their own clock; the manifest names the first`);
+    const lost: Record<string, number> = {};
+    for (const p of parts)
+      for (const [type, n] of Object.entries(("lost_lines" in p.result && p.result.lost_lines) || {}))
+        lost[type] = (lost[type] ?? 0) + n;
     const manifest = newManifest(
       runId,
       { ...merged.context, scenario: scenario ?? null },
@@ -180,6 +184,7 @@ export async function importFiles(
         sources: parts.map((p) => ({ ...p.result.source, tables: Object.keys(p.result.tables) })),
         complete,
         warnings,
+        ...(Object.keys(lost).length ? { lost_lines: lost } : {}),
         ...(clocks[0] ? { clock: clocks[0] } : {}),
       },
     );

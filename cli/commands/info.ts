@@ -1,5 +1,6 @@
 // `jankbook info <bundle>`: what a run bundle holds, and whether it loads cleanly.
 import type { Command } from "commander";
+import { describeLostLines } from "../../bundle/lost-lines";
 import { inspectBundle } from "../../workspace/db/node/inspect-bundle";
 
 export function registerInfo(program: Command, setExitCode: (code: number) => void) {
@@ -26,6 +27,7 @@ export function registerInfo(program: Command, setExitCode: (code: number) => vo
               .map(([t, n]) => `${t} ${n}`)
               .join(", ")}\n`,
           );
+        if (m.lost_lines) process.stdout.write(`  lost agent lines: ${describeLostLines(m.lost_lines)}\n`);
         for (const w of m.warnings) process.stdout.write(`  warning: ${w}\n`);
         for (const e of bundle.errors) process.stderr.write(`  error: ${e}\n`);
         if (bundle.errors.length) setExitCode(1);

@@ -79,6 +79,7 @@ export async function writeCollectedBundle(c: Collection, dir: string, d: Collec
     complete: c.complete,
     warnings: c.warnings,
     sources: c.sources,
+    ...(Object.keys(d.agent.lostLines).length ? { lost_lines: d.agent.lostLines } : {}),
   });
   const written = await writeBundleFolder(dir, manifest, tables);
   if (d.driverOutput) {

@@ -6,11 +6,13 @@
 import { Agent, GROUPS, Java, type Group } from "./hooks/hook-kit";
 import { inputHooks } from "./hooks/input-hooks";
 import { executorHooks } from "./hooks/executor-hooks";
+import { scheduledHooks } from "./hooks/scheduled-hooks";
+import { coroutineHooks } from "./hooks/coroutine-hooks";
 import { TaskTracker } from "./hooks/task-tracker";
 import { threadHooks } from "./hooks/thread-hooks";
 import { viewHooks } from "./hooks/view-hooks";
 
-export const AGENT_VERSION = "2.0.0";
+export const AGENT_VERSION = "3.0.0";
 
 /** The agent's parameters (docs/agent.md): groups of hooks on or off, and how deep scheduling stacks go. */
 export interface AgentConfig {
@@ -70,8 +72,15 @@ Java.perform(() => {
     },
   };
   const tasks = new TaskTracker(agent, options);
-  for (const s of [...threadHooks(tasks), ...executorHooks(tasks), ...viewHooks(agent), ...inputHooks(agent)])
-    agent.install(s, state.groups.get(s.group) !== false);
+  const specs = [
+    ...threadHooks(tasks),
+    ...executorHooks(tasks),
+    ...scheduledHooks(tasks),
+    ...coroutineHooks(tasks),
+    ...viewHooks(agent),
+    ...inputHooks(agent),
+  ];
+  for (const s of specs) agent.install(s, state.groups.get(s.group) !== false);
 });
 
 /** Re-applies parameters at run time: groups switched off are unhooked, switched on are hooked again. */

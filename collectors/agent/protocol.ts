@@ -12,7 +12,14 @@ export const LINE_END = "|";
 export const MAX_LINE = 3800;
 
 export type TaskCategory =
-  "thread" | "handler_thread" | "intent_service" | "thread_pool_executor" | "async_task";
+  | "thread"
+  | "handler_thread"
+  | "intent_service"
+  | "thread_pool_executor"
+  | "async_task"
+  | "scheduled_executor"
+  | "fork_join_pool"
+  | "coroutine";
 export type RenderOp = "measure" | "layout" | "draw";
 /** ok: installed; missing: the class or a fitting overload is absent; failed: installing threw; off: turned off by config. */
 export type HookStatus = "ok" | "missing" | "failed" | "off";
@@ -79,6 +86,9 @@ export type AgentRecord =
       dur: bigint;
       ui_thread: boolean;
       hw_accelerated: boolean;
+      /** agent 3: drawn from its RenderNode as recorded earlier, at no Java cost this frame (flag R) */
+      replayed?: boolean | null;
+      /** on-screen rectangle, px: the view's bounds through every ancestor's offset, scroll and transform, clipped by them and the window */
       left: number;
       top: number;
       width: number;
@@ -87,8 +97,16 @@ export type AgentRecord =
       visibility: "visible" | "invisible" | "gone";
       xml_id: string | null;
       layout_file: string | null;
+      /** agent 3: the window (its ViewRootImpl's identity hash) and the rectangle's position in it, px */
+      window_id?: number | null;
+      window_left?: number | null;
+      window_top?: number | null;
     }
-  | { type: "input"; ts: bigint; kind: string; target: string | null; source: string };
+  | { type: "input"; ts: bigint; kind: string; target: string | null; source: string }
+  /** agent 3: views replayed in `frame` exactly as their last draw line says (but for frame, start and dur 0) */
+  | { type: "same"; frame: number; start: bigint; ids: number[] }
+  /** agent 3: lines of each type printed before this one (cumulative), so lost lines are counted by type */
+  | { type: "count"; counts: [string, number][] };
 
 /** The message part of one logcat line: `jb2 <seq> <type> <fields...> |`. */
 export function encodeRecord(seq: number, r: AgentRecord): string {
@@ -126,7 +144,11 @@ export function encodeRecord(seq: number, r: AgentRecord): string {
     case "drop":
       return f(r.task_id, r.ts);
     case "op": {
-      const flags = (r.ui_thread ? "U" : "") + (r.hw_accelerated ? "H" : "") + (r.has_background ? "B" : "");
+      const flags =
+        (r.ui_thread ? "U" : "") +
+        (r.hw_accelerated ? "H" : "") +
+        (r.has_background ? "B" : "") +
+        (r.replayed ? "R" : "");
       return f(
         r.frame,
         r.view_id,
@@ -143,9 +165,14 @@ export function encodeRecord(seq: number, r: AgentRecord): string {
         r.visibility,
         r.xml_id,
         r.layout_file,
+        ...(r.window_id === undefined ? [] : [r.window_id, r.window_left, r.window_top]),
       );
     }
     case "input":
       return f(r.ts, r.kind, r.target, r.source);
+    case "count":
+      return f(...r.counts.map(([t, n]) => `${t}:${n}`));
+    case "same":
+      return f(r.frame, r.start, ...r.ids);
   }
 }

@@ -16,6 +16,8 @@ export interface TextImport {
   /** false when the file ended early or held rows that could not be read */
   complete: boolean;
   source: { kind: string; origin: string };
+  /** agent lines lost per type (logcat with the agent's lines), for the manifest */
+  lost_lines?: Record<string, number>;
 }
 
 /** framestats rows, or a framestats dump that failed on the device ("Failure while dumping", "No process found"). */

@@ -90,5 +90,6 @@ export function importLogcat(text: string, file: string, runId: string): TextImp
     warnings,
     complete,
     source: { kind: "logcat", origin: file },
+    ...(agentLines && Object.keys(d.lostLines).length ? { lost_lines: d.lostLines } : {}),
   };
 }

@@ -41,6 +41,10 @@ const OUTER: Record<TaskCategory, string | null> = {
   intent_service: "android.app.IntentService$ServiceHandler.handleMessage(Landroid/os/Message;)V",
   thread_pool_executor: null,
   thread: "java.lang.Thread.run()V",
+  // The simulated apps schedule none of these; their worker entry points, for when one does.
+  scheduled_executor: null,
+  fork_join_pool: "java.util.concurrent.ForkJoinTask.doExec()I",
+  coroutine: "kotlinx.coroutines.DispatchedTask.run()V",
 };
 
 function innerMethod(category: TaskCategory, cls: string): string {

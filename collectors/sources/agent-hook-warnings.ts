@@ -30,6 +30,19 @@ const EFFECT: Record<string, string> = {
   "AsyncTask.executeOnExecutor": "async_task tasks missing",
   "AsyncTask$SerialExecutor.execute": "AsyncTask.execute(Runnable) tasks missing",
   "FutureTask.run": "async_task tasks never start",
+  "ScheduledThreadPoolExecutor.delayedExecute": "scheduled_executor tasks missing",
+  "ScheduledThreadPoolExecutor.reExecutePeriodic":
+    "periodic scheduled_executor tasks recorded for their first run only",
+  "ForkJoinPool.execute": "fork_join_pool tasks from execute(Runnable) and CompletableFuture missing",
+  "ForkJoinPool.execute(ForkJoinTask)": "fork_join_pool tasks from execute(ForkJoinTask) missing",
+  "ForkJoinPool.submit": "fork_join_pool tasks from submit(ForkJoinTask) missing",
+  "ForkJoinTask.doExec": "fork_join_pool tasks never start",
+  // kotlinx.coroutines is the app's own code: absent from apps without it, renamed in minified builds.
+  "LimitedDispatcher.dispatch":
+    "coroutine tasks on Dispatchers.IO and limitedParallelism missing (none if the app has no kotlinx.coroutines)",
+  "SchedulerCoroutineDispatcher.dispatch":
+    "coroutine tasks on Dispatchers.Default missing (none if the app has no kotlinx.coroutines)",
+  "DispatchedTask.run": "coroutine tasks never start",
   "View.performClick": "click ui events missing",
   "View.performLongClick": "long_click ui events missing",
   "View.onScrollChanged": "scroll ui events missing",

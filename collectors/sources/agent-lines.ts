@@ -6,6 +6,7 @@
 import { AGENT_TAG, LINE_END, type AgentRecord } from "../agent/protocol";
 import { decodeRecord } from "./agent-record";
 import { hookWarnings, type HookReport } from "./agent-hook-warnings";
+import { LostLineCounter } from "./agent-lost-lines";
 
 const VERSIONS = new Map([
   ["jb1", 1],
@@ -37,7 +38,14 @@ export interface AgentData {
   warnings: string[];
   /** true when lines were cut, lost or impossible: the tables hold less than the agent saw */
   partial: boolean;
+  /** agent 3: lines lost per record type (from the agent's `count` records), summed over processes */
+  lostLines: Record<string, number>;
+  /** windows (render_ops.window_id; null: unknown) holding a Jetpack Compose hierarchy */
+  composeWindows: (number | null)[];
 }
+
+/** Jetpack Compose's host view: everything a Compose screen draws is inside this one View. */
+const COMPOSE_HOST = "androidx.compose.ui.platform.AndroidComposeView";
 
 /** Incremental reader: feed it logcat messages of the agent's tag, in order; read `data` at any time. */
 export class AgentLineReader {
@@ -52,6 +60,8 @@ export class AgentLineReader {
     duplicates: 0,
     warnings: [],
     partial: false,
+    lostLines: {},
+    composeWindows: [],
   };
   private seen = new Map<number, Set<number>>();
   private maxSeq = new Map<number, number>();
@@ -68,6 +78,11 @@ export class AgentLineReader {
   private damaged = new Map<number, string>();
   private hookAt = new Map<string, number>();
   private warnedVersion = false;
+  private lost = new LostLineCounter();
+  /** each view's last draw row, by "pid view_id": what a `same` record repeats */
+  private lastDraw = new Map<string, RenderOpRow>();
+  /** `same` views whose last draw row never arrived (lost) */
+  private unrepeatable = 0;
 
   /** `where` names the source and line for messages ("logcat line 812"); `cut`: the file ends inside this
    * line (no newline), so a v1 line may have lost digits; a v2 line still ending with its marker is whole. */
@@ -100,6 +115,7 @@ export class AgentLineReader {
     this.maxSeq.set(pid, Math.max(this.maxSeq.get(pid) ?? -1, seq));
     this.minSeq.set(pid, Math.min(this.minSeq.get(pid) ?? seq, seq));
     const type = parts[2] ?? "";
+    this.lost.received(pid, type);
     let fields = parts.slice(3);
     if (version >= 2) {
       if (fields[fields.length - 1] !== LINE_END) {
@@ -120,6 +136,7 @@ export class AgentLineReader {
       return;
     }
     this.data.lines++;
+    if (record.type === "count") this.lost.counted(pid, seq, record.counts);
     this.apply(record, pid, where);
   }
 
@@ -240,8 +257,16 @@ export class AgentLineReader {
       case "op": {
         const { type: _t, ...rest } = r;
         d.renderOps.push(rest);
+        if (rest.op === "draw") this.lastDraw.set(`${pid} ${rest.view_id}`, rest);
         return;
       }
+      case "same":
+        for (const id of r.ids) {
+          const last = this.lastDraw.get(`${pid} ${id}`);
+          if (last) d.renderOps.push({ ...last, frame: r.frame, start: r.start, dur: 0n, replayed: true });
+          else this.unrepeatable++;
+        }
+        return;
       case "input":
         d.uiEvents.push({ ts: r.ts, kind: r.kind, target: r.target, source: r.source });
         return;
@@ -259,7 +284,8 @@ export class AgentLineReader {
       if (lost > 0) {
         d.partial = true;
         d.warnings.push(
-          `agent pid ${pid}: ${lost} of ${max - min + 1} lines lost (sequence numbers ${min}-${max} have holes; logcat buffer overrun?)`,
+          `agent pid ${pid}: ${lost} of ${max - min + 1} lines lost (sequence numbers ${min}-${max} have holes; logcat buffer overrun or logd rate limit?)` +
+            this.lost.explain(pid, min, lost, d.lostLines),
         );
       }
     }
@@ -301,6 +327,21 @@ export class AgentLineReader {
         `agent: ${missing.size} contexts referenced by tasks but never defined; kept with empty stacks`,
       );
     d.uiEvents.sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
+    if (this.unrepeatable) {
+      d.partial = true;
+      d.warnings.push(
+        `agent: ${this.unrepeatable} replayed views left out of render_ops: their last draw line was lost, so their rectangle is unknown`,
+      );
+    }
+    const compose = new Set(
+      d.renderOps.filter((o) => o.view_class === COMPOSE_HOST).map((o) => o.window_id ?? null),
+    );
+    if (compose.size) {
+      d.composeWindows = [...compose];
+      d.warnings.push(
+        `agent: ${compose.size} window(s) draw Jetpack Compose (${COMPOSE_HOST}; window ${d.composeWindows.map((w) => w ?? "unknown").join(", ")}): DRAW's view analyses do not apply inside them: a Compose screen is one View to the framework, so its overdraw, costs and invisible views are those of the whole screen, not of any composable`,
+      );
+    }
     return d;
   }
 }

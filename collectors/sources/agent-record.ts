@@ -9,6 +9,9 @@ const CATEGORIES = new Set([
   "intent_service",
   "thread_pool_executor",
   "async_task",
+  "scheduled_executor",
+  "fork_join_pool",
+  "coroutine",
 ]);
 const OPS = new Set<string>(RENDER_OPS);
 const VISIBILITY = new Set<string>(VIEW_VISIBILITIES);
@@ -127,6 +130,9 @@ export function decodeRecord(type: string, f: string[], version = 2): AgentRecor
         ui_thread: flags.includes("U"),
         hw_accelerated: flags.includes("H"),
         has_background: flags.includes("B"),
+        // agent 3: R = replayed from its RenderNode (not re-recorded this frame); the window it is in and its
+        // position there. Absent from older lines: null.
+        replayed: f.length > 15 ? flags.includes("R") : null,
         left: int(f[8], "left"),
         top: int(f[9], "top"),
         width: int(f[10], "width"),
@@ -134,8 +140,28 @@ export function decodeRecord(type: string, f: string[], version = 2): AgentRecor
         visibility: visibility as "visible",
         xml_id: optStr(f[13]),
         layout_file: optStr(f[14]),
+        window_id: f[15] === undefined || f[15] === "-" ? null : int(f[15], "window_id"),
+        window_left: f[16] === undefined || f[16] === "-" ? null : int(f[16], "window_left"),
+        window_top: f[17] === undefined || f[17] === "-" ? null : int(f[17], "window_top"),
       };
     }
+    case "same":
+      need(2);
+      return {
+        type,
+        frame: int(f[0], "frame"),
+        start: big(f[1], "start"),
+        ids: f.slice(2).map((x, i) => int(x, `view ${i}`)),
+      };
+    case "count":
+      return {
+        type,
+        counts: f.map((x, i) => {
+          const m = /^([a-z]+):(\d{1,15})$/.exec(x);
+          if (!m) throw new Error(`count: field ${i} is not type:number ("${x}")`);
+          return [m[1]!, Number(m[2])] as [string, number];
+        }),
+      };
     case "input":
       need(4);
       return { type, ...fields(f, { ts: big, kind: str, target: optStr, source: str }) };

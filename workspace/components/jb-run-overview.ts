@@ -2,6 +2,7 @@
 // of the runs with their device, app, row counts and load errors, folded by default past 3 runs (the notebook
 // stays in view); each run has a remove button (a `remove-run` event the app acts on).
 import { LitElement, css, html, nothing } from "lit";
+import { lostByTable } from "../../bundle/lost-lines";
 import { TABLE_NAMES } from "../../bundle/schema";
 import { openRunInPerfetto } from "../app/open-in-perfetto";
 import type { LoadedRun } from "../app/session";
@@ -183,6 +184,8 @@ export class JbRunOverview extends LitElement {
     const m = run.manifest;
     const c = m?.context;
     const screen = c?.screen_width ? `${c.screen_width}×${c.screen_height} @ ${c.refresh_hz ?? "?"} Hz` : "";
+    // Agent lines logd dropped, beside the table they would have filled (docs/agent-protocol.md, "Lost lines").
+    const lost = lostByTable(m?.lost_lines);
     return html`<tr class="run" data-run=${m?.run_id ?? run.label}>
       <td>
         <span class="id">${m?.run_id ?? run.label}</span>
@@ -211,7 +214,10 @@ export class JbRunOverview extends LitElement {
           ? html`<td class="tables">
               ${others
                 .filter((t) => run.rows[t] !== undefined)
-                .map((t) => `${t} ${run.rows[t]!.toLocaleString("en-US")}`)
+                .map(
+                  (t) =>
+                    `${t} ${run.rows[t]!.toLocaleString("en-US")}${lost[t] ? ` (${lost[t]!.toLocaleString("en-US")} lines lost)` : ""}`,
+                )
                 .join(" · ")}
             </td>`
           : nothing

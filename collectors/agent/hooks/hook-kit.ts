@@ -13,6 +13,9 @@ export type Group =
   | "intent_services"
   | "executors"
   | "async_tasks"
+  | "scheduled_executors"
+  | "fork_join"
+  | "coroutines"
   | "views"
   | "frames"
   | "inputs"
@@ -23,6 +26,9 @@ export const GROUPS: readonly Group[] = [
   "intent_services",
   "executors",
   "async_tasks",
+  "scheduled_executors",
+  "fork_join",
+  "coroutines",
   "views",
   "frames",
   "inputs",
@@ -59,6 +65,8 @@ export interface HookSpec {
   impl(original: Java.Method): (this: JavaObject, ...args: any[]) => any;
 }
 
+const COUNT_EVERY = 256;
+
 /** The agent's shared state: sequence numbers, the clock, identity hashes. */
 export class Agent {
   private seq = 0;
@@ -74,8 +82,19 @@ export class Agent {
     this.Log = use("android.util.Log");
     this.System = use("java.lang.System");
   }
+  /** lines printed so far per record type, for the `count` record */
+  private printed: Record<string, number> = {};
   emit(r: AgentRecord) {
     this.Log.i(AGENT_TAG, encodeRecord(this.seq++, r));
+    this.printed[r.type] = (this.printed[r.type] ?? 0) + 1;
+    // Every COUNT_EVERY lines, how many of each type came before: the reader counts the missing ones by type
+    // (logd drops lines under load: docs/agent-protocol.md, "Lost lines").
+    if (this.seq % COUNT_EVERY === COUNT_EVERY - 1) this.count();
+  }
+  /** Prints the `count` record now. */
+  count() {
+    const counts = Object.entries(this.printed).filter(([t]) => t !== "count");
+    this.Log.i(AGENT_TAG, encodeRecord(this.seq++, { type: "count", counts }));
   }
   /** System.nanoTime(): CLOCK_MONOTONIC, the clock framestats and `logcat -v monotonic` use. */
   now(): bigint {

@@ -13,8 +13,9 @@ const INT_MAX = 2147483647;
 export class TaskTracker {
   private contexts = new Map<string, number>();
   private nextTask = 1;
-  /** key (kind + identity hash of the thread, message, future or runnable) -> task id, until it begins */
-  private pending = new Map<string, number>();
+  /** key (kind + identity hash of the thread, message, future or runnable) -> task ids waiting under it, oldest
+   * first: a Runnable submitted twice before it runs is two tasks, begun in submission order */
+  private pending = new Map<string, number[]>();
   /** running tasks with their nesting depth: an overriding run() may call super.run(), which is hooked too */
   private running = new Map<string, { task: number; depth: number }>();
 
@@ -54,7 +55,9 @@ export class TaskTracker {
     due: bigint | null = null,
   ) {
     const task_id = this.nextTask++;
-    this.pending.set(key, task_id);
+    const queued = this.pending.get(key);
+    if (queued) queued.push(task_id);
+    else this.pending.set(key, [task_id]);
     this.a.emit({
       type: "task",
       task_id,
@@ -71,9 +74,8 @@ export class TaskTracker {
   begin(key: string) {
     const r = this.running.get(key);
     if (r) return void r.depth++;
-    const task = this.pending.get(key);
+    const task = this.take(key);
     if (task === undefined) return;
-    this.pending.delete(key);
     this.running.set(key, { task, depth: 1 });
     this.a.emit({
       type: "begin",
@@ -93,10 +95,22 @@ export class TaskTracker {
 
   /** The task under `key` was taken back before it ran (its message was removed from the queue). */
   drop(key: string) {
-    const task = this.pending.get(key);
+    const task = this.take(key);
     if (task === undefined) return;
-    this.pending.delete(key);
     this.a.emit({ type: "drop", task_id: task, ts: this.a.now() });
+  }
+
+  /** Whether a task waits under `key` (scheduled, not begun). */
+  isPending(key: string): boolean {
+    return this.pending.has(key);
+  }
+
+  /** The oldest task waiting under `key`, taken off its list. */
+  private take(key: string): number | undefined {
+    const queued = this.pending.get(key);
+    const task = queued?.shift();
+    if (queued && !queued.length) this.pending.delete(key);
+    return task;
   }
 
   /** Runs `body` between begin and end of the task under `key` (nothing when no such task is pending). */

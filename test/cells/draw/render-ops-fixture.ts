@@ -16,6 +16,8 @@ export interface OpRow {
   hw?: boolean;
   xml?: string | null;
   layout?: string | null;
+  /** a draw replayed from the view's RenderNode (agent 3) */
+  replayed?: boolean;
 }
 
 export function renderOps(rows: OpRow[]) {
@@ -37,5 +39,6 @@ export function renderOps(rows: OpRow[]) {
     visibility: rows.map((r) => r.vis ?? "visible"),
     xml_id: rows.map((r) => r.xml ?? null),
     layout_file: rows.map((r) => r.layout ?? null),
+    ...(rows.some((r) => r.replayed !== undefined) ? { replayed: rows.map((r) => r.replayed ?? false) } : {}),
   });
 }

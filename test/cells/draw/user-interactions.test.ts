@@ -94,6 +94,27 @@ describe("userInteractions (§V-A, Tables I and II)", () => {
     expect(feature(a.features, name)).toBeCloseTo(expected, 9);
   });
 
+  it("a view replayed from its RenderNode counts for the frame's pixels, not as an execution", () => {
+    // Frame 1 as a phone records it: R still on screen (replayed, dur 0), C re-recorded.
+    const phone = [...rows];
+    phone.splice(5, 0, {
+      frame: 1,
+      view: 1,
+      op: "draw",
+      start: 50 * MS,
+      dur: 0,
+      rect: [0, 0, 100, 100],
+      bg: true,
+      replayed: true,
+    });
+    const p = userInteractions(preprocessRenderOps(renderOps(phone)), events, { screen }).interactions[0]!;
+    // Frames 0 and 1 now both cover the screen: depth 1 on 15000 pixels, 2 on 5000.
+    expect(feature(p.features, "overdraw_avg")).toBeCloseTo(25000 / 20000, 9);
+    expect(feature(p.features, "pixel_depth_avg")).toBeCloseTo(25000 / 20000, 9);
+    for (const name of FEATURE_NAMES.filter((n) => /_(time|count)_/.test(n) || n === "rendering_time_ratio"))
+      expect([name, feature(p.features, name)]).toEqual([name, feature(a.features, name)]);
+  });
+
   it("counts frames from the frames table when given", () => {
     const frames = makeBundleTable("frames", "r1", {
       intended_vsync: [BigInt(0), BigInt(30 * MS), BigInt(50 * MS)],

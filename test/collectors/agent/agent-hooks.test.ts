@@ -122,10 +122,13 @@ describe("the agent's config", () => {
       .map((h) => h.hook);
     expect(off).toEqual([
       "Choreographer.doFrame",
+      "ViewRootImpl.performDraw",
+      "View.updateDisplayListIfDirty",
+      "View.draw",
+      "ViewGroup.dispatchDraw",
       "LayoutInflater.inflate",
       "View.measure",
       "View.layout",
-      "View.draw",
     ]);
     const v = vm.newObj("android.view.View");
     vm.invoke(v, "measure", [1, 1]);
@@ -179,7 +182,7 @@ describe("a hook that fails while recording", () => {
     ]);
     expect(d.tasks).toEqual([]);
     expect(hookWarnings(d)).toEqual([
-      "handler_thread and intent_service tasks missing: Handler.sendMessageAtTime failed on this device (API 30): at run time: java.lang.IllegalStateException: broken looper (logcat line 28)",
+      "handler_thread and intent_service tasks missing: Handler.sendMessageAtTime failed on this device (API 30): at run time: java.lang.IllegalStateException: broken looper (logcat line 40)",
     ]);
   });
 });

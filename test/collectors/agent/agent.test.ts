@@ -11,13 +11,13 @@ describe.each(API_LEVELS)("the bundled agent on API %i (fake bridge)", (api) => 
     await loadAgent(vm);
     const d = readLines(vm);
     expect(d.hello).toMatchObject({
-      agent_version: "2.0.0",
+      agent_version: "3.0.0",
       pid: vm.pid,
       package: "com.example.app",
       api_level: api,
     });
     const status = Object.fromEntries(d.hooks.map((h) => [h.hook, h.status]));
-    expect(Object.keys(status)).toHaveLength(26);
+    expect(Object.keys(status)).toHaveLength(38);
     // startForegroundService came in API 26 (Android 8.0): missing before, and only it.
     const notOk = Object.entries(status).filter(([, s]) => s !== "ok");
     expect(notOk).toEqual(api < 26 ? [["ContextImpl.startForegroundService", "missing"]] : []);
@@ -95,31 +95,38 @@ describe.each(API_LEVELS)("the bundled agent on API %i (fake bridge)", (api) => 
     expect(d.tasks).toHaveLength(want.threads.length + 3 + 1 + 3 + 4);
   });
 
-  it("records measure, layout and draw of each view per frame, and the input events", async () => {
+  it("records measure and layout after requestLayout, draw per frame (re-recorded or replayed), and the input events", async () => {
     const vm = fakeAndroid(api);
     await loadAgent(vm);
     driveSession(vm);
     const d = readLines(vm);
     const ops = d.renderOps;
-    expect(ops).toHaveLength(2 * 3 * 3);
-    expect(ops.map((o) => `${o.frame} ${o.op} ${o.view_class.split(".").at(-1)}`).slice(0, 9)).toEqual([
+    // Frame 1 lays out all three views (layout runs parents first but ends last) and draws the two visible
+    // ones: the invisible banner is measured and laid out, never drawn (ViewGroup.dispatchDraw). Frame 2,
+    // after title.invalidate(): no layout; the title re-recorded, the DecorView replayed.
+    expect(
+      ops.map((o) => `${o.frame} ${o.op} ${o.view_class.split(".").at(-1)}${o.replayed ? " replayed" : ""}`),
+    ).toEqual([
       "1 measure TextView",
       "1 measure View",
       "1 measure DecorView",
       "1 layout TextView",
       "1 layout View",
       "1 layout DecorView",
-      "1 draw TextView",
-      "1 draw View",
       "1 draw DecorView",
+      "1 draw TextView",
+      "2 draw DecorView replayed",
+      "2 draw TextView",
     ]);
     const decor = ops.find((o) => o.view_class.endsWith("DecorView"))!;
     const title = ops.find((o) => o.op === "layout" && o.view_class === "android.widget.TextView")!;
-    const banner = ops.find((o) => o.op === "draw" && o.view_class === "android.view.View")!;
+    const banner = ops.find((o) => o.op === "layout" && o.view_class === "android.view.View")!;
     expect(decor.parent_id).toBeNull();
     expect(title).toMatchObject({
       parent_id: decor.view_id,
       xml_id: "title",
+      left: 0,
+      top: 0,
       width: 1080,
       height: 100,
       ui_thread: true,
@@ -131,8 +138,11 @@ describe.each(API_LEVELS)("the bundled agent on API %i (fake bridge)", (api) => 
       xml_id: null,
     });
     expect(ops.every((o) => o.layout_file === "res/layout/activity_main.xml")).toBe(true);
-    // dur includes the children (DRAW §III): the decor's draw = its own 0.2 ms + two children's 0.2 ms.
-    expect(ops.filter((o) => o.op === "draw" && o.view_id === decor.view_id)[0]!.dur).toBe(600_000n);
+    expect(ops.every((o) => o.window_id === decor.window_id && o.window_id !== null)).toBe(true);
+    // dur includes the children (DRAW §III): the DecorView has no background (PFLAG_SKIP_DRAW), so its
+    // re-recording is the title's draw, 0.2 ms; replayed, it costs nothing.
+    const draws = ops.filter((o) => o.op === "draw").map((o) => o.dur);
+    expect(draws).toEqual([200_000n, 200_000n, 0n, 200_000n]);
     expect(d.uiEvents.map((e) => [e.kind, e.target])).toEqual([
       ["click", "title"],
       ["click", "com.example.app.FeedGestures"],

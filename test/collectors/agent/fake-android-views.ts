@@ -1,40 +1,56 @@
-// Views, LayoutInflater, Choreographer and input (MotionEvent, GestureDetector, KeyEvent, Activity).
+// Views as frameworks/base core/java/android/view/View.java and ViewGroup.java run them on a
+// hardware-accelerated window, API 23-35:
+// - measure(int,int) does work only after requestLayout (PFLAG_FORCE_LAYOUT) or for a new spec; layout sets the
+//   frame and lays the children out only when required.
+// - draw(Canvas, ViewGroup, long) (ViewGroup.drawChild) on a hardware canvas takes mRecreateDisplayList from
+//   PFLAG_INVALIDATED and calls updateDisplayListIfDirty: a clean view (PFLAG_DRAWING_CACHE_VALID, a display
+//   list) is replayed as is; an ancestor of an invalidated view only asks its children (dispatchGetDisplayList);
+//   an invalidated one re-records, through draw(Canvas) or, for a ViewGroup without background (PFLAG_SKIP_DRAW),
+//   through dispatchDraw alone. In software, draw(Canvas) runs for every view, each frame.
+// - invalidate() sets PFLAG_INVALIDATED and clears PFLAG_DRAWING_CACHE_VALID up to the root
+//   (ViewGroup.onDescendantInvalidated, API 26+; invalidateChildInParent before); setTranslationX/Y changes
+//   the RenderNode only (invalidateViewProperty -> damageInParent); scrollTo invalidates the scrolled view;
+//   requestLayout sets PFLAG_FORCE_LAYOUT | PFLAG_INVALIDATED up to ViewRootImpl.
+// - getLocationInWindow/getLocationOnScreen (transformFromViewToWindowSpace) and getGlobalVisibleRect
+//   (ViewGroup.getChildVisibleRect: offset, scroll, translation, clip to each parent; ViewRootImpl clips to
+//   the window), the geometry the agent reads.
+// Children sit at their `lp` [x, y, width, height] in the parent (default: [0, 0, parent width, 100]).
 import { type Body, type ClassDef, type FakeObj, type FakeVm, type JVal } from "./fake-java";
 import { m, noop, obj } from "./fake-helpers";
+import { defineGraphics } from "./fake-android-graphics";
+
+const kids = (s: FakeObj) => (s.fields.children as FakeObj[] | undefined) ?? [];
+const num = (s: FakeObj, f: string) => (s.fields[f] ?? 0) as number;
+const isGroup = (s: FakeObj) => s.cls.isSubclassOf("android.view.ViewGroup");
+/** PFLAG_SKIP_DRAW: a ViewGroup is WILL_NOT_DRAW until it gets a background (View.setFlags). */
+const skipDraw = (s: FakeObj) => isGroup(s) && !s.fields.mBackground;
 
 export function defineViews(vm: FakeVm) {
   const api = vm.api;
   const d = (c: ClassDef) => vm.define(c);
-  // Views (frameworks/base core/java/android/view/View.java, ViewGroup.java, Choreographer.java).
-  d({
-    name: "android.content.res.Resources",
-    extends: "java.lang.Object",
-    fields: ["names"],
-    methods: [
-      m("getResourceEntryName", ["int"], (v, s, [id]) => {
-        const n = (s!.fields.names as unknown as Record<number, string>)[id as number];
-        if (n === undefined)
-          throw new Error(
-            `android.content.res.Resources$NotFoundException: #0x${(id as number).toString(16)}`,
-          );
-        return n;
-      }),
-    ],
-  });
-  const resources = vm.newObj("android.content.res.Resources", {
-    names: { 0x7f0a0001: "feed", 0x7f0a0002: "title", 0x7f0c0001: "activity_main" } as unknown as JVal,
-  });
-  d({
-    name: "android.graphics.Canvas",
-    extends: "java.lang.Object",
-    fields: ["hw"],
-    methods: [m("isHardwareAccelerated", [], (v, s) => Boolean(s!.fields.hw))],
-  });
-  d({ name: "android.graphics.drawable.Drawable", extends: "java.lang.Object" });
+  const { resources, RECORDING } = defineGraphics(vm);
   const field =
     (name: string): Body =>
     (v, s) =>
       s!.fields[name] as JVal;
+  const CANVAS = ["android.graphics.Canvas"];
+
+  /** The damage path (ViewGroup.onDescendantInvalidated): ancestors lose PFLAG_DRAWING_CACHE_VALID; the window redraws. */
+  const damageInParent = (v: FakeVm, s: FakeObj) => {
+    let p = s.fields.mParent as FakeObj | null | undefined;
+    for (; p && p.cls.isSubclassOf("android.view.View"); p = p.fields.mParent as FakeObj | null)
+      p.fields.cacheValid = false;
+    if (p) p.fields.mTraversalScheduled = true;
+  };
+  /** A child's frame in its parent: its `lp`, or the parent's width by 100 px at the top. */
+  const frameOf = (c: FakeObj, width: number): number[] =>
+    (c.fields.lp as number[] | undefined) ?? [0, 0, width, 100];
+  /** Maps a point or rectangle of `c`'s own coordinates into its parent's: translation (the RenderNode's matrix), offset, parent scroll. */
+  const toParent = (c: FakeObj, p: FakeObj) => [
+    num(c, "mTranslationX") + num(c, "mLeft") - num(p, "mScrollX"),
+    num(c, "mTranslationY") + num(c, "mTop") - num(p, "mScrollY"),
+  ];
+
   d({
     name: "android.view.View",
     extends: "java.lang.Object",
@@ -45,44 +61,189 @@ export function defineViews(vm: FakeVm) {
       "mTop",
       "mRight",
       "mBottom",
+      "mScrollX",
+      "mScrollY",
+      "mTranslationX",
+      "mTranslationY",
       "mBackground",
       "mViewFlags",
+      "mAttachInfo",
       "children",
+      "lp",
       "hw",
+      "invalidated",
+      "cacheValid",
+      "displayList",
+      "mRecreateDisplayList",
+      "forceLayout",
+      "layoutRequired",
+      "spec",
     ],
     methods: [
-      m("measure", ["int", "int"], (v, s, args) => {
-        for (const c of (s!.fields.children as FakeObj[] | undefined) ?? []) v.invoke(c, "measure", args);
+      m("measure", ["int", "int"], (v, s, [w, h]) => {
+        const spec = `${w}x${h}`;
+        if (!s!.fields.forceLayout && s!.fields.spec === spec) return;
+        s!.fields.spec = spec;
+        for (const c of kids(s!)) v.invoke(c, "measure", [w, h]);
         v.advance(100_000);
+        s!.fields.layoutRequired = true;
       }),
       m("layout", ["int", "int", "int", "int"], (v, s, [l, t, r, b]) => {
-        Object.assign(s!.fields, { mLeft: l, mTop: t, mRight: r, mBottom: b });
-        for (const c of (s!.fields.children as FakeObj[] | undefined) ?? [])
-          v.invoke(c, "layout", [0, 0, (r as number) - (l as number), 100]);
-        v.advance(50_000);
+        const f = s!.fields;
+        const changed = f.mLeft !== l || f.mTop !== t || f.mRight !== r || f.mBottom !== b;
+        const resized =
+          (f.mRight as number) - (f.mLeft as number) !== (r as number) - (l as number) ||
+          (f.mBottom as number) - (f.mTop as number) !== (b as number) - (t as number);
+        Object.assign(f, { mLeft: l, mTop: t, mRight: r, mBottom: b });
+        // setFrame: a new size re-records the view (invalidate(true)); any change damages the parent.
+        if (changed) {
+          if (resized) ((f.invalidated = true), (f.cacheValid = false));
+          damageInParent(v, s!);
+        }
+        if (changed || f.layoutRequired || f.forceLayout) {
+          for (const c of kids(s!)) {
+            const [x, y, w, h] = frameOf(c, (r as number) - (l as number));
+            v.invoke(c, "layout", [x!, y!, x! + w!, y! + h!]);
+          }
+          v.advance(50_000);
+        }
+        f.forceLayout = false;
+        f.layoutRequired = false;
       }),
-      m("draw", ["android.graphics.Canvas"], (v, s, [canvas]) => {
-        for (const c of (s!.fields.children as FakeObj[] | undefined) ?? [])
-          v.invoke(c, "draw", [canvas], ["android.graphics.Canvas"]);
+      // draw(Canvas): background, onDraw, dispatchDraw (children), foreground.
+      m("draw", CANVAS, (v, s, [canvas]) => {
         v.advance(200_000);
+        v.invoke(s!, "dispatchDraw", [canvas], CANVAS);
       }),
+      m("dispatchDraw", CANVAS, noop),
       m(
         "draw",
         ["android.graphics.Canvas", "android.view.ViewGroup", "long"],
-        (v, s, [canvas]) => v.invoke(s!, "draw", [canvas], ["android.graphics.Canvas"]),
+        (v, s, [canvas]) => {
+          const f = s!.fields;
+          if (obj(canvas).fields.hw && f.hw !== false) {
+            f.mRecreateDisplayList = Boolean(f.invalidated);
+            f.invalidated = false;
+            v.invoke(s!, "updateDisplayListIfDirty");
+          } else if (skipDraw(s!)) v.invoke(s!, "dispatchDraw", [canvas], CANVAS);
+          else v.invoke(s!, "draw", [canvas], CANVAS);
+          return false;
+        },
+        { ret: "boolean" },
+      ),
+      m(
+        "updateDisplayListIfDirty",
+        [],
+        (v, s) => {
+          const f = s!.fields;
+          if (f.cacheValid && f.displayList && !f.mRecreateDisplayList) return null; // clean: replayed as recorded
+          if (f.displayList && !f.mRecreateDisplayList) {
+            // Not dirty itself: its children update theirs (dispatchGetDisplayList).
+            f.cacheValid = true;
+            v.invoke(s!, "dispatchGetDisplayList");
+            return null;
+          }
+          f.mRecreateDisplayList = true;
+          const c = v.newObj(RECORDING, { hw: true });
+          f.cacheValid = true;
+          if (skipDraw(s!)) v.invoke(s!, "dispatchDraw", [c], CANVAS);
+          else v.invoke(s!, "draw", [c], CANVAS);
+          f.displayList = true;
+          f.mRecreateDisplayList = false;
+          return null;
+        },
+        { ret: "android.graphics.RenderNode" },
+      ),
+      m("dispatchGetDisplayList", [], noop),
+      m("invalidate", [], (v, s) => {
+        Object.assign(s!.fields, { invalidated: true, cacheValid: false });
+        damageInParent(v, s!);
+      }),
+      m("requestLayout", [], (v, s) => {
+        Object.assign(s!.fields, { forceLayout: true, invalidated: true });
+        const p = s!.fields.mParent as FakeObj | null | undefined;
+        if (p) v.invoke(p, "requestLayout");
+      }),
+      m("scrollTo", ["int", "int"], (v, s, [x, y]) => {
+        const [ox, oy] = [num(s!, "mScrollX"), num(s!, "mScrollY")];
+        Object.assign(s!.fields, { mScrollX: x, mScrollY: y });
+        v.invoke(s!, "onScrollChanged", [x, y, ox, oy]);
+        v.invoke(s!, "invalidate");
+      }),
+      m("setTranslationX", ["float"], (v, s, [x]) => ((s!.fields.mTranslationX = x), damageInParent(v, s!))),
+      m("setTranslationY", ["float"], (v, s, [y]) => ((s!.fields.mTranslationY = y), damageInParent(v, s!))),
+      m("getLocationInWindow", ["[I"], (v, s, [out]) => {
+        let [x, y] = [
+          num(s!, "mTranslationX") + num(s!, "mLeft"),
+          num(s!, "mTranslationY") + num(s!, "mTop"),
+        ];
+        for (
+          let p = s!.fields.mParent as FakeObj | null;
+          p && p.cls.isSubclassOf("android.view.View");
+          p = p.fields.mParent as FakeObj | null
+        ) {
+          const [dx, dy] = [
+            num(p, "mTranslationX") + num(p, "mLeft") - num(p, "mScrollX"),
+            num(p, "mTranslationY") + num(p, "mTop") - num(p, "mScrollY"),
+          ];
+          ((x += dx), (y += dy));
+        }
+        obj(out).fields.items = [Math.round(x), Math.round(y)];
+      }),
+      m("getLocationOnScreen", ["[I"], (v, s, [out]) => {
+        v.invoke(s!, "getLocationInWindow", [out]);
+        const ai = s!.fields.mAttachInfo as { left: number; top: number } | undefined;
+        const xy = obj(out).fields.items as number[];
+        if (ai) obj(out).fields.items = [xy[0]! + ai.left, xy[1]! + ai.top];
+      }),
+      m(
+        "getGlobalVisibleRect",
+        ["android.graphics.Rect"],
+        (v, s, [r]) => v.invoke(s!, "getGlobalVisibleRect", [r, null]),
+        { ret: "boolean" },
+      ),
+      m(
+        "getGlobalVisibleRect",
+        ["android.graphics.Rect", "android.graphics.Point"],
+        (v, s, [r]) => {
+          const w = num(s!, "mRight") - num(s!, "mLeft");
+          const h = num(s!, "mBottom") - num(s!, "mTop");
+          if (!(w > 0 && h > 0)) return false;
+          v.invoke(obj(r), "set", [0, 0, w, h]);
+          const p = s!.fields.mParent as FakeObj | null;
+          return p === null || Boolean(v.invoke(p, "getChildVisibleRect", [s!, r, null]));
+        },
         { ret: "boolean" },
       ),
       m("getParent", [], field("mParent")),
+      m(
+        "getViewRootImpl",
+        [],
+        (v, s) => ((s!.fields.mAttachInfo as { root?: FakeObj } | undefined)?.root ?? null) as JVal,
+      ),
+      m("getRootView", [], (v, s) => {
+        let r = s!;
+        while (r.fields.mParent && obj(r.fields.mParent as JVal).cls.isSubclassOf("android.view.View"))
+          r = obj(r.fields.mParent as JVal);
+        return r;
+      }),
+      m("isAttachedToWindow", [], (v, s) => Boolean(s!.fields.mAttachInfo), { ret: "boolean" }),
       m("getId", [], (v, s) => (s!.fields.mID ?? -1) as number),
       m("getResources", [], () => resources),
-      // A view not laid out yet has all four edges at 0 (View.java's int fields).
-      m("getLeft", [], (v, s) => (s!.fields.mLeft ?? 0) as number),
-      m("getTop", [], (v, s) => (s!.fields.mTop ?? 0) as number),
-      m("getWidth", [], (v, s) => ((s!.fields.mRight ?? 0) as number) - ((s!.fields.mLeft ?? 0) as number)),
-      m("getHeight", [], (v, s) => ((s!.fields.mBottom ?? 0) as number) - ((s!.fields.mTop ?? 0) as number)),
+      m("getLeft", [], (v, s) => num(s!, "mLeft")),
+      m("getTop", [], (v, s) => num(s!, "mTop")),
+      m("getScrollX", [], (v, s) => num(s!, "mScrollX")),
+      m("getScrollY", [], (v, s) => num(s!, "mScrollY")),
+      m("getTranslationX", [], (v, s) => num(s!, "mTranslationX"), { ret: "float" }),
+      m("getTranslationY", [], (v, s) => num(s!, "mTranslationY"), { ret: "float" }),
+      m("getWidth", [], (v, s) => num(s!, "mRight") - num(s!, "mLeft")),
+      m("getHeight", [], (v, s) => num(s!, "mBottom") - num(s!, "mTop")),
       m("getBackground", [], (v, s) => (s!.fields.mBackground ?? null) as JVal),
       m("getVisibility", [], (v, s) => (s!.fields.mViewFlags ?? 0) as number),
-      m("isHardwareAccelerated", [], (v, s) => Boolean(s!.fields.hw)),
+      // mAttachInfo.mHardwareAccelerated: a window's views are accelerated unless the window is not.
+      m("isHardwareAccelerated", [], (v, s) =>
+        Boolean((s!.fields.mAttachInfo as { hw?: boolean } | undefined)?.hw ?? s!.fields.hw),
+      ),
       m("performClick", [], () => true, { ret: "boolean" }),
       m("performLongClick", [], () => true, { ret: "boolean" }),
       ...(api >= 24
@@ -95,13 +256,63 @@ export function defineViews(vm: FakeVm) {
       m("onScrollChanged", ["int", "int", "int", "int"], noop),
     ],
   });
-  d({ name: "android.view.ViewGroup", extends: "android.view.View" });
-  d({ name: "android.view.ViewRootImpl", extends: "java.lang.Object" });
+  d({
+    name: "android.view.ViewGroup",
+    extends: "android.view.View",
+    fields: ["mChildren"],
+    methods: [
+      m("getChildCount", [], (v, s) => kids(s!).length, { ret: "int" }),
+      m("getChildAt", ["int"], (v, s, [i]) => kids(s!)[i as number] ?? null),
+      // dispatchDraw -> drawChild(canvas, child, drawingTime) for each VISIBLE child, in index order.
+      m("dispatchDraw", CANVAS, (v, s, [canvas]) => {
+        for (const c of kids(s!))
+          if (num(c, "mViewFlags") === 0)
+            v.invoke(
+              c,
+              "draw",
+              [canvas, s!, v.clock],
+              ["android.graphics.Canvas", "android.view.ViewGroup", "long"],
+            );
+      }),
+      // recreateChildDisplayList for each VISIBLE child.
+      m("dispatchGetDisplayList", [], (v, s) => {
+        for (const c of kids(s!)) {
+          if (num(c, "mViewFlags") !== 0) continue;
+          c.fields.mRecreateDisplayList = Boolean(c.fields.invalidated);
+          c.fields.invalidated = false;
+          v.invoke(c, "updateDisplayListIfDirty");
+          c.fields.mRecreateDisplayList = false;
+        }
+      }),
+      m(
+        "getChildVisibleRect",
+        ["android.view.View", "android.graphics.Rect", "android.graphics.Point"],
+        (v, s, [child, r, offset]) => {
+          const f = obj(r).fields as Record<string, number>;
+          const [dx, dy] = toParent(obj(child), s!);
+          v.invoke(obj(r), "set", [f.left! + dx!, f.top! + dy!, f.right! + dx!, f.bottom! + dy!]);
+          if (
+            !v.invoke(obj(r), "intersect", [
+              0,
+              0,
+              num(s!, "mRight") - num(s!, "mLeft"),
+              num(s!, "mBottom") - num(s!, "mTop"),
+            ])
+          )
+            return false;
+          const p = s!.fields.mParent as FakeObj | null;
+          return p === null || Boolean(v.invoke(p, "getChildVisibleRect", [s!, r, offset]));
+        },
+        { ret: "boolean" },
+      ),
+    ],
+  });
   d({
     name: "android.widget.TextView",
     extends: "android.view.View",
     methods: [m("sendOnTextChanged", ["java.lang.CharSequence", "int", "int", "int"], noop)],
   });
+  d({ name: "android.widget.FrameLayout", extends: "android.view.ViewGroup" });
   d({
     name: "android.view.LayoutInflater",
     extends: "java.lang.Object",
@@ -120,77 +331,15 @@ export function defineViews(vm: FakeVm) {
     vm.cls("android.app.ContextImpl"),
     m("getResources", [], () => resources),
   );
-  d({ name: "android.view.DisplayEventReceiver$VsyncEventData", extends: "java.lang.Object" });
-  const traverse: Body = (v, s) => {
-    const root = s!.fields.root as FakeObj | null;
-    if (!root) return;
-    v.invoke(root, "measure", [1080, 2400]);
-    v.invoke(root, "layout", [0, 0, 1080, 2400]);
-    v.invoke(root, "draw", [v.newObj("android.graphics.Canvas", { hw: true })], ["android.graphics.Canvas"]);
-  };
-  d({
-    name: "android.view.Choreographer",
-    extends: "java.lang.Object",
-    fields: ["root"],
-    methods: [
-      api >= 31
-        ? m("doFrame", ["long", "int", "android.view.DisplayEventReceiver$VsyncEventData"], traverse)
-        : m("doFrame", ["long", "int"], traverse),
-    ],
-  });
 
-  // Input: MotionEvent, GestureDetector (mAlwaysInTapRegion, dispatchLongPress), KeyEvent, Activity.
-  d({
-    name: "android.view.MotionEvent",
-    extends: "java.lang.Object",
-    fields: ["action", "x", "y"],
-    methods: [
-      m("getActionMasked", [], field("action")),
-      m("getX", [], field("x")),
-      m("getY", [], field("y")),
-    ],
-  });
-  d({ name: "android.view.GestureDetector$OnGestureListener", extends: "java.lang.Object" });
-  d({
-    name: "android.view.GestureDetector",
-    extends: "java.lang.Object",
-    fields: ["mListener", "mAlwaysInTapRegion", "mInLongPress", "downX", "downY"],
-    methods: [
-      m(
-        "onTouchEvent",
-        ["android.view.MotionEvent"],
-        (v, s, [e]) => {
-          const f = s!.fields;
-          const { action, x, y } = obj(e).fields as { action: number; x: number; y: number };
-          if (action === 0)
-            Object.assign(f, { mAlwaysInTapRegion: true, mInLongPress: false, downX: x, downY: y });
-          // 8 dp touch slop at density 2.625 (ViewConfiguration.TOUCH_SLOP).
-          if (action === 2 && Math.hypot(x - (f.downX as number), y - (f.downY as number)) > 21)
-            f.mAlwaysInTapRegion = false;
-          return true;
-        },
-        { ret: "boolean" },
-      ),
-      m("dispatchLongPress", [], (v, s) => {
-        s!.fields.mInLongPress = true;
-      }),
-    ],
-  });
-  d({
-    name: "android.view.KeyEvent",
-    extends: "java.lang.Object",
-    fields: ["action", "code"],
-    methods: [
-      m("getAction", [], field("action")),
-      m("getKeyCode", [], field("code")),
-      m("keyCodeToString", ["int"], (v, s, [c]) => (c === 4 ? "KEYCODE_BACK" : `KEYCODE_${c}`), {
-        isStatic: true,
-      }),
-    ],
-  });
-  d({
-    name: "android.app.Activity",
-    extends: "java.lang.Object",
-    methods: [m("dispatchKeyEvent", ["android.view.KeyEvent"], () => true, { ret: "boolean" })],
-  });
+  /** A view of class `cls` (default a plain View) under `parent` at lp [x, y, width, height]. */
+  const view = (cls: string, props: Record<string, JVal> = {}, parent: FakeObj | null = null): FakeObj => {
+    const o = vm.newObj(cls, { children: [] as JVal[], ...props });
+    if (parent) {
+      o.fields.mParent = parent;
+      kids(parent).push(o);
+    }
+    return o;
+  };
+  return { view };
 }

@@ -10,10 +10,16 @@
 // - ContextImpl.startForegroundService(Intent) from API 26 (Android 8.0); startServiceCommon(Intent, UserHandle)
 //   before, (Intent, boolean, UserHandle) from 26.
 // - View.performLongClick(float, float) from API 24 (Android 7.0).
+// - ViewRootImpl.performDraw, WindowManagerGlobal.addView, the recording canvas: see fake-android-windows.ts
+//   and fake-android-views.ts.
 import { FakeVm, type ClassDef, type FakeObj } from "./fake-java";
 import { defineExecutors } from "./fake-android-executors";
+import { defineExecutorsOfToday } from "./fake-android-async";
+import { defineCoroutines } from "./fake-android-coroutines";
 import { defineLoopers, type Looper } from "./fake-android-loopers";
 import { defineViews } from "./fake-android-views";
+import { defineInput } from "./fake-android-input";
+import { defineWindows } from "./fake-android-windows";
 import { m, obj } from "./fake-helpers";
 
 export const API_LEVELS = [23, 26, 28, 29, 30, 31, 33, 34, 35] as const;
@@ -126,8 +132,16 @@ export function fakeAndroid(api: number): FakeVm {
 
   const { mainLooper, looperFor, drain, delivered } = defineLoopers(vm, main);
   const { pool, runPool, asyncTask, serial, threadPoolExecutor } = defineExecutors(vm, thread);
-  defineViews(vm);
+  const { view } = defineViews(vm);
+  const windows = defineWindows(vm, view);
+  defineInput(vm);
+  const modern = defineExecutorsOfToday(vm, thread);
+  const coroutines = defineCoroutines(vm, thread);
   const android = {
+    ...modern,
+    ...coroutines,
+    ...windows,
+    view,
     main,
     mainLooper,
     looperFor,
@@ -156,5 +170,8 @@ export type Android = {
   serial: FakeObj;
   threadPoolExecutor: FakeObj;
   delivered: FakeObj[];
-};
+  view: ReturnType<typeof defineViews>["view"];
+} & ReturnType<typeof defineExecutorsOfToday> &
+  ReturnType<typeof defineCoroutines> &
+  ReturnType<typeof defineWindows>;
 export const androidOf = (vm: FakeVm) => (vm as FakeVm & { android: Android }).android;

@@ -305,6 +305,8 @@ export class FakeVm {
             if (p === "$className") return c.name;
             if (p === "$ownMembers") return [...c.methods.keys(), ...c.fieldNames, ...c.statics.keys()];
             if (p === "class") return vm.wrap(vm.classObjectOf(c));
+            // `$new()`: a fresh instance, fields unset (what a no-argument constructor leaves).
+            if (p === "$new") return () => vm.wrap(vm.newObj(c.name));
             for (let k: FakeClass | null = c; k; k = k.superclass) {
               const f = k.statics.get(p);
               if (f) return f;
@@ -333,6 +335,11 @@ export class FakeVm {
             if (typeof p !== "string") return undefined;
             if (p === "$h") return o;
             if (p === "$className") return o.cls.name;
+            // A Java array (Java.array): its elements by index, as Java last wrote them.
+            if (o.cls.name.startsWith("[") && (/^\d+$/.test(p) || p === "length")) {
+              const items = o.fields.items as JVal[];
+              return p === "length" ? items.length : vm.wrap(items[Number(p)]);
+            }
             const known = members.get(p);
             if (known) return known;
             const list = vm.overloadsOf(o.cls, p);
@@ -363,8 +370,9 @@ export class FakeVm {
     const vm = this;
     const use = (name: string, loader: FakeObj | null) => {
       const c = vm.cls(name);
-      // App classes are only found through their own loader (Frida's Java.use starts from the boot/app loader).
-      if (c.loader !== null && c.loader !== loader)
+      // Inside Java.perform, Java.use searches the app's class loader (frida-java-bridge sets classFactory.loader
+      // to it once the app is bound); another loader's classes need ClassFactory.get(loader).
+      if (c.loader !== null && loader !== null && c.loader !== loader)
         throw new Error(
           `java.lang.ClassNotFoundException: Didn't find class "${name}" on path: DexPathList[]`,
         );
@@ -375,6 +383,14 @@ export class FakeVm {
       androidVersion: String(this.api),
       perform: (fn: () => void) => fn(),
       use: (name: string) => use(name, null),
+      // Java.array(type, values): a Java array the framework can write into (e.g. View.getLocationOnScreen).
+      array: (type: string, values: JVal[]) => {
+        const name = `[${type === "int" ? "I" : `L${type};`}`;
+        if (!vm.classes.has(name)) vm.define({ name, extends: "java.lang.Object" });
+        return vm.wrap(vm.newObj(name, { items: [...values] }));
+      },
+      // Java.retain(wrapper): the same object, kept beyond the hooked call.
+      retain: (w: unknown) => w,
       cast: (obj: unknown, cls: { $className: string }) => {
         const o = vm.unwrap(obj);
         if (!(o instanceof FakeObj) || !o.cls.isSubclassOf(cls.$className))

@@ -163,33 +163,23 @@ export function driveSession(vm: FakeVm): Driven {
   );
   a.runPool(a.threadPoolExecutor);
 
-  // 6. Two frames over an inflated tree: a DecorView with a title TextView and a background view.
-  vm.define({ name: "com.android.internal.policy.DecorView", extends: "android.view.ViewGroup" });
-  const viewRoot = vm.newObj("android.view.ViewRootImpl");
-  const title = vm.newObj("android.widget.TextView", { mID: 0x7f0a0002, hw: true });
-  const banner = vm.newObj("android.view.View", {
-    mBackground: vm.newObj("android.graphics.drawable.Drawable"),
-    mViewFlags: 4,
-    hw: true,
-  });
-  const decor = vm.newObj("com.android.internal.policy.DecorView", {
-    mParent: viewRoot,
-    children: [title, banner] as JVal[],
-    hw: true,
-  });
-  title.fields.mParent = decor;
-  banner.fields.mParent = decor;
+  // 6. Two frames over an inflated tree: a DecorView with a title TextView and an invisible background view.
+  // Frame 1 lays the new window out and records both visible views; then the title is invalidated, so
+  // frame 2 re-records the title only and replays the DecorView.
+  vm.define({ name: "com.android.internal.policy.DecorView", extends: "android.widget.FrameLayout" });
+  const decor = a.view("com.android.internal.policy.DecorView");
+  const title = a.view("android.widget.TextView", { mID: 0x7f0a0002 }, decor);
+  a.view(
+    "android.view.View",
+    { mBackground: vm.newObj("android.graphics.drawable.Drawable"), mViewFlags: 4 },
+    decor,
+  );
   const inflater = vm.newObj("android.view.LayoutInflater", { build: (() => decor) as unknown as JVal });
   vm.invoke(inflater, "inflate", [0x7f0c0001, null], ["int", "android.view.ViewGroup"]);
-  const choreographer = vm.newObj("android.view.Choreographer", { root: decor });
-  for (let f = 0; f < 2; f++)
-    vm.invoke(
-      choreographer,
-      "doFrame",
-      vm.api >= 31
-        ? [vm.clock, f, vm.newObj("android.view.DisplayEventReceiver$VsyncEventData")]
-        : [vm.clock, f],
-    );
+  a.addWindow(decor, 0, 0, 1080, 2400);
+  a.frame();
+  vm.invoke(title, "invalidate");
+  a.frame();
 
   // 7. Input: a click, a tap, a drag, a long press, the back key.
   vm.invoke(title, "performClick");
