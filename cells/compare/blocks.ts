@@ -30,6 +30,8 @@ export type RunSpans = Map<string, [number, number]>;
 
 /** Equal windows a run without UI events is cut into. */
 export const WINDOWS = 10;
+/** Shortest UI-event bucket, ns (one 60 Hz frame). */
+export const MIN_BLOCK_NS = 16_666_667;
 export const BEFORE_FIRST_EVENT = "before the first event";
 
 /** Widens each run's span to cover [start, end] of every row of a table (end column optional). */
@@ -78,7 +80,11 @@ function sideBlocks(
   runs.forEach((run, r) => {
     offset[r] = start.length;
     const [s0, s1] = spans.get(run) ?? [0, 0];
-    const evs = (events.get(run) ?? []).sort((x, y) => x[0] - y[0]);
+    // events closer than MIN_BLOCK_NS to the previous one join its bucket: a bucket of no length has no time to
+    // hold anything, and resampling it would divide an amount by nothing
+    const evs: [number, string][] = [];
+    for (const e of (events.get(run) ?? []).sort((x, y) => x[0] - y[0]))
+      if (!evs.length || e[0] - evs[evs.length - 1]![0] >= MIN_BLOCK_NS) evs.push(e);
     const push = (s: number, e: number, k: string) => {
       blockRun.push(r);
       start.push(s);
@@ -87,7 +93,8 @@ function sideBlocks(
     };
     if (evs.length) {
       const first = Math.min(s0, evs[0]![0]);
-      if (evs[0]![0] > first) push(first, evs[0]![0], BEFORE_FIRST_EVENT);
+      if (evs[0]![0] - first >= MIN_BLOCK_NS) push(first, evs[0]![0], BEFORE_FIRST_EVENT);
+      else evs[0]![0] = first;
       evs.forEach(([ts, k], i) => push(ts, i + 1 < evs.length ? evs[i + 1]![0] : Math.max(s1, ts), k));
     } else {
       windowed.push(run);

@@ -122,6 +122,19 @@ export function perRun(side: MetricSide, stat: SideStatistic): Float64Array {
   return Float64Array.from(byRun, (units) => (units.length ? statisticOf(side, stat, units) : NaN));
 }
 
+/** Each block's statistic over its own units (blocks holding none left out). */
+export function perBlock(side: MetricSide, stat: SideStatistic): Float64Array {
+  const byBlock = new Map<number, number[]>();
+  for (let i = 0; i < side.value.length; i++) {
+    const list = byBlock.get(side.block[i]!);
+    if (list) list.push(i);
+    else byBlock.set(side.block[i]!, [i]);
+  }
+  return Float64Array.from([...byBlock.values()], (units) => statisticOf(side, stat, units)).filter(
+    (x) => !Number.isNaN(x),
+  );
+}
+
 const allUnits = (s: MetricSide) => Array.from(s.value.keys());
 const blocksWithUnits = (s: MetricSide) => new Set(s.block).size;
 
@@ -191,14 +204,17 @@ export function compareMetric(m: Metric, options: CompareOptions = {}): CompareR
       return row;
     }
     const change = bootstrapBlocks(m.a, m.b, m.statistic, m.scale, boot);
+    // every resample the same (each bucket alike): a rank test over the buckets' own values judges instead
+    const flat = Number.isNaN(change.p);
+    const p = flat ? mannWhitney(perBlock(m.b, m.statistic), perBlock(m.a, m.statistic)).p : change.p;
     Object.assign(row, {
       method: "blocks",
-      p: change.p,
+      p,
       ci: change.ci,
       change: change.estimate,
       delta: cliffsDelta(m.a.value, m.b.value),
       n: [ka, kb],
-      note: `${runsNote}; block bootstrap over ${ka} vs ${kb} UI-event buckets: variation between runs is not measured`,
+      note: `${runsNote}; block bootstrap over ${ka} vs ${kb} UI-event buckets${flat ? " (no variation between resamples: Mann–Whitney over the buckets' values)" : ""}: variation between runs is not measured`,
     });
   }
   return row;

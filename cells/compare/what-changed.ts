@@ -1,7 +1,7 @@
 // "What changed most": every compared measure in one list, Benjamini–Hochberg adjusted over the whole list (all
 // analyses together, so the false discovery rate holds for the list a reader sees), judged against the minimum
-// effect, and ranked: significant changes first, by effect size (|Cliff's δ|, then the size of the change); the
-// rest by adjusted p. Rows from other analyses (e.g. a differential profile) join through `extra`.
+// effect, and ranked: significant changes first (regressions, then improvements), by effect size (|Cliff's δ|,
+// causes before symptoms, then the size of the change); the rest by adjusted p. Rows from other analyses (e.g. a differential profile) join through `extra`.
 import { chartSpec, type ChartSpec } from "../common/chart-spec";
 import {
   COMPARE_DEFAULTS,
@@ -24,13 +24,24 @@ const size = (r: CompareRow) => Math.abs(r.b - r.a) * (r.unit === "share" ? 100 
 const orNaN = (x: number, fallback: number) => (Number.isNaN(x) ? fallback : x);
 const absDelta = (r: CompareRow) => Math.round(orNaN(Math.abs(r.delta), 0) * 100);
 
-/** Significant rows first, by |Cliff's δ| then size of the change; the rest by adjusted p, then |δ|. */
+/** Analyses that name a cause (a task group, a view, a method); frames and FrameTimeline show the symptom. */
+const SYMPTOMS = new Set(["frames", "frame-timeline"]);
+const direction = (r: CompareRow) => (r.direction === "regression" ? 0 : 1);
+
+/**
+ * Significant rows first, regressions before improvements (what a reviewer acts on), each by |Cliff's δ|, then
+ * causes before symptoms (a slower view explains slower frames), then the size of the change; the rest by
+ * adjusted p, then |δ|.
+ */
 export function rankRows(rows: CompareRow[]): CompareRow[] {
   return rows.sort(
     (x, y) =>
       Number(y.significant) - Number(x.significant) ||
       (x.significant
-        ? absDelta(y) - absDelta(x) || orNaN(size(y), 0) - orNaN(size(x), 0)
+        ? direction(x) - direction(y) ||
+          absDelta(y) - absDelta(x) ||
+          Number(SYMPTOMS.has(x.analysis)) - Number(SYMPTOMS.has(y.analysis)) ||
+          orNaN(size(y), 0) - orNaN(size(x), 0)
         : orNaN(x.q, 2) - orNaN(y.q, 2) || absDelta(y) - absDelta(x)) ||
       x.key.localeCompare(y.key),
   );

@@ -17,6 +17,8 @@ export interface Change {
   estimate: number;
   ci: [number, number];
   p: number;
+  /** standard error of the change (log scale for a ratio) over the resamples */
+  se: number;
   /** resamples whose change was undefined (a side left with no values) and were dropped */
   dropped: number;
 }
@@ -60,13 +62,14 @@ function summarise(
           ? Infinity
           : 1
       : observedB - observedA;
-  if (diffs.length < 2) return { estimate, ci: [NaN, NaN], p: NaN, dropped };
+  if (diffs.length < 2) return { estimate, ci: [NaN, NaN], p: NaN, se: NaN, dropped };
   const mean = diffs.reduce((s, x) => s + x, 0) / diffs.length;
   const se = Math.sqrt(diffs.reduce((s, x) => s + (x - mean) ** 2, 0) / (diffs.length - 1));
-  const p = se > 0 ? twoSidedP(observed / se) : observed === 0 ? 1 : 0;
+  // resamples that do not vary cannot judge the change: the caller falls back to a rank test (NaN here)
+  const p = se > 0 ? twoSidedP(observed / se) : observed === 0 ? 1 : NaN;
   const sorted = Float64Array.from(changes).sort();
   const tail = (1 - level) / 2;
-  return { estimate, ci: [quantileSorted(sorted, tail), quantileSorted(sorted, 1 - tail)], p, dropped };
+  return { estimate, ci: [quantileSorted(sorted, tail), quantileSorted(sorted, 1 - tail)], p, se, dropped };
 }
 
 /** The median of a resample of `values` (with replacement). */
