@@ -202,3 +202,7 @@ export async function compareSides(
   const { sides, tables, errors } = await loadRunSides(specA.dirs, specB.dirs, engine, progress);
   return { ...compareRuns(tables, sides, options), errors };
 }
+
+// What the command line needs of the cells, through this layer (cli imports no cells: docs/architecture.md).
+export { COMPARE_ANALYSES, type CompareAnalysis } from "../../cells/compare/compare-runs";
+export { regressions } from "../../cells/compare/what-changed";

@@ -2,9 +2,10 @@
 // over runs, when each side has runs enough to stand for its population; over blocks (UI-event buckets) within
 // runs otherwise. Each resample draws, per side, as many items as it has, with replacement (within each run for
 // blocks, so no run's share changes). The interval is the percentile interval; the p-value is the Wald test of
-// the observed change against the resamples' standard error (on the log scale for ratios), so it is not floored
+// the observed change against the resamples' standard error (on the log scale for ratios), referred to Student's t
+// with one degree of freedom fewer than the fewest blocks (or runs) a side has, so it is not floored
 // at 1/(resamples + 1) and Benjamini–Hochberg can still separate rows.
-import { twoSidedP } from "./normal";
+import { studentTwoSidedP } from "./student-t";
 import { quantileSorted, weightedQuantileSorted } from "./quantile";
 import type { Rng } from "./rng";
 
@@ -37,6 +38,7 @@ function summarise(
   resampled: { a: Float64Array; b: Float64Array },
   scale: EffectScale,
   level: number,
+  df: number,
 ): Change {
   // A ratio with a zero side has no log: it is tested on the difference scale instead.
   const useRatio = scale === "ratio" && observedA > 0 && observedB > 0;
@@ -66,7 +68,7 @@ function summarise(
   const mean = diffs.reduce((s, x) => s + x, 0) / diffs.length;
   const se = Math.sqrt(diffs.reduce((s, x) => s + (x - mean) ** 2, 0) / (diffs.length - 1));
   // resamples that do not vary cannot judge the change: the caller falls back to a rank test (NaN here)
-  const p = se > 0 ? twoSidedP(observed / se) : observed === 0 ? 1 : NaN;
+  const p = se > 0 ? studentTwoSidedP(observed / se, df) : observed === 0 ? 1 : NaN;
   const sorted = Float64Array.from(changes).sort();
   const tail = (1 - level) / 2;
   return { estimate, ci: [quantileSorted(sorted, tail), quantileSorted(sorted, 1 - tail)], p, se, dropped };
@@ -95,7 +97,7 @@ export function bootstrapRuns(
     ra[i] = resampledMedian(a, options.rng, sa);
     rb[i] = resampledMedian(b, options.rng, sb);
   }
-  return summarise(med(a), med(b), { a: ra, b: rb }, scale, options.level);
+  return summarise(med(a), med(b), { a: ra, b: rb }, scale, options.level, Math.min(a.length, b.length) - 1);
 }
 
 /** One side's units for the block bootstrap: each unit's value, weight and block; each block's run. */
@@ -172,5 +174,7 @@ export function bootstrapBlocks(
     ra[i] = fa(drawA());
     rb[i] = fb(drawB());
   }
-  return summarise(fa(all(a)), fb(all(b)), { a: ra, b: rb }, scale, options.level);
+  // the standard error rests on the blocks holding data: t with (fewest such blocks − 1) degrees of freedom
+  const df = Math.min(new Set(a.block).size, new Set(b.block).size) - 1;
+  return summarise(fa(all(a)), fb(all(b)), { a: ra, b: rb }, scale, options.level, df);
 }
