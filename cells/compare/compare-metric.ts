@@ -91,6 +91,10 @@ export interface CompareOptions {
   minBlocks?: number;
 }
 
+/** Units × resamples a quantile's bootstrap may walk (about a second), and the fewest resamples it keeps. */
+export const QUANTILE_WORK = 2e8;
+export const MIN_RESAMPLES = 100;
+
 export const COMPARE_DEFAULTS = {
   alpha: 0.05,
   minEffect: 0.1,
@@ -219,7 +223,13 @@ export function compareMetric(m: Metric, options: CompareOptions = {}): CompareR
       row.note = `${runsNote}, and too few UI-event buckets with data: ${ka} vs ${kb}, need ≥ ${o.minBlocks} per side`;
       return row;
     }
-    const change = bootstrapBlocks(m.a, m.b, m.statistic, m.scale, boot);
+    // a quantile's resample walks every unit: past QUANTILE_WORK unit-resamples, fewer resamples (said in the note)
+    const units = m.a.value.length + m.b.value.length;
+    const resamples =
+      m.statistic.kind === "quantile"
+        ? Math.max(MIN_RESAMPLES, Math.min(o.resamples, Math.floor(QUANTILE_WORK / units)))
+        : o.resamples;
+    const change = bootstrapBlocks(m.a, m.b, m.statistic, m.scale, { ...boot, resamples });
     // every resample the same (each bucket alike): a rank test over the buckets' own values judges instead
     const flat = Number.isNaN(change.p);
     const p = flat ? mannWhitney(perBlock(m.b, m.statistic), perBlock(m.a, m.statistic)).p : change.p;
@@ -231,7 +241,7 @@ export function compareMetric(m: Metric, options: CompareOptions = {}): CompareR
       delta: cliffsDelta(m.a.value, m.b.value),
       d: cohensD(perBlock(m.a, m.statistic), perBlock(m.b, m.statistic)),
       n: [ka, kb],
-      note: `${runsNote}; block bootstrap over ${ka} vs ${kb} UI-event buckets${flat ? " (no variation between resamples: Mann–Whitney over the buckets' values)" : ""}: variation between runs is not measured`,
+      note: `${runsNote}; block bootstrap over ${ka} vs ${kb} UI-event buckets${resamples < o.resamples ? ` (${resamples} resamples)` : ""}${flat ? " (no variation between resamples: Mann–Whitney over the buckets' values)" : ""}: variation between runs is not measured`,
     });
   }
   return row;

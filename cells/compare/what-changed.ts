@@ -15,7 +15,7 @@ import {
 import { benjaminiHochberg } from "./stats/benjamini-hochberg";
 
 /**
- * How large a change is, last tie-break: the absolute difference for times (ms, ms/s), times 100 for rates (a
+ * How large a change is, for rows of equal |δ| and tier: the absolute difference for times (ms, ms/s), times 100 for rates (a
  * point of jank weighs about a millisecond), |ln ratio| for other units (pixels, counts per second).
  */
 const size = (r: CompareRow) =>
@@ -38,8 +38,8 @@ const direction = (r: CompareRow) => (r.direction === "regression" ? 0 : 1);
 
 /**
  * Significant rows first, regressions before improvements (what a reviewer acts on), each by |Cliff's δ|, then
- * causes before symptoms (a slower view explains slower frames), then |Cohen's d| (how many run-to-run or
- * bucket-to-bucket deviations apart), then the size of the change; the rest by adjusted p, then |δ|.
+ * causes before symptoms (a slower view explains slower frames), then the size of the change, then |Cohen's d|
+ * (how many run-to-run or bucket-to-bucket deviations apart); the rest by adjusted p, then |δ|.
  */
 export function rankRows(rows: CompareRow[]): CompareRow[] {
   return rows.sort(
@@ -49,8 +49,8 @@ export function rankRows(rows: CompareRow[]): CompareRow[] {
         ? direction(x) - direction(y) ||
           absDelta(y) - absDelta(x) ||
           tier(x) - tier(y) ||
-          orNaN(Math.abs(y.d), 0) - orNaN(Math.abs(x.d), 0) ||
-          orNaN(size(y), 0) - orNaN(size(x), 0)
+          orNaN(size(y), 0) - orNaN(size(x), 0) ||
+          orNaN(Math.abs(y.d), 0) - orNaN(Math.abs(x.d), 0)
         : orNaN(x.q, 2) - orNaN(y.q, 2) || absDelta(y) - absDelta(x)) ||
       x.key.localeCompare(y.key),
   );
