@@ -1,6 +1,6 @@
 // Time compared by name: Perfetto/atrace slices, method-trace calls (AndroScope) and scheduler thread states.
 // Per name: the mean duration of one slice or call, and time per second of the run (zero where a side lacks the
-// name); per method also the time off the CPU per call (wall minus thread-CPU time, AndroScope §V-3's sign of a
+// name; per method both self and inclusive, callees' time included, as a differential profile's two views); per method also the time off the CPU per call (wall minus thread-CPU time, AndroScope §V-3's sign of a
 // thread switched out) and the share of calls left without their own exit (a longjmp or an unwind, §V-2).
 // Names holding under `minShare` of a side's time are left out: they cannot move the picture, and every row
 // tested costs the others power under Benjamini–Hochberg.
@@ -146,6 +146,7 @@ export function methodChanges(
         (s = [
           spec("methods", n, "inclusive", "inclusive time per call (mean)", "ms"),
           spec("methods", n, "self", "self time per second", "ms/s"),
+          spec("methods", n, "inclusive-rate", "inclusive time per second", "ms/s"),
           spec("methods", n, "off-cpu", "off-CPU time per call (mean)", "ms"),
           spec("methods", n, "no-exit", "calls left without their exit", "share", "difference"),
         ]),
@@ -155,9 +156,10 @@ export function methodChanges(
     const ts = c.enter[i]!;
     builder.add(s[0]!, r, ts, c.inclusive[i]! / 1e6);
     builder.addAmount(s[1]!, r, ts, c.exclusive[i]! / 1e6);
+    builder.addAmount(s[2]!, r, ts, c.inclusive[i]! / 1e6);
     const cpu = c.cpu_inclusive?.[i] ?? NaN;
-    if (Number.isFinite(cpu)) builder.add(s[2]!, r, ts, Math.max(0, c.inclusive[i]! - cpu) / 1e6);
-    builder.add(s[3]!, r, ts, c.synthetic_exit[i]!);
+    if (Number.isFinite(cpu)) builder.add(s[3]!, r, ts, Math.max(0, c.inclusive[i]! - cpu) / 1e6);
+    builder.add(s[4]!, r, ts, c.synthetic_exit[i]!);
   }
 }
 
