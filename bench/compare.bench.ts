@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { compareRuns } from "../cells/compare/compare-runs";
 import type { CompareRow } from "../cells/compare/compare-metric";
 import { createNativeEngine, type NativeEngine } from "../workspace/db/node/duckdb-native";
-import { compareLakeSlices, loadRunSides } from "../workspace/node/compare-load";
+import { loadRunSides } from "../workspace/node/compare-load";
 import { readSides } from "./compare/read-sides";
 import { SIM_CASES, writeSimRun, type SimCase, type WrittenRun } from "./compare/sim-pairs";
 import { LEVELS, scenarioNoise } from "./accuracy/distribution";
