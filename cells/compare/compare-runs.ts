@@ -9,6 +9,7 @@ import { drawChanges, type Screen } from "./draw-changes";
 import { frameChanges } from "./frame-changes";
 import { frameTimelineChanges } from "./frame-timeline-changes";
 import { MetricBuilder } from "./metric-builder";
+export type { MetricBuilder } from "./metric-builder";
 import { checkSides, type Sides } from "./sides";
 import { methodChanges, sliceChanges, threadStateChanges } from "./slice-changes";
 import { whatChanged } from "./what-changed";
@@ -43,8 +44,13 @@ export type CompareAnalysis = (typeof COMPARE_ANALYSES)[number];
 export interface CompareRunsOptions extends CompareOptions {
   /** the analyses to run; default all whose tables are there */
   analyses?: readonly CompareAnalysis[];
-  /** extra rows (e.g. a differential profile's), adjusted and ranked with the rest */
+  /** extra rows with their own p (e.g. a differential profile's), adjusted and ranked with the rest */
   extra?: readonly CompareRow[];
+  /**
+   * Another analysis's measures, added with the same UI-event buckets and tested like the rest (the hook for the
+   * differential profile: `builder.add(spec, run, ts, value)` per call, `builder.addAmount` for time per second)
+   */
+  extend?: (builder: MetricBuilder) => void;
 }
 
 export interface Comparison {
@@ -80,6 +86,7 @@ export function compareRuns(
   if (on("slices")) sliceChanges(tables.slices, builder);
   if (on("methods")) methodChanges(tables.calls, tables.methods, builder);
   if (on("thread-states")) threadStateChanges(tables.thread_states, builder);
+  options.extend?.(builder);
   const metrics = builder.build();
   return {
     sides,

@@ -17,6 +17,7 @@ export {
   type CompareOptions,
 } from "./compare-metric";
 export { whatChanged, whatChangedPlot, whatChangedListPlot, regressions, rankRows } from "./what-changed";
+export type { MetricBuilder, MetricSpec } from "./metric-builder";
 export { parseRunFilter, matchesFilter, checkSides, type Sides, type FilterTerm } from "./sides";
 export { mannWhitney } from "./stats/mann-whitney";
 export { cliffsDelta } from "./stats/cliffs-delta";

@@ -148,3 +148,41 @@ describe("whatChanged", () => {
     expect(rows.map((r) => r.key)).toEqual(["tested", "untested"]);
   });
 });
+
+describe("compareRuns's hook for other analyses", () => {
+  it("tests another analysis's measures with the same buckets and ranks them with the rest", async () => {
+    const { compareRuns } = await import("../../../cells/compare/compare-runs");
+    const { tableFromArrays } = await import("apache-arrow");
+    const runs = ["a1", "a2", "a3", "a4", "a5", "a6", "b1", "b2", "b3", "b4", "b5", "b6"];
+    const frames = tableFromArrays({
+      run_id: runs,
+      intended_vsync: BigInt64Array.from(runs.map(() => 1_000_000_000n)),
+      duration: BigInt64Array.from(runs.map(() => 8_000_000n)),
+      deadline: BigInt64Array.from(runs.map(() => 16_000_000n)),
+      jank: runs.map(() => false),
+    });
+    const c = compareRuns(
+      { frames },
+      { a: runs.slice(0, 6), b: runs.slice(6) },
+      {
+        extend: (builder) =>
+          runs.forEach((run, i) =>
+            builder.add(
+              {
+                ...metric(side([]), side([])),
+                analysis: "profile",
+                key: "profile:m",
+                subject: "com.example.M.run",
+              },
+              run,
+              1e9,
+              i < 6 ? 10 + i : 30 + i,
+            ),
+          ),
+      },
+    );
+    expect(c.rows[0]!.key).toBe("profile:m");
+    expect(c.rows[0]!.significant).toBe(true);
+    expect(c.rows[0]!.method).toBe("runs");
+  });
+});
