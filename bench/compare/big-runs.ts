@@ -42,7 +42,7 @@ export async function writeFramesRun(
     "ui_events",
     runId,
     {
-      ts: BigInt64Array.from({ length: events }, (_, i) => BigInt(base + i * 60 * period + period / 2)),
+      ts: BigInt64Array.from({ length: events }, (_, i) => BigInt(base + i * 60 * period + 8_000_000)),
       seq: Int32Array.from({ length: events }, (_, i) => i),
       kind: Array.from({ length: events }, (_, i) => kinds[i % 3]!),
       target: Array.from({ length: events }, (_, i) => targets[(i * 7) % 4]!),
