@@ -186,3 +186,20 @@ describe("compareRuns's hook for other analyses", () => {
     expect(c.rows[0]!.method).toBe("runs");
   });
 });
+
+describe("whatChangedPlot", () => {
+  it("draws each side's runs as dots when runs were compared, and buckets otherwise", async () => {
+    const { whatChangedPlot } = await import("../../../cells/compare/what-changed");
+    const m = metric(side([[10], [11], [12], [13]]), side([[20], [21], [22], [23]]));
+    const spec = whatChangedPlot(m, compareMetric(m));
+    expect(spec.origin).toBe("whatChangedPlot");
+    expect(spec.data).toEqual([
+      ...[10, 11, 12, 13].map((value, r) => ({ side: "A", value, unit: `run${r}` })),
+      ...[20, 21, 22, 23].map((value, r) => ({ side: "B", value, unit: `run${r}` })),
+    ]);
+    const blocks = metric(side([[1, 3]], 2), side([[5, 7]], 2));
+    expect(
+      (whatChangedPlot(blocks, compareMetric(blocks)).data as { value: number }[]).map((d) => d.value),
+    ).toEqual([2, 2, 6, 6]);
+  });
+});

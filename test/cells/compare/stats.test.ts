@@ -214,3 +214,41 @@ describe("bootstraps", () => {
     expect(r.p).toBe(1);
   });
 });
+
+describe("bootstraps, as properties", () => {
+  it("give p in [0, 1] (or NaN when resamples cannot judge) and an ordered interval, for any sides", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: 0.1, max: 100, noNaN: true }), { minLength: 2, maxLength: 12 }),
+        fc.array(fc.double({ min: 0.1, max: 100, noNaN: true }), { minLength: 2, maxLength: 12 }),
+        (a, b) => {
+          const side = (v: number[]) => ({
+            value: Float64Array.from(v),
+            weight: new Float64Array(v.length).fill(1),
+            block: Int32Array.from(v.keys()),
+            blockRun: new Int32Array(v.length),
+          });
+          for (const r of [
+            bootstrapRuns(Float64Array.from(a), Float64Array.from(b), "ratio", {
+              resamples: 50,
+              level: 0.95,
+              rng: seededRng(1),
+            }),
+            bootstrapBlocks(side(a), side(b), { kind: "quantile", q: 0.9 }, "ratio", {
+              resamples: 50,
+              level: 0.95,
+              rng: seededRng(1),
+            }),
+          ]) {
+            if (!Number.isNaN(r.p)) {
+              expect(r.p).toBeGreaterThanOrEqual(0);
+              expect(r.p).toBeLessThanOrEqual(1);
+            }
+            expect(r.ci[0]).toBeLessThanOrEqual(r.ci[1]);
+          }
+        },
+      ),
+      { numRuns: fcRuns(100), seed: 36 },
+    );
+  });
+});
