@@ -38,7 +38,7 @@ export const lakeBenchmarks: Benchmark[] = [
     name: `compare/two lake slices of ${LAKE_RUNS / 2} runs each, native`,
     unit: "ms",
     budget: 5000,
-    runs: 3,
+    runs: 2,
     async setup() {
       lake = await makeLake();
     },

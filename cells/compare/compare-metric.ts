@@ -91,9 +91,9 @@ export interface CompareOptions {
   minBlocks?: number;
 }
 
-/** Units × resamples a quantile's bootstrap may walk (about a second), and the fewest resamples it keeps. */
-export const QUANTILE_WORK = 2e8;
-export const MIN_RESAMPLES = 100;
+/** Units × resamples a quantile's bootstrap may walk (a tenth of a second or so), and the fewest resamples it keeps. */
+export const QUANTILE_WORK = 2e7;
+export const MIN_RESAMPLES = 50;
 
 export const COMPARE_DEFAULTS = {
   alpha: 0.05,

@@ -67,6 +67,28 @@ async function tryQuery(engine: SqlEngine, sql: string, params: unknown[] = []):
   }
 }
 
+/** The columns each analysis reads (cells/compare/*-changes.ts). */
+const COLUMNS = {
+  frames: ["run_id", "intended_vsync", "frame_completed", "duration", "deadline", "jank", "suspect"],
+  ui_events: ["run_id", "ts", "kind", "target"],
+  tasks: ["run_id", "context_id", "scheduled", "started", "ended", "task_class"],
+  contexts: ["run_id", "context_id", "frames"],
+  slices: ["run_id", "ts", "dur", "name"],
+  calls: [
+    "run_id",
+    "method_id",
+    "enter",
+    "exit",
+    "inclusive",
+    "exclusive",
+    "cpu_inclusive",
+    "synthetic_exit",
+  ],
+  methods: ["run_id", "method_id", "class_name", "method_name"],
+  thread_states: ["run_id", "ts", "dur", "thread_name", "state"],
+  frame_timeline: ["run_id", "scope", "timeline", "ts", "layer_name", "jank_type", "present_type"],
+} as const;
+
 /** Loads both sides' run folders and reads what the analyses need. */
 export async function loadRunSides(
   a: string[],
@@ -79,8 +101,14 @@ export async function loadRunSides(
   const errors = [...ra, ...rb].filter((r) => r.failed).map((r) => `${r.dir}: ${r.errors.join("; ")}`);
   const ids = (rs: typeof ra) => rs.filter((r) => !r.failed).map((r) => r.run_id);
   const sides = { a: ids(ra), b: ids(rb) };
-  const all = async (table: string, order = "") =>
-    tryQuery(engine, `SELECT * FROM ${quoteIdent(table)}${order}`);
+  // only the columns the analyses read (a frames table has some thirty): converting results is the cost
+  const all = async (table: keyof typeof COLUMNS) => {
+    const head = await tryQuery(engine, `SELECT * FROM ${quoteIdent(table)} LIMIT 0`);
+    if (!head) return undefined;
+    const have = new Set(head.schema.fields.map((f) => f.name));
+    const cols = COLUMNS[table].filter((c) => have.has(c));
+    return tryQuery(engine, `SELECT ${cols.map(quoteIdent).join(", ")} FROM ${quoteIdent(table)}`);
+  };
   const tables: CompareTables = {
     frames: await all("frames"),
     ui_events: await all("ui_events"),

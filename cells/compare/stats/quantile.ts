@@ -25,24 +25,27 @@ export function weightedQuantileSorted(
   group: ArrayLike<number>,
   count: ArrayLike<number>,
   q: number,
+  /** Σ over values of count[group[i]], when the caller knows it (else summed here) */
+  knownTotal?: number,
 ): number {
-  let total = 0;
-  for (let i = 0; i < s.length; i++) total += count[group[i]!]!;
+  let total = knownTotal ?? 0;
+  if (knownTotal === undefined) for (let i = 0; i < s.length; i++) total += count[group[i]!]!;
   if (total === 0) return NaN;
   const h = (total - 1) * q;
   const lo = Math.floor(h);
   const frac = h - lo;
   // the values at repeated positions lo and lo + 1
   let seen = 0;
-  let vLo = NaN;
   for (let i = 0; i < s.length; i++) {
     const c = count[group[i]!]!;
-    if (c === 0) continue;
-    if (Number.isNaN(vLo) && seen + c > lo) {
-      vLo = s[i]!;
-      if (frac === 0 || seen + c > lo + 1) return vLo;
-    } else if (!Number.isNaN(vLo)) return vLo + frac * (s[i]! - vLo);
-    seen += c;
+    if (c === 0 || seen + c <= lo) {
+      seen += c;
+      continue;
+    }
+    const vLo = s[i]!;
+    if (frac === 0 || seen + c > lo + 1) return vLo;
+    for (let j = i + 1; j < s.length; j++) if (count[group[j]!]! > 0) return vLo + frac * (s[j]! - vLo);
+    return vLo;
   }
-  return vLo;
+  return NaN;
 }
