@@ -4,7 +4,7 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { SIM_CASES, writeSimRun } from "../../bench/compare/sim-pairs";
 import { jankbookInProcess, ROOT, spawnJankbook } from "../support/cli";
 
@@ -49,6 +49,7 @@ describe("jankbook compare", () => {
     const a = await writeSimRun(tmp, k9, false, 1);
     const b = await writeSimRun(tmp, k9, false, 2);
     const out = join(tmp, "report.html");
+    const quiet = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
     const r = await jankbookInProcess(
       "compare",
       a.dir,
@@ -60,6 +61,7 @@ describe("jankbook compare", () => {
       "--top",
       "1",
     );
+    quiet.mockRestore();
     expect(r.code, r.stderr).toBe(0);
     const html = await readFile(out, "utf8");
     expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'; img-src data:"`);
