@@ -5,7 +5,8 @@
 // (healthy against healthy at other seeds, 8 against 8 split four ways, and one against one): the share of pairs
 // with any significant change. Speed: two 1M-frame runs compared on the native engine, and two lake slices of
 // 5,000 runs each, against the same work done as one query per run. Figures go to bench/results/compare.json.
-import { mkdtemp, rm, writeFile, mkdir } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { loadavg } from "node:os";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { compareRuns } from "../cells/compare/compare-runs";
@@ -156,16 +157,28 @@ function summarise(t: Trial[]) {
   return out;
 }
 
+/** Merges figures into bench/results/compare.json (accuracy and speed are written by different runs). */
+async function record(figures: Record<string, unknown>): Promise<void> {
+  await mkdir(join(HERE, "results"), { recursive: true });
+  const old = JSON.parse(await readFile(OUT, "utf8").catch(() => "{}")) as Record<string, unknown>;
+  await writeFile(OUT, JSON.stringify({ ...old, ...figures }, null, 2) + "\n");
+}
+
+/** A speed sample with the machine's load beside it (the machine is shared: docs/testing.md). */
+export async function recordSpeed(name: string, ms: number): Promise<void> {
+  const old = JSON.parse(await readFile(OUT, "utf8").catch(() => "{}")) as {
+    speed?: Record<string, unknown[]>;
+  };
+  const speed = old.speed ?? {};
+  speed[name] = [...(speed[name] ?? []), { date: new Date().toISOString(), ms, loadavg: loadavg() }];
+  await record({ speed });
+}
+
 let summary: Promise<Record<string, unknown>> | undefined;
 const summaryOf = () =>
   (summary ??= allTrials().then(async (t) => {
     const s = summarise(t);
-    await mkdir(join(HERE, "results"), { recursive: true });
-    await writeFile(
-      OUT,
-      JSON.stringify({ date: new Date().toISOString(), pool: POOL, noise: LEVELS, summary: s }, null, 2) +
-        "\n",
-    );
+    await record({ accuracy: { date: new Date().toISOString(), pool: POOL, noise: LEVELS, summary: s } });
     process.stderr.write(`wrote ${OUT}\n`);
     return s;
   }));
@@ -216,7 +229,9 @@ const speed: Benchmark[] = [
       const { sides, tables } = await loadRunSides([big!.a], [big!.b], big!.engine);
       const c = compareRuns(tables, sides);
       if (!c.rows.length) throw new Error("no rows");
-      return performance.now() - t0;
+      const ms = performance.now() - t0;
+      await recordSpeed("two 1M-frame runs, native (query + compare)", ms);
+      return ms;
     },
     async teardown() {
       await big?.engine.close();

@@ -46,7 +46,11 @@ export const lakeBenchmarks: Benchmark[] = [
       const t0 = performance.now();
       const c = await compareLakeSlices(lake!.engine, lake!.root, "app_version=2.0.0", "app_version=2.1.0");
       if (c.sides.a.length !== LAKE_RUNS / 2) throw new Error(`slice A has ${c.sides.a.length} runs`);
-      return performance.now() - t0;
+      const ms = performance.now() - t0;
+      await (
+        await import("../compare.bench")
+      ).recordSpeed(`two lake slices of ${LAKE_RUNS / 2} runs each, native`, ms);
+      return ms;
     },
     peer: {
       name: "one query per run",
@@ -60,7 +64,11 @@ export const lakeBenchmarks: Benchmark[] = [
             `SELECT ${SUMMARY_MEASURES.map(([c]) => c).join(", ")} FROM lake.run_summary WHERE run_id = ?`,
             [id],
           );
-        return performance.now() - t0;
+        const ms = performance.now() - t0;
+        await (
+          await import("../compare.bench")
+        ).recordSpeed(`the same ${LAKE_RUNS} runs, one query per run`, ms);
+        return ms;
       },
     },
     async teardown() {
