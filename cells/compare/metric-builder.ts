@@ -6,13 +6,39 @@ import type { Metric, MetricSide } from "./compare-metric";
 
 export type MetricSpec = Omit<Metric, "a" | "b">;
 
-interface Units {
-  value: number[];
-  weight: number[];
-  block: number[];
+/** A growing typed array: a million frames' units without a million boxed numbers for the collector. */
+class Grow<A extends Float64Array | Int32Array> {
+  length = 0;
+  constructor(
+    private data: A,
+    private readonly make: (n: number) => A,
+  ) {}
+  push(x: number): void {
+    if (this.length === this.data.length) {
+      const next = this.make(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = x;
+  }
+  done(): A {
+    return this.data.slice(0, this.length) as A;
+  }
 }
 
-const units = (): Units => ({ value: [], weight: [], block: [] });
+interface Units {
+  value: Grow<Float64Array>;
+  weight: Grow<Float64Array>;
+  block: Grow<Int32Array>;
+}
+
+const f64 = (n: number) => new Float64Array(n);
+const i32 = (n: number) => new Int32Array(n);
+const units = (): Units => ({
+  value: new Grow(f64(64), f64),
+  weight: new Grow(f64(64), f64),
+  block: new Grow(i32(64), i32),
+});
 
 export class MetricBuilder {
   private readonly where = new Map<string, [0 | 1, number]>();
@@ -75,9 +101,9 @@ export class MetricBuilder {
     return {
       runs: b.runs,
       blockRun: b.blockRun,
-      value: Float64Array.from(u.value),
-      weight: Float64Array.from(u.weight),
-      block: Int32Array.from(u.block),
+      value: u.value.done(),
+      weight: u.weight.done(),
+      block: u.block.done(),
     };
   }
 
