@@ -74,6 +74,25 @@ const EXPECTED: Record<keyof typeof jb, string[]> = {
     "rootCausePlot",
     "contributions",
   ],
+  compare: [
+    "compareRuns",
+    "COMPARE_ANALYSES",
+    "compareMetric",
+    "COMPARE_DEFAULTS",
+    "whatChanged",
+    "whatChangedPlot",
+    "whatChangedListPlot",
+    "regressions",
+    "rankRows",
+    "parseRunFilter",
+    "matchesFilter",
+    "checkSides",
+    "mannWhitney",
+    "cliffsDelta",
+    "benjaminiHochberg",
+    "bootstrapRuns",
+    "bootstrapBlocks",
+  ],
   androscope: [
     "methodProfile",
     "methodProfilePlot",
@@ -100,7 +119,7 @@ const papers: Record<string, object> = { ...jb };
 const sorted = (xs: readonly string[]) => [...xs].sort();
 
 describe("the jb namespace", () => {
-  it("has one namespace per paper, and common", () => {
+  it("has one namespace per paper, common and compare", () => {
     expect(sorted(Object.keys(papers))).toEqual(sorted(Object.keys(EXPECTED)));
   });
 
@@ -130,7 +149,7 @@ describe("the jb namespace", () => {
     const indexes = readdirSync("cells", { recursive: true, encoding: "utf8" })
       .filter((f) => f.endsWith("index.ts") && f !== "index.ts")
       .map((f) => join("cells", f));
-    expect(indexes.length).toBe(5);
+    expect(indexes.length).toBe(6);
     for (const f of indexes) expect(readFileSync(f, "utf8"), f).not.toMatch(/export \*/);
   });
 });
