@@ -4,3 +4,4 @@ export * as dune from "./dune/index";
 export * as diagdroid from "./diagdroid/index";
 export * as draw from "./draw/index";
 export * as androscope from "./androscope/index";
+export * as compare from "./compare/index";

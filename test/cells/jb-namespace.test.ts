@@ -90,6 +90,7 @@ const EXPECTED: Record<keyof typeof jb, string[]> = {
     "heapSeries",
     "heapSeriesPlot",
   ],
+  compare: ["differentialProfile", "differentialFlamePlot", "differentialFlameRows"],
 };
 
 /** The namespace as a plain object, read by paper name. */
@@ -127,7 +128,7 @@ describe("the jb namespace", () => {
     const indexes = readdirSync("cells", { recursive: true, encoding: "utf8" })
       .filter((f) => f.endsWith("index.ts") && f !== "index.ts")
       .map((f) => join("cells", f));
-    expect(indexes.length).toBe(5);
+    expect(indexes.length).toBe(6);
     for (const f of indexes) expect(readFileSync(f, "utf8"), f).not.toMatch(/export \*/);
   });
 });
