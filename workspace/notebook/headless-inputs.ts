@@ -122,7 +122,11 @@ export const headlessInputs = {
     const rows = choicesOf(data);
     const multiple = options?.multiple ?? true;
     const none = !multiple ? null : options?.required === false ? [] : rows;
-    return new StandIn("table", options?.value !== undefined ? options.value : none, options, rows);
+    const input = new StandIn("table", options?.value !== undefined ? options.value : none, options, rows);
+    // the columns it shows, in order, for publish to draw the rows as the browser's table does
+    return Object.assign(input, {
+      columns: Array.isArray(options?.columns) ? options.columns.map(String) : undefined,
+    });
   },
   search(data: unknown, options?: InputOptions): HeadlessInput {
     // Inputs.search's value is the rows matching the query; the default (empty) query matches them all.
