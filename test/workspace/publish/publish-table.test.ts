@@ -45,7 +45,7 @@ describe("published tables", () => {
 
   it("writes a short table whole with its row count, no box", () => {
     const doc = rendered({ headRows: 30 });
-    expect(doc.querySelectorAll("tbody tr")).toHaveLength(25);
+    expect(doc.querySelectorAll<HTMLTableRowElement>("tbody tr")).toHaveLength(25);
     expect(doc.querySelector("input")).toBeNull();
     expect(doc.querySelector(".rows")!.textContent).toBe("25 rows");
   });
@@ -65,7 +65,11 @@ describe("published tables", () => {
       .document;
     expect(doc.querySelector(".input")!.textContent!.trim()).toBe("what changed"); // nothing chosen
     expect([...doc.querySelectorAll("th")].map((h) => h.textContent)).toEqual(["subject", "change"]);
-    expect([...doc.querySelectorAll("tbody tr")].map((r) => [...r.cells].map((c) => c.textContent))).toEqual([
+    expect(
+      [...doc.querySelectorAll<HTMLTableRowElement>("tbody tr")].map((r) =>
+        [...r.cells].map((c) => c.textContent),
+      ),
+    ).toEqual([
       ["decodeStream", "4.5"],
       ["p90", "1.2"],
     ]);
