@@ -1,8 +1,9 @@
 // Comparing runs in the workspace (docs/compare.md, "In the workspace"), in Chromium against the built workspace:
 // two runs marked in the runs table open in notebooks/compare.md as its two sides (the reverse of the notebook's
 // own default, so the sides can only come from the marks), the marks survive in the URL, the differential flame
-// graph draws, and choosing a row of the ranked list draws that row's chart.
-import type { Page } from "playwright-core";
+// graph draws, and choosing a row of the ranked list draws that row's chart. `DOCS_SCREENSHOTS=1` also saves the
+// pictures of docs/compare.md (docs/img/compare-*.png) at each of those steps.
+import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { browserSuite } from "../support/browser-suite";
 import { serveStatic } from "../../workspace/node/static-server";
@@ -20,6 +21,11 @@ function value<T>(page: Page, name: string): Promise<T> {
     };
     return JSON.parse(JSON.stringify(await nb.runtime.value(n))) as unknown;
   }, name) as Promise<T>;
+}
+
+/** A picture for docs/compare.md, when asked for. */
+async function shoot(locator: Locator, name: string) {
+  if (process.env.DOCS_SCREENSHOTS) await locator.screenshot({ path: `docs/img/compare-${name}.png` });
 }
 
 const openNotebook = (page: Page) => page.evaluate(() => new URL(location.href).searchParams.get("notebook"));
@@ -46,6 +52,7 @@ describe("compare two runs from the runs table", () => {
     expect(await page.locator("jb-run-overview .compare span").innerText()).toBe("1 baseline, 1 candidate");
     const params = new URL(page.url()).searchParams;
     expect([params.get("baseline"), params.get("candidate")]).toEqual([NEW, OLD]);
+    await shoot(page.locator("jb-run-overview"), "marks");
 
     await open.click();
     await expect.poll(() => openNotebook(page)).toBe("compare");
@@ -67,6 +74,7 @@ describe("compare two runs from the runs table", () => {
       .locator("svg [aria-label='rect'] rect title")
       .evaluateAll((ts) => ts.map((t) => t.textContent ?? ""));
     expect(titles.some((t) => t.startsWith("android.graphics.BitmapFactory.decodeStream"))).toBe(true);
+    await shoot(flame.locator("jb-output"), "flame");
 
     // The ranked list: choose a method's row; the chart under it is that method's.
     const changes = await value<{ key: string; subject: string; analysis: string }[]>(page, "changes");
@@ -82,6 +90,10 @@ describe("compare two runs from the runs table", () => {
       .poll(() => chart.locator("figure h2, figure [class*=title]").first().innerText(), { timeout: 60_000 })
       .toContain(changes[pick]!.subject);
     expect(await chart.locator("svg [aria-label='bar'] rect").count()).toBe(4);
+    await shoot(cellDefining(page, "chosen").locator("jb-output"), "ranked");
+    await shoot(chart.locator("jb-output"), "row-chart");
+    const frames = page.locator("jb-notebook .block.cell").filter({ hasText: "Plot.ruleY([0])" });
+    await shoot(frames.locator("jb-output"), "frames");
     expect(errors).toEqual([]);
   });
 });
