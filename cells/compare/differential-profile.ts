@@ -26,6 +26,11 @@ export interface DifferentialProfileOptions {
   /** what times are divided by; default "frame" when both sides give frames, else "second" when both give
    * seconds, else "run" */
   per?: ProfileUnit;
+  /**
+   * Only the calls under this method, "Class.method" or "Class.method signature" (e.g. the frames'
+   * "android.view.Choreographer.doFrame"): its outermost calls become the tree's root, the rest is left out.
+   */
+  root?: string;
 }
 
 /** One side's times, ns per unit (frame, second or run). */
@@ -84,8 +89,12 @@ export function differentialProfile(
   if (per !== "frame" && per !== "second" && per !== "run")
     throw new Error(`invalid per: ${String(per)} (expected frame, second or run)`);
   const tree = new MergedTree();
-  const a = accumulate(baseline, "baseline", tree, 0);
-  const b = accumulate(candidate, "candidate", tree, 1);
+  const root = options.root;
+  if (root !== undefined && (typeof root !== "string" || !root.includes(".")))
+    throw new Error(`invalid root: ${String(root)} (expected "Class.method", optionally with its signature)`);
+  const a = accumulate(baseline, "baseline", tree, 0, root);
+  const b = accumulate(candidate, "candidate", tree, 1, root);
+  if (root !== undefined) tree.rename(root);
   const units = {
     baseline: unitsOf(baseline, a.runs, per, "baseline"),
     candidate: unitsOf(candidate, b.runs, per, "candidate"),
@@ -192,7 +201,7 @@ function methodNames(methods: ProfileSide["methods"]): (run: string, id: number)
 }
 
 /** One side's per-method sums (raw ns) and its calls merged into the shared tree. */
-function accumulate(side: ProfileSide, which: string, tree: MergedTree, s: 0 | 1) {
+function accumulate(side: ProfileSide, which: string, tree: MergedTree, s: 0 | 1, root?: string) {
   const c = readColumns(side.calls, "calls", {
     run_id: utf8(),
     call_id: int32(),
@@ -229,10 +238,37 @@ function accumulate(side: ProfileSide, which: string, tree: MergedTree, s: 0 | 1
       );
     parent[i] = row;
   }
+  // Under a root method: its outermost calls lose their callers (they are the tree's root), calls outside go.
+  if (root !== undefined) {
+    const isRoot = (k: string) => k === root || k.startsWith(`${root} `);
+    const inside = new Int8Array(n); // 0 unknown, 1 inside, -1 outside
+    for (let i = 0; i < n; i++) {
+      if (!keep(i)) continue;
+      const chain: number[] = [];
+      let j = i;
+      let found: 1 | -1 = -1;
+      for (; j >= 0; j = parent[j]!) {
+        if (inside[j] !== 0) {
+          found = inside[j] as 1 | -1;
+          break;
+        }
+        chain.push(j);
+      }
+      // from the outermost call down: the first call of the root method starts the inside
+      for (let k = chain.length - 1; k >= 0; k--) {
+        const c = chain[k]!;
+        if (found === -1 && isRoot(keys[c]!)) ((found = 1), (parent[c] = -1));
+        inside[c] = found;
+      }
+    }
+    for (let i = 0; i < n; i++) if (inside[i] !== 1) keys[i] = "";
+  }
   const methods = new Map<string, Acc>();
   const node = new Int32Array(n).fill(-1);
+  // the root method's outermost calls are the tree's root itself
+  if (root !== undefined) for (let i = 0; i < n; i++) if (keys[i] && parent[i]! < 0) node[i] = 0;
   for (let i = 0; i < n; i++) {
-    if (!keep(i)) continue;
+    if (!keep(i) || keys[i] === "") continue;
     const key = keys[i]!;
     let acc = methods.get(key);
     if (!acc) methods.set(key, (acc = { calls: 0, inclusive: 0, self: 0 }));
@@ -243,7 +279,7 @@ function accumulate(side: ProfileSide, which: string, tree: MergedTree, s: 0 | 1
     if (outermost) acc.inclusive += c.inclusive[i]!;
     const u = tree.nodeOfCall(i, parent, keys, node);
     tree.add(u, s, c.inclusive[i]!, c.exclusive[i]!);
-    if (parent[i]! < 0) tree.add(0, s, c.inclusive[i]!, 0, 0);
+    if (parent[i]! < 0 && root === undefined) tree.add(0, s, c.inclusive[i]!, 0, 0);
   }
   return { methods, runs: runNames.filter((r) => runs.has(r)) };
 }
@@ -279,6 +315,11 @@ class MergedTree {
     let u = j >= 0 ? node[j]! : 0;
     for (let k = path.length - 1; k >= 0; k--) u = node[path[k]!] = this.child(u, keys[path[k]!]!);
     return u;
+  }
+
+  /** The root stands for the calls of one method (DifferentialProfileOptions.root). */
+  rename(root: string) {
+    this.name[0] = root;
   }
 
   add(u: number, s: 0 | 1, inclusive: number, self: number, calls = 1) {

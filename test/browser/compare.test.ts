@@ -68,7 +68,7 @@ describe("compare two runs from the runs table", () => {
     // The differential flame graph: one rect per call path, under the 2.3.0 candidate the decodes moved to the worker.
     const flame = page
       .locator("jb-notebook .block.cell")
-      .filter({ hasText: "jb.compare.differentialFlamePlot(profile)" });
+      .filter({ hasText: "jb.compare.differentialFlamePlot(flameProfile)" });
     await expect.poll(() => flame.locator("svg [aria-label='rect'] rect").count()).toBeGreaterThan(10);
     const titles = await flame
       .locator("svg [aria-label='rect'] rect title")

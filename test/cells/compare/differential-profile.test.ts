@@ -171,31 +171,50 @@ describe("differentialProfile", () => {
   });
 });
 
-/** The reference: per method and per path from the nested specs themselves, no tables, no parent lookups. */
-function reference(threads: Record<number, CallSpec[]>, names: (id: number) => string) {
-  const methods = new Map<string, { calls: number; inclusive: number; self: number }>();
-  const paths = new Map<string, { calls: number; inclusive: number; self: number }>();
-  let root = 0;
-  const bump = (m: Map<string, { calls: number; inclusive: number; self: number }>, k: string) => {
+/**
+ * The reference: per method and per path from the nested specs themselves, no tables, no parent lookups. With a
+ * root method, only what runs inside its outermost calls counts, and paths start below them.
+ */
+function reference(threads: Record<number, CallSpec[]>, names: (id: number) => string, root?: string) {
+  type T = { calls: number; inclusive: number; self: number };
+  const methods = new Map<string, T>();
+  const paths = new Map<string, T>();
+  const top: T = { calls: 0, inclusive: 0, self: 0 };
+  const bump = (m: Map<string, T>, k: string) => {
     if (!m.has(k)) m.set(k, { calls: 0, inclusive: 0, self: 0 });
     return m.get(k)!;
   };
-  const walk = (spec: CallSpec, stack: string[]) => {
+  // path: the tree path (restarting below a root call); callers: every method on the stack, for recursion
+  const walk = (spec: CallSpec, path: string[], callers: string[], inside: boolean) => {
     const [id, enter, exit, kids = []] = spec;
     const name = names(id);
     const inc = exit - enter;
     const self = inc - kids.reduce((s, k) => s + (k[2] - k[1]), 0);
-    const m = bump(methods, name);
-    m.calls++;
-    m.self += self;
-    if (!stack.includes(name)) m.inclusive += inc;
-    const path = [...stack, name];
-    const p = bump(paths, path.join(" > "));
-    (p.calls++, (p.inclusive += inc), (p.self += self));
-    for (const k of kids) walk(k, path);
+    const starts = !inside && root !== undefined && name === root;
+    const counted = inside || starts || root === undefined;
+    if (counted) {
+      const m = bump(methods, name);
+      m.calls++;
+      m.self += self;
+      if (!callers.includes(name)) m.inclusive += inc;
+    }
+    const below = [...callers, name];
+    if (starts) {
+      (top.calls++, (top.inclusive += inc), (top.self += self));
+      for (const k of kids) walk(k, [], below, true);
+      return;
+    }
+    if (root === undefined && callers.length === 0) top.inclusive += inc;
+    const here = [...path, name];
+    if (counted) {
+      const p = bump(paths, here.join(" > "));
+      (p.calls++, (p.inclusive += inc), (p.self += self));
+    }
+    // outside a root call, callers above it do not count as recursion inside it
+    for (const k of kids) walk(k, counted ? here : [], counted ? below : [], inside);
   };
-  for (const tops of Object.values(threads)) for (const t of tops) ((root += t[2] - t[1]), walk(t, []));
-  return { methods, paths, root };
+  for (const tops of Object.values(threads)) for (const t of tops) walk(t, [], [], false);
+  return { methods, paths, top };
 }
 
 /** The tree's nodes by path from the root ("A > B > B"), the root left out. */
@@ -241,10 +260,34 @@ describe("differentialProfile properties", () => {
           const rows = new Map(p.methods.filter((r) => r[side].calls > 0).map((r) => [r.name, r[side]]));
           expect(rows).toEqual(ref.methods);
           expect(byPath(p, side)).toEqual(ref.paths);
-          expect(p.tree[0]![side].inclusive).toBe(ref.root);
+          expect(p.tree[0]![side].inclusive).toBe(ref.top.inclusive);
         }
       }),
       { numRuns: fcRuns(200), seed: 31 },
+    );
+  });
+
+  it("agrees with the reference under a root method: its calls are the root, nothing outside them counts", () => {
+    fc.assert(
+      fc.property(arbitraryCalls({ methods: 3 }), arbitraryCalls({ methods: 3 }), (x, y) => {
+        const p = differentialProfile(
+          { calls: callsTable(x, "x"), methods: methodsFor(0) },
+          { calls: callsTable(y, "y"), methods: methodsFor(0) },
+          { root: "p.C.m1" },
+        );
+        expect(p.tree[0]!.name).toBe("p.C.m1");
+        for (const [side, spec] of [
+          ["baseline", x],
+          ["candidate", y],
+        ] as const) {
+          const ref = reference(spec, names, key("m1"));
+          const rows = new Map(p.methods.filter((r) => r[side].calls > 0).map((r) => [r.name, r[side]]));
+          expect(rows).toEqual(ref.methods);
+          expect(byPath(p, side)).toEqual(ref.paths);
+          expect(p.tree[0]![side]).toEqual(ref.top);
+        }
+      }),
+      { numRuns: fcRuns(200), seed: 35 },
     );
   });
 
