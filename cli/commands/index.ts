@@ -16,4 +16,5 @@ export const commands: Record<string, () => Promise<RegisterCommand>> = {
   pack: async () => (await import("./pack")).registerPack,
   lake: async () => (await import("./lake")).registerLake,
   serve: async () => (await import("./serve")).registerServe,
+  compare: async () => (await import("./compare")).registerCompare,
 };

@@ -1,0 +1,237 @@
+// One measure of one subject (a task group's queue time, the frames' p90 after a click, a view's draw cost)
+// compared between side A (baseline) and side B (candidate). Runs are the independent units when both sides have
+// runs enough for a rank test over them to reach α (Mann–Whitney over the runs' values, bootstrap over runs for
+// the interval); otherwise the units within runs are resampled in blocks, the UI-event buckets (docs/compare.md,
+// "Statistics"), and the row says that run-to-run variation is not measured. Too little data is a status with
+// its reason, never a silent "no change".
+import { bootstrapBlocks, bootstrapRuns, type EffectScale, type SideStatistic } from "./stats/bootstrap";
+import { cliffsDelta } from "./stats/cliffs-delta";
+import { mannWhitney, smallestRankP } from "./stats/mann-whitney";
+import { quantile } from "./stats/quantile";
+import { seededRng } from "./stats/rng";
+
+/** One side's data for a measure: units (frames, tasks, draws, blocks) within blocks within runs. */
+export interface MetricSide {
+  /** the side's runs, all of them */
+  runs: readonly string[];
+  /** run index (into runs) of every block; blocks are the side's UI-event buckets */
+  blockRun: Int32Array;
+  value: Float64Array;
+  /** per unit; 1 for a mean or a rate, the block's seconds for an amount per second */
+  weight: Float64Array;
+  block: Int32Array;
+}
+
+export interface Metric {
+  /** frames, frame-timeline, diagdroid, draw, slices, methods, thread-states, or another analysis's name */
+  analysis: string;
+  /** unique over a comparison: the chart key too */
+  key: string;
+  /** what changed: a task group, a view, a UI event, a slice name */
+  subject: string;
+  /** which measure of it: "queue time (mean)", "frame duration p90", "jank rate" */
+  measure: string;
+  unit: string;
+  statistic: SideStatistic;
+  /** ratio for times and amounts, difference for rates (0..1) */
+  scale: EffectScale;
+  better: "lower" | "higher";
+  /** fewest units a side needs (e.g. 100 frames for a p99) */
+  minUnits?: number;
+  a: MetricSide;
+  b: MetricSide;
+}
+
+export type RowStatus = "ok" | "too-few" | "new" | "vanished";
+
+export interface CompareRow {
+  analysis: string;
+  key: string;
+  subject: string;
+  measure: string;
+  unit: string;
+  scale: EffectScale;
+  better: "lower" | "higher";
+  /** the statistic on each side (all units pooled) */
+  a: number;
+  b: number;
+  /** B over A (ratio) or B minus A (difference), with its interval */
+  change: number;
+  ci: [number, number];
+  /** Cliff's δ of B against A over the units compared (runs or the units within them) */
+  delta: number;
+  p: number;
+  /** Benjamini–Hochberg adjusted p over the whole list (set by whatChanged) */
+  q: number;
+  method: "runs" | "blocks" | "none";
+  status: RowStatus;
+  /** what the row rests on and its limits, in words */
+  note: string;
+  direction: "regression" | "improvement" | "none";
+  significant: boolean;
+  /** units of each side that went in: runs or blocks */
+  n: [number, number];
+}
+
+export interface CompareOptions {
+  /** significance level after Benjamini–Hochberg; default 0.05 */
+  alpha?: number;
+  /** smallest relative change of a time or amount that counts (0.1 = 10 %) */
+  minEffect?: number;
+  /** smallest change of a rate that counts, in points of 1 (0.02 = 2 points) */
+  minRateChange?: number;
+  /** bootstrap resamples; default 1000 */
+  resamples?: number;
+  /** confidence level of the intervals; default 0.95 */
+  level?: number;
+  seed?: number;
+  /** fewest blocks holding data a side needs for the block bootstrap; default 2 */
+  minBlocks?: number;
+}
+
+export const COMPARE_DEFAULTS = {
+  alpha: 0.05,
+  minEffect: 0.1,
+  minRateChange: 0.02,
+  resamples: 1000,
+  level: 0.95,
+  seed: 1,
+  minBlocks: 2,
+} as const;
+
+/** The side's statistic over the given units (indices into the side's arrays). */
+function statisticOf(side: MetricSide, stat: SideStatistic, units: readonly number[]): number {
+  if (stat.kind === "quantile")
+    return quantile(
+      units.map((i) => side.value[i]!),
+      stat.q,
+    );
+  let v = 0;
+  let w = 0;
+  for (const i of units) {
+    v += side.value[i]!;
+    w += side.weight[i]!;
+  }
+  return w > 0 ? v / w : NaN;
+}
+
+/** Each run's statistic over its own units (NaN where a run has none). */
+export function perRun(side: MetricSide, stat: SideStatistic): Float64Array {
+  const byRun: number[][] = side.runs.map(() => []);
+  for (let i = 0; i < side.value.length; i++) byRun[side.blockRun[side.block[i]!]!]!.push(i);
+  return Float64Array.from(byRun, (units) => (units.length ? statisticOf(side, stat, units) : NaN));
+}
+
+/** Each block's statistic over its own units (blocks holding none left out). */
+export function perBlock(side: MetricSide, stat: SideStatistic): Float64Array {
+  const byBlock = new Map<number, number[]>();
+  for (let i = 0; i < side.value.length; i++) {
+    const list = byBlock.get(side.block[i]!);
+    if (list) list.push(i);
+    else byBlock.set(side.block[i]!, [i]);
+  }
+  return Float64Array.from([...byBlock.values()], (units) => statisticOf(side, stat, units)).filter(
+    (x) => !Number.isNaN(x),
+  );
+}
+
+const allUnits = (s: MetricSide) => Array.from(s.value.keys());
+const blocksWithUnits = (s: MetricSide) => new Set(s.block).size;
+
+export function compareMetric(m: Metric, options: CompareOptions = {}): CompareRow {
+  const o = { ...COMPARE_DEFAULTS, ...options };
+  const a = statisticOf(m.a, m.statistic, allUnits(m.a));
+  const b = statisticOf(m.b, m.statistic, allUnits(m.b));
+  const row: CompareRow = {
+    analysis: m.analysis,
+    key: m.key,
+    subject: m.subject,
+    measure: m.measure,
+    unit: m.unit,
+    scale: m.scale,
+    better: m.better,
+    a,
+    b,
+    change: m.scale === "ratio" ? (a > 0 ? b / a : b > 0 ? Infinity : NaN) : b - a,
+    ci: [NaN, NaN],
+    delta: NaN,
+    p: NaN,
+    q: NaN,
+    method: "none",
+    status: "ok",
+    note: "",
+    direction: "none",
+    significant: false,
+    n: [0, 0],
+  };
+  const na = m.a.value.length;
+  const nb = m.b.value.length;
+  if (na === 0 || nb === 0) {
+    row.status = na === 0 && nb === 0 ? "too-few" : na === 0 ? "new" : "vanished";
+    row.note =
+      na === 0 && nb === 0 ? "no data on either side" : na === 0 ? "only in B (new)" : "only in A (vanished)";
+    return row;
+  }
+  const minUnits = m.minUnits ?? 1;
+  if (na < minUnits || nb < minUnits) {
+    row.status = "too-few";
+    row.note = `too few values: ${na} vs ${nb}, need ≥ ${minUnits} per side`;
+    return row;
+  }
+  const ra = perRun(m.a, m.statistic).filter((x) => !Number.isNaN(x));
+  const rb = perRun(m.b, m.statistic).filter((x) => !Number.isNaN(x));
+  const rng = seededRng(o.seed);
+  const boot = { resamples: o.resamples, level: o.level, rng };
+  if (ra.length >= 2 && rb.length >= 2 && smallestRankP(ra.length, rb.length) <= o.alpha) {
+    const test = mannWhitney(rb, ra);
+    const change = bootstrapRuns(ra, rb, m.scale, boot);
+    Object.assign(row, {
+      method: "runs",
+      p: test.p,
+      ci: change.ci,
+      change: change.estimate,
+      delta: cliffsDelta(ra, rb),
+      n: [ra.length, rb.length],
+      note: `runs ${ra.length} vs ${rb.length}: Mann–Whitney (${test.method}), median of run values`,
+    });
+  } else {
+    const ka = blocksWithUnits(m.a);
+    const kb = blocksWithUnits(m.b);
+    const runsNote = `too few runs for a rank test over runs: ${ra.length} vs ${rb.length}`;
+    if (ka < o.minBlocks || kb < o.minBlocks) {
+      row.status = "too-few";
+      row.note = `${runsNote}, and too few UI-event buckets with data: ${ka} vs ${kb}, need ≥ ${o.minBlocks} per side`;
+      return row;
+    }
+    const change = bootstrapBlocks(m.a, m.b, m.statistic, m.scale, boot);
+    // every resample the same (each bucket alike): a rank test over the buckets' own values judges instead
+    const flat = Number.isNaN(change.p);
+    const p = flat ? mannWhitney(perBlock(m.b, m.statistic), perBlock(m.a, m.statistic)).p : change.p;
+    Object.assign(row, {
+      method: "blocks",
+      p,
+      ci: change.ci,
+      change: change.estimate,
+      delta: cliffsDelta(m.a.value, m.b.value),
+      n: [ka, kb],
+      note: `${runsNote}; block bootstrap over ${ka} vs ${kb} UI-event buckets${flat ? " (no variation between resamples: Mann–Whitney over the buckets' values)" : ""}: variation between runs is not measured`,
+    });
+  }
+  return row;
+}
+
+/** The direction of a change given which way is better, and whether it is large enough to count. */
+export function judge(row: CompareRow, options: CompareOptions = {}): CompareRow {
+  const better = row.better;
+  const o = { ...COMPARE_DEFAULTS, ...options };
+  const c = row.change;
+  const up = row.scale === "ratio" ? c > 1 : c > 0;
+  const down = row.scale === "ratio" ? c < 1 : c < 0;
+  const large =
+    row.scale === "ratio"
+      ? Math.abs(Math.log(c)) >= Math.log1p(o.minEffect) || (row.a === 0) !== (row.b === 0)
+      : Math.abs(c) >= o.minRateChange;
+  row.direction = !up && !down ? "none" : up === (better === "lower") ? "regression" : "improvement";
+  row.significant = row.status === "ok" && row.q <= o.alpha && large && row.direction !== "none";
+  return row;
+}

@@ -1,0 +1,90 @@
+// The whole comparison of two sides over the tables their runs have: blocks from the UI events, every
+// analysis's measures, and the ranked list. Tables hold both sides' runs (a run_id column); render operations
+// come one table per run (DRAW's preprocessing reads one run's view tree at a time).
+import type { Table } from "apache-arrow";
+import { addSpans, comparisonBlocks, type RunSpans } from "./blocks";
+import type { CompareOptions, CompareRow, Metric } from "./compare-metric";
+import { diagdroidChanges } from "./diagdroid-changes";
+import { drawChanges, type Screen } from "./draw-changes";
+import { frameChanges } from "./frame-changes";
+import { frameTimelineChanges } from "./frame-timeline-changes";
+import { MetricBuilder } from "./metric-builder";
+import { checkSides, type Sides } from "./sides";
+import { methodChanges, sliceChanges, threadStateChanges } from "./slice-changes";
+import { whatChanged } from "./what-changed";
+
+export interface CompareTables {
+  frames?: Table;
+  ui_events?: Table;
+  tasks?: Table;
+  contexts?: Table;
+  /** render_ops, one table per run */
+  render_ops?: ReadonlyMap<string, Table>;
+  /** screen size per run (runs.screen_width × screen_height), for DRAW's visible pixels */
+  screens?: ReadonlyMap<string, Screen>;
+  slices?: Table;
+  calls?: Table;
+  methods?: Table;
+  thread_states?: Table;
+  frame_timeline?: Table;
+}
+
+export const COMPARE_ANALYSES = [
+  "frames",
+  "frame-timeline",
+  "diagdroid",
+  "draw",
+  "slices",
+  "methods",
+  "thread-states",
+] as const;
+export type CompareAnalysis = (typeof COMPARE_ANALYSES)[number];
+
+export interface CompareRunsOptions extends CompareOptions {
+  /** the analyses to run; default all whose tables are there */
+  analyses?: readonly CompareAnalysis[];
+  /** extra rows (e.g. a differential profile's), adjusted and ranked with the rest */
+  extra?: readonly CompareRow[];
+}
+
+export interface Comparison {
+  sides: Sides;
+  rows: CompareRow[];
+  /** the measures behind the rows, by key (for whatChangedPlot) */
+  metrics: Metric[];
+  /** runs without UI events, cut into equal time windows for the block bootstrap */
+  windowed: string[];
+}
+
+export function compareRuns(
+  tables: CompareTables,
+  sides: Sides,
+  options: CompareRunsOptions = {},
+): Comparison {
+  checkSides(sides);
+  const on = (a: CompareAnalysis) => !options.analyses || options.analyses.includes(a);
+  const spans: RunSpans = new Map();
+  addSpans(spans, tables.frames, "intended_vsync", "frame_completed");
+  addSpans(spans, tables.tasks, "scheduled", "ended");
+  addSpans(spans, tables.calls, "enter", "exit");
+  addSpans(spans, tables.slices, "ts");
+  addSpans(spans, tables.thread_states, "ts");
+  addSpans(spans, tables.frame_timeline, "ts");
+  for (const t of tables.render_ops?.values() ?? []) addSpans(spans, t, "start");
+  const blocks = comparisonBlocks(sides, spans, tables.ui_events);
+  const builder = new MetricBuilder(blocks);
+  if (on("frames")) frameChanges(tables.frames, builder);
+  if (on("frame-timeline")) frameTimelineChanges(tables.frame_timeline, builder);
+  if (on("diagdroid")) diagdroidChanges(tables.tasks, tables.contexts, builder);
+  if (on("draw") && tables.render_ops) drawChanges(tables.render_ops, tables.screens ?? new Map(), builder);
+  if (on("slices")) sliceChanges(tables.slices, builder);
+  if (on("methods")) methodChanges(tables.calls, tables.methods, builder);
+  if (on("thread-states")) threadStateChanges(tables.thread_states, builder);
+  const metrics = builder.build();
+  return {
+    sides,
+    rows: whatChanged(metrics, options, options.extra),
+    metrics,
+    windowed: [...blocks.a.windowed, ...blocks.b.windowed],
+  };
+}

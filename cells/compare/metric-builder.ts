@@ -1,0 +1,103 @@
+// Collects the units of many measures at once (each frame, task or draw is placed into its run's block by its
+// time) and hands them to compareMetric as Metric inputs. Amounts per second get one unit per block, zero where
+// the block holds none, so a task group or slice found on one side only is still compared (against zero).
+import { blockAt, blockSeconds, type ComparisonBlocks, type SideBlocks } from "./blocks";
+import type { Metric, MetricSide } from "./compare-metric";
+
+export type MetricSpec = Omit<Metric, "a" | "b">;
+
+interface Units {
+  value: number[];
+  weight: number[];
+  block: number[];
+}
+
+const units = (): Units => ({ value: [], weight: [], block: [] });
+
+export class MetricBuilder {
+  private readonly where = new Map<string, [0 | 1, number]>();
+  private readonly specs = new Map<string, MetricSpec>();
+  private readonly data = new Map<string, [Units, Units]>();
+  private readonly amounts = new Map<string, [Float64Array, Float64Array]>();
+  private readonly sides: [SideBlocks, SideBlocks];
+
+  constructor(readonly blocks: ComparisonBlocks) {
+    this.sides = [blocks.a, blocks.b];
+    blocks.a.runs.forEach((run, r) => this.where.set(run, [0, r]));
+    blocks.b.runs.forEach((run, r) => this.where.set(run, [1, r]));
+  }
+
+  /** The side and run index of a run id (undefined: on neither side). */
+  locate(run: string): [0 | 1, number] | undefined {
+    return this.where.get(run);
+  }
+
+  /** One unit of measure `spec.key` from `run` at time `ts`. */
+  add(spec: MetricSpec, run: string, ts: number, value: number, weight = 1): void {
+    const at = this.where.get(run);
+    if (!at || !Number.isFinite(value)) return;
+    const [side, r] = at;
+    const block = blockAt(this.sides[side], r, ts);
+    if (block < 0) return;
+    let d = this.data.get(spec.key);
+    if (!d) {
+      this.specs.set(spec.key, spec);
+      this.data.set(spec.key, (d = [units(), units()]));
+    }
+    d[side].value.push(value);
+    d[side].weight.push(weight);
+    d[side].block.push(block);
+  }
+
+  /** An amount (time, a count) of measure `spec.key` at time `ts`: compared per second of each block. */
+  addAmount(spec: MetricSpec, run: string, ts: number, amount: number): void {
+    const at = this.where.get(run);
+    if (!at || !Number.isFinite(amount)) return;
+    const [side, r] = at;
+    const block = blockAt(this.sides[side], r, ts);
+    if (block < 0) return;
+    let d = this.amounts.get(spec.key);
+    if (!d) {
+      this.specs.set(spec.key, spec);
+      this.amounts.set(
+        spec.key,
+        (d = [
+          new Float64Array(this.sides[0].blockRun.length),
+          new Float64Array(this.sides[1].blockRun.length),
+        ]),
+      );
+    }
+    d[side][block]! += amount;
+  }
+
+  private side(s: 0 | 1, u: Units): MetricSide {
+    const b = this.sides[s];
+    return {
+      runs: b.runs,
+      blockRun: b.blockRun,
+      value: Float64Array.from(u.value),
+      weight: Float64Array.from(u.weight),
+      block: Int32Array.from(u.block),
+    };
+  }
+
+  private amountSide(s: 0 | 1, amount: Float64Array): MetricSide {
+    const b = this.sides[s];
+    return {
+      runs: b.runs,
+      blockRun: b.blockRun,
+      value: amount,
+      weight: blockSeconds(b),
+      block: Int32Array.from(amount.keys()),
+    };
+  }
+
+  build(): Metric[] {
+    const out: Metric[] = [];
+    for (const [key, [a, b]] of this.data)
+      out.push({ ...this.specs.get(key)!, a: this.side(0, a), b: this.side(1, b) });
+    for (const [key, [a, b]] of this.amounts)
+      out.push({ ...this.specs.get(key)!, a: this.amountSide(0, a), b: this.amountSide(1, b) });
+    return out;
+  }
+}
