@@ -77,20 +77,23 @@ describe("compare two runs from the runs table", () => {
     await shoot(flame.locator("jb-output"), "flame");
 
     // The ranked list: choose a method's row; the chart under it is that method's.
-    const changes = await value<{ key: string; subject: string; analysis: string }[]>(page, "changes");
+    const changes = await value<
+      { key: string; subject: string; analysis: string; measure: string; unit: string }[]
+    >(page, "changes");
     const pick = changes.findIndex((r) => r.analysis === "methods");
     expect(pick).toBeGreaterThanOrEqual(0);
-    const table = cellDefining(page, "chosen").locator("form table");
+    const table = cellDefining(page, "number", "chosen").locator("form table");
     await table.locator("tbody tr").nth(pick).locator("input[type=radio]").click();
     await expect
       .poll(() => value<{ key: string } | null>(page, "chosen"))
       .toMatchObject({ key: changes[pick]!.key });
-    const chart = cellDefining(page, "row", "sideColours");
+    // whatChangedPlot's title names the row's subject and measure; one dot per run or UI-event bucket a side
+    const chart = cellDefining(page, "row", "metric");
     await expect
-      .poll(() => chart.locator("figure h2, figure [class*=title]").first().innerText(), { timeout: 60_000 })
-      .toContain(changes[pick]!.subject);
-    expect(await chart.locator("svg [aria-label='bar'] rect").count()).toBe(4);
-    await shoot(cellDefining(page, "chosen").locator("jb-output"), "ranked");
+      .poll(() => chart.locator("figure h2").first().innerText(), { timeout: 60_000 })
+      .toBe(`${changes[pick]!.subject}: ${changes[pick]!.measure} (${changes[pick]!.unit})`);
+    expect(await chart.locator("svg [aria-label='dot'] circle").count()).toBeGreaterThan(1);
+    await shoot(cellDefining(page, "number", "chosen").locator("jb-output"), "ranked");
     await shoot(chart.locator("jb-output"), "row-chart");
     const frames = page.locator("jb-notebook .block.cell").filter({ hasText: "Plot.ruleY([0])" });
     await shoot(frames.locator("jb-output"), "frames");
