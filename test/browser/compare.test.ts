@@ -11,7 +11,8 @@ import { cellDefining, notebookSettled, openWorkspace } from "../support/workspa
 
 const OLD = "feed-methods-pixel-4a-2.3.0";
 const NEW = "feed-methods-pixel-4a";
-const RUNS = `notebooks/runs/${OLD}/,samples/${NEW}/`;
+const K9 = "k9-pixel-4a-android11-r1";
+const RUNS = `notebooks/runs/${OLD}/,samples/${NEW}/,samples/${K9}/`;
 
 /** A notebook variable's value as the page's runtime holds it (JSON-safe). */
 function value<T>(page: Page, name: string): Promise<T> {
@@ -44,7 +45,13 @@ describe("compare two runs from the runs table", () => {
     const open = page.locator("jb-run-overview button.open-compare");
     await expect.poll(() => open.isDisabled()).toBe(true);
     await row(NEW).locator("button.mark.baseline").click();
+    await row(K9).locator("button.mark.candidate").click();
     await row(OLD).locator("button.mark.candidate").click();
+    await expect.poll(() => new URL(page.url()).searchParams.get("candidate")).toBe(`${K9},${OLD}`);
+    // a removed run is on no side any more
+    await row(K9).locator("button.remove").click();
+    await expect.poll(() => row(K9).count()).toBe(0);
+    await expect.poll(() => new URL(page.url()).searchParams.get("candidate")).toBe(OLD);
     await expect
       .poll(() => row(NEW).locator("button.mark.baseline").getAttribute("aria-pressed"))
       .toBe("true");

@@ -125,7 +125,12 @@ export class JbApp extends LitElement {
     const runs = this.session?.runs ?? [];
     const marked = [...this.marks.baseline, ...this.marks.candidate];
     const picked = marked.map((id) => runs.find((r) => r.manifest?.run_id === id));
-    const noUrl = marked.filter((id, i) => !picked[i] || !this.urlLabels.has(picked[i]!.label));
+    const gone = marked.filter((_, i) => !picked[i]);
+    if (gone.length) {
+      this.status = `cannot open compare: ${gone.join(", ")} ${gone.length === 1 ? "is" : "are"} marked but not loaded (open ${gone.length === 1 ? "it" : "them"}, or unmark ${gone.length === 1 ? "it" : "them"})`;
+      return;
+    }
+    const noUrl = marked.filter((_, i) => !this.urlLabels.has(picked[i]!.label));
     if (noUrl.length) {
       this.status = `cannot open compare: ${noUrl.join(", ")} ${noUrl.length === 1 ? "was" : "were"} dropped, not opened from a URL (the compare notebook loads its runs by URL); unmark ${noUrl.length === 1 ? "it" : "them"} or open ${noUrl.length === 1 ? "it" : "them"} by URL`;
       return;
@@ -434,8 +439,12 @@ export class JbApp extends LitElement {
       });
       return;
     }
+    const id = session.runs.find((r) => r.label === e.detail)?.manifest?.run_id;
     const removal = await removeRun(session, e.detail, this.urlLabels.has(e.detail));
     if (!removal) return;
+    // a removed run is no side of a comparison any more
+    if (id !== undefined) this.marks = markRun(this.marks, id, null);
+    this.markInputs = this.inputsOf(this.marks);
     if (removal.dropped) this.dropped = Math.max(0, this.dropped - 1);
     this.removal.show(removal);
     this.runsChanged();
