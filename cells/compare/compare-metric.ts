@@ -60,6 +60,8 @@ export interface CompareRow {
   ci: [number, number];
   /** Cliff's δ of B against A over the units compared (runs or the units within them) */
   delta: number;
+  /** the difference of the sides' means over their pooled standard deviation (Cohen's d), over runs or buckets */
+  d: number;
   p: number;
   /** Benjamini–Hochberg adjusted p over the whole list (set by whatChanged) */
   q: number;
@@ -88,6 +90,10 @@ export interface CompareOptions {
   /** fewest blocks holding data a side needs for the block bootstrap; default 2 */
   minBlocks?: number;
 }
+
+/** Units × resamples a quantile's bootstrap may walk (about a second), and the fewest resamples it keeps. */
+export const QUANTILE_WORK = 2e8;
+export const MIN_RESAMPLES = 100;
 
 export const COMPARE_DEFAULTS = {
   alpha: 0.05,
@@ -135,6 +141,18 @@ export function perBlock(side: MetricSide, stat: SideStatistic): Float64Array {
   );
 }
 
+/** Cohen's d of b against a: Infinity (signed) when neither side varies but they differ. */
+export function cohensD(a: Float64Array, b: Float64Array): number {
+  const mean = (x: Float64Array) => x.reduce((s, v) => s + v, 0) / x.length;
+  const ma = mean(a);
+  const mb = mean(b);
+  const ss = (x: Float64Array, m: number) => x.reduce((s, v) => s + (v - m) ** 2, 0);
+  const df = a.length + b.length - 2;
+  const sd = df > 0 ? Math.sqrt((ss(a, ma) + ss(b, mb)) / df) : NaN;
+  if (sd === 0) return mb === ma ? 0 : Math.sign(mb - ma) * Infinity;
+  return (mb - ma) / sd;
+}
+
 const allUnits = (s: MetricSide) => Array.from(s.value.keys());
 const blocksWithUnits = (s: MetricSide) => new Set(s.block).size;
 
@@ -155,6 +173,7 @@ export function compareMetric(m: Metric, options: CompareOptions = {}): CompareR
     change: m.scale === "ratio" ? (a > 0 ? b / a : b > 0 ? Infinity : NaN) : b - a,
     ci: [NaN, NaN],
     delta: NaN,
+    d: NaN,
     p: NaN,
     q: NaN,
     method: "none",
@@ -191,6 +210,7 @@ export function compareMetric(m: Metric, options: CompareOptions = {}): CompareR
       ci: change.ci,
       change: change.estimate,
       delta: cliffsDelta(ra, rb),
+      d: cohensD(ra, rb),
       n: [ra.length, rb.length],
       note: `runs ${ra.length} vs ${rb.length}: Mann–Whitney (${test.method}), median of run values`,
     });
@@ -203,7 +223,13 @@ export function compareMetric(m: Metric, options: CompareOptions = {}): CompareR
       row.note = `${runsNote}, and too few UI-event buckets with data: ${ka} vs ${kb}, need ≥ ${o.minBlocks} per side`;
       return row;
     }
-    const change = bootstrapBlocks(m.a, m.b, m.statistic, m.scale, boot);
+    // a quantile's resample walks every unit: past QUANTILE_WORK unit-resamples, fewer resamples (said in the note)
+    const units = m.a.value.length + m.b.value.length;
+    const resamples =
+      m.statistic.kind === "quantile"
+        ? Math.max(MIN_RESAMPLES, Math.min(o.resamples, Math.floor(QUANTILE_WORK / units)))
+        : o.resamples;
+    const change = bootstrapBlocks(m.a, m.b, m.statistic, m.scale, { ...boot, resamples });
     // every resample the same (each bucket alike): a rank test over the buckets' own values judges instead
     const flat = Number.isNaN(change.p);
     const p = flat ? mannWhitney(perBlock(m.b, m.statistic), perBlock(m.a, m.statistic)).p : change.p;
@@ -213,8 +239,9 @@ export function compareMetric(m: Metric, options: CompareOptions = {}): CompareR
       ci: change.ci,
       change: change.estimate,
       delta: cliffsDelta(m.a.value, m.b.value),
+      d: cohensD(perBlock(m.a, m.statistic), perBlock(m.b, m.statistic)),
       n: [ka, kb],
-      note: `${runsNote}; block bootstrap over ${ka} vs ${kb} UI-event buckets${flat ? " (no variation between resamples: Mann–Whitney over the buckets' values)" : ""}: variation between runs is not measured`,
+      note: `${runsNote}; block bootstrap over ${ka} vs ${kb} UI-event buckets${resamples < o.resamples ? ` (${resamples} resamples)` : ""}${flat ? " (no variation between resamples: Mann–Whitney over the buckets' values)" : ""}: variation between runs is not measured`,
     });
   }
   return row;

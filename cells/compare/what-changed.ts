@@ -15,23 +15,31 @@ import {
 import { benjaminiHochberg } from "./stats/benjamini-hochberg";
 
 /**
- * How large a change is, for ordering rows with equal |δ|: the absolute difference of the side statistics, times
- * 100 for rates (a point of jank weighs about as much as a millisecond), so a new view costing 1 ms/s does not
- * outrank a view whose cost grew by 300 ms/s only because its ratio is infinite.
+ * How large a change is, for rows of equal |δ| and tier: the absolute difference for times (ms, ms/s), times 100 for rates (a
+ * point of jank weighs about a millisecond), |ln ratio| for other units (pixels, counts per second).
  */
-const size = (r: CompareRow) => Math.abs(r.b - r.a) * (r.unit === "share" ? 100 : 1);
+const size = (r: CompareRow) =>
+  r.unit === "ms" || r.unit === "ms/s"
+    ? Math.abs(r.b - r.a)
+    : r.unit === "share"
+      ? 100 * Math.abs(r.b - r.a)
+      : Math.abs(Math.log(r.b / r.a));
 
 const orNaN = (x: number, fallback: number) => (Number.isNaN(x) ? fallback : x);
 const absDelta = (r: CompareRow) => Math.round(orNaN(Math.abs(r.delta), 0) * 100);
 
-/** Analyses that name a cause (a task group, a view, a method); frames and FrameTimeline show the symptom. */
-const SYMPTOMS = new Set(["frames", "frame-timeline"]);
+/**
+ * Causes first (a task group, a view, a method), then symptoms of one interaction or layer (the frames after a
+ * UI event, a FrameTimeline layer), then all frames together.
+ */
+const tier = (r: CompareRow) =>
+  r.analysis !== "frames" && r.analysis !== "frame-timeline" ? 0 : r.subject.startsWith("all frames") ? 2 : 1;
 const direction = (r: CompareRow) => (r.direction === "regression" ? 0 : 1);
 
 /**
  * Significant rows first, regressions before improvements (what a reviewer acts on), each by |Cliff's δ|, then
- * causes before symptoms (a slower view explains slower frames), then the size of the change; the rest by
- * adjusted p, then |δ|.
+ * causes before symptoms (a slower view explains slower frames), then the size of the change, then |Cohen's d|
+ * (how many run-to-run or bucket-to-bucket deviations apart); the rest by adjusted p, then |δ|.
  */
 export function rankRows(rows: CompareRow[]): CompareRow[] {
   return rows.sort(
@@ -40,8 +48,9 @@ export function rankRows(rows: CompareRow[]): CompareRow[] {
       (x.significant
         ? direction(x) - direction(y) ||
           absDelta(y) - absDelta(x) ||
-          Number(SYMPTOMS.has(x.analysis)) - Number(SYMPTOMS.has(y.analysis)) ||
-          orNaN(size(y), 0) - orNaN(size(x), 0)
+          tier(x) - tier(y) ||
+          orNaN(size(y), 0) - orNaN(size(x), 0) ||
+          orNaN(Math.abs(y.d), 0) - orNaN(Math.abs(x.d), 0)
         : orNaN(x.q, 2) - orNaN(y.q, 2) || absDelta(y) - absDelta(x)) ||
       x.key.localeCompare(y.key),
   );

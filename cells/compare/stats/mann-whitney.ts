@@ -40,6 +40,8 @@ export function exactWCounts(n: number, m: number): Float64Array {
     deg += m;
     // ÷ (1 − q^i): an exact division, a running sum with stride i
     for (let k = i; k <= deg; k++) f[k]! += f[k - i]!;
+    // the quotient has degree deg: what the product left above it is the division's remainder, zero
+    f.fill(0, deg + 1);
   }
   return f;
 }

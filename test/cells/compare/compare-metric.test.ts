@@ -1,0 +1,150 @@
+// One measure compared: the mode chosen by the sides' runs, too little data said in words, new and vanished
+// subjects, the judgement against the minimum effect, and the ranked list's order and adjustment.
+import { describe, expect, it } from "vitest";
+import { compareMetric, judge, type Metric, type MetricSide } from "../../../cells/compare/compare-metric";
+import { rankRows, whatChanged } from "../../../cells/compare/what-changed";
+import { smallestRankP } from "../../../cells/compare/stats/mann-whitney";
+
+/** A side of `runs` runs, each with `blocks` blocks holding the given values (the same in every block). */
+function side(perRun: number[][], blocks = 1): MetricSide {
+  const value: number[] = [];
+  const block: number[] = [];
+  const blockRun: number[] = [];
+  perRun.forEach((values, r) => {
+    for (let k = 0; k < blocks; k++) {
+      blockRun.push(r);
+      for (const v of values) {
+        value.push(v);
+        block.push(blockRun.length - 1);
+      }
+    }
+  });
+  return {
+    runs: perRun.map((_, r) => `run${r}`),
+    blockRun: Int32Array.from(blockRun),
+    value: Float64Array.from(value),
+    weight: new Float64Array(value.length).fill(1),
+    block: Int32Array.from(block),
+  };
+}
+
+const metric = (a: MetricSide, b: MetricSide, rest: Partial<Metric> = {}): Metric => ({
+  analysis: "frames",
+  key: "k",
+  subject: "all frames",
+  measure: "frame duration (mean)",
+  unit: "ms",
+  statistic: { kind: "mean" },
+  scale: "ratio",
+  better: "lower",
+  a,
+  b,
+  ...rest,
+});
+
+describe("compareMetric", () => {
+  it("tests runs with Mann-Whitney once the sides have runs enough to reach α", () => {
+    // 4 vs 4 runs, every B run slower: exact p = 2/70 (smallestRankP) ≤ 0.05
+    const row = compareMetric(metric(side([[10], [11], [12], [13]]), side([[20], [21], [22], [23]])));
+    expect(row.method).toBe("runs");
+    expect(row.p).toBeCloseTo(smallestRankP(4, 4), 12);
+    expect(row.delta).toBe(1);
+    expect(row.change).toBeCloseTo(21.5 / 11.5, 12); // ratio of the runs' medians
+    expect(row.note).toMatch(/runs 4 vs 4: Mann–Whitney \(exact\)/);
+  });
+
+  it("falls back to the block bootstrap with 3 vs 3 runs (no rank test over 3 runs reaches 0.05), and says why", () => {
+    const row = compareMetric(
+      metric(
+        side(
+          [
+            [10, 11],
+            [12, 10],
+            [11, 12],
+          ],
+          2,
+        ),
+        side(
+          [
+            [20, 21],
+            [22, 20],
+            [21, 22],
+          ],
+          2,
+        ),
+      ),
+    );
+    expect(row.method).toBe("blocks");
+    expect(row.note).toMatch(
+      /too few runs for a rank test over runs: 3 vs 3; block bootstrap over 6 vs 6 UI-event buckets/,
+    );
+    expect(row.p).toBeLessThan(0.01);
+  });
+
+  it("says plainly when one run against one run has too few buckets, never 'no change'", () => {
+    const row = compareMetric(metric(side([[10, 11, 12]]), side([[10, 11, 12]])));
+    expect(row.status).toBe("too-few");
+    expect(row.p).toBeNaN();
+    expect(row.note).toBe(
+      "too few runs for a rank test over runs: 1 vs 1, and too few UI-event buckets with data: 1 vs 1, need ≥ 2 per side",
+    );
+    const p99 = compareMetric(
+      metric(side([[1, 2]], 3), side([[1, 2]], 3), {
+        statistic: { kind: "quantile", q: 0.99 },
+        minUnits: 100,
+      }),
+    );
+    expect(p99.note).toBe("too few values: 6 vs 6, need ≥ 100 per side");
+  });
+
+  it("names a subject found on one side only as new or vanished", () => {
+    const empty = side([[]]);
+    expect(compareMetric(metric(empty, side([[5]], 2))).status).toBe("new");
+    expect(compareMetric(metric(side([[5]], 2), empty)).status).toBe("vanished");
+  });
+});
+
+describe("judge", () => {
+  const base = compareMetric(metric(side([[10], [11], [12], [13]]), side([[20], [21], [22], [23]])));
+  it("calls a significant slower time a regression and a faster one an improvement", () => {
+    expect(judge({ ...base, q: 0.01 }).direction).toBe("regression");
+    expect(judge({ ...base, q: 0.01 }).significant).toBe(true);
+    expect(judge({ ...base, q: 0.01, better: "higher" }).direction).toBe("improvement");
+  });
+
+  it("does not count a change below the minimum effect, however small its p", () => {
+    expect(judge({ ...base, q: 1e-9, change: 1.05 }).significant).toBe(false);
+    expect(judge({ ...base, q: 1e-9, change: 1.05 }, { minEffect: 0.04 }).significant).toBe(true);
+    expect(judge({ ...base, q: 0.2 }).significant).toBe(false);
+  });
+});
+
+describe("whatChanged", () => {
+  it("adjusts over the whole list and ranks significant regressions first, causes before symptoms", () => {
+    const slow = side([[20], [21], [22], [23]]);
+    const fast = side([[10], [11], [12], [13]]);
+    const rows = whatChanged([
+      metric(fast, fast, { key: "same" }),
+      metric(fast, slow, { key: "frames" }),
+      metric(fast, slow, { key: "view", analysis: "draw", subject: "android.widget.GridView #grid" }),
+      metric(slow, fast, { key: "better" }),
+    ]);
+    expect(rows.map((r) => r.key)).toEqual(["view", "frames", "better", "same"]);
+    // three rows at p = 2/70 and one at 1: BH q = (2/70)·4/3
+    expect(rows[0]!.q).toBeCloseTo(((2 / 70) * 4) / 3, 12);
+    expect(rows[2]!.direction).toBe("improvement");
+    expect(rows[3]!.significant).toBe(false);
+  });
+
+  it("puts rows without a test after those with one", () => {
+    const rows = rankRows([
+      { ...compareMetric(metric(side([[1]]), side([[1]]))), key: "untested" },
+      {
+        ...compareMetric(metric(side([[10], [11], [12], [13]]), side([[10], [11], [12], [13.5]]))),
+        key: "tested",
+        q: 0.9,
+      },
+    ]);
+    expect(rows.map((r) => r.key)).toEqual(["tested", "untested"]);
+  });
+});
