@@ -165,8 +165,8 @@ function methodKey(m: ProfileMethod | undefined, id: number): string {
 /** Method names by run and id: a methods table's rows per run, or one list for every run. */
 function methodNames(methods: ProfileSide["methods"]): (run: string, id: number) => string {
   if (Array.isArray(methods)) {
-    const byId = new Map((methods as readonly ProfileMethod[]).map((m) => [m.id, m]));
-    return (_, id) => methodKey(byId.get(id), id);
+    const byId = new Map((methods as readonly ProfileMethod[]).map((m) => [m.id, methodKey(m, m.id)]));
+    return (_, id) => byId.get(id) ?? methodKey(undefined, id);
   }
   const t = methods as Table;
   const m = readColumns(t, "methods", {
@@ -217,11 +217,12 @@ function accumulate(side: ProfileSide, which: string, tree: MergedTree, s: 0 | 1
   const keep = (i: number) => !wanted || wanted.has(runNames[runCode[i]!]!);
   const nameOf = methodNames(side.methods);
   // Call ids are per run: a caller is looked up among its own run's calls.
-  const rowOf = new Map<string, number>();
+  // rows by call id, one map per run (small-integer keys hash fast)
+  const rowsOf: Map<number, number>[] = [];
   const keys: string[] = new Array(n);
   for (let i = 0; i < n; i++) {
     if (!keep(i)) continue;
-    rowOf.set(`${runCode[i]}:${c.call_id[i]}`, i);
+    (rowsOf[runCode[i]!] ??= new Map()).set(c.call_id[i]!, i);
     keys[i] = nameOf(runNames[runCode[i]!]!, c.method_id[i]!);
   }
   const parent = new Int32Array(n).fill(-1);
@@ -231,7 +232,7 @@ function accumulate(side: ProfileSide, which: string, tree: MergedTree, s: 0 | 1
     runs.add(runNames[runCode[i]!]!);
     const p = c.parent[i]!;
     if (p < 0) continue;
-    const row = rowOf.get(`${runCode[i]}:${p}`);
+    const row = rowsOf[runCode[i]!]!.get(p);
     if (row === undefined)
       throw new Error(
         `${which} calls row ${i} (run ${runNames[runCode[i]!]}): parent ${p} is not a call_id of that run (a filtered table must keep every caller)`,
@@ -288,20 +289,34 @@ function accumulate(side: ProfileSide, which: string, tree: MergedTree, s: 0 | 1
 class MergedTree {
   private name: string[] = [ROOT_NAME];
   private parent: number[] = [-1];
-  private children: Map<string, number>[] = [new Map()];
+  /** each node's children, and their method keys as numbers (most nodes have a few: scanned, not hashed) */
+  private kids: number[][] = [[]];
+  private nodeKey: number[] = [-1];
+  /** the children of a node with many, by key number */
+  private wide = new Map<number, Map<number, number>>();
+  private keyIds = new Map<string, number>();
   /** [side][node] */
   private inc: [number[], number[]] = [[0], [0]];
   private self: [number[], number[]] = [[0], [0]];
   private calls: [number[], number[]] = [[0], [0]];
 
   private child(u: number, key: string): number {
-    let v = this.children[u]!.get(key);
+    let k = this.keyIds.get(key);
+    if (k === undefined) this.keyIds.set(key, (k = this.keyIds.size));
+    const kids = this.kids[u]!;
+    const many = this.wide.get(u);
+    let v: number | undefined;
+    if (many) v = many.get(k);
+    else for (const w of kids) if (this.nodeKey[w] === k) v = w;
     if (v === undefined) {
       v = this.name.length;
-      this.children[u]!.set(key, v);
+      kids.push(v);
+      if (many) many.set(k, v);
+      else if (kids.length > 16) this.wide.set(u, new Map(kids.map((w) => [this.nodeKey[w] ?? k, w])));
+      this.nodeKey.push(k);
       this.name.push(key);
       this.parent.push(u);
-      this.children.push(new Map());
+      this.kids.push([]);
       for (const arr of [...this.inc, ...this.self, ...this.calls]) arr.push(0);
     }
     return v;
@@ -337,6 +352,10 @@ class MergedTree {
         { calls: this.calls[s][u]!, inclusive: this.inc[s][u]!, self: this.self[s][u]! },
         s === 0 ? units.baseline : units.candidate,
       );
+    // both sides' inclusive per unit, summed: the children's order (largest mean first)
+    const mean = this.name.map(
+      (_, v) => this.inc[0][v]! / units.baseline + this.inc[1][v]! / units.candidate,
+    );
     const out: DifferentialNode[] = [];
     const visit: [number, number | null, number][] = [[0, null, 0]];
     while (visit.length) {
@@ -353,9 +372,8 @@ class MergedTree {
         inclusiveDiff: y.inclusive - x.inclusive,
         selfDiff: y.self - x.self,
       });
-      const mean = (v: number) => side(0, v).inclusive + side(1, v).inclusive;
-      const kids = [...this.children[u]!.values()].sort(
-        (p, q) => mean(q) - mean(p) || this.name[p]!.localeCompare(this.name[q]!),
+      const kids = [...this.kids[u]!].sort(
+        (p, q) => mean[q]! - mean[p]! || this.name[p]!.localeCompare(this.name[q]!),
       );
       for (let k = kids.length - 1; k >= 0; k--) visit.push([kids[k]!, id, depth + 1]);
     }

@@ -291,6 +291,30 @@ describe("differentialProfile properties", () => {
     );
   });
 
+  it("merges a caller's many distinct callees (past the few it scans) as the reference does", () => {
+    // A calls 30 methods twice over, in two orders: every callee of A is found again among 30 children.
+    const callees = (from: number, order: number[]): CallSpec[] =>
+      order.map((m, i): CallSpec => [m, from + 10 * i, from + 10 * i + 5 + (m % 3)]);
+    const ids = Array.from({ length: 30 }, (_, i) => i + 2);
+    const threads: Record<number, CallSpec[]> = {
+      1: [[1, 0, 1000, [...callees(0, ids), ...callees(400, [...ids].reverse())]]],
+    };
+    const wide = Array.from({ length: 32 }, (_, i) => ({
+      id: i,
+      className: "p.C",
+      methodName: `m${i}`,
+      signature: "()V",
+    }));
+    const p = differentialProfile(
+      { calls: callsTable(threads, "x"), methods: wide },
+      { calls: callsTable(threads, "y"), methods: wide },
+    );
+    const ref = reference(threads, (id) => key(`m${id}`));
+    expect(byPath(p, "baseline")).toEqual(ref.paths);
+    expect(p.tree).toHaveLength(1 + 1 + 30);
+    expect(p.tree.filter((n) => n.depth === 2).every((n) => n.baseline.calls === 2)).toBe(true);
+  });
+
   it("sums self times to the root's inclusive time on each side, in the list and in the tree", () => {
     fc.assert(
       fc.property(arbitraryCalls(), arbitraryCalls(), fc.integer({ min: 1, max: 9 }), (x, y, frames) => {
