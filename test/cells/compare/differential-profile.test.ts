@@ -12,6 +12,9 @@ import {
 import { differentialFlameRows } from "../../../cells/compare/differential-flame-plot";
 import { arbitraryCalls, callsTable, HAND_THREADS, type CallSpec } from "../androscope/call-table";
 import { fcRuns } from "../../support/fc-runs";
+import { readBundleFolder } from "../../../bundle/node-io";
+import { methodProfile } from "../../../cells/androscope/method-profile";
+import { methodList } from "../../../cells/androscope/trace-names";
 
 const named = (ids: Record<string, number>): ProfileMethod[] =>
   Object.entries(ids).map(([m, id]) => ({ id, className: "p.C", methodName: m, signature: "()V" }));
@@ -377,5 +380,37 @@ describe("differentialProfile properties", () => {
       ),
       { numRuns: fcRuns(100), seed: 34 },
     );
+  });
+});
+
+describe("differentialProfile on the compare notebook's pair", () => {
+  it("gives each side's per-method times as AndroScope's method profile of that run, per frame", async () => {
+    const runs = await Promise.all(
+      ["notebooks/runs/feed-methods-pixel-4a-2.3.0", "workspace/public/samples/feed-methods-pixel-4a"].map(
+        readBundleFolder,
+      ),
+    );
+    const sides = runs.map((r) => ({
+      calls: r.tables.get("calls")!,
+      methods: r.tables.get("methods")!,
+      frames: r.tables.get("frames")!.numRows,
+    }));
+    const p = differentialProfile(sides[0]!, sides[1]!);
+    expect(p.units).toEqual({ baseline: 273, candidate: 231 });
+    for (const [i, side] of (["baseline", "candidate"] as const).entries()) {
+      const own = methodProfile(sides[i]!.calls, methodList(sides[i]!.methods));
+      const rows = new Map(p.methods.map((r) => [r.name, r[side]]));
+      for (const m of own) {
+        const r = rows.get(m.name)!;
+        expect([r.calls, r.inclusive, r.self].map((v) => v * sides[i]!.frames)).toEqual([
+          expect.closeTo(m.calls, 6),
+          expect.closeTo(m.inclusive, 0),
+          expect.closeTo(m.exclusive, 0),
+        ]);
+      }
+    }
+    // the planted change: the decode left the main thread's frames (it runs on the worker in 2.3.0)
+    const decode = p.methods.find((r) => r.name.startsWith("com.example.feed.ImageLoader.loadThumbnail"))!;
+    expect(decode.candidate.inclusive / decode.baseline.inclusive).toBeGreaterThan(100);
   });
 });
