@@ -6,6 +6,8 @@
 // simpleperf prints them and parsed. Seeded, so every generation is the same run.
 //
 //   npx tsx samples/method-trace-sample.ts   (writes workspace/public/samples/feed-methods-pixel-4a/ only)
+//   npx tsx samples/method-trace-sample.ts --prefetch-baseline   (notebooks/runs/feed-methods-pixel-4a-2.3.0/,
+//   the release before, which decoded thumbnails on the worker: notebooks/compare.md's baseline)
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { newManifest } from "../bundle/manifest";
@@ -93,6 +95,7 @@ function mainThread(
   rand: Rand,
   scrolls: [number, number][],
   truth: { decodes: number; frames: FrameTimes[] },
+  prefetched = false,
 ): Call {
   const loop: Call = {
     method: id("android.os.Looper.loop"),
@@ -158,6 +161,8 @@ function mainThread(
                               call(b, "com.example.feed.ImageLoader.loadThumbnail", 20 * US, (img) => {
                                 call(img, "android.util.LruCache.get", 40 * US);
                                 if (rand() < 0.35) return; // cached
+                                // prefetched by the worker: a cache hit, its decode time still drawn
+                                if (prefetched) return void between(rand, 18, 34);
                                 truth.decodes++;
                                 call(img, "android.graphics.BitmapFactory.decodeStream", 100 * US, (dec) =>
                                   call(
@@ -200,7 +205,7 @@ function mainThread(
 }
 
 /** The background thread: a page of items fetched and parsed after each scroll starts. */
-function workerThread(rand: Rand, scrolls: [number, number][]): Call[] {
+function workerThread(rand: Rand, scrolls: [number, number][], prefetch = false): Call[] {
   return scrolls.map(([start]) => {
     let now = start + 80 * MS;
     const load: Call = {
@@ -226,6 +231,23 @@ function workerThread(rand: Rand, scrolls: [number, number][]): Call[] {
         children: [],
       });
       now += d + 50 * US;
+    }
+    // The release before decoded the page's thumbnails here, off the main thread.
+    for (let i = 0; prefetch && i < 4; i++) {
+      const decode: Call = {
+        method: id("android.graphics.BitmapFactory.decodeStream"),
+        enter: now,
+        exit: now + 24.1 * MS,
+        children: [],
+      };
+      decode.children.push({
+        method: id("android.graphics.BitmapFactory.nativeDecodeStream"),
+        enter: now + 50 * US,
+        exit: now + 24 * MS,
+        children: [],
+      });
+      load.children.push(decode);
+      now = decode.exit + 50 * US;
     }
     load.exit = now + 200 * US;
     return load;
@@ -322,7 +344,30 @@ function heapSamples(rand: Rand, decodeEnds: number[]): { ts: number[]; kind: st
   return out;
 }
 
-export async function generateMethodTraceSample(outRoot: string, seed = 2024): Promise<string> {
+/**
+ * The release before (notebooks/compare.md's baseline): thumbnails are decoded ahead of time on the worker thread,
+ * so the main thread finds every one in the cache. Main-thread randomness is drawn as in the sample, so everything
+ * else about the run is the same.
+ */
+export const PREFETCH_VARIANT: SampleVariant = {
+  runId: "feed-methods-pixel-4a-2.3.0",
+  appVersion: "2.3.0",
+  prefetch: true,
+};
+
+export interface SampleVariant {
+  runId: string;
+  appVersion: string;
+  /** thumbnails decoded on the worker after each page loads, never on the main thread */
+  prefetch: boolean;
+}
+
+export async function generateMethodTraceSample(
+  outRoot: string,
+  seed = 2024,
+  variant: SampleVariant = { runId: METHOD_SAMPLE_RUN, appVersion: "2.4.0", prefetch: false },
+): Promise<string> {
+  const RUN = variant.runId;
   const rand = mulberry32(seed);
   const scrolls: [number, number][] = [
     [0.4e9, 1.7e9],
@@ -330,8 +375,8 @@ export async function generateMethodTraceSample(outRoot: string, seed = 2024): P
     [4.1e9, 5.5e9],
   ];
   const truth = { decodes: 0, frames: [] as FrameTimes[] };
-  const main = mainThread(rand, scrolls, truth);
-  const worker = workerThread(rand, scrolls);
+  const main = mainThread(rand, scrolls, truth, variant.prefetch);
+  const worker = workerThread(rand, scrolls, variant.prefetch);
   const methods: TraceMethod[] = METHODS.map(([className, methodName, signature], i) => ({
     id: 0x7f000000 + 8 * i,
     className,
@@ -355,8 +400,8 @@ export async function generateMethodTraceSample(outRoot: string, seed = 2024): P
     startTimeUs: Date.UTC(2026, 10, 2, 10) * 1000,
     properties: { "data-file-overflow": "false", vm: "art", pid: String(MAIN) },
   });
-  const trace = readMethodTrace(bytes, { runId: METHOD_SAMPLE_RUN });
-  const { tables } = methodTraceTables(trace, METHOD_SAMPLE_RUN);
+  const trace = readMethodTrace(bytes, { runId: RUN });
+  const { tables } = methodTraceTables(trace, RUN);
 
   // simpleperf stat --interval 10 -e cpu-cycles,instructions -p <pid>: running totals, as it prints them.
   const renderBusy = truth.frames.map((f) => [f.end, f.end + 3 * MS] as [number, number]);
@@ -380,7 +425,7 @@ export async function generateMethodTraceSample(outRoot: string, seed = 2024): P
     })
     .join("\n");
   const hpc = hpcSamplesTable(
-    METHOD_SAMPLE_RUN,
+    RUN,
     hpcSamples(parseSimpleperfStat(text, "simpleperf-stat.txt"), { values: "cumulative" }),
   );
 
@@ -390,13 +435,14 @@ export async function generateMethodTraceSample(outRoot: string, seed = 2024): P
     c.children.forEach(findDecodes)
   );
   findDecodes(main);
+  if (variant.prefetch) worker.forEach(findDecodes);
   const heap = heapSamples(rand, decodeEnds);
-  const heapTable = makeBundleTable("heap_samples", METHOD_SAMPLE_RUN, heap);
+  const heapTable = makeBundleTable("heap_samples", RUN, heap);
 
   const f = truth.frames;
   // RenderThread completes each frame 3 ms after the UI thread's part (renderBusy above).
   const completed = f.map((x) => x.end + 3 * MS);
-  const frames = bundleTableFromRows("frames", METHOD_SAMPLE_RUN, f, {
+  const frames = bundleTableFromRows("frames", RUN, f, {
     window: () => "com.example.feed/.FeedActivity",
     vsync: (x) => x.intended_vsync,
     frame_completed: (_, i) => completed[i],
@@ -404,7 +450,7 @@ export async function generateMethodTraceSample(outRoot: string, seed = 2024): P
     deadline: () => FRAME,
     jank: (x, i) => completed[i]! - x.intended_vsync > FRAME,
   });
-  const uiEvents = makeBundleTable("ui_events", METHOD_SAMPLE_RUN, {
+  const uiEvents = makeBundleTable("ui_events", RUN, {
     ts: scrolls.map(([a]) => a),
     seq: scrolls.map((_, i) => i),
     kind: scrolls.map(() => "scroll"),
@@ -413,10 +459,10 @@ export async function generateMethodTraceSample(outRoot: string, seed = 2024): P
   });
 
   const manifest = newManifest(
-    METHOD_SAMPLE_RUN,
+    RUN,
     {
       app: "com.example.feed",
-      app_version: "2.4.0",
+      app_version: variant.appVersion,
       scenario: "scroll the feed three times (method trace)",
       ...profileContext(PROFILES["pixel-4a"]!),
       network: "wifi",
@@ -450,7 +496,7 @@ export async function generateMethodTraceSample(outRoot: string, seed = 2024): P
       ],
     },
   );
-  const dir = join(outRoot, METHOD_SAMPLE_RUN);
+  const dir = join(outRoot, RUN);
   await rm(dir, { recursive: true, force: true });
   await writeBundleFolder(dir, manifest, {
     ...tables,
@@ -461,7 +507,7 @@ export async function generateMethodTraceSample(outRoot: string, seed = 2024): P
   });
   const janky = f.filter((x, i) => completed[i]! - x.intended_vsync > FRAME).length;
   const groundTruth = {
-    run_id: METHOD_SAMPLE_RUN,
+    run_id: RUN,
     counts: {
       frames: f.length,
       janky_frames: janky,
@@ -472,23 +518,29 @@ export async function generateMethodTraceSample(outRoot: string, seed = 2024): P
       calls: tables.calls!.numRows,
       decodes: truth.decodes,
     },
-    cases: [
-      {
-        case: "decode-on-main-thread",
-        culprit: {
-          root: "android.view.Choreographer.doFrame",
-          method: "android.graphics.BitmapFactory.nativeDecodeStream",
-          ipc: Object.fromEntries(METHODS.map(([c, m, , ipc]) => [`${c}.${m}`, ipc])),
-          ghz: GHZ,
-        },
-      },
-    ],
+    cases: variant.prefetch
+      ? []
+      : [
+          {
+            case: "decode-on-main-thread",
+            culprit: {
+              root: "android.view.Choreographer.doFrame",
+              method: "android.graphics.BitmapFactory.nativeDecodeStream",
+              ipc: Object.fromEntries(METHODS.map(([c, m, , ipc]) => [`${c}.${m}`, ipc])),
+              ghz: GHZ,
+            },
+          },
+        ],
   };
   await writeFile(join(dir, "ground_truth.json"), JSON.stringify(groundTruth, null, 2) + "\n");
-  return METHOD_SAMPLE_RUN;
+  return RUN;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (import.meta.url === `file://${process.argv[1]}` && process.argv.includes("--prefetch-baseline")) {
+  // notebooks/compare.md's baseline, beside the notebook (not a workspace sample)
+  const out = new URL("../notebooks/runs/", import.meta.url).pathname;
+  process.stdout.write(`wrote ${join(out, await generateMethodTraceSample(out, 2024, PREFETCH_VARIANT))}\n`);
+} else if (import.meta.url === `file://${process.argv[1]}`) {
   const out = new URL("../workspace/public/samples/", import.meta.url).pathname;
   const run = await generateMethodTraceSample(out);
   const indexPath = join(out, "index.json");

@@ -23,3 +23,20 @@ export { mannWhitney } from "./stats/mann-whitney";
 export { cliffsDelta } from "./stats/cliffs-delta";
 export { benjaminiHochberg } from "./stats/benjamini-hochberg";
 export { bootstrapRuns, bootstrapBlocks } from "./stats/bootstrap";
+// The differential method profile and its flame graph:
+export {
+  differentialProfile,
+  type DifferentialNode,
+  type DifferentialProfile,
+  type DifferentialProfileOptions,
+  type DifferentialRow,
+  type ProfileSide,
+  type ProfileUnit,
+  type SideTimes,
+} from "./differential-profile";
+export {
+  differentialFlamePlot,
+  differentialFlameRows,
+  type DifferentialFlamePlotOptions,
+  type FlameRow,
+} from "./differential-flame-plot";

@@ -92,6 +92,9 @@ const EXPECTED: Record<keyof typeof jb, string[]> = {
     "benjaminiHochberg",
     "bootstrapRuns",
     "bootstrapBlocks",
+    "differentialProfile",
+    "differentialFlamePlot",
+    "differentialFlameRows",
   ],
   androscope: [
     "methodProfile",

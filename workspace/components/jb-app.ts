@@ -2,7 +2,9 @@
 // ?runs=URL,...; or a drop), registers them in DuckDB and shows the run overview with its first chart.
 // State you can trust: the notebook's front matter decides the runs (opening another notebook
 // replaces them), the URL holds the notebook and the runs (history.replaceState), adding runs re-runs the cells
-// that read tables, and every failure says what was not found and where.
+// that read tables, and every failure says what was not found and where. Runs marked baseline and candidate (kept in
+// the URL) open in notebooks/compare.md as its two sides, and are the starting values of any notebook's inputs
+// named `baseline` and `candidate`.
 import { LitElement, html, nothing } from "lit";
 import { toastStyles } from "./toast-styles";
 import { appStyles } from "./jb-app-styles";
@@ -27,7 +29,15 @@ import {
   resolveNotebook,
   type ResolvedNotebook,
 } from "../app/notebook-resolve";
-import { runsParam, runsToWrite, withUrlState } from "../app/url-state";
+import {
+  markRun,
+  marksParam,
+  runsParam,
+  runsToWrite,
+  withUrlState,
+  type RunMarks,
+  type Side,
+} from "../app/url-state";
 import { explainLoadFailures } from "../notebook/load-failures";
 import type { JbNotebook } from "./jb-notebook";
 import "./jb-notebook-picker";
@@ -50,7 +60,12 @@ export class JbApp extends LitElement {
     runsVersion: { state: true },
     dropped: { state: true },
     headings: { state: true },
+    marks: { state: true },
   };
+  /** runs (by run id) marked as the baseline and the candidate of a comparison */
+  declare marks: RunMarks;
+  /** the marks as the open notebook's `baseline` and `candidate` inputs (a new object only when they change) */
+  private markInputs: Record<string, unknown> | undefined;
   /** the last run removed: its toast, with Undo when it came from a URL */
   private readonly removal = new ToastController<RunRemoval>(this);
   private readonly overview = new OverviewChartController(this);
@@ -90,6 +105,47 @@ export class JbApp extends LitElement {
     this.runsVersion = 0;
     this.dropped = 0;
     this.headings = [];
+    this.marks = marksParam(location.search);
+    this.markInputs = this.inputsOf(this.marks);
+  }
+
+  private inputsOf(marks: RunMarks): Record<string, unknown> | undefined {
+    const given = Object.entries(marks).filter(([, runs]) => (runs as string[]).length > 0);
+    return given.length ? Object.fromEntries(given) : undefined;
+  }
+
+  private onMarkRun(e: CustomEvent<{ run: string; side: Side | null }>) {
+    this.marks = markRun(this.marks, e.detail.run, e.detail.side);
+    this.markInputs = this.inputsOf(this.marks);
+    this.writeUrl(this.urlRuns);
+  }
+
+  /** "Open compare": notebooks/compare.md with exactly the marked runs loaded, baseline and candidate as its sides. */
+  private async openCompare() {
+    const runs = this.session?.runs ?? [];
+    const marked = [...this.marks.baseline, ...this.marks.candidate];
+    const picked = marked.map((id) => runs.find((r) => r.manifest?.run_id === id));
+    const gone = marked.filter((_, i) => !picked[i]);
+    if (gone.length) {
+      this.status = `cannot open compare: ${gone.join(", ")} ${gone.length === 1 ? "is" : "are"} marked but not loaded (open ${gone.length === 1 ? "it" : "them"}, or unmark ${gone.length === 1 ? "it" : "them"})`;
+      return;
+    }
+    const noUrl = marked.filter((_, i) => !this.urlLabels.has(picked[i]!.label));
+    if (noUrl.length) {
+      this.status = `cannot open compare: ${noUrl.join(", ")} ${noUrl.length === 1 ? "was" : "were"} dropped, not opened from a URL (the compare notebook loads its runs by URL); unmark ${noUrl.length === 1 ? "it" : "them"} or open ${noUrl.length === 1 ? "it" : "them"} by URL`;
+      return;
+    }
+    const text = bundledNotebooks().compare;
+    if (text === undefined) {
+      this.status = "cannot open compare: the workspace was built without notebooks/compare.md";
+      return;
+    }
+    await this.switchNotebook("compare", "compare.md", text, bundledNotebookFolders().compare, {
+      runs: picked.map((r) => `${r!.label}/`),
+    }).catch((e: Error) => {
+      this.loading = undefined;
+      this.status = `could not open compare: ${e.message}`;
+    });
   }
 
   static override styles = [toastStyles, appStyles];
@@ -205,7 +261,13 @@ export class JbApp extends LitElement {
   }
 
   /** Opens a notebook with exactly its own runs: the session is replaced unless it holds just those already. */
-  private async switchNotebook(name: string, path: string, text: string, folder: string | undefined) {
+  private async switchNotebook(
+    name: string,
+    path: string,
+    text: string,
+    folder: string | undefined,
+    override?: { runs: string[] },
+  ) {
     this.notebookError = undefined;
     this.file.setRecovered(undefined);
     this.notebookName = name;
@@ -218,12 +280,13 @@ export class JbApp extends LitElement {
     }
     const own = await this.runsOf(text, folder);
     this.ownRuns = own.runs;
-    this.missingRuns = own.missing;
-    const loaded = this.session.runs.map((r) => r.label);
+    this.missingRuns = override ? [] : own.missing;
+    const wanted = override?.runs ?? own.runs;
+    const loaded = this.session.runs.map((r) => `${r.label}/`);
     const keep =
       this.dropped === 0 &&
       this.session.runs.every((r) => r.manifest) &&
-      runsToWrite(loaded, own.runs) === undefined;
+      runsToWrite(loaded, wanted) === undefined;
     if (keep) {
       this.status = runsStatus(this.session.runs, this.missingRuns);
       this.notebookText = text;
@@ -239,10 +302,10 @@ export class JbApp extends LitElement {
       void old.engine.close().catch(() => undefined);
       this.session = new Session(await createBrowserEngine());
       this.session.addEventListener("change", () => this.requestUpdate());
-      await this.open(this.urlSources(own.runs));
+      await this.open(this.urlSources(wanted));
       this.notebookText = text;
     }
-    this.writeUrl(undefined);
+    this.writeUrl(override ? runsToWrite(wanted, own.runs) : undefined);
   }
 
   /** Sources for run URLs, remembered as such: the page's URL can name them. */
@@ -254,12 +317,16 @@ export class JbApp extends LitElement {
 
   /** The URL says which notebook is open and, unless they are its own, which runs (a reload restores both). */
   private writeUrl(runs: readonly string[] | undefined) {
+    this.urlRuns = runs;
     history.replaceState(
       history.state,
       "",
-      withUrlState(location.href, { notebook: this.notebookName, runs }),
+      withUrlState(location.href, { notebook: this.notebookName, runs, marks: this.marks }),
     );
   }
+
+  /** the `runs=` last written (undefined: the notebook's own) */
+  private urlRuns: readonly string[] | undefined = runsParam(location.search);
 
   /** After runs were added: the URL lists every run loaded from a URL, unless they are the notebook's own. */
   private writeRunsToUrl() {
@@ -372,8 +439,12 @@ export class JbApp extends LitElement {
       });
       return;
     }
+    const id = session.runs.find((r) => r.label === e.detail)?.manifest?.run_id;
     const removal = await removeRun(session, e.detail, this.urlLabels.has(e.detail));
     if (!removal) return;
+    // a removed run is no side of a comparison any more
+    if (id !== undefined) this.marks = markRun(this.marks, id, null);
+    this.markInputs = this.inputsOf(this.marks);
     if (removal.dropped) this.dropped = Math.max(0, this.dropped - 1);
     this.removal.show(removal);
     this.runsChanged();
@@ -463,7 +534,13 @@ export class JbApp extends LitElement {
               : nothing
           }
           <section id="overview" aria-label="runs" @remove-run=${this.onRemoveRun}>
-            <jb-run-overview .runs=${runs} .engine=${this.session?.engine}></jb-run-overview>
+            <jb-run-overview
+              .runs=${runs}
+              .engine=${this.session?.engine}
+              .marks=${this.marks}
+              @mark-run=${this.onMarkRun}
+              @open-compare=${() => void this.openCompare()}
+            ></jb-run-overview>
             ${
               this.dropped
                 ? html`<p class="hint dropped" role="note">
@@ -507,6 +584,7 @@ export class JbApp extends LitElement {
                     .text=${this.notebookText}
                     .path=${this.notebookPath}
                     .runsVersion=${this.runsVersion}
+                    .inputs=${this.markInputs}
                     @headings=${(e: CustomEvent<TocHeading[]>) => (this.headings = e.detail)}
                   ></jb-notebook>
                 </section>`

@@ -48,12 +48,18 @@ export class JbNotebook extends LitElement implements NotebookBlockHost, Noteboo
     path: {},
     focusIndex: { state: true },
     runsVersion: { attribute: false },
+    inputs: { attribute: false },
     tables: { state: true },
     editingProse: { state: true },
     shortcutsOpen: { state: true },
   };
   /** bumped by the app when runs are added: the cells that read tables re-run, so no answer is stale */
   declare runsVersion: number;
+  /**
+   * Values for the notebook's inputs by name (the runs marked baseline and candidate): the starting values of
+   * inputs that exist when it opens, set on them when they change later.
+   */
+  declare inputs: Record<string, unknown> | undefined;
   declare engine: SqlEngine | undefined;
   /** the notebook's text when opened (or recovered); later edits live in `nb` and the drafts */
   declare text: string;
@@ -104,7 +110,8 @@ export class JbNotebook extends LitElement implements NotebookBlockHost, Noteboo
       this.rt?.rerun(readsTables);
       // the runs changed: the palette's and SQL completion's tables too
       if (this.engine) void this.loadTables(this.engine);
-    }
+    } else if (changed.has("inputs") && changed.get("inputs") !== undefined)
+      for (const [name, value] of Object.entries(this.inputs ?? {})) this.rt?.setInput(name, value);
     if (changed.has("engine") && this.engine) void this.loadTables(this.engine);
     if (changed.has("tables"))
       this.schema = Object.fromEntries(this.tables.map((t) => [t.name, t.columns.map((c) => c.name)]));
@@ -126,6 +133,7 @@ export class JbNotebook extends LitElement implements NotebookBlockHost, Noteboo
       isGlobal: (name) => name in globalThis,
       onCell: () => this.schedule(),
     });
+    for (const [name, value] of Object.entries(this.inputs ?? {})) this.rt.setInput(name, value);
     this.rt.load(this.nb);
   }
 

@@ -66,6 +66,31 @@ export class JbOutput extends LitElement {
       .md :last-child {
         margin-bottom: 0;
       }
+      /* Inputs.table (its own stylesheet does not reach this shadow root): rows scroll inside the form's height */
+      form[class$="-table"] {
+        display: block;
+        overflow: auto;
+        font-size: 12px;
+      }
+      form[class$="-table"] table {
+        border-collapse: collapse;
+        font-variant-numeric: tabular-nums;
+      }
+      form[class$="-table"] th,
+      form[class$="-table"] td {
+        white-space: nowrap;
+        overflow: hidden;
+        text-overflow: ellipsis;
+        max-width: 480px;
+        padding: 3px 8px 3px 0;
+        text-align: left;
+        border-bottom: 1px solid var(--jb-border, #dfe3ea);
+      }
+      form[class$="-table"] thead th {
+        position: sticky;
+        top: 0;
+        background: var(--jb-panel, #fff);
+      }
       .selected {
         font-size: 12px;
         color: var(--jb-accent, #3b5bdb);

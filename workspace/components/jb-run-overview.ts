@@ -1,19 +1,24 @@
 // <jb-run-overview>: the loaded runs, compact: one summary line (runs, devices, frames, failures), and a table
 // of the runs with their device, app, row counts and load errors, folded by default past 3 runs (the notebook
-// stays in view); each run has a remove button (a `remove-run` event the app acts on).
+// stays in view); each run has a remove button (a `remove-run` event the app acts on) and baseline / candidate
+// toggles (`mark-run`) that choose the two sides of a comparison; "Open compare" (`open-compare`) opens them.
 import { LitElement, css, html, nothing } from "lit";
 import { lostByTable } from "../../bundle/lost-lines";
 import { TABLE_NAMES } from "../../bundle/schema";
 import { openRunInPerfetto } from "../app/open-in-perfetto";
 import type { LoadedRun } from "../app/session";
 import type { SqlEngine } from "../db/engine";
+import { SIDES, type RunMarks, type Side } from "../app/url-state";
 
 export class JbRunOverview extends LitElement {
   static override properties = {
     runs: { attribute: false },
     engine: { attribute: false },
     perfetto: { state: true },
+    marks: { attribute: false },
   };
+  /** run ids marked as each side of a comparison */
+  declare marks: RunMarks;
   declare runs: LoadedRun[];
   declare engine: SqlEngine | undefined;
   /** run id -> why Open in Perfetto failed */
@@ -23,6 +28,17 @@ export class JbRunOverview extends LitElement {
     super();
     this.runs = [];
     this.perfetto = {};
+    this.marks = { baseline: [], candidate: [] };
+  }
+
+  /** Marks a run as one side, or unmarks it when it is that side already: `mark-run` {run, side}. */
+  private toggleMark(run: string, side: Side) {
+    const detail = { run, side: this.marks[side].includes(run) ? null : side };
+    this.dispatchEvent(new CustomEvent("mark-run", { detail, bubbles: true, composed: true }));
+  }
+
+  private openCompare() {
+    this.dispatchEvent(new CustomEvent("open-compare", { bubbles: true, composed: true }));
   }
 
   private openInPerfetto(run: LoadedRun) {
@@ -124,10 +140,30 @@ export class JbRunOverview extends LitElement {
       overflow-wrap: anywhere;
     }
     button.perfetto,
-    button.remove {
+    button.remove,
+    button.mark {
       font-size: 11px;
       white-space: nowrap;
       margin-left: 6px;
+    }
+    button.mark[aria-pressed="true"] {
+      font-weight: 600;
+      color: #fff;
+      border-color: transparent;
+    }
+    button.mark.baseline[aria-pressed="true"] {
+      background: #4575b4;
+    }
+    button.mark.candidate[aria-pressed="true"] {
+      background: #d73027;
+    }
+    .compare {
+      display: flex;
+      gap: 8px;
+      align-items: center;
+      margin-top: 6px;
+      font-size: 12px;
+      color: var(--jb-muted, #5d6678);
     }
     .warnings {
       color: var(--jb-warn, #b35c00);
@@ -161,7 +197,27 @@ export class JbRunOverview extends LitElement {
           </tbody>
         </table>
       </div>
+      ${runs.length >= 2 ? this.compareBar() : nothing}
     </details>`;
+  }
+
+  /** How many runs each side has, and the button that opens them in notebooks/compare.md. */
+  private compareBar() {
+    const [b, c] = [this.marks.baseline.length, this.marks.candidate.length];
+    const ready = b > 0 && c > 0;
+    return html`<div class="compare">
+      <button
+        class="open-compare"
+        ?disabled=${!ready}
+        @click=${this.openCompare}
+        title="open notebooks/compare.md with the marked runs as its two sides"
+      >
+        Open compare
+      </button>
+      <span
+        >${ready ? `${b} baseline, ${c} candidate` : "mark runs as baseline and candidate to compare them"}</span
+      >
+    </div>`;
   }
 
   /** One line for the collapsed list: how many runs, devices and frames, and how many runs failed. */
@@ -192,6 +248,22 @@ export class JbRunOverview extends LitElement {
         ${m?.synthetic ? html`<span class="badge synthetic" title="generated, not collected from a device">synthetic</span>` : nothing}
         ${m && !m.complete ? html`<span class="badge incomplete">incomplete</span>` : nothing}
         ${m && this.engine ? html`<button class="perfetto" @click=${() => this.openInPerfetto(run)}>Open in Perfetto</button>` : nothing}
+        ${
+          m
+            ? SIDES.map(
+                (side) =>
+                  html`<button
+                    class="mark ${side}"
+                    aria-pressed=${this.marks[side].includes(m.run_id) ? "true" : "false"}
+                    aria-label=${`${side} ${m.run_id}`}
+                    title=${`mark this run as a ${side} of a comparison`}
+                    @click=${() => this.toggleMark(m.run_id, side)}
+                  >
+                    ${side}
+                  </button>`,
+              )
+            : nothing
+        }
         <button
           class="remove"
           aria-label=${`remove ${run.label}`}
@@ -238,5 +310,9 @@ declare global {
   interface HTMLElementEventMap {
     /** <jb-run-overview>: the user asks to remove the run with this label */
     "remove-run": CustomEvent<string>;
+    /** <jb-run-overview>: mark a run (by run id) as a side of a comparison, or unmark it (side null) */
+    "mark-run": CustomEvent<{ run: string; side: Side | null }>;
+    /** <jb-run-overview>: open the marked runs in the compare notebook */
+    "open-compare": CustomEvent<undefined>;
   }
 }

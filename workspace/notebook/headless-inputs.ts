@@ -1,5 +1,5 @@
 // The `Inputs` builtin where there is no DOM (the headless runner, tests): the same calls as
-// @observablehq/inputs 0.12 (range, number, select, radio, checkbox, toggle, text, search), each returning an
+// @observablehq/inputs 0.12 (range, number, select, radio, checkbox, toggle, text, search, table), each returning an
 // EventTarget with a `value` that starts at the default @observablehq/inputs would give. `view(el)` reads
 // `value` and re-reads it on each "input" event, exactly as with the real elements, so a notebook's inputs
 // behave the same in both hosts; NotebookRuntime.setInput / `--set name=value` set `value` and dispatch "input".
@@ -115,6 +115,18 @@ export const headlessInputs = {
   },
   text(options?: InputOptions): HeadlessInput {
     return new StandIn("text", options?.value ?? "", options);
+  },
+  table(data: unknown, options?: InputOptions): HeadlessInput {
+    // Inputs.table's value is the chosen row (multiple: false; null until one is) or rows (every row while none
+    // is chosen, unless required is false). Chosen rows are not carried to a re-made table (offers() is false).
+    const rows = choicesOf(data);
+    const multiple = options?.multiple ?? true;
+    const none = !multiple ? null : options?.required === false ? [] : rows;
+    const input = new StandIn("table", options?.value !== undefined ? options.value : none, options, rows);
+    // the columns it shows, in order, for publish to draw the rows as the browser's table does
+    return Object.assign(input, {
+      columns: Array.isArray(options?.columns) ? options.columns.map(String) : undefined,
+    });
   },
   search(data: unknown, options?: InputOptions): HeadlessInput {
     // Inputs.search's value is the rows matching the query; the default (empty) query matches them all.

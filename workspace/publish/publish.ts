@@ -126,6 +126,21 @@ function renderTable(t: TableLike, label: string, ctx: PublishContext): string {
   return html + "</p></div>";
 }
 
+/** The rows of a headless Inputs.table stand-in (headless-inputs.ts) as a table, its chosen columns in order. */
+function tableInputRows(input: unknown): TableLike | undefined {
+  const o = input as { kind?: unknown; options?: unknown; columns?: unknown };
+  if (o.kind !== "table" || !Array.isArray(o.options)) return undefined;
+  const rows = o.options as Record<string, unknown>[];
+  const names = Array.isArray(o.columns)
+    ? (o.columns as string[])
+    : [...new Set(rows.flatMap((r) => (r && typeof r === "object" ? Object.keys(r) : [])))];
+  return {
+    numRows: rows.length,
+    schema: { fields: names.map((name) => ({ name, type: "" })) },
+    getChild: (name) => ({ get: (i) => rows[i]?.[name] }),
+  };
+}
+
 function addXmlns(root: Element) {
   const svgs = [
     ...(root.tagName.toLowerCase() === "svg" ? [root] : []),
@@ -182,7 +197,10 @@ export function renderDisplay(v: unknown, label: string, ctx: PublishContext): s
         return `<div class="md">${renderMarkdown(d.value.text, ctx.sanitize)}</div>`;
       case "input": {
         const lab = inputLabel(d.value as unknown as Record<string, unknown>) ?? "";
-        return `<div class="input"><span class="label">${escapeHtml(lab)}</span> <output>${escapeHtml(formatCell(d.value.value))}</output></div>`;
+        const input = `<div class="input"><span class="label">${escapeHtml(lab)}</span> <output>${escapeHtml(formatCell(d.value.value))}</output></div>`;
+        // A headless Inputs.table holds its rows: the page lists them, as the workspace's table does.
+        const rows = tableInputRows(d.value);
+        return rows ? input + renderTable(rows, label, ctx) : input;
       }
       case "node":
         if (typeof d.value.outerHTML === "string")

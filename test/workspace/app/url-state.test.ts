@@ -1,7 +1,14 @@
 // The workspace's URL state: notebook and runs written so a reload opens the same thing.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { runsParam, runsToWrite, withUrlState } from "../../../workspace/app/url-state";
+import {
+  markRun,
+  marksParam,
+  runsParam,
+  runsToWrite,
+  withUrlState,
+  type RunMarks,
+} from "../../../workspace/app/url-state";
 
 describe("withUrlState", () => {
   it.each([
@@ -60,5 +67,45 @@ describe("runsToWrite", () => {
     expect(runsToWrite(["samples/a/", "extra/x/"], ["samples/a/"])).toEqual(["samples/a", "extra/x"]);
     expect(runsToWrite(["samples/a/"], ["samples/a/", "samples/b/"])).toEqual(["samples/a"]);
     expect(runsToWrite([], ["samples/a/"])).toEqual([]);
+  });
+});
+
+describe("run marks (baseline and candidate)", () => {
+  it("are written beside the notebook and runs, and dropped once none is marked", () => {
+    const marks = { baseline: ["k9-r1", "k9-r2"], candidate: ["k9-upgraded"] };
+    expect(withUrlState("http://h/?engine=server", { notebook: "compare", marks })).toBe(
+      "http://h/?engine=server&notebook=compare&baseline=k9-r1,k9-r2&candidate=k9-upgraded",
+    );
+    expect(
+      withUrlState("http://h/?notebook=compare&baseline=a&candidate=b", {
+        notebook: "compare",
+        marks: { baseline: [], candidate: [] },
+      }),
+    ).toBe("http://h/?notebook=compare");
+    expect(withUrlState("http://h/?baseline=a", { notebook: "t" })).toBe("http://h/?notebook=t");
+  });
+
+  it("read back what was written, whatever the run ids hold", () => {
+    const id = fc.stringMatching(/^[a-z0-9/:._?&=%#+, -]{1,12}$/);
+    fc.assert(
+      fc.property(fc.uniqueArray(id, { maxLength: 6 }), fc.nat(6), (ids, cut) => {
+        const marks = { baseline: ids.slice(0, cut), candidate: ids.slice(cut) };
+        const href = withUrlState("http://h:1/?x=1", { notebook: "compare", marks });
+        expect(marksParam(new URL(href).search)).toEqual(marks);
+      }),
+    );
+  });
+
+  it("keep a run on one side at most, in the order marked", () => {
+    let marks: RunMarks = { baseline: [], candidate: [] };
+    marks = markRun(marks, "a", "baseline");
+    marks = markRun(marks, "b", "candidate");
+    marks = markRun(marks, "c", "baseline");
+    expect(marks).toEqual({ baseline: ["a", "c"], candidate: ["b"] });
+    marks = markRun(marks, "a", "candidate");
+    expect(marks).toEqual({ baseline: ["c"], candidate: ["b", "a"] });
+    expect(markRun(marks, "b", null)).toEqual({ baseline: ["c"], candidate: ["a"] });
+    // a hand-written URL naming a run on both sides: it stays a baseline
+    expect(marksParam("?baseline=a,b&candidate=b,c")).toEqual({ baseline: ["a", "b"], candidate: ["c"] });
   });
 });

@@ -3,6 +3,7 @@ import { JSDOM } from "jsdom";
 import { describe, expect, it } from "vitest";
 import { createNodePublishContext } from "../../../workspace/node/node-context";
 import { renderDisplay } from "../../../workspace/publish/publish";
+import { headlessInputs } from "../../../workspace/notebook/headless-inputs";
 
 const N = 25;
 const table = tableFromArrays({
@@ -44,8 +45,33 @@ describe("published tables", () => {
 
   it("writes a short table whole with its row count, no box", () => {
     const doc = rendered({ headRows: 30 });
-    expect(doc.querySelectorAll("tbody tr")).toHaveLength(25);
+    expect(doc.querySelectorAll<HTMLTableRowElement>("tbody tr")).toHaveLength(25);
     expect(doc.querySelector("input")).toBeNull();
     expect(doc.querySelector(".rows")!.textContent).toBe("25 rows");
+  });
+
+  it("lists a table input's rows, its chosen columns in order, under its label and value", () => {
+    const rows = [
+      { rank: 1, subject: "decodeStream", change: 4.5, key: "m1" },
+      { rank: 2, subject: "p90", change: 1.2, key: "f1" },
+    ];
+    const input = headlessInputs.table(rows, {
+      label: "what changed",
+      multiple: false,
+      columns: ["subject", "change"],
+    });
+    const provenance = { notebook: "t.md", runs: [], jankbookVersion: "0", generatedAt: "", inputs: [] };
+    const doc = new JSDOM(renderDisplay(input, "chosen", createNodePublishContext(provenance))).window
+      .document;
+    expect(doc.querySelector(".input")!.textContent!.trim()).toBe("what changed"); // nothing chosen
+    expect([...doc.querySelectorAll("th")].map((h) => h.textContent)).toEqual(["subject", "change"]);
+    expect(
+      [...doc.querySelectorAll<HTMLTableRowElement>("tbody tr")].map((r) =>
+        [...r.cells].map((c) => c.textContent),
+      ),
+    ).toEqual([
+      ["decodeStream", "4.5"],
+      ["p90", "1.2"],
+    ]);
   });
 });
