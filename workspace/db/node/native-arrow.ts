@@ -3,7 +3,13 @@
 // values under either engine. Built with the apache-arrow instance DuckDB-WASM's own results use
 // (docs/architecture.md).
 import { createRequire } from "node:module";
-import { DuckDBTypeId, type DuckDBResultReader, type DuckDBType, type DuckDBValue } from "@duckdb/node-api";
+import {
+  DuckDBTypeId,
+  type DuckDBDataChunk,
+  type DuckDBResultReader,
+  type DuckDBType,
+  type DuckDBValue,
+} from "@duckdb/node-api";
 import type * as ArrowModule from "apache-arrow";
 
 const arrow = createRequire(import.meta.url)("apache-arrow") as typeof ArrowModule;
@@ -111,22 +117,111 @@ function decimalVector(values: DuckDBValue[], type: ArrowModule.Decimal): ArrowM
   );
 }
 
+type FixedArray =
+  | Int8Array
+  | Int16Array
+  | Int32Array
+  | BigInt64Array
+  | Uint8Array
+  | Uint16Array
+  | Uint32Array
+  | BigUint64Array
+  | Float32Array
+  | Float64Array;
+type FixedArrayType = { new (n: number): FixedArray };
+
+/** DuckDB types whose vectors hold their values in a typed array, as Arrow's buffers do. */
+const FIXED_WIDTH: Partial<Record<DuckDBTypeId, FixedArrayType>> = {
+  [DuckDBTypeId.TINYINT]: Int8Array,
+  [DuckDBTypeId.SMALLINT]: Int16Array,
+  [DuckDBTypeId.INTEGER]: Int32Array,
+  [DuckDBTypeId.BIGINT]: BigInt64Array,
+  [DuckDBTypeId.UTINYINT]: Uint8Array,
+  [DuckDBTypeId.USMALLINT]: Uint16Array,
+  [DuckDBTypeId.UINTEGER]: Uint32Array,
+  [DuckDBTypeId.UBIGINT]: BigUint64Array,
+  [DuckDBTypeId.FLOAT]: Float32Array,
+  [DuckDBTypeId.DOUBLE]: Float64Array,
+};
+
+/** What a chunk's vector holds at run time (@duckdb/node-api 1.5 keeps the typed array and validity unexported). */
+interface VectorInternals {
+  items?: unknown;
+  validity?: { itemValid(i: number): boolean };
+  getItem(i: number): unknown;
+}
+
+/** The reader's chunks, or null when this @duckdb/node-api keeps them otherwise (the row path is then taken). */
+function chunksOf(reader: DuckDBResultReader): DuckDBDataChunk[] | null {
+  const chunks = (reader as unknown as { chunks?: unknown }).chunks;
+  return Array.isArray(chunks) ? (chunks as DuckDBDataChunk[]) : null;
+}
+
+/**
+ * A fixed-width column copied chunk by chunk into one typed array, as Arrow stores it. Going through a JS value per
+ * row (a BigInt each for BIGINT) took gigabytes for a ten-million-row result; this takes its bytes. Null when a
+ * chunk's vector does not hold the typed array expected.
+ */
+function fixedWidthVector(
+  chunks: DuckDBDataChunk[],
+  column: number,
+  rows: number,
+  type: Any,
+  Array: FixedArrayType,
+): ArrowModule.Vector | null {
+  const data = new Array(rows);
+  const valid = new Uint8Array(Math.ceil(rows / 8));
+  let nulls = 0;
+  let at = 0;
+  for (const chunk of chunks) {
+    const n = chunk.rowCount;
+    const v = chunk.getColumnVector(column) as unknown as VectorInternals;
+    if (!(v.items instanceof Array) || !v.validity) return null;
+    data.set((v.items as FixedArray).subarray(0, n) as never, at);
+    for (let i = 0; i < n; i++, at++)
+      if (v.validity.itemValid(i)) valid[at >> 3]! |= 1 << (at & 7);
+      else nulls++;
+  }
+  return arrow.makeVector(
+    arrow.makeData({ type, length: rows, nullCount: nulls, nullBitmap: valid, data } as never),
+  );
+}
+
+/** One column's values, chunk by chunk (the reader's getColumns() would convert every column of the result). */
+function columnValues(chunks: DuckDBDataChunk[], column: number): DuckDBValue[] {
+  const out: DuckDBValue[] = [];
+  for (const chunk of chunks) {
+    const v = chunk.getColumnVector(column);
+    for (let i = 0; i < chunk.rowCount; i++) out.push(v.getItem(i));
+  }
+  return out;
+}
+
+/** A column through one JS value per row: every type the typed-array path does not cover. */
+function rowVector(values: DuckDBValue[], duckType: DuckDBType, type: Any): ArrowModule.Vector {
+  return arrow.DataType.isDecimal(type)
+    ? decimalVector(values, type as ArrowModule.Decimal)
+    : arrow.vectorFromArray(
+        values.map((v) => jsOf(v, duckType)),
+        type,
+      );
+}
+
 /** The whole result as one Arrow table. */
 export function resultToArrow(reader: DuckDBResultReader): ArrowModule.Table {
   const names = reader.columnNames();
   const types = reader.columnTypes();
-  const columns = reader.getColumns();
+  if (names.length === 0) return new arrow.Table();
+  const chunks = chunksOf(reader);
+  const rows = chunks?.reduce((n, c) => n + c.rowCount, 0) ?? 0;
+  let all: DuckDBValue[][] | undefined;
+  const values = (i: number) => (chunks ? columnValues(chunks, i) : ((all ??= reader.getColumns())[i] ?? []));
   const vectors: Record<string, ArrowModule.Vector> = {};
   names.forEach((name, i) => {
     const type = arrowTypeOf(types[i]!, name);
-    const values = columns[i] ?? [];
-    vectors[name] = arrow.DataType.isDecimal(type)
-      ? decimalVector(values, type as ArrowModule.Decimal)
-      : arrow.vectorFromArray(
-          values.map((v) => jsOf(v, types[i]!)),
-          type,
-        );
+    const fixed = FIXED_WIDTH[types[i]!.typeId];
+    const fast = chunks && fixed ? fixedWidthVector(chunks, i, rows, type, fixed) : null;
+    vectors[name] = fast ?? rowVector(values(i), types[i]!, type);
   });
-  if (names.length === 0) return new arrow.Table();
   return new arrow.Table(vectors);
 }
