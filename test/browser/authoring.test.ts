@@ -88,7 +88,7 @@ describe("authoring in Chromium", () => {
     // By hand: each cell with the paragraph that introduces it swaps places; the title and intro stay on top.
     const a = OVERVIEW.indexOf("First, the runs that are loaded");
     const b = OVERVIEW.indexOf("The jank budget:");
-    const c = OVERVIEW.indexOf("Times count from each run's first frame");
+    const c = OVERVIEW.indexOf("```sql id=frame_counts"); // the next cell, with no paragraph of its own
     const unitA = OVERVIEW.slice(a, b);
     const unitB = OVERVIEW.slice(b, c);
     const expected =
@@ -169,7 +169,7 @@ describe("authoring in Chromium", () => {
     await page.locator("jb-notebook .toolbar").click({ position: { x: 600, y: 5 } });
     await expect
       .poll(() => notebookText(page))
-      .toContain("whether the device flagged the frame as janky.\n\nEdited by hand.\n```ts\nplot(");
+      .toContain("and no spike is lost).\n\nEdited by hand.\n```sql id=frame_times");
     expect(await page.locator("jb-notebook .prose p", { hasText: "Edited by hand." }).count()).toBe(1);
     expect(await page.locator("jb-notebook .block.cell .error").count()).toBe(0);
     expect(errors).toEqual([]);
