@@ -12,6 +12,11 @@ import { SAMPLES_DIR, runNotebookFile } from "../../../workspace/node/headless";
 
 const DEFAULTS = "the paper's parameters, each written once: notebooks read them and the results carry them";
 const COLUMN_READERS = "column readers for cells and notebooks' own code, not an analysis";
+// A comparison has two sides, not one run: it is its own notebook, opened from the runs table's baseline and
+// candidate marks (docs/compare.md), not a cell to insert into another notebook.
+const COMPARE = "two sides, not one run's analysis: notebooks/compare.md, opened from the runs table's marks";
+const COMPARE_SIDES = "how `jankbook compare` and the compare notebook pick their sides";
+const COMPARE_STATISTICS = "the statistics under compareRuns";
 const HELPERS: Record<string, string> = {
   "common.PLAUSIBLE_FRAMES_SQL": "a SQL fragment for notebooks' own frame queries",
   "common.bigint64": COLUMN_READERS,
@@ -33,6 +38,29 @@ const HELPERS: Record<string, string> = {
   "dune.similarityWeights":
     "run by deviationLabels; the similarity entry draws its result (similarityWeightsPlot)",
   "diagdroid.defaults": DEFAULTS,
+  "diagdroid.anomalyIssues": "run by anomalyReport: the anomalous-groups entry prints its issues",
+  "diagdroid.issueOf": "which issue a group belongs to, for notebooks that link a group to its issue",
+  "dune.smallestFlaggingGroup": "run by deviationLabels, which says when a group is too small to flag",
+  "compare.compareRuns": COMPARE,
+  "compare.COMPARE_ANALYSES": COMPARE,
+  "compare.compareMetric": COMPARE,
+  "compare.COMPARE_DEFAULTS": COMPARE,
+  "compare.whatChanged": COMPARE,
+  "compare.whatChangedPlot": COMPARE,
+  "compare.whatChangedListPlot": COMPARE,
+  "compare.regressions": COMPARE,
+  "compare.rankRows": COMPARE,
+  "compare.differentialProfile": COMPARE,
+  "compare.differentialFlamePlot": COMPARE,
+  "compare.differentialFlameRows": COMPARE,
+  "compare.parseRunFilter": COMPARE_SIDES,
+  "compare.matchesFilter": COMPARE_SIDES,
+  "compare.checkSides": COMPARE_SIDES,
+  "compare.mannWhitney": COMPARE_STATISTICS,
+  "compare.cliffsDelta": COMPARE_STATISTICS,
+  "compare.benjaminiHochberg": COMPARE_STATISTICS,
+  "compare.bootstrapRuns": COMPARE_STATISTICS,
+  "compare.bootstrapBlocks": COMPARE_STATISTICS,
   "draw.defaults": DEFAULTS,
   "dune.defaults": DEFAULTS,
 };
@@ -87,7 +115,8 @@ describe("the DiagDroid entry's τ and context clustering distance", () => {
   // 2 substitutions); c0 and c2 are 4 edits from any 3-frame stack.
   it("at the paper's τ = 500 ms and distance 2: four groups, Transportr's filter queue first with 4 slow cases", async () => {
     const text = await report({});
-    expect(groups(text)).toEqual(["c5", "c0", "c3", "c2"]);
+    // issue by issue: the filter queue (c5) with the group it waited behind (c2) is the first issue
+    expect(groups(text)).toEqual(["c5", "c2", "c0", "c3"]);
     expect(text).toContain("4.   cases of queuing time ≥ 500ms: 4");
   });
   it("distance 3 merges the OpenLaw contexts and the 3-frame stacks: two groups", async () => {
@@ -95,7 +124,7 @@ describe("the DiagDroid entry's τ and context clustering distance", () => {
   });
   it("τ = 280 ms adds SyncService (Me 300 ms) and a fifth slow filter case", async () => {
     const text = await report({ tau: "280" });
-    expect(groups(text)).toEqual(["c5", "c0", "c3", "c2", "c6"]);
+    expect(groups(text)).toEqual(["c5", "c2", "c0", "c3", "c6"]);
     expect(text).toContain("4.   cases of queuing time ≥ 280ms: 5");
     expect(text).not.toContain("≥ 500ms");
   });
