@@ -102,17 +102,17 @@ describe("jankbook collect against the simulated phone", () => {
     expect(col(tasks, "executor_id")).toEqual(order.map((t) => t.executor_id));
     expect(col(tasks, "thread_name")).toEqual(order.map((t) => t.thread_name));
 
-    // The OpenLaw culprit really waited > 500 ms on a capacity-1 AsyncTask executor (DiagDroid §6.2).
+    // The OpenLaw culprit: list loads (c1) on a capacity-1 AsyncTask executor, the one of a re-created fragment
+    // waiting > 500 ms behind the network update (DiagDroid §6.1, Figure 5); the first load starts beside it.
     const openlaw = truth.cases.find((c) => c.case === "openlaw")!.culprit as { task_ids: number[] };
     const ids = col(tasks, "task_id").map(Number);
-    for (const id of openlaw.task_ids) {
+    const waits = openlaw.task_ids.map((id) => {
       const i = ids.indexOf(id);
-      const wait =
-        (tasks.getChild("started")!.get(i) as bigint) - (tasks.getChild("scheduled")!.get(i) as bigint);
-      expect(wait).toBeGreaterThan(500_000_000n);
       expect(tasks.getChild("pool_capacity")!.get(i)).toBe(1);
       expect(tasks.getChild("category")!.get(i)).toBe("async_task");
-    }
+      return (tasks.getChild("started")!.get(i) as bigint) - (tasks.getChild("scheduled")!.get(i) as bigint);
+    });
+    expect(waits.some((w) => w > 500_000_000n)).toBe(true);
     // Heap: dumpsys meminfo at the start and every 5 s; each java_heap_alloc is the phone's figure at that Uptime.
     const heap = bundle.tables.get("heap_samples")! as unknown as T;
     const kinds = col(heap, "kind");

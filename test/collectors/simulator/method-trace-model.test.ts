@@ -37,8 +37,26 @@ describe("simMethodTrace", () => {
     expect(t.calls.every((c) => c.enterRecorded && c.exitRecorded)).toBe(true);
     // frames: doFrame + performTraversals; tasks: the task's method, inside a dispatch method except on pools
     const sim = timeline.sim;
-    const pooled = sim.tasks.filter((k) => k.category === "thread_pool_executor").length;
-    expect(rows.length).toBe(2 * sim.frames.length + 2 * sim.tasks.length - pooled);
+    // a thread runs one thing at a time: work that starts while its thread is busy (a main-thread message during a
+    // frame) is not traced; the rest is, two calls each, one for a task on a pool (no dispatch method around it)
+    const work = [
+      ...sim.frames.map((f) => ({ tid: sim.pid, start: f.handle_input, end: f.sync_queued, calls: 2 })),
+      ...sim.tasks.map((k) => ({
+        tid: k.tid,
+        start: k.started,
+        end: k.ended,
+        calls: k.category === "thread_pool_executor" ? 1 : 2,
+      })),
+    ].sort((a, b) => a.start - b.start);
+    const busyUntil = new Map<number, number>();
+    let expectedCalls = 0;
+    for (const w of work) {
+      if (w.start < (busyUntil.get(w.tid) ?? -Infinity)) continue;
+      busyUntil.set(w.tid, w.end);
+      expectedCalls += w.calls;
+    }
+    expect(expectedCalls).toBeGreaterThan(2 * sim.frames.length);
+    expect(rows.length).toBe(expectedCalls);
     expect(trace.events.numRows).toBe(2 * rows.length);
     expect(Number(trace.properties["num-method-calls"])).toBe(trace.events.numRows);
     expect(trace.threads.find((th) => th.id === sim.pid)?.name).toBe("main");
