@@ -12,7 +12,11 @@ import { main } from "../../cli/main";
 import type { HeadlessResult } from "../../workspace/node/headless";
 import { parseNotebook } from "../../workspace/notebook/format";
 import { hasGlob, matchRunNames } from "../../workspace/notebook/runs";
+import { createNativeEngine } from "../../workspace/db/node/duckdb-native";
+import { snapshotNotebook } from "../../workspace/notebook/snapshot";
 import { sharedHeadless } from "./shared-headless";
+import { differences } from "./snapshot-diff";
+import { unfinishedCells } from "./notebook-paths";
 
 export const CASES_DIR = join(import.meta.dirname, "../../notebooks/cases");
 export const CASE_NOTEBOOKS = readdirSync(CASES_DIR)
@@ -54,25 +58,35 @@ const loadErrors = (r: HeadlessResult) =>
 const failedCells = (r: HeadlessResult) =>
   r.failedCells.map((c) => `${c.name ?? c.defines.join(",")}: ${c.error}`);
 
-/** For each notebook named: its checks pass on its runs; on its healthy runs its findings fail, its guards pass. */
+/** For each notebook named: its checks pass on its runs, on DuckDB-WASM and native DuckDB alike, every cell with
+ * the same value on both (the engines' parity for the case notebooks: test/workspace/db/native-parity.test.ts has
+ * the others); on its healthy runs its findings fail, its guards pass. */
 export function describeCases(names: string[]): void {
   const headless = sharedHeadless();
+  const nativeHeadless = sharedHeadless(createNativeEngine);
 
   describe.each(names)("%s", (name) => {
     const nb = join(CASES_DIR, name);
     let passed: string[] = [];
-    it("on its runs: every check passes", async () => {
+    it("on its runs: every check passes, and every cell has the same value on both engines", async () => {
       const r = await headless(nb);
+      const native = await nativeHeadless(nb);
       try {
-        expect(loadErrors(r)).toEqual([]);
-        expect(failedCells(r)).toEqual([]);
-        expect(r.failedChecks.map((c) => `${c.name}: ${c.detail}`)).toEqual([]);
+        for (const x of [r, native]) {
+          expect(loadErrors(x)).toEqual([]);
+          expect(failedCells(x)).toEqual([]);
+          expect(x.failedChecks.map((c) => `${c.name}: ${c.detail}`)).toEqual([]);
+        }
         expect(r.checks.length).toBeGreaterThan(0);
         passed = r.checks.filter((c) => c.ok).map((c) => c.name);
+        const [a, b] = [await snapshotNotebook(r.runtime), await snapshotNotebook(native.runtime)];
+        expect(unfinishedCells(a)).toEqual([]);
+        expect(differences(a, b, "", [], 20, ["wasm", "native"])).toEqual([]);
       } finally {
         await r.close();
+        await native.close();
       }
-    }, 180_000);
+    }, 240_000);
 
     it("on its healthy runs: every finding-check fails, every guard passes, no run or cell fails", async () => {
       const r = await headless(nb, { runs: healthyRuns(nb) });

@@ -6,11 +6,14 @@ import { quoteIdent, type SqlEngine } from "../../workspace/db/engine";
 import { createNodeEngine } from "../../workspace/db/node/duckdb-node";
 import { runNotebookFile, type HeadlessOptions, type HeadlessResult } from "../../workspace/node/headless";
 
-/** Registers the suite's beforeAll/afterAll; returns runNotebookFile on the suite's engine. */
-export function sharedHeadless(): (path: string, options?: HeadlessOptions) => Promise<HeadlessResult> {
+/** Registers the suite's beforeAll/afterAll; returns runNotebookFile on the suite's engine (DuckDB-WASM unless
+ * another is made by `create`, e.g. the native engine). */
+export function sharedHeadless(
+  create: () => Promise<SqlEngine> = createNodeEngine,
+): (path: string, options?: HeadlessOptions) => Promise<HeadlessResult> {
   let shared: SqlEngine | undefined;
   beforeAll(async () => {
-    shared = await createNodeEngine();
+    shared = await create();
   }, 120_000);
   afterAll(() => shared?.close());
   return async (path, options = {}) => {
