@@ -3,7 +3,6 @@
 // one DuckDB-WASM's results come from: the dual-package hazard, docs/architecture.md).
 import { createRequire } from "node:module";
 import createDOMPurify from "dompurify";
-import { JSDOM } from "jsdom";
 import { parseHTML } from "linkedom";
 import { Table, tableToIPC } from "apache-arrow";
 import type { PublishContext, PublishProvenance } from "../publish/publish";
@@ -14,9 +13,14 @@ const require = createRequire(import.meta.url);
 let sanitizer: Sanitize | undefined;
 
 export const nodeSanitize: Sanitize = (html, kind) => {
-  sanitizer ??= createSanitize(
-    createDOMPurify(new JSDOM("").window as unknown as Window & typeof globalThis),
-  );
+  // jsdom is loaded on first use: it costs more start-up than anything else a `jankbook run` loads, and a run that
+  // writes no HTML and renders no prose never needs it
+  if (!sanitizer) {
+    const { JSDOM } = require("jsdom") as typeof import("jsdom");
+    sanitizer = createSanitize(
+      createDOMPurify(new JSDOM("").window as unknown as Window & typeof globalThis),
+    );
+  }
   return sanitizer(html, kind);
 };
 
