@@ -35,7 +35,8 @@ export class TrackEvents {
   readonly rows = new SliceBuilder();
   readonly counters: CounterRow[] = [];
   readonly processes = new Map<number, ProcessRow>();
-  readonly threads = new Map<number, ThreadRow>();
+  /** thread descriptors' names by pid and tid: one tid may be a thread of two processes (pid namespaces) */
+  readonly threads = new Map<string, ThreadRow>();
   private tracks = new Map<number, Track>();
   private synthetic = new SyntheticTracks(this.tracks);
   /** open slice rows per track uuid, innermost last */
@@ -105,7 +106,7 @@ export class TrackEvents {
     track.pid = pid;
     track.tid = tid;
     track.name ??= name;
-    if (name !== null) this.threads.set(tid, { tid, name, pid });
+    if (name !== null) this.threads.set(`${pid}|${tid}`, { tid, name, pid });
   }
 
   /** One TrackEvent at `ts` (trace clock); `defaultTrack` from the sequence's TrackEventDefaults, `thread` the

@@ -54,7 +54,7 @@ describe("Perfetto diff-test traces: investigation tables", () => {
     expect(d.system.packageOf("system_server", 1000)).toBeNull();
   });
 
-  // parsing/tests.py test_sched_blocked_reason_symbolized: blocked_function on the D rows, caller 2 not interned
+  // parsing/tests.py test_sched_blocked_reason_symbolized_sched_blocked_reason_function: blocked_function on the D rows, caller 2 not interned
   // stays null, a later D interval of thread 100 gets its own function.
   it("sched_blocked_reason_symbolized: blocked function on each D interval", () => {
     const d = decodePerfetto(fixture("sched_blocked_reason_symbolized"));
@@ -101,7 +101,7 @@ describe("Perfetto diff-test traces: investigation tables", () => {
     expect(at("oom_score_adj").map((r) => r[1])).toEqual([300, 300]);
   });
 
-  // metrics/network/netperf_metric.textproto's five cpu_frequency events (its test asserts a metric built on them).
+  // metrics/network/tests.py test_netperf_metric: netperf_metric.textproto's five cpu_frequency events (its test asserts a metric built on them).
   it("netperf_metric: cpu_frequency into per-CPU cpufreq counters", () => {
     const imp = importPerfetto(fixture("netperf_metric"), "t", "r");
     const freq = rowsOf(imp.tables.counter_samples)

@@ -1,0 +1,162 @@
+// Perfetto's trace-processor diff tests for track_event (google/perfetto test/trace_processor/diff_tests/parser/
+// track_event and metrics/graphics, Apache-2.0): which track, thread and process each event lands on, and counters.
+// Traces encoded with protoc or synth_common (test/fixtures/SOURCES.md); expected tables are the tests' CSVs. The
+// list of every diff test used is difftests-list.test.ts.
+import { describe, expect, it } from "vitest";
+import { importPerfetto } from "../../../collectors/import/perfetto";
+import { sliceRows } from "../../../collectors/sources/perfetto/rows";
+import { csv, decode, fixture, named, q, threadTable } from "./difftest-csv";
+
+describe("trace processor diff tests: track_event", () => {
+  it("test_incremental_counter_sequences: deltas add up per sequence", () => {
+    const d = decode("incremental_counter_sequences");
+    expect(d.rows.counters.map((c) => [c.ts, c.value.toFixed(6)].join(","))).toEqual(
+      csv(`
+        "ts","value"
+        100,100.000000
+        150,50.000000
+        200,110.000000
+        250,55.000000`),
+    );
+  });
+
+  it("test_track_event_tracks_slices: which track each event lands on", () => {
+    const d = decode("track_event_tracks");
+    // jankbook's slices: a thread's slice carries tid, thread name and pid, no track; a process or named track's
+    // carries the pid and the track's name (a process track is named by its process). TP's columns map to
+    // (track ?? process, thread, pid); processes p1 and p2 share pid 5.
+    const got = sliceRows(d.rows.sliceColumns!).map((s) =>
+      [s.track, s.thread_name, s.ts, s.dur, s.name].map(q).join(","),
+    );
+    const tp = csv(`
+      "track","process","thread","thread_process","ts","dur","category","name"
+      "[NULL]","[NULL]","t1","p1",1000,0,"cat","event1_on_t1"
+      "[NULL]","[NULL]","t2","p1",2000,0,"cat","event1_on_t2"
+      "[NULL]","[NULL]","t2","p1",3000,0,"cat","event2_on_t2"
+      "[NULL]","p1","[NULL]","[NULL]",4000,0,"cat","event1_on_p1"
+      "async","p1","[NULL]","[NULL]",5000,0,"cat","event1_on_async"
+      "async2","p1","[NULL]","[NULL]",5100,100,"cat","event1_on_async2"
+      "async3","[NULL]","t2","p1",6000,0,"cat","event1_on_async3"
+      "[NULL]","[NULL]","t1","p1",6000,0,"cat","event3_on_t1"
+      "[NULL]","[NULL]","t3","p1",11000,0,"cat","event1_on_t3"
+      "[NULL]","p2","[NULL]","[NULL]",21000,0,"cat","event1_on_p2"
+      "[NULL]","[NULL]","t4","p2",22000,0,"cat","event1_on_t4"
+      "Default Track","[NULL]","[NULL]","[NULL]",30000,0,"cat","event1_on_t1"
+      "[NULL]","p2","[NULL]","[NULL]",31000,0,"cat","event2_on_p2"
+      "[NULL]","[NULL]","t4","p2",32000,0,"cat","event2_on_t4"
+      "event_and_track_async3","p1","[NULL]","[NULL]",40000,0,"cat","event_and_track_async3"`).map((l) => {
+      const [track, proc, thread, , ts, dur, , name] = l.split(",");
+      const named = track !== '"[NULL]"' ? track : thread === '"[NULL]"' ? proc : '"[NULL]"';
+      // Differences: thread descriptors t1 and t3 both name tid 1 of pid 5: trace processor keeps two threads,
+      // jankbook one thread named by the last (t3). The async3 track under thread t2 is a named track here, without
+      // the thread.
+      const t = thread === '"t1"' ? '"t3"' : name === '"event1_on_async3"' ? '"[NULL]"' : thread;
+      return [named, t, ts, dur, name].join(",");
+    });
+    expect(got.sort()).toEqual(tp.sort());
+    expect(sliceRows(d.rows.sliceColumns!).every((s) => s.pid === 5 || s.track === "Default Track")).toBe(
+      true,
+    );
+  });
+
+  // One tid in two processes (pid namespaces): two threads, each slice on its own.
+  it("test_track_event_same_tids_threads and test_track_event_same_tids_slices: tid 1 of pid 5 and tid 1 of pid 10", () => {
+    const d = decode("track_event_same_tids");
+    // TP also lists the unnamed main threads 5 and 10, which jankbook's threads table leaves out.
+    expect(threadTable(d.rows.threads, d.rows.processes)).toEqual(
+      named(
+        csv(`
+        "tid","pid","pname","tname"
+        1,5,"[NULL]","t1"
+        1,10,"[NULL]","t2"
+        5,5,"[NULL]","[NULL]"
+        10,10,"[NULL]","[NULL]"`),
+      ),
+    );
+    const tp = csv(`
+      "track","process","thread","thread_process","ts","dur","category","name"
+      "[NULL]","[NULL]","t1","[NULL]",1000,0,"cat","name1"
+      "[NULL]","[NULL]","t2","[NULL]",2000,0,"cat","name2"`).map((l) => {
+      const [, , thread, , ts, dur, , name] = l.split(",");
+      return [thread, ts, dur, name].join(",");
+    });
+    const row = (s: { thread_name: unknown; ts: unknown; dur: unknown; name: unknown }) =>
+      [s.thread_name, Number(s.ts), Number(s.dur), s.name].map((v) => q(v as string | number)).join(",");
+    expect(sliceRows(d.rows.sliceColumns!).map(row)).toEqual(tp);
+    // The bundle's slices table resolves the thread the same way (column-tables.ts).
+    const imp = importPerfetto(fixture("track_event_same_tids"), "t.pftrace", "r");
+    const slices = imp.tables.slices!.toArray().map((r: { toJSON(): Record<string, unknown> }) => r.toJSON());
+    expect(slices.map((s) => row(s as never))).toEqual(tp);
+    expect(slices.map((s) => s.pid)).toEqual([5, 10]);
+  });
+
+  it("test_track_event_instant_slices: TYPE_INSTANT and legacy I and R land on the default track's thread", () => {
+    const d = decode("track_event_instant");
+    expect(
+      sliceRows(d.rows.sliceColumns!).map((s) =>
+        [s.track, s.thread_name, s.ts, s.dur, s.category?.replace("track_event:", ""), s.name]
+          .map(q)
+          .join(","),
+      ),
+    ).toEqual(
+      csv(`
+        "track","thread","ts","dur","category","name"
+        "[NULL]","t1",1000,0,"cat","instant_on_t1"
+        "[NULL]","t1",2000,0,"cat","legacy_instant_on_t1"
+        "[NULL]","t1",3000,0,"cat","legacy_mark_on_t1"`),
+    );
+  });
+
+  it("test_track_event_with_atrace_separate_tracks: track_event and atrace slices of one thread", () => {
+    const d = decode("track_event_with_atrace_separate_tracks");
+    // Trace processor's category is NULL for the atrace slice; jankbook's is "atrace".
+    expect(
+      sliceRows(d.rows.sliceColumns!).map((s) =>
+        [s.thread_name, s.ts, s.dur, s.category === "atrace" ? null : s.category?.slice(12), s.name]
+          .map(q)
+          .join(","),
+      ),
+    ).toEqual(
+      csv(`
+        "thread","ts","dur","category","name"
+        "t1",10000,1000,"cat","event1"
+        "t1",20000,8000,"cat","event2"
+        "t1",21000,8000,"[NULL]","atrace"`),
+    );
+  });
+
+  it("test_track_event_counters_slices and test_track_event_counters_counters: slices, and the TYPE_COUNTER samples", () => {
+    const d = decode("track_event_counters");
+    expect(
+      sliceRows(d.rows.sliceColumns!).map((s) => [s.thread_name, s.ts, s.dur, s.name].map(q).join(",")),
+    ).toEqual(
+      csv(`
+        "thread","ts","dur","name"
+        "t1",1000,100,"event1_on_t1"
+        "t1",2000,200,"event2_on_t1"
+        "t1",2000,200,"event3_on_t1"
+        "t1",4000,0,"event4_on_t1"
+        "t4",4000,100,"event1_on_t3"
+        "t1",4300,0,"float_counter_on_t1"
+        "t1",4500,0,"float_counter_on_t1"`),
+    );
+    expect(d.rows.processes.map((p) => [p.pid, p.name])).toEqual([[5, "Browser"]]);
+    // Trace processor's counter rows from TYPE_COUNTER events. Its others ride on slices (extra_counter_values,
+    // thread_time_absolute_us), which jankbook does not read (docs/perfetto.md).
+    expect(d.rows.counters.map((c) => [q(c.name), c.ts, c.value.toFixed(6)].join(","))).toEqual(
+      csv(`
+        "counter_name","ts","value"
+        "MySizeCounter",3000,1024.000000
+        "MySizeCounter",3100,2048.000000
+        "MyDoubleCounter",4200,3.141593`),
+    );
+  });
+
+  it("test_android_jank_cuj: an unnamed track is named by its earliest event, not the first in the file", () => {
+    const d = decode("android_jank_cuj");
+    const cuj = sliceRows(d.rows.sliceColumns!).filter((s) => s.track?.startsWith("J<"));
+    // FT#beginVsync#10 (ts 7) comes first in the file on track 321, J<FIRST_CUJ> (ts 5) first in time.
+    expect(cuj.find((s) => s.name === "FT#beginVsync#10" && s.ts === 7)?.track).toBe("J<FIRST_CUJ>");
+    expect(cuj.find((s) => s.name === "FT#beginVsync#10" && s.ts === 12)?.track).toBe("J<SHADE_ROW_EXPAND>");
+  });
+});
