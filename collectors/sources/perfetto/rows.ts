@@ -63,7 +63,11 @@ export function threadAt(
  * all). A row that names its process (a track_event thread track's pid) takes that process's lifetime of the tid
  * instead: one tid may be a thread of two processes at once (pid namespaces; trace processor's
  * test_track_event_same_tids_slices). */
-export function lifeAt(lives: { from: number[]; pids: ArrayLike<number | null> }, ts: number, pid = NaN): number {
+export function lifeAt(
+  lives: { from: number[]; pids: ArrayLike<number | null> },
+  ts: number,
+  pid = NaN,
+): number {
   let k = 0;
   while (k + 1 < lives.from.length && lives.from[k + 1]! <= ts) k++;
   if (pid !== pid || lives.pids[k] === pid) return k;
