@@ -10,6 +10,7 @@ const TP = "test/collectors/perfetto/trace-processor-difftests.test.ts";
 const TE = "test/collectors/perfetto/trace-processor-difftests-track-event.test.ts";
 const PD = "test/collectors/perfetto/perfetto-difftests.test.ts";
 const TABLES = "test/collectors/perfetto/perfetto-difftests-tables.test.ts";
+const KM = "test/collectors/perfetto/trace-processor-difftests-kernel-markers.test.ts";
 const SYSTRACE = "test/collectors/systrace/systrace-import.test.ts";
 
 interface DiffTest {
@@ -282,6 +283,32 @@ export const DIFF_TESTS: DiffTest[] = [
     SYSTRACE,
     "test_sched_blocked_systrace_sched_blocked_reason",
     "systrace: D states and their caller",
+  ),
+  T(
+    "parser/parsing/tests.py",
+    TABLES,
+    "test_sched_blocked_proto_sched_blocked_reason",
+    "io_wait on each D interval",
+  ),
+  // Drivers' tracing_mark_write events (atrace slices and counters)
+  T(
+    "parser/process_tracking/tests.py",
+    KM,
+    "test_slice_with_pid_sde_tracing_mark_write",
+    "sde begin/end slices",
+  ),
+  T("parser/parsing/tests.py", KM, "test_slice_mdss_tracing_mark_write", "mdss begin/end slices"),
+  T(
+    "parser/parsing/tests.py",
+    KM,
+    "test_kernel_tmw_counter_process_counter_and_track",
+    "g2d counters in the payload's process",
+  ),
+  T(
+    "parser/parsing/tests.py",
+    KM,
+    "test_kernel_dpu_tmw_counter_process_counter_and_track",
+    "dpu counters written by another thread keep the payload's pid",
   ),
   // Device, packages, CPU, binder
   T("parser/parsing/tests.py", TABLES, "test_config_metadata", "system_info: device, release and API level"),
