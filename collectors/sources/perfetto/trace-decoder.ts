@@ -382,6 +382,8 @@ export class PerfettoDecoder {
       w.push(
         `${slices.malformed} atrace markers not understood, e.g. ${JSON.stringify(slices.firstMalformed)}`,
       );
+    if (this.tracks.asyncWithoutId)
+      w.push(`${this.tracks.asyncWithoutId} legacy async track_events without an id skipped`);
     if (this.tracks.missingInterned)
       w.push(
         `${this.tracks.missingInterned} track_event names or categories referring to interned ids never defined`,

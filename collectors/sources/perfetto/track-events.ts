@@ -9,7 +9,7 @@ import {
   type TrackShape,
 } from "./event-track";
 import type { Interned } from "./interned";
-import { LEGACY_TYPES, counterDescriptor, readLegacy, type Legacy } from "./legacy-event";
+import { LEGACY_TYPES, counterDescriptor, legacyAsyncTrack, readLegacy, type Legacy } from "./legacy-event";
 import { ProtoReader, WIRE_LEN, WIRE_VARINT } from "./proto-reader";
 import type { CounterRow, ProcessRow, ThreadRow } from "./rows";
 import { SliceBuilder } from "./slice-builder";
@@ -49,6 +49,8 @@ export class TrackEvents {
   private readonly unnamed: number;
   unmatchedEnds = 0;
   missingInterned = 0;
+  /** legacy async events with no id to put them on a track (trace processor drops them too) */
+  asyncWithoutId = 0;
 
   constructor(private readonly strings: StringTable) {
     this.unnamed = strings.text("[unnamed]");
@@ -151,7 +153,7 @@ export class TrackEvents {
       else if (f === 6 && wt === WIRE_LEN) legacy = readLegacy(this.sub.enter(r));
       else r.skip(wt);
     }
-    const track = eventTrack(
+    let track = eventTrack(
       {
         uuid,
         hasType: type !== 0,
@@ -176,6 +178,19 @@ export class TrackEvents {
     }
     if (name < 0) name = this.name(nameIid, interned);
     const cat = this.category(interned, cat1);
+    if (legacy && LEGACY_TYPES[legacy.phase] === type) {
+      // A legacy async event: on the track its id names, not its thread's.
+      const pid = this.pidOf(track);
+      const a = legacyAsyncTrack(legacy, this.strings.get(name), this.strings.get(cat), pid);
+      if (a === undefined) return void this.asyncWithoutId++;
+      if (a !== null)
+        track = this.synthetic.key(a.kind, {
+          name: this.strings.get(name),
+          pid: a.pid,
+          tid: null,
+          parent: null,
+        });
+    }
     switch (type) {
       case 1: {
         let stack = this.stacks.get(track);

@@ -235,6 +235,12 @@ export const DIFF_TESTS: DiffTest[] = [
     "MONOTONIC primary clock: both clocks land on CLOCK_MONOTONIC",
   ),
   T(
+    "parser/track_event/tests.py",
+    TE,
+    "test_legacy_async_event",
+    "legacy async S/F nest on the track of their global id and name; T/p steps are instants",
+  ),
+  T(
     "metrics/graphics/tests.py",
     TE,
     "test_android_jank_cuj",

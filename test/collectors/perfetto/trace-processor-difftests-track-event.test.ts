@@ -5,7 +5,9 @@
 import { describe, expect, it } from "vitest";
 import { importPerfetto } from "../../../collectors/import/perfetto";
 import { sliceRows } from "../../../collectors/sources/perfetto/rows";
+import { decodePerfetto } from "../../../collectors/sources/perfetto/trace-decoder";
 import { csv, decode, fixture, named, q, threadTable } from "./difftest-csv";
+import { trace, type Field } from "./pb";
 
 describe("trace processor diff tests: track_event", () => {
   it("test_incremental_counter_sequences: deltas add up per sequence", () => {
@@ -150,6 +152,82 @@ describe("trace processor diff tests: track_event", () => {
         "MySizeCounter",3100,2048.000000
         "MyDoubleCounter",4200,3.141593`),
     );
+  });
+
+  it("test_legacy_async_event: S/F nest on the track the global id and name give; T and p are its steps", () => {
+    const d = decode("legacy_async_event");
+    // Trace processor's rows (one per arg; the args are not kept here): track "name1", no process or thread. The
+    // two S come from two threads' sequences; one global id puts them on one track, where each F closes the
+    // innermost.
+    const tp = csv(`
+      "track","process","thread","thread_process","ts","dur","category","name"
+      "name1","[NULL]","[NULL]","[NULL]",1000,7000,"cat","name1"
+      "name1","[NULL]","[NULL]","[NULL]",2000,1000,"cat","name1"
+      "name1","[NULL]","[NULL]","[NULL]",3000,0,"cat","name1"
+      "name1","[NULL]","[NULL]","[NULL]",5000,0,"cat","name1"`);
+    const got = sliceRows(d.rows.sliceColumns!).map((s) =>
+      [s.track, null, s.thread_name, null, s.ts, s.dur, s.category?.replace("track_event:", ""), s.name]
+        .map(q)
+        .join(","),
+    );
+    expect(got).toEqual(tp);
+    expect(sliceRows(d.rows.sliceColumns!).every((s) => s.pid === null)).toBe(true);
+  });
+
+  it("legacy async ids: a local_id is its process's, a nestable b/e pair is keyed by category, no id is dropped", () => {
+    // Worked by hand from track_event_event_importer.h: two processes' b/e with local_id 7 are two tracks; an 'n'
+    // without any id is skipped and counted.
+    const seq = (id: number, pid: number, tid: number): Field[] => [
+      { f: 10, v: id },
+      { f: 8, v: 0 },
+      // incremental_state_cleared: the descriptor's thread becomes the sequence's
+      { f: 41, v: 1 },
+      {
+        f: 60,
+        m: [
+          { f: 1, v: id },
+          {
+            f: 4,
+            m: [
+              { f: 1, v: pid },
+              { f: 2, v: tid },
+              { f: 5, s: `t${tid}` },
+            ],
+          },
+        ],
+      },
+    ];
+    const ev = (id: number, ts: number, phase: string, name: string, local?: number): Field[] => [
+      { f: 10, v: id },
+      { f: 8, v: ts },
+      {
+        f: 11,
+        m: [
+          { f: 22, s: "cat" },
+          { f: 23, s: name },
+          {
+            f: 6,
+            m: [{ f: 2, v: phase.charCodeAt(0) }, ...(local === undefined ? [] : [{ f: 10, v: local }])],
+          },
+        ],
+      },
+    ];
+    const d = decodePerfetto(
+      trace([
+        seq(1, 100, 101),
+        seq(2, 200, 201),
+        ev(1, 10, "b", "load", 7),
+        ev(2, 12, "b", "load", 7),
+        ev(1, 15, "e", "load", 7),
+        ev(2, 30, "e", "load", 7),
+        ev(1, 40, "n", "orphan"),
+      ]),
+    );
+    expect(sliceRows(d.rows.sliceColumns!).map((s) => [s.ts, s.dur, s.pid, s.depth, s.track])).toEqual([
+      [10, 5, 100, 0, "load"],
+      [12, 18, 200, 0, "load"],
+    ]);
+    expect(d.warnings).toContain("1 legacy async track_events without an id skipped");
   });
 
   it("test_android_jank_cuj: an unnamed track is named by its earliest event, not the first in the file", () => {
