@@ -16,11 +16,19 @@ export interface Legacy {
   idScope: string | null;
 }
 
-// CounterDescriptor (counter_descriptor.proto): unit_multiplier 4, is_incremental 5.
-export function counterDescriptor(m: ProtoReader, track: { multiplier?: number; incremental?: boolean }) {
+// Names trace processor gives unnamed counter tracks of a built-in type (CounterDescriptor.BuiltinCounterType:
+// COUNTER_THREAD_TIME_NS 1, COUNTER_THREAD_INSTRUCTION_COUNT 2).
+const BUILTIN_COUNTERS: Record<number, string> = { 1: "thread_time", 2: "thread_instruction_count" };
+
+// CounterDescriptor (counter_descriptor.proto): type 1, unit_multiplier 4, is_incremental 5.
+export function counterDescriptor(
+  m: ProtoReader,
+  track: { name: string | null; multiplier?: number; incremental?: boolean },
+) {
   while (m.more()) {
     const t = m.tag();
-    if (t === 32) track.multiplier = m.int64();
+    if (t === 8) track.name ??= BUILTIN_COUNTERS[m.varint()] ?? null;
+    else if (t === 32) track.multiplier = m.int64();
     else if (t === 40) track.incremental = m.varint() !== 0;
     else m.skip(t & 7);
   }

@@ -12,6 +12,7 @@ import type { Interned } from "./interned";
 import { LEGACY_TYPES, counterDescriptor, legacyAsyncTrack, readLegacy, type Legacy } from "./legacy-event";
 import { ProtoReader, WIRE_LEN, WIRE_VARINT } from "./proto-reader";
 import type { CounterRow, ProcessRow, ThreadRow } from "./rows";
+import { newExtra, readExtraCounter, type ExtraCounterTracks } from "./extra-counters";
 import { SliceBuilder } from "./slice-builder";
 import type { StringTable } from "./string-table";
 
@@ -51,6 +52,8 @@ export class TrackEvents {
   missingInterned = 0;
   /** legacy async events with no id to put them on a track (trace processor drops them too) */
   asyncWithoutId = 0;
+  /** extra counter values with no track uuid at their index */
+  extraWithoutTrack = 0;
 
   constructor(private readonly strings: StringTable) {
     this.unnamed = strings.text("[unnamed]");
@@ -119,6 +122,7 @@ export class TrackEvents {
     interned: Interned,
     defaultTrack: number | null,
     thread: SequenceThread | null,
+    extraDefaults: ExtraCounterTracks | null = null,
   ): void {
     let type = 0;
     let uuid: number | null = null;
@@ -134,6 +138,7 @@ export class TrackEvents {
     if (cats.length) cats.length = 0;
     let value: number | null = null;
     let legacy: Legacy | null = null;
+    let extra: ExtraCounterTracks | null = null;
     while (r.more()) {
       const t = r.tag();
       const f = t >>> 3;
@@ -151,8 +156,11 @@ export class TrackEvents {
       else if (f === 30 && wt === WIRE_VARINT) value = r.int64();
       else if (f === 44 && wt === 1) value = r.double();
       else if (f === 6 && wt === WIRE_LEN) legacy = readLegacy(this.sub.enter(r));
+      else if (f === 12 || f === 31 || f === 45 || f === 46)
+        readExtraCounter(r, f, wt, (extra ??= newExtra()));
       else r.skip(wt);
     }
+    if (extra) this.extraCounters(ts, extra, extraDefaults, interned);
     let track = eventTrack(
       {
         uuid,
@@ -208,19 +216,34 @@ export class TrackEvents {
         this.slice(ts, 0, name, this.stacks.get(track)?.length ?? 0, cat, track);
         return;
       case 4:
-        if (value !== null) {
-          const t = this.tracks.get(track);
-          if (t?.multiplier !== undefined) value *= t.multiplier;
-          // Incremental counters carry deltas: the value is the sequence's running total (trace processor's
-          // track_event_tokenizer.cc, IncrementAndGetTrackEventValue).
-          if (t?.incremental) interned.totals.set(track, (value += interned.totals.get(track) ?? 0));
-          this.counters.push({ ts, pid: null, name: "", value });
-          this.counterTrack.push(track);
-        }
+        if (value !== null) this.counter(ts, track, value, interned);
         return;
       default:
         return;
     }
+  }
+
+  private counter(ts: number, track: number, value: number, interned: Interned) {
+    const t = this.tracks.get(track);
+    if (t?.multiplier !== undefined) value *= t.multiplier;
+    // Incremental counters carry deltas: the value is the sequence's running total (trace processor's
+    // track_event_tokenizer.cc, IncrementAndGetTrackEventValue).
+    if (t?.incremental) interned.totals.set(track, (value += interned.totals.get(track) ?? 0));
+    this.counters.push({ ts, pid: null, name: "", value });
+    this.counterTrack.push(track);
+  }
+
+  /** Counter values riding on an event, each on the track at its index in the event's own uuids, else in the
+   * sequence's TrackEventDefaults (track_event.proto extra_counter_values / extra_double_counter_values). */
+  private extraCounters(ts: number, e: ExtraCounterTracks, d: ExtraCounterTracks | null, interned: Interned) {
+    const ints = e.intTracks.length ? e.intTracks : (d?.intTracks ?? []);
+    const doubles = e.doubleTracks.length ? e.doubleTracks : (d?.doubleTracks ?? []);
+    e.ints.forEach((v, i) =>
+      i < ints.length ? this.counter(ts, ints[i]!, v, interned) : this.extraWithoutTrack++,
+    );
+    e.doubles.forEach((v, i) =>
+      i < doubles.length ? this.counter(ts, doubles[i]!, v, interned) : this.extraWithoutTrack++,
+    );
   }
 
   /** The string id of an interned name; "[unnamed]" when there is none. */

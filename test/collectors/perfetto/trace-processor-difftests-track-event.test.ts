@@ -127,7 +127,7 @@ describe("trace processor diff tests: track_event", () => {
     );
   });
 
-  it("test_track_event_counters_slices and test_track_event_counters_counters: slices, and the TYPE_COUNTER samples", () => {
+  it("test_track_event_counters_slices and test_track_event_counters_counters: slices, TYPE_COUNTER and extra counter values", () => {
     const d = decode("track_event_counters");
     expect(
       sliceRows(d.rows.sliceColumns!).map((s) => [s.thread_name, s.ts, s.dur, s.name].map(q).join(",")),
@@ -143,14 +143,36 @@ describe("trace processor diff tests: track_event", () => {
         "t1",4500,0,"float_counter_on_t1"`),
     );
     expect(d.rows.processes.map((p) => [p.pid, p.name])).toEqual([[5, "Browser"]]);
-    // Trace processor's counter rows from TYPE_COUNTER events. Its others ride on slices (extra_counter_values,
-    // thread_time_absolute_us), which jankbook does not read (docs/perfetto.md).
-    expect(d.rows.counters.map((c) => [q(c.name), c.ts, c.value.toFixed(6)].join(","))).toEqual(
-      csv(`
-        "counter_name","ts","value"
-        "MySizeCounter",3000,1024.000000
-        "MySizeCounter",3100,2048.000000
-        "MyDoubleCounter",4200,3.141593`),
+    // Trace processor's counters: TYPE_COUNTER events, and extra_counter_values riding on slices on the tracks the
+    // event or its sequence's TrackEventDefaults name (thread_time incremental, in µs × 1000). Its t4 rows come from
+    // Chrome's deprecated thread_time_absolute_us / thread_instruction_count_absolute, not read here.
+    const tp = csv(`
+      "counter_name","process","thread","thread_process","unit","ts","value"
+      "thread_time","[NULL]","t1","Browser","ns",1000,1000000.000000
+      "thread_time","[NULL]","t1","Browser","ns",1100,1010000.000000
+      "thread_time","[NULL]","t1","Browser","ns",2000,2000000.000000
+      "thread_time","[NULL]","t1","Browser","ns",2000,2010000.000000
+      "thread_time","[NULL]","t1","Browser","ns",2200,2020000.000000
+      "thread_time","[NULL]","t1","Browser","ns",2200,2030000.000000
+      "MySizeCounter","[NULL]","[NULL]","[NULL]","bytes",3000,1024.000000
+      "MySizeCounter","[NULL]","[NULL]","[NULL]","bytes",3100,2048.000000
+      "thread_time","[NULL]","t1","Browser","ns",4000,2040000.000000
+      "MySizeCounter","[NULL]","[NULL]","[NULL]","bytes",4000,1024.000000
+      "thread_time","[NULL]","t4","Browser","[NULL]",4000,10000.000000
+      "thread_instruction_count","[NULL]","t4","Browser","[NULL]",4000,20.000000
+      "thread_time","[NULL]","t4","Browser","[NULL]",4100,15000.000000
+      "thread_instruction_count","[NULL]","t4","Browser","[NULL]",4100,25.000000
+      "MyDoubleCounter","[NULL]","[NULL]","[NULL]","[NULL]",4200,3.141593
+      "MyDoubleCounter","[NULL]","[NULL]","[NULL]","[NULL]",4300,0.500000
+      "MySizeCounter","[NULL]","[NULL]","[NULL]","bytes",4500,4096.000000
+      "MyDoubleCounter","[NULL]","[NULL]","[NULL]","[NULL]",4500,2.718280`)
+      .filter((l) => !l.includes('"t4"'))
+      .map((l) => {
+        const [name, , , proc, , ts, value] = l.split(",");
+        return [name, proc === '"Browser"' ? 5 : "-", ts, value].join(",");
+      });
+    expect(d.rows.counters.map((c) => [q(c.name), c.pid ?? "-", c.ts, c.value.toFixed(6)].join(","))).toEqual(
+      tp,
     );
   });
 
