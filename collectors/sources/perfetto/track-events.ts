@@ -62,6 +62,7 @@ export class TrackEvents {
   /** One TrackDescriptor; returns the thread it describes (which becomes its sequence's thread), if any. */
   descriptor(r: ProtoReader): SequenceThread | null {
     let uuid = 0;
+    let mergeNone = false;
     const track: Track = { name: null, pid: null, tid: null, parent: null };
     while (r.more()) {
       const t = r.tag();
@@ -73,8 +74,13 @@ export class TrackEvents {
       else if (f === 3 && wt === WIRE_LEN) this.process(r.message(), track);
       else if (f === 4 && wt === WIRE_LEN) this.thread(r.message(), track);
       else if (f === 8 && wt === WIRE_LEN) counterDescriptor(r.message(), track);
+      else if (f === 15 && wt === WIRE_VARINT) mergeNone = r.varint() === 2;
       else r.skip(wt);
     }
+    // A uuid described again keeps its first name, or takes the last one with SIBLING_MERGE_BEHAVIOR_NONE; a
+    // descriptor without a name never clears one (track_descriptor.proto, on the name field).
+    const prev = this.tracks.get(uuid);
+    if (prev?.name != null && (track.name === null || !mergeNone)) track.name = prev.name;
     this.tracks.set(uuid, track);
     return track.tid !== null && track.pid !== null ? { pid: track.pid, tid: track.tid } : null;
   }
@@ -307,7 +313,8 @@ export class TrackEvents {
     for (let i = 0; i < this.sliceTrack.length; i++) {
       const uuid = this.sliceTrack[i]!;
       const t = this.tracks.get(uuid);
-      if (!t || t.name || t.parent === null || t.tid !== null) continue;
+      // Thread tracks and process tracks (a pid, no parent) are named by their thread and process.
+      if (!t || t.name || t.tid !== null || (t.parent === null && t.pid !== null)) continue;
       const k = first.get(uuid);
       if (k === undefined || ts[i]! < ts[k]!) first.set(uuid, i);
     }

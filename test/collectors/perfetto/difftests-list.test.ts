@@ -237,6 +237,24 @@ export const DIFF_TESTS: DiffTest[] = [
   T(
     "parser/track_event/tests.py",
     TE,
+    "test_track_event_name_resolution",
+    "a re-sent descriptor keeps its first name; an unnamed root track is named by its first event",
+  ),
+  T(
+    "parser/track_event/tests.py",
+    TE,
+    "test_track_event_name_resolution_extended",
+    "SIBLING_MERGE_BEHAVIOR_NONE takes the last name; a name sent after the event still names an unnamed track",
+  ),
+  T(
+    "parser/track_event/tests.py",
+    TE,
+    "test_track_event_name_resolution_null_override",
+    "a descriptor without a name does not clear one",
+  ),
+  T(
+    "parser/track_event/tests.py",
+    TE,
     "test_legacy_async_event",
     "legacy async S/F nest on the track of their global id and name; T/p steps are instants",
   ),

@@ -252,6 +252,36 @@ describe("trace processor diff tests: track_event", () => {
     expect(d.warnings).toContain("1 legacy async track_events without an id skipped");
   });
 
+  // jankbook has no track table: each test's track names are compared with the names its slices carry (the
+  // extended test's "Parent" track has no slice of its own).
+  it("test_track_event_name_resolution, test_track_event_name_resolution_extended, test_track_event_name_resolution_null_override: names of re-sent descriptors", () => {
+    const names = (trace: string) =>
+      [...new Set(sliceRows(decode(trace).rows.sliceColumns!).map((s) => q(s.track)))].sort();
+    expect(names("track_event_name_resolution")).toEqual(
+      csv(`
+        "name"
+        "Before Event"
+        "Event Name"
+        "Second Name"`),
+    );
+    expect(names("track_event_name_resolution_extended")).toEqual(
+      csv(`
+        "name","is_root"
+        "After Event",1
+        "Child Event",0
+        "Event Name",1
+        "Parent",1
+        "Second Name",1`)
+        .map((l) => l.split(",")[0]!)
+        .filter((n) => n !== '"Parent"'),
+    );
+    expect(names("track_event_name_resolution_null_override")).toEqual(
+      csv(`
+        "name"
+        "First Name"`),
+    );
+  });
+
   it("test_android_jank_cuj: an unnamed track is named by its earliest event, not the first in the file", () => {
     const d = decode("android_jank_cuj");
     const cuj = sliceRows(d.rows.sliceColumns!).filter((s) => s.track?.startsWith("J<"));
