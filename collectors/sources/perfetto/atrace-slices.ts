@@ -102,7 +102,9 @@ export class AtraceSlices {
   begin(ts: number, tid: number, pid: number, name: number): void {
     let stack = this.stacks.get(tid);
     if (!stack) this.stacks.set(tid, (stack = []));
-    stack.push(this.slices.push(ts, NaN, pid, tid, stack.length, name, this.atrace, -1));
+    // B|0 names no process (trace processor's SystraceParser: tgid 0 leaves the thread's own): the slice takes the
+    // thread's pid.
+    stack.push(this.slices.push(ts, NaN, pid > 0 ? pid : NaN, tid, stack.length, name, this.atrace, -1));
   }
 
   /** `E` logged by thread `tid`: closes its innermost open slice. */
@@ -152,7 +154,8 @@ export class AtraceSlices {
     this.slices.end(open, ts);
   }
 
-  private bad(buf: string) {
+  /** A marker that cannot be read, counted with the first one's text for the import's warnings. */
+  bad(buf: string): void {
     this.malformed++;
     if (this.firstMalformed === null) this.firstMalformed = buf.slice(0, 80);
   }

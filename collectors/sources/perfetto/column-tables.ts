@@ -36,11 +36,12 @@ function threadLookup({ names: threadNames, pids, reused }: ThreadsByTid) {
     if (tid >= 0 && tid < 65536) reusedBy[tid] = 1;
     lives.set(tid, { from: l.from, name: l.names.map(intern), pid: l.pids.map((p) => p ?? NaN) });
   }
-  /** [name index, pid] of a reused tid's row at `ts`, or null when the tid is not reused */
-  const at = (tid: number, ts: number): [number, number] | null => {
+  /** [name index, pid] of a reused tid's row at `ts` (in process `pid` when the row names one), or null when the
+   * tid is not reused */
+  const at = (tid: number, ts: number, pid = NaN): [number, number] | null => {
     const l = lives.get(tid);
     if (!l) return null;
-    const k = lifeAt({ from: l.from, names: [], pids: [] }, ts);
+    const k = lifeAt({ from: l.from, pids: l.pid }, ts, pid);
     return [l.name[k]!, l.pid[k]!];
   };
   return { names, nameOf, nameBy, pidBy, reusedBy, at };
@@ -61,7 +62,7 @@ export function sliceTable(c: SliceColumns, runId: string): Table {
       threadName[i] = nameBy[tid]!;
       pid[i] = p === p ? p : pidBy[tid]!;
     } else {
-      const life = at(tid, c.ts[i]!);
+      const life = at(tid, c.ts[i]!, p);
       threadName[i] = life ? life[0] : (nameOf.get(tid) ?? -1);
       pid[i] = p === p ? p : life ? life[1] : (c.pids.get(tid) ?? NaN);
     }

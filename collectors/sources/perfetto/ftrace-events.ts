@@ -8,6 +8,7 @@ import { BinderTransactions, F_BINDER_RECEIVED, F_BINDER_TRANSACTION } from "./b
 import { BlockedReasons } from "./blocked-reasons";
 import { CpuPower, F_CPU_FREQUENCY, F_CPU_IDLE } from "./cpu-power";
 import { readCompactSched } from "./compact-sched";
+import { isKernelMarker, readKernelMarker } from "./kernel-markers";
 import {
   CpuQueue,
   FREE,
@@ -235,7 +236,21 @@ export class FtraceEvents {
         this.blocked.event(body, ts);
         return;
       default:
+        if (isKernelMarker(kind)) return this.kernelMarker(q, ts, tid, kind, body);
         this.skipped.set(kind, (this.skipped.get(kind) ?? 0) + 1);
+    }
+  }
+
+  // A driver's tracing_mark_write (kernel-markers.ts) queued as the atrace marker it stands for.
+  private kernelMarker(q: CpuQueue, ts: number, tid: number, kind: number, body: ProtoReader) {
+    const m = readKernelMarker(kind, body);
+    const S = this.strings;
+    if (m === null) this.slices.bad(`ftrace event ${kind} without a B/E/C/I marker type`);
+    else if (m.phase === "B") q.push(ts, PRINT_BEGIN, tid, m.pid, 0, S.text(m.name), -1);
+    else if (m.phase === "E") q.push(ts, PRINT_END, tid, 0, 0, -1, -1);
+    else {
+      const text = m.phase === "C" ? `C|${m.pid}|${m.name}|${m.value}` : `I|${m.pid}|${m.name}`;
+      q.push(ts, PRINT_OTHER, tid, 0, 0, S.text(text), -1);
     }
   }
 

@@ -46,23 +46,35 @@ export interface ThreadLives {
   pids: (number | null)[];
 }
 
-/** The thread name and pid of `tid` at `ts`. */
+/** The thread name and pid of `tid` at `ts` (in process `pid` when the row names one). */
 export function threadAt(
   c: ThreadsByTid,
   tid: number,
   ts: number,
+  pid: number | null = null,
 ): { name: string | null; pid: number | null } {
   const lives = c.reused?.get(tid);
   if (!lives) return { name: c.names.get(tid) ?? null, pid: c.pids.get(tid) ?? null };
-  const k = lifeAt(lives, ts);
+  const k = lifeAt(lives, ts, pid ?? NaN);
   return { name: lives.names[k]!, pid: lives.pids[k]! };
 }
 
-/** Index of the lifetime a row at `ts` belongs to. */
-export function lifeAt(lives: ThreadLives, ts: number): number {
+/** Index of the lifetime a row at `ts` belongs to: the last begun at or before it (the first when it precedes them
+ * all). A row that names its process (a track_event thread track's pid) takes that process's lifetime of the tid
+ * instead: one tid may be a thread of two processes at once (pid namespaces; trace processor's
+ * test_track_event_same_tids_slices). */
+export function lifeAt(
+  lives: { from: number[]; pids: ArrayLike<number | null> },
+  ts: number,
+  pid = NaN,
+): number {
   let k = 0;
   while (k + 1 < lives.from.length && lives.from[k + 1]! <= ts) k++;
-  return k;
+  if (pid !== pid || lives.pids[k] === pid) return k;
+  let other = -1;
+  for (let j = 0; j < lives.from.length; j++)
+    if (lives.pids[j] === pid && (other < 0 || lives.from[j]! <= ts)) other = j;
+  return other < 0 ? k : other;
 }
 
 /** One typed array per slice column (the Perfetto importer's: a system trace has millions): NaN for a null dur, pid
@@ -91,11 +103,12 @@ export function sliceRows(c: SliceColumns): SliceRow[] {
   const num = (v: number) => (Number.isNaN(v) ? null : v);
   return Array.from({ length: c.length }, (_, i) => {
     const tid = num(c.tid[i]!);
-    const t = tid === null ? null : threadAt(c, tid, c.ts[i]!);
+    const own = num(c.pid[i]!);
+    const t = tid === null ? null : threadAt(c, tid, c.ts[i]!, own);
     return {
       ts: c.ts[i]!,
       dur: num(c.dur[i]!),
-      pid: num(c.pid[i]!) ?? t?.pid ?? null,
+      pid: own ?? t?.pid ?? null,
       tid,
       thread_name: t?.name ?? null,
       name: c.strings[c.name[i]!]!,

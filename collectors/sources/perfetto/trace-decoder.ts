@@ -11,6 +11,7 @@ import { PACKET_KIND_NAMES, finishRows } from "./trace-finish";
 import { PerfettoFormatError, ProtoReader, WIRE_LEN } from "./proto-reader";
 import type { CounterRow, TraceRows } from "./rows";
 import { TraceSplitter } from "./trace-splitter";
+import { newExtra, readExtraCounter, type ExtraCounterTracks } from "./extra-counters";
 import { readProcessTree } from "./process-tree";
 import { readProcessStats } from "./process-stats";
 import { SystemInfo } from "./system-info";
@@ -43,6 +44,8 @@ interface Sequence {
   interned: Interned;
   clockId: number | null;
   defaultTrack: number | null;
+  /** TrackEventDefaults' extra counter track uuids */
+  extraTracks: ExtraCounterTracks | null;
   valid: boolean;
   /** the thread a thread descriptor on this sequence declared (kept across incremental-state clears) */
   thread: SequenceThread | null;
@@ -200,6 +203,7 @@ export class PerfettoDecoder {
           interned: newInterned(),
           clockId: null,
           defaultTrack: null,
+          extraTracks: null,
           valid: false,
           thread: null,
           kernelSymbols: new Map(),
@@ -210,6 +214,7 @@ export class PerfettoDecoder {
       seq.interned = newInterned();
       seq.clockId = null;
       seq.defaultTrack = null;
+      seq.extraTracks = null;
       seq.valid = true;
       seq.kernelSymbols = new Map();
     }
@@ -248,6 +253,7 @@ export class PerfettoDecoder {
           seq.interned,
           seq.defaultTrack,
           seq.thread,
+          seq.extraTracks,
         );
         return;
       case 60: {
@@ -300,10 +306,14 @@ export class PerfettoDecoder {
       const t = r.tag();
       if (t === 58 << 3) seq.clockId = r.varint();
       else if (t === ((11 << 3) | WIRE_LEN)) {
+        // New TrackEventDefaults replace the old (track_uuid 11, extra counter uuids 31 and 45).
         const d = r.message();
+        seq.extraTracks = null;
         while (d.more()) {
           const dt = d.tag();
           if (dt === 88) seq.defaultTrack = d.varint();
+          else if (dt >>> 3 === 31 || dt >>> 3 === 45)
+            readExtraCounter(d, dt >>> 3, dt & 7, (seq.extraTracks ??= newExtra()));
           else d.skip(dt & 7);
         }
       } else r.skip(t & 7);
@@ -382,6 +392,12 @@ export class PerfettoDecoder {
       w.push(
         `${slices.malformed} atrace markers not understood, e.g. ${JSON.stringify(slices.firstMalformed)}`,
       );
+    if (this.tracks.extraWithoutTrack)
+      w.push(
+        `${this.tracks.extraWithoutTrack} track_event extra counter values without a counter track skipped`,
+      );
+    if (this.tracks.asyncWithoutId)
+      w.push(`${this.tracks.asyncWithoutId} legacy async track_events without an id skipped`);
     if (this.tracks.missingInterned)
       w.push(
         `${this.tracks.missingInterned} track_event names or categories referring to interned ids never defined`,

@@ -9,9 +9,10 @@ import {
   type TrackShape,
 } from "./event-track";
 import type { Interned } from "./interned";
-import { LEGACY_TYPES, counterDescriptor, readLegacy, type Legacy } from "./legacy-event";
+import { LEGACY_TYPES, counterDescriptor, legacyAsyncTrack, readLegacy, type Legacy } from "./legacy-event";
 import { ProtoReader, WIRE_LEN, WIRE_VARINT } from "./proto-reader";
 import type { CounterRow, ProcessRow, ThreadRow } from "./rows";
+import { newExtra, readExtraCounter, type ExtraCounterTracks } from "./extra-counters";
 import { SliceBuilder } from "./slice-builder";
 import type { StringTable } from "./string-table";
 
@@ -35,7 +36,8 @@ export class TrackEvents {
   readonly rows = new SliceBuilder();
   readonly counters: CounterRow[] = [];
   readonly processes = new Map<number, ProcessRow>();
-  readonly threads = new Map<number, ThreadRow>();
+  /** thread descriptors' names by pid and tid: one tid may be a thread of two processes (pid namespaces) */
+  readonly threads = new Map<string, ThreadRow>();
   private tracks = new Map<number, Track>();
   private synthetic = new SyntheticTracks(this.tracks);
   /** open slice rows per track uuid, innermost last */
@@ -48,6 +50,10 @@ export class TrackEvents {
   private readonly unnamed: number;
   unmatchedEnds = 0;
   missingInterned = 0;
+  /** legacy async events with no id to put them on a track (trace processor drops them too) */
+  asyncWithoutId = 0;
+  /** extra counter values with no track uuid at their index */
+  extraWithoutTrack = 0;
 
   constructor(private readonly strings: StringTable) {
     this.unnamed = strings.text("[unnamed]");
@@ -56,6 +62,7 @@ export class TrackEvents {
   /** One TrackDescriptor; returns the thread it describes (which becomes its sequence's thread), if any. */
   descriptor(r: ProtoReader): SequenceThread | null {
     let uuid = 0;
+    let mergeNone = false;
     const track: Track = { name: null, pid: null, tid: null, parent: null };
     while (r.more()) {
       const t = r.tag();
@@ -67,8 +74,13 @@ export class TrackEvents {
       else if (f === 3 && wt === WIRE_LEN) this.process(r.message(), track);
       else if (f === 4 && wt === WIRE_LEN) this.thread(r.message(), track);
       else if (f === 8 && wt === WIRE_LEN) counterDescriptor(r.message(), track);
+      else if (f === 15 && wt === WIRE_VARINT) mergeNone = r.varint() === 2;
       else r.skip(wt);
     }
+    // A uuid described again keeps its first name, or takes the last one with SIBLING_MERGE_BEHAVIOR_NONE; a
+    // descriptor without a name never clears one (track_descriptor.proto, on the name field).
+    const prev = this.tracks.get(uuid);
+    if (prev?.name != null && (track.name === null || !mergeNone)) track.name = prev.name;
     this.tracks.set(uuid, track);
     return track.tid !== null && track.pid !== null ? { pid: track.pid, tid: track.tid } : null;
   }
@@ -105,7 +117,7 @@ export class TrackEvents {
     track.pid = pid;
     track.tid = tid;
     track.name ??= name;
-    if (name !== null) this.threads.set(tid, { tid, name, pid });
+    if (name !== null) this.threads.set(`${pid}|${tid}`, { tid, name, pid });
   }
 
   /** One TrackEvent at `ts` (trace clock); `defaultTrack` from the sequence's TrackEventDefaults, `thread` the
@@ -116,6 +128,7 @@ export class TrackEvents {
     interned: Interned,
     defaultTrack: number | null,
     thread: SequenceThread | null,
+    extraDefaults: ExtraCounterTracks | null = null,
   ): void {
     let type = 0;
     let uuid: number | null = null;
@@ -131,6 +144,7 @@ export class TrackEvents {
     if (cats.length) cats.length = 0;
     let value: number | null = null;
     let legacy: Legacy | null = null;
+    let extra: ExtraCounterTracks | null = null;
     while (r.more()) {
       const t = r.tag();
       const f = t >>> 3;
@@ -148,9 +162,12 @@ export class TrackEvents {
       else if (f === 30 && wt === WIRE_VARINT) value = r.int64();
       else if (f === 44 && wt === 1) value = r.double();
       else if (f === 6 && wt === WIRE_LEN) legacy = readLegacy(this.sub.enter(r));
+      else if (f === 12 || f === 31 || f === 45 || f === 46)
+        readExtraCounter(r, f, wt, (extra ??= newExtra()));
       else r.skip(wt);
     }
-    const track = eventTrack(
+    if (extra) this.extraCounters(ts, extra, extraDefaults, interned);
+    let track = eventTrack(
       {
         uuid,
         hasType: type !== 0,
@@ -175,6 +192,19 @@ export class TrackEvents {
     }
     if (name < 0) name = this.name(nameIid, interned);
     const cat = this.category(interned, cat1);
+    if (legacy && LEGACY_TYPES[legacy.phase] === type) {
+      // A legacy async event: on the track its id names, not its thread's.
+      const pid = this.pidOf(track);
+      const a = legacyAsyncTrack(legacy, this.strings.get(name), this.strings.get(cat), pid);
+      if (a === undefined) return void this.asyncWithoutId++;
+      if (a !== null)
+        track = this.synthetic.key(a.kind, {
+          name: this.strings.get(name),
+          pid: a.pid,
+          tid: null,
+          parent: null,
+        });
+    }
     switch (type) {
       case 1: {
         let stack = this.stacks.get(track);
@@ -192,19 +222,34 @@ export class TrackEvents {
         this.slice(ts, 0, name, this.stacks.get(track)?.length ?? 0, cat, track);
         return;
       case 4:
-        if (value !== null) {
-          const t = this.tracks.get(track);
-          if (t?.multiplier !== undefined) value *= t.multiplier;
-          // Incremental counters carry deltas: the value is the sequence's running total (trace processor's
-          // track_event_tokenizer.cc, IncrementAndGetTrackEventValue).
-          if (t?.incremental) interned.totals.set(track, (value += interned.totals.get(track) ?? 0));
-          this.counters.push({ ts, pid: null, name: "", value });
-          this.counterTrack.push(track);
-        }
+        if (value !== null) this.counter(ts, track, value, interned);
         return;
       default:
         return;
     }
+  }
+
+  private counter(ts: number, track: number, value: number, interned: Interned) {
+    const t = this.tracks.get(track);
+    if (t?.multiplier !== undefined) value *= t.multiplier;
+    // Incremental counters carry deltas: the value is the sequence's running total (trace processor's
+    // track_event_tokenizer.cc, IncrementAndGetTrackEventValue).
+    if (t?.incremental) interned.totals.set(track, (value += interned.totals.get(track) ?? 0));
+    this.counters.push({ ts, pid: null, name: "", value });
+    this.counterTrack.push(track);
+  }
+
+  /** Counter values riding on an event, each on the track at its index in the event's own uuids, else in the
+   * sequence's TrackEventDefaults (track_event.proto extra_counter_values / extra_double_counter_values). */
+  private extraCounters(ts: number, e: ExtraCounterTracks, d: ExtraCounterTracks | null, interned: Interned) {
+    const ints = e.intTracks.length ? e.intTracks : (d?.intTracks ?? []);
+    const doubles = e.doubleTracks.length ? e.doubleTracks : (d?.doubleTracks ?? []);
+    e.ints.forEach((v, i) =>
+      i < ints.length ? this.counter(ts, ints[i]!, v, interned) : this.extraWithoutTrack++,
+    );
+    e.doubles.forEach((v, i) =>
+      i < doubles.length ? this.counter(ts, doubles[i]!, v, interned) : this.extraWithoutTrack++,
+    );
   }
 
   /** The string id of an interned name; "[unnamed]" when there is none. */
@@ -268,7 +313,8 @@ export class TrackEvents {
     for (let i = 0; i < this.sliceTrack.length; i++) {
       const uuid = this.sliceTrack[i]!;
       const t = this.tracks.get(uuid);
-      if (!t || t.name || t.parent === null || t.tid !== null) continue;
+      // Thread tracks and process tracks (a pid, no parent) are named by their thread and process.
+      if (!t || t.name || t.tid !== null || (t.parent === null && t.pid !== null)) continue;
       const k = first.get(uuid);
       if (k === undefined || ts[i]! < ts[k]!) first.set(uuid, i);
     }

@@ -54,7 +54,7 @@ describe("Perfetto diff-test traces: investigation tables", () => {
     expect(d.system.packageOf("system_server", 1000)).toBeNull();
   });
 
-  // parsing/tests.py test_sched_blocked_reason_symbolized: blocked_function on the D rows, caller 2 not interned
+  // parsing/tests.py test_sched_blocked_reason_symbolized_sched_blocked_reason_function: blocked_function on the D rows, caller 2 not interned
   // stays null, a later D interval of thread 100 gets its own function.
   it("sched_blocked_reason_symbolized: blocked function on each D interval", () => {
     const d = decodePerfetto(fixture("sched_blocked_reason_symbolized"));
@@ -79,6 +79,15 @@ describe("Perfetto diff-test traces: investigation tables", () => {
     expect(table.filter((r) => r.io_wait === false).length).toBeGreaterThan(0);
   });
 
+  // parsing/tests.py test_sched_blocked_proto_sched_blocked_reason: io_wait of each D interval (sched_blocked_proto.py).
+  it("sched_blocked_proto: io_wait on the D intervals", () => {
+    const imp = importPerfetto(fixture("sched_blocked_proto"), "t.pftrace", "r");
+    const d = rowsOf(imp.tables.thread_states)
+      .filter((r) => r.state === "uninterruptible")
+      .map((r) => `${r.ts},${r.tid},${r.io_wait ? 1 : 0}`);
+    expect(d).toEqual(["100,1,0", "110,2,1"]);
+  });
+
   // process_tracking/tests.py test_process_stats_process_runtime: runtime.user_ns and runtime.kernel_ns of pid
   // 9301 at both polls; the memory counters come in bytes (kB x 1024) as trace processor keeps them.
   it("process_stats_process_runtime: process counters as trace processor names them", () => {
@@ -101,7 +110,7 @@ describe("Perfetto diff-test traces: investigation tables", () => {
     expect(at("oom_score_adj").map((r) => r[1])).toEqual([300, 300]);
   });
 
-  // metrics/network/netperf_metric.textproto's five cpu_frequency events (its test asserts a metric built on them).
+  // metrics/network/tests.py test_netperf_metric: netperf_metric.textproto's five cpu_frequency events (its test asserts a metric built on them).
   it("netperf_metric: cpu_frequency into per-CPU cpufreq counters", () => {
     const imp = importPerfetto(fixture("netperf_metric"), "t", "r");
     const freq = rowsOf(imp.tables.counter_samples)

@@ -175,7 +175,7 @@ describe("Perfetto diff-test traces", () => {
       expect(running).toContain(tp);
   });
 
-  // atrace/process_track_slices_android_async_slice.out: 74289018336,373584672,1204,"launching: ...".
+  // atrace/tests.py test_process_track_slices_android_async_slice (its .out): 74289018336,373584672,1204,"launching: ...".
   it("android_async_slice: S on one CPU, F on another", () => {
     const d = decodePerfetto(fixture("android_async_slice"));
     expect(

@@ -1,72 +1,12 @@
 // Perfetto's trace-processor diff tests (google/perfetto test/trace_processor/diff_tests, Apache-2.0) used as the
 // oracle for how jankbook reads processes, threads, atrace, counters and track_event tracks. Each trace is the test's
 // own, encoded with protoc or synth_common (test/fixtures/SOURCES.md); each expected table is the test's CSV,
-// Google's numbers, restricted to what jankbook's tables hold. The diff tests used, by name, and what each checks:
-//
-// parser/process_tracking/tests.py
-//   test_process_tracking                       sched comms, process_tree, task_newtask with and without
-//                                               CLONE_THREAD, a tid reused by another process (31 in 30, then 40)
-//   test_process_tracking_process_tracking_short_lived_1   a fork (flags 0) is a new process, child of the forker's
-//   test_process_tracking_process_tracking_short_lived_2   the same, renamed by task_rename before it is freed
-//   test_process_tracking_process_tracking_exec            process_tree after a fork renames the process
-//   test_process_tracking_reused_thread_print              sched_process_free ends tid 11; a CLONE_THREAD reuses it
-//   test_process_reparent_and_reuse             a changed ppid keeps the first parent; a pid freed and seen again is
-//                                               a second process
-//   test_process_parent_pid_process_parent_pid_tracking_1  a fork from a non-main thread: the parent is its process
-//   test_process_tracking_uid                   process_tree uids
-//   test_process_is_kthread_from_procfs         a cmdline of several arguments (packed repeated strings) and a
-//                                               kworker name cut at its queue suffix
-//   test_cmdline_is_comm_for_kthreads           cmdline_is_comm names the main thread too
-//   test_main_thread_comm_from_process_tree     a process_tree thread names the main thread; process = argv0
-//
-// parser/atrace/tests.py
-//   test_android_b2b_async_begin_list_slices    an S repeated while its cookie is open is dropped
-//   test_cpus_header_removal                    a `cpus=N` header line is not an event (systrace text)
-//   test_regex_pattern_no_gap_after_irq_flags   flags touching the timestamp (`....316.196720`)
-//   test_cpus_header_with_digits_only           `cpus=16` header, a task name with dashes and digits
-//   test_hex_preempt_count                      five-character flags with a hex preempt count (`dNsa.`)
-//
-// parser/track_event/tests.py
-//   test_incremental_counter_sequences          is_incremental counters summed per sequence
-//   test_track_event_tracks_slices              track choice: descriptor thread, process and child tracks, the
-//                                               sequence's default track, explicit track_uuid 0 (global "Default
-//                                               Track"), a process-scoped legacy instant, pid/tid_override
-//
-// metrics/graphics/android_jank_cuj.py (the trace of the android_jank_cuj metric tests)
-//   CUJ tracks are unnamed descriptor tracks under the app's process track: trace processor names each by its
-//   earliest event, the `J<...>` CUJ slice, which its metric then finds by name
-import { readFileSync } from "node:fs";
+// Google's numbers, restricted to what jankbook's tables hold. The list of every diff test used, with what each
+// checks, is difftests-list.test.ts.
 import { describe, expect, it } from "vitest";
-import type { ProcessRow, ThreadRow } from "../../../collectors/sources/perfetto/rows";
 import { sliceRows } from "../../../collectors/sources/perfetto/rows";
-import { decodePerfetto } from "../../../collectors/sources/perfetto/trace-decoder";
 import { parseSystraceText } from "../../../collectors/sources/systrace/parse-systrace";
-
-const decode = (name: string) =>
-  decodePerfetto(new Uint8Array(readFileSync(`test/fixtures/perfetto/difftest_${name}.pftrace`)));
-
-// Trace processor's CSV as lines, header dropped.
-const csv = (text: string) =>
-  text
-    .trim()
-    .split("\n")
-    .slice(1)
-    .map((l) => l.trim());
-const q = (v: string | number | null) =>
-  v === null ? '"[NULL]"' : typeof v === "string" ? `"${v}"` : String(v);
-
-/** `SELECT tid, pid, process.name, thread.name FROM thread LEFT JOIN process USING(upid) WHERE tid > 0 ORDER BY
- * tid` over jankbook's rows (no pid is reused in the traces this is used on). */
-function threadTable(threads: ThreadRow[], processes: ProcessRow[], threadNameFirst = false): string[] {
-  return threads.map((t) => {
-    const p = processes.find((p) => p.pid === t.pid)?.name ?? null;
-    return [t.tid, t.pid, ...(threadNameFirst ? [t.name, p] : [p, t.name])].map(q).join(",");
-  });
-}
-
-// jankbook's threads table holds named threads only (its name column is not nullable): trace processor's rows with
-// a NULL thread name are checked through the rows' pid elsewhere, not listed.
-const named = (rows: string[]) => rows.filter((r) => !r.endsWith('"[NULL]"'));
+import { csv, decode, named, q, threadTable } from "./difftest-csv";
 
 describe("trace processor diff tests: processes and threads", () => {
   it("test_process_tracking: comms, process_tree, CLONE_THREAD and a reused tid", () => {
@@ -105,7 +45,7 @@ describe("trace processor diff tests: processes and threads", () => {
     );
   });
 
-  it("test_process_tracking_process_tracking_short_lived_1/2: a fork is a process of its own", () => {
+  it("test_process_tracking_process_tracking_short_lived_1 and test_process_tracking_process_tracking_short_lived_2: a fork is a process of its own", () => {
     for (const [name, child] of [
       ["process_tracking_short_lived_1", "child"],
       ["process_tracking_short_lived_2", "true_name"],
@@ -205,11 +145,46 @@ describe("trace processor diff tests: processes and threads", () => {
   });
 });
 
+describe("trace processor diff tests: more process tracking", () => {
+  it("test_process_parent_pid_process_parent_pid_tracking_2: forked by a thread whose process comes later", () => {
+    const d = decode("process_parent_pid_tracking_2");
+    // The fork (ts 15) precedes the process_tree (ts 25) that puts thread 11 in process 10.
+    expect(d.rows.processes.map((p) => [p.pid, p.ppid].map(q).join(","))).toEqual(
+      csv(`
+        "child_pid","parent_pid"
+        10,0
+        20,10`),
+    );
+  });
+
+  it("test_kworker_main_thread_name_redacted: cmdline_is_comm kworker, queue suffix cut from both", () => {
+    const d = decode("kworker_main_thread_name_redacted");
+    expect(threadTable(d.rows.threads, d.rows.processes, true)).toEqual(
+      csv(`
+        "tid","pid","thread_name","process_name"
+        28,28,"kworker/1:0","kworker/1:0"`),
+    );
+  });
+
+  it("test_unknown_thread_name_tracking: a <...> comm does not replace the thread's name", () => {
+    // process_tracking/unknown_thread_name.systrace, quoted.
+    const r = parseSystraceText(
+      `          <idle>-0     [001] d..2  1234.000001: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=real_name next_pid=19999 next_prio=120
+           <...>-19999 [001] d..3  1234.000002: sched_wake_idle_without_ipi: cpu=2
+`,
+      "unknown_thread_name.systrace",
+    );
+    expect(r.rows.threads.map((t) => [t.tid, t.pid, t.name].map(q).join(","))).toEqual(
+      csv(`
+        "tid","pid","tname"
+        19999,"[NULL]","real_name"`),
+    );
+  });
+});
+
 describe("trace processor diff tests: atrace", () => {
   it("test_android_b2b_async_begin_list_slices: a repeated S with an open cookie is dropped", () => {
-    const d = decodePerfetto(
-      new Uint8Array(readFileSync("test/fixtures/perfetto/difftest_android_b2b_async_begin.pftrace")),
-    );
+    const d = decode("android_b2b_async_begin");
     const got = sliceRows(d.rows.sliceColumns!).map((s) => [s.ts, s.dur, s.name].map(q).join(","));
     expect(got.sort()).toEqual(
       csv(`
@@ -219,6 +194,56 @@ describe("trace processor diff tests: atrace", () => {
         1030,20,"multistart"`),
     );
     expect(d.warnings.some((w) => /slice ends with no open slice/.test(w))).toBe(false);
+  });
+
+  it("test_async_track_atrace_process_track_slices: G/H slices on a named process track, by cookie", () => {
+    const d = decode("async_track_atrace");
+    // H|1|track|2048 names no slice: it ends the one with cookie 2048 (ts 55).
+    expect(
+      sliceRows(d.rows.sliceColumns!).map((s) => [s.ts, s.dur, s.pid, s.name, s.track].map(q).join(",")),
+    ).toEqual(
+      csv(`
+        "ts","dur","pid","slice_name","track_name"
+        50,25,1,"ev","track"
+        55,15,1,"ev","track"
+        60,5,2,"ev","track"`),
+    );
+  });
+
+  // parser/atrace/tests_error_handling.py
+  it("test_instant_atrace_instant_with_thread and test_instant_async_atrace_instant_async: I and N", () => {
+    const thread = decode("instant_atrace");
+    expect(
+      sliceRows(thread.rows.sliceColumns!)
+        .filter((s) => s.dur === 0)
+        .map((s) => [s.thread_name, s.name, s.ts].map(q).join(",")),
+    ).toEqual(
+      csv(`
+        "thread_name","track_name","ts"
+        "t2","t2_event",51
+        "t1","t1_event",53`),
+    );
+    const proc = decode("instant_async_atrace");
+    const pname = (pid: number | null) => proc.rows.processes.find((p) => p.pid === pid)?.name ?? null;
+    expect(
+      sliceRows(proc.rows.sliceColumns!)
+        .filter((s) => s.dur === 0 && s.tid === null)
+        .map((s) => [pname(s.pid), s.track, s.name, s.ts].map(q).join(",")),
+    ).toEqual(
+      csv(`
+        "process_name","track_name","instant_name","ts"
+        "p2","track_p2","ev1",51
+        "p1","track_p1","ev2",53`),
+    );
+  });
+
+  it("test_bad_print_textproto_list_slices: prints that are not atrace markers make no slice", () => {
+    const d = decode("bad_print");
+    expect(sliceRows(d.rows.sliceColumns!).map((s) => [s.ts, s.dur, s.name].map(q).join(","))).toEqual(
+      csv(`
+        "ts","dur","name"
+        74662603048,2,"valid_print"`),
+    );
   });
 
   it("the same S/F sequence as systrace text reads the same", () => {
@@ -315,66 +340,5 @@ chrome-10830 ( 10830) [000] dNsa. 4213.033672: tracing_mark_write: E|10830
         "ts","name"
         4213033572000,"hex_preempt"`),
     );
-  });
-});
-
-describe("trace processor diff tests: track_event", () => {
-  it("test_incremental_counter_sequences: deltas add up per sequence", () => {
-    const d = decode("incremental_counter_sequences");
-    expect(d.rows.counters.map((c) => [c.ts, c.value.toFixed(6)].join(","))).toEqual(
-      csv(`
-        "ts","value"
-        100,100.000000
-        150,50.000000
-        200,110.000000
-        250,55.000000`),
-    );
-  });
-
-  it("test_track_event_tracks_slices: which track each event lands on", () => {
-    const d = decode("track_event_tracks");
-    // jankbook's slices: a thread's slice carries tid, thread name and pid, no track; a process or named track's
-    // carries the pid and the track's name (a process track is named by its process). TP's columns map to
-    // (track ?? process, thread, pid); processes p1 and p2 share pid 5.
-    const got = sliceRows(d.rows.sliceColumns!).map((s) =>
-      [s.track, s.thread_name, s.ts, s.dur, s.name].map(q).join(","),
-    );
-    const tp = csv(`
-      "track","process","thread","thread_process","ts","dur","category","name"
-      "[NULL]","[NULL]","t1","p1",1000,0,"cat","event1_on_t1"
-      "[NULL]","[NULL]","t2","p1",2000,0,"cat","event1_on_t2"
-      "[NULL]","[NULL]","t2","p1",3000,0,"cat","event2_on_t2"
-      "[NULL]","p1","[NULL]","[NULL]",4000,0,"cat","event1_on_p1"
-      "async","p1","[NULL]","[NULL]",5000,0,"cat","event1_on_async"
-      "async2","p1","[NULL]","[NULL]",5100,100,"cat","event1_on_async2"
-      "async3","[NULL]","t2","p1",6000,0,"cat","event1_on_async3"
-      "[NULL]","[NULL]","t1","p1",6000,0,"cat","event3_on_t1"
-      "[NULL]","[NULL]","t3","p1",11000,0,"cat","event1_on_t3"
-      "[NULL]","p2","[NULL]","[NULL]",21000,0,"cat","event1_on_p2"
-      "[NULL]","[NULL]","t4","p2",22000,0,"cat","event1_on_t4"
-      "Default Track","[NULL]","[NULL]","[NULL]",30000,0,"cat","event1_on_t1"
-      "[NULL]","p2","[NULL]","[NULL]",31000,0,"cat","event2_on_p2"
-      "[NULL]","[NULL]","t4","p2",32000,0,"cat","event2_on_t4"
-      "event_and_track_async3","p1","[NULL]","[NULL]",40000,0,"cat","event_and_track_async3"`).map((l) => {
-      const [track, proc, thread, , ts, dur, , name] = l.split(",");
-      const named = track !== '"[NULL]"' ? track : thread === '"[NULL]"' ? proc : '"[NULL]"';
-      // Differences: thread descriptors t1 and t3 both name tid 1 of pid 5: trace processor keeps two threads,
-      // jankbook one thread named by the last (t3). The async3 track under thread t2 is a named track here, without
-      // the thread.
-      const t = thread === '"t1"' ? '"t3"' : name === '"event1_on_async3"' ? '"[NULL]"' : thread;
-      return [named, t, ts, dur, name].join(",");
-    });
-    expect(got.sort()).toEqual(tp.sort());
-    expect(sliceRows(d.rows.sliceColumns!).every((s) => s.pid === 5 || s.track === "Default Track")).toBe(
-      true,
-    );
-  });
-
-  it("android_jank_cuj: an unnamed track is named by its earliest event, not the first in the file", () => {
-    const d = decode("android_jank_cuj");
-    const cuj = sliceRows(d.rows.sliceColumns!).filter((s) => s.track?.startsWith("J<"));
-    // FT#beginVsync#10 (ts 7) comes first in the file on track 321, J<FIRST_CUJ> (ts 5) first in time.
-    expect(cuj.find((s) => s.name === "FT#beginVsync#10" && s.ts === 7)?.track).toBe("J<FIRST_CUJ>");
-    expect(cuj.find((s) => s.name === "FT#beginVsync#10" && s.ts === 12)?.track).toBe("J<SHADE_ROW_EXPAND>");
   });
 });
