@@ -15,6 +15,8 @@ export default defineConfig({
           include: ["test/**/*.test.ts"],
           exclude: ["test/browser/**"],
           environment: "node",
+          // the CLI compiled once for the tests that spawn it (test/support/cli.ts)
+          globalSetup: ["test/support/build-cli-once.ts"],
           maxWorkers: workers,
           // Notebooks run their cells in a worker (cell-worker.ts): triage takes ~60 s on a loaded 2-core machine.
           testTimeout: 180_000,

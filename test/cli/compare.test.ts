@@ -15,18 +15,15 @@ afterAll(() => rm(tmp, { recursive: true, force: true }));
 describe("jankbook compare", () => {
   it("exits 1 on a significant regression, listing it on stderr, and writes the JSON report", async () => {
     const out = join(tmp, "report.json");
-    const r = await spawnJankbook(
-      [
-        "compare",
-        join(CASES, "draw-1-faceq-pixel-4a-fixed"),
-        join(CASES, "draw-1-faceq-pixel-4a"),
-        "--fail-on",
-        "regression",
-        "--out",
-        out,
-      ],
-      { fromSources: true },
-    );
+    const r = await spawnJankbook([
+      "compare",
+      join(CASES, "draw-1-faceq-pixel-4a-fixed"),
+      join(CASES, "draw-1-faceq-pixel-4a"),
+      "--fail-on",
+      "regression",
+      "--out",
+      out,
+    ]);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toMatch(
       /1 significant regression\(s\):\n {2}1\. REGRESSION {2}\[draw\] android\.widget\.GridView #gridview: rendering cost per second/,

@@ -10,9 +10,9 @@ const FIXTURES = join(import.meta.dirname, "fixtures");
 const SAMPLE = join(ROOT, "workspace/public/samples/synthetic-feed-scroll");
 /** The hard limit on one spawned run: start-up (tsx, DuckDB, the worker) is slow on a loaded 2-core machine. */
 const HARD_MS = 150_000;
-// From the sources: build.test.ts rebuilds cli/dist while other files run, and a compiled run started then found
-// no cell-worker.js (the compiled path is build.test.ts's to test).
-const jankbook = (...args: string[]) => spawnJankbook(args, { hardMs: HARD_MS, fromSources: true });
+// The test run's own compiled build (test/support/cli.ts), not cli/dist: build.test.ts rebuilds cli/dist while
+// other files run.
+const jankbook = (...args: string[]) => spawnJankbook(args, { hardMs: HARD_MS });
 const inProcess = jankbookInProcess;
 
 const out = mkdtempSync(join(tmpdir(), "jankbook-faults-"));

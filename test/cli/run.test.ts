@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { jankbookInProcess, ROOT, spawnJankbook } from "../support/cli";
 
 const FIXTURES = join(import.meta.dirname, "fixtures");
-const jankbook = (...args: string[]) => spawnJankbook(args, { fromSources: true });
+const jankbook = (...args: string[]) => spawnJankbook(args);
 
 function notebooks(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -18,15 +18,19 @@ export interface SpawnedRun {
 export interface SpawnOptions {
   /** kill the run after this long (default 150 s: start-up is slow on a loaded 2-core machine) */
   hardMs?: number;
-  /** run the TypeScript sources, not the compiled build (and say nothing about a stale build) */
+  /** run the TypeScript sources through tsx instead of the test run's compiled build */
   fromSources?: boolean;
 }
+
+/** The compiled CLI of this test run (test/support/build-cli-once.ts builds it before any file runs). */
+const COMPILED = join(ROOT, "test/support/compiled-cli.mjs");
 
 export function spawnJankbook(args: readonly string[], options: SpawnOptions = {}): Promise<SpawnedRun> {
   return new Promise((resolve, reject) => {
     const t0 = Date.now();
     const env = options.fromSources ? { ...process.env, JANKBOOK_FROM_SOURCES: "1" } : process.env;
-    const p = spawn(process.execPath, [join(ROOT, "cli/jankbook.js"), ...args], { cwd: ROOT, env });
+    const entry = options.fromSources ? join(ROOT, "cli/jankbook.js") : COMPILED;
+    const p = spawn(process.execPath, [entry, ...args], { cwd: ROOT, env });
     let stdout = "";
     let stderr = "";
     let killed = false;
