@@ -128,10 +128,7 @@ function eventSubjects(run: TruthRun, buckets: readonly number[]): Set<string> {
 }
 
 /** Whether a row names the planted change of a run of case `c` (its family and name), from its ground truth. */
-export function plantedOf(
-  c: Pick<SimCase, "family" | "name">,
-  run: TruthRun,
-): (row: CompareRow) => boolean {
+export function plantedOf(c: Pick<SimCase, "family" | "name">, run: TruthRun): (row: CompareRow) => boolean {
   const culprit = run.truth.cases[0]!.culprit;
   if (c.family === "androscope") return tracePlanted(c.name, culprit);
   if (c.family === "diagdroid") {

@@ -63,6 +63,9 @@ export interface CompareRow {
   /** the difference of the sides' means over their pooled standard deviation (Cohen's d), over runs or buckets */
   d: number;
   p: number;
+  /** the block bootstrap's change over its standard error, and its degrees of freedom (one run a side) */
+  z?: number;
+  df?: number;
   /** Benjamini–Hochberg adjusted p over the whole list (set by whatChanged) */
   q: number;
   method: "runs" | "blocks" | "none";
@@ -236,6 +239,8 @@ export function compareMetric(m: Metric, options: CompareOptions = {}): CompareR
     Object.assign(row, {
       method: "blocks",
       p,
+      z: change.z,
+      df: change.df,
       ci: change.ci,
       change: change.estimate,
       delta: cliffsDelta(m.a.value, m.b.value),

@@ -1,7 +1,9 @@
 // One measure compared: the mode chosen by the sides' runs, too little data said in words, new and vanished
 // subjects, the judgement against the minimum effect, and the ranked list's order and adjustment.
 import { describe, expect, it } from "vitest";
+import type { SideBlocks } from "../../../cells/compare/blocks";
 import { compareMetric, judge, type Metric, type MetricSide } from "../../../cells/compare/compare-metric";
+import { MetricBuilder } from "../../../cells/compare/metric-builder";
 import { rankRows, whatChanged } from "../../../cells/compare/what-changed";
 import { smallestRankP } from "../../../cells/compare/stats/mann-whitney";
 
@@ -184,6 +186,42 @@ describe("compareRuns's hook for other analyses", () => {
     expect(c.rows[0]!.key).toBe("profile:m");
     expect(c.rows[0]!.significant).toBe(true);
     expect(c.rows[0]!.method).toBe("runs");
+  });
+});
+
+describe("MetricBuilder.addInterval", () => {
+  it("puts time spent over several buckets into each bucket it overlaps, by hand", () => {
+    // one run, buckets [0, 10), [10, 30), [30, 40) ms
+    const ms = 1e6;
+    const side = (run: string): SideBlocks => ({
+      runs: [run],
+      blockRun: Int32Array.from([0, 0, 0]),
+      start: Float64Array.from([0, 10 * ms, 30 * ms]),
+      end: Float64Array.from([10 * ms, 30 * ms, 40 * ms]),
+      key: ["before the first event", "click a", "click b"],
+      offset: Int32Array.from([0]),
+      windowed: [],
+    });
+    const builder = new MetricBuilder({ a: side("A"), b: side("B") });
+    const spec = {
+      analysis: "diagdroid",
+      key: "busy",
+      subject: "g",
+      measure: "execution time per second",
+      unit: "ms/s",
+      statistic: { kind: "mean" as const },
+      scale: "ratio" as const,
+      better: "lower" as const,
+    };
+    // a task posted at 5 ms that ran from 8 to 35 ms: 2 ms in the first bucket, 20 in the second, 5 in the third
+    builder.addInterval(spec, "A", 8 * ms, 35 * ms);
+    // one that ran past the run's last bucket counts there (the run's data past its span)
+    builder.addInterval(spec, "B", 36 * ms, 45 * ms);
+    const [m] = builder.build();
+    expect(Array.from(m!.a.value)).toEqual([2, 20, 5]);
+    expect(Array.from(m!.b.value)).toEqual([0, 0, 9]);
+    // per second of each bucket: the buckets' lengths are the weights
+    expect(Array.from(m!.a.weight)).toEqual([0.01, 0.02, 0.01]);
   });
 });
 

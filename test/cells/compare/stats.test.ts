@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { benjaminiHochberg } from "../../../cells/compare/stats/benjamini-hochberg";
-import { bootstrapBlocks, bootstrapRuns } from "../../../cells/compare/stats/bootstrap";
+import { bootstrapBlocks, bootstrapRuns, welchDf } from "../../../cells/compare/stats/bootstrap";
 import { cliffsDelta } from "../../../cells/compare/stats/cliffs-delta";
 import { exactWCounts, mannWhitney, smallestRankP } from "../../../cells/compare/stats/mann-whitney";
 import { normalUpperTail } from "../../../cells/compare/stats/normal";
@@ -212,6 +212,35 @@ describe("bootstraps", () => {
     const r = bootstrapBlocks(side, side, { kind: "mean" }, "ratio", opts(3));
     expect(r.estimate).toBe(1);
     expect(r.p).toBe(1);
+  });
+});
+
+describe("welchDf", () => {
+  it("is Welch–Satterthwaite's (va + vb)² / (va²/(ka − 1) + vb²/(kb − 1)), by hand", () => {
+    // 25 / (16/4 + 1/9) = 225/37
+    expect(welchDf(4, 1, [5, 10])).toBeCloseTo(225 / 37, 12);
+    // equal variances on k units a side: 2(k − 1), both sides' degrees of freedom
+    expect(welchDf(3, 3, [4, 4])).toBeCloseTo(6, 12);
+    // a side that does not vary (a healthy run whose group never queues) adds none: the other side's k − 1
+    expect(welchDf(0, 2, [9, 3])).toBeCloseTo(2, 12);
+    expect(welchDf(2, 0, [3, 9])).toBeCloseTo(2, 12);
+  });
+
+  it("lies between the fewer side's degrees of freedom and both sides' together", () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 1e-6, max: 1e6, noNaN: true }),
+        fc.double({ min: 1e-6, max: 1e6, noNaN: true }),
+        fc.integer({ min: 2, max: 500 }),
+        fc.integer({ min: 2, max: 500 }),
+        (va, vb, ka, kb) => {
+          const df = welchDf(va, vb, [ka, kb]);
+          expect(df).toBeGreaterThanOrEqual(Math.min(ka, kb) - 1 - 1e-9);
+          expect(df).toBeLessThanOrEqual(ka + kb - 2 + 1e-9);
+        },
+      ),
+      { numRuns: fcRuns(200), seed: 31 },
+    );
   });
 });
 
