@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Table } from "apache-arrow";
 import { readBundleFolder } from "../../bundle/node-io";
+import type { TableName } from "../../bundle/schema";
 import type { CompareRow } from "../../cells/compare/compare-metric";
 import { parseNotebook } from "../../workspace/notebook/format";
 import { plantedOf, type CompareFamily, type TruthRun } from "./sim-pairs";
@@ -59,7 +60,7 @@ export async function casePlanted(pair: CasePair): Promise<(row: CompareRow) => 
       cases: { case: string }[];
     };
     const bundle = await readBundleFolder(dir);
-    const table = (n: string): Table | undefined => bundle.tables.get(n);
+    const table = (n: TableName): Table | undefined => bundle.tables.get(n);
     const run: TruthRun = { truth, renderOps: table("render_ops"), uiEvents: table("ui_events") };
     tests.push(plantedOf({ family: pair.family, name: truth.cases[0]!.case }, run));
   }

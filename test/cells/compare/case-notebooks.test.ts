@@ -19,7 +19,6 @@ const PAIRS = casePairs();
 const TOO_LITTLE: Record<string, string> = {
   "androscope-5-2-longjmp.md": "3 corrupt images: 3 of 40 calls without their exit, in 3 of 10 time windows",
   "diagdroid-1-openlaw.md": "the group's 3 tasks a run, 2 of them queued (0, 1532, 1434 ms against 0, 0, 0)",
-  "diagdroid-2-obsolete-tasks.md": "4 UI-event buckets with the group's tasks a side",
   "diagdroid-3-thread-pool-size.md": "2 UI-event buckets a side (one event)",
   "diagdroid-4-message-queue.md": "6 tasks, one queue a side, and none queued in the healthy run",
   "draw-1-2-before-after.md": "picsplay's submenus are 3 buckets a run; the frames after them come first",

@@ -56,7 +56,7 @@ describe("compareMetric", () => {
   });
 
   it("falls back to the block bootstrap with 3 vs 3 runs (no rank test over 3 runs reaches 0.05), and says why", () => {
-    const row = compareMetric(
+    const sides = () =>
       metric(
         side(
           [
@@ -74,13 +74,19 @@ describe("compareMetric", () => {
           ],
           2,
         ),
-      ),
-    );
+      );
+    const row = compareMetric(sides());
     expect(row.method).toBe("blocks");
     expect(row.note).toMatch(
-      /too few runs for a rank test over runs: 3 vs 3; block bootstrap over 6 vs 6 UI-event buckets/,
+      /too few runs for a rank test over runs: 3 vs 3; block bootstrap over 6 vs 6 UI-event buckets.*assumed \(40 % a run\)/,
     );
-    expect(row.p).toBeLessThan(0.01);
+    // the buckets alone call ×1.9 certain; with runs assumed to vary 40 % each, 3 a side, it is p ≈ 0.04:
+    // ln 1.9 = 0.64 against √(ln 1.16 · 2/3) = 0.31, and the buckets' own standard error is tiny beside it
+    const bucketsAlone = compareMetric(sides(), { runCv: 0, runRateSd: 0 });
+    expect(bucketsAlone.p).toBeLessThan(1e-6);
+    expect(row.p).toBeGreaterThan(0.03);
+    expect(row.p).toBeLessThan(0.05);
+    expect(row.z).toBeCloseTo(Math.log(21 / 11) / Math.sqrt((Math.log(1.16) * 2) / 3), 1);
   });
 
   it("says plainly when one run against one run has too few buckets, never 'no change'", () => {

@@ -4,6 +4,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { benjaminiHochberg } from "../../../cells/compare/stats/benjamini-hochberg";
+import { betweenRunsP, runToRunVariance } from "../../../cells/compare/stats/between-runs";
 import { bootstrapBlocks, bootstrapRuns, welchDf } from "../../../cells/compare/stats/bootstrap";
 import { cliffsDelta } from "../../../cells/compare/stats/cliffs-delta";
 import { exactWCounts, mannWhitney, smallestRankP } from "../../../cells/compare/stats/mann-whitney";
@@ -241,6 +242,26 @@ describe("welchDf", () => {
       ),
       { numRuns: fcRuns(200), seed: 31 },
     );
+  });
+});
+
+describe("betweenRunsP", () => {
+  it("adds the assumed run-to-run variance to the within-run one, by hand", () => {
+    // nothing assumed: Student's t, t = 2 on 4 degrees of freedom is p = 0.11612 (t tables)
+    expect(betweenRunsP(2, 1, 4, 0).p).toBeCloseTo(0.11612, 4);
+    // within-run variance 1 on 4 df, 3 assumed: sd 2, and Satterthwaite's df 4² / (1² / 4) = 64
+    const r = betweenRunsP(4, 1, 4, 3);
+    expect(r.sd).toBe(2);
+    expect(r.df).toBe(64);
+    expect(r.p).toBeCloseTo(studentTwoSidedP(2, 64), 12);
+    // only the assumed part (buckets all alike): known, so the normal tail, 2(1 − Φ(1)) = 0.31731
+    expect(betweenRunsP(1, 0, 5, 1).p).toBeCloseTo(0.31731, 5);
+  });
+
+  it("is per run: ln(1 + cv²) for a ratio, rateSd² for a rate, each over both sides' runs", () => {
+    expect(runToRunVariance("ratio", [1, 1], 0.4, 0.2)).toBeCloseTo(2 * Math.log(1.16), 12);
+    expect(runToRunVariance("difference", [2, 2], 0.4, 0.2)).toBeCloseTo(0.04, 12);
+    expect(runToRunVariance("ratio", [3, 1], 0.4, 0.2)).toBeCloseTo((4 / 3) * Math.log(1.16), 12);
   });
 });
 
