@@ -271,7 +271,7 @@ export function compareMetric(m: Metric, options: CompareOptions = {}): CompareR
       delta: cliffsDelta(m.a.value, m.b.value),
       d: cohensD(perBlock(m.a, m.statistic), perBlock(m.b, m.statistic)),
       n: [ka, kb],
-      note: `${runsNote}; block bootstrap over ${ka} vs ${kb} UI-event buckets${resamples < o.resamples ? ` (${resamples} resamples)` : ""}${rankTest ? " (no variation between resamples: Mann–Whitney over the buckets' values)" : ""}: variation between runs is not measured${assumed > 0 ? `, assumed (${m.scale === "ratio" ? `${Math.round(o.runCv * 100)} % a run` : `${Math.round(o.runRateSd * 100)} points a run`})` : ", and a subject missing from one side is judged on its buckets alone"}, so this is evidence about these runs more than about the build`,
+      note: `${runsNote}; block bootstrap over ${ka} vs ${kb} UI-event buckets${resamples < o.resamples ? ` (${resamples} resamples)` : ""}${rankTest ? " (no variation between resamples: Mann–Whitney over the buckets' values)" : ""}: variation between runs is not measured${assumed > 0 ? ` but assumed (${m.scale === "ratio" ? `${Math.round(o.runCv * 100)} % a run` : `${Math.round(o.runRateSd * 100)} points a run`})` : ", and a subject missing from one side is judged on its buckets alone"}, so this is evidence about these runs more than about the build`,
     });
   }
   return row;
