@@ -13,6 +13,7 @@ import { compareRuns } from "../cells/compare/compare-runs";
 import type { CompareRow } from "../cells/compare/compare-metric";
 import { createNativeEngine, type NativeEngine } from "../workspace/db/node/duckdb-native";
 import { loadRunSides } from "../workspace/node/compare-load";
+import { casePairs, casePlanted } from "./compare/case-pairs";
 import { readSides } from "./compare/read-sides";
 import { SIM_CASES, writeSimRun, type SimCase, type WrittenRun } from "./compare/sim-pairs";
 import { LEVELS, scenarioNoise } from "./accuracy/distribution";
@@ -208,6 +209,37 @@ const accuracy: Benchmark[] = ["diagdroid", "draw", "dune", "androscope"].flatMa
   ]),
 );
 
+// The bundled case notebooks' own pairs (notebooks/cases/*.md: `healthy:` against the rest of `runs:`): where the
+// planted change ranks and whether it is significant, per notebook (test/cells/compare/case-notebooks.test.ts
+// asserts the same).
+const caseNotebooks: Benchmark = {
+  name: "compare/accuracy case notebooks: planted change first and significant",
+  unit: "share of notebooks",
+  higherIsBetter: true,
+  runs: 1,
+  async measure() {
+    const rows = [];
+    for (const pair of casePairs()) {
+      const planted = await casePlanted(pair);
+      const { sides, tables } = await readSides(pair.healthy, pair.buggy);
+      const list = compareRuns(tables, sides).rows;
+      const i = list.findIndex(planted);
+      rows.push({
+        notebook: pair.notebook,
+        sides: `${pair.healthy.length} v ${pair.buggy.length}`,
+        plantedRank: i < 0 ? null : i + 1,
+        significant: list[i]?.significant ?? false,
+        q: list[i]?.q ?? null,
+        planted: i < 0 ? null : `${list[i]!.analysis}: ${list[i]!.subject}: ${list[i]!.measure}`,
+        first: list[0] ? `${list[0].analysis}: ${list[0].subject}: ${list[0].measure}` : null,
+        method: list[i]?.method ?? null,
+      });
+    }
+    await record({ caseNotebooks: { date: new Date().toISOString(), rows } });
+    return rows.filter((r) => r.plantedRank === 1 && r.significant).length / rows.length;
+  },
+};
+
 // Speed: two 1M-frame runs, loaded once into a native engine; measured is reading their tables and comparing.
 let big: { root: string; engine: NativeEngine; a: string; b: string } | undefined;
 const speed: Benchmark[] = [
@@ -241,6 +273,7 @@ const speed: Benchmark[] = [
 ];
 
 export const benchmarks: Benchmark[] = [
+  caseNotebooks,
   ...accuracy,
   ...speed,
   ...(await import("./compare/lake-slices")).lakeBenchmarks,

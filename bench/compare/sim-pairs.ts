@@ -98,8 +98,13 @@ const stringAt = (t: Table | undefined, col: string, i: number) => {
   return v === null || v === undefined ? null : String(v);
 };
 
+/** What the planted change is found from: the run's ground truth and the tables naming its views and events. */
+export type TruthRun = Pick<SimRun, "renderOps" | "uiEvents"> & {
+  truth: { cases: { culprit: Record<string, unknown> }[] };
+};
+
 /** The DRAW subjects (class #xml_id) of the view ids, read from the run's render operations. */
-function viewSubjects(run: SimRun, ids: readonly number[]): Set<string> {
+function viewSubjects(run: TruthRun, ids: readonly number[]): Set<string> {
   const want = new Set(ids);
   const out = new Set<string>();
   const t = run.renderOps!;
@@ -113,7 +118,7 @@ function viewSubjects(run: SimRun, ids: readonly number[]): Set<string> {
 }
 
 /** The frames-bucket subjects of the 1-based bucket (event) numbers. */
-function eventSubjects(run: SimRun, buckets: readonly number[]): Set<string> {
+function eventSubjects(run: TruthRun, buckets: readonly number[]): Set<string> {
   return new Set(
     buckets.map(
       (n) =>
@@ -122,8 +127,10 @@ function eventSubjects(run: SimRun, buckets: readonly number[]): Set<string> {
   );
 }
 
-function plantedOf(c: SimCase, run: SimRun): (row: CompareRow) => boolean {
+/** Whether a row names the planted change of a run of case `c` (its family and name), from its ground truth. */
+export function plantedOf(c: Pick<SimCase, "family" | "name">, run: TruthRun): (row: CompareRow) => boolean {
   const culprit = run.truth.cases[0]!.culprit;
+  if (c.family === "androscope") return tracePlanted(c.name, culprit);
   if (c.family === "diagdroid") {
     // the culprit's group, or a group it waited behind (DiagDroid's issue, as bench/accuracy/diagdroid.ts counts it)
     const classes = [culprit.task_class as string, ...([culprit.blocked_by ?? []].flat() as string[])];
@@ -159,6 +166,16 @@ function plantedOf(c: SimCase, run: SimRun): (row: CompareRow) => boolean {
     (r.analysis === "frames" && xml.some((x) => r.subject.endsWith(` ${x}`)));
 }
 
+/** The methods an AndroScope trace case is about: the longjmp's setjmp caller and skipped frames, or the method. */
+function tracePlanted(name: string, culprit: Record<string, unknown>): (row: CompareRow) => boolean {
+  const methods = new Set(
+    name === "longjmp"
+      ? [culprit.setjmp_caller as string, ...(culprit.skipped as string[])]
+      : [culprit.method as string],
+  );
+  return (r) => r.analysis === "methods" && methods.has(r.subject);
+}
+
 async function writeTraceRun(
   dir: string,
   runId: string,
@@ -183,13 +200,7 @@ async function writeTraceRun(
     { synthetic: true },
   );
   await writeBundleFolder(dir, manifest, tables);
-  const culprit = s.truth.culprit;
-  const methods = new Set(
-    c.name === "longjmp"
-      ? [culprit.setjmp_caller as string, ...(culprit.skipped as string[])]
-      : [culprit.method as string],
-  );
-  return { dir, runId, planted: (r) => r.analysis === "methods" && methods.has(r.subject) };
+  return { dir, runId, planted: tracePlanted(c.name, s.truth.culprit) };
 }
 
 /** Writes one simulated run of the case (its buggy or healthy variant) at the seed into `root/<runId>`. */

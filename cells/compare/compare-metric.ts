@@ -4,6 +4,7 @@
 // the interval); otherwise the units within runs are resampled in blocks, the UI-event buckets (docs/compare.md,
 // "Statistics"), and the row says that run-to-run variation is not measured. Too little data is a status with
 // its reason, never a silent "no change".
+import { betweenRunsP, runToRunVariance } from "./stats/between-runs";
 import { bootstrapBlocks, bootstrapRuns, type EffectScale, type SideStatistic } from "./stats/bootstrap";
 import { cliffsDelta } from "./stats/cliffs-delta";
 import { mannWhitney, smallestRankP } from "./stats/mann-whitney";
@@ -63,6 +64,9 @@ export interface CompareRow {
   /** the difference of the sides' means over their pooled standard deviation (Cohen's d), over runs or buckets */
   d: number;
   p: number;
+  /** the block bootstrap's change over its standard error, and its degrees of freedom (one run a side) */
+  z?: number;
+  df?: number;
   /** Benjamini–Hochberg adjusted p over the whole list (set by whatChanged) */
   q: number;
   method: "runs" | "blocks" | "none";
@@ -89,6 +93,13 @@ export interface CompareOptions {
   seed?: number;
   /** fewest blocks holding data a side needs for the block bootstrap; default 2 */
   minBlocks?: number;
+  /**
+   * Without runs enough for a test over runs: the coefficient of variation a time or amount is assumed to have
+   * from one run of a build to the next (log-scale SD per run; default 0.4), added to the within-run variance
+   */
+  runCv?: number;
+  /** likewise for a rate, in points of 1 (SD of one run's rate around its build's; default 0.2) */
+  runRateSd?: number;
 }
 
 /** Units × resamples a quantile's bootstrap may walk (a tenth of a second or so), and the fewest resamples it keeps. */
@@ -103,6 +114,8 @@ export const COMPARE_DEFAULTS = {
   level: 0.95,
   seed: 1,
   minBlocks: 2,
+  runCv: 0.4,
+  runRateSd: 0.2,
 } as const;
 
 /** The side's statistic over the given units (indices into the side's arrays). */
@@ -230,18 +243,35 @@ export function compareMetric(m: Metric, options: CompareOptions = {}): CompareR
         ? Math.max(MIN_RESAMPLES, Math.min(o.resamples, Math.floor(QUANTILE_WORK / units)))
         : o.resamples;
     const change = bootstrapBlocks(m.a, m.b, m.statistic, m.scale, { ...boot, resamples });
-    // every resample the same (each bucket alike): a rank test over the buckets' own values judges instead
-    const flat = Number.isNaN(change.p);
-    const p = flat ? mannWhitney(perBlock(m.b, m.statistic), perBlock(m.a, m.statistic)).p : change.p;
+    // the run-to-run variation the buckets cannot show, assumed (none for a ratio with a zero side: no run-to-run
+    // scaling turns nothing into something, so a subject absent from one side is judged on its buckets alone)
+    const logScale = m.scale === "ratio" && a > 0 && b > 0;
+    const assumed =
+      logScale || m.scale === "difference"
+        ? runToRunVariance(m.scale, [ra.length, rb.length], o.runCv, o.runRateSd)
+        : 0;
+    const observed = logScale ? Math.log(b / a) : b - a;
+    const flat = !(change.se > 0);
+    const withRuns = betweenRunsP(observed, flat ? 0 : change.se, change.df, assumed);
+    // every resample the same (each bucket alike) and nothing assumed: a rank test over the buckets' values judges
+    const p =
+      assumed > 0
+        ? withRuns.p
+        : Number.isNaN(change.p)
+          ? mannWhitney(perBlock(m.b, m.statistic), perBlock(m.a, m.statistic)).p
+          : change.p;
+    const rankTest = !(assumed > 0) && Number.isNaN(change.p);
     Object.assign(row, {
       method: "blocks",
       p,
+      z: assumed > 0 ? observed / withRuns.sd : change.z,
+      df: assumed > 0 ? withRuns.df : change.df,
       ci: change.ci,
       change: change.estimate,
       delta: cliffsDelta(m.a.value, m.b.value),
       d: cohensD(perBlock(m.a, m.statistic), perBlock(m.b, m.statistic)),
       n: [ka, kb],
-      note: `${runsNote}; block bootstrap over ${ka} vs ${kb} UI-event buckets${resamples < o.resamples ? ` (${resamples} resamples)` : ""}${flat ? " (no variation between resamples: Mann–Whitney over the buckets' values)" : ""}: variation between runs is not measured`,
+      note: `${runsNote}; block bootstrap over ${ka} vs ${kb} UI-event buckets${resamples < o.resamples ? ` (${resamples} resamples)` : ""}${rankTest ? " (no variation between resamples: Mann–Whitney over the buckets' values)" : ""}: variation between runs is not measured${assumed > 0 ? ` but assumed (${m.scale === "ratio" ? `${Math.round(o.runCv * 100)} % a run` : `${Math.round(o.runRateSd * 100)} points a run`})` : ", and a subject missing from one side is judged on its buckets alone"}, so this is evidence about these runs more than about the build`,
     });
   }
   return row;

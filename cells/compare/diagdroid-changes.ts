@@ -119,7 +119,8 @@ export function diagdroidChanges(
     if (Number.isFinite(started)) builder.add(mq!, run, at, (started - at) / 1e6);
     if (Number.isFinite(started) && Number.isFinite(ended)) {
       builder.add(me!, run, at, (ended - started) / 1e6);
-      builder.addAmount(busy!, run, at, (ended - started) / 1e6);
+      // busy time per second where the task ran (a queued task runs in later buckets than it was posted in)
+      builder.addInterval(busy!, run, started, ended);
     }
     builder.addAmount(rate!, run, at, 1);
   }

@@ -96,6 +96,28 @@ export class MetricBuilder {
     d[side][block]! += amount;
   }
 
+  /**
+   * Time spent over [start, end) (ns) of measure `spec.key`, in ms: each block gets the part of it that falls within
+   * the block, so a long task's execution counts per second of the buckets it ran in, not all in the one it began in.
+   */
+  addInterval(spec: MetricSpec, run: string, start: number, end: number): void {
+    const at = this.where.get(run);
+    if (!at || !Number.isFinite(start) || !Number.isFinite(end) || end < start) return;
+    const [side, r] = at;
+    const b = this.sides[side];
+    const first = blockAt(b, r, start);
+    if (first < 0) return;
+    const last = r + 1 < b.offset.length ? b.offset[r + 1]! - 1 : b.blockRun.length - 1;
+    if (end === start) return this.addAmount(spec, run, start, 0);
+    for (let k = first; k <= last; k++) {
+      // the first block takes what lies before it too, the last what lies after (a run's data past its span)
+      const lo = k === first ? start : Math.max(start, b.start[k]!);
+      const hi = k === last ? end : Math.min(end, b.end[k]!);
+      if (hi > lo) this.addAmount(spec, run, b.start[k]!, (hi - lo) / 1e6);
+      if (hi >= end) break;
+    }
+  }
+
   private side(s: 0 | 1, u: Units): MetricSide {
     const b = this.sides[s];
     return {

@@ -21,6 +21,8 @@ export interface CompareCommandOptions {
   alpha: string;
   minEffect: string;
   minRateChange: string;
+  runCv: string;
+  runRateSd: string;
   resamples: string;
   seed: string;
   analyses?: string;
@@ -56,6 +58,8 @@ export async function runCompare(a: string, b: string, opts: CompareCommandOptio
     alpha: number("alpha", opts.alpha, 0, 1),
     minEffect: number("min-effect", opts.minEffect, 0, 1000),
     minRateChange: number("min-rate-change", opts.minRateChange, 0, 1),
+    runCv: number("run-cv", opts.runCv, 0, 100),
+    runRateSd: number("run-rate-sd", opts.runRateSd, 0, 1),
     resamples: number("resamples", opts.resamples, 10, 1e6),
     seed: number("seed", opts.seed, 0, 2 ** 32),
     ...(analyses ? { analyses } : {}),
@@ -102,6 +106,12 @@ export function registerCompare(program: Command, setExitCode: (code: number) =>
     .option("--alpha <a>", "significance level after Benjamini-Hochberg", "0.05")
     .option("--min-effect <x>", "smallest relative change of a time that counts (0.1 = 10 %)", "0.1")
     .option("--min-rate-change <x>", "smallest change of a rate that counts (0.02 = 2 points)", "0.02")
+    .option(
+      "--run-cv <x>",
+      "with too few runs for a test over runs: how much a time varies from run to run (0.4 = 40 %)",
+      "0.4",
+    )
+    .option("--run-rate-sd <x>", "likewise for a rate, in points of 1 (0.2 = 20 points)", "0.2")
     .option("--resamples <n>", "bootstrap resamples", "1000")
     .option("--seed <n>", "bootstrap seed", "1")
     .option("--analyses <list>", `comma-separated subset of ${COMPARE_ANALYSES.join(", ")}`)

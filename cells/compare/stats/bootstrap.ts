@@ -3,7 +3,7 @@
 // runs otherwise. Each resample draws, per side, as many items as it has, with replacement (within each run for
 // blocks, so no run's share changes). The interval is the percentile interval; the p-value is the Wald test of
 // the observed change against the resamples' standard error (on the log scale for ratios), referred to Student's t
-// with one degree of freedom fewer than the fewest blocks (or runs) a side has, so it is not floored
+// with the Welch–Satterthwaite degrees of freedom of the two sides' variances (each resting on its blocks or runs), so it is not floored
 // at 1/(resamples + 1) and Benjamini–Hochberg can still separate rows.
 import { studentTwoSidedP } from "./student-t";
 import { quantileSorted, weightedQuantileSorted } from "./quantile";
@@ -20,6 +20,9 @@ export interface Change {
   p: number;
   /** standard error of the change (log scale for a ratio) over the resamples */
   se: number;
+  /** the observed change over its standard error (log scale for a ratio) and the degrees of freedom it is read with */
+  z: number;
+  df: number;
   /** resamples whose change was undefined (a side left with no values) and were dropped */
   dropped: number;
 }
@@ -31,6 +34,22 @@ export interface BootstrapOptions {
   rng: Rng;
 }
 
+const variance = (x: readonly number[]) => {
+  const m = x.reduce((s, v) => s + v, 0) / x.length;
+  return x.reduce((s, v) => s + (v - m) ** 2, 0) / (x.length - 1);
+};
+
+/**
+ * Degrees of freedom of a change whose variance is the sum of the sides' (Welch 1947, Satterthwaite 1946): each
+ * side's variance rests on its units (blocks or runs) less one, so the sum has between the fewer side's and both
+ * sides' together; a side that does not vary adds none.
+ */
+export function welchDf(va: number, vb: number, [ka, kb]: [number, number]): number {
+  const part = (v: number, k: number) => (v > 0 ? (v * v) / Math.max(1, k - 1) : 0);
+  const den = part(va, ka) + part(vb, kb);
+  return den > 0 ? (va + vb) ** 2 / den : Math.max(1, Math.min(ka, kb) - 1);
+}
+
 /** The change and its test from the observed value and the resampled ones. */
 function summarise(
   observedA: number,
@@ -38,12 +57,14 @@ function summarise(
   resampled: { a: Float64Array; b: Float64Array },
   scale: EffectScale,
   level: number,
-  df: number,
+  units: [number, number],
 ): Change {
   // A ratio with a zero side has no log: it is tested on the difference scale instead.
   const useRatio = scale === "ratio" && observedA > 0 && observedB > 0;
   const diffs: number[] = [];
   const changes: number[] = [];
+  // each side's resampled statistic on the test's scale, for its share of the variance (Welch–Satterthwaite)
+  const sides: [number[], number[]] = [[], []];
   let dropped = 0;
   for (let i = 0; i < resampled.a.length; i++) {
     const a = resampled.a[i]!;
@@ -53,6 +74,8 @@ function summarise(
       continue;
     }
     diffs.push(useRatio ? Math.log(b / a) : b - a);
+    sides[0].push(useRatio ? Math.log(a) : a);
+    sides[1].push(useRatio ? Math.log(b) : b);
     changes.push(scale === "ratio" ? (a > 0 ? b / a : b > 0 ? Infinity : 1) : b - a);
   }
   const observed = useRatio ? Math.log(observedB / observedA) : observedB - observedA;
@@ -64,14 +87,23 @@ function summarise(
           ? Infinity
           : 1
       : observedB - observedA;
-  if (diffs.length < 2) return { estimate, ci: [NaN, NaN], p: NaN, se: NaN, dropped };
-  const mean = diffs.reduce((s, x) => s + x, 0) / diffs.length;
-  const se = Math.sqrt(diffs.reduce((s, x) => s + (x - mean) ** 2, 0) / (diffs.length - 1));
+  if (diffs.length < 2) return { estimate, ci: [NaN, NaN], p: NaN, se: NaN, z: NaN, df: NaN, dropped };
+  const se = Math.sqrt(variance(diffs));
+  const df = welchDf(variance(sides[0]), variance(sides[1]), units);
   // resamples that do not vary cannot judge the change: the caller falls back to a rank test (NaN here)
   const p = se > 0 ? studentTwoSidedP(observed / se, df) : observed === 0 ? 1 : NaN;
   const sorted = Float64Array.from(changes).sort();
   const tail = (1 - level) / 2;
-  return { estimate, ci: [quantileSorted(sorted, tail), quantileSorted(sorted, 1 - tail)], p, se, dropped };
+  const z = se > 0 ? observed / se : observed === 0 ? 0 : NaN;
+  return {
+    estimate,
+    ci: [quantileSorted(sorted, tail), quantileSorted(sorted, 1 - tail)],
+    p,
+    se,
+    z,
+    df,
+    dropped,
+  };
 }
 
 /**
@@ -102,7 +134,7 @@ export function bootstrapRuns(
   const med = (x: Float64Array) => quantileSorted(Float64Array.from(x).sort(), 0.5);
   const ra = resampledMedians(a, options.resamples, options.rng);
   const rb = resampledMedians(b, options.resamples, options.rng);
-  return summarise(med(a), med(b), { a: ra, b: rb }, scale, options.level, Math.min(a.length, b.length) - 1);
+  return summarise(med(a), med(b), { a: ra, b: rb }, scale, options.level, [a.length, b.length]);
 }
 
 /** One side's units for the block bootstrap: each unit's value, weight and block; each block's run. */
@@ -204,7 +236,7 @@ export function bootstrapBlocks(
     ra[i] = fa(drawA());
     rb[i] = fb(drawB());
   }
-  // the standard error rests on the blocks holding data: t with (fewest such blocks − 1) degrees of freedom
-  const df = Math.min(a.blockRun.length, b.blockRun.length) - 1;
-  return summarise(fa(all(a)), fb(all(b)), { a: ra, b: rb }, scale, options.level, df);
+  // the standard error rests on the blocks holding data: Student's t with their Welch–Satterthwaite degrees of freedom
+  const units: [number, number] = [a.blockRun.length, b.blockRun.length];
+  return summarise(fa(all(a)), fb(all(b)), { a: ra, b: rb }, scale, options.level, units);
 }

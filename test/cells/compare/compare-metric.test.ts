@@ -1,7 +1,9 @@
 // One measure compared: the mode chosen by the sides' runs, too little data said in words, new and vanished
 // subjects, the judgement against the minimum effect, and the ranked list's order and adjustment.
 import { describe, expect, it } from "vitest";
+import type { SideBlocks } from "../../../cells/compare/blocks";
 import { compareMetric, judge, type Metric, type MetricSide } from "../../../cells/compare/compare-metric";
+import { MetricBuilder } from "../../../cells/compare/metric-builder";
 import { rankRows, whatChanged } from "../../../cells/compare/what-changed";
 import { smallestRankP } from "../../../cells/compare/stats/mann-whitney";
 
@@ -54,7 +56,7 @@ describe("compareMetric", () => {
   });
 
   it("falls back to the block bootstrap with 3 vs 3 runs (no rank test over 3 runs reaches 0.05), and says why", () => {
-    const row = compareMetric(
+    const sides = () =>
       metric(
         side(
           [
@@ -72,13 +74,19 @@ describe("compareMetric", () => {
           ],
           2,
         ),
-      ),
-    );
+      );
+    const row = compareMetric(sides());
     expect(row.method).toBe("blocks");
     expect(row.note).toMatch(
-      /too few runs for a rank test over runs: 3 vs 3; block bootstrap over 6 vs 6 UI-event buckets/,
+      /too few runs for a rank test over runs: 3 vs 3; block bootstrap over 6 vs 6 UI-event buckets.*assumed \(40 % a run\)/,
     );
-    expect(row.p).toBeLessThan(0.01);
+    // the buckets alone call ×1.9 certain; with runs assumed to vary 40 % each, 3 a side, it is p ≈ 0.04:
+    // ln 1.9 = 0.64 against √(ln 1.16 · 2/3) = 0.31, and the buckets' own standard error is tiny beside it
+    const bucketsAlone = compareMetric(sides(), { runCv: 0, runRateSd: 0 });
+    expect(bucketsAlone.p).toBeLessThan(1e-6);
+    expect(row.p).toBeGreaterThan(0.03);
+    expect(row.p).toBeLessThan(0.05);
+    expect(row.z).toBeCloseTo(Math.log(21 / 11) / Math.sqrt((Math.log(1.16) * 2) / 3), 1);
   });
 
   it("says plainly when one run against one run has too few buckets, never 'no change'", () => {
@@ -184,6 +192,42 @@ describe("compareRuns's hook for other analyses", () => {
     expect(c.rows[0]!.key).toBe("profile:m");
     expect(c.rows[0]!.significant).toBe(true);
     expect(c.rows[0]!.method).toBe("runs");
+  });
+});
+
+describe("MetricBuilder.addInterval", () => {
+  it("puts time spent over several buckets into each bucket it overlaps, by hand", () => {
+    // one run, buckets [0, 10), [10, 30), [30, 40) ms
+    const ms = 1e6;
+    const side = (run: string): SideBlocks => ({
+      runs: [run],
+      blockRun: Int32Array.from([0, 0, 0]),
+      start: Float64Array.from([0, 10 * ms, 30 * ms]),
+      end: Float64Array.from([10 * ms, 30 * ms, 40 * ms]),
+      key: ["before the first event", "click a", "click b"],
+      offset: Int32Array.from([0]),
+      windowed: [],
+    });
+    const builder = new MetricBuilder({ a: side("A"), b: side("B") });
+    const spec = {
+      analysis: "diagdroid",
+      key: "busy",
+      subject: "g",
+      measure: "execution time per second",
+      unit: "ms/s",
+      statistic: { kind: "mean" as const },
+      scale: "ratio" as const,
+      better: "lower" as const,
+    };
+    // a task posted at 5 ms that ran from 8 to 35 ms: 2 ms in the first bucket, 20 in the second, 5 in the third
+    builder.addInterval(spec, "A", 8 * ms, 35 * ms);
+    // one that ran past the run's last bucket counts there (the run's data past its span)
+    builder.addInterval(spec, "B", 36 * ms, 45 * ms);
+    const [m] = builder.build();
+    expect(Array.from(m!.a.value)).toEqual([2, 20, 5]);
+    expect(Array.from(m!.b.value)).toEqual([0, 0, 9]);
+    // per second of each bucket: the buckets' lengths are the weights
+    expect(Array.from(m!.a.weight)).toEqual([0.01, 0.02, 0.01]);
   });
 });
 

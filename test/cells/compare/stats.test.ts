@@ -4,7 +4,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { benjaminiHochberg } from "../../../cells/compare/stats/benjamini-hochberg";
-import { bootstrapBlocks, bootstrapRuns } from "../../../cells/compare/stats/bootstrap";
+import { betweenRunsP, runToRunVariance } from "../../../cells/compare/stats/between-runs";
+import { bootstrapBlocks, bootstrapRuns, welchDf } from "../../../cells/compare/stats/bootstrap";
 import { cliffsDelta } from "../../../cells/compare/stats/cliffs-delta";
 import { exactWCounts, mannWhitney, smallestRankP } from "../../../cells/compare/stats/mann-whitney";
 import { normalUpperTail } from "../../../cells/compare/stats/normal";
@@ -212,6 +213,55 @@ describe("bootstraps", () => {
     const r = bootstrapBlocks(side, side, { kind: "mean" }, "ratio", opts(3));
     expect(r.estimate).toBe(1);
     expect(r.p).toBe(1);
+  });
+});
+
+describe("welchDf", () => {
+  it("is Welch–Satterthwaite's (va + vb)² / (va²/(ka − 1) + vb²/(kb − 1)), by hand", () => {
+    // 25 / (16/4 + 1/9) = 225/37
+    expect(welchDf(4, 1, [5, 10])).toBeCloseTo(225 / 37, 12);
+    // equal variances on k units a side: 2(k − 1), both sides' degrees of freedom
+    expect(welchDf(3, 3, [4, 4])).toBeCloseTo(6, 12);
+    // a side that does not vary (a healthy run whose group never queues) adds none: the other side's k − 1
+    expect(welchDf(0, 2, [9, 3])).toBeCloseTo(2, 12);
+    expect(welchDf(2, 0, [3, 9])).toBeCloseTo(2, 12);
+  });
+
+  it("lies between the fewer side's degrees of freedom and both sides' together", () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 1e-6, max: 1e6, noNaN: true }),
+        fc.double({ min: 1e-6, max: 1e6, noNaN: true }),
+        fc.integer({ min: 2, max: 500 }),
+        fc.integer({ min: 2, max: 500 }),
+        (va, vb, ka, kb) => {
+          const df = welchDf(va, vb, [ka, kb]);
+          expect(df).toBeGreaterThanOrEqual(Math.min(ka, kb) - 1 - 1e-9);
+          expect(df).toBeLessThanOrEqual(ka + kb - 2 + 1e-9);
+        },
+      ),
+      { numRuns: fcRuns(200), seed: 31 },
+    );
+  });
+});
+
+describe("betweenRunsP", () => {
+  it("adds the assumed run-to-run variance to the within-run one, by hand", () => {
+    // nothing assumed: Student's t, t = 2 on 4 degrees of freedom is p = 0.11612 (t tables)
+    expect(betweenRunsP(2, 1, 4, 0).p).toBeCloseTo(0.11612, 4);
+    // within-run variance 1 on 4 df, 3 assumed: sd 2, and Satterthwaite's df 4² / (1² / 4) = 64
+    const r = betweenRunsP(4, 1, 4, 3);
+    expect(r.sd).toBe(2);
+    expect(r.df).toBe(64);
+    expect(r.p).toBeCloseTo(studentTwoSidedP(2, 64), 12);
+    // only the assumed part (buckets all alike): known, so the normal tail, 2(1 − Φ(1)) = 0.31731
+    expect(betweenRunsP(1, 0, 5, 1).p).toBeCloseTo(0.31731, 5);
+  });
+
+  it("is per run: ln(1 + cv²) for a ratio, rateSd² for a rate, each over both sides' runs", () => {
+    expect(runToRunVariance("ratio", [1, 1], 0.4, 0.2)).toBeCloseTo(2 * Math.log(1.16), 12);
+    expect(runToRunVariance("difference", [2, 2], 0.4, 0.2)).toBeCloseTo(0.04, 12);
+    expect(runToRunVariance("ratio", [3, 1], 0.4, 0.2)).toBeCloseTo((4 / 3) * Math.log(1.16), 12);
   });
 });
 
