@@ -7,7 +7,7 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 import type { PlotFields } from "../../../charts/plot-edit";
 import type { Side } from "../../../workspace/app/url-state";
 import type { InsertKind } from "../../../workspace/components/jb-insert-bar";
-import type { TimelineBox } from "../../../workspace/components/jb-timeline";
+import type { TimelineBox } from "../../../cells/common/timeline-lod";
 import type { TocHeading } from "../../../workspace/components/jb-toc";
 
 const DIR = "workspace/components";
