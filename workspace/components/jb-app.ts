@@ -4,24 +4,23 @@
 // replaces them), the URL holds the notebook and the runs (history.replaceState), adding runs re-runs the cells
 // that read tables, and every failure says what was not found and where. Runs marked baseline and candidate (kept in
 // the URL) open in notebooks/compare.md as its two sides, and are the starting values of any notebook's inputs
-// named `baseline` and `candidate`.
+// named `baseline` and `candidate`. Its jobs are controllers: the runs (runs-controller.ts), the overview chart,
+// the notebook file (save, publish, recovered draft) and the drop target.
 import { LitElement, html, nothing } from "lit";
 import { toastStyles } from "./toast-styles";
 import { appStyles } from "./jb-app-styles";
+import { DropController } from "./drop-controller";
 import { NotebookFileController } from "./notebook-file-controller";
 import { OverviewChartController } from "./overview-chart-controller";
-import { ToastController } from "./toast-controller";
-import { droppedSources, notServed, urlSource } from "../../bundle/browser-sources";
+import { RunsController } from "./runs-controller";
+import { removalToast, runsSections } from "./runs-view";
 import { prepareBundle } from "../../bundle/prepare-bundle";
-import { filesFromDrop } from "../app/dropped-files";
-import { removeRun, type RunRemoval } from "../app/remove-run";
-import { runsStatus } from "../app/runs-status";
-import { Session } from "../app/session";
+import type { Session } from "../app/session";
 import { createBrowserEngine } from "../db/duckdb-browser";
-import { listTables, tableExists, type SqlEngine, type TableInfo } from "../db/engine";
-import { RemoteHttpEngine, serverEngineInfo } from "../db/remote-http-engine";
+import type { SqlEngine, TableInfo } from "../db/engine";
+import { RemoteHttpEngine } from "../db/remote-http-engine";
 import { loadDraft } from "../app/autosave";
-import { bundledNotebookFolders, bundledNotebooks, runsForNotebook } from "../app/notebook-sources";
+import { bundledNotebookFolders, bundledNotebooks } from "../app/notebook-sources";
 import {
   bundledName,
   openedNotebook,
@@ -29,16 +28,7 @@ import {
   resolveNotebook,
   type ResolvedNotebook,
 } from "../app/notebook-resolve";
-import {
-  markRun,
-  marksParam,
-  runsParam,
-  runsToWrite,
-  withUrlState,
-  type RunMarks,
-  type Side,
-} from "../app/url-state";
-import { explainLoadFailures } from "../notebook/load-failures";
+import { runsParam, runsToWrite, withUrlState } from "../app/url-state";
 import type { JbNotebook } from "./jb-notebook";
 import "./jb-notebook-picker";
 import "./jb-plot";
@@ -49,115 +39,50 @@ import type { TocHeading } from "./jb-toc";
 
 export class JbApp extends LitElement {
   static override properties = {
-    session: { attribute: false },
-    status: { state: true },
-    dragging: { state: true },
     notebookText: { state: true },
     notebookPath: { state: true },
-    tables: { state: true },
-    loading: { state: true },
     notebookError: { state: true },
-    runsVersion: { state: true },
-    dropped: { state: true },
     headings: { state: true },
-    marks: { state: true },
   };
-  /** runs (by run id) marked as the baseline and the candidate of a comparison */
-  declare marks: RunMarks;
-  /** the marks as the open notebook's `baseline` and `candidate` inputs (a new object only when they change) */
-  private markInputs: Record<string, unknown> | undefined;
-  /** the last run removed: its toast, with Undo when it came from a URL */
-  private readonly removal = new ToastController<RunRemoval>(this);
+  /** the engine a session opens: DuckDB-WASM in a worker (the element tests give it DuckDB-WASM's Node build) */
+  createEngine: () => Promise<SqlEngine> = createBrowserEngine;
   private readonly overview = new OverviewChartController(this);
   private readonly file = new NotebookFileController(this);
+  readonly runs = new RunsController(this, {
+    overview: this.overview,
+    createEngine: () => this.createEngine(),
+    urlChanged: () => this.writeUrl(),
+  });
+  private readonly drop = new DropController(this, (sources) => this.runs.addDropped(sources));
   /** the notebook's headings, for the table of contents (jb-notebook's "headings" event) */
   declare headings: TocHeading[];
-  /** while runs load: how many, and how many are in */
-  declare loading: { total: number; done: number } | undefined;
   /** why the notebook named in the URL could not be opened */
   declare notebookError: string | undefined;
-  /** bumped when runs are added after the notebook opened: its cells that read tables re-run */
-  declare runsVersion: number;
-  /** runs added by a drop: they have no URL, so a reload cannot bring them back */
-  declare dropped: number;
   /** `?notebook=` of the open notebook */
   private notebookName?: string;
-  /** the URLs of the open notebook's own runs (what its front matter names) */
-  private ownRuns: string[] = [];
-  /** runs the notebook names that were found neither beside it nor among the samples */
-  private missingRuns: string[] = [];
-  /** labels of the runs that came from a URL, so the URL can list them */
-  private urlLabels = new Set<string>();
-  private runLists?: Promise<[string[], string[]]>;
   declare notebookText: string | undefined;
   declare notebookPath: string;
-  declare tables: TableInfo[];
-  declare session: Session | undefined;
-  declare status: string;
-  declare dragging: boolean;
 
   constructor() {
     super();
-    this.status = "starting DuckDB…";
-    this.dragging = false;
     this.notebookPath = "triage.md";
-    this.tables = [];
-    this.runsVersion = 0;
-    this.dropped = 0;
     this.headings = [];
-    this.marks = marksParam(location.search);
-    this.markInputs = this.inputsOf(this.marks);
   }
 
-  private inputsOf(marks: RunMarks): Record<string, unknown> | undefined {
-    const given = Object.entries(marks).filter(([, runs]) => (runs as string[]).length > 0);
-    return given.length ? Object.fromEntries(given) : undefined;
+  /** the runs' session (read by the browser tests) */
+  get session(): Session | undefined {
+    return this.runs.session;
   }
 
-  private onMarkRun(e: CustomEvent<{ run: string; side: Side | null }>) {
-    this.marks = markRun(this.marks, e.detail.run, e.detail.side);
-    this.markInputs = this.inputsOf(this.marks);
-    this.writeUrl(this.urlRuns);
-  }
-
-  /** "Open compare": notebooks/compare.md with exactly the marked runs loaded, baseline and candidate as its sides. */
-  private async openCompare() {
-    const runs = this.session?.runs ?? [];
-    const marked = [...this.marks.baseline, ...this.marks.candidate];
-    const picked = marked.map((id) => runs.find((r) => r.manifest?.run_id === id));
-    const gone = marked.filter((_, i) => !picked[i]);
-    if (gone.length) {
-      this.status = `cannot open compare: ${gone.join(", ")} ${gone.length === 1 ? "is" : "are"} marked but not loaded (open ${gone.length === 1 ? "it" : "them"}, or unmark ${gone.length === 1 ? "it" : "them"})`;
-      return;
-    }
-    const noUrl = marked.filter((_, i) => !this.urlLabels.has(picked[i]!.label));
-    if (noUrl.length) {
-      this.status = `cannot open compare: ${noUrl.join(", ")} ${noUrl.length === 1 ? "was" : "were"} dropped, not opened from a URL (the compare notebook loads its runs by URL); unmark ${noUrl.length === 1 ? "it" : "them"} or open ${noUrl.length === 1 ? "it" : "them"} by URL`;
-      return;
-    }
-    const text = bundledNotebooks().compare;
-    if (text === undefined) {
-      this.status = "cannot open compare: the workspace was built without notebooks/compare.md";
-      return;
-    }
-    await this.switchNotebook("compare", "compare.md", text, bundledNotebookFolders().compare, {
-      runs: picked.map((r) => `${r!.label}/`),
-    }).catch((e: Error) => {
-      this.loading = undefined;
-      this.status = `could not open compare: ${e.message}`;
-    });
+  /** the engine's tables, as the table list shows them (read by the browser tests) */
+  get tables(): TableInfo[] {
+    return this.runs.tables;
   }
 
   static override styles = [toastStyles, appStyles];
 
   override connectedCallback() {
     super.connectedCallback();
-    this.addEventListener("dragover", (e) => {
-      e.preventDefault();
-      this.dragging = true;
-    });
-    this.addEventListener("dragleave", () => (this.dragging = false));
-    this.addEventListener("drop", (e) => void this.onDrop(e));
     // The notebook (CodeMirror, the runtime, every cell) is its own chunk, fetched while DuckDB starts, so
     // the page's first script is short: no long main-thread task before the first chart (docs/budgets.md).
     void import("./jb-notebook");
@@ -172,7 +97,7 @@ export class JbApp extends LitElement {
       // DuckDB's 34 MB wasm compiles while the notebook is read and the bundles are fetched and decoded.
       const engineReady: Promise<SqlEngine> = server
         ? Promise.resolve(new RemoteHttpEngine(location.origin))
-        : createBrowserEngine();
+        : this.createEngine();
       engineReady.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
       const notebooks = bundledNotebooks();
       const name = params.get("notebook") ?? (notebooks.triage ? "triage" : Object.keys(notebooks)[0]);
@@ -196,51 +121,23 @@ export class JbApp extends LitElement {
       const text = draft && draft.text !== original ? draft.text : original;
       if (draft && draft.text !== original) this.file.setRecovered(draft.at);
       // ?runs= (also what the page writes once runs are added) replaces the notebook's own runs.
-      const own = server ? { runs: [], missing: [] } : await this.runsOf(text, notebook?.folder, !!name);
-      this.ownRuns = own.runs;
+      const own = server ? { runs: [], missing: [] } : await this.runs.runsOf(text, notebook?.folder, !!name);
+      this.runs.ownRuns = own.runs;
       const listed = server ? undefined : runsParam(location.search);
-      this.missingRuns = listed ? [] : own.missing;
-      const sources = this.urlSources(listed ?? own.runs);
-      this.loading = { total: sources.length, done: 0 };
+      this.runs.missingRuns = listed ? [] : own.missing;
+      const sources = this.runs.urlSources(listed ?? own.runs);
+      this.runs.expect(sources.length);
       performance.mark("jb:load-start"); // the frames load benchmark counts long tasks from here
       const reads = sources.map((source) => prepareBundle(source, { attach: true }));
       for (const r of reads) r.catch(() => undefined); // reported per run by Session.load
-      this.session = new Session(await engineReady);
+      this.runs.begin(await engineReady);
       if (performance.getEntriesByName("jb:engine-ready").length === 0) performance.mark("jb:engine-ready");
-      this.session.addEventListener("change", () => this.requestUpdate());
-      if (server) await this.openServer();
-      else await this.open(sources, reads);
+      if (server) await this.runs.showServer();
+      else await this.runs.load(sources, reads);
       this.notebookText = text;
     } catch (e) {
-      this.loading = undefined;
-      this.status = `could not start: ${(e as Error).message}`;
+      this.runs.fail(`could not start: ${(e as Error).message}`);
     }
-  }
-
-  /**
-   * The run URLs a notebook's front matter names (all samples when it names none), by the rule in runs.ts.
-   * `named`: a notebook was asked for; when it could not be opened (no text), it names no runs at all.
-   */
-  private async runsOf(
-    text: string | undefined,
-    folder: string | undefined,
-    named = true,
-  ): Promise<{ runs: string[]; missing: string[] }> {
-    if (text === undefined && named) return { runs: [], missing: [] };
-    this.runLists ??= Promise.all([this.jsonList("samples/index.json"), this.jsonList("notebook-runs.json")]);
-    const [available, beside] = await this.runLists;
-    return text
-      ? runsForNotebook(text, available, { folder: folder ?? "", runs: folder === undefined ? [] : beside })
-      : { runs: available.map((r) => `samples/${r}/`), missing: [] };
-  }
-
-  /** samples/index.json, or notebook-runs.json (the runs beside notebooks: workspace/node/notebook-runs-plugin.ts) */
-  private async jsonList(url: string): Promise<string[]> {
-    const response = await fetch(url).catch(() => undefined);
-    // Absent (or a dev server's HTML fallback page in its place): no such runs.
-    if (!response || notServed(response, url) !== undefined) return [];
-    const list = (await response.json().catch(() => [])) as unknown;
-    return Array.isArray(list) ? list.filter((x): x is string => typeof x === "string") : [];
   }
 
   private notebookElement(): JbNotebook | null {
@@ -254,10 +151,21 @@ export class JbApp extends LitElement {
     rememberOpened(sessionStorage, file.name, file.text);
     const same = bundledName(file.name, bundledNotebooks());
     const folder = same === undefined ? undefined : bundledNotebookFolders()[same];
-    await this.switchNotebook(file.name, file.name, file.text, folder).catch((e: Error) => {
-      this.loading = undefined;
-      this.status = `could not open ${file.name}: ${e.message}`;
-    });
+    await this.switchNotebook(file.name, file.name, file.text, folder).catch((e: Error) =>
+      this.runs.fail(`could not open ${file.name}: ${e.message}`),
+    );
+  }
+
+  /** "Open compare": notebooks/compare.md with exactly the marked runs loaded, baseline and candidate as its sides. */
+  private async openCompare() {
+    const marked = this.runs.compareRuns();
+    if ("error" in marked) return this.runs.say(`cannot open compare: ${marked.error}`);
+    const text = bundledNotebooks().compare;
+    if (text === undefined)
+      return this.runs.say("cannot open compare: the workspace was built without notebooks/compare.md");
+    await this.switchNotebook("compare", "compare.md", text, bundledNotebookFolders().compare, marked).catch(
+      (e: Error) => this.runs.fail(`could not open compare: ${e.message}`),
+    );
   }
 
   /** Opens a notebook with exactly its own runs: the session is replaced unless it holds just those already. */
@@ -273,67 +181,29 @@ export class JbApp extends LitElement {
     this.notebookName = name;
     this.notebookPath = path;
     const server = new URLSearchParams(location.search).get("engine") === "server";
-    if (server || !this.session) {
+    if (server || !this.runs.session) {
       this.notebookText = text;
-      this.writeUrl(undefined);
-      return;
+      this.runs.urlRuns = undefined;
+      return this.writeUrl();
     }
-    const own = await this.runsOf(text, folder);
-    this.ownRuns = own.runs;
-    this.missingRuns = override ? [] : own.missing;
+    const own = await this.runs.runsOf(text, folder);
+    this.runs.ownRuns = own.runs;
+    this.runs.missingRuns = override ? [] : own.missing;
     const wanted = override?.runs ?? own.runs;
-    const loaded = this.session.runs.map((r) => `${r.label}/`);
-    const keep =
-      this.dropped === 0 &&
-      this.session.runs.every((r) => r.manifest) &&
-      runsToWrite(loaded, wanted) === undefined;
-    if (keep) {
-      this.status = runsStatus(this.session.runs, this.missingRuns);
-      this.notebookText = text;
-    } else {
-      // A fresh engine: DuckDB-WASM never gives memory back, and nothing of the old runs can linger in a view.
+    if (this.runs.holdsExactly(wanted)) this.runs.showStatus();
+    else {
       this.notebookText = undefined;
-      const old = this.session;
-      this.session = undefined;
-      this.urlLabels.clear();
-      this.dropped = 0;
-      this.overview.clear();
-      this.status = "starting DuckDB…";
-      void old.engine.close().catch(() => undefined);
-      this.session = new Session(await createBrowserEngine());
-      this.session.addEventListener("change", () => this.requestUpdate());
-      await this.open(this.urlSources(wanted));
-      this.notebookText = text;
+      await this.runs.replace(wanted);
     }
-    this.writeUrl(override ? runsToWrite(wanted, own.runs) : undefined);
-  }
-
-  /** Sources for run URLs, remembered as such: the page's URL can name them. */
-  private urlSources(urls: readonly string[]) {
-    const sources = urls.map((u) => urlSource(u));
-    for (const s of sources) this.urlLabels.add(s.label);
-    return sources;
+    this.notebookText = text;
+    this.runs.urlRuns = override ? runsToWrite(wanted, own.runs) : undefined;
+    this.writeUrl();
   }
 
   /** The URL says which notebook is open and, unless they are its own, which runs (a reload restores both). */
-  private writeUrl(runs: readonly string[] | undefined) {
-    this.urlRuns = runs;
-    history.replaceState(
-      history.state,
-      "",
-      withUrlState(location.href, { notebook: this.notebookName, runs, marks: this.marks }),
-    );
-  }
-
-  /** the `runs=` last written (undefined: the notebook's own) */
-  private urlRuns: readonly string[] | undefined = runsParam(location.search);
-
-  /** After runs were added: the URL lists every run loaded from a URL, unless they are the notebook's own. */
-  private writeRunsToUrl() {
-    const loaded = (this.session?.runs ?? [])
-      .filter((r) => r.manifest && this.urlLabels.has(r.label))
-      .map((r) => `${r.label}/`);
-    this.writeUrl(runsToWrite(loaded, this.ownRuns));
+  private writeUrl() {
+    const state = { notebook: this.notebookName, runs: this.runs.urlRuns, marks: this.runs.marks };
+    history.replaceState(history.state, "", withUrlState(location.href, state));
   }
 
   private async saveFile() {
@@ -341,28 +211,9 @@ export class JbApp extends LitElement {
     if (nb) await this.file.save(nb, this.notebookPath);
   }
 
-  private explaining = new WeakMap<Session, SqlEngine>();
-
-  /** The session's engine for cells: a query on a table that failed to load shows why, not "no such table". */
-  private notebookEngine(session: Session): SqlEngine {
-    let engine = this.explaining.get(session);
-    if (!engine) {
-      engine = explainLoadFailures(session.engine, () =>
-        session.runs.map((r) => ({
-          run_id: r.manifest?.run_id ?? r.label,
-          dir: r.label,
-          errors: r.errors,
-          failed: !r.manifest && r.errors.length > 0,
-        })),
-      );
-      this.explaining.set(session, engine);
-    }
-    return engine;
-  }
-
   private async publish() {
     const nb = this.notebookElement();
-    if (nb) await this.file.publish(nb, this.notebookPath, this.session?.runs ?? []);
+    if (nb) await this.file.publish(nb, this.notebookPath, this.runs.session?.runs ?? []);
   }
 
   private discardRecovered() {
@@ -370,130 +221,16 @@ export class JbApp extends LitElement {
     this.notebookText = bundledNotebooks()[this.notebookPath.replace(/\.md$/, "")] ?? this.notebookText;
   }
 
-  private async open(sources: Parameters<Session["load"]>[0], reads?: Parameters<Session["load"]>[1]) {
-    if (!this.session) return;
-    const before = this.session.runs.length;
-    this.loading = { total: sources.length, done: 0 };
-    this.status = `loading ${sources.length} run${sources.length === 1 ? "" : "s"}…`;
-    const loading = this.status;
-    const onChange = () => {
-      if (!this.loading) return;
-      this.loading = { ...this.loading, done: this.session!.runs.length - before };
-      this.status = `${loading} (${this.loading.done} of ${this.loading.total} in)`;
-    };
-    this.session.addEventListener("change", onChange);
-    // The chart appears with the first run that has frames, and is redrawn once every run is in.
-    let early: Promise<void> | undefined;
-    const onRun = () => {
-      if (early) return;
-      performance.mark("jb:overview-ready"); // the first run's overview tables are in DuckDB
-      early = this.refreshChart(true);
-    };
-    const onProgress = (e: Event) => {
-      const { table, rows } = (e as CustomEvent<{ table: string; rows: number }>).detail;
-      if (rows >= 1_000_000) this.status = `${loading} ${table}: ${rows.toLocaleString("en")} rows`;
-    };
-    this.session.addEventListener("overview-ready", onRun);
-    this.session.addEventListener("progress", onProgress);
-    await this.session.load(sources, reads);
-    this.session.removeEventListener("progress", onProgress);
-    this.session.removeEventListener("change", onChange);
-    // The frames load benchmark reads this mark: every table of every run is in DuckDB.
-    if (performance.getEntriesByName("jb:runs-loaded").length === 0) performance.mark("jb:runs-loaded");
-    this.session.removeEventListener("overview-ready", onRun);
-    await early;
-    this.loading = undefined;
-    await this.showRuns(this.session);
-  }
-
-  /** The status line, the overview chart and the table list, from the runs now in the session. */
-  private async showRuns(session: Session) {
-    await this.refreshChart();
-    // "N runs loaded" comes with the final chart, not before its redraw (a reader, or a test, may act on it)
-    this.status = runsStatus(session.runs, this.missingRuns);
-    this.tables = await listTables(session.engine).catch(() => []);
-  }
-
-  /** After runs were added or removed: the notebook's cells that read tables re-run, the URL follows. */
-  private runsChanged() {
-    this.runsVersion++;
-    this.writeRunsToUrl();
-  }
-
-  /** Runs added after the notebook opened (drop, URL). */
-  private async add(sources: Parameters<Session["load"]>[0]) {
-    this.removal.clear();
-    await this.open(sources);
-    this.runsChanged();
-  }
-
-  /** A run's remove button: as after an add, the cells that read tables re-run and the URL, status, chart follow. */
-  private async onRemoveRun(e: CustomEvent<string>) {
-    const session = this.session;
-    if (!session) return;
-    // A run is removed only between loads: Session.load is still adding rows and listing runs.
-    if (this.loading) {
-      this.removal.show({
-        message: `${e.detail} stays: runs are still loading, remove it once they are in`,
-        dropped: false,
-      });
-      return;
-    }
-    const id = session.runs.find((r) => r.label === e.detail)?.manifest?.run_id;
-    const removal = await removeRun(session, e.detail, this.urlLabels.has(e.detail));
-    if (!removal) return;
-    // a removed run is no side of a comparison any more
-    if (id !== undefined) this.marks = markRun(this.marks, id, null);
-    this.markInputs = this.inputsOf(this.marks);
-    if (removal.dropped) this.dropped = Math.max(0, this.dropped - 1);
-    this.removal.show(removal);
-    this.runsChanged();
-    await this.showRuns(session);
-  }
-
-  private undoRemoval(url: string) {
-    this.removal.clear();
-    void this.add(this.urlSources([url]));
-  }
-
-  /** Under `jankbook serve`: the runs are the server's; the chart and the tables come from its engine. */
-  private async openServer() {
-    const engine = this.session!.engine;
-    const info = await serverEngineInfo(location.href);
-    if (!info) throw new Error(`the jankbook serve at ${location.origin} is not answering`);
-    const runs = (info.runs as unknown[]).length;
-    const lake = (info.lake as string[]).length ? `, lake: ${(info.lake as string[]).join(", ")}` : "";
-    this.status = `engine: jankbook serve at ${location.origin} (native DuckDB, ${runs} run${runs === 1 ? "" : "s"}${lake})`;
-    if (await tableExists(engine, "frames")) await this.refreshChart(true);
-    this.tables = await listTables(engine).catch(() => []);
-  }
-
-  private refreshChart(overviewReady = false) {
-    return this.overview.refresh(this.session, overviewReady);
-  }
-
-  private async onDrop(e: DragEvent) {
-    e.preventDefault();
-    this.dragging = false;
-    if (!e.dataTransfer) return;
-    const sources = droppedSources(await filesFromDrop(e.dataTransfer));
-    if (sources.length === 0) {
-      this.status = "dropped files hold no manifest.json: drop a run bundle folder";
-      return;
-    }
-    this.dropped += sources.length;
-    await this.add(sources);
-  }
-
   private onUrl(e: SubmitEvent) {
     e.preventDefault();
     const input = (e.target as HTMLFormElement).elements.namedItem("url") as HTMLInputElement;
-    if (input.value) void this.add(this.urlSources([input.value]));
+    if (input.value) void this.runs.addUrl(input.value);
     input.value = "";
   }
 
   override render() {
-    const runs = this.session?.runs ?? [];
+    const runs = this.runs;
+    const session = runs.session;
     const toc = html`<jb-toc
       .headings=${this.headings}
       .target=${this.notebookElement() ?? undefined}
@@ -502,7 +239,7 @@ export class JbApp extends LitElement {
       <header>
         <h1><img src="favicon.svg" alt="" />jankbook</h1>
         <jb-notebook-picker .current=${this.notebookPath.replace(/\.md$/, "")}></jb-notebook-picker>
-        <span class="status" role="status">${this.status}</span>
+        <span class="status" role="status">${runs.status}</span>
         <span class="actions">
           <button @click=${this.openFile} title="open a notebook (.md)">Open notebook</button>
           <button @click=${this.saveFile} title="save the notebook (.md)">Save</button>
@@ -533,42 +270,7 @@ export class JbApp extends LitElement {
                 </div>`
               : nothing
           }
-          <section id="overview" aria-label="runs" @remove-run=${this.onRemoveRun}>
-            <jb-run-overview
-              .runs=${runs}
-              .engine=${this.session?.engine}
-              .marks=${this.marks}
-              @mark-run=${this.onMarkRun}
-              @open-compare=${() => void this.openCompare()}
-            ></jb-run-overview>
-            ${
-              this.dropped
-                ? html`<p class="hint dropped" role="note">
-                    ${this.dropped} dropped run${this.dropped === 1 ? " is" : "s are"} not in the page's URL:
-                    a reload will not bring ${this.dropped === 1 ? "it" : "them"} back (runs added by URL
-                    stay).
-                  </p>`
-                : nothing
-            }
-          </section>
-          <section id="frames">
-            <h2>Frames</h2>
-            ${this.overview.error ? html`<div class="error">${this.overview.error}</div>` : nothing}
-            ${
-              this.overview.chart
-                ? html`<jb-plot .options=${this.overview.chart}></jb-plot>`
-                : this.loading
-                  ? html`<p class="hint loading" role="status">
-                      loading ${this.loading.total} run${this.loading.total === 1 ? "" : "s"}…
-                      (${this.loading.done} of ${this.loading.total} in)
-                    </p>`
-                  : html`<p class="hint">No frames loaded.</p>`
-            }
-          </section>
-          <details id="schema">
-            <summary>Tables</summary>
-            <jb-schema .tables=${this.tables}></jb-schema>
-          </details>
+          ${runsSections(runs, this.overview, () => void this.openCompare())}
           ${
             this.notebookError
               ? html`<section id="notebook">
@@ -577,14 +279,14 @@ export class JbApp extends LitElement {
               : nothing
           }
           ${
-            this.notebookText !== undefined && this.session
+            this.notebookText !== undefined && session
               ? html`<section id="notebook">
                   <jb-notebook
-                    .engine=${this.notebookEngine(this.session)}
+                    .engine=${runs.notebookEngine(session)}
                     .text=${this.notebookText}
                     .path=${this.notebookPath}
-                    .runsVersion=${this.runsVersion}
-                    .inputs=${this.markInputs}
+                    .runsVersion=${runs.runsVersion}
+                    .inputs=${runs.markInputs}
                     @headings=${(e: CustomEvent<TocHeading[]>) => (this.headings = e.detail)}
                   ></jb-notebook>
                 </section>`
@@ -592,16 +294,8 @@ export class JbApp extends LitElement {
           }
         </main>
       </div>
-      ${
-        this.removal.value
-          ? html`<div class="toast" role="status">
-              ${this.removal.value.message}
-              ${this.removal.value.undo ? html`<button @click=${() => this.undoRemoval(this.removal.value!.undo!)}>Undo</button>` : nothing}
-              <button aria-label="dismiss" @click=${() => this.removal.clear()}>×</button>
-            </div>`
-          : nothing
-      }
-      ${this.dragging ? html`<div class="drop">Drop run bundles to open them</div>` : nothing}
+      ${removalToast(runs)}
+      ${this.drop.dragging ? html`<div class="drop">Drop run bundles to open them</div>` : nothing}
     `;
   }
 

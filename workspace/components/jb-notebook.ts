@@ -3,27 +3,16 @@
 // written back into the cell's code. Prose edits in place (click it; rendered again on blur). Keyboard:
 // cell shortcuts act on the focused cell frame only, never inside an editor (jb-shortcuts.ts lists them, `?`
 // shows them); every change to the notebook's structure is undoable (Ctrl/Cmd+Z outside an editor, or the toast).
-import * as Inputs from "@observablehq/inputs";
 import { LitElement, html, nothing } from "lit";
-import { listTables, type SqlEngine } from "../db/engine";
-import {
-  cells as cellsOf,
-  parseNotebook,
-  removeCell,
-  serializeNotebook,
-  type Cell,
-  type CellKind,
-  type Notebook,
-} from "../notebook/format";
+import type { SqlEngine } from "../db/engine";
+import { cells as cellsOf, removeCell, type Cell, type CellKind } from "../notebook/format";
 import { freshName, insertCells, insertProse, replaceProse } from "../notebook/notebook-edits";
 import { freshenCells } from "../notebook/fresh-names";
 import { moveCell as moveCellIn } from "../notebook/move-cell";
 import { editPlot, type PlotFields, type PlotTarget } from "../../charts/plot-edit";
-import { NotebookRuntime, readsTables } from "../notebook/runtime";
+import type { NotebookRuntime } from "../notebook/runtime";
 import { snapshotNotebook, type NotebookSnapshot } from "../notebook/snapshot";
-import { sanitize } from "../publish/browser-sanitize";
-import { renderMarkdown } from "../notebook/markdown-render";
-import { clearDraft, saveDraft } from "../app/autosave";
+import { clearDraft } from "../app/autosave";
 import type { PaletteEntry } from "../app/analysis-palette";
 import type { SQLNamespace } from "@codemirror/lang-sql";
 import "./jb-code-editor";
@@ -33,10 +22,10 @@ import { notebookStyles } from "./jb-notebook-styles";
 import { toastStyles } from "./toast-styles";
 import { cellBlock, notebookToolbar, proseBlock, type NotebookBlockHost } from "./notebook-blocks";
 import { HeadingsController } from "./headings-controller";
-import { NotebookDrafts } from "./notebook-drafts";
+import { NotebookDocumentController } from "./notebook-document-controller";
 import { NotebookKeysController, type NotebookKeyActions } from "./notebook-keys";
-import { ToastController } from "./toast-controller";
-import { UndoController } from "./undo-controller";
+import { NotebookRuntimeController } from "./notebook-runtime-controller";
+import { NotebookTablesController } from "./notebook-tables-controller";
 import "./jb-output";
 import "./jb-shortcuts";
 import type { TocHeading } from "./jb-toc";
@@ -49,7 +38,6 @@ export class JbNotebook extends LitElement implements NotebookBlockHost, Noteboo
     focusIndex: { state: true },
     runsVersion: { attribute: false },
     inputs: { attribute: false },
-    tables: { state: true },
     editingProse: { state: true },
     shortcutsOpen: { state: true },
   };
@@ -61,36 +49,24 @@ export class JbNotebook extends LitElement implements NotebookBlockHost, Noteboo
    */
   declare inputs: Record<string, unknown> | undefined;
   declare engine: SqlEngine | undefined;
-  /** the notebook's text when opened (or recovered); later edits live in `nb` and the drafts */
+  /** the notebook's text when opened (or recovered); later edits live in the document controller */
   declare text: string;
   /** autosave key */
   declare path: string;
   declare focusIndex: number;
-  /** the engine's tables: palette entries that need others are greyed out; SQL completion offers them */
-  declare tables: { name: string; columns: { name: string }[] }[];
   /** the prose block open in the Markdown editor, or -1 */
   declare editingProse: number;
   declare shortcutsOpen: boolean;
-  /** the last structural change, with Undo */
-  private readonly toasts = new ToastController(this, 8000);
-  /** what ran before each change, and the unrun edits then */
-  private readonly undoStack = new UndoController<{ text: string; drafts: Map<string, string> }>(this);
-
-  private nb?: Notebook;
-  private rt?: NotebookRuntime;
-  /** unrun edits by cell id */
-  private drafts = new NotebookDrafts();
-  private frame = 0;
-  /** the tables' columns, for SQL completion */
-  schema: SQLNamespace | undefined;
-  private markdownCache = new Map<string, string>();
+  private readonly runner = new NotebookRuntimeController(this);
+  private readonly doc = new NotebookDocumentController(this, this.runner);
+  /** the engine's tables: palette entries that need others are greyed out; SQL completion offers them */
+  private readonly tables = new NotebookTablesController(this);
 
   constructor() {
     super();
     this.text = "";
     this.path = "notebook.md";
     this.focusIndex = -1;
-    this.tables = [];
     this.editingProse = -1;
     this.shortcutsOpen = false;
     new NotebookKeysController(this);
@@ -99,169 +75,101 @@ export class JbNotebook extends LitElement implements NotebookBlockHost, Noteboo
 
   static override styles = [toastStyles, notebookStyles];
 
-  override disconnectedCallback() {
-    super.disconnectedCallback();
-    this.rt?.dispose();
-  }
-
   override willUpdate(changed: Map<string, unknown>) {
-    if ((changed.has("text") || changed.has("engine")) && this.engine) this.open(this.text);
+    if ((changed.has("text") || changed.has("engine")) && this.engine)
+      this.runner.start(this.doc.open(this.text), this.engine, this.inputs);
     else if (changed.has("runsVersion") && changed.get("runsVersion") !== undefined) {
-      this.rt?.rerun(readsTables);
+      this.runner.rerunTables();
       // the runs changed: the palette's and SQL completion's tables too
-      if (this.engine) void this.loadTables(this.engine);
+      if (this.engine) void this.tables.load(this.engine);
     } else if (changed.has("inputs") && changed.get("inputs") !== undefined)
-      for (const [name, value] of Object.entries(this.inputs ?? {})) this.rt?.setInput(name, value);
-    if (changed.has("engine") && this.engine) void this.loadTables(this.engine);
-    if (changed.has("tables"))
-      this.schema = Object.fromEntries(this.tables.map((t) => [t.name, t.columns.map((c) => c.name)]));
+      this.runner.setInputs(this.inputs);
+    if (changed.has("engine") && this.engine) void this.tables.load(this.engine);
   }
 
-  /** The engine's tables, for the palette and SQL completion; none when the engine cannot list them. */
-  private async loadTables(engine: SqlEngine) {
-    const tables = await listTables(engine).catch(() => []);
-    if (engine === this.engine) this.tables = tables;
-  }
-
-  private open(text: string) {
-    this.rt?.dispose();
-    this.nb = parseNotebook(text);
-    this.drafts.clear();
-    this.rt = new NotebookRuntime({
-      engine: this.engine!,
-      builtins: { Inputs },
-      isGlobal: (name) => name in globalThis,
-      onCell: () => this.schedule(),
-    });
-    for (const [name, value] of Object.entries(this.inputs ?? {})) this.rt.setInput(name, value);
-    this.rt.load(this.nb);
-  }
-
-  /** One re-render per animation frame, however many cells settle in it. */
-  private schedule() {
-    if (this.frame) return;
-    this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
-      this.requestUpdate();
-    });
+  /** the tables' columns, for SQL completion */
+  get schema(): SQLNamespace {
+    return this.tables.schema;
   }
 
   /** The notebook text with every unrun draft applied: what autosave keeps and save writes. */
   currentText(): string {
-    return this.nb ? this.drafts.applied(this.nb) : this.text;
+    return this.doc.text() ?? this.text;
   }
 
   get runtime(): NotebookRuntime | undefined {
-    return this.rt;
+    return this.runner.rt;
   }
 
   /** Every cell's value as JSON once the notebook settles: the browser half of test/browser/parity.test.ts. */
   async snapshot(): Promise<NotebookSnapshot> {
-    if (!this.rt) throw new Error("no notebook is open");
-    await this.rt.settled(60_000);
-    return snapshotNotebook(this.rt);
-  }
-
-  /** A structural change: undoable; unrun edits of the cells that remain are kept. */
-  private pushUndo() {
-    this.undoStack.push({ text: serializeNotebook(this.nb!), drafts: new Map(this.drafts) });
-  }
-
-  private commit(next: Notebook, toast?: string) {
-    this.pushUndo();
-    this.nb = next;
-    this.drafts.keepOnly(next);
-    this.rt!.load(next);
-    saveDraft(this.path, this.currentText());
-    if (toast) this.toasts.show(toast);
-    this.requestUpdate();
+    const rt = this.runner.rt;
+    if (!rt) throw new Error("no notebook is open");
+    await rt.settled(60_000);
+    return snapshotNotebook(rt);
   }
 
   /** a notebook is open (the keys have something to act on) */
   get ready(): boolean {
-    return this.nb !== undefined;
+    return this.doc.nb !== undefined;
   }
 
   get canUndo(): boolean {
-    return this.undoStack.canUndo;
+    return this.doc.canUndo;
   }
 
   draftOf(cell: Cell): string | undefined {
-    return this.drafts.get(cell.id);
+    return this.doc.drafts.get(cell.id);
   }
 
   runCell(index: number, source: string) {
-    const block = this.nb!.blocks[index];
-    if (block?.type !== "cell") return;
-    // Unedited: run it again all the same (its run button, Shift+Enter), with its dependents.
-    if (source === block.source) {
-      this.rt!.rerun((a) => a.id === block.id);
-      this.drafts.delete(block.id);
-      this.requestUpdate();
-      return;
-    }
-    this.pushUndo();
-    this.rt!.setCellSource(block.id, source);
-    this.nb = this.rt!.notebook;
-    this.drafts.delete(block.id);
-    saveDraft(this.path, this.currentText());
-    this.requestUpdate();
+    this.doc.runCell(index, source);
   }
 
   /** Applies every draft, then runs every cell, edited or not (Run all means all). */
   runAll() {
-    for (const [id, source] of [...this.drafts]) {
-      const index = this.nb!.blocks.findIndex((b) => b.type === "cell" && b.id === id);
-      if (index >= 0) this.runCell(index, source);
-    }
-    this.rt?.rerun();
+    this.doc.runAll();
   }
 
   /** Prose edited in place: re-parsed with the rest, so a fence typed into it becomes a cell. */
   editProse(index: number, text: string) {
-    const next = replaceProse(this.nb!, index, text);
-    if (next) this.commit(next, "Prose edited");
+    const next = replaceProse(this.doc.nb!, index, text);
+    if (next) this.doc.commit(next, "Prose edited");
   }
 
   onDraft(index: number, text: string) {
-    const block = this.nb!.blocks[index];
-    if (block?.type !== "cell") return;
-    const changed = this.drafts.edit(block, text);
-    saveDraft(this.path, this.currentText());
-    // The badge only changes when the code starts or stops differing from what last ran.
-    if (changed) this.requestUpdate();
+    this.doc.edit(index, text);
   }
 
   onPlotEdit(index: number, target: PlotTarget, fields: PlotFields) {
-    const block = this.nb!.blocks[index] as Cell;
-    const source = this.drafts.get(block.id) ?? block.source;
-    this.runCell(index, editPlot(source, target, fields));
+    const block = this.doc.nb!.blocks[index] as Cell;
+    this.runCell(index, editPlot(this.draftOf(block) ?? block.source, target, fields));
   }
 
   /** Block index where something inserted "after block `after`" goes (the end when nothing is selected). */
   private insertionPoint(after: number): number {
-    return after < 0 || after >= this.nb!.blocks.length ? this.nb!.blocks.length : after + 1;
+    return after < 0 || after >= this.doc.nb!.blocks.length ? this.doc.nb!.blocks.length : after + 1;
   }
 
   addCell(after = this.focusIndex, kind: CellKind = "ts") {
     const at = this.insertionPoint(after);
     const name = kind === "sql" ? freshName("query", this.defined()) : undefined;
-    const { nb, index } = insertCells(this.nb!, at, [{ kind, name, source: "" }]);
-    this.commit(nb, `${kind} cell added`);
+    const { nb, index } = insertCells(this.doc.nb!, at, [{ kind, name, source: "" }]);
+    this.doc.commit(nb, `${kind} cell added`);
     this.focusIndex = index;
     void this.focusBlock(index, true);
   }
 
   /** A Markdown paragraph after block `after`, opened in the editor. */
   addProse(after = this.focusIndex) {
-    const { nb, index } = insertProse(this.nb!, this.insertionPoint(after), "New paragraph.\n");
-    this.commit(nb, "Markdown added");
+    const { nb, index } = insertProse(this.doc.nb!, this.insertionPoint(after), "New paragraph.\n");
+    this.doc.commit(nb, "Markdown added");
     void this.openProse(index);
   }
 
   /** Every name the notebook's cells define. */
   private defined(): Set<string> {
-    return new Set(this.rt!.states().flatMap((s) => s.defines));
+    return new Set(this.runner.rt!.states().flatMap((s) => s.defines));
   }
 
   onInsert(after: number, kind: InsertKind) {
@@ -275,32 +183,32 @@ export class JbNotebook extends LitElement implements NotebookBlockHost, Noteboo
    */
   insertAnalysis(entry: PaletteEntry, after = this.focusIndex) {
     const fresh = freshenCells(entry.cells, this.defined()).cells;
-    const { nb, index } = insertCells(this.nb!, this.insertionPoint(after), fresh);
-    this.commit(nb, `Inserted ${entry.label}`);
+    const { nb, index } = insertCells(this.doc.nb!, this.insertionPoint(after), fresh);
+    this.doc.commit(nb, `Inserted ${entry.label}`);
     this.focusIndex = index;
     void this.focusBlock(index, false);
   }
 
   deleteCell(index = this.focusIndex) {
-    const block = this.nb!.blocks[index];
+    const block = this.doc.nb!.blocks[index];
     if (block?.type !== "cell") return;
-    this.commit(
-      removeCell(this.nb!, block.id),
+    this.doc.commit(
+      removeCell(this.doc.nb!, block.id),
       `Deleted ${block.kind} cell${block.name ? ` ${block.name}` : ""}`,
     );
   }
 
   /** Moves the cell at block `index` past one neighbouring cell, with its prose (move-cell.ts); focus follows. */
   moveCell(index: number, delta: -1 | 1) {
-    const block = this.nb!.blocks[index];
+    const block = this.doc.nb!.blocks[index];
     if (block?.type !== "cell") return;
-    const k = cellsOf(this.nb!).indexOf(block);
-    const next = moveCellIn(this.nb!, block.id, delta);
+    const k = cellsOf(this.doc.nb!).indexOf(block);
+    const next = moveCellIn(this.doc.nb!, block.id, delta);
     if (!next) return;
-    const draft = this.drafts.get(block.id);
-    this.commit(next, `Moved ${block.kind} cell ${delta < 0 ? "up" : "down"}`);
+    const draft = this.doc.drafts.get(block.id);
+    this.doc.commit(next, `Moved ${block.kind} cell ${delta < 0 ? "up" : "down"}`);
     const moved = cellsOf(next)[k + delta]!;
-    if (draft !== undefined) this.drafts.set(moved.id, draft);
+    if (draft !== undefined) this.doc.drafts.set(moved.id, draft);
     const at = next.blocks.indexOf(moved);
     this.focusIndex = at;
     void this.focusBlock(at, false);
@@ -319,25 +227,17 @@ export class JbNotebook extends LitElement implements NotebookBlockHost, Noteboo
   }
 
   undo() {
-    const previous = this.undoStack.pop();
-    if (previous === undefined) return;
-    this.nb = parseNotebook(previous.text);
-    this.drafts = new NotebookDrafts(previous.drafts);
-    this.rt!.load(this.nb);
-    this.editingProse = -1;
-    this.toasts.clear();
-    saveDraft(this.path, this.currentText());
-    this.requestUpdate();
+    if (this.doc.undo()) this.editingProse = -1;
   }
 
   /** Shift+Enter on a cell frame: its code as edited runs. */
   runEdited(index: number) {
-    const b = this.nb!.blocks[index] as Cell;
-    this.runCell(index, this.drafts.get(b.id) ?? b.source);
+    const b = this.doc.nb!.blocks[index] as Cell;
+    this.runCell(index, this.doc.drafts.get(b.id) ?? b.source);
   }
 
   focusNeighbour(index: number, delta: -1 | 1) {
-    const list = this.nb!.blocks.map((b, i) => (b.type === "cell" ? i : -1)).filter((i) => i >= 0);
+    const list = this.doc.nb!.blocks.map((b, i) => (b.type === "cell" ? i : -1)).filter((i) => i >= 0);
     const to = list[list.indexOf(index) + delta];
     if (to === undefined) return;
     this.focusIndex = to;
@@ -360,30 +260,22 @@ export class JbNotebook extends LitElement implements NotebookBlockHost, Noteboo
     this.editProse(index, text);
   }
 
-  /** Rendered Markdown by text: a notebook re-renders every frame while cells settle; its prose rarely changes. */
-  markdown(text: string): string {
-    let out = this.markdownCache.get(text);
-    if (out === undefined) {
-      if (this.markdownCache.size > 500) this.markdownCache.clear();
-      this.markdownCache.set(text, (out = renderMarkdown(text, sanitize)));
-    }
-    return out;
-  }
-
   override render() {
-    if (!this.nb || !this.rt) return html`<p>no notebook</p>`;
-    const states = new Map(this.rt.states().map((s) => [s.id, s]));
-    const hasCells = this.nb.blocks.some((b) => b.type === "cell");
-    return html`${notebookToolbar(this, new Set(this.tables.map((t) => t.name)))}
-      ${this.nb.blocks.map((b, i) =>
+    const { nb } = this.doc;
+    const rt = this.runner.rt;
+    if (!nb || !rt) return html`<p>no notebook</p>`;
+    const states = new Map(rt.states().map((s) => [s.id, s]));
+    const hasCells = nb.blocks.some((b) => b.type === "cell");
+    return html`${notebookToolbar(this, new Set(this.tables.tables.map((t) => t.name)))}
+      ${nb.blocks.map((b, i) =>
         b.type === "prose" ? proseBlock(this, b, i) : cellBlock(this, b, i, states.get(b.id)),
       )}
-      ${hasCells ? nothing : html`<jb-insert-bar @insert=${(e: CustomEvent<InsertKind>) => this.onInsert(this.nb!.blocks.length - 1, e.detail)}></jb-insert-bar>`}
+      ${hasCells ? nothing : html`<jb-insert-bar @insert=${(e: HTMLElementEventMap["insert"]) => this.onInsert(nb.blocks.length - 1, e.detail)}></jb-insert-bar>`}
       <jb-shortcuts .open=${this.shortcutsOpen} @close=${() => (this.shortcutsOpen = false)}></jb-shortcuts>
       ${
-        this.toasts.value
+        this.doc.toasts.value
           ? html`<div class="toast" role="status">
-              ${this.toasts.value}
+              ${this.doc.toasts.value}
               <button @click=${() => this.undo()}>Undo</button>
             </div>`
           : nothing

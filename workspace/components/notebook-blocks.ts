@@ -8,7 +8,21 @@ import { plotTargets, type PlotFields, type PlotTarget } from "../../charts/plot
 import type { CellState } from "../notebook/runtime";
 import { cellStatusName } from "../notebook/cell-state";
 import { ANALYSES, type PaletteEntry } from "../app/analysis-palette";
+import { renderMarkdown } from "../notebook/markdown-render";
+import { sanitize } from "../publish/browser-sanitize";
 import type { InsertKind } from "./jb-insert-bar";
+
+const rendered = new Map<string, string>();
+
+/** Rendered Markdown by text: a notebook re-renders every frame while cells settle; its prose rarely changes. */
+function markdown(text: string): string {
+  let out = rendered.get(text);
+  if (out === undefined) {
+    if (rendered.size > 500) rendered.clear();
+    rendered.set(text, (out = renderMarkdown(text, sanitize)));
+  }
+  return out;
+}
 
 /** The notebook element as its blocks see it: what they show and the actions their buttons and editors call. */
 export interface NotebookBlockHost {
@@ -18,7 +32,6 @@ export interface NotebookBlockHost {
   readonly canUndo: boolean;
   readonly schema: SQLNamespace | undefined;
   draftOf(cell: Cell): string | undefined;
-  markdown(text: string): string;
   runCell(index: number, source: string): void;
   runAll(): void;
   undo(): void;
@@ -95,7 +108,7 @@ export function proseBlock(host: NotebookBlockHost, b: Block & { type: "prose" }
       if (!e.composedPath().some((t) => (t as Element).tagName === "A")) host.openProse(index);
     }}
   >
-    ${unsafeHTML(host.markdown(b.text))}
+    ${unsafeHTML(markdown(b.text))}
   </div>`;
 }
 

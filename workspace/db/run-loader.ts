@@ -31,6 +31,18 @@ export function duplicateRunError(label: string, runId: string, loadedFrom: stri
   );
 }
 
+/** What a RunLoader dispatches, so a listener reads `e.detail` typed. */
+export interface RunLoaderEventMap {
+  /** a run's frames and UI events are in DuckDB (its run id); the rest of its tables may not be yet */
+  "overview-ready": CustomEvent<string>;
+  /** a big table's rows so far, so a long load shows it is moving */
+  progress: CustomEvent<{ run: string; table: string; rows: number }>;
+  /** a run was added (loaded or failed) or removed */
+  change: Event;
+}
+
+type Listener<K extends keyof RunLoaderEventMap> = (e: RunLoaderEventMap[K]) => void;
+
 export class RunLoader extends EventTarget {
   runs: LoadedRun[] = [];
   private readonly views: RunViews;
@@ -38,6 +50,14 @@ export class RunLoader extends EventTarget {
   constructor(readonly engine: SqlEngine) {
     super();
     this.views = new RunViews(engine);
+  }
+
+  override addEventListener<K extends keyof RunLoaderEventMap>(type: K, listener: Listener<K>) {
+    super.addEventListener(type, listener as EventListener);
+  }
+
+  override removeEventListener<K extends keyof RunLoaderEventMap>(type: K, listener: Listener<K>) {
+    super.removeEventListener(type, listener as EventListener);
   }
 
   /**

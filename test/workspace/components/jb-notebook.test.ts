@@ -2,12 +2,15 @@
 // <jb-notebook> as an element (jsdom, the real runtime on DuckDB-WASM's Node build): cells run, the keyboard
 // acts on a focused cell frame (notebook-keys.ts), each structural change is undoable from its toast and the
 // toolbar (undo-controller.ts, toast-controller.ts), unrun edits are kept in the text Save writes
-// (notebook-drafts.ts), and the prose headings go out in a typed "headings" event (headings-controller.ts).
+// (notebook-document-controller.ts, notebook-drafts.ts), the prose headings go out in a typed "headings" event
+// (headings-controller.ts), new runs re-run the cells that read tables and list the tables again
+// (notebook-runtime-controller.ts, notebook-tables-controller.ts), and inputs take the values the app gives.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { SqlEngine } from "../../../workspace/db/engine";
 import { createNodeEngine } from "../../../workspace/db/node/duckdb-node";
 import type { JbNotebook } from "../../../workspace/components/jb-notebook";
 import type { TocHeading } from "../../../workspace/components/jb-toc";
+import { ANALYSES } from "../../../workspace/app/analysis-palette";
 
 const TEXT =
   "# Totals\n\nSome prose.\n\n## Sums\n\n```ts\nconst x = 1 + 1;\n```\n\n```ts\nconst y = x * 10;\n```\n";
@@ -15,6 +18,12 @@ const TEXT =
 // jsdom lays nothing out; CodeMirror measures text ranges (no rectangles: nothing is drawn, nothing is asked).
 Range.prototype.getClientRects = () => [] as unknown as DOMRectList;
 Range.prototype.getBoundingClientRect = () => new DOMRect();
+// nor does it observe sizes (a table output watches its width)
+globalThis.ResizeObserver ??= class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+} as unknown as typeof ResizeObserver;
 
 let engine: SqlEngine;
 beforeAll(async () => {
@@ -29,8 +38,10 @@ afterEach(() => {
   for (const el of document.querySelectorAll("jb-notebook")) el.remove();
 });
 
-async function mount(text = TEXT) {
+async function mount(text = TEXT, inputs?: Record<string, unknown>) {
   const el = document.createElement("jb-notebook") as JbNotebook;
+  el.inputs = inputs;
+  el.runsVersion = 0; // as <jb-app> gives it: later bumps re-run
   const headings: TocHeading[][] = [];
   el.addEventListener("headings", (e) => headings.push(e.detail));
   el.path = `test-${Math.random()}.md`;
@@ -119,5 +130,45 @@ describe("<jb-notebook>", () => {
     expect(el.shortcutsOpen).toBe(true);
     key(document.body, { key: "Escape" });
     expect(el.shortcutsOpen).toBe(false);
+  });
+
+  it("new runs (runsVersion) re-run the cells that read tables, and the palette follows the tables", async () => {
+    await engine.query("CREATE TABLE frames AS SELECT * FROM range(2) t(ts)");
+    try {
+      const { el, root } = await mount("```sql id=counted\nSELECT count(*)::INTEGER AS n FROM frames\n```\n");
+      const count = async () => {
+        await el.runtime!.settled(30_000);
+        return ((await el.runtime!.value("counted")) as { getChild(c: string): { get(i: number): number } })
+          .getChild("n")
+          .get(0);
+      };
+      expect(await count()).toBe(2);
+      await engine.query("INSERT INTO frames SELECT * FROM range(3)");
+      expect(await count()).toBe(2);
+      el.runsVersion = 1;
+      await el.updateComplete;
+      expect(await count()).toBe(5);
+      // the palette: an analysis is offered when every table it needs is loaded (only frames is)
+      await expect
+        .poll(() =>
+          [...root.querySelectorAll<HTMLOptionElement>("select option[value]:not([value=''])")].map(
+            (o) => o.disabled,
+          ),
+        )
+        .toEqual(ANALYSES.map((a) => a.needs.some((t) => t !== "frames")));
+    } finally {
+      await engine.query("DROP TABLE frames");
+    }
+  });
+
+  it("the app's inputs are the named inputs' starting values, and set them when they change", async () => {
+    const { el } = await mount('```ts\nconst baseline = view(Inputs.text({value: "none"}));\n```\n', {
+      baseline: "r1",
+    });
+    expect(await el.runtime!.value("baseline")).toBe("r1");
+    el.inputs = { baseline: "r2" };
+    await el.updateComplete;
+    await el.runtime!.settled(30_000);
+    expect(await el.runtime!.value("baseline")).toBe("r2");
   });
 });
