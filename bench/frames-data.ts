@@ -59,10 +59,9 @@ export function framesData(): Promise<FramesData> {
 }
 
 /** Writes the frames table as one IPC stream of 65,536-row batches, yielding so the file stream drains. */
-export async function writeFrames(dir: string) {
+export async function writeFrames(dir: string, n = FRAMES) {
   mkdirSync(dir, { recursive: true });
   const runId = "bench-10m-frames";
-  const n = FRAMES;
   const names = [
     "flags",
     "frame_timeline_vsync_id",

@@ -108,6 +108,58 @@ function groupRows(table: Table | undefined, name: string): Map<string, number[]
   return out;
 }
 
+/** The sentence a run's metrics carry: which rule judged how many frames, and which frames were left out. */
+export function ruleSentence(
+  rule: Record<JankRule, number>,
+  fixedMs: number,
+  flaggedSkipped: number,
+  suspectSkipped: number,
+): string {
+  const used = (Object.keys(rule) as JankRule[]).filter((r) => rule[r] > 0);
+  const ruleText =
+    used
+      .map(
+        (r) =>
+          `${r === "fixed" ? `${RULE_TEXT.fixed} ${fixedMs} ms` : RULE_TEXT[r]} for ${rule[r]} frame${rule[r] === 1 ? "" : "s"}`,
+      )
+      .join("; ") || "no frames";
+  const skipped =
+    (flaggedSkipped > 0 ? `; ${flaggedSkipped} frame(s) with non-zero Flags left out` : "") +
+    (suspectSkipped > 0 ? `; ${suspectSkipped} suspect frame(s) (impossible times) left out` : "");
+  return `jank = duration > deadline, deadline from ${ruleText}${skipped}`;
+}
+
+/** Each run's refresh rate (Hz) from the runs table, where it has a positive one. */
+export function refreshRates(runs: Table | undefined): Map<string, number> {
+  const refresh = new Map<string, number>();
+  if (!runs) return refresh;
+  const r = readColumns(runs, "runs", { run_id: utf8(), refresh_hz: float64() });
+  for (let i = 0; i < runs.numRows; i++)
+    if (r.refresh_hz[i]! > 0) refresh.set(String(r.run_id.get(i)), r.refresh_hz[i]!);
+  return refresh;
+}
+
+/** Each run's UI events in the order that opens the buckets (§5.2.2): by time, then sequence number. */
+export function eventsByRun(
+  uiEvents: Table | undefined,
+): Map<string, { ts: number; seq: number; kind: string }[]> {
+  if (!uiEvents) return new Map();
+  const { ts, seq, kind } = readColumns(uiEvents, "ui_events", {
+    run_id: utf8(),
+    ts: int64(0),
+    seq: int32(),
+    kind: utf8(),
+  });
+  return new Map(
+    [...groupRows(uiEvents, "ui_events")].map(([id, rows]) => [
+      id,
+      rows
+        .map((i) => ({ ts: ts[i]!, seq: seq[i]!, kind: String(kind.get(i)) }))
+        .sort((a, b) => a.ts - b.ts || a.seq - b.seq),
+    ]),
+  );
+}
+
 export function frameMetrics(frames: Table, options: FrameMetricsOptions = {}): RunFrameMetrics[] {
   const f = readColumns(frames, "frames", {
     run_id: utf8(),
@@ -128,30 +180,8 @@ export function frameMetrics(frames: Table, options: FrameMetricsOptions = {}): 
     (options.skipFlaggedFrames ? readColumns(frames, "frames", { flags: optional(int64()) }).flags : null) ??
     absent();
 
-  const refresh = new Map<string, number>();
-  if (options.runs) {
-    const r = readColumns(options.runs, "runs", { run_id: utf8(), refresh_hz: float64() });
-    for (let i = 0; i < options.runs.numRows; i++)
-      if (r.refresh_hz[i]! > 0) refresh.set(String(r.run_id.get(i)), r.refresh_hz[i]!);
-  }
-  let events = new Map<string, { ts: number; seq: number; kind: string }[]>();
-  if (options.uiEvents) {
-    const ev = options.uiEvents;
-    const { ts, seq, kind } = readColumns(ev, "ui_events", {
-      run_id: utf8(),
-      ts: int64(0),
-      seq: int32(),
-      kind: utf8(),
-    });
-    events = new Map(
-      [...groupRows(ev, "ui_events")].map(([id, rows]) => [
-        id,
-        rows
-          .map((i) => ({ ts: ts[i]!, seq: seq[i]!, kind: String(kind.get(i)) }))
-          .sort((a, b) => a.ts - b.ts || a.seq - b.seq),
-      ]),
-    );
-  }
+  const refresh = refreshRates(options.runs);
+  const events = eventsByRun(options.uiEvents);
 
   const out: RunFrameMetrics[] = [];
   for (const [runId, rowsUnsorted] of groupRows(frames, "frames")) {
@@ -201,23 +231,12 @@ export function frameMetrics(frames: Table, options: FrameMetricsOptions = {}): 
       bucketDur[b]!.push(dur / 1e6);
       bucketJank[b]! += jank;
     });
-    const used = (Object.keys(rule) as JankRule[]).filter((r) => rule[r] > 0);
-    const ruleText =
-      used
-        .map(
-          (r) =>
-            `${r === "fixed" ? `${RULE_TEXT.fixed} ${fixedMs} ms` : RULE_TEXT[r]} for ${rule[r]} frame${rule[r] === 1 ? "" : "s"}`,
-        )
-        .join("; ") || "no frames";
-    const skipped =
-      (flaggedSkipped > 0 ? `; ${flaggedSkipped} frame(s) with non-zero Flags left out` : "") +
-      (suspectSkipped > 0 ? `; ${suspectSkipped} suspect frame(s) (impossible times) left out` : "");
     out.push({
       runId,
       rule,
       flaggedSkipped,
       suspectSkipped,
-      ruleText: `jank = duration > deadline, deadline from ${ruleText}${skipped}`,
+      ruleText: ruleSentence(rule, fixedMs, flaggedSkipped, suspectSkipped),
       fixedDeadlineMs: fixedMs,
       total: stats(all, janky),
       buckets: bucketDur.map((d, k) => ({

@@ -9,6 +9,13 @@ export {
   type JankRule,
   type RunFrameMetrics,
 } from "./frame-metrics";
+export {
+  frameMetricsBySql,
+  FRAME_METRICS_MAX_ROWS,
+  type FrameMetricsBySqlOptions,
+  type FrameMetricsSummary,
+  type SqlTag,
+} from "./frame-metrics-sql";
 export { similarityWeights, similarityWeightsPlot, type SimilarityWeightsResult } from "./similarity";
 export {
   iqrFlags,

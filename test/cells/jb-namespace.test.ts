@@ -29,6 +29,8 @@ const EXPECTED: Record<keyof typeof jb, string[]> = {
     "defaults",
     "frameMetrics",
     "frameMetricsPlot",
+    "frameMetricsBySql",
+    "FRAME_METRICS_MAX_ROWS",
     "toRunMetrics",
     "similarityWeights",
     "similarityWeightsPlot",

@@ -118,6 +118,14 @@ export async function runNotebookIsolated(
   const { progress, notebook, engine, runs, t0, t1 } = opened;
   // --max-memory bounds DuckDB too: a query over it fails with DuckDB's out-of-memory error, naming its cell.
   if (options.memoryMb) await engine.query(`SET memory_limit = '${Math.floor(options.memoryMb)}MB'`);
+  // Said up front, so a report on a big run states the bounds it ran within (docs/scaling.md).
+  const duckdbLimit = await engine
+    .query("SELECT current_setting('memory_limit') AS m")
+    .then((t) => String(t.getChild("m")?.get(0)))
+    .catch(() => "its default");
+  progress(
+    `memory: the cells' heap up to ${memoryMb} MB, DuckDB up to ${duckdbLimit}${options.memoryMb ? " (--max-memory)" : " (--max-memory MB bounds both)"}`,
+  );
   const channel = new MessageChannel();
   const served = serveEngine(channel.port1, engine, {
     maxRows: options.resultCaps?.maxRows ?? DEFAULT_RESULT_CAPS.maxRows,
