@@ -7,6 +7,7 @@
 // at 1/(resamples + 1) and Benjamini–Hochberg can still separate rows.
 import { studentTwoSidedP } from "./student-t";
 import { quantileSorted, weightedQuantileSorted } from "./quantile";
+import { anchoredQuantile, isAscending } from "./sorted-units";
 import type { Rng } from "./rng";
 
 export type EffectScale = "ratio" | "difference";
@@ -136,16 +137,12 @@ function makeStatistic(side: BlockedSide, stat: SideStatistic): (count: Float64A
       return w > 0 ? v / w : NaN;
     };
   }
+  // units the engine sent in ascending order are not sorted again (a million frames a run)
+  if (isAscending(side.value)) return anchoredQuantile(side.value, side.block, side.blockRun.length, stat.q);
   const order = Uint32Array.from(side.value.keys()).sort((x, y) => side.value[x]! - side.value[y]!);
   const sorted = Float64Array.from(order, (i) => side.value[i]!);
   const group = Int32Array.from(order, (i) => side.block[i]!);
-  const size = new Float64Array(side.blockRun.length);
-  for (let i = 0; i < group.length; i++) size[group[i]!]!++;
-  return (count) => {
-    let total = 0;
-    for (let k = 0; k < size.length; k++) total += count[k]! * size[k]!;
-    return weightedQuantileSorted(sorted, group, count, stat.q, total);
-  };
+  return anchoredQuantile(sorted, group, side.blockRun.length, stat.q);
 }
 
 /** Draws, for every run, as many of its blocks as it has, with replacement; counts per block. */
@@ -172,14 +169,19 @@ function blockDrawer(blockRun: Int32Array, rng: Rng): () => Float64Array {
  * the bootstrap of a subgroup's ratio estimator given how many buckets hold it).
  */
 function compact(side: BlockedSide): BlockedSide {
-  const used = [...new Set(side.block)].sort((x, y) => x - y);
-  if (used.length === side.blockRun.length) return side;
-  const index = new Map(used.map((b, i) => [b, i]));
+  // each block's new number, in block order (-1: holds no unit)
+  const index = new Int32Array(side.blockRun.length).fill(-1);
+  for (let i = 0; i < side.block.length; i++) index[side.block[i]!] = 0;
+  let used = 0;
+  for (let k = 0; k < index.length; k++) if (index[k] === 0) index[k] = used++;
+  if (used === side.blockRun.length) return side;
+  const blockRun = new Int32Array(used);
+  for (let k = 0; k < index.length; k++) if (index[k]! >= 0) blockRun[index[k]!] = side.blockRun[k]!;
   return {
     value: side.value,
     weight: side.weight,
-    block: Int32Array.from(side.block, (b) => index.get(b)!),
-    blockRun: Int32Array.from(used, (b) => side.blockRun[b]!),
+    block: Int32Array.from(side.block, (b) => index[b]!),
+    blockRun,
   };
 }
 
