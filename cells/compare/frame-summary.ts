@@ -50,26 +50,27 @@ export function summariseFrames(blocks: ComparisonBlocks, rows: FrameRows): Fram
   }
   const side = (s: 0 | 1): FrameSideSummary => {
     const nb = (s === 0 ? blocks.a : blocks.b).blockRun.length;
-    const out = {
-      frames: new Float64Array(nb),
-      jank: new Float64Array(nb),
-      missed2: new Float64Array(nb),
-    };
-    const ms: number[] = [];
-    const msBlock: number[] = [];
+    const frames = new Float64Array(nb);
+    const jank = new Float64Array(nb);
+    const missed2 = new Float64Array(nb);
+    let timed = 0;
+    for (let i = 0; i < n; i++) if (rows.side[i] === s && Number.isFinite(rows.ms[i]!)) timed++;
+    const ms = new Float64Array(timed);
+    const msBlock = new Int32Array(timed);
+    let at = 0;
     for (let j = 0; j < n; j++) {
       const i = order ? order[j]! : j;
       if (rows.side[i] !== s) continue;
       const k = rows.block[i]!;
-      out.frames[k]!++;
-      out.jank[k]! += rows.jank[i]!;
-      out.missed2[k]! += rows.missed2[i]!;
+      frames[k]!++;
+      jank[k]! += rows.jank[i]!;
+      missed2[k]! += rows.missed2[i]!;
       if (Number.isFinite(rows.ms[i]!)) {
-        ms.push(rows.ms[i]!);
-        msBlock.push(k);
+        ms[at] = rows.ms[i]!;
+        msBlock[at++] = k;
       }
     }
-    return { ...out, ms: Float64Array.from(ms), msBlock: Int32Array.from(msBlock) };
+    return { ms, msBlock, frames, jank, missed2 };
   };
   return { a: side(0), b: side(1) };
 }

@@ -49,7 +49,8 @@ function perGroup(side: MetricSide, stat: SideStatistic, group: Int32Array, grou
 
 /** Each run's statistic over its own units (NaN where a run has none). */
 export function perRun(side: MetricSide, stat: SideStatistic): Float64Array {
-  const run = Int32Array.from(side.block, (b) => side.blockRun[b]!);
+  const run = new Int32Array(side.block.length);
+  for (let i = 0; i < run.length; i++) run[i] = side.blockRun[side.block[i]!]!;
   return perGroup(side, stat, run, side.runs.length);
 }
 

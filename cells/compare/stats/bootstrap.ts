@@ -145,15 +145,47 @@ function makeStatistic(side: BlockedSide, stat: SideStatistic): (count: Float64A
   return anchoredQuantile(sorted, group, side.blockRun.length, stat.q);
 }
 
-/** Draws, for every run, as many of its blocks as it has, with replacement; counts per block. */
-function blockDrawer(blockRun: Int32Array, rng: Rng): () => Float64Array {
+/** Each run's blocks, runs in the order their first block comes. */
+function blocksByRun(blockRun: Int32Array): Int32Array[] {
   const byRun = new Map<number, number[]>();
   blockRun.forEach((r, k) => {
     const list = byRun.get(r);
     if (list) list.push(k);
     else byRun.set(r, [k]);
   });
-  const runs = [...byRun.values()];
+  return [...byRun.values()].map((l) => Int32Array.from(l));
+}
+
+/**
+ * A resample of a mean: the draws of blockDrawer (the same generator calls, in the same order), each drawn
+ * block's sums added as it is drawn rather than counted first and summed over every block (a million frames' 16,666
+ * buckets a resample; the sums' order differs, so a non-integer mean can differ in its last bit).
+ */
+function meanResampler(side: BlockedSide, rng: Rng): () => number {
+  const nb = side.blockRun.length;
+  const sv = new Float64Array(nb);
+  const sw = new Float64Array(nb);
+  for (let i = 0; i < side.value.length; i++) {
+    sv[side.block[i]!]! += side.value[i]!;
+    sw[side.block[i]!]! += side.weight[i]!;
+  }
+  const runs = blocksByRun(side.blockRun);
+  return () => {
+    let v = 0;
+    let w = 0;
+    for (const blocks of runs)
+      for (let i = 0; i < blocks.length; i++) {
+        const k = blocks[Math.floor(rng() * blocks.length)]!;
+        v += sv[k]!;
+        w += sw[k]!;
+      }
+    return w > 0 ? v / w : NaN;
+  };
+}
+
+/** Draws, for every run, as many of its blocks as it has, with replacement; counts per block. */
+function blockDrawer(blockRun: Int32Array, rng: Rng): () => Float64Array {
+  const runs = blocksByRun(blockRun);
   const count = new Float64Array(blockRun.length);
   return () => {
     count.fill(0);
@@ -180,7 +212,7 @@ function compact(side: BlockedSide): BlockedSide {
   return {
     value: side.value,
     weight: side.weight,
-    block: Int32Array.from(side.block, (b) => index[b]!),
+    block: side.block.map((b) => index[b]!),
     blockRun,
   };
 }
@@ -198,13 +230,18 @@ export function bootstrapBlocks(
   const fa = makeStatistic(a, stat);
   const fb = makeStatistic(b, stat);
   const all = (s: BlockedSide) => new Float64Array(s.blockRun.length).fill(1);
-  const drawA = blockDrawer(a.blockRun, options.rng);
-  const drawB = blockDrawer(b.blockRun, options.rng);
+  const resampler = (s: BlockedSide, f: (count: Float64Array) => number) => {
+    if (stat.kind === "mean") return meanResampler(s, options.rng);
+    const draw = blockDrawer(s.blockRun, options.rng);
+    return () => f(draw());
+  };
+  const resampleA = resampler(a, fa);
+  const resampleB = resampler(b, fb);
   const ra = new Float64Array(options.resamples);
   const rb = new Float64Array(options.resamples);
   for (let i = 0; i < options.resamples; i++) {
-    ra[i] = fa(drawA());
-    rb[i] = fb(drawB());
+    ra[i] = resampleA();
+    rb[i] = resampleB();
   }
   // the standard error rests on the blocks holding data: t with (fewest such blocks − 1) degrees of freedom
   const df = Math.min(a.blockRun.length, b.blockRun.length) - 1;
