@@ -1,8 +1,8 @@
 // Comparing runs in the workspace (docs/compare.md, "In the workspace"), in Chromium against the built workspace:
 // two runs marked in the runs table open in notebooks/compare.md as its two sides (the reverse of the notebook's
 // own default, so the sides can only come from the marks), the marks survive in the URL, the differential flame
-// graph draws, and a click anywhere on a row of the ranked list draws that row's chart. `DOCS_SCREENSHOTS=1` also saves the
-// pictures of docs/compare.md (docs/img/compare-*.png) at each of those steps.
+// graph draws, and a click anywhere on a row of the ranked list draws that row's chart. `DOCS_SCREENSHOTS=1` also
+// saves the pictures of docs/compare.md (docs/img/compare-*.png) at each of those steps.
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { browserSuite } from "../support/browser-suite";
