@@ -6,6 +6,7 @@ import { addSpans, comparisonBlocks, type ComparisonBlocks, type RunSpans } from
 import type { CompareOptions, CompareRow, Metric } from "./compare-metric";
 import { diagdroidChanges } from "./diagdroid-changes";
 import { drawChanges, type Screen } from "./draw-changes";
+import { drawOverdrawChanges } from "./draw-overdraw-changes";
 import { frameChanges, frameSummaryChanges } from "./frame-changes";
 import type { FrameSummary } from "./frame-summary";
 import { frameTimelineChanges } from "./frame-timeline-changes";
@@ -95,6 +96,8 @@ export function compareRuns(
   if (on("frame-timeline")) frameTimelineChanges(tables.frame_timeline, builder);
   if (on("diagdroid")) diagdroidChanges(tables.tasks, tables.contexts, builder);
   if (on("draw") && tables.render_ops) drawChanges(tables.render_ops, tables.screens ?? new Map(), builder);
+  if (on("draw") && tables.render_ops)
+    drawOverdrawChanges(tables.render_ops, tables.screens ?? new Map(), builder);
   if (on("slices")) sliceChanges(tables.slices, builder);
   if (on("methods")) methodChanges(tables.calls, tables.methods, builder);
   if (on("thread-states")) threadStateChanges(tables.thread_states, builder);

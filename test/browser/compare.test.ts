@@ -90,7 +90,7 @@ describe("compare two runs from the runs table", () => {
     >(page, "changes");
     const pick = changes.findIndex((r) => r.analysis === "methods");
     expect(pick).toBeGreaterThanOrEqual(0);
-    const table = cellDefining(page, "number", "chosen").locator("form table");
+    const table = cellDefining(page, "number", "rankedTable", "chosen").locator("form table");
     const picked = table.locator("tbody tr").nth(pick);
     await picked.locator("td").nth(3).click();
     expect(await picked.locator("input[type=radio]").isChecked()).toBe(true);
@@ -103,7 +103,7 @@ describe("compare two runs from the runs table", () => {
       .poll(() => chart.locator("figure h2").first().innerText(), { timeout: 60_000 })
       .toBe(`${changes[pick]!.subject}: ${changes[pick]!.measure} (${changes[pick]!.unit})`);
     expect(await chart.locator("svg [aria-label='dot'] circle").count()).toBeGreaterThan(1);
-    await shoot(cellDefining(page, "number", "chosen").locator("jb-output"), "ranked");
+    await shoot(cellDefining(page, "number", "rankedTable", "chosen").locator("jb-output"), "ranked");
     await shoot(chart.locator("jb-output"), "row-chart");
     const frames = page.locator("jb-notebook .block.cell").filter({ hasText: "Plot.ruleY([0])" });
     await shoot(frames.locator("jb-output"), "frames");
