@@ -169,13 +169,22 @@ async function record(figures: Record<string, unknown>): Promise<void> {
   await writeFile(OUT, JSON.stringify({ ...old, ...figures }, null, 2) + "\n");
 }
 
-/** A speed sample with the machine's load beside it (the machine is shared: docs/testing.md). */
-export async function recordSpeed(name: string, ms: number): Promise<void> {
+/**
+ * A speed sample with the machine's load beside it (the machine is shared: docs/testing.md), and the process's
+ * CPU time over it (every thread, DuckDB's too) when measured: what the work costs whatever the load.
+ */
+export async function recordSpeed(name: string, ms: number, cpuMs?: number): Promise<void> {
   const old = JSON.parse(await readFile(OUT, "utf8").catch(() => "{}")) as {
     speed?: Record<string, unknown[]>;
   };
   const speed = old.speed ?? {};
-  speed[name] = [...(speed[name] ?? []), { date: new Date().toISOString(), ms, loadavg: loadavg() }];
+  const sample = {
+    date: new Date().toISOString(),
+    ms,
+    ...(cpuMs !== undefined ? { cpuMs } : {}),
+    loadavg: loadavg(),
+  };
+  speed[name] = [...(speed[name] ?? []), sample];
   await record({ speed });
 }
 
@@ -236,6 +245,12 @@ async function perRunQueries(engine: NativeEngine, runs: string[]): Promise<Comp
   };
 }
 
+/** CPU milliseconds of this process since `since` (process.cpuUsage()). */
+const cpuMs = (since: NodeJS.CpuUsage) => {
+  const d = process.cpuUsage(since);
+  return (d.user + d.system) / 1000;
+};
+
 const speed: Benchmark[] = [
   {
     name: `compare/${BIG}`,
@@ -250,24 +265,26 @@ const speed: Benchmark[] = [
       await loadRunSides([a], [b], big.engine);
     },
     async measure() {
+      const cpu = process.cpuUsage();
       const t0 = performance.now();
       const { sides, tables } = await loadRunSides([big!.a], [big!.b], big!.engine);
       const c = compareRuns(tables, sides);
       if (!c.rows.length) throw new Error("no rows");
       const ms = performance.now() - t0;
-      await recordSpeed(BIG, ms);
+      await recordSpeed(BIG, ms, cpuMs(cpu));
       return ms;
     },
     peer: {
       name: "one query per run, every frame in JS",
       runs: 1,
       async measure() {
+        const cpu = process.cpuUsage();
         const t0 = performance.now();
         const tables = await perRunQueries(big!.engine, ["big-a", "big-b"]);
         const c = compareRuns(tables, { a: ["big-a"], b: ["big-b"] });
         if (!c.rows.length) throw new Error("no rows");
         const ms = performance.now() - t0;
-        await recordSpeed(BIG_PEER, ms);
+        await recordSpeed(BIG_PEER, ms, cpuMs(cpu));
         return ms;
       },
     },
