@@ -3,13 +3,18 @@
 // of 16 healthy and 8 buggy runs; the planted change's rank in "what changed most" for 8 healthy against 8 buggy
 // runs (runs are the units) and for one run against one (the block bootstrap); the false-alarm rate of A/A pairs
 // (healthy against healthy at other seeds, 8 against 8 split four ways, and one against one): the share of pairs
-// with any significant change. Speed: two 1M-frame runs compared on the native engine, and two lake slices of
-// 5,000 runs each, against the same work done as one query per run. Figures go to bench/results/compare.json.
+// with any significant change. Speed: two 1M-frame runs compared on the native engine (against the same work with
+// each run's frames read by a query of its own and every frame in JS), the whole `jankbook compare` process on
+// them, and two lake slices of 5,000 runs each (against one query per run). Figures go to
+// bench/results/compare.json.
+import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { loadavg } from "node:os";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { compareRuns } from "../cells/compare/compare-runs";
+import { promisify } from "node:util";
+import type { Table } from "apache-arrow";
+import { compareRuns, type CompareTables } from "../cells/compare/compare-runs";
 import type { CompareRow } from "../cells/compare/compare-metric";
 import { createNativeEngine, type NativeEngine } from "../workspace/db/node/duckdb-native";
 import { loadRunSides } from "../workspace/node/compare-load";
@@ -165,13 +170,22 @@ async function record(figures: Record<string, unknown>): Promise<void> {
   await writeFile(OUT, JSON.stringify({ ...old, ...figures }, null, 2) + "\n");
 }
 
-/** A speed sample with the machine's load beside it (the machine is shared: docs/testing.md). */
-export async function recordSpeed(name: string, ms: number): Promise<void> {
+/**
+ * A speed sample with the machine's load beside it (the machine is shared: docs/testing.md), and the process's
+ * CPU time over it (every thread, DuckDB's too) when measured: what the work costs whatever the load.
+ */
+export async function recordSpeed(name: string, ms: number, cpuMs?: number): Promise<void> {
   const old = JSON.parse(await readFile(OUT, "utf8").catch(() => "{}")) as {
     speed?: Record<string, unknown[]>;
   };
   const speed = old.speed ?? {};
-  speed[name] = [...(speed[name] ?? []), { date: new Date().toISOString(), ms, loadavg: loadavg() }];
+  const sample = {
+    date: new Date().toISOString(),
+    ms,
+    ...(cpuMs !== undefined ? { cpuMs } : {}),
+    loadavg: loadavg(),
+  };
+  speed[name] = [...(speed[name] ?? []), sample];
   await record({ speed });
 }
 
@@ -240,15 +254,41 @@ const caseNotebooks: Benchmark = {
   },
 };
 
-// Speed: two 1M-frame runs, loaded once into a native engine; measured is reading their tables and comparing.
+// Speed: two 1M-frame runs, loaded once into a native engine; measured is reading what the comparison needs (the
+// engine summarises the frames per UI-event bucket) and comparing; its peer does the same work the way it was done
+// before, each run's frames read by a query of its own and every frame handed to JS.
 let big: { root: string; engine: NativeEngine; a: string; b: string } | undefined;
+const BIG = "two 1M-frame runs, native (query + compare)";
+const BIG_PEER = "the same two runs, one query per run, every frame in JS";
+const BIG_CLI = "jankbook compare of two 1M-frame runs, whole process (native, loading included)";
+
+/** Both runs' frames and UI events, read run by run, every row (the way compare read them before). */
+async function perRunQueries(engine: NativeEngine, runs: string[]): Promise<CompareTables> {
+  const read = async (sql: string) => {
+    const parts: Table[] = [];
+    for (const run of runs) parts.push((await engine.query(sql, [run])) as unknown as Table);
+    return parts.reduce((all, t) => all.concat(t));
+  };
+  return {
+    frames: await read(
+      "SELECT run_id, intended_vsync, frame_completed, duration, deadline, jank, suspect FROM frames WHERE run_id = ?",
+    ),
+    ui_events: await read("SELECT run_id, ts, kind, target FROM ui_events WHERE run_id = ?"),
+  };
+}
+
+/** CPU milliseconds of this process since `since` (process.cpuUsage()). */
+const cpuMs = (since: NodeJS.CpuUsage) => {
+  const d = process.cpuUsage(since);
+  return (d.user + d.system) / 1000;
+};
+
 const speed: Benchmark[] = [
   {
-    name: "compare/two 1M-frame runs, native (query + compare)",
+    name: `compare/${BIG}`,
     unit: "ms",
     budget: 2000,
-    // one sample: on a shared 2-core machine the setup alone (2M frames into DuckDB) takes minutes
-    runs: 1,
+    runs: 3,
     async setup() {
       const root = await mkdtemp(join(tmpdir(), "jb-compare-1m-"));
       const a = await writeFramesRun(root, "big-a", 1_000_000, 1, 1.0);
@@ -257,17 +297,58 @@ const speed: Benchmark[] = [
       await loadRunSides([a], [b], big.engine);
     },
     async measure() {
+      const cpu = process.cpuUsage();
       const t0 = performance.now();
       const { sides, tables } = await loadRunSides([big!.a], [big!.b], big!.engine);
       const c = compareRuns(tables, sides);
       if (!c.rows.length) throw new Error("no rows");
       const ms = performance.now() - t0;
-      await recordSpeed("two 1M-frame runs, native (query + compare)", ms);
+      await recordSpeed(BIG, ms, cpuMs(cpu));
       return ms;
+    },
+    peer: {
+      name: "one query per run, every frame in JS",
+      runs: 1,
+      async measure() {
+        const cpu = process.cpuUsage();
+        const t0 = performance.now();
+        const tables = await perRunQueries(big!.engine, ["big-a", "big-b"]);
+        const c = compareRuns(tables, { a: ["big-a"], b: ["big-b"] });
+        if (!c.rows.length) throw new Error("no rows");
+        const ms = performance.now() - t0;
+        await recordSpeed(BIG_PEER, ms, cpuMs(cpu));
+        return ms;
+      },
     },
     async teardown() {
       await big?.engine.close();
       if (big) await rm(big.root, { recursive: true, force: true });
+    },
+  },
+  {
+    // what the user waits for: the command started, both run folders loaded into native DuckDB, compared, printed
+    name: `compare/${BIG_CLI}`,
+    unit: "ms",
+    runs: 1,
+    async setup() {
+      const root = await mkdtemp(join(tmpdir(), "jb-compare-1m-cli-"));
+      const a = await writeFramesRun(root, "big-a", 1_000_000, 1, 1.0);
+      const b = await writeFramesRun(root, "big-b", 1_000_000, 2, 1.05);
+      big = { root, engine: undefined as unknown as NativeEngine, a, b };
+    },
+    async measure() {
+      const t0 = performance.now();
+      const cli = join(HERE, "..", "cli", "jankbook.js");
+      await promisify(execFile)(process.execPath, [cli, "compare", big!.a, big!.b, "--engine", "native"], {
+        maxBuffer: 1 << 24,
+      });
+      const ms = performance.now() - t0;
+      await recordSpeed(BIG_CLI, ms);
+      return ms;
+    },
+    async teardown() {
+      if (big) await rm(big.root, { recursive: true, force: true });
+      big = undefined;
     },
   },
 ];

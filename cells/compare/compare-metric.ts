@@ -8,8 +8,10 @@ import { betweenRunsP, runToRunVariance } from "./stats/between-runs";
 import { bootstrapBlocks, bootstrapRuns, type EffectScale, type SideStatistic } from "./stats/bootstrap";
 import { cliffsDelta } from "./stats/cliffs-delta";
 import { mannWhitney, smallestRankP } from "./stats/mann-whitney";
-import { quantile } from "./stats/quantile";
+import { blocksWithUnits, perBlock, perRun, sideStatistic, unitsDelta } from "./side-statistics";
 import { seededRng } from "./stats/rng";
+
+export { perBlock, perRun } from "./side-statistics";
 
 /** One side's data for a measure: units (frames, tasks, draws, blocks) within blocks within runs. */
 export interface MetricSide {
@@ -21,6 +23,11 @@ export interface MetricSide {
   /** per unit; 1 for a mean or a rate, the block's seconds for an amount per second */
   weight: Float64Array;
   block: Int32Array;
+  /**
+   * Where a unit holds a block's sum over many (a block's frames for a rate or a mean): the values of those
+   * units, ascending, and how many have each, for Cliff's δ, which compares the units themselves
+   */
+  sample?: { value: Float64Array; count?: Float64Array };
 }
 
 export interface Metric {
@@ -118,42 +125,6 @@ export const COMPARE_DEFAULTS = {
   runRateSd: 0.2,
 } as const;
 
-/** The side's statistic over the given units (indices into the side's arrays). */
-function statisticOf(side: MetricSide, stat: SideStatistic, units: readonly number[]): number {
-  if (stat.kind === "quantile")
-    return quantile(
-      units.map((i) => side.value[i]!),
-      stat.q,
-    );
-  let v = 0;
-  let w = 0;
-  for (const i of units) {
-    v += side.value[i]!;
-    w += side.weight[i]!;
-  }
-  return w > 0 ? v / w : NaN;
-}
-
-/** Each run's statistic over its own units (NaN where a run has none). */
-export function perRun(side: MetricSide, stat: SideStatistic): Float64Array {
-  const byRun: number[][] = side.runs.map(() => []);
-  for (let i = 0; i < side.value.length; i++) byRun[side.blockRun[side.block[i]!]!]!.push(i);
-  return Float64Array.from(byRun, (units) => (units.length ? statisticOf(side, stat, units) : NaN));
-}
-
-/** Each block's statistic over its own units (blocks holding none left out). */
-export function perBlock(side: MetricSide, stat: SideStatistic): Float64Array {
-  const byBlock = new Map<number, number[]>();
-  for (let i = 0; i < side.value.length; i++) {
-    const list = byBlock.get(side.block[i]!);
-    if (list) list.push(i);
-    else byBlock.set(side.block[i]!, [i]);
-  }
-  return Float64Array.from([...byBlock.values()], (units) => statisticOf(side, stat, units)).filter(
-    (x) => !Number.isNaN(x),
-  );
-}
-
 /** Cohen's d of b against a: Infinity (signed) when neither side varies but they differ. */
 export function cohensD(a: Float64Array, b: Float64Array): number {
   const mean = (x: Float64Array) => x.reduce((s, v) => s + v, 0) / x.length;
@@ -166,13 +137,10 @@ export function cohensD(a: Float64Array, b: Float64Array): number {
   return (mb - ma) / sd;
 }
 
-const allUnits = (s: MetricSide) => Array.from(s.value.keys());
-const blocksWithUnits = (s: MetricSide) => new Set(s.block).size;
-
 export function compareMetric(m: Metric, options: CompareOptions = {}): CompareRow {
   const o = { ...COMPARE_DEFAULTS, ...options };
-  const a = statisticOf(m.a, m.statistic, allUnits(m.a));
-  const b = statisticOf(m.b, m.statistic, allUnits(m.b));
+  const a = sideStatistic(m.a, m.statistic);
+  const b = sideStatistic(m.b, m.statistic);
   const row: CompareRow = {
     analysis: m.analysis,
     key: m.key,
@@ -268,7 +236,7 @@ export function compareMetric(m: Metric, options: CompareOptions = {}): CompareR
       df: assumed > 0 ? withRuns.df : change.df,
       ci: change.ci,
       change: change.estimate,
-      delta: cliffsDelta(m.a.value, m.b.value),
+      delta: unitsDelta(m.a, m.b),
       d: cohensD(perBlock(m.a, m.statistic), perBlock(m.b, m.statistic)),
       n: [ka, kb],
       note: `${runsNote}; block bootstrap over ${ka} vs ${kb} UI-event buckets${resamples < o.resamples ? ` (${resamples} resamples)` : ""}${rankTest ? " (no variation between resamples: Mann–Whitney over the buckets' values)" : ""}: variation between runs is not measured${assumed > 0 ? ` but assumed (${m.scale === "ratio" ? `${Math.round(o.runCv * 100)} % a run` : `${Math.round(o.runRateSd * 100)} points a run`})` : ", and a subject missing from one side is judged on its buckets alone"}, so this is evidence about these runs more than about the build`,

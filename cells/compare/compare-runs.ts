@@ -2,11 +2,13 @@
 // analysis's measures, and the ranked list. Tables hold both sides' runs (a run_id column); render operations
 // come one table per run (DRAW's preprocessing reads one run's view tree at a time).
 import type { Table } from "apache-arrow";
-import { addSpans, comparisonBlocks, type RunSpans } from "./blocks";
+import { addSpans, comparisonBlocks, type ComparisonBlocks, type RunSpans } from "./blocks";
 import type { CompareOptions, CompareRow, Metric } from "./compare-metric";
 import { diagdroidChanges } from "./diagdroid-changes";
 import { drawChanges, type Screen } from "./draw-changes";
-import { frameChanges } from "./frame-changes";
+import { drawOverdrawChanges } from "./draw-overdraw-changes";
+import { frameChanges, frameSummaryChanges } from "./frame-changes";
+import type { FrameSummary } from "./frame-summary";
 import { frameTimelineChanges } from "./frame-timeline-changes";
 import { MetricBuilder } from "./metric-builder";
 export type { MetricBuilder } from "./metric-builder";
@@ -28,6 +30,10 @@ export interface CompareTables {
   methods?: Table;
   thread_states?: Table;
   frame_timeline?: Table;
+  /** the UI-event buckets, when the loader cut them (then the tables' spans are not read here) */
+  blocks?: ComparisonBlocks;
+  /** the frames summarised per bucket by the engine (frame-summary.ts), read in place of `frames` */
+  frame_summary?: FrameSummary;
 }
 
 export const COMPARE_ANALYSES = [
@@ -62,13 +68,8 @@ export interface Comparison {
   windowed: string[];
 }
 
-export function compareRuns(
-  tables: CompareTables,
-  sides: Sides,
-  options: CompareRunsOptions = {},
-): Comparison {
-  checkSides(sides);
-  const on = (a: CompareAnalysis) => !options.analyses || options.analyses.includes(a);
+/** Where each run's data starts and ends, from every table it has. */
+function spansOf(tables: CompareTables): RunSpans {
   const spans: RunSpans = new Map();
   addSpans(spans, tables.frames, "intended_vsync", "frame_completed");
   addSpans(spans, tables.tasks, "scheduled", "ended");
@@ -77,12 +78,26 @@ export function compareRuns(
   addSpans(spans, tables.thread_states, "ts");
   addSpans(spans, tables.frame_timeline, "ts");
   for (const t of tables.render_ops?.values() ?? []) addSpans(spans, t, "start");
-  const blocks = comparisonBlocks(sides, spans, tables.ui_events);
+  return spans;
+}
+
+export function compareRuns(
+  tables: CompareTables,
+  sides: Sides,
+  options: CompareRunsOptions = {},
+): Comparison {
+  checkSides(sides);
+  const on = (a: CompareAnalysis) => !options.analyses || options.analyses.includes(a);
+  const blocks = tables.blocks ?? comparisonBlocks(sides, spansOf(tables), tables.ui_events);
   const builder = new MetricBuilder(blocks);
-  if (on("frames")) frameChanges(tables.frames, builder);
+  if (on("frames"))
+    if (tables.frame_summary) frameSummaryChanges(tables.frame_summary, builder);
+    else frameChanges(tables.frames, builder);
   if (on("frame-timeline")) frameTimelineChanges(tables.frame_timeline, builder);
   if (on("diagdroid")) diagdroidChanges(tables.tasks, tables.contexts, builder);
   if (on("draw") && tables.render_ops) drawChanges(tables.render_ops, tables.screens ?? new Map(), builder);
+  if (on("draw") && tables.render_ops)
+    drawOverdrawChanges(tables.render_ops, tables.screens ?? new Map(), builder);
   if (on("slices")) sliceChanges(tables.slices, builder);
   if (on("methods")) methodChanges(tables.calls, tables.methods, builder);
   if (on("thread-states")) threadStateChanges(tables.thread_states, builder);

@@ -40,11 +40,14 @@ const units = (): Units => ({
   block: new Grow(i32(64), i32),
 });
 
+type GivenUnits = Pick<MetricSide, "value" | "weight" | "block" | "sample">;
+
 export class MetricBuilder {
   private readonly where = new Map<string, [0 | 1, number]>();
   private readonly specs = new Map<string, MetricSpec>();
   private readonly data = new Map<string, [Units, Units]>();
   private readonly amounts = new Map<string, [Float64Array, Float64Array]>();
+  private readonly given = new Map<string, [GivenUnits | undefined, GivenUnits | undefined]>();
   private readonly sides: [SideBlocks, SideBlocks];
 
   constructor(readonly blocks: ComparisonBlocks) {
@@ -118,6 +121,23 @@ export class MetricBuilder {
     }
   }
 
+  /**
+   * A measure whose units were gathered elsewhere (each block's frames summed, frames sorted by the engine): one
+   * side's units as they are, blocks numbered as the side's.
+   */
+  addUnits(
+    spec: MetricSpec,
+    side: 0 | 1,
+    units: Pick<MetricSide, "value" | "weight" | "block" | "sample">,
+  ): void {
+    let d = this.given.get(spec.key);
+    if (!d) {
+      this.specs.set(spec.key, spec);
+      this.given.set(spec.key, (d = [undefined, undefined]));
+    }
+    d[side] = units;
+  }
+
   private side(s: 0 | 1, u: Units): MetricSide {
     const b = this.sides[s];
     return {
@@ -140,12 +160,23 @@ export class MetricBuilder {
     };
   }
 
+  private givenSide(s: 0 | 1, u: GivenUnits | undefined): MetricSide {
+    const b = this.sides[s];
+    return {
+      runs: b.runs,
+      blockRun: b.blockRun,
+      ...(u ?? { value: new Float64Array(0), weight: new Float64Array(0), block: new Int32Array(0) }),
+    };
+  }
+
   build(): Metric[] {
     const out: Metric[] = [];
     for (const [key, [a, b]] of this.data)
       out.push({ ...this.specs.get(key)!, a: this.side(0, a), b: this.side(1, b) });
     for (const [key, [a, b]] of this.amounts)
       out.push({ ...this.specs.get(key)!, a: this.amountSide(0, a), b: this.amountSide(1, b) });
+    for (const [key, [a, b]] of this.given)
+      out.push({ ...this.specs.get(key)!, a: this.givenSide(0, a), b: this.givenSide(1, b) });
     return out;
   }
 }

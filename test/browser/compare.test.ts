@@ -1,8 +1,8 @@
 // Comparing runs in the workspace (docs/compare.md, "In the workspace"), in Chromium against the built workspace:
 // two runs marked in the runs table open in notebooks/compare.md as its two sides (the reverse of the notebook's
 // own default, so the sides can only come from the marks), the marks survive in the URL, the differential flame
-// graph draws, and choosing a row of the ranked list draws that row's chart. `DOCS_SCREENSHOTS=1` also saves the
-// pictures of docs/compare.md (docs/img/compare-*.png) at each of those steps.
+// graph draws, and a click anywhere on a row of the ranked list draws that row's chart. `DOCS_SCREENSHOTS=1` also
+// saves the pictures of docs/compare.md (docs/img/compare-*.png) at each of those steps.
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { browserSuite } from "../support/browser-suite";
@@ -83,14 +83,17 @@ describe("compare two runs from the runs table", () => {
     expect(titles.some((t) => t.startsWith("android.graphics.BitmapFactory.decodeStream"))).toBe(true);
     await shoot(flame.locator("jb-output"), "flame");
 
-    // The ranked list: choose a method's row; the chart under it is that method's.
+    // The ranked list: a click on a method's row (on its subject, not on its button) chooses it; the chart under
+    // it is that method's.
     const changes = await value<
       { key: string; subject: string; analysis: string; measure: string; unit: string }[]
     >(page, "changes");
     const pick = changes.findIndex((r) => r.analysis === "methods");
     expect(pick).toBeGreaterThanOrEqual(0);
-    const table = cellDefining(page, "number", "chosen").locator("form table");
-    await table.locator("tbody tr").nth(pick).locator("input[type=radio]").click();
+    const table = cellDefining(page, "number", "rankedTable", "chosen").locator("form table");
+    const picked = table.locator("tbody tr").nth(pick);
+    await picked.locator("td").nth(3).click();
+    expect(await picked.locator("input[type=radio]").isChecked()).toBe(true);
     await expect
       .poll(() => value<{ key: string } | null>(page, "chosen"))
       .toMatchObject({ key: changes[pick]!.key });
@@ -100,7 +103,7 @@ describe("compare two runs from the runs table", () => {
       .poll(() => chart.locator("figure h2").first().innerText(), { timeout: 60_000 })
       .toBe(`${changes[pick]!.subject}: ${changes[pick]!.measure} (${changes[pick]!.unit})`);
     expect(await chart.locator("svg [aria-label='dot'] circle").count()).toBeGreaterThan(1);
-    await shoot(cellDefining(page, "number", "chosen").locator("jb-output"), "ranked");
+    await shoot(cellDefining(page, "number", "rankedTable", "chosen").locator("jb-output"), "ranked");
     await shoot(chart.locator("jb-output"), "row-chart");
     const frames = page.locator("jb-notebook .block.cell").filter({ hasText: "Plot.ruleY([0])" });
     await shoot(frames.locator("jb-output"), "frames");

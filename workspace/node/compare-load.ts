@@ -19,6 +19,7 @@ import { whatChanged } from "../../cells/compare/what-changed";
 import { quoteIdent, type SqlEngine } from "../db/engine";
 import { attachLake } from "../db/node/lake-views";
 import { globToRegExp, hasGlob } from "../notebook/runs";
+import { sqlBlocks, sqlFrameSummary } from "./compare-frames-sql";
 import { loadRuns } from "./headless";
 
 export type SideSpec = { dirs: string[] } | { lake: string; filter: string };
@@ -109,9 +110,13 @@ export async function loadRunSides(
     const cols = COLUMNS[table].filter((c) => have.has(c));
     return tryQuery(engine, `SELECT ${cols.map(quoteIdent).join(", ")} FROM ${quoteIdent(table)}`);
   };
+  // the buckets and the frames' summary from the engine: a million frames are not handed to JS row by row
+  const { blocks, uiEvents } = await sqlBlocks(engine, sides);
+  const summary = await sqlFrameSummary(engine, blocks);
   const tables: CompareTables = {
-    frames: await all("frames"),
-    ui_events: await all("ui_events"),
+    blocks,
+    ...(summary ? { frame_summary: summary } : { frames: await all("frames") }),
+    ui_events: uiEvents,
     tasks: await all("tasks"),
     contexts: await all("contexts"),
     slices: await all("slices"),

@@ -7,6 +7,7 @@
 // at 1/(resamples + 1) and Benjamini–Hochberg can still separate rows.
 import { studentTwoSidedP } from "./student-t";
 import { quantileSorted, weightedQuantileSorted } from "./quantile";
+import { anchoredQuantile, isAscending } from "./sorted-units";
 import type { Rng } from "./rng";
 
 export type EffectScale = "ratio" | "difference";
@@ -168,27 +169,55 @@ function makeStatistic(side: BlockedSide, stat: SideStatistic): (count: Float64A
       return w > 0 ? v / w : NaN;
     };
   }
+  // units the engine sent in ascending order are not sorted again (a million frames a run)
+  if (isAscending(side.value)) return anchoredQuantile(side.value, side.block, side.blockRun.length, stat.q);
   const order = Uint32Array.from(side.value.keys()).sort((x, y) => side.value[x]! - side.value[y]!);
   const sorted = Float64Array.from(order, (i) => side.value[i]!);
   const group = Int32Array.from(order, (i) => side.block[i]!);
-  const size = new Float64Array(side.blockRun.length);
-  for (let i = 0; i < group.length; i++) size[group[i]!]!++;
-  return (count) => {
-    let total = 0;
-    for (let k = 0; k < size.length; k++) total += count[k]! * size[k]!;
-    return weightedQuantileSorted(sorted, group, count, stat.q, total);
-  };
+  return anchoredQuantile(sorted, group, side.blockRun.length, stat.q);
 }
 
-/** Draws, for every run, as many of its blocks as it has, with replacement; counts per block. */
-function blockDrawer(blockRun: Int32Array, rng: Rng): () => Float64Array {
+/** Each run's blocks, runs in the order their first block comes. */
+function blocksByRun(blockRun: Int32Array): Int32Array[] {
   const byRun = new Map<number, number[]>();
   blockRun.forEach((r, k) => {
     const list = byRun.get(r);
     if (list) list.push(k);
     else byRun.set(r, [k]);
   });
-  const runs = [...byRun.values()];
+  return [...byRun.values()].map((l) => Int32Array.from(l));
+}
+
+/**
+ * A resample of a mean: the draws of blockDrawer (the same generator calls, in the same order), each drawn
+ * block's sums added as it is drawn rather than counted first and summed over every block (a million frames' 16,666
+ * buckets a resample; the sums' order differs, so a non-integer mean can differ in its last bit).
+ */
+function meanResampler(side: BlockedSide, rng: Rng): () => number {
+  const nb = side.blockRun.length;
+  const sv = new Float64Array(nb);
+  const sw = new Float64Array(nb);
+  for (let i = 0; i < side.value.length; i++) {
+    sv[side.block[i]!]! += side.value[i]!;
+    sw[side.block[i]!]! += side.weight[i]!;
+  }
+  const runs = blocksByRun(side.blockRun);
+  return () => {
+    let v = 0;
+    let w = 0;
+    for (const blocks of runs)
+      for (let i = 0; i < blocks.length; i++) {
+        const k = blocks[Math.floor(rng() * blocks.length)]!;
+        v += sv[k]!;
+        w += sw[k]!;
+      }
+    return w > 0 ? v / w : NaN;
+  };
+}
+
+/** Draws, for every run, as many of its blocks as it has, with replacement; counts per block. */
+function blockDrawer(blockRun: Int32Array, rng: Rng): () => Float64Array {
+  const runs = blocksByRun(blockRun);
   const count = new Float64Array(blockRun.length);
   return () => {
     count.fill(0);
@@ -204,14 +233,19 @@ function blockDrawer(blockRun: Int32Array, rng: Rng): () => Float64Array {
  * the bootstrap of a subgroup's ratio estimator given how many buckets hold it).
  */
 function compact(side: BlockedSide): BlockedSide {
-  const used = [...new Set(side.block)].sort((x, y) => x - y);
-  if (used.length === side.blockRun.length) return side;
-  const index = new Map(used.map((b, i) => [b, i]));
+  // each block's new number, in block order (-1: holds no unit)
+  const index = new Int32Array(side.blockRun.length).fill(-1);
+  for (let i = 0; i < side.block.length; i++) index[side.block[i]!] = 0;
+  let used = 0;
+  for (let k = 0; k < index.length; k++) if (index[k] === 0) index[k] = used++;
+  if (used === side.blockRun.length) return side;
+  const blockRun = new Int32Array(used);
+  for (let k = 0; k < index.length; k++) if (index[k]! >= 0) blockRun[index[k]!] = side.blockRun[k]!;
   return {
     value: side.value,
     weight: side.weight,
-    block: Int32Array.from(side.block, (b) => index.get(b)!),
-    blockRun: Int32Array.from(used, (b) => side.blockRun[b]!),
+    block: side.block.map((b) => index[b]!),
+    blockRun,
   };
 }
 
@@ -228,13 +262,18 @@ export function bootstrapBlocks(
   const fa = makeStatistic(a, stat);
   const fb = makeStatistic(b, stat);
   const all = (s: BlockedSide) => new Float64Array(s.blockRun.length).fill(1);
-  const drawA = blockDrawer(a.blockRun, options.rng);
-  const drawB = blockDrawer(b.blockRun, options.rng);
+  const resampler = (s: BlockedSide, f: (count: Float64Array) => number) => {
+    if (stat.kind === "mean") return meanResampler(s, options.rng);
+    const draw = blockDrawer(s.blockRun, options.rng);
+    return () => f(draw());
+  };
+  const resampleA = resampler(a, fa);
+  const resampleB = resampler(b, fb);
   const ra = new Float64Array(options.resamples);
   const rb = new Float64Array(options.resamples);
   for (let i = 0; i < options.resamples; i++) {
-    ra[i] = fa(drawA());
-    rb[i] = fb(drawB());
+    ra[i] = resampleA();
+    rb[i] = resampleB();
   }
   // the standard error rests on the blocks holding data: Student's t with their Welch–Satterthwaite degrees of freedom
   const units: [number, number] = [a.blockRun.length, b.blockRun.length];
