@@ -64,8 +64,8 @@ export const OWNED_PACKAGES: readonly { prefix: string; owners: readonly LayerNa
 ];
 
 export const SOURCE_ROOTS = ["bundle", "collectors", "cells", "charts", "export", "workspace", "cli"];
-/** Not code: the web app's static files and the Frida agent's build output. */
-const NOT_SOURCES = ["workspace/public/", "collectors/agent/dist/", "cli/dist/"];
+/** Not code: the web app's static files and build outputs (the Frida agent's, the CLI's and the test run's CLI). */
+const NOT_SOURCES = ["workspace/public/", "collectors/agent/dist/", "cli/dist/", "cli/.dist-test/"];
 
 const ruleOf = (name: LayerName) =>
   `${name} may import ${LAYERS[name].may.length ? LAYERS[name].may.join(", ") : "no other layer"}`;
