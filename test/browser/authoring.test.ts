@@ -71,7 +71,7 @@ describe("authoring in Chromium", () => {
     await page.keyboard.press("Alt+ArrowUp");
     const lines = await editor.locator(".cm-line").allTextContents();
     expect(lines.at(-3)).toBe("GROUP BY run_id, second ORDER BY run_id, second");
-    expect(lines.at(-2)).toBe("      FROM frames WHERE suspect IS NULL)");
+    expect(lines.at(-2)).toBe("      WHERE suspect IS NULL)");
     expect(await cellOrder(page)).toEqual(before);
     await page.context().close();
   });

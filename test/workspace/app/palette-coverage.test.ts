@@ -35,6 +35,9 @@ const HELPERS: Record<string, string> = {
   "draw.FEATURE_NAMES": "names of the interaction features",
   "draw.contributions": "one feature's contributions, inside rootCauses (Eq. 3)",
   "dune.formatRule": "formats a rule for tables; aprioriPlot uses it",
+  "dune.frameMetricsBySql":
+    "frameMetrics with the counting done by the engine past FRAME_METRICS_MAX_ROWS frames (frames-overview.md); the palette's frame-metrics entry inserts frameMetrics",
+  "dune.FRAME_METRICS_MAX_ROWS": "the frame count past which frameMetricsBySql counts in the engine",
   "dune.similarityWeights":
     "run by deviationLabels; the similarity entry draws its result (similarityWeightsPlot)",
   "diagdroid.defaults": DEFAULTS,
