@@ -3,22 +3,23 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 
-/** {fresh: true}, or {fresh: false, reason} saying what is missing or newer than the build. */
-export function buildState(root) {
+/** {fresh: true}, or {fresh: false, reason} saying what is missing or newer than the build in `dist` (a folder
+ * relative to `root`: cli/dist, or the test run's cli/.dist-test). */
+export function buildState(root, dist = "cli/dist") {
   let built;
   try {
-    built = JSON.parse(readFileSync(join(root, "cli", "dist", "inputs.json"), "utf8"));
+    built = JSON.parse(readFileSync(join(root, dist, "inputs.json"), "utf8"));
   } catch {
-    return { fresh: false, reason: "no compiled CLI in cli/dist" };
+    return { fresh: false, reason: `no compiled CLI in ${dist}` };
   }
   for (const input of built.inputs) {
     let mtime;
     try {
       mtime = statSync(join(root, input)).mtimeMs;
     } catch {
-      return { fresh: false, reason: `${input}, compiled into cli/dist, is gone` };
+      return { fresh: false, reason: `${input}, compiled into ${dist}, is gone` };
     }
-    if (mtime > built.builtAt) return { fresh: false, reason: `cli/dist is older than ${input}` };
+    if (mtime > built.builtAt) return { fresh: false, reason: `${dist} is older than ${input}` };
   }
   return { fresh: true };
 }
