@@ -12,6 +12,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { rememberOpened } from "../../../workspace/app/notebook-resolve";
 import type { SqlEngine } from "../../../workspace/db/engine";
 import { createNodeEngine } from "../../../workspace/db/node/duckdb-node";
+import "../../support/jsdom-layout";
 import type { JbApp } from "../../../workspace/components/jb-app";
 import type { JbNotebook } from "../../../workspace/components/jb-notebook";
 
@@ -26,15 +27,8 @@ const framesIn = (run: string) => tableFromIPC(file(run, "frames.arrows")).numRo
 /** A notebook whose own run is A, with one cell that reads a table. */
 const NOTEBOOK = `---\nruns: [${A}]\n---\n\n# Frames\n\n\`\`\`sql id=counted\nSELECT count(*)::INTEGER AS n FROM frames\n\`\`\`\n`;
 
-// jsdom lays nothing out: the chart gets a width as in a page, CodeMirror measures no text.
+// jsdom lays nothing out (test/support/jsdom-layout.ts): the chart gets a width as in a page.
 Object.defineProperty(HTMLElement.prototype, "clientWidth", { configurable: true, get: () => 1000 });
-Range.prototype.getClientRects = () => [] as unknown as DOMRectList;
-Range.prototype.getBoundingClientRect = () => new DOMRect();
-globalThis.ResizeObserver ??= class {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-} as unknown as typeof ResizeObserver;
 window.matchMedia = () =>
   ({ matches: false, addEventListener() {}, removeEventListener() {} }) as unknown as MediaQueryList;
 

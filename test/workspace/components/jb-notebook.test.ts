@@ -8,22 +8,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { SqlEngine } from "../../../workspace/db/engine";
 import { createNodeEngine } from "../../../workspace/db/node/duckdb-node";
+import "../../support/jsdom-layout";
 import type { JbNotebook } from "../../../workspace/components/jb-notebook";
 import type { TocHeading } from "../../../workspace/components/jb-toc";
 import { ANALYSES } from "../../../workspace/app/analysis-palette";
 
 const TEXT =
   "# Totals\n\nSome prose.\n\n## Sums\n\n```ts\nconst x = 1 + 1;\n```\n\n```ts\nconst y = x * 10;\n```\n";
-
-// jsdom lays nothing out; CodeMirror measures text ranges (no rectangles: nothing is drawn, nothing is asked).
-Range.prototype.getClientRects = () => [] as unknown as DOMRectList;
-Range.prototype.getBoundingClientRect = () => new DOMRect();
-// nor does it observe sizes (a table output watches its width)
-globalThis.ResizeObserver ??= class {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-} as unknown as typeof ResizeObserver;
 
 let engine: SqlEngine;
 beforeAll(async () => {
