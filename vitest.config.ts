@@ -1,19 +1,33 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import { filesSharingModules } from "./test/support/test-isolation";
 
 // Test files at once, node and browser projects together. Vitest's default (cores - 1) is one file at a time on a 2-core machine,
 // though most slow files wait on child processes, adb or DuckDB: two keep both cores busy (docs/testing.md).
 // JB_TEST_WORKERS overrides it.
 const workers = Number(process.env.JB_TEST_WORKERS) || Math.max(2, availableParallelism());
+// Pure test files (no processes, engines, servers, globals or mocks: test/support/test-isolation.ts) share each
+// worker's modules instead of importing everything again per file.
+const sharing = filesSharingModules(import.meta.dirname);
 
 export default defineConfig({
   test: {
     projects: [
       {
         test: {
+          name: "unit",
+          include: sharing,
+          environment: "node",
+          isolate: false,
+          maxWorkers: workers,
+          testTimeout: 180_000,
+        },
+      },
+      {
+        test: {
           name: "node",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/browser/**"],
+          exclude: ["test/browser/**", ...sharing],
           environment: "node",
           // the CLI compiled once for the tests that spawn it (test/support/cli.ts)
           globalSetup: ["test/support/build-cli-once.ts"],
