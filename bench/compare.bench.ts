@@ -27,7 +27,9 @@ import { writeFramesRun } from "./compare/big-runs";
 
 const HERE = import.meta.dirname;
 const OUT = join(HERE, "results", "compare.json");
-const POOL = 8;
+// healthy runs per side of an A/B pair (16 healthy, 8 buggy per case and level); JB_BENCH_COMPARE_POOL lowers it on a
+// loaded machine (at least 4: the fewest runs a side a rank test over runs can call significant)
+const POOL = Math.max(4, Number(process.env.JB_BENCH_COMPARE_POOL ?? 8));
 
 interface Trial {
   family: string;
