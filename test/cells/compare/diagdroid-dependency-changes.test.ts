@@ -1,4 +1,4 @@
-// DiagDroid's queuing dependencies compared (DiagDroid §4.1, Definition 3): on a pair of one-run sides worked by
+// diagdroidDependencyChanges (DiagDroid §4.1, Definition 3): on a pair of one-run sides worked by
 // hand, each edge's share of the tasks a group's waits queued behind and the queuing time it caused per second;
 // and on the OpenLaw case, whose bug puts LawSectionList on the serial executor behind UpdateLawList.
 import { describe, expect, it } from "vitest";
