@@ -84,6 +84,35 @@ describe("DiagDroid queuing dependencies compared", () => {
     expect(row(LOAD, SYNC, "share")!.delta).toBe(-0.5);
   });
 
+  it("leaves out an edge holding under 0.5 % of both sides' queuing time", () => {
+    const z = { ctx: 3, cls: "PingTask" };
+    const Z = ["com.app.Ping.send", "com.app.Ping.loop", "java.lang.Thread.run"];
+    const three = (run: string) =>
+      makeBundleTable("contexts", run, { context_id: [1, 2, 3], frames: [X, Y, Z] });
+    // X waits 990 ms behind Y on one unit and `ms` behind Z on another, in two interactions a side
+    const rows = (ms: number) =>
+      twice([
+        { id: 1, ...y, s: 0, b: 0, e: 1000 },
+        { id: 2, ...x, s: 10, b: 1000, e: 1001 },
+        { id: 3, ...z, unit: "Handler@2", s: 0, b: 0, e: 100 },
+        { id: 4, ...x, unit: "Handler@2", s: 100 - ms, b: 100, e: 101 },
+      ]);
+    const edges = (ms: number) =>
+      compareRuns(
+        {
+          tasks: tasksTable(rows(ms), "a").concat(tasksTable(rows(ms), "b")),
+          contexts: three("a").concat(three("b")),
+        },
+        { a: ["a"], b: ["b"] },
+      )
+        .rows.filter((r) => r.measure === "queuing time behind them per second")
+        .map((r) => r.subject)
+        .sort();
+    // 4 of 994 ms is 0.40 %, 6 of 996 ms 0.60 %
+    expect(edges(4)).toEqual([`${LOAD} behind ${SYNC}`]);
+    expect(edges(6)).toEqual([`${LOAD} behind PingTask from com.app.Ping.send`, `${LOAD} behind ${SYNC}`]);
+  });
+
   it("leaves the edges out when the tasks table has no execution units", () => {
     const bare = (t: T[], run: string) => {
       const full = tasksTable(t, run);
