@@ -4,7 +4,7 @@
 // the interval); otherwise the units within runs are resampled in blocks, the UI-event buckets (docs/compare.md,
 // "Statistics"), and the row says that run-to-run variation is not measured. Too little data is a status with
 // its reason, never a silent "no change".
-import { betweenRunsP, runToRunVariance } from "./stats/between-runs";
+import { betweenRunsP, runToRunVariance, widenInterval } from "./stats/between-runs";
 import { bootstrapBlocks, bootstrapRuns, type EffectScale, type SideStatistic } from "./stats/bootstrap";
 import { cliffsDelta } from "./stats/cliffs-delta";
 import { mannWhitney, smallestRankP } from "./stats/mann-whitney";
@@ -234,7 +234,8 @@ export function compareMetric(m: Metric, options: CompareOptions = {}): CompareR
       p,
       z: assumed > 0 ? observed / withRuns.sd : change.z,
       df: assumed > 0 ? withRuns.df : change.df,
-      ci: change.ci,
+      // the interval widened by the same assumed variance as the p (none assumed: the bootstrap's own)
+      ci: widenInterval(observed, change.ci, logScale ? "ratio" : "difference", assumed, o.level),
       change: change.estimate,
       delta: unitsDelta(m.a, m.b),
       d: cohensD(perBlock(m.a, m.statistic), perBlock(m.b, m.statistic)),

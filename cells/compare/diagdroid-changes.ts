@@ -1,11 +1,13 @@
 // DiagDroid's task groups compared: the contexts of both sides clustered together (DiagDroid §4.2, single
 // linkage over frame edit distance), so a group is the same group on either side; per group the queuing time
 // Mq and execution time Me per task (§4.1, Definitions 6-7), and its busy time and tasks per second, which
-// are zero where a side lacks the group (new and vanished groups are compared against zero).
+// are zero where a side lacks the group (new and vanished groups are compared against zero); and the groups'
+// queuing dependencies (diagdroid-dependency-changes.ts).
 import type { Table } from "apache-arrow";
 import { int32, int64, optional, readColumns, stringCodes, utf8, utf8List } from "../../bundle/read-columns";
 import { contextGroups } from "../diagdroid/context-groups";
 import { DIAGDROID } from "../diagdroid/defaults";
+import { diagdroidDependencyChanges, QUEUE_COLUMNS } from "./diagdroid-dependency-changes";
 import type { MetricBuilder, MetricSpec } from "./metric-builder";
 
 export interface DiagdroidChangesOptions {
@@ -66,14 +68,22 @@ export function diagdroidChanges(
   }
   const specs = new Map<number, MetricSpec[]>();
   const labels = new Set<string>();
+  const names = new Map<number, string>();
+  const nameOf = (g: number) => {
+    let subject = names.get(g);
+    if (subject !== undefined) return subject;
+    const counts = [...classCounts.get(g)!].sort((x, y) => y[1] - x[1]);
+    const cls = classes[counts[0]![0]] || "(no class)";
+    subject = `${cls} from ${appFrame(firstStack.get(g)!)}`;
+    for (let n = 2; labels.has(subject); n++) subject = `${subject} #${n}`;
+    labels.add(subject);
+    names.set(g, subject);
+    return subject;
+  };
   const specsOf = (g: number) => {
     let s = specs.get(g);
     if (s) return s;
-    const counts = [...classCounts.get(g)!].sort((x, y) => y[1] - x[1]);
-    const cls = classes[counts[0]![0]] || "(no class)";
-    let subject = `${cls} from ${appFrame(firstStack.get(g)!)}`;
-    for (let n = 2; labels.has(subject); n++) subject = `${subject} #${n}`;
-    labels.add(subject);
+    const subject = nameOf(g);
     const base = { analysis: "diagdroid", subject, better: "lower" as const, scale: "ratio" as const };
     s = [
       {
@@ -124,4 +134,13 @@ export function diagdroidChanges(
     }
     builder.addAmount(rate!, run, at, 1);
   }
+  const have = new Set(tasks.schema.fields.map((f) => f.name));
+  if (QUEUE_COLUMNS.every((c) => have.has(c)))
+    diagdroidDependencyChanges(
+      tasks,
+      groupOf,
+      nameOf,
+      (i) => classes[classCode[i]!] || "(no class)",
+      builder,
+    );
 }

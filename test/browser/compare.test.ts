@@ -1,7 +1,8 @@
 // Comparing runs in the workspace (docs/compare.md, "In the workspace"), in Chromium against the built workspace:
 // two runs marked in the runs table open in notebooks/compare.md as its two sides (the reverse of the notebook's
 // own default, so the sides can only come from the marks), the marks survive in the URL, the differential flame
-// graph draws, and a click anywhere on a row of the ranked list draws that row's chart. `DOCS_SCREENSHOTS=1` also
+// graph draws, a click anywhere on a row of the ranked list draws that row's chart, and the assumed run-to-run
+// variation is a live input that moves the list's intervals. `DOCS_SCREENSHOTS=1` also
 // saves the pictures of docs/compare.md (docs/img/compare-*.png) at each of those steps.
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
@@ -107,6 +108,20 @@ describe("compare two runs from the runs table", () => {
     await shoot(chart.locator("jb-output"), "row-chart");
     const frames = page.locator("jb-notebook .block.cell").filter({ hasText: "Plot.ruleY([0])" });
     await shoot(frames.locator("jb-output"), "frames");
+
+    // The assumed run-to-run variation is a live input: a time's CV moved from 0.4 to 1 widens the interval of a
+    // time compared one run against one (its bootstrap interval widened in quadrature by ln(1 + cv²) per run)
+    type Row = { key: string; method: string; scale: string; a: number; b: number; ci: [number, number] };
+    const time = changes
+      .map((r) => r as unknown as Row)
+      .find((r) => r.method === "blocks" && r.scale === "ratio" && r.a > 0 && r.b > 0)!;
+    expect(time).toBeDefined();
+    await cellDefining(page, "runCv").locator("input[type=number]").fill("1");
+    await expect
+      .poll(async () => (await value<Row[]>(page, "changes")).find((r) => r.key === time.key)!.ci[1], {
+        timeout: 60_000,
+      })
+      .toBeGreaterThan(time.ci[1]);
     expect(errors).toEqual([]);
   });
 });

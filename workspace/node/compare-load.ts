@@ -72,7 +72,17 @@ async function tryQuery(engine: SqlEngine, sql: string, params: unknown[] = []):
 const COLUMNS = {
   frames: ["run_id", "intended_vsync", "frame_completed", "duration", "deadline", "jank", "suspect"],
   ui_events: ["run_id", "ts", "kind", "target"],
-  tasks: ["run_id", "context_id", "scheduled", "started", "ended", "task_class"],
+  tasks: [
+    "run_id",
+    "task_id",
+    "executor_id",
+    "pool_capacity",
+    "context_id",
+    "scheduled",
+    "started",
+    "ended",
+    "task_class",
+  ],
   contexts: ["run_id", "context_id", "frames"],
   slices: ["run_id", "ts", "dur", "name"],
   calls: [

@@ -42,3 +42,38 @@ export function runToRunVariance(
   const perRun = scale === "ratio" ? Math.log1p(cv * cv) : rateSd * rateSd;
   return perRun * (1 / runs[0] + 1 / runs[1]);
 }
+
+/** The standard normal quantile z with P(|Z| ≤ z) = level, by bisection on the tail (enough for an interval). */
+function twoSidedZ(level: number): number {
+  let lo = 0;
+  let hi = 40;
+  for (let k = 0; k < 100; k++) {
+    const mid = (lo + hi) / 2;
+    if (twoSidedP(mid) > 1 - level) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+/**
+ * The bootstrap interval of a change widened by the assumed run-to-run variance, so the interval says what the p
+ * says: on the test's scale (log for a ratio) each half-width h becomes √(h² + z²·allowance), z the normal quantile
+ * of the level (the allowance is known, not estimated). A bound that is not finite on that scale is kept as it is.
+ */
+export function widenInterval(
+  observed: number,
+  ci: [number, number],
+  scale: "ratio" | "difference",
+  allowance: number,
+  level: number,
+): [number, number] {
+  if (!(allowance > 0) || !Number.isFinite(observed)) return ci;
+  const extra = twoSidedZ(level) ** 2 * allowance;
+  const to = scale === "ratio" ? Math.log : (x: number) => x;
+  const from = scale === "ratio" ? Math.exp : (x: number) => x;
+  const widen = (bound: number, sign: -1 | 1) => {
+    const h = sign * (to(bound) - observed);
+    return Number.isFinite(h) ? from(observed + sign * Math.sqrt(Math.max(0, h) ** 2 + extra)) : bound;
+  };
+  return [widen(ci[0], -1), widen(ci[1], 1)];
+}

@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { benjaminiHochberg } from "../../../cells/compare/stats/benjamini-hochberg";
-import { betweenRunsP, runToRunVariance } from "../../../cells/compare/stats/between-runs";
+import { betweenRunsP, runToRunVariance, widenInterval } from "../../../cells/compare/stats/between-runs";
 import { bootstrapBlocks, bootstrapRuns, welchDf } from "../../../cells/compare/stats/bootstrap";
 import { cliffsDelta } from "../../../cells/compare/stats/cliffs-delta";
 import { exactWCounts, mannWhitney, smallestRankP } from "../../../cells/compare/stats/mann-whitney";
@@ -262,6 +262,25 @@ describe("betweenRunsP", () => {
     expect(runToRunVariance("ratio", [1, 1], 0.4, 0.2)).toBeCloseTo(2 * Math.log(1.16), 12);
     expect(runToRunVariance("difference", [2, 2], 0.4, 0.2)).toBeCloseTo(0.04, 12);
     expect(runToRunVariance("ratio", [3, 1], 0.4, 0.2)).toBeCloseTo((4 / 3) * Math.log(1.16), 12);
+  });
+
+  it("widens the interval by the assumed variance in quadrature, on the test's scale, by hand", () => {
+    // z = 1.959964 at 95 % (normal tables); an allowance of 3 / z² adds √3 in quadrature to a half-width of 1
+    const z2 = 1.959963984540054 ** 2;
+    const [lo, hi] = widenInterval(0, [-1, 1], "difference", 3 / z2, 0.95);
+    expect(lo).toBeCloseTo(-2, 6);
+    expect(hi).toBeCloseTo(2, 6);
+    // ratio 2 with interval [1, 4]: half-widths ln 2 on the log scale, widened to 2 ln 2: [0.5, 8]
+    const r = widenInterval(Math.log(2), [1, 4], "ratio", (3 * Math.log(2) ** 2) / z2, 0.95);
+    expect(r[0]).toBeCloseTo(0.5, 6);
+    expect(r[1]).toBeCloseTo(8, 5);
+    // uneven half-widths stay uneven: 1 and 3 become √2 and √10 with an allowance of 1 / z²
+    const u = widenInterval(0, [-1, 3], "difference", 1 / z2, 0.95);
+    expect(u[0]).toBeCloseTo(-Math.SQRT2, 6);
+    expect(u[1]).toBeCloseTo(Math.sqrt(10), 6);
+    // nothing assumed: the bootstrap's own interval; a bound at 0 of a ratio stays where it is
+    expect(widenInterval(0.3, [0.1, 0.5], "difference", 0, 0.95)).toEqual([0.1, 0.5]);
+    expect(widenInterval(Math.log(2), [0, 4], "ratio", 1, 0.95)[0]).toBe(0);
   });
 });
 
