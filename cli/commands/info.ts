@@ -1,5 +1,6 @@
 // `jankbook info <bundle>`: what a run bundle holds, and whether it loads cleanly.
 import type { Command } from "commander";
+import type { Manifest } from "../../bundle/manifest";
 import { describeLostLines } from "../../bundle/lost-lines";
 import { inspectBundle } from "../../workspace/db/node/inspect-bundle";
 
@@ -15,10 +16,7 @@ export function registerInfo(program: Command, setExitCode: (code: number) => vo
         const bundle = await inspectBundle(dir);
         const m = bundle.manifest;
         const c = m.context;
-        process.stdout.write(
-          `${m.run_id}  ${c.app} ${c.app_version ?? ""} on ${c.device_model ?? "?"} (API ${c.api_level ?? "?"})` +
-            `${m.synthetic ? "  [synthetic]" : ""}${m.complete ? "" : "  [incomplete]"}\n`,
-        );
+        process.stdout.write(`${runHeadline(m)}\n`);
         for (const { name, rows } of bundle.tables)
           process.stdout.write(`  ${name.padEnd(14)} ${rows} rows\n`);
         if (bundle.database)
@@ -33,4 +31,34 @@ export function registerInfo(program: Command, setExitCode: (code: number) => vo
         if (bundle.errors.length) setExitCode(1);
       }
     });
+}
+
+/** Whether the run's files came from a trace (Perfetto or systrace), whose import names what the trace recorded. */
+const traceKind = (m: Manifest) =>
+  m.sources.some((s) => s.kind === "perfetto")
+    ? "perfetto"
+    : m.sources.some((s) => s.kind.startsWith("systrace"))
+      ? "systrace"
+      : null;
+
+/**
+ * The run's first line: id, app and device, each named or, for a trace that does not name them, said so with what
+ * would have (a Perfetto trace's SystemInfo and FrameTimeline or app processes; systrace text records no device).
+ */
+export function runHeadline(m: Manifest): string {
+  const c = m.context;
+  const kind = traceKind(m);
+  const app =
+    c.app !== "unknown" || !kind
+      ? `${c.app} ${c.app_version ?? ""}`
+      : kind === "perfetto"
+        ? "app not named (the trace has no FrameTimeline layer and no app process with slices or thread states)"
+        : "app not named (the process with the most atrace slices has no name in the trace)";
+  const device =
+    c.device_model || !kind
+      ? `on ${c.device_model ?? "?"} (API ${c.api_level ?? "?"})${c.manufacturer ? `, ${c.manufacturer}` : ""}${c.sdk_release ? `, Android ${c.sdk_release}` : ""}`
+      : kind === "perfetto"
+        ? "on a device the trace does not name (no SystemInfo packet)"
+        : "on a device the trace does not name (systrace text records none)";
+  return `${m.run_id}  ${app} ${device}${m.synthetic ? "  [synthetic]" : ""}${m.complete ? "" : "  [incomplete]"}`;
 }
