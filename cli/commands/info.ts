@@ -1,6 +1,7 @@
 // `jankbook info <bundle>`: what a run bundle holds, and whether it loads cleanly.
 import type { Command } from "commander";
 import type { Manifest } from "../../bundle/manifest";
+import { appText, unnamedDeviceText } from "../../bundle/run-naming";
 import { describeLostLines } from "../../bundle/lost-lines";
 import { inspectBundle } from "../../workspace/db/node/inspect-bundle";
 
@@ -33,32 +34,12 @@ export function registerInfo(program: Command, setExitCode: (code: number) => vo
     });
 }
 
-/** Whether the run's files came from a trace (Perfetto or systrace), whose import names what the trace recorded. */
-const traceKind = (m: Manifest) =>
-  m.sources.some((s) => s.kind === "perfetto")
-    ? "perfetto"
-    : m.sources.some((s) => s.kind.startsWith("systrace"))
-      ? "systrace"
-      : null;
-
-/**
- * The run's first line: id, app and device, each named or, for a trace that does not name them, said so with what
- * would have (a Perfetto trace's SystemInfo and FrameTimeline or app processes; systrace text records no device).
- */
+/** The run's first line: id, app and device, each named or, for a trace that does not name them, said so. */
 export function runHeadline(m: Manifest): string {
   const c = m.context;
-  const kind = traceKind(m);
-  const app =
-    c.app !== "unknown" || !kind
-      ? `${c.app} ${c.app_version ?? ""}`
-      : kind === "perfetto"
-        ? "app not named (the trace has no FrameTimeline layer and no app process with slices or thread states)"
-        : "app not named (the process with the most atrace slices has no name in the trace)";
-  const device =
-    c.device_model || !kind
-      ? `on ${c.device_model ?? "?"} (API ${c.api_level ?? "?"})${c.manufacturer ? `, ${c.manufacturer}` : ""}${c.sdk_release ? `, Android ${c.sdk_release}` : ""}`
-      : kind === "perfetto"
-        ? "on a device the trace does not name (no SystemInfo packet)"
-        : "on a device the trace does not name (systrace text records none)";
-  return `${m.run_id}  ${app} ${device}${m.synthetic ? "  [synthetic]" : ""}${m.complete ? "" : "  [incomplete]"}`;
+  const unnamed = unnamedDeviceText(m);
+  const device = unnamed
+    ? `on ${unnamed}`
+    : `on ${c.device_model ?? "?"} (API ${c.api_level ?? "?"})${c.manufacturer ? `, ${c.manufacturer}` : ""}${c.sdk_release ? `, Android ${c.sdk_release}` : ""}`;
+  return `${m.run_id}  ${appText(m)} ${device}${m.synthetic ? "  [synthetic]" : ""}${m.complete ? "" : "  [incomplete]"}`;
 }
