@@ -1,20 +1,48 @@
 // Every notebook under notebooks/ on the real traces whose imports fill slices and counters (catapult's atrace
 // capture with app markers) or counters alone (old systrace HTML): nothing fails, what they lack is not
 // applicable. With real-traces.test.ts this covers every table set a real trace in the fixtures imports to.
-import { mkdtempSync, readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { everyNotebookOn, REAL_TRACES } from "./real-traces-support";
 import { importFiles } from "../../cli/commands/import";
-import { ROOT } from "../support/cli";
+import { jankbookInProcess, ROOT } from "../support/cli";
 
 const TRACES = {
   "atrace with app markers": "systrace/catapult_decompressed_atrace_data.txt",
   "systrace HTML": "systrace/third_party/catapult_counter_tracks.html",
 } as const;
 
-everyNotebookOn(TRACES);
+const dirs = everyNotebookOn(TRACES);
+
+describe("perfetto-frames on a real trace without FrameTimeline", () => {
+  it("jankbook run exits 0; every cell past the table list is listed as not applicable, saying what to record", async () => {
+    const report = join(dirs["atrace with app markers"], "..", "perfetto-frames.json");
+    const r = await jankbookInProcess(
+      "run",
+      join(ROOT, "notebooks/examples/perfetto-frames.md"),
+      "--runs",
+      dirs["atrace with app markers"],
+      "--out",
+      report,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const json = JSON.parse(readFileSync(report, "utf8")) as {
+      ok: boolean;
+      notApplicable: { reason: string; cells: string[] }[];
+      cells: { status: string; name?: string; defines: string[] }[];
+    };
+    expect(json.ok).toBe(true);
+    // the runs and the table list ran; everything else needs FrameTimeline (alone, or with what else it reads)
+    expect(
+      json.cells.filter((c) => c.status === "fulfilled").map((c) => c.name ?? c.defines.join(",")),
+    ).toEqual(["runs_loaded", "tableNames,columnNames,rowsIn,available,needs,missing,requireData"]);
+    const skipped = json.cells.filter((c) => c.status === "rejected").length;
+    expect(json.notApplicable.reduce((n, g) => n + g.cells.length, 0)).toBe(skipped);
+    for (const g of json.notApplicable) expect(g.reason).toMatch(/no FrameTimeline: record on Android 12\+/);
+  }, 120_000);
+});
 
 describe("the real traces in the fixtures", () => {
   it("each imports to a table set one of the two files runs every notebook on", async () => {
