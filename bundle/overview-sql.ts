@@ -7,7 +7,7 @@
 export const FRAMES_SQL = `
   WITH t0 AS (SELECT run_id, min(intended_vsync) AS t0 FROM frames WHERE suspect IS NULL GROUP BY run_id)
   SELECT f.run_id, (f.intended_vsync - t0.t0) / 1e9 AS t_s, f.duration / 1e6 AS duration_ms,
-         f.deadline / 1e6 AS deadline_ms, f.jank
+         f.deadline / 1e6 AS deadline_ms, f.jank, f.intended_vsync / 1e9 AS clock_s
   FROM frames f JOIN t0 USING (run_id) WHERE f.suspect IS NULL
   ORDER BY f.run_id, f.intended_vsync`;
 

@@ -58,9 +58,49 @@ export function formatNumber(v: number | bigint): string {
   return Math.abs(v) >= 1 ? S.format(v) : SMALL.format(v);
 }
 
-/** A value as table text; `column` picks time formatting for nanosecond columns. */
-export function formatValue(v: unknown, column = ""): string {
+/** Point-in-time columns on the device's CLOCK_MONOTONIC: documented so in bundle/schema.ts, framestats timestamps, `ts`/`*_ts`. */
+const INSTANT_COLUMNS = new Set<string>([
+  "vsync",
+  "oldest_input_event",
+  "newest_input_event",
+  "frame_start_time",
+  ...TABLES.flatMap((t) =>
+    t.columns
+      .filter(
+        (c) =>
+          c.type === "int64" &&
+          (/CLOCK_MONOTONIC/.test(c.doc) ||
+            // a framestats timestamp, not a difference of two (frames.duration is "FrameCompleted - IntendedVsync")
+            /^[A-Z][A-Za-z]*(Start|Vsync|Completed|Buffers|Queued)\b(?! -)/.test(c.doc) ||
+            /^FrameDeadline\b/.test(c.doc)),
+      )
+      .map((c) => c.name),
+  ),
+]);
+
+/** Whether a column holds a moment on the run's clock (not a duration): shown from the run's start. */
+export function isInstantColumn(name: string): boolean {
+  return /(^|_)ts$/.test(name) || INSTANT_COLUMNS.has(name);
+}
+
+/** A moment as time since `origin` (the run's start), e.g. "+1.235 s". */
+export function formatInstant(ns: number | bigint, origin: number): string {
+  return `+${formatDuration(Number(ns) - origin)}`;
+}
+
+/**
+ * A value as table text; `column` picks time formatting for nanosecond columns. With `origin` (the run's start,
+ * ns), a moment at or after it reads as time since it: a trace's clock counts from boot, which says nothing.
+ */
+export function formatValue(v: unknown, column = "", origin?: number): string {
   if (v === null || v === undefined) return "∅";
+  if (
+    origin !== undefined &&
+    (typeof v === "number" || typeof v === "bigint") &&
+    isInstantColumn(column) &&
+    Number(v) >= origin
+  )
+    return formatInstant(v, origin);
   if (typeof v === "number" || typeof v === "bigint")
     return isTimeColumn(column) ? formatDuration(v) : formatNumber(v);
   if (v instanceof Date) return v.toISOString();

@@ -50,6 +50,10 @@ export function overviewChartOptions(
         r: 1.8,
         fill: (d: Row) => (d.jank ? "janky" : "smooth"),
         tip: true,
+        // each frame's start on the device's own clock too (a time since boot), beside the time from the run's first frame
+        ...(data.frames[0]?.clock_s !== undefined
+          ? { channels: { "on the device's clock (s)": "clock_s" } }
+          : {}),
         ...(data.bucketed
           ? {
               title: (d: Row) =>

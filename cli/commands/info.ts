@@ -1,5 +1,7 @@
 // `jankbook info <bundle>`: what a run bundle holds, and whether it loads cleanly.
 import type { Command } from "commander";
+import type { Manifest } from "../../bundle/manifest";
+import { appText, unnamedDeviceText } from "../../bundle/run-naming";
 import { describeLostLines } from "../../bundle/lost-lines";
 import { inspectBundle } from "../../workspace/db/node/inspect-bundle";
 
@@ -15,10 +17,7 @@ export function registerInfo(program: Command, setExitCode: (code: number) => vo
         const bundle = await inspectBundle(dir);
         const m = bundle.manifest;
         const c = m.context;
-        process.stdout.write(
-          `${m.run_id}  ${c.app} ${c.app_version ?? ""} on ${c.device_model ?? "?"} (API ${c.api_level ?? "?"})` +
-            `${m.synthetic ? "  [synthetic]" : ""}${m.complete ? "" : "  [incomplete]"}\n`,
-        );
+        process.stdout.write(`${runHeadline(m)}\n`);
         for (const { name, rows } of bundle.tables)
           process.stdout.write(`  ${name.padEnd(14)} ${rows} rows\n`);
         if (bundle.database)
@@ -33,4 +32,14 @@ export function registerInfo(program: Command, setExitCode: (code: number) => vo
         if (bundle.errors.length) setExitCode(1);
       }
     });
+}
+
+/** The run's first line: id, app and device, each named or, for a trace that does not name them, said so. */
+export function runHeadline(m: Manifest): string {
+  const c = m.context;
+  const unnamed = unnamedDeviceText(m);
+  const device = unnamed
+    ? `on ${unnamed}`
+    : `on ${c.device_model ?? "?"} (API ${c.api_level ?? "?"})${c.manufacturer ? `, ${c.manufacturer}` : ""}${c.sdk_release ? `, Android ${c.sdk_release}` : ""}`;
+  return `${m.run_id}  ${appText(m)} ${device}${m.synthetic ? "  [synthetic]" : ""}${m.complete ? "" : "  [incomplete]"}`;
 }

@@ -4,6 +4,7 @@ import {
   formatDuration,
   formatNumber,
   formatValue,
+  isInstantColumn,
   isTimeColumn,
   middleEllipsis,
 } from "../../charts/format-value";
@@ -74,6 +75,37 @@ describe("formatValue", () => {
   it("writes lists (Arrow vectors) and objects with int64 values as JSON", () => {
     expect(formatValue({ toArray: () => ["a", "b"] })).toBe('["a","b"]');
     expect(formatValue({ n: 3n })).toBe('{"n":"3"}');
+  });
+});
+
+describe("moments from the run's start", () => {
+  it.each([
+    ["ts", true],
+    ["end_ts", true],
+    ["server_ts", true], // binder_transactions: "ns CLOCK_MONOTONIC"
+    ["intended_vsync", true],
+    ["vsync", true],
+    ["handle_input_start", true], // framestats timestamp
+    ["frame_deadline", true], // FrameDeadline: absolute
+    ["dur", false],
+    ["server_dur", false],
+    ["duration", false],
+    ["deadline", false], // frames.deadline: a budget, ns
+    ["inclusive", false],
+    ["counts", false],
+  ])("%s is a moment: %s", (name, expected) => {
+    expect(isInstantColumn(name)).toBe(expected);
+  });
+
+  it("a moment at or after the origin reads as time since it; before it, or a duration, as before", () => {
+    // a slice 476,593.396 s after boot, in a trace that started 476,593.000 s after boot
+    expect(formatValue(476_593_396_000_000n, "ts", 476_593_000_000_000)).toBe("+396 ms");
+    expect(formatValue(476_593_396_000_000n, "ts")).toBe("476,593.396 s");
+    expect(formatValue(476_595_500_000_000n, "end_ts", 476_593_000_000_000)).toBe("+2.5 s");
+    expect(formatValue(16_666_667n, "dur", 476_593_000_000_000)).toBe("16.67 ms");
+    // a method trace's clock starts at 0: not a moment of the run's clock, left as it was
+    expect(formatValue(5_000_000n, "ts", 476_593_000_000_000)).toBe("5 ms");
+    expect(formatValue(null, "ts", 0)).toBe("∅");
   });
 });
 

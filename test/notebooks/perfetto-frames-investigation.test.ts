@@ -174,12 +174,13 @@ describe("perfetto-frames.md: what happened inside a janky frame", () => {
       (await value("frame_binder")).map((x) => [
         x.caller,
         x.server,
+        x.server_thread,
         x.from_ms,
         x.dur_ms,
         x.served_ms,
         x.one_way,
       ]),
-    ).toEqual([["example.app", "system_server", 2, 3.5, 2.5, false]]);
+    ).toEqual([["example.app", "system_server", "binder:200_1", 2, 3.5, 2.5, false]]);
     // 1 GHz for 10-20 ms, 2 GHz for 20-30 ms.
     expect((await value("frame_cpufreq")).map((x) => [x.cpu, x.mean_mhz, x.min_mhz, x.max_mhz])).toEqual([
       [0, 1500, 1000, 2000],
@@ -191,7 +192,65 @@ describe("perfetto-frames.md: what happened inside a janky frame", () => {
     expect(text).toContain("UI thread ran doFrame 14.0 ms");
     expect(text).toContain("RenderThread ran DrawFrame 3.0 ms.");
     expect(text).toContain("main blocked in filemap_fault (I/O) 2.0 ms.");
-    expect(text).toContain("Binder: example.app → system_server 3.5 ms.");
+    expect(text).toContain("Binder: example.app → system_server (binder:200_1) 3.5 ms.");
     expect(text).toContain("CPUs: cpu0 1500 MHz.");
+  });
+
+  it("the chosen frame (the only janky one) opened as Perfetto UI shows it: both threads, states, binder, CPU", async () => {
+    expect(await r.runtime.value("chosenFrame")).toBe(FRAME);
+    expect(r.checks.map((c) => [c.name, c.ok])).toEqual([
+      ["the trace has FrameTimeline", true],
+      // no expected timeline in this trace, so no frame to judge against its deadline
+      ["every App Deadline Missed frame ended after its expected end", true],
+      ["the chosen frame's UI-thread states neither overlap nor outlast it", true],
+    ]);
+    expect((await value("chosen_slices")).map((x) => [x.thread, x.name, x.from_ms, x.dur_ms])).toEqual([
+      ["UI thread", "doFrame", 1, 14],
+      ["RenderThread", "DrawFrame", 16, 3],
+    ]);
+    // runs from 1 ms, D in filemap_fault 16-18 ms (I/O), woken at 18, back on cpu0 at 18.5 until the trace ends
+    expect(
+      (await value("chosen_states")).map((x) => [
+        x.thread,
+        x.state,
+        x.from_ms,
+        x.ms,
+        x.cpu,
+        x.blocked_function,
+        x.io_wait,
+      ]),
+    ).toEqual([
+      ["UI thread", "running", 0, 6, 0, null, null],
+      ["UI thread", "uninterruptible", 6, 2, null, "filemap_fault", true],
+      ["UI thread", "runnable", 8, 0.5, null, null, null],
+      ["UI thread", "running", 8.5, 11.5, 0, null, null],
+    ]);
+    expect(
+      (await value("chosen_binder")).map((x) => [
+        x.caller,
+        x.server,
+        x.server_thread,
+        x.from_ms,
+        x.dur_ms,
+        x.served_from_ms,
+        x.served_ms,
+      ]),
+    ).toEqual([["example.app", "system_server", "binder:200_1", 2, 3.5, 2.5, 2.5]]);
+    expect((await value("chosen_cpufreq")).map((x) => [x.cpu, x.from_ms, x.ms, x.mhz])).toEqual([
+      [0, 0, 10, 1000],
+      [0, 10, 10, 2000],
+    ]);
+    // the timeline counts from the frame's start; a track per thread's slices and states, the binder call, cpu0
+    const tracks = new Set(
+      ((await r.runtime.value("chosenSlices")) as { track: string }[]).map((x) => x.track),
+    );
+    expect([...tracks]).toEqual([
+      "frame",
+      "UI thread",
+      "RenderThread",
+      "UI thread state",
+      "binder: example.app",
+      "cpu0 MHz",
+    ]);
   });
 });

@@ -47,7 +47,11 @@ afterAll(() => r?.close());
 describe("notebooks/examples/perfetto-frames.md headless", () => {
   it("runs every cell on its sample run; the FrameTimeline check passes", () => {
     expect(r.failedCells.map((c) => `${c.name ?? c.defines.join(",")}: ${c.error}`)).toEqual([]);
-    expect(r.checks.map((c) => [c.name, c.ok])).toEqual([["the trace has FrameTimeline", true]]);
+    expect(r.checks.map((c) => [c.name, c.ok])).toEqual([
+      ["the trace has FrameTimeline", true],
+      ["every App Deadline Missed frame ended after its expected end", true],
+      ["the chosen frame's UI-thread states neither overlap nor outlast it", true],
+    ]);
     expect(r.provenance.runs.map((x) => x.run_id)).toEqual(["perfetto-jank-cuj"]);
   });
 
@@ -132,6 +136,60 @@ describe("notebooks/examples/perfetto-frames.md headless", () => {
     expect(text).toMatch(
       /frame 20, TX - NotificationShade#0, 8\.0-36\.0 ms\*\* \(\*SurfaceFlinger Scheduling, App Deadline Missed\*\): UI thread ran binder transaction ×10/,
     );
+  });
+});
+
+describe("perfetto-frames: one chosen janky frame", () => {
+  const expectedEnd = (f: Row) => {
+    const e = timeline.find(
+      (x) =>
+        x.scope === "surface" &&
+        x.timeline === "expected" &&
+        x.token === f.token &&
+        x.pid === f.pid &&
+        x.layer_name === f.layer_name &&
+        x.dur != null,
+    );
+    return e ? n(e.ts) + n(e.dur) : null;
+  };
+  const late = (f: Row) => {
+    const e = expectedEnd(f);
+    return e === null ? n(f.dur) / 1e6 : (n(f.ts) + n(f.dur) - e) / 1e6;
+  };
+  // both threads' slices overlapping the frame, as the brute force reads the bundle
+  const threadSlices = (f: Row) => {
+    const [a, b] = [n(f.ts), n(f.ts) + n(f.dur)];
+    return rowsOf(bundle.tables.get("slices"))
+      .filter((x) => x.pid === f.pid && (x.tid === f.pid || x.thread_name === "RenderThread"))
+      .filter((x) => n(x.ts) < b && (x.dur == null ? b : n(x.ts) + n(x.dur)) > a)
+      .map((x) => `${x.tid === f.pid ? "UI thread" : "RenderThread"}|${x.name}|${(n(x.ts) - a) / 1e6}`)
+      .sort();
+  };
+
+  it("opens the frame that ended furthest past its expected end; choosing another re-reads its threads", async () => {
+    const worst = janky.reduce((w, f) => (late(f) > late(w) ? f : w), janky[0]!);
+    expect(await r.runtime.value("chosenFrame")).toBe(label(worst));
+    const got = async () =>
+      (await value("chosen_slices")).map((x) => `${x.thread}|${x.name}|${x.from_ms}`).sort();
+    expect(await got()).toEqual(threadSlices(worst));
+    const other = janky.find((f) => f !== worst && threadSlices(f).length > 0)!;
+    r.runtime.setInput("chosenFrame", label(other));
+    await r.runtime.settled();
+    expect(await got()).toEqual(threadSlices(other));
+    // its UI-thread states: the brute-force overlap per state, summed
+    const [a, b] = [n(other.ts), n(other.ts) + n(other.dur)];
+    const want = new Map<string, number>();
+    for (const s of rowsOf(bundle.tables.get("thread_states")).filter((x) => x.tid === other.pid)) {
+      const [c, d] = [n(s.ts), s.dur == null ? b : n(s.ts) + n(s.dur)];
+      if (c < b && d > a)
+        want.set(String(s.state), (want.get(String(s.state)) ?? 0) + (Math.min(b, d) - Math.max(a, c)) / 1e6);
+    }
+    const states = new Map<string, number>();
+    for (const x of (await value("chosen_states")).filter((x) => x.thread === "UI thread"))
+      states.set(String(x.state), (states.get(String(x.state)) ?? 0) + n(x.ms));
+    expect(states).toEqual(want);
+    r.runtime.setInput("chosenFrame", label(worst));
+    await r.runtime.settled();
   });
 });
 

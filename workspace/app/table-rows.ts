@@ -1,6 +1,7 @@
 // Which rows a result table shows, in which order: a filter over the shown text, then a stable sort
 // on one column. Works on row indexes, so an Arrow result is never copied.
-import { formatValue } from "../../charts/format-value";
+import { formatDuration, formatValue, isInstantColumn } from "../../charts/format-value";
+import { timeOrigin } from "../../bundle/time-origins";
 
 export interface ColumnsLike {
   numRows: number;
@@ -12,6 +13,26 @@ export interface RowQuery {
   /** case-insensitive text that some cell of the row must contain, as the table shows it */
   filter?: string;
   sort?: { column: string; descending: boolean };
+}
+
+/** The start of row i's run (its run_id column's, else the only loaded run's), for moments shown from it. */
+export function rowOrigin(t: ColumnsLike, i: number): number | undefined {
+  return timeOrigin(t.getChild("run_id")?.get(i) ?? undefined);
+}
+
+/** Row i's value in `column` as the table shows it: moments from the run's start. */
+export function cellText(t: ColumnsLike, column: string, i: number): string {
+  return formatValue(t.getChild(column)?.get(i), column, rowOrigin(t, i));
+}
+
+/** The hover text of a moment shown from the run's start: the time on the trace's own clock too; else null. */
+export function absoluteTitle(t: ColumnsLike, column: string, i: number): string | null {
+  const v = t.getChild(column)?.get(i);
+  const origin = rowOrigin(t, i);
+  if (origin === undefined || !isInstantColumn(column) || (typeof v !== "number" && typeof v !== "bigint"))
+    return null;
+  if (Number(v) < origin) return null;
+  return `${cellText(t, column, i)} from the run's start; ${formatDuration(v)} on the trace's clock`;
 }
 
 /** Orders two cell values: nulls last, numbers and int64 by value, everything else by its text. */
@@ -33,10 +54,7 @@ export function tableRows(t: ColumnsLike, query: RowQuery = {}): number[] {
   let rows = Array.from({ length: t.numRows }, (_, i) => i);
   const needle = query.filter?.trim().toLowerCase();
   if (needle) {
-    const columns = names.map((n) => ({ n, vec: t.getChild(n) }));
-    rows = rows.filter((i) =>
-      columns.some(({ n, vec }) => formatValue(vec?.get(i), n).toLowerCase().includes(needle)),
-    );
+    rows = rows.filter((i) => names.some((n) => cellText(t, n, i).toLowerCase().includes(needle)));
   }
   const sort = query.sort;
   const vec = sort ? t.getChild(sort.column) : null;

@@ -2,6 +2,7 @@
 // of the runs with their device, app, row counts and load errors, folded by default past 3 runs (the notebook
 // stays in view); each run has a remove button (a `remove-run` event the app acts on) and baseline / candidate
 // toggles (`mark-run`) that choose the two sides of a comparison; "Open compare" (`open-compare`) opens them.
+import { appText, unnamedDeviceText } from "../../bundle/run-naming";
 import { LitElement, css, html, nothing } from "lit";
 import { lostByTable } from "../../bundle/lost-lines";
 import { TABLE_NAMES } from "../../bundle/schema";
@@ -277,9 +278,9 @@ export class JbRunOverview extends LitElement {
         ${this.list("warnings", m?.warnings ?? [])}
       </td>
       <td title=${screen}>
-        ${c ? html`${c.manufacturer ?? ""} ${c.device_model ?? "?"} · Android ${c.sdk_release ?? "?"} (API ${c.api_level ?? "?"})` : nothing}
+        ${m && unnamedDeviceText(m) ? unnamedDeviceText(m) : c ? html`${c.manufacturer ?? ""} ${c.device_model ?? "?"} · Android ${c.sdk_release ?? "?"} (API ${c.api_level ?? "?"})` : nothing}
       </td>
-      <td>${c ? html`${c.app} ${c.app_version ?? ""}` : nothing}</td>
+      <td>${m ? appText(m) : nothing}</td>
       ${hasFrames ? html`<td class="num">${run.rows.frames ?? "—"}</td>` : nothing}
       ${
         others.length

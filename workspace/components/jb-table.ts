@@ -3,8 +3,8 @@
 // full value in the tooltip. Long results show their first 10 rows until "show all"; then only the visible
 // rows are in the DOM, so a million-row result scrolls like a ten-row one.
 import { LitElement, css, html, nothing } from "lit";
-import { formatValue, middleEllipsis } from "../../charts/format-value";
-import { tableRows, type ColumnsLike, type RowQuery } from "../app/table-rows";
+import { middleEllipsis } from "../../charts/format-value";
+import { absoluteTitle, cellText, tableRows, type ColumnsLike, type RowQuery } from "../app/table-rows";
 
 const ROW = 24;
 const HEAD_ROWS = 10;
@@ -128,10 +128,9 @@ export class JbTable extends LitElement {
   private width(name: string): number {
     const known = this.widths[name] ?? this.auto.get(name);
     if (known !== undefined) return known;
-    const vec = this.table!.getChild(name);
     let chars = name.length + 2; // room for the sort arrow
     for (let i = 0; i < Math.min(50, this.table!.numRows); i++)
-      chars = Math.max(chars, formatValue(vec?.get(i), name).length);
+      chars = Math.max(chars, cellText(this.table!, name, i).length);
     const width = Math.min(360, Math.max(60, chars * CHAR + PAD));
     this.auto.set(name, width);
     return width;
@@ -169,13 +168,12 @@ export class JbTable extends LitElement {
     grip.addEventListener("pointerup", up);
   }
 
-  private cell(v: unknown, name: string, width: number, numeric: boolean) {
-    const text = formatValue(v, name);
+  private cell(t: ColumnsLike, i: number, name: string, width: number, numeric: boolean) {
+    const text = cellText(t, name, i);
     const shown = middleEllipsis(text, Math.max(1, Math.floor((width - PAD) / CHAR)));
-    return html`<span
-      class="c ${numeric ? "num" : ""}"
-      style="width:${width}px"
-      title=${shown === text ? nothing : text}
+    // a moment shown from the run's start gives the trace's own clock on hover
+    const title = absoluteTitle(t, name, i) ?? (shown === text ? null : text);
+    return html`<span class="c ${numeric ? "num" : ""}" style="width:${width}px" title=${title ?? nothing}
       >${shown}</span
     >`;
   }
@@ -206,8 +204,7 @@ export class JbTable extends LitElement {
     const row = (k: number) => {
       const i = this.rows[k]!;
       return html`<div class="row" style=${virtual ? `position:absolute; top:${k * ROW}px` : ""}>
-        <span class="n">${i}</span
-        >${names.map((n, c) => this.cell(columns[c]?.get(i), n, widths[c]!, numeric[c]!))}
+        <span class="n">${i}</span>${names.map((n, c) => this.cell(t, i, n, widths[c]!, numeric[c]!))}
       </div>`;
     };
     const shown = [];

@@ -1,6 +1,8 @@
 // The one run loader, for the browser session and the headless runner alike: one engine, the runs loaded into
 // it, and what went wrong loading them. A packed run is attached when the engine can attach its database file,
 // else its Arrow files stream in; a run whose run_id is already loaded is refused (docs/scaling.md, "Loading runs").
+import { setTimeOrigin } from "../../bundle/time-origins";
+import { runOrigin } from "./run-origin";
 import { BundleError } from "../../bundle/manifest";
 import type { Manifest } from "../../bundle/manifest";
 import { prepareBundle, type PreparedBundle } from "../../bundle/prepare-bundle";
@@ -140,6 +142,17 @@ export class RunLoader extends EventTarget {
       } catch (e) {
         run.errors.push((e as Error).message);
       } finally {
+        // the run's start, for tables that show its moments from it; never a reason for a load to fail
+        const id = run.manifest?.run_id;
+        if (id !== undefined && !run.duplicateOf)
+          setTimeOrigin(
+            id,
+            await runOrigin(
+              this.engine,
+              id,
+              Object.keys(run.rows).filter((t) => (run.rows[t] ?? 0) > 0),
+            ).catch(() => null),
+          );
         added.push(run);
         this.runs = [...this.runs, run];
         this.dispatchEvent(new Event("change"));
@@ -171,7 +184,10 @@ export class RunLoader extends EventTarget {
       }
     // Rows that would not go stay listed under the run with why, rather than lingering unseen.
     if (problems.length) run.errors.push(...problems);
-    else this.runs = this.runs.filter((r) => r !== run);
+    else {
+      this.runs = this.runs.filter((r) => r !== run);
+      if (id !== undefined && !run.duplicateOf) setTimeOrigin(id, null);
+    }
     this.dispatchEvent(new Event("change"));
     return problems.length ? undefined : run;
   }

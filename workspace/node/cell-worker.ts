@@ -16,6 +16,7 @@ import { remoteEngine } from "./remote-engine";
 import { NotebookRuntime, type CellState } from "../notebook/runtime";
 import { snapshotValue } from "../notebook/snapshot";
 import type { CellRecord, WorkerInit, WorkerMessage } from "./worker-protocol";
+import { setTimeOrigin } from "../../bundle/time-origins";
 
 // The runner starts this worker before its runs are loaded, so that loading these modules overlaps the load; the
 // notebook to run comes after, in the first message (workerData when started with it).
@@ -24,6 +25,7 @@ const init = ((workerData as (WorkerInit & { port: MessagePort }) | null) ??
   port: MessagePort;
 };
 const post = (m: WorkerMessage) => parentPort!.postMessage(m);
+for (const [runId, ns] of init.origins ?? []) setTimeOrigin(runId, ns);
 
 /** A display's label for publish (file name of its embedded data), as publishNotebook makes it. */
 function labels(source: string): Map<string, string> {

@@ -20,6 +20,7 @@ import { cells as cellsOf, type Notebook } from "../notebook/format";
 import { notebookProvenance } from "../publish/provenance";
 import { jankbookVersion, openNotebookRuns, type HeadlessOptions, type Provenance } from "./headless";
 import { PreRendered } from "../publish/publish";
+import { timeOrigins } from "../../bundle/time-origins";
 import { DEFAULT_RESULT_CAPS, serveEngine, type ResultCaps } from "./remote-engine";
 import { createThreadedNodeEngine, type ThreadedEngine } from "./threaded-engine";
 import type { CellRecord, ReportKind, WorkerInit, WorkerMessage } from "./worker-protocol";
@@ -138,6 +139,7 @@ export async function runNotebookIsolated(
     report: options.report ?? null,
     embedData: options.embedData ?? false,
     maxCellChars: options.maxCellChars ?? 4_000_000,
+    origins: timeOrigins().filter(([id]) => runs.some((r) => r.run_id === id)),
     port: channel.port2,
   };
   worker.postMessage(init, [channel.port2]);

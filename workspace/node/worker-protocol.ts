@@ -14,6 +14,8 @@ export interface WorkerInit {
   embedData: boolean;
   /** per-cell cap on what the report embeds, characters */
   maxCellChars: number;
+  /** each run's start, ns (bundle/time-origins.ts): its tables show moments from it */
+  origins: [runId: string, ns: number][];
 }
 
 /** One cell as the report needs it. */

@@ -12,7 +12,8 @@ import { CHART_CSS, themePlot } from "../../charts/chart-theme";
 import { classifyDisplay, type TableLike } from "../notebook/display-kind";
 import { plotSpecToOptions } from "../../charts/plot-spec";
 import { timelinePlot } from "../notebook/timeline-plot";
-import { formatValue } from "../../charts/format-value";
+import { formatDuration, formatValue, isInstantColumn } from "../../charts/format-value";
+import { timeOrigin } from "../../bundle/time-origins";
 import { boundedJson, describeValue } from "./bounded-json";
 import type { Sanitize } from "../../charts/sanitize";
 import type { CellState } from "../notebook/runtime";
@@ -103,8 +104,23 @@ function renderTable(t: TableLike, label: string, ctx: PublishContext): string {
   const fields = t.schema.fields;
   const cols = fields.map((f) => ({ name: f.name, vec: t.getChild(f.name) }));
   const numeric = cols.map((c) => ["number", "bigint"].includes(typeof c.vec?.get(0)));
+  const runIds = t.getChild("run_id");
+  // moments from the row's run's start (bundle/time-origins.ts), the trace's own clock on hover
+  const cell = (c: (typeof cols)[number], i: number) => {
+    const v = c.vec?.get(i);
+    const origin = timeOrigin(runIds?.get(i) ?? undefined);
+    const text = formatValue(v, c.name, origin);
+    const absolute =
+      origin !== undefined &&
+      isInstantColumn(c.name) &&
+      (typeof v === "number" || typeof v === "bigint") &&
+      Number(v) >= origin;
+    return absolute
+      ? `<span title="${escapeHtml(`${formatDuration(v)} on the trace's clock`)}">${escapeHtml(text)}</span>`
+      : escapeHtml(text);
+  };
   const row = (i: number) =>
-    `<tr>${cols.map((c, k) => `<td${numeric[k] ? ' class="num"' : ""}>${escapeHtml(formatValue(c.vec?.get(i), c.name))}</td>`).join("")}</tr>`;
+    `<tr>${cols.map((c, k) => `<td${numeric[k] ? ' class="num"' : ""}>${cell(c, i)}</td>`).join("")}</tr>`;
   let html = `<div class="table"><table><thead><tr>${fields.map((f) => `<th title="${escapeHtml(String(f.type))}">${escapeHtml(f.name)}</th>`).join("")}</tr></thead><tbody>`;
   for (let i = 0; i < head; i++) html += row(i);
   html += "</tbody>";

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newManifest } from "../../../bundle/manifest";
 import { makeBundleTable } from "../../../bundle/table-builder";
+import { overviewChartOptions } from "../../../charts/overview-chart";
 import { overviewChartData } from "../../../workspace/app/overview-data";
 import { createNodeEngine } from "../../../workspace/db/node/duckdb-node";
 import type { SqlEngine } from "../../../workspace/db/engine";
@@ -32,6 +33,24 @@ describe("overviewChartData", () => {
     const data = await overviewChartData(engine, false);
     expect(data.bucketed).toBe(false);
     expect(data.frames.map((f) => f.duration_ms)).toEqual(durations.map((d) => d / 1e6));
+  });
+
+  it("gives each frame's time from the run's first frame, and on the device's clock for the tooltip", async () => {
+    const T0 = 476_593_000_000_000; // a phone's clock since boot
+    const own = await createNodeEngine();
+    await loadTables(own, newManifest("r2", { app: "com.example" }), {
+      frames: makeBundleTable("frames", "r2", {
+        intended_vsync: durations.map((_, i) => T0 + i * PERIOD),
+        duration: durations,
+        deadline: durations.map(() => PERIOD),
+        jank: durations.map((d) => d > PERIOD),
+      }),
+    });
+    const data = await overviewChartData(own, false).finally(() => own.close());
+    expect(data.frames.map((f) => f.t_s)).toEqual(durations.map((_, i) => (i * PERIOD) / 1e9));
+    expect(data.frames.map((f) => f.clock_s)).toEqual(durations.map((_, i) => (T0 + i * PERIOD) / 1e9));
+    const dots = overviewChartOptions(data).marks!.at(-1) as unknown as { channels: Record<string, unknown> };
+    expect(Object.keys(dots.channels)).toContain("on the device's clock (s)");
   });
 
   it("shows the slowest frame of each time slice for a long run, with its slice's counts", async () => {
