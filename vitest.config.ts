@@ -9,6 +9,10 @@ const workers = Number(process.env.JB_TEST_WORKERS) || Math.max(2, availablePara
 // Pure test files (no processes, engines, servers, globals or mocks: test/support/test-isolation.ts) share each
 // worker's modules instead of importing everything again per file.
 const sharing = filesSharingModules(import.meta.dirname);
+// `npm test` leaves out the exhaustive sweeps (*.full.test.ts: every notebook in Chromium, ...) that repeat what a
+// default test already proves on more inputs; `npm run test:full` (JB_TEST_TIER=full) runs them, and CI runs both.
+const FULL_ONLY = "**/*.full.test.ts";
+const skipped = process.env.JB_TEST_TIER === "full" ? [] : [FULL_ONLY];
 
 export default defineConfig({
   test: {
@@ -27,7 +31,7 @@ export default defineConfig({
         test: {
           name: "node",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/browser/**", ...sharing],
+          exclude: ["test/browser/**", ...sharing, ...skipped],
           environment: "node",
           // the CLI compiled once for the tests that spawn it (test/support/cli.ts)
           globalSetup: ["test/support/build-cli-once.ts"],
@@ -41,6 +45,7 @@ export default defineConfig({
         test: {
           name: "browser",
           include: ["test/browser/**/*.test.ts"],
+          exclude: skipped,
           environment: "node",
           globalSetup: ["test/browser/global-setup.ts"],
           testTimeout: 240_000,

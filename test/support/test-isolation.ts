@@ -24,7 +24,7 @@ function testFiles(dir: string): string[] {
 export function filesSharingModules(root: string): string[] {
   return testFiles(join(root, "test"))
     .map((path) => relative(root, path))
-    .filter((path) => !path.startsWith("test/browser/"))
+    .filter((path) => !path.startsWith("test/browser/") && !path.endsWith(".full.test.ts"))
     .filter((path) => !NEEDS_ISOLATION.test(readFileSync(join(root, path), "utf8")))
     .sort();
 }
