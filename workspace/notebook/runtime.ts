@@ -38,7 +38,8 @@
 // Builtins (every cell sees them; pass `builtins` to add or replace, e.g. the browser passes the real Inputs):
 //   jb        cells/index.ts, every analysis, and            Plot    @observablehq/plot
 //             jb.timeline({...}) (timeline-view.ts)
-//   plot      the editable plot spec (plot-spec.ts)          Inputs  headless stand-ins (headless-inputs.ts)
+//   plot      the editable plot spec (plot-spec.ts; a channel,  Inputs  headless stand-ins (headless-inputs.ts)
+//             filter or select naming no column fails the cell)
 //   sql       sql`SELECT ... ${x}` -> Promise<Table>, bound  md      md`# text ${x}` -> {__markdown: true, text}
 //   invalidation  a promise resolved when the cell re-runs (Observable's)
 // Per-cell locals:
