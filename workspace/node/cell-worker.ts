@@ -172,12 +172,8 @@ async function main() {
   runtime.load(notebook);
   await runtime.settled();
   flush();
-  const inputs = runtime.inputs();
-  for (const n of Object.keys(init.set).filter((n) => !inputs.some((i) => i.name === n)))
-    post({
-      type: "progress",
-      line: `warning: --set ${n}: the notebook declares no input named ${n} (inputs: ${inputs.map((i) => i.name).join(", ") || "none"})`,
-    });
+  const setErrors = runtime.setProblems(init.set);
+  if (setErrors.length) post({ type: "set-errors", errors: setErrors });
   // Last, every cell with its names' settled values (a generator's, an input's), as snapshotNotebook gives them.
   for (const s of runtime.states()) {
     const resolved: Record<string, unknown> = {};
