@@ -37,6 +37,28 @@ describe("jankbook import: exit codes and messages match what happened", () => {
     );
   });
 
+  it("a framestats dump whose last line is whole but has no newline: complete, with a warning, exit 0", async () => {
+    const fixture = join(ROOT, "test/fixtures/gfxinfo/jankbook_android14_two-windows_framestats.txt");
+    const text = await readFile(fixture, "utf8");
+    const lines = text.trimEnd().split("\n");
+    expect(lines.at(-1)).toBe("Total RenderNode     : 75.35 kB (used) / 80.00 kB (capacity)");
+    const [whole, cut] = [join(tmp, "whole-framestats.txt"), join(tmp, "cut-framestats.txt")];
+    await writeFile(whole, text.trimEnd());
+    await writeFile(cut, text.trimEnd().slice(0, -15)); // inside "80.00 kB (capacity)"
+    const [a, b] = await Promise.all([
+      jankbook("import", whole, "--out", join(tmp, "fs1")),
+      jankbook("import", cut, "--out", join(tmp, "fs2")),
+    ]);
+    expect(a.code, a.stdout + a.stderr).toBe(0);
+    expect(a.stdout).toContain(
+      `line ${lines.length}: no newline at the end; the line reads as a whole line of the dump`,
+    );
+    expect(b.code, b.stdout + b.stderr).toBe(2);
+    expect(b.stdout).toContain(
+      `line ${lines.length}: no newline at the end: the file was cut inside this line`,
+    );
+  });
+
   it("a Perfetto trace without FrameTimeline says what was imported instead, and nothing it did not import", async () => {
     const [empty, slices] = await Promise.all([
       jankbook(
