@@ -61,7 +61,9 @@ export async function prepareBundle(
   options: PrepareOptions = {},
 ): Promise<PreparedBundle> {
   const manifestBytes = await source.read("manifest.json").catch((e: Error) => {
-    throw new BundleError(`${source.label}/manifest.json`, `cannot read (${e.message})`);
+    throw Object.assign(new BundleError(`${source.label}/manifest.json`, `cannot read (${e.message})`), {
+      cause: e,
+    });
   });
   const manifest = parseManifest(new TextDecoder().decode(manifestBytes), `${source.label}/manifest.json`);
   // A packed run is attached where it lies (docs/scaling.md, "Tier 1"): none of its Arrow files is

@@ -32,7 +32,9 @@ const ARROW_MAGIC = [0x41, 0x52, 0x52, 0x4f, 0x57, 0x31]; // "ARROW1"
 
 export async function readBundle(source: BundleSource): Promise<LoadedBundle> {
   const manifestBytes = await source.read("manifest.json").catch((e: Error) => {
-    throw new BundleError(`${source.label}/manifest.json`, `cannot read (${e.message})`);
+    throw Object.assign(new BundleError(`${source.label}/manifest.json`, `cannot read (${e.message})`), {
+      cause: e,
+    });
   });
   const manifest = parseManifest(new TextDecoder().decode(manifestBytes), `${source.label}/manifest.json`);
   const tables = new Map<TableName, Table>();

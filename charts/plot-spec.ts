@@ -33,10 +33,54 @@ export function plot(spec: PlotSpec): PlotSpec & { __plotSpec: true; __plotCall:
     throw new Error(`plot: invalid mark: ${String(spec.mark)} (one of ${MARKS.join(", ")})`);
   if (spec.filter && !FILTER_OPS.includes(spec.filter[1]))
     throw new Error(`plot: invalid filter operator: ${String(spec.filter[1])}`);
+  checkColumns(spec);
   // __plotCall: this display comes from a plot({...}) literal of the cell (plot-edit.ts edits that literal).
   const tagged = { ...spec, __plotSpec: true as const, __plotCall: true as const };
   // A selectable plot is an input (an EventTarget with a value), so view() can wrap it in both hosts.
   return spec.select ? Object.assign(new EventTarget(), tagged, { value: null as unknown }) : tagged;
+}
+
+/**
+ * Fails on a channel, filter or select naming a column the data lacks: Plot would read it as undefined on every row
+ * and draw an empty chart without a word. A fill or stroke Plot reads as a constant colour ("red") is no column.
+ */
+function checkColumns(spec: PlotSpec): void {
+  const named: [what: string, column: unknown][] = CHANNELS.filter((c) => !spec.binX?.[c]).map((c) => [
+    c,
+    spec[c],
+  ]);
+  if (spec.filter) named.push(["filter", spec.filter[0]]);
+  if (spec.select) named.push(["select", spec.select]);
+  let columns = columnsOf(spec.data, 1);
+  for (const [what, column] of named) {
+    if (!columns) return; // no rows and no schema: nothing says which columns exist
+    if (typeof column !== "string" || columns.has(column)) continue;
+    if ((what === "fill" || what === "stroke") && isConstantColour(what, column)) continue;
+    columns = columnsOf(spec.data, Infinity); // rows may differ in their keys: look at every one before failing
+    if (!columns || columns.has(column)) continue;
+    const list = [...columns].join(", ") || "none";
+    throw new Error(`plot: ${what} names a column the data lacks: "${column}" (its columns: ${list})`);
+  }
+}
+
+/** Does Plot read this fill or stroke as a constant colour rather than a column (its own test, options.js isColor)? */
+function isConstantColour(channel: "fill" | "stroke", value: string): boolean {
+  const mark = Plot.dot([], { [channel]: value }) as unknown as { channels: Record<string, unknown> };
+  return mark.channels[channel] === undefined;
+}
+
+/** The data's column names (an Arrow table's schema, else the keys of its first `rows` rows); undefined when unknown. */
+function columnsOf(data: unknown, rows: number): Set<string> | undefined {
+  const fields = (data as { schema?: { fields?: { name: string }[] } } | null)?.schema?.fields;
+  if (Array.isArray(fields)) return new Set(fields.map((f) => f.name));
+  if (!Array.isArray(data) || data.length === 0) return undefined;
+  const keys = new Set<string>();
+  for (const row of data.slice(0, rows)) {
+    if (typeof row !== "object" || row === null) return undefined; // rows Plot reads without names (numbers, tuples)
+    const plain = typeof row.toJSON === "function" ? (row as { toJSON(): object }).toJSON() : (row as object);
+    for (const k of Object.keys(plain)) keys.add(k);
+  }
+  return keys;
 }
 
 function compare(op: FilterOp, a: unknown, b: unknown): boolean {

@@ -3,6 +3,7 @@
 // commander can list them or suggest one, except for --version, which needs none.
 import { Command, CommanderError } from "commander";
 import { commands, type RegisterCommand } from "./commands/index";
+import { fsErrorMessage } from "./fs-errors";
 import { jankbookVersion } from "./version";
 
 /** The commands to load for these arguments (argv as process.argv: node, script, args...). */
@@ -29,7 +30,9 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv);
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode;
-    process.stderr.write(`jankbook: ${(e as Error).message}\n`);
+    process.stderr.write(
+      `jankbook: ${fsErrorMessage(e) ?? fsErrorMessage((e as Error).cause) ?? (e as Error).message}\n`,
+    );
     return 1;
   }
   return exitCode;

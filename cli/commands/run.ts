@@ -97,6 +97,7 @@ export async function report(r: IsolatedResult, out: string | undefined, embedDa
     process.stderr.write(`wrote ${out}\n`);
   }
   for (const e of r.loadErrors) process.stderr.write(`load failed: ${e}\n`);
+  for (const line of r.setErrors) process.stderr.write(`${line}\n`);
   if (r.stopped)
     process.stderr.write(
       `stopped: ${r.stopped.cells.length ? r.stopped.cells.join("; ") : "the notebook"} ${r.stopped.message}\n`,
@@ -115,6 +116,7 @@ export async function report(r: IsolatedResult, out: string | undefined, embedDa
     `${r.states.length} cells, ${r.failedCells.length} failed${skipped ? `, ${skipped} not applicable` : ""}; ` +
       `${r.checks.length} checks, ${passed} passed` +
       `${r.loadErrors.length ? `; ${r.loadErrors.length} load errors` : ""}` +
+      `${r.setErrors.length ? "; --set not applied (above)" : ""}` +
       ` (load ${Math.round(r.ms.load)} ms, run ${Math.round(r.ms.run)} ms)\n`,
   );
   return reportOk(r) ? 0 : 1;

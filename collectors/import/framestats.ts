@@ -7,7 +7,7 @@ import type { TableName } from "../../bundle/schema";
 import { framesTable, FrameDeduper } from "../bundle-tables";
 import { parseFramestats } from "../sources/framestats";
 import { parseGfxinfo } from "../sources/gfxinfo";
-import { cutInsideLastLine, gfxinfoTables } from "./gfxinfo";
+import { cutInsideLastLine, cutMakesPartial, gfxinfoTables } from "./gfxinfo";
 
 export interface TextImport {
   context: RunContext;
@@ -60,7 +60,12 @@ export function importFramestats(text: string, file: string, runId: string): Tex
     context: { app: g.package ?? "unknown", scenario: `import ${file}` },
     tables,
     warnings,
-    complete: r.warnings.length === 0 && g.warnings.length === 0 && !r.failure && !g.truncated && !cut,
+    complete:
+      r.warnings.length === 0 &&
+      g.warnings.length === 0 &&
+      !r.failure &&
+      !g.truncated &&
+      !cutMakesPartial(cut),
     source: { kind: "framestats", origin: file },
   };
 }

@@ -64,9 +64,23 @@ export function gfxinfoTables(runId: string, g: GfxinfoResult): Partial<Record<T
 export function cutInsideLastLine(text: string, file: string): string | null {
   if (/[\r\n]$/.test(text)) return null;
   const lines = text.split(/\r\n|\n|\r/);
+  const last = lines[lines.length - 1]!.trim();
   // blank, or the fixed ---PROFILEDATA--- marker (hwui FrameInfoVisualizer.cpp dumpData): whole, nothing lost
-  if (/^(---PROFILEDATA---)?$/.test(lines[lines.length - 1]!.trim())) return null;
+  if (/^(---PROFILEDATA---)?$/.test(last)) return null;
+  if (lastRowWhole(last))
+    return `${file} line ${lines.length}: no newline at the end; the line reads as a whole line of the dump`;
   return `${file} line ${lines.length}: no newline at the end: the file was cut inside this line`;
+}
+
+/** A framestats row prints a comma after every field (hwui FrameInfoVisualizer.cpp dumpData), and the RenderNode
+ * memory line ends in "(capacity)" after its last figure: a last line ending so lost nothing. */
+function lastRowWhole(line: string): boolean {
+  return /^\d+(,-?\d+)+,$/.test(line) || /\d kB \(used\) \/ \d+(\.\d+)? kB \(capacity\)$/.test(line);
+}
+
+/** Does a cut-line warning (cutInsideLastLine) make the import partial? */
+export function cutMakesPartial(warning: string | null): boolean {
+  return warning !== null && !warning.includes("reads as a whole");
 }
 
 export function importGfxinfo(text: string, file: string, runId = `import-${file}`): TextImport {
@@ -88,7 +102,7 @@ export function importGfxinfo(text: string, file: string, runId = `import-${file
     context: { app: g.package ?? "unknown", scenario: `import ${file}` },
     tables: gfxinfoTables(runId, g),
     warnings,
-    complete: g.warnings.length === 0 && !g.truncated && !cut,
+    complete: g.warnings.length === 0 && !g.truncated && !cutMakesPartial(cut),
     source: { kind: "gfxinfo", origin: file },
   };
 }

@@ -74,16 +74,22 @@ export function importLogcat(text: string, file: string, runId: string): TextImp
   if (log.lines.length) tables.logcat = logcatTable(runId, log.lines);
   if (events.length) tables.log_events = bundleTableFromRows("log_events", runId, events);
   if (jank.frames.length) tables.frames = jankStatsTable(runId, jank.frames);
+  // A last line without its newline that still reads as a whole log line (header and message) is a warning only:
+  // saved logs often just lack the final newline; one that does not read as a log line is counted unread above.
+  const lastWhole = !!log.cut?.record && log.cut.record.message !== "";
   if (log.cut)
     warnings.push(
-      `${file} line ${log.cut.lineNo}: no newline at the end: the file may be cut inside this line (its message may be short); import partial`,
+      lastWhole
+        ? `${file} line ${log.cut.lineNo}: no newline at the end; the line reads as a whole log line (if the file was cut, its message may be short)`
+        : `${file} line ${log.cut.lineNo}: no newline at the end: the file may be cut inside this line (its message may be short); import partial`,
     );
   if (log.clock !== "monotonic" && log.lines.length)
     warnings.push(
       `${file}: logcat.ts is null: this ${log.format} log prints ${log.clock === null ? "no time" : "wall-clock times"} (collect with -v monotonic for CLOCK_MONOTONIC)`,
     );
   // Partial when a line was cut or unread, or the agent's lines were cut, undecodable, lost or impossible.
-  const complete = log.unread === 0 && !log.cut && jank.warnings.length === 0 && !(agentLines && d.partial);
+  const complete =
+    log.unread === 0 && (!log.cut || lastWhole) && jank.warnings.length === 0 && !(agentLines && d.partial);
   return {
     context: { app: d.hello?.package ?? "unknown", scenario: `import ${file}` },
     tables,

@@ -71,10 +71,15 @@ export function importPerfetto(
       );
   }
   if (pid === null) warnings.push(...flagImpossibleTimes(file, tables, null));
-  if (!d.frameTimeline)
+  if (!d.frameTimeline) {
+    // Say what was imported instead only from the tables written: a trace with none of them gets no such claim.
+    const other = Object.entries(tables)
+      .filter(([name, t]) => name !== "frames" && (t?.numRows ?? 0) > 0)
+      .map(([name, t]) => `${name} (${t!.numRows})`);
     warnings.push(
-      `${file}: no FrameTimeline in this trace, so no frames: FrameTimeline needs Android 12+ and the android.surfaceflinger.frametimeline data source; slices, thread states and counters were imported`,
+      `${file}: no FrameTimeline in this trace, so no frames: FrameTimeline needs Android 12+ and the android.surfaceflinger.frametimeline data source; ${other.length ? `imported: ${other.join(", ")}` : "nothing else in it was imported either"}`,
     );
+  }
   const c = d.clock;
   const clock: Manifest["clock"] = c.converted
     ? {

@@ -1,8 +1,10 @@
 // "Open in Perfetto" against a local page that speaks Perfetto UI's postMessage protocol (the real
 // ui.perfetto.dev is out of reach here): the workspace module, bundled as the workspace bundles it, opens the
 // UI's window, PINGs until the page (which starts listening late, as a loading app does) answers PONG, then
-// posts {perfetto: {buffer, title, url}} to that origin once; a silent or closed window is an error, not a hang.
+// posts {perfetto: {buffer, title, url}} to that origin once; a silent or closed window is an error, not a hang;
+// offline, the workspace says so at once and offers the run's trace as a file.
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { build } from "esbuild";
@@ -176,6 +178,39 @@ describe("the workspace's Open in Perfetto button", () => {
       expect(got!.bytes).toBe(folder.length);
       expect(got!.sha256).toBe(createHash("sha256").update(folder).digest("hex"));
       expect(await row.locator(".errors").count()).toBe(0);
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  });
+
+  it("offline (ui.perfetto.dev unreachable): says so at once and offers the run's trace as a download", async () => {
+    const server = await serveStatic("dist", 0);
+    const browser = await launchChromium();
+    try {
+      const context = await browser.newContext({ acceptDownloads: true });
+      await context.route("https://ui.perfetto.dev/**", (r) => r.abort("internetdisconnected"));
+      const page = await context.newPage();
+      await page.goto(`${server.url}?runs=samples/paper-cases-pixel-4a/`);
+      const row = page.locator("jb-run-overview tr.run", { hasText: "paper-cases-pixel-4a" });
+      const button = row.getByRole("button", { name: "Open in Perfetto" });
+      await button.waitFor({ timeout: 120_000 });
+      await page.locator("jb-app .status", { hasText: /runs? loaded/ }).waitFor({ timeout: 120_000 });
+      await button.click();
+      const link = row.getByRole("link", { name: "Download the trace" });
+      await link.waitFor({ timeout: 60_000 });
+      expect(await row.locator(".errors").innerText()).toContain(
+        "Open in Perfetto: cannot reach https://ui.perfetto.dev (offline, or blocked)",
+      );
+      const [download] = await Promise.all([page.waitForEvent("download"), link.click()]);
+      expect(download.suggestedFilename()).toBe("paper-cases-pixel-4a.perfetto-trace");
+      const got = readFileSync((await download.path())!);
+      const folder = bundleToPerfetto(
+        (await readBundleFolder(SAMPLES_DIR + "paper-cases-pixel-4a")).tables,
+      ).trace;
+      expect(createHash("sha256").update(got).digest("hex")).toBe(
+        createHash("sha256").update(folder).digest("hex"),
+      );
     } finally {
       await browser.close();
       await server.close();

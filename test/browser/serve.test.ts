@@ -1,6 +1,6 @@
 // `jankbook serve` end to end (docs/scaling.md): the command started as a user starts it, on a lake made here
 // and a sample run; the page it prints draws its chart and runs its cells on the server's native DuckDB, and a
-// cell reaching for the file system is refused with the server's message.
+// cell reaching for the file system is refused with the server's message; its runs list names the served run.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -90,6 +90,9 @@ describe("jankbook serve in Chromium", () => {
       .locator("jb-app .status", { hasText: "engine: jankbook serve at http://127.0.0.1:" })
       .waitFor({ timeout: 60_000 });
     expect(await page.locator("jb-app .status").innerText()).toMatch(/1 run, lake: .*lake\.frames/);
+    // the runs list says what the server loaded, not that nothing is loaded
+    const summary = page.locator("jb-run-overview summary");
+    await expect.poll(() => summary.innerText()).toBe(`1 run loaded by jankbook serve: ${A}`);
     // the chart is drawn from the server's frames: one dot per frame of the run it loaded
     const dots = page.locator("#frames jb-plot svg g[aria-label='dot'] circle");
     await expect.poll(() => dots.count(), { timeout: 60_000 }).toBe(frames);

@@ -40,6 +40,19 @@ export interface OpenInPerfettoOptions {
   timeoutMs?: number;
   /** opens the UI's window; window.open by default */
   open?: (url: string) => Window | null;
+  /** is the UI's origin reachable at all? fetch with no-cors by default: offline, it fails at once, not after the timeout */
+  reach?: (url: string) => Promise<unknown>;
+}
+
+/** Perfetto UI could not take the trace (offline, blocked, closed): the trace, so the page can offer it as a file. */
+export class PerfettoUnreachable extends Error {
+  constructor(
+    message: string,
+    readonly trace: Uint8Array,
+  ) {
+    super(message);
+    this.name = "PerfettoUnreachable";
+  }
 }
 
 /** The run's rows of every exported table the run has, read from the engine, as a Perfetto trace. */
@@ -90,6 +103,12 @@ export function openInPerfetto(
       send();
     };
     window.addEventListener("message", onMessage);
+    const reach = options.reach ?? ((u: string) => fetch(u, { mode: "no-cors", cache: "no-store" }));
+    reach(options.origin ?? PERFETTO_UI).catch(() => {
+      if (ponged) return;
+      win.close();
+      fail(new Error(`cannot reach ${origin} (offline, or blocked)`));
+    });
     const ping = setInterval(() => {
       if (win.closed) fail(new Error(`the ${origin} window was closed before it took the trace`));
       else if (!ponged) win.postMessage("PING", origin);
@@ -108,17 +127,26 @@ export function openInPerfetto(
   });
 }
 
-/** The workspace action: the run's trace into a new Perfetto UI tab. */
-export function openRunInPerfetto(
+/**
+ * The workspace action: the run's trace into a new Perfetto UI tab. When the UI cannot take it, rejects with
+ * PerfettoUnreachable carrying the trace, which the page offers as a download to open in Perfetto UI later.
+ */
+export async function openRunInPerfetto(
   engine: SqlEngine,
   runId: string,
   tables: readonly string[],
   options: OpenInPerfettoOptions = {},
 ): Promise<void> {
-  const payload = runTrace(engine, runId, tables).then((t) => ({
+  const trace = runTrace(engine, runId, tables);
+  const payload = trace.then((t) => ({
     buffer: t.slice().buffer,
     title: `${runId} (jankbook)`,
     url: location.href,
   }));
-  return openInPerfetto(payload, options);
+  try {
+    await openInPerfetto(payload, options);
+  } catch (e) {
+    const bytes = await trace.catch(() => null);
+    throw bytes ? new PerfettoUnreachable((e as Error).message, bytes) : e;
+  }
 }

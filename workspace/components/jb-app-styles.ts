@@ -108,6 +108,14 @@ export const appStyles = css`
     color: var(--jb-panel, #fff);
     z-index: 6;
   }
+  /* Publish's toast sits above the removed-run one, so both can show */
+  .toast.publish {
+    bottom: 60px;
+  }
+  .toast.publish.bad {
+    background: var(--jb-bad, #b3261e);
+    color: #fff;
+  }
   .drop {
     position: fixed;
     inset: 0;

@@ -216,6 +216,16 @@ export class JbApp extends LitElement {
     if (nb) await this.file.publish(nb, this.notebookPath, this.runs.session?.runs ?? []);
   }
 
+  /** Publish's outcome: the download's name and size, or why there is none. */
+  private publishToast() {
+    const outcome = this.file.published.value;
+    if (!outcome) return nothing;
+    return html`<div class="toast publish ${outcome.ok ? "" : "bad"}" role=${outcome.ok ? "status" : "alert"}>
+      ${outcome.message}
+      <button aria-label="dismiss" @click=${() => this.file.published.clear()}>×</button>
+    </div>`;
+  }
+
   private discardRecovered() {
     this.file.discard(this.notebookPath);
     this.notebookText = bundledNotebooks()[this.notebookPath.replace(/\.md$/, "")] ?? this.notebookText;
@@ -294,7 +304,7 @@ export class JbApp extends LitElement {
           }
         </main>
       </div>
-      ${removalToast(runs)}
+      ${removalToast(runs)} ${this.publishToast()}
       ${this.drop.dragging ? html`<div class="drop">Drop run bundles to open them</div>` : nothing}
     `;
   }

@@ -6,7 +6,7 @@ import { appText, unnamedDeviceText } from "../../bundle/run-naming";
 import { LitElement, css, html, nothing } from "lit";
 import { lostByTable } from "../../bundle/lost-lines";
 import { TABLE_NAMES } from "../../bundle/schema";
-import { openRunInPerfetto } from "../app/open-in-perfetto";
+import { openRunInPerfetto, PerfettoUnreachable } from "../app/open-in-perfetto";
 import type { LoadedRun } from "../app/session";
 import type { SqlEngine } from "../db/engine";
 import { SIDES, type RunMarks, type Side } from "../app/url-state";
@@ -14,21 +14,28 @@ import { SIDES, type RunMarks, type Side } from "../app/url-state";
 export class JbRunOverview extends LitElement {
   static override properties = {
     runs: { attribute: false },
+    served: { attribute: false },
     engine: { attribute: false },
     perfetto: { state: true },
+    perfettoFile: { state: true },
     marks: { attribute: false },
   };
   /** run ids marked as each side of a comparison */
   declare marks: RunMarks;
   declare runs: LoadedRun[];
+  /** under `jankbook serve`: the runs the server loaded, the page's own list being empty */
+  declare served: { run_id: string; dir: string; errors: string[] }[] | undefined;
   declare engine: SqlEngine | undefined;
   /** run id -> why Open in Perfetto failed */
   declare perfetto: Record<string, string>;
+  /** run id -> the trace Perfetto UI could not take, as an object URL to download instead */
+  declare perfettoFile: Record<string, string>;
 
   constructor() {
     super();
     this.runs = [];
     this.perfetto = {};
+    this.perfettoFile = {};
     this.marks = { baseline: [], candidate: [] };
   }
 
@@ -47,9 +54,15 @@ export class JbRunOverview extends LitElement {
     if (!this.engine || !id) return;
     const { [id]: _, ...rest } = this.perfetto;
     this.perfetto = rest;
-    openRunInPerfetto(this.engine, id, Object.keys(run.rows)).catch(
-      (e: Error) => (this.perfetto = { ...this.perfetto, [id]: `Open in Perfetto: ${e.message}` }),
-    );
+    openRunInPerfetto(this.engine, id, Object.keys(run.rows)).catch((e: Error) => {
+      this.perfetto = { ...this.perfetto, [id]: `Open in Perfetto: ${e.message}` };
+      if (!(e instanceof PerfettoUnreachable)) return;
+      // Offline or blocked: the same trace as a file, to open in Perfetto UI (or `jankbook export`'s) later.
+      const old = this.perfettoFile[id];
+      if (old) URL.revokeObjectURL(old);
+      const blob = new Blob([e.trace.slice().buffer], { type: "application/octet-stream" });
+      this.perfettoFile = { ...this.perfettoFile, [id]: URL.createObjectURL(blob) };
+    });
   }
 
   /** Asks the app to remove a run (failed ones too): `remove-run`, its label as detail, crosses shadow roots. */
@@ -223,6 +236,7 @@ export class JbRunOverview extends LitElement {
 
   /** One line for the collapsed list: how many runs, devices and frames, and how many runs failed. */
   private summary(runs: LoadedRun[]) {
+    if (runs.length === 0 && this.served) return this.servedSummary(this.served);
     if (runs.length === 0) return html`no runs loaded yet`;
     const devices = new Set(runs.map((r) => r.manifest?.context.device_model).filter(Boolean)).size;
     const frames = runs.reduce((n, r) => n + (r.rows.frames ?? 0), 0);
@@ -235,6 +249,16 @@ export class JbRunOverview extends LitElement {
     return html`<strong>${plural(runs.length, "run")}</strong>${parts.map((p) => ` · ${p}`)}${
         failed ? html` · <span class="bad">${failed} with errors</span>` : nothing
       }`;
+  }
+
+  /** The runs `jankbook serve` loaded: how many, their ids, and how many failed. */
+  private servedSummary(served: { run_id: string; dir: string; errors: string[] }[]) {
+    if (!served.length) return html`no runs on this jankbook serve (started without --runs)`;
+    const failed = served.filter((r) => r.errors.length).length;
+    const ids = served.map((r) => r.run_id || r.dir);
+    const shown = ids.length > 5 ? [...ids.slice(0, 5), `… ${ids.length - 5} more`] : ids;
+    return html`<strong>${served.length} run${served.length === 1 ? "" : "s"}</strong> loaded by jankbook
+      serve: ${shown.join(", ")}${failed ? html` · <span class="bad">${failed} with errors</span>` : nothing}`;
   }
 
   private row(run: LoadedRun, hasFrames: boolean, others: string[]) {
@@ -275,6 +299,16 @@ export class JbRunOverview extends LitElement {
         </button>
         ${c?.scenario ? html`<div class="scenario">${c.scenario}</div>` : nothing}
         ${this.list("errors", [...(m && this.perfetto[m.run_id] ? [this.perfetto[m.run_id]!] : []), ...run.errors])}
+        ${
+          m && this.perfettoFile[m.run_id]
+            ? html`<a
+                class="perfetto-file"
+                href=${this.perfettoFile[m.run_id]!}
+                download=${`${m.run_id}.perfetto-trace`}
+                >Download the trace</a
+              >`
+            : nothing
+        }
         ${this.list("warnings", m?.warnings ?? [])}
       </td>
       <td title=${screen}>

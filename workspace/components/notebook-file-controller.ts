@@ -7,14 +7,24 @@ import type { LoadedRun } from "../app/session";
 import { parseNotebook } from "../notebook/format";
 import { version } from "../../package.json";
 import type { JbNotebook } from "./jb-notebook";
+import { ToastController } from "./toast-controller";
+
+/** What Publish did: the file downloaded and its size, or why nothing was. */
+export interface PublishOutcome {
+  ok: boolean;
+  message: string;
+}
 
 export class NotebookFileController implements ReactiveController {
   /** when unsaved edits were recovered (a draft newer than the file), shown until discarded or saved */
   recovered: string | undefined;
   private handle?: FileSystemFileHandle;
+  /** Publish's outcome: a download starts silently, so the page says it happened (or why not) */
+  readonly published: ToastController<PublishOutcome>;
 
   constructor(private readonly host: ReactiveControllerHost) {
     host.addController(this);
+    this.published = new ToastController<PublishOutcome>(host, 10_000);
   }
 
   hostConnected() {}
@@ -44,10 +54,20 @@ export class NotebookFileController implements ReactiveController {
     this.setRecovered(undefined);
   }
 
-  /** Downloads the notebook as self-contained HTML, with its runs' and inputs' provenance. */
+  /** Downloads the notebook as self-contained HTML, with its runs' and inputs' provenance; the toast says how it went. */
   async publish(nb: JbNotebook, path: string, runs: readonly LoadedRun[]) {
+    try {
+      const file = await this.download(nb, path, runs);
+      const kb = Math.max(1, Math.round(file.bytes / 1024)).toLocaleString("en-US");
+      this.published.show({ ok: true, message: `Published ${file.name} (${kb} KB): see your downloads` });
+    } catch (e) {
+      this.published.show({ ok: false, message: `Publish failed: ${(e as Error).message}` });
+    }
+  }
+
+  private async download(nb: JbNotebook, path: string, runs: readonly LoadedRun[]) {
     const rt = nb.runtime;
-    if (!rt) return;
+    if (!rt) throw new Error("the notebook has not started yet");
     await rt.settled(30_000).catch(() => undefined);
     // Publishing pulls the runtime, markdown-it and DOMPurify: loaded on first use, not at page start.
     const [{ publishNotebook }, { sanitize }, { notebookProvenance, runProvenance }] = await Promise.all([
@@ -66,10 +86,10 @@ export class NotebookFileController implements ReactiveController {
         inputs: rt.inputs(),
       }),
     });
-    const a = Object.assign(document.createElement("a"), {
-      href: URL.createObjectURL(new Blob([html], { type: "text/html" })),
-      download: path.replace(/\.md$/, ".html"),
-    });
+    const blob = new Blob([html], { type: "text/html" });
+    const name = path.replace(/\.md$/, ".html");
+    const a = Object.assign(document.createElement("a"), { href: URL.createObjectURL(blob), download: name });
     a.click();
+    return { name: name.split("/").pop()!, bytes: blob.size };
   }
 }

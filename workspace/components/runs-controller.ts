@@ -36,6 +36,8 @@ export class RunsController implements ReactiveController {
   loading: { total: number; done: number } | undefined;
   /** the engine's tables, for the table list */
   tables: TableInfo[] = [];
+  /** under `jankbook serve`: the runs the server loaded (the page loads none itself) */
+  served: { run_id: string; dir: string; errors: string[] }[] | undefined;
   /** bumped when runs are added or removed after the notebook opened: its cells that read tables re-run */
   runsVersion = 0;
   /** runs added by a drop: they have no URL, so a reload cannot bring them back */
@@ -291,7 +293,8 @@ export class RunsController implements ReactiveController {
     const engine = this.session!.engine;
     const info = await serverEngineInfo(location.href);
     if (!info) throw new Error(`the jankbook serve at ${location.origin} is not answering`);
-    const runs = (info.runs as unknown[]).length;
+    this.served = info.runs as NonNullable<RunsController["served"]>;
+    const runs = this.served.length;
     const lake = (info.lake as string[]).length ? `, lake: ${(info.lake as string[]).join(", ")}` : "";
     this.say(`engine: jankbook serve at ${location.origin} (native DuckDB, ${plural(runs, "run")}${lake})`);
     if (await tableExists(engine, "frames")) await this.options.overview.refresh(this.session, true);

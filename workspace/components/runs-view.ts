@@ -23,6 +23,7 @@ export function runsSections(
     >
       <jb-run-overview
         .runs=${runs.session?.runs ?? []}
+        .served=${runs.served}
         .engine=${runs.session?.engine}
         .marks=${runs.marks}
         @mark-run=${(e: HTMLElementEventMap["mark-run"]) => runs.mark(e.detail.run, e.detail.side)}

@@ -63,10 +63,12 @@ function snapshotOf(
   cap: number,
   resolved: Record<string, unknown> = {},
 ): CellRecord["snapshot"] {
+  // A report holds every item of a list (an item takes at least two characters: more than cap / 2 cannot fit).
+  const full = (v: unknown) => snapshotValue(v, 0, Math.ceil(cap / 2));
   const values: Record<string, unknown> = {};
   if (s.status === "fulfilled")
     for (const name of s.defines)
-      values[name] = snapshotValue(
+      values[name] = full(
         name in resolved
           ? resolved[name]
           : s.kind === "sql"
@@ -75,11 +77,11 @@ function snapshotOf(
       );
   const snap = {
     values,
-    value: s.kind === "sql" || !s.defines.length ? snapshotValue(s.value) : undefined,
-    displays: s.displays.map((d) => snapshotValue(d)),
+    value: s.kind === "sql" || !s.defines.length ? full(s.value) : undefined,
+    displays: s.displays.map(full),
   };
   if (boundedJson(snap, cap) !== null) return snap;
-  const over = (v: unknown) => (boundedJson(snapshotValue(v), cap) === null ? describeValue(v) : null);
+  const over = (v: unknown) => (boundedJson(full(v), cap) === null ? describeValue(v) : null);
   const note = `not embedded: cell ${cellLabel(s)} is over the report's cap of ${cap.toLocaleString("en-US")} characters per cell`;
   return {
     values: Object.fromEntries(
@@ -172,12 +174,8 @@ async function main() {
   runtime.load(notebook);
   await runtime.settled();
   flush();
-  const inputs = runtime.inputs();
-  for (const n of Object.keys(init.set).filter((n) => !inputs.some((i) => i.name === n)))
-    post({
-      type: "progress",
-      line: `warning: --set ${n}: the notebook declares no input named ${n} (inputs: ${inputs.map((i) => i.name).join(", ") || "none"})`,
-    });
+  const setErrors = runtime.setProblems(init.set);
+  if (setErrors.length) post({ type: "set-errors", errors: setErrors });
   // Last, every cell with its names' settled values (a generator's, an input's), as snapshotNotebook gives them.
   for (const s of runtime.states()) {
     const resolved: Record<string, unknown> = {};

@@ -62,6 +62,7 @@ export function jsonReport(r: IsolatedResult): string {
       ok: reportOk(r),
       stopped: r.stopped,
       loadErrors: r.loadErrors,
+      setErrors: r.setErrors,
       provenance: r.provenance,
       checks: r.checks,
       notApplicable: [...notApplicableByReason(r.notApplicableCells)].map(([reason, cells]) => ({
@@ -102,5 +103,11 @@ export function notApplicableByReason(cells: readonly CellState[]): Map<string, 
 
 /** No cell failed, no check failed, every run loaded, nothing was stopped. */
 export function reportOk(r: IsolatedResult): boolean {
-  return !r.failedCells.length && !r.failedChecks.length && !r.loadErrors.length && !r.stopped;
+  return (
+    !r.failedCells.length &&
+    !r.failedChecks.length &&
+    !r.loadErrors.length &&
+    !r.setErrors.length &&
+    !r.stopped
+  );
 }

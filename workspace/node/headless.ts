@@ -69,6 +69,8 @@ export interface HeadlessResult {
   /** cells whose runs lack a table they read (and their dependents): listed with the reason, not failed */
   notApplicableCells: CellState[];
   failedChecks: CheckResult[];
+  /** what was wrong with `set` (a name no input has, a value its input could not take), then the inputs */
+  setErrors: string[];
   provenance: Provenance;
   /** wall time of loading runs and running every cell, ms */
   ms: { load: number; run: number };
@@ -232,11 +234,8 @@ export async function runNotebookFile(path: string, options: HeadlessOptions = {
   runtime.load(notebook);
   await runtime.settled(options.timeoutMs ?? 120_000);
   const inputs = runtime.inputs();
-  const unknown = Object.keys(options.set ?? {}).filter((n) => !inputs.some((i) => i.name === n));
-  for (const n of unknown)
-    progress(
-      `warning: --set ${n}: the notebook declares no input named ${n} (inputs: ${inputs.map((i) => i.name).join(", ") || "none"})`,
-    );
+  const setErrors = runtime.setProblems(options.set ?? {});
+  for (const line of setErrors) progress(line);
   const t2 = performance.now();
   const states = runtime.states();
   failUnsettledCells(states, "never settled: the runtime went idle without this cell's result");
@@ -251,6 +250,7 @@ export async function runNotebookFile(path: string, options: HeadlessOptions = {
     failedCells: states.filter(cellFailed),
     notApplicableCells: states.filter(cellNotApplicable),
     failedChecks: checks.filter((c) => !c.ok),
+    setErrors,
     provenance: notebookProvenance({
       notebook: path,
       title: notebook.frontMatter?.title,

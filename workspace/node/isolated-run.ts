@@ -59,6 +59,8 @@ export interface IsolatedResult {
   failedChecks: CheckResult[];
   /** runs that failed to load in part or whole */
   loadErrors: string[];
+  /** what was wrong with --set (a name no input has, a value its input could not take), then the inputs */
+  setErrors: string[];
   provenance: Provenance;
   stopped: Stopped | null;
   ms: { load: number; run: number };
@@ -145,6 +147,7 @@ export async function runNotebookIsolated(
   worker.postMessage(init, [channel.port2]);
   const records = new Map<string, CellRecord>();
   let inputs: Provenance["inputs"] = [];
+  let setErrors: string[] = [];
   const outcome = await new Promise<Stopped | null>((resolve) => {
     // The cells' budget starts when the worker is ready; its start-up (loading modules) gets a budget of its own.
     const stop = (message: string) => () => finish({ reason: "timeout", message, cells: [] });
@@ -161,6 +164,7 @@ export async function runNotebookIsolated(
       else if (m.type === "cell") {
         records.set(m.record.id, m.record);
       } else if (m.type === "inputs") inputs = m.inputs;
+      else if (m.type === "set-errors") setErrors = m.errors;
       else if (m.type === "done") finish(null);
       else finish({ reason: "crash", message: `the notebook worker failed: ${m.message}`, cells: [] });
     };
@@ -268,6 +272,7 @@ export async function runNotebookIsolated(
     notApplicableCells: states.filter(cellNotApplicable),
     failedChecks: checks.filter((c) => !c.ok),
     loadErrors: runs.flatMap((r) => r.errors.map((e) => (r.failed ? `run ${r.dir}: ${e}` : e))),
+    setErrors,
     provenance: notebookProvenance({
       notebook: path,
       title: notebook.frontMatter?.title,

@@ -48,5 +48,7 @@ export type WorkerMessage =
   | { type: "progress"; line: string }
   | { type: "cell"; record: CellRecord }
   | { type: "inputs"; inputs: { name: string; value: unknown; label?: string }[] }
+  /** --set names no input has, values an input could not take, then the list of inputs (set-inputs.ts) */
+  | { type: "set-errors"; errors: string[] }
   | { type: "done" }
   | { type: "failed"; message: string };

@@ -23,6 +23,8 @@
 //   rt.states() / rt.state(id)        -> CellState for every cell, in notebook order
 //   rt.checks()                       -> every check() result of every cell (in notebook order)
 //   rt.inputs()                       -> [{name, value, label, kind, cellId}] for every named view
+//   rt.setProblems(set)               -> lines naming each set name no input has and each value its input could
+//                                     not take (that input keeps its default), then every input and its type
 //   rt.dispose()
 //
 // Cells
@@ -38,7 +40,8 @@
 // Builtins (every cell sees them; pass `builtins` to add or replace, e.g. the browser passes the real Inputs):
 //   jb        cells/index.ts, every analysis, and            Plot    @observablehq/plot
 //             jb.timeline({...}) (timeline-view.ts)
-//   plot      the editable plot spec (plot-spec.ts)          Inputs  headless stand-ins (headless-inputs.ts)
+//   plot      the editable plot spec (plot-spec.ts; a channel,  Inputs  headless stand-ins (headless-inputs.ts)
+//             filter or select naming no column fails the cell)
 //   sql       sql`SELECT ... ${x}` -> Promise<Table>, bound  md      md`# text ${x}` -> {__markdown: true, text}
 //   invalidation  a promise resolved when the cell re-runs (Observable's)
 // Per-cell locals:
@@ -69,6 +72,7 @@ import { runtimeSchedule } from "./runtime-schedule";
 import { sqlTag } from "./sql-template";
 import { timeline, type TimelineOptions } from "./timeline-view";
 import { carryInput } from "./input-carry";
+import { setInputProblems, valueFor } from "./set-inputs";
 import {
   coerce,
   inputLabel,
@@ -129,6 +133,8 @@ export class NotebookRuntime {
   private idle: (() => void)[] = [];
   private namedInputs = new Map<string, NamedInput>();
   private inputOverrides = new Map<string, unknown>();
+  /** overrides an input could not take, by name: why (set-inputs.ts) */
+  private inputProblems = new Map<string, string>();
   /** bumped on every engine.interrupt(), so a query that was collateral damage can tell and retry */
   private interruptEpoch = 0;
   private disposed = false;
@@ -257,6 +263,15 @@ export class NotebookRuntime {
       }));
   }
 
+  /**
+   * What went wrong with values set by name before the inputs existed (`--set`): a name no input has, a value its
+   * input cannot take, then every input and what it expects; no lines when each fitted (set-inputs.ts).
+   */
+  setProblems(set: Record<string, unknown>): string[] {
+    const inputs = new Map(this.inputs().map((i) => [i.name, this.namedInputs.get(i.name)!.el]));
+    return setInputProblems(set, inputs, this.inputProblems);
+  }
+
   async settled(timeoutMs = 0): Promise<void> {
     const started = Date.now();
     const tick = () => new Promise<void>((r) => setTimeout(r, 0));
@@ -309,8 +324,15 @@ export class NotebookRuntime {
     const previous = this.namedInputs.get(name);
     if (previous && previous.el !== el) {
       if (!sameValue(previous.el.value, previous.initial)) carryInput(el, previous.el.value);
-    } else if (!previous && this.inputOverrides.has(name))
-      el.value = coerce(this.inputOverrides.get(name), el.value);
+    } else if (!previous && this.inputOverrides.has(name)) {
+      // A value the input cannot take leaves it at its default, and says so (setProblems), rather than failing
+      // the cell that made the input for something only the caller can fix.
+      const given = valueFor(name, this.inputOverrides.get(name), el as InputElementLike & { kind?: string });
+      if ("value" in given) {
+        el.value = given.value;
+        this.inputProblems.delete(name);
+      } else this.inputProblems.set(name, given.problem);
+    }
     this.namedInputs.set(name, { el, slot, initial });
   }
 

@@ -44,6 +44,7 @@ describe("failUnsettledCells", () => {
       failedCells: states.filter((s) => s.status === "rejected"),
       failedChecks: [],
       loadErrors: [],
+      setErrors: [],
       stopped: null,
     });
     expect(reportOk(result() as never)).toBe(true);

@@ -22,7 +22,7 @@ export interface BundleInspection {
 export async function inspectBundle(dir: string): Promise<BundleInspection> {
   const manifestPath = join(dir, "manifest.json");
   const text = await readFile(manifestPath, "utf8").catch((e: Error) => {
-    throw new BundleError(manifestPath, `cannot read (${e.message})`);
+    throw Object.assign(new BundleError(manifestPath, `cannot read (${e.message})`), { cause: e });
   });
   const manifest = parseManifest(text, manifestPath);
   const tables: BundleInspection["tables"] = [{ name: "runs", rows: 1 }];
