@@ -11,6 +11,7 @@ import { newManifest } from "../../../bundle/manifest";
 import { writeBundleFolder } from "../../../bundle/node-io";
 import { makeBundleTable } from "../../../bundle/table-builder";
 import { lakeAdd, RUN_SUMMARY } from "../../../workspace/db/node/lake-add";
+import { hiveFolderValue } from "../../../workspace/db/node/lake-index";
 
 // Every listing lake add makes goes through node:fs/promises (DuckDB writes the Parquet but lists nothing here).
 const listed = { calls: 0, entries: 0 };
@@ -142,4 +143,19 @@ describe("lake add's cost does not grow with the lake", () => {
     const next = await costOf([bundles[35]!]);
     expect(next.listings).toBe(1);
   });
+});
+
+describe("hiveFolderValue", () => {
+  it.each(["Pixel 7", "a!'()*:@+,;$&#?~-_.b", "ü/=%", "-1", "run.42"])(
+    "names %j's partition folder as DuckDB's COPY ... PARTITION_BY does",
+    async (value) => {
+      const dir = await mkdtemp(join(tmpdir(), "jb-hive-"));
+      const [row] = await lakeRows(
+        `COPY (SELECT 1 AS x, '${value.replace(/'/g, "''")}' AS v) TO '${dir}' (FORMAT parquet, PARTITION_BY (v), RETURN_FILES)`,
+      );
+      const file = String((row!.Files as unknown[])[0]);
+      expect(relative(dir, file).split("/")[0]).toBe(`v=${hiveFolderValue(value)}`);
+      await rm(dir, { recursive: true, force: true });
+    },
+  );
 });

@@ -14,6 +14,7 @@ import { loadBundleTables } from "./pack-bundle";
 import { packStampError, packStampQueries, type StampRow } from "../../../bundle/pack-stamp";
 import {
   ensureLakeIndex,
+  hiveFolderValue,
   literal,
   readAppEntry,
   readRunEntry,
@@ -112,9 +113,16 @@ async function addRun(
       device_model: literal(c.device_model ?? "unknown"),
       api_level: String(Number.isInteger(c.api_level) ? c.api_level : -1),
     };
-    // A run added before: its partitions, found by their exact paths in the index, go first.
+    // A run added before: its partitions, found by their exact paths in the index, go first. The folders this add
+    // will write are listed first too, so an add cut short is cleaned up by the next add of the run.
     const runId = manifest.run_id;
     const before = await readRunEntry(lake, runId);
+    const values = [c.app, c.device_model ?? "unknown", part.api_level, runId];
+    const planned = names.map((name) =>
+      join(name, ...LAKE_PARTITIONS.map((key, i) => `${key}=${hiveFolderValue(values[i]!)}`)),
+    );
+    const listed = [...new Set([...(before?.partitions ?? []), ...planned])].sort();
+    await writeRunEntry(lake, runId, { partitions: listed, summary: before?.summary });
     for (const folder of before?.partitions ?? [])
       await rm(join(lake, folder), { recursive: true, force: true });
     const partitions = new Set<string>();

@@ -125,6 +125,14 @@ export async function rewriteSummaryFile(
   await rename(`${file}.tmp`, file);
 }
 
+/** A partition value as DuckDB names its folder: every byte but A-Z a-z 0-9 - _ . ~ percent-encoded (checked). */
+export function hiveFolderValue(value: string): string {
+  return encodeURIComponent(value).replace(
+    /[!'()*]/g,
+    (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+}
+
 export function literal(text: string): string {
   return `'${text.replace(/'/g, "''")}'`;
 }
