@@ -145,6 +145,29 @@ describe("lake add's cost does not grow with the lake", () => {
   });
 });
 
+describe("an add cut short", () => {
+  it("is cleaned up by the run's next add: no partition of it left, one summary row", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "jb-lake-cut-"));
+    const cut = join(dir, "lake");
+    await lakeAdd(cut, [await bundle(1, "Pixel 7")]);
+    // a folder where the summary's temporary file goes: the add fails after writing the run's partitions
+    const obstruction = join(cut, RUN_SUMMARY, "app=com.example", "part-000000.parquet.tmp");
+    await fsp.mkdir(join(obstruction, "x"), { recursive: true });
+    await expect(lakeAdd(cut, [await bundle(1, "Pixel 8")])).rejects.toThrow();
+    await rm(obstruction, { recursive: true });
+    await lakeAdd(cut, [await bundle(1, "Pixel 9")]);
+    const frames = await lakeRows(
+      `SELECT device_model, count(*)::INTEGER AS n FROM read_parquet('${cut}/frames/**/*.parquet', hive_partitioning = true) GROUP BY 1`,
+    );
+    expect(frames).toEqual([{ device_model: "Pixel 9", n: 5 }]);
+    const summary = await lakeRows(
+      `SELECT run_id, device_model FROM read_parquet('${cut}/${RUN_SUMMARY}/**/*.parquet')`,
+    );
+    expect(summary).toEqual([{ run_id: "r001", device_model: "Pixel 9" }]);
+    await rm(dir, { recursive: true, force: true });
+  });
+});
+
 describe("hiveFolderValue", () => {
   it.each(["Pixel 7", "a!'()*:@+,;$&#?~-_.b", "ü/=%", "-1", "run.42"])(
     "names %j's partition folder as DuckDB's COPY ... PARTITION_BY does",

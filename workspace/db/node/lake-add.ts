@@ -13,6 +13,7 @@ import { parseManifest, type Manifest } from "../../../bundle/manifest";
 import { loadBundleTables } from "./pack-bundle";
 import { packStampError, packStampQueries, type StampRow } from "../../../bundle/pack-stamp";
 import {
+  type AppEntry,
   ensureLakeIndex,
   hiveFolderValue,
   literal,
@@ -122,7 +123,9 @@ async function addRun(
       join(name, ...LAKE_PARTITIONS.map((key, i) => `${key}=${hiveFolderValue(values[i]!)}`)),
     );
     const listed = [...new Set([...(before?.partitions ?? []), ...planned])].sort();
-    await writeRunEntry(lake, runId, { partitions: listed, summary: before?.summary });
+    const summary = await summaryFile(lake, c.app, before?.summary, perFile);
+    // the summary file it is about to write is named too (`pending`), for the same reason
+    await writeRunEntry(lake, runId, { partitions: listed, summary: before?.summary, pending: summary.file });
     for (const folder of before?.partitions ?? [])
       await rm(join(lake, folder), { recursive: true, force: true });
     const partitions = new Set<string>();
@@ -142,16 +145,17 @@ async function addRun(
       tables[name] = written.rows;
       for (const file of written.files) partitions.add(relative(lake, dirname(file)));
     }
-    const summary = await writeSummary(
+    const earlier = [before?.summary, before?.pending].filter((f): f is string => f !== undefined);
+    await writeSummary(
       conn,
       lake,
       c.app,
       runId,
-      before?.summary,
-      perFile,
+      earlier,
+      summary,
       summarySql(source, names.includes("frames"), part),
     );
-    await writeRunEntry(lake, runId, { partitions: [...partitions].sort(), summary });
+    await writeRunEntry(lake, runId, { partitions: [...partitions].sort(), summary: summary.file });
     tables[RUN_SUMMARY] = 1;
     return { run_id: runId, tables, errors };
   } finally {
@@ -195,26 +199,30 @@ function summarySql(
  * The run's row goes into its app's run_summary file still filling (`run_summary/app=.../part-N.parquet`, at most
  * `perFile` runs each), rewritten whole: a history query opens one file per `perFile` runs (10,000 per-run files
  * took 13 s to open at load 10, bench/lake.bench.ts), and an add rewrites one small file, not the app's history.
- * A run added before loses its old row wherever it was. Returns the file, relative to the lake.
+ * A run whose row is in a file already keeps it there.
  */
+async function summaryFile(lake: string, app: string, previous: string | undefined, perFile: number) {
+  const filling = (await readAppEntry(lake, app)) ?? { segment: 0, rows: 0 };
+  if (filling.rows >= perFile && previous !== fileOf(app, filling.segment))
+    Object.assign(filling, { segment: filling.segment + 1, rows: 0 });
+  return { file: fileOf(app, filling.segment), filling };
+}
+
+/** Writes the run's row into `target`, after taking it out of every file an earlier add may have left it in. */
 async function writeSummary(
   conn: DuckDBConnection,
   lake: string,
   app: string,
   runId: string,
-  previous: string | undefined,
-  perFile: number,
+  earlier: readonly string[],
+  target: { file: string; filling: AppEntry },
   row: string,
-): Promise<string> {
-  const filling = (await readAppEntry(lake, app)) ?? { segment: 0, rows: 0 };
-  if (filling.rows >= perFile && previous !== fileOf(app, filling.segment))
-    Object.assign(filling, { segment: filling.segment + 1, rows: 0 });
-  const target = fileOf(app, filling.segment);
-  if (previous && previous !== target) await rewriteSummaryFile(conn, join(lake, previous), runId, null);
-  await rewriteSummaryFile(conn, join(lake, target), runId, row);
-  if (previous !== target) filling.rows++;
-  await writeAppEntry(lake, app, filling);
-  return target;
+): Promise<void> {
+  for (const file of new Set(earlier))
+    if (file !== target.file) await rewriteSummaryFile(conn, join(lake, file), runId, null);
+  await rewriteSummaryFile(conn, join(lake, target.file), runId, row);
+  if (!earlier.includes(target.file)) target.filling.rows++;
+  await writeAppEntry(lake, app, target.filling);
 }
 
 const fileOf = (app: string, segment: number) =>

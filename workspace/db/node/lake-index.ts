@@ -15,6 +15,8 @@ export interface RunEntry {
   partitions: string[];
   /** the run_summary file holding its row */
   summary?: string;
+  /** the run_summary file an add was about to write when this entry was written (an add cut short may have) */
+  pending?: string;
 }
 
 /** An app's run_summary files: `part-<segment>.parquet` is the one still filling, with `rows` rows. */
