@@ -30,8 +30,8 @@ const PER_FILE = 4;
 let root = "";
 let lake = "";
 
-async function bundle(i: number, device = "Pixel 7"): Promise<string> {
-  const dir = join(root, "bundles", `r${i}-${device.replace(/\W/g, "")}`);
+async function bundle(i: number, device = "Pixel 7", under = root): Promise<string> {
+  const dir = join(under, "bundles", `r${i}-${device.replace(/\W/g, "")}`);
   const n = 5;
   await writeBundleFolder(
     dir,
@@ -149,13 +149,13 @@ describe("an add cut short", () => {
   it("is cleaned up by the run's next add: no partition of it left, one summary row", async () => {
     const dir = await mkdtemp(join(tmpdir(), "jb-lake-cut-"));
     const cut = join(dir, "lake");
-    await lakeAdd(cut, [await bundle(1, "Pixel 7")]);
+    await lakeAdd(cut, [await bundle(1, "Pixel 7", dir)]);
     // a folder where the summary's temporary file goes: the add fails after writing the run's partitions
     const obstruction = join(cut, RUN_SUMMARY, "app=com.example", "part-000000.parquet.tmp");
     await fsp.mkdir(join(obstruction, "x"), { recursive: true });
-    await expect(lakeAdd(cut, [await bundle(1, "Pixel 8")])).rejects.toThrow();
+    await expect(lakeAdd(cut, [await bundle(1, "Pixel 8", dir)])).rejects.toThrow();
     await rm(obstruction, { recursive: true });
-    await lakeAdd(cut, [await bundle(1, "Pixel 9")]);
+    await lakeAdd(cut, [await bundle(1, "Pixel 9", dir)]);
     const frames = await lakeRows(
       `SELECT device_model, count(*)::INTEGER AS n FROM read_parquet('${cut}/frames/**/*.parquet', hive_partitioning = true) GROUP BY 1`,
     );
