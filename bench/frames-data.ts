@@ -12,12 +12,13 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { RecordBatchStreamWriter } from "apache-arrow";
+import { RecordBatchStreamWriter, type Table } from "apache-arrow";
+import { ownBatches } from "../bundle/encode-stream";
 import { newManifest } from "../bundle/manifest";
 import { packBundle } from "../workspace/db/node/pack-bundle";
 import { makeBundleTable } from "../bundle/table-builder";
 
-// The budgets are for 10M rows: at this width a 2.7 GB stream. JB_BENCH_FRAMES=... for less.
+// The budgets are for 10M rows: at this width a 2.5 GB stream. JB_BENCH_FRAMES=... for less.
 export const FRAMES = Number(process.env.JB_BENCH_FRAMES ?? 10_000_000);
 export const FRAMES_LABEL = `${FRAMES / 1e6}M-row`;
 
@@ -62,6 +63,30 @@ export function framesData(): Promise<FramesData> {
 export async function writeFrames(dir: string, n = FRAMES) {
   mkdirSync(dir, { recursive: true });
   const runId = "bench-10m-frames";
+  const table = framesTable(runId, n);
+  const out = createWriteStream(join(dir, "frames.arrows"));
+  const done = new Promise<void>((resolve, reject) => {
+    out.on("finish", resolve);
+    out.on("error", reject);
+  });
+  const writer = new RecordBatchStreamWriter();
+  writer.pipe(out as never);
+  let i = 0;
+  for (const batch of ownBatches(table)) {
+    writer.write(batch);
+    if (++i % 8 === 0) await new Promise((r) => setImmediate(r));
+  }
+  writer.finish();
+  await done;
+  const manifest = {
+    ...newManifest(runId, { app: "bench.frames", refresh_hz: 60 }, { synthetic: true }),
+    tables: { frames: { file: "frames.arrows", rows: n } },
+  };
+  writeFileSync(join(dir, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
+}
+
+/** `n` frames at 60 Hz, every framestats column filled, window, suspect and source all null. */
+export function framesTable(runId: string, n: number): Table {
   const names = [
     "flags",
     "frame_timeline_vsync_id",
@@ -123,23 +148,5 @@ export async function writeFrames(dir: string, n = FRAMES) {
     c.deadline[f] = BigInt(period);
     jank[f] = work > period ? 1 : 0;
   }
-  const table = makeBundleTable("frames", runId, { ...c, jank }, n, { adopt: true });
-  const out = createWriteStream(join(dir, "frames.arrows"));
-  const done = new Promise<void>((resolve, reject) => {
-    out.on("finish", resolve);
-    out.on("error", reject);
-  });
-  const writer = new RecordBatchStreamWriter();
-  writer.pipe(out as never);
-  for (let s = 0; s < n; s += 65_536) {
-    for (const batch of table.slice(s, Math.min(n, s + 65_536)).batches) writer.write(batch);
-    if ((s / 65_536) % 8 === 7) await new Promise((r) => setImmediate(r));
-  }
-  writer.finish();
-  await done;
-  const manifest = {
-    ...newManifest(runId, { app: "bench.frames", refresh_hz: 60 }, { synthetic: true }),
-    tables: { frames: { file: "frames.arrows", rows: n } },
-  };
-  writeFileSync(join(dir, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
+  return makeBundleTable("frames", runId, { ...c, jank }, n, { adopt: true });
 }

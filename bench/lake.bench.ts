@@ -1,10 +1,13 @@
-// The lake (docs/scaling.md, "The lake"): `lake add` throughput, and a DUNE history query (context-similarity
+// The lake (docs/scaling.md, "The lake"): `lake add` throughput, the time of one add into a lake of 0 to 100,000
+// runs (beside the add before the run index, same lakes, same run), and a DUNE history query (context-similarity
 // weights and IQR flags over the run_summary of 10,000 runs x 1,000 frames) on the native engine over the
 // lake's Parquet (< 2 s), beside DuckDB-WASM on the same rows held in memory (it reads no Parquet) for the
 // ratio.
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { execSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { lakeAdd } from "../workspace/db/node/lake-add";
 import { newManifest } from "../bundle/manifest";
@@ -14,7 +17,8 @@ import { createNativeEngine } from "../workspace/db/node/duckdb-native";
 import { createNodeEngine } from "../workspace/db/node/duckdb-node";
 import type { SqlEngine } from "../workspace/db/engine";
 import { attachLake } from "../workspace/db/node/lake-views";
-import { timeMs, type Benchmark } from "./harness";
+import { median, timeMs, type Benchmark } from "./harness";
+import { lakeAddBefore } from "./lake-add-before";
 
 const ADD_RUNS = 20;
 const ADD_FRAMES = 25_000;
@@ -87,7 +91,147 @@ async function timeHistoryQuery(engine: SqlEngine, label: string): Promise<numbe
   return ms;
 }
 
+const LAKE_SIZES = (process.env.JB_BENCH_LAKE_SIZES ?? "0,1000,10000,100000").split(",").map(Number);
+const ADDS = 5;
+const LAKE_APP = "bench.app";
+
+/**
+ * A lake of `n` runs as lake add lays it out before the run index: frames (10 a run) and runs partitioned per run
+ * over 20 devices and 6 API levels, and one run_summary file for the app. Written by SQL in one go (adding
+ * 100,000 runs one at a time is what is being measured).
+ */
+async function syntheticLake(dir: string, n: number) {
+  mkdirSync(join(dir, "run_summary", `app=${LAKE_APP}`), { recursive: true });
+  writeFileSync(join(dir, ".jankbook-lake"), "a jankbook lake\n");
+  if (n === 0) return;
+  const instance = await DuckDBInstance.create(":memory:");
+  const c = await instance.connect();
+  const run = (i: string) => `'run-' || lpad((${i})::VARCHAR, 6, '0')`;
+  const part = (i: string) =>
+    `'${LAKE_APP}' AS app, 'device-' || ((${i}) % 20) AS device_model, (28 + (${i}) % 6)::INTEGER AS api_level`;
+  const to = (table: string) =>
+    `'${join(dir, table)}' (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (app, device_model, api_level, run_id))`;
+  await c.run(
+    `COPY (SELECT ${run("i // 10")} AS run_id, (i % 10) * 16666667 AS intended_vsync, 8000000 + i % 7 AS duration,
+            16666667 AS deadline, false AS jank, ${part("i // 10")} FROM range(${n * 10}) t(i)) TO ${to("frames")}`,
+  );
+  await c.run(
+    `COPY (SELECT ${run("i")} AS run_id, '1.0' AS app_version, true AS complete, true AS synthetic, ${part("i")}
+           FROM range(${n}) t(i)) TO ${to("runs")}`,
+  );
+  await c.run(
+    `COPY (SELECT ${run("i")} AS run_id, '1.' || (i % 7) AS app_version, NULL::VARCHAR AS scenario,
+            'Google' AS manufacturer, '14' AS sdk_release, 'arm64-v8a' AS cpu_abi, 1080 AS screen_width,
+            2400 AS screen_height, 60.0 AS refresh_hz, 'wifi' AS network, 80 AS battery_level,
+            NULL::VARCHAR AS started_at, true AS complete, true AS synthetic, 10::BIGINT AS frames,
+            0::BIGINT AS janky_frames, 0.0 AS jank_share, 8.0 + i % 7 / 1e6 AS p50_ms, 8.0 AS p90_ms, 8.0 AS p95_ms,
+            8.0 AS p99_ms, 8.0 AS mean_ms, 'device-' || (i % 20) AS device_model, (28 + i % 6)::INTEGER AS api_level
+           FROM range(${n}) t(i) ORDER BY run_id) TO '${join(dir, "run_summary", `app=${LAKE_APP}`, "summary.parquet")}' (FORMAT parquet, COMPRESSION zstd)`,
+  );
+  c.closeSync();
+  instance.closeSync();
+}
+
+interface LakeAddPoint {
+  runs: number;
+  addMs: number[];
+  beforeAddMs: number[];
+  /** the first add after the index: it lists the lake once */
+  indexMs: number;
+  synthMs: number;
+  load: string;
+}
+const lakeAddPoints: LakeAddPoint[] = [];
+const here = dirname(fileURLToPath(import.meta.url));
+
+function writeLakeAddResults() {
+  const out = join(here, "results", "lake-add.json");
+  mkdirSync(dirname(out), { recursive: true });
+  const points = lakeAddPoints.map((p) => ({
+    ...p,
+    addMedianMs: median(p.addMs),
+    beforeAddMedianMs: median(p.beforeAddMs),
+  }));
+  writeFileSync(
+    out,
+    JSON.stringify({ date: new Date().toISOString(), node: process.version, points }, null, 2) + "\n",
+  );
+}
+
+/** One add of a 1,000-frame run into a lake of `n` runs: ours, and the add before the run index as the peer. */
+function lakeAddAt(n: number): Benchmark {
+  let home = "";
+  let lake = "";
+  let dirs: string[] = [];
+  let point: LakeAddPoint;
+  let next = 0;
+  let peerTurn = 0;
+  const addOne = async (add: typeof lakeAdd) => timeMs(() => add(lake, [dirs[next++]!]));
+  return {
+    name: `lake/one lake add into a lake of ${n.toLocaleString("en")} runs`,
+    unit: "ms",
+    runs: ADDS,
+    async setup() {
+      home = mkdtempSync(join(tmpdir(), "jb-bench-lake-add-"));
+      dirs = [];
+      next = peerTurn = 0;
+      for (let r = 0; r < 2 * ADDS + 3; r++) {
+        const dir = join(home, "bundles", `r${r}`);
+        const d = Array.from({ length: 1000 }, (_, i) => 4_000_000 + ((i * 7919 + r) % 9_000_000));
+        await writeBundleFolder(
+          dir,
+          newManifest(`added-${n}-${r}`, { app: LAKE_APP, device_model: `device-${r % 4}`, api_level: 30 }),
+          {
+            frames: makeBundleTable("frames", `added-${n}-${r}`, {
+              intended_vsync: BigInt64Array.from({ length: 1000 }, (_, i) => BigInt(i * 16_666_667)),
+              duration: BigInt64Array.from(d, BigInt),
+              deadline: BigInt64Array.from({ length: 1000 }, () => 16_666_667n),
+              jank: d.map((x) => x > 16_666_667),
+            }),
+          },
+        );
+        dirs.push(dir);
+      }
+      lake = join(home, "lake");
+      const synthMs = await timeMs(() => syntheticLake(lake, n));
+      // the lake is one the index did not know: its first add builds the index by one listing
+      const indexMs = await addOne(lakeAdd);
+      // one unrecorded turn each: the process's first adds load DuckDB's Parquet writer and warm the JIT up
+      await addOne(lakeAdd);
+      await addOne(lakeAddBefore);
+      point = {
+        runs: n,
+        addMs: [],
+        beforeAddMs: [],
+        indexMs,
+        synthMs,
+        load: execSync("uptime").toString().trim(),
+      };
+      lakeAddPoints.push(point);
+      process.stderr.write(
+        `  ${n} runs: lake written in ${(synthMs / 1000).toFixed(1)} s, index built with an add in ${indexMs.toFixed(0)} ms\n`,
+      );
+    },
+    // Ours and the peer take turns, one add each, so load changes hit both alike; the peer reports its turns.
+    async measure() {
+      const ms = await addOne(lakeAdd);
+      point.addMs.push(ms);
+      point.beforeAddMs.push(await addOne(lakeAddBefore));
+      return ms;
+    },
+    peer: {
+      name: "lake add before the run index",
+      measure: () => point.beforeAddMs[peerTurn++]!,
+    },
+    teardown() {
+      writeLakeAddResults();
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
 export const benchmarks: Benchmark[] = [
+  ...LAKE_SIZES.map(lakeAddAt),
   {
     name: `lake/lake add throughput (${ADD_RUNS} runs x ${ADD_FRAMES.toLocaleString("en")} frames, re-added)`,
     unit: "rows/s",

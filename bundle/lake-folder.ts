@@ -8,6 +8,8 @@ import { TABLE_NAMES } from "./schema";
 
 export const LAKE_MARKER = ".jankbook-lake";
 const RUN_SUMMARY_DIR = "run_summary";
+/** Where `lake add` keeps each run's place in the lake (workspace/db/node/lake-index.ts). */
+export const LAKE_INDEX = ".jankbook-lake-index";
 
 /** Makes `lake` a lake when it is missing or empty; throws when it is a folder with anything else in it. */
 export async function checkLakeFolder(lake: string): Promise<void> {
@@ -16,8 +18,12 @@ export async function checkLakeFolder(lake: string): Promise<void> {
     throw new Error(`${lake}: cannot use as a lake (${e.message})`);
   });
   if (entries?.some((e) => e.name === LAKE_MARKER)) return;
+  // the run index (workspace/db/node/lake-index.ts), and the copy of it a first add builds aside
   const lakeEntry = (name: string, dir: boolean) =>
-    dir && (name === RUN_SUMMARY_DIR || (TABLE_NAMES as readonly string[]).includes(name));
+    dir &&
+    (name === RUN_SUMMARY_DIR ||
+      name.startsWith(LAKE_INDEX) ||
+      (TABLE_NAMES as readonly string[]).includes(name));
   // another `lake add` may have taken the lock in a folder it just made a lake
   const present = (entries ?? []).filter((e) => !e.name.startsWith(LAKE_LOCK));
   const foreign = present.filter((e) => !lakeEntry(e.name, e.isDirectory()));

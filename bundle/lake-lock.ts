@@ -1,5 +1,5 @@
-// One writer at a time in a lake: `lake add` rewrites the per-app run_summary file (read, add a row, write), so two
-// processes adding runs of one app at once would each drop the other's row. A lock file created with O_EXCL holds
+// One writer at a time in a lake: `lake add` rewrites an app's filling run_summary file (read, add a row, write) and
+// the run index, so two processes adding runs of one app at once would each drop the other's row. A lock file created with O_EXCL holds
 // the holder's pid and host; a lock whose process is gone (same host) or that is older than `staleMs` is broken.
 import { hostname } from "node:os";
 import { join } from "node:path";

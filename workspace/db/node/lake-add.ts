@@ -3,8 +3,8 @@
 // a run with the figures cross-run notebooks need (DUNE §3's context attributes, frame counts, jank share,
 // percentiles). Written by native DuckDB (parquet is linked in; DuckDB-WASM links no Parquet:
 // docs/architecture.md).
-import { mkdir, readdir, readFile, rename, rm, stat } from "node:fs/promises";
-import { basename, join } from "node:path";
+import { readFile, rm } from "node:fs/promises";
+import { dirname, join, relative } from "node:path";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { bundlePath } from "../../../bundle/bundle-path";
 import { checkLakeFolder } from "../../../bundle/lake-folder";
@@ -12,10 +12,28 @@ import { withLakeLock, type LakeLockOptions } from "../../../bundle/lake-lock";
 import { parseManifest, type Manifest } from "../../../bundle/manifest";
 import { loadBundleTables } from "./pack-bundle";
 import { packStampError, packStampQueries, type StampRow } from "../../../bundle/pack-stamp";
+import {
+  type AppEntry,
+  ensureLakeIndex,
+  hiveFolderValue,
+  literal,
+  readAppEntry,
+  readRunEntry,
+  rewriteSummaryFile,
+  writeAppEntry,
+  writeRunEntry,
+} from "./lake-index";
 
 /** Partition columns, outermost first: a lab's queries filter by app, then device, then Android version. */
 export const LAKE_PARTITIONS = ["app", "device_model", "api_level", "run_id"] as const;
 export const RUN_SUMMARY = "run_summary";
+/** Runs per run_summary file: an add rewrites one such file, and a history query opens one per this many runs. */
+export const SUMMARY_RUNS_PER_FILE = 2048;
+
+export interface LakeAddOptions extends LakeLockOptions {
+  /** runs per run_summary file (SUMMARY_RUNS_PER_FILE) */
+  summaryRunsPerFile?: number;
+}
 
 export interface LakeAddResult {
   run_id: string;
@@ -33,18 +51,23 @@ export interface LakeAddResult {
 export async function lakeAdd(
   lake: string,
   dirs: readonly string[],
-  lock: LakeLockOptions = {},
+  options: LakeAddOptions = {},
 ): Promise<LakeAddResult[]> {
   await checkLakeFolder(lake);
-  return withLakeLock(lake, () => addAll(lake, dirs), lock);
+  return withLakeLock(
+    lake,
+    () => addAll(lake, dirs, options.summaryRunsPerFile ?? SUMMARY_RUNS_PER_FILE),
+    options,
+  );
 }
 
-async function addAll(lake: string, dirs: readonly string[]): Promise<LakeAddResult[]> {
+async function addAll(lake: string, dirs: readonly string[], perFile: number): Promise<LakeAddResult[]> {
   const instance = await DuckDBInstance.create(":memory:");
   const conn = await instance.connect();
   const results: LakeAddResult[] = [];
   try {
-    for (const dir of dirs) results.push(await addRun(conn, lake, dir));
+    await ensureLakeIndex(conn, lake);
+    for (const dir of dirs) results.push(await addRun(conn, lake, dir, perFile));
   } finally {
     conn.closeSync();
     instance.closeSync();
@@ -52,7 +75,12 @@ async function addAll(lake: string, dirs: readonly string[]): Promise<LakeAddRes
   return results;
 }
 
-async function addRun(conn: DuckDBConnection, lake: string, dir: string): Promise<LakeAddResult> {
+async function addRun(
+  conn: DuckDBConnection,
+  lake: string,
+  dir: string,
+  perFile: number,
+): Promise<LakeAddResult> {
   const manifestPath = join(dir, "manifest.json");
   const manifest = parseManifest(await readFile(manifestPath, "utf8"), manifestPath);
   const errors: string[] = [];
@@ -86,7 +114,21 @@ async function addRun(conn: DuckDBConnection, lake: string, dir: string): Promis
       device_model: literal(c.device_model ?? "unknown"),
       api_level: String(Number.isInteger(c.api_level) ? c.api_level : -1),
     };
-    await removeRun(lake, names, manifest.run_id);
+    // A run added before: its partitions, found by their exact paths in the index, go first. The folders this add
+    // will write are listed first too, so an add cut short is cleaned up by the next add of the run.
+    const runId = manifest.run_id;
+    const before = await readRunEntry(lake, runId);
+    const values = [c.app, c.device_model ?? "unknown", part.api_level, runId];
+    const planned = names.map((name) =>
+      join(name, ...LAKE_PARTITIONS.map((key, i) => `${key}=${hiveFolderValue(values[i]!)}`)),
+    );
+    const listed = [...new Set([...(before?.partitions ?? []), ...planned])].sort();
+    const summary = await summaryFile(lake, c.app, before?.summary, perFile);
+    // the summary file it is about to write is named too (`pending`), for the same reason
+    await writeRunEntry(lake, runId, { partitions: listed, summary: before?.summary, pending: summary.file });
+    for (const folder of before?.partitions ?? [])
+      await rm(join(lake, folder), { recursive: true, force: true });
+    const partitions = new Set<string>();
     const tables: Record<string, number> = {};
     for (const name of names) {
       const columns = (
@@ -99,15 +141,23 @@ async function addRun(conn: DuckDBConnection, lake: string, dir: string): Promis
         .map((r) => String(r[0]))
         .filter((n) => !(n in part));
       const select = `SELECT ${columns.map(quote).join(", ")}, ${part.app} AS app, ${part.device_model} AS device_model, ${part.api_level}::INTEGER AS api_level FROM ${source}.main.${quote(name)}`;
-      tables[name] = await copy(conn, select, join(lake, name));
+      const written = await copy(conn, select, join(lake, name));
+      tables[name] = written.rows;
+      for (const file of written.files) partitions.add(relative(lake, dirname(file)));
     }
-    tables[RUN_SUMMARY] = await writeSummary(
+    const earlier = [before?.summary, before?.pending].filter((f): f is string => f !== undefined);
+    await writeSummary(
       conn,
-      join(lake, RUN_SUMMARY, `app=${encodeURIComponent(c.app)}`),
-      manifest.run_id,
+      lake,
+      c.app,
+      runId,
+      earlier,
+      summary,
       summarySql(source, names.includes("frames"), part),
     );
-    return { run_id: manifest.run_id, tables, errors };
+    await writeRunEntry(lake, runId, { partitions: [...partitions].sort(), summary: summary.file });
+    tables[RUN_SUMMARY] = 1;
+    return { run_id: runId, tables, errors };
   } finally {
     if (source === "src") await conn.run("DETACH src");
     else for (const t of await tablesIn(conn, "memory")) await conn.run(`DROP TABLE memory.main.${quote(t)}`);
@@ -146,50 +196,49 @@ function summarySql(
 }
 
 /**
- * run_summary is one file per app, rewritten with the run's row replaced: a history query then opens one small
- * file, not one per run (10,000 per-run files took 13 s to open at load 10, bench/lake.bench.ts).
+ * The run's row goes into its app's run_summary file still filling (`run_summary/app=.../part-N.parquet`, at most
+ * `perFile` runs each), rewritten whole: a history query opens one file per `perFile` runs (10,000 per-run files
+ * took 13 s to open at load 10, bench/lake.bench.ts), and an add rewrites one small file, not the app's history.
+ * A run whose row is in a file already keeps it there.
  */
+async function summaryFile(lake: string, app: string, previous: string | undefined, perFile: number) {
+  const filling = (await readAppEntry(lake, app)) ?? { segment: 0, rows: 0 };
+  if (filling.rows >= perFile && previous !== fileOf(app, filling.segment))
+    Object.assign(filling, { segment: filling.segment + 1, rows: 0 });
+  return { file: fileOf(app, filling.segment), filling };
+}
+
+/** Writes the run's row into `target`, after taking it out of every file an earlier add may have left it in. */
 async function writeSummary(
   conn: DuckDBConnection,
-  dir: string,
+  lake: string,
+  app: string,
   runId: string,
+  earlier: readonly string[],
+  target: { file: string; filling: AppEntry },
   row: string,
-): Promise<number> {
-  await mkdir(dir, { recursive: true });
-  const file = join(dir, "summary.parquet");
-  const kept = await stat(file).then(
-    () => `SELECT * FROM read_parquet(${literal(file)}) WHERE run_id <> ${literal(runId)} UNION ALL BY NAME `,
-    () => "",
-  );
-  // the app is the folder's (a Hive partition), not a column of the file
-  await conn.run(
-    `COPY (${kept}SELECT * EXCLUDE (app) FROM (${row}) ORDER BY run_id) TO ${literal(`${file}.tmp`)} (FORMAT parquet, COMPRESSION zstd)`,
-  );
-  await rename(`${file}.tmp`, file);
-  return 1;
+): Promise<void> {
+  for (const file of new Set(earlier))
+    if (file !== target.file) await rewriteSummaryFile(conn, join(lake, file), runId, null);
+  await rewriteSummaryFile(conn, join(lake, target.file), runId, row);
+  if (!earlier.includes(target.file)) target.filling.rows++;
+  await writeAppEntry(lake, app, target.filling);
 }
 
-async function copy(conn: DuckDBConnection, select: string, to: string): Promise<number> {
+const fileOf = (app: string, segment: number) =>
+  join(RUN_SUMMARY, `app=${encodeURIComponent(app)}`, `part-${String(segment).padStart(6, "0")}.parquet`);
+
+/** Writes the partitions; the files DuckDB wrote say which folders are the run's (the index keeps them). */
+async function copy(
+  conn: DuckDBConnection,
+  select: string,
+  to: string,
+): Promise<{ rows: number; files: string[] }> {
   const result = await conn.runAndReadAll(
-    `COPY (${select}) TO ${literal(to)} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (${LAKE_PARTITIONS.join(", ")}), OVERWRITE_OR_IGNORE)`,
+    `COPY (${select}) TO ${literal(to)} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (${LAKE_PARTITIONS.join(", ")}), OVERWRITE_OR_IGNORE, RETURN_FILES)`,
   );
-  return Number(result.getRows()[0]?.[0] ?? 0);
-}
-
-/** Deletes `<table>/app=*\/device_model=*\/api_level=*\/run_id=<id>` for every table (a re-add replaces the run). */
-async function removeRun(lake: string, tables: readonly string[], runId: string): Promise<void> {
-  const dirs = async (path: string) =>
-    (await readdir(path, { withFileTypes: true }).catch(() => []))
-      .filter((e) => e.isDirectory())
-      .map((e) => join(path, e.name));
-  for (const table of tables)
-    for (const app of await dirs(join(lake, table)))
-      for (const device of await dirs(app))
-        for (const api of await dirs(device))
-          for (const run of await dirs(api))
-            // DuckDB percent-encodes partition values in folder names ("Pixel 2" is device_model=Pixel%202).
-            if (decodeURIComponent(basename(run)) === `run_id=${runId}`)
-              await rm(run, { recursive: true, force: true });
+  const [count, files] = result.getRowsJS()[0] ?? [0, []];
+  return { rows: Number(count), files: (files as unknown[]).map(String) };
 }
 
 async function tablesIn(conn: DuckDBConnection, catalog: string): Promise<string[]> {
@@ -205,8 +254,4 @@ async function tablesIn(conn: DuckDBConnection, catalog: string): Promise<string
 
 function quote(identifier: string): string {
   return `"${identifier.replace(/"/g, '""')}"`;
-}
-
-function literal(text: string): string {
-  return `'${text.replace(/'/g, "''")}'`;
 }

@@ -22,7 +22,8 @@ export async function attachLake(engine: SqlEngine, dir: string): Promise<string
       throw new Error(`lake ${dir}: cannot read (${e.message})`);
     })
   )
-    .filter((e) => e.isDirectory())
+    // dot folders are the lake's own bookkeeping (its run index), not tables
+    .filter((e) => e.isDirectory() && !e.name.startsWith("."))
     .map((e) => e.name)
     .sort();
   if (tables.length === 0) throw new Error(`lake ${dir}: no table folders (add runs with jankbook lake add)`);
