@@ -150,6 +150,29 @@ function ordinalLabels(scale: Plot.ScaleOptions | undefined, bound: Bound): stri
   return domain.map(tickText(scale));
 }
 
+const natural = new Intl.Collator("en", { numeric: true }).compare;
+
+/**
+ * Plot sorts an ordinal domain as text ("frame 10" before "frame 9"): the labels in numeric order where that differs,
+ * unless the scale has a domain or a mark sorts it.
+ */
+function naturalOrder(
+  key: "x" | "y",
+  scale: Plot.ScaleOptions | undefined,
+  bound: Bound,
+  marks: AnyMark[],
+): Plot.ScaleOptions | undefined {
+  if (scale?.domain !== undefined || !isOrdinal(scale, bound)) return scale;
+  if (marks.some((m) => (m as { sort?: Record<string, unknown> | null }).sort?.[key] !== undefined))
+    return scale;
+  const values = [...new Set(present(bound.values))];
+  if (!values.every((v) => typeof v === "string") || !values.some((v) => /\d/.test(v as string)))
+    return scale;
+  const text = [...(values as string[])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const numeric = [...text].sort(natural);
+  return numeric.every((v, i) => v === text[i]) ? scale : { ...scale, domain: numeric };
+}
+
 /** The widest of a linear axis's tick labels, from the data's extent (Plot's ticks are round numbers within it). */
 function numericLabelWidth(values: unknown[]): number {
   let max = 0;
@@ -307,6 +330,8 @@ export function themePlot(options: Plot.PlotOptions, theme: ChartThemeOptions = 
   const added: Plot.Markish[] = [];
   out.x = axisScale(options.x, bound.x);
   out.y = axisScale(options.y, bound.y);
+  out.x = naturalOrder("x", out.x, bound.x, marks);
+  out.y = naturalOrder("y", out.y, bound.y, marks);
   if (bound.color.values.length || bound.color.fields.length)
     out.color = colorScale(options.color, bound.color, theme);
 
