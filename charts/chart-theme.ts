@@ -315,12 +315,19 @@ function fittedAxis(
   return key === "x" ? Plot.axisX(options) : key === "y" ? Plot.axisY(options) : Plot.axisFy(options);
 }
 
+/** Is this chart drawn on the timeline's time axis (its width and margins)? Such a chart lines up with the timeline. */
+export function isOnTimeAxis(options: Plot.PlotOptions): boolean {
+  return options.width === TIME_AXIS.width && options.marginLeft === TIME_AXIS.left;
+}
+
 /** The chart's options with the theme applied (see ChartThemeOptions); the input is not changed. */
 export function themePlot(options: Plot.PlotOptions, theme: ChartThemeOptions = {}): Plot.PlotOptions {
   const out: Plot.PlotOptions = { ...options };
-  // A chart on the timeline's shared time axis keeps its geometry (the same time at the same x as the timeline).
-  const onTimeAxis = options.width === TIME_AXIS.width && options.marginLeft === TIME_AXIS.left;
+  // A chart on the timeline's shared time axis keeps its margins and takes the column's whole width, as the timeline
+  // above it does (jb-timeline.ts): the same time at the same x.
+  const onTimeAxis = isOnTimeAxis(options);
   if (theme.width && !onTimeAxis) out.width = Math.min(options.width ?? theme.width, theme.width);
+  if (theme.width && onTimeAxis) out.width = theme.width;
   // ...and its size: Plot's own style would shrink it to a narrower column (text under 10 px); it scrolls instead.
   if (onTimeAxis)
     out.style = { ...(typeof options.style === "object" ? options.style : {}), maxWidth: "none" };

@@ -55,7 +55,7 @@ import { Runtime, type Module } from "@observablehq/runtime";
 import * as Plot from "@observablehq/plot";
 import * as jb from "../../cells/index";
 import type { SqlEngine } from "../db/engine";
-import { CELL_LOCALS, defineCell, type CellHost, type Slot } from "./cell-definitions";
+import { CELL_LOCALS, defineCell, isCheckCall, type CellHost, type Slot } from "./cell-definitions";
 import { CellGate } from "./cell-gate";
 import { notApplicableReason } from "./load-failures";
 import { newCellState, type CellState, type CheckResult } from "./cell-state";
@@ -411,7 +411,8 @@ export class NotebookRuntime {
         const auto =
           a.ts?.expression !== undefined &&
           !a.ts.references.includes("display") &&
-          !a.ts.references.includes("view");
+          !a.ts.references.includes("view") &&
+          !isCheckCall(a.ts.expression);
         slot.state.value = value;
         // SQL cells display their table; an expression cell displays its value (Framework's implicit display).
         if (auto || a.kind === "sql") slot.state.displays = value === undefined ? [] : [value];
