@@ -332,13 +332,15 @@ export function correlationGraphPlot(graph: LearntGraph, scores: SignificanceSco
     x: "layer",
     y: "row",
     fill: "sig",
-    options: { r: "sig", tip: true, title: "full" },
+    // an outline in the text colour: a node of sig 0 (the scheme's darkest) still shows on a dark page
+    options: { r: "sig", tip: true, title: "full", stroke: "currentColor", strokeWidth: 0.75 },
     height: 60 + GRAPH_ROW_PX * rows,
     layout: {
       marginLeft: 12,
       marginRight: 12,
       x: { type: "point", domain: layers, padding: 0.5, align: 0, label: "distance from the metric (edges)" },
-      y: { axis: null, reverse: true, domain: [0, Math.max(1, rows - 1)] },
+      // half a row of room above the first row (the metric's name) and below the last (clear of the x axis)
+      y: { axis: null, reverse: true, domain: [-0.75, rows - 0.5] },
       r: { range: [3, 8] },
       color: { label: "significance sig (Algorithm 1)" },
     },
@@ -349,20 +351,37 @@ export function correlationGraphPlot(graph: LearntGraph, scores: SignificanceSco
         options: { x1: "x1", y1: "y1", x2: "x2", y2: "y2", strokeOpacity: "weight", inset: 6 },
       },
     ],
+    // each feature's name right of its node; the metric's above it, clear of the arrows leaving it to the right
     over: [
       {
         mark: "text",
-        data: nodes,
+        data: nodes.filter((n) => n.id !== graph.root),
         options: {
           x: "layer",
           y: "row",
           text: "id",
           title: "full",
-          dx: LABEL_GAP,
-          textAnchor: "start",
           fontSize: 10,
           lineWidth: labelEm,
           textOverflow: "ellipsis-middle",
+          dx: LABEL_GAP,
+          textAnchor: "start",
+        },
+      },
+      {
+        mark: "text",
+        data: nodes.filter((n) => n.id === graph.root),
+        options: {
+          x: "layer",
+          y: "row",
+          text: "id",
+          title: "full",
+          fontSize: 10,
+          lineWidth: labelEm,
+          textOverflow: "ellipsis-middle",
+          dy: -GRAPH_ROW_PX / 2 - 2,
+          dx: -6,
+          textAnchor: "start",
         },
       },
     ],
