@@ -2,7 +2,8 @@
 // about the pointer (ctrl + wheel, a trackpad pinch, too), a horizontal wheel or a drag pans, W/S zoom and A/D
 // pan, +/- zoom; a click shows a box's details, Esc or "clear" drops the selection. Every move redraws at once
 // from the boxes at hand and asks the view for the new level of detail (one query at a time, the newest wins).
-// Boxes are asked for a window one span wider on each side, so a pan shows no holes while the query runs.
+// Boxes are asked for a window one span wider on each side, so a pan shows no holes while the query runs. It is as
+// wide as its column and draws in the page's colours (--jb-*), redrawn when either changes.
 import { LitElement, css, html, nothing } from "lit";
 import type { TimelineBox } from "../../cells/common/timeline-lod";
 import { panWindow, zoomWindow, type TimeWindow } from "../../cells/common/time-window";

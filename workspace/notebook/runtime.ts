@@ -30,7 +30,7 @@
 //                      and displays it. A re-run interrupts the stale query (engine.interrupt) and drops its result.
 //   ```ts```           TypeScript (sucrase); top-level const/let/var/function/class define variables. A cell that
 //                      is one expression, or ends with one after statements, displays its value (unless it calls
-//                      display or view itself). With a
+//                      display or view itself, or the expression is a check(...) call: its checks list shows it). With a
 //                      finite budget (option cellBudgetMs, front matter cell_budget_ms; 10 s in a browser), every
 //                      loop and function checks it (budget-transform.ts, cell-budget.ts): a cell running longer
 //                      without yielding fails with "cell NAME ran for more than N ms without yielding".
