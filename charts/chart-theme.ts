@@ -165,12 +165,18 @@ function naturalOrder(
   if (scale?.domain !== undefined || !isOrdinal(scale, bound)) return scale;
   if (marks.some((m) => (m as { sort?: Record<string, unknown> | null }).sort?.[key] !== undefined))
     return scale;
-  const values = [...new Set(present(bound.values))];
-  if (!values.every((v) => typeof v === "string") || !values.some((v) => /\d/.test(v as string)))
-    return scale;
-  const text = [...(values as string[])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const domain = naturalDomain(bound.values);
+  return domain ? { ...scale, domain } : scale;
+}
+
+/** The distinct labels in numeric order, when that differs from text order; else undefined (Plot's order stands). */
+function naturalDomain(values: unknown[]): string[] | undefined {
+  const distinct = [...new Set(present(values))];
+  if (!distinct.every((v) => typeof v === "string") || !distinct.some((v) => /\d/.test(v as string)))
+    return undefined;
+  const text = [...(distinct as string[])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const numeric = [...text].sort(natural);
-  return numeric.every((v, i) => v === text[i]) ? scale : { ...scale, domain: numeric };
+  return numeric.every((v, i) => v === text[i]) ? undefined : numeric;
 }
 
 /** The widest of a linear axis's tick labels, from the data's extent (Plot's ticks are round numbers within it). */
@@ -387,6 +393,10 @@ export function themePlot(options: Plot.PlotOptions, theme: ChartThemeOptions = 
     const facetCap = Math.max(80, Math.round(width * 0.25));
     out.marginRight = Math.min(need, facetCap);
     if (out.fy?.label === undefined) out.fy = { ...out.fy, label: null };
+    const sorted = marks.some((m) => (m as { sort?: Record<string, unknown> | null }).sort?.fy !== undefined);
+    const raw = marks.filter((m) => m.fy === fy).flatMap((m) => summary(valuesOf(m, fy)));
+    const facets = out.fy?.domain === undefined && !sorted ? naturalDomain(raw) : undefined;
+    if (facets) out.fy = { ...out.fy, domain: facets };
     if (need > facetCap) added.push(fittedAxis("fy", out.fy, facetCap - TICK - 4, { anchor: "right" }));
   }
 

@@ -224,6 +224,10 @@ describe("charts on the timeline's time axis", () => {
     expect(y([Plot.barX(rows, { x: "ms", y: "frame" })])).toEqual(["frame 9", "frame 10", "frame 100"]);
     expect(y([Plot.barX(rows, { x: "ms", y: "frame" })], { domain: ["frame 10"] })).toEqual(["frame 10"]);
     expect(y([Plot.barX(rows, { x: "ms", y: "frame", sort: { y: "x" } })])).toBeUndefined();
+    // facets too: a run per row, android9 before android10
+    const runs = ["k9-android10", "k9-android9", "k9-android11"].map((run_id) => ({ run_id, t: 1, v: 2 }));
+    const facets = themePlot({ marks: [Plot.dot(runs, { x: "t", y: "v", fy: "run_id" })] }).fy?.domain;
+    expect(facets).toEqual(["k9-android9", "k9-android10", "k9-android11"]);
     // text order that is already numeric order is left to Plot
     expect(y([Plot.barX([{ f: "a1" }, { f: "b2" }], { x: 1, y: "f" })])).toBeUndefined();
   });
