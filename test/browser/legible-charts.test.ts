@@ -100,7 +100,10 @@ describe("charts legible in light and dark (Chromium, 1440 px)", () => {
     expect(axisLabels.some((l) => /janky frame .*ms/.test(l))).toBe(true);
     expect(axisLabels.join(" ")).not.toMatch(/frame time/);
 
-    const column = page.locator("jb-notebook jb-output").filter({ has: page.locator("jb-timeline") }).first();
+    const column = page
+      .locator("jb-notebook jb-output")
+      .filter({ has: page.locator("jb-timeline") })
+      .first();
     const timeline = column.locator("jb-timeline");
     const canvas = timeline.locator("canvas");
     await canvas.scrollIntoViewIfNeeded();
@@ -148,11 +151,9 @@ describe("charts legible in light and dark (Chromium, 1440 px)", () => {
     await page.goto(`${suite.url}?notebook=draw-4-timeline-gallery`);
     await page.locator("jb-notebook .block.cell").first().waitFor({ timeout: 150_000 });
     await notebookSettled(page);
-    const graph = page
-      .locator("jb-notebook .block.cell jb-output .chart > :is(figure, svg)")
-      .filter({
-        has: page.locator("g[aria-label='x-axis label'] text", { hasText: "distance from the metric" }),
-      });
+    const graph = page.locator("jb-notebook .block.cell jb-output .chart > :is(figure, svg)").filter({
+      has: page.locator("g[aria-label='x-axis label'] text", { hasText: "distance from the metric" }),
+    });
     const labels = graph.locator("g[aria-label='text'] text");
     await graph.scrollIntoViewIfNeeded();
 

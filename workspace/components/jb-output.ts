@@ -322,8 +322,7 @@ export class JbOutput extends LitElement {
         const below = isOnTimeAxis({ width: v.width, ...v.layout });
         return html`<div class="plot ${below ? "below" : ""}">
           <div class="chart ${selectable ? "selectable" : ""}">
-            ${this.plotElement(v, below)}
-            ${selectable ? this.selectedLine(v, selected) : ""}
+            ${this.plotElement(v, below)} ${selectable ? this.selectedLine(v, selected) : ""}
           </div>
           <jb-plot-form .spec=${v}></jb-plot-form>
         </div>`;
