@@ -126,7 +126,7 @@ describe("rough edges of the triage notebook in Chromium", () => {
     const chosen = await valueOf(page, "chosenGroup");
     expect(chosen).not.toBeNull();
     await expect.poll(() => cell.locator("jb-output .selected").innerText()).toMatch(/^selected group: /);
-    await cell.locator("jb-output .selected").getByRole("button", { name: "clear" }).click();
+    await cell.locator("jb-output .choice").getByRole("button", { name: "clear" }).click();
     await expect.poll(() => valueOf(page, "chosenGroup")).toBeNull();
     await notebookSettled(page);
     await expect

@@ -95,8 +95,8 @@ export class JbOutput extends LitElement {
         font-size: 12px;
         color: var(--jb-accent, #3b5bdb);
       }
-      .selected button {
-        font: inherit;
+      .choice button {
+        font-size: 12px;
         padding: 0 6px;
         margin-left: 6px;
       }
@@ -230,8 +230,8 @@ export class JbOutput extends LitElement {
       input.dispatchEvent(new Event("input"));
       this.requestUpdate();
     };
-    return html`<div class="selected">
-      selected ${spec.select}: ${String(selected)}
+    return html`<div class="choice">
+      <span class="selected">selected ${spec.select}: ${String(selected)}</span>
       <button class="clear" title="clear the selection" @click=${clear}>clear</button>
     </div>`;
   }
