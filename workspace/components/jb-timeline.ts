@@ -99,7 +99,9 @@ export class JbTimeline extends LitElement {
     if (this.clientWidth && this.clientWidth !== this.widthPx)
       ((this.widthPx = this.clientWidth), this.changed());
   });
-  private readonly scheme = matchMedia("(prefers-color-scheme: dark)");
+  // absent where there is no media (jsdom): the colours are then read at each draw only
+  private readonly scheme =
+    typeof matchMedia === "function" ? matchMedia("(prefers-color-scheme: dark)") : null;
   private readonly onScheme = () => this.schedule();
   private readonly onWindow = () => this.changed();
   private readonly onBoxes = () => (this.schedule(), this.describe());
@@ -116,7 +118,7 @@ export class JbTimeline extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.resized.disconnect();
-    this.scheme.removeEventListener("change", this.onScheme);
+    this.scheme?.removeEventListener("change", this.onScheme);
     this.bind(null);
     cancelAnimationFrame(this.frame);
   }
@@ -124,7 +126,7 @@ export class JbTimeline extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     this.resized.observe(this);
-    this.scheme.addEventListener("change", this.onScheme);
+    this.scheme?.addEventListener("change", this.onScheme);
     // moved in the page (a cell moved): listen again
     if (this.view && this.bound !== this.view) this.bind(this.view);
   }
