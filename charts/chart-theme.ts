@@ -150,6 +150,35 @@ function ordinalLabels(scale: Plot.ScaleOptions | undefined, bound: Bound): stri
   return domain.map(tickText(scale));
 }
 
+const natural = new Intl.Collator("en", { numeric: true }).compare;
+
+/**
+ * Plot sorts an ordinal domain as text ("frame 10" before "frame 9"): the labels in numeric order where that differs,
+ * unless the scale has a domain or a mark sorts it.
+ */
+function naturalOrder(
+  key: "x" | "y",
+  scale: Plot.ScaleOptions | undefined,
+  bound: Bound,
+  marks: AnyMark[],
+): Plot.ScaleOptions | undefined {
+  if (scale?.domain !== undefined || !isOrdinal(scale, bound)) return scale;
+  if (marks.some((m) => (m as { sort?: Record<string, unknown> | null }).sort?.[key] !== undefined))
+    return scale;
+  const domain = naturalDomain(bound.values);
+  return domain ? { ...scale, domain } : scale;
+}
+
+/** The distinct labels in numeric order, when that differs from text order; else undefined (Plot's order stands). */
+function naturalDomain(values: unknown[]): string[] | undefined {
+  const distinct = [...new Set(present(values))];
+  if (!distinct.every((v) => typeof v === "string") || !distinct.some((v) => /\d/.test(v as string)))
+    return undefined;
+  const text = [...(distinct as string[])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const numeric = [...text].sort(natural);
+  return numeric.every((v, i) => v === text[i]) ? undefined : numeric;
+}
+
 /** The widest of a linear axis's tick labels, from the data's extent (Plot's ticks are round numbers within it). */
 function numericLabelWidth(values: unknown[]): number {
   let max = 0;
@@ -292,12 +321,19 @@ function fittedAxis(
   return key === "x" ? Plot.axisX(options) : key === "y" ? Plot.axisY(options) : Plot.axisFy(options);
 }
 
+/** Is this chart drawn on the timeline's time axis (its width and margins)? Such a chart lines up with the timeline. */
+export function isOnTimeAxis(options: Plot.PlotOptions): boolean {
+  return options.width === TIME_AXIS.width && options.marginLeft === TIME_AXIS.left;
+}
+
 /** The chart's options with the theme applied (see ChartThemeOptions); the input is not changed. */
 export function themePlot(options: Plot.PlotOptions, theme: ChartThemeOptions = {}): Plot.PlotOptions {
   const out: Plot.PlotOptions = { ...options };
-  // A chart on the timeline's shared time axis keeps its geometry (the same time at the same x as the timeline).
-  const onTimeAxis = options.width === TIME_AXIS.width && options.marginLeft === TIME_AXIS.left;
+  // A chart on the timeline's shared time axis keeps its margins and takes the column's whole width, as the timeline
+  // above it does (jb-timeline.ts): the same time at the same x.
+  const onTimeAxis = isOnTimeAxis(options);
   if (theme.width && !onTimeAxis) out.width = Math.min(options.width ?? theme.width, theme.width);
+  if (theme.width && onTimeAxis) out.width = theme.width;
   // ...and its size: Plot's own style would shrink it to a narrower column (text under 10 px); it scrolls instead.
   if (onTimeAxis)
     out.style = { ...(typeof options.style === "object" ? options.style : {}), maxWidth: "none" };
@@ -307,6 +343,8 @@ export function themePlot(options: Plot.PlotOptions, theme: ChartThemeOptions = 
   const added: Plot.Markish[] = [];
   out.x = axisScale(options.x, bound.x);
   out.y = axisScale(options.y, bound.y);
+  out.x = naturalOrder("x", out.x, bound.x, marks);
+  out.y = naturalOrder("y", out.y, bound.y, marks);
   if (bound.color.values.length || bound.color.fields.length)
     out.color = colorScale(options.color, bound.color, theme);
 
@@ -355,6 +393,10 @@ export function themePlot(options: Plot.PlotOptions, theme: ChartThemeOptions = 
     const facetCap = Math.max(80, Math.round(width * 0.25));
     out.marginRight = Math.min(need, facetCap);
     if (out.fy?.label === undefined) out.fy = { ...out.fy, label: null };
+    const sorted = marks.some((m) => (m as { sort?: Record<string, unknown> | null }).sort?.fy !== undefined);
+    const raw = marks.filter((m) => m.fy === fy).flatMap((m) => summary(valuesOf(m, fy)));
+    const facets = out.fy?.domain === undefined && !sorted ? naturalDomain(raw) : undefined;
+    if (facets) out.fy = { ...out.fy, domain: facets };
     if (need > facetCap) added.push(fittedAxis("fy", out.fy, facetCap - TICK - 4, { anchor: "right" }));
   }
 

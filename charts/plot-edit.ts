@@ -125,6 +125,13 @@ export function setPlotFields(source: string, fields: PlotFields, nth = 0): stri
       obj = `{${body}${body.length && !body.endsWith(",") ? ", " : ""}${text}}`;
     }
   }
+  // The literal's title names what the chart showed: once a channel shows another column it would mislabel the
+  // chart, so it goes (a spread chart function's own title names the analysis, and stays).
+  const title = CHANNELS.some((c) => c in fields) ? keyRange(obj, "title") : undefined;
+  if (title) {
+    const trailing = obj.slice(title[0], title[1]).match(/,\s*$/) ? ", " : "";
+    obj = obj.slice(0, title[0]) + (spreads ? `title: null${trailing}` : "") + obj.slice(title[1]);
+  }
   obj = obj.replace(/,\s*}$/, "}");
   return source.slice(0, range[0]) + obj + source.slice(range[1]);
 }

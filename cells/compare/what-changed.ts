@@ -113,6 +113,8 @@ export function whatChangedPlot(metric: Metric, row?: CompareRow): ChartSpec {
     fill: "side",
     title: `${metric.subject}: ${metric.measure} (${metric.unit})`,
     options: { title: "unit" },
+    // the axis names the measure and its unit, not the column ("value")
+    layout: { x: { label: `${metric.measure} (${metric.unit})` } },
   });
 }
 

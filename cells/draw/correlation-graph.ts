@@ -257,38 +257,92 @@ export function correlationGraph(
   };
 }
 
-/** The correlation graph laid out by distance from the metric: node size = sig, labels iv and sig. */
+/** The narrowest the graph is drawn (triage at a 900 px window): each layer's labels are cut to fit at it. */
+export const GRAPH_MIN_WIDTH = 560;
+/** px between two nodes of a layer: a 10 px label and its gap. */
+export const GRAPH_ROW_PX = 20;
+const NOT_CONNECTED = "not connected";
+const LABEL_GAP = 12;
+
+export interface GraphLayoutNode {
+  id: string;
+  /** the layer's name on the x axis: its distance from the metric, or "not connected" */
+  layer: string;
+  /** the node's place in its layer, 0 at the top */
+  row: number;
+}
+
+/**
+ * A layered (Sugiyama-style) layout: one column per distance from the metric, the unconnected features last; in
+ * each column nodes ordered by the mean row of their neighbours in the column before (the barycenter heuristic,
+ * which removes most edge crossings in one pass), ties by name.
+ */
+export function correlationGraphLayout(graph: LearntGraph): GraphLayoutNode[] {
+  const levels = [...new Set(Object.values(graph.levels))].sort((a, b) => (a < 0 ? 1 : b < 0 ? -1 : a - b));
+  const neighbours = new Map<string, string[]>();
+  for (const e of graph.edges) {
+    neighbours.set(e.from, [...(neighbours.get(e.from) ?? []), e.to]);
+    neighbours.set(e.to, [...(neighbours.get(e.to) ?? []), e.from]);
+  }
+  const row = new Map<string, number>();
+  const out: GraphLayoutNode[] = [];
+  for (const level of levels) {
+    const ids = Object.keys(graph.levels).filter((id) => graph.levels[id] === level);
+    const centre = (id: string) => {
+      const placed = (neighbours.get(id) ?? []).filter((n) => row.has(n)).map((n) => row.get(n)!);
+      return placed.length ? placed.reduce((a, b) => a + b, 0) / placed.length : Infinity;
+    };
+    const keyed = ids.map((id) => ({ id, c: centre(id) }));
+    keyed.sort((a, b) => a.c - b.c || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    keyed.forEach(({ id }, i) => {
+      row.set(id, i);
+      out.push({ id, layer: level < 0 ? NOT_CONNECTED : String(level), row: i });
+    });
+  }
+  return out;
+}
+
+/**
+ * The correlation graph in layers by distance from the metric: node size and colour = sig; each label is the
+ * feature's name cut in the middle to its layer's width at GRAPH_MIN_WIDTH, the name with iv and sig on hover.
+ */
 export function correlationGraphPlot(graph: LearntGraph, scores: SignificanceScores): ChartSpec {
-  const byLevel = new Map<number, string[]>();
-  for (const [id, l] of Object.entries(graph.levels)) byLevel.set(l, [...(byLevel.get(l) ?? []), id]);
-  const pos = new Map<string, { x: number; y: number }>();
-  for (const [l, ids] of byLevel) ids.forEach((id, i) => pos.set(id, { x: l < 0 ? -1 : l, y: i }));
-  const nodes = [...pos].map(([id, p]) => ({
+  const layout = correlationGraphLayout(graph);
+  const layers = [...new Set(layout.map((n) => n.layer))];
+  const rows = Math.max(1, ...layout.map((n) => n.row + 1));
+  const pos = new Map(layout.map((n) => [n.id, n]));
+  const nodes = layout.map(({ id, layer, row }) => ({
     id,
-    ...p,
+    layer,
+    row,
     iv: scores[id]?.iv ?? 0,
     sig: scores[id]?.sig ?? 0,
-    label: `${id} iv=${(scores[id]?.iv ?? 0).toFixed(2)} sig=${(scores[id]?.sig ?? 0).toFixed(2)}`,
+    full: `${id}: iv=${(scores[id]?.iv ?? 0).toFixed(2)}, sig=${(scores[id]?.sig ?? 0).toFixed(2)}`,
   }));
   const links = graph.edges.map((e) => {
     const [a, b] = [pos.get(e.from)!, pos.get(e.to)!];
-    return { from: e.from, to: e.to, weight: e.weight, x1: a.x, y1: a.y, x2: b.x, y2: b.y };
+    return { from: e.from, to: e.to, weight: e.weight, x1: a.layer, y1: a.row, x2: b.layer, y2: b.row };
   });
+  // A point scale with its outer padding all on the right: each layer's labels get one step, the last one too.
+  const step = (GRAPH_MIN_WIDTH - 2 * 12) / layers.length;
+  const labelEm = Math.max(3, (step - LABEL_GAP - 4) / 10);
   return chartSpec("correlationGraphPlot", {
     mark: "dot",
     data: nodes,
-    x: "x",
-    y: "y",
+    x: "layer",
+    y: "row",
     fill: "sig",
-    options: { r: "sig", tip: true },
+    // an outline in the text colour: a node of sig 0 (the scheme's darkest) still shows on a dark page
+    options: { r: "sig", tip: true, title: "full", stroke: "currentColor", strokeWidth: 0.75 },
+    height: 60 + GRAPH_ROW_PX * rows,
     layout: {
-      marginRight: 220,
-      x: {
-        label: "distance from the metric (-1: not connected)",
-        ticks: [...byLevel.keys()].map((l) => (l < 0 ? -1 : l)),
-      },
-      y: { axis: null, reverse: true },
-      r: { range: [2, 10] },
+      marginLeft: 12,
+      marginRight: 12,
+      x: { type: "point", domain: layers, padding: 0.5, align: 0, label: "distance from the metric (edges)" },
+      // half a row of room above the first row (the metric's name) and below the last (clear of the x axis)
+      y: { axis: null, reverse: true, domain: [-0.75, rows - 0.5] },
+      r: { range: [3, 8] },
+      color: { label: "significance sig (Algorithm 1)" },
     },
     under: [
       {
@@ -297,11 +351,38 @@ export function correlationGraphPlot(graph: LearntGraph, scores: SignificanceSco
         options: { x1: "x1", y1: "y1", x2: "x2", y2: "y2", strokeOpacity: "weight", inset: 6 },
       },
     ],
+    // each feature's name right of its node; the metric's above it, clear of the arrows leaving it to the right
     over: [
       {
         mark: "text",
-        data: nodes,
-        options: { x: "x", y: "y", text: "label", dx: 12, textAnchor: "start", fontSize: 9 },
+        data: nodes.filter((n) => n.id !== graph.root),
+        options: {
+          x: "layer",
+          y: "row",
+          text: "id",
+          title: "full",
+          fontSize: 10,
+          lineWidth: labelEm,
+          textOverflow: "ellipsis-middle",
+          dx: LABEL_GAP,
+          textAnchor: "start",
+        },
+      },
+      {
+        mark: "text",
+        data: nodes.filter((n) => n.id === graph.root),
+        options: {
+          x: "layer",
+          y: "row",
+          text: "id",
+          title: "full",
+          fontSize: 10,
+          lineWidth: labelEm,
+          textOverflow: "ellipsis-middle",
+          dy: -GRAPH_ROW_PX / 2 - 2,
+          dx: -6,
+          textAnchor: "start",
+        },
       },
     ],
   });

@@ -201,10 +201,10 @@ export function aprioriPlot(rules: Rule[] | AprioriReport, options: { top?: numb
     options: { tip: true },
     layout: {
       marginLeft: 320,
-      x: { label: "support", grid: true },
+      x: { label: "support (fraction of rows)", grid: true },
       y: { label: null, domain: rows.map((r) => r.rule) },
       color: {
-        label: "confidence",
+        label: "confidence (fraction)",
         scheme: "blues", // no ramp legend: it needs a canvas, absent when publishing from Node
         domain: [Math.min(floor, ...rows.map((r) => r.confidence)), 1],
       },

@@ -50,7 +50,7 @@ export function eventPrecisionRecallPlot(
     options: { r: 4 },
     layout: {
       x: { label: null, domain: rows.filter((r) => r.measure === "precision").map((r) => r.test) },
-      y: { domain: [0, 1], grid: true, label: "value" },
+      y: { domain: [0, 1], grid: true, label: "precision or recall (fraction)" },
       color: { legend: true },
     },
     over: [{ mark: "lineY", data: rows, options: { x: "test", y: "value", stroke: "measure" } }],

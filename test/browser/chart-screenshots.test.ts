@@ -10,14 +10,12 @@ import { describe, expect, it } from "vitest";
 import { serveStatic } from "../../workspace/node/static-server";
 import { browserSuite } from "../support/browser-suite";
 import { updatingGoldens } from "../support/update-golden";
+import { compareScreenshots as compare, textProblems } from "../support/chart-pictures";
 import { notebookSettled } from "../support/workspace-page";
 
 const GOLDEN = "test/golden/screenshots";
 const OUTPUT = "test/output/screenshots";
 const WIDTHS = [1440, 900] as const;
-/** A pixel differs when a channel moves by more than this (of 255) after halving; a chart may have 1.5 % such pixels. */
-const CHANNEL_TOLERANCE = 48;
-const PIXEL_SHARE = 0.015;
 
 interface Chart {
   name: string;
@@ -44,79 +42,6 @@ async function charts(page: Page): Promise<Chart[]> {
     }
   }
   return out;
-}
-
-interface TextProblem {
-  text: string;
-  problem: string;
-}
-
-/** Every <text> of every SVG under the chart's root: inside the SVG's box, drawn at 10 px or more, no Plot warning. */
-function textProblems(root: Locator): Promise<TextProblem[]> {
-  return root.evaluate((el) => {
-    const out: { text: string; problem: string }[] = [];
-    const svgs = [...(el.tagName.toLowerCase() === "svg" ? [el] : []), ...el.querySelectorAll("svg")];
-    for (const svg of svgs as SVGSVGElement[]) {
-      const box = svg.getBoundingClientRect();
-      const viewBox = svg.viewBox.baseVal;
-      // rendered px per SVG unit: Plot's SVGs scale down (max-width: 100%) when their container is narrower
-      const scale = viewBox && viewBox.width ? box.width / viewBox.width : 1;
-      for (const t of svg.querySelectorAll("text")) {
-        // Plot's src/plot.js marks a chart it warned about with a sign titled "N warning(s). Please check the console."
-        const title = t.querySelector("title")?.textContent ?? "";
-        if (/warnings?\. Please check the console/.test(title))
-          out.push({ text: title, problem: "Plot warned" });
-        const r = t.getBoundingClientRect();
-        if (!r.width || !t.textContent?.trim()) continue;
-        const text = t.childNodes[0]?.textContent ?? t.textContent;
-        if (
-          r.left < box.left - 1 ||
-          r.right > box.right + 1 ||
-          r.top < box.top - 1 ||
-          r.bottom > box.bottom + 1
-        )
-          out.push({
-            text,
-            problem: `outside its SVG: text ${Math.round(r.left - box.left)}…${Math.round(r.right - box.left)} × ${Math.round(r.top - box.top)}…${Math.round(r.bottom - box.top)} in ${Math.round(box.width)} × ${Math.round(box.height)}`,
-          });
-        const px = parseFloat(getComputedStyle(t).fontSize) * scale;
-        if (px < 9.5) out.push({ text, problem: `drawn at ${px.toFixed(1)} px` });
-      }
-    }
-    return out;
-  });
-}
-
-/** "" when the two PNGs look the same (halved, within the tolerance), else what differs. */
-function compare(page: Page, actual: Buffer, golden: Buffer): Promise<string> {
-  return page.evaluate(
-    async ([a, g, tolerance, share]) => {
-      const load = async (b64: string) =>
-        createImageBitmap(await (await fetch(`data:image/png;base64,${b64}`)).blob());
-      const [ia, ig] = [await load(a), await load(g)];
-      if (Math.abs(ia.width - ig.width) > 2 || Math.abs(ia.height - ig.height) > 2)
-        return `size ${ia.width}×${ia.height}, golden ${ig.width}×${ig.height}`;
-      const w = Math.max(1, Math.round(ig.width / 2));
-      const h = Math.max(1, Math.round(ig.height / 2));
-      const pixels = (img: ImageBitmap) => {
-        const c = new OffscreenCanvas(w, h).getContext("2d")!;
-        c.drawImage(img, 0, 0, w, h);
-        return c.getImageData(0, 0, w, h).data;
-      };
-      const [pa, pg] = [pixels(ia), pixels(ig)];
-      let differ = 0;
-      for (let i = 0; i < pa.length; i += 4)
-        if (
-          Math.abs(pa[i]! - pg[i]!) > tolerance ||
-          Math.abs(pa[i + 1]! - pg[i + 1]!) > tolerance ||
-          Math.abs(pa[i + 2]! - pg[i + 2]!) > tolerance
-        )
-          differ++;
-      const fraction = differ / (w * h);
-      return fraction > share ? `${(fraction * 100).toFixed(1)} % of pixels differ` : "";
-    },
-    [actual.toString("base64"), golden.toString("base64"), CHANNEL_TOLERANCE, PIXEL_SHARE] as const,
-  );
 }
 
 describe("the triage notebook's charts in Chromium", () => {

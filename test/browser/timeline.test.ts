@@ -18,7 +18,9 @@ const threads = tableFromIPC(readFileSync(join(RUN, "threads.arrows")));
 const enter = Array.from(calls.getChild("enter")!.toArray() as BigInt64Array, Number);
 const exit = Array.from(calls.getChild("exit")!.toArray() as BigInt64Array, Number);
 const traceEnd = Math.max(...exit);
-const [LEFT, PLOT] = [160, 580];
+// the plot area starts after the 160 px of track names and ends 20 px before the canvas's right edge (TIME_AXIS)
+const LEFT = 160;
+let PLOT = 0;
 
 describe("the call timeline in Chromium (triage notebook)", () => {
   let browser: Browser;
@@ -30,6 +32,8 @@ describe("the call timeline in Chromium (triage notebook)", () => {
     server = await serveStatic("dist", 0);
     browser = await launchChromium();
     ({ page, errors } = await openWorkspace(browser, server.url, "?notebook=triage"));
+    // the canvas takes its column's width (jb-timeline.ts)
+    PLOT = (await canvas().boundingBox())!.width - LEFT - 20;
   });
   afterAll(async () => {
     await browser?.close();
@@ -51,9 +55,11 @@ describe("the call timeline in Chromium (triage notebook)", () => {
       const host = (c.getRootNode() as ShadowRoot).host as unknown as { view: { value: [number, number] } };
       return [...host.view.value] as [number, number];
     });
-  const at = async (share: number, rowPx = 0) => {
+  /** A point at `share` of the plot area, on a whole pixel (Chromium's pointer events are), and its true share. */
+  const at = async (wanted: number, rowPx = 0) => {
     const box = (await canvas().boundingBox())!;
-    return { x: box.x + LEFT + share * PLOT, y: box.y + 32 + rowPx, box };
+    const x = Math.round(box.x + LEFT + wanted * PLOT);
+    return { x, y: box.y + 32 + rowPx, box, share: (x - box.x - LEFT) / PLOT };
   };
   /**
    * The notebook's window has caught up with the one drawn and its dependents ran: a gesture hands the window to
@@ -83,12 +89,12 @@ describe("the call timeline in Chromium (triage notebook)", () => {
     const p = await at(0.3);
     await page.mouse.move(p.x, p.y);
     const before = await shown();
-    const anchor = before[0] + 0.3 * (before[1] - before[0]);
+    const anchor = before[0] + p.share * (before[1] - before[0]);
     for (let i = 0; i < 5; i++) await page.mouse.wheel(0, -200);
     const w = await followed();
     expect(w[1] - w[0]).toBeLessThan((before[1] - before[0]) / 2);
     // the time under the pointer stays under it (to a tenth of a pixel)
-    expect(Math.abs((anchor - w[0]) / (w[1] - w[0]) - 0.3) * PLOT).toBeLessThan(0.1);
+    expect(Math.abs((anchor - w[0]) / (w[1] - w[0]) - p.share) * PLOT).toBeLessThan(0.1);
     expect(await windowNs()).toEqual(w);
     // a trackpad pinch arrives as ctrl + wheel: it zooms (out here) about the pointer, never the page
     await page.keyboard.down("Control");
@@ -96,7 +102,7 @@ describe("the call timeline in Chromium (triage notebook)", () => {
     await page.keyboard.up("Control");
     const pinched = await shown();
     expect(pinched[1] - pinched[0]).toBeCloseTo((w[1] - w[0]) * Math.exp(30 * 0.01), -2);
-    expect(Math.abs((anchor - pinched[0]) / (pinched[1] - pinched[0]) - 0.3) * PLOT).toBeLessThan(0.1);
+    expect(Math.abs((anchor - pinched[0]) / (pinched[1] - pinched[0]) - p.share) * PLOT).toBeLessThan(0.1);
     await followed();
     expect(await windowNs()).toEqual(pinched);
   });
@@ -107,11 +113,11 @@ describe("the call timeline in Chromium (triage notebook)", () => {
     const p = await at(0.5, 40);
     await page.mouse.move(p.x, p.y);
     await page.mouse.down();
-    await page.mouse.move(p.x + 58, p.y, { steps: 6 });
+    await page.mouse.move(p.x + Math.round(PLOT / 10), p.y, { steps: 6 });
     await page.mouse.up();
     const w1 = await followed();
-    // 58 px of 580 to the right: the view moves a tenth of its span earlier
-    expect(w1[0]).toBeCloseTo(w0[0] - span / 10, -1);
+    // a tenth of the plot's width to the right: the view moves a tenth of its span earlier
+    expect(w1[0]).toBeCloseTo(w0[0] - (span * Math.round(PLOT / 10)) / PLOT, -1);
     expect(w1[1] - w1[0]).toBeCloseTo(span, -1);
     expect(await windowNs()).toEqual(w1);
     await canvas().focus();

@@ -203,11 +203,32 @@ describe("themePlot", () => {
 });
 
 describe("charts on the timeline's time axis", () => {
-  it("keep the timeline's width in a narrower container; other charts take the container's", () => {
+  it("take the container's whole width, as the timeline above them does, keeping its margins", () => {
     const dots = [Plot.dot([{ t: 1, v: 2 }], { x: "t", y: "v" })];
     const linked = { width: 760, marginLeft: 160, marginRight: 20, marks: dots };
-    expect(themePlot(linked, { width: 600 }).width).toBe(760);
-    expect(themePlot(linked, { width: 600 }).style).toMatchObject({ maxWidth: "none" }); // scrolls, never shrinks
+    for (const width of [600, 1113]) {
+      const themed = themePlot(linked, { width });
+      expect([themed.width, themed.marginLeft, themed.marginRight]).toEqual([width, 160, 20]);
+      expect(themed.style).toMatchObject({ maxWidth: "none" }); // never scaled down: text stays at 10 px
+    }
+    // headless (no container): the timeline's own 760 px
+    expect(themePlot(linked).width).toBe(760);
     expect(themePlot({ ...linked, marginLeft: 40 }, { width: 600 }).width).toBe(600);
+    expect(themePlot({ ...linked, marginLeft: 40 }, { width: 1113 }).width).toBe(760);
+  });
+
+  it("list ordinal labels by their numbers, unless a domain or a mark's sort says otherwise", () => {
+    const rows = ["frame 9", "frame 100", "frame 10"].map((frame, i) => ({ frame, ms: i }));
+    const y = (marks: Plot.Markish[], scale?: Plot.ScaleOptions) =>
+      themePlot({ marks, y: scale }).y?.domain as string[] | undefined;
+    expect(y([Plot.barX(rows, { x: "ms", y: "frame" })])).toEqual(["frame 9", "frame 10", "frame 100"]);
+    expect(y([Plot.barX(rows, { x: "ms", y: "frame" })], { domain: ["frame 10"] })).toEqual(["frame 10"]);
+    expect(y([Plot.barX(rows, { x: "ms", y: "frame", sort: { y: "x" } })])).toBeUndefined();
+    // facets too: a run per row, android9 before android10
+    const runs = ["k9-android10", "k9-android9", "k9-android11"].map((run_id) => ({ run_id, t: 1, v: 2 }));
+    const facets = themePlot({ marks: [Plot.dot(runs, { x: "t", y: "v", fy: "run_id" })] }).fy?.domain;
+    expect(facets).toEqual(["k9-android9", "k9-android10", "k9-android11"]);
+    // text order that is already numeric order is left to Plot
+    expect(y([Plot.barX([{ f: "a1" }, { f: "b2" }], { x: 1, y: "f" })])).toBeUndefined();
   });
 });

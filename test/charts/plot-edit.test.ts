@@ -5,21 +5,19 @@ describe("setPlotFields", () => {
   const src = `// frame times\nplot({mark: "dot", data: frame_times, x: "intended_vsync", y: "ms", fill: "jank", title: "Frame time (ms)"})`;
 
   it.each([
+    // a channel edit drops the title, which named the old chart ("Frame time (ms)" over durations would mislabel it)
     [
       { y: "duration" },
-      `plot({mark: "dot", data: frame_times, x: "intended_vsync", y: "duration", fill: "jank", title: "Frame time (ms)"})`,
+      `plot({mark: "dot", data: frame_times, x: "intended_vsync", y: "duration", fill: "jank"})`,
     ],
     [
       { mark: "line" as const },
       `plot({mark: "line", data: frame_times, x: "intended_vsync", y: "ms", fill: "jank", title: "Frame time (ms)"})`,
     ],
-    [
-      { fill: null },
-      `plot({mark: "dot", data: frame_times, x: "intended_vsync", y: "ms", title: "Frame time (ms)"})`,
-    ],
+    [{ fill: null }, `plot({mark: "dot", data: frame_times, x: "intended_vsync", y: "ms"})`],
     [
       { fx: "run_id" },
-      `plot({mark: "dot", data: frame_times, x: "intended_vsync", y: "ms", fill: "jank", title: "Frame time (ms)", fx: "run_id"})`,
+      `plot({mark: "dot", data: frame_times, x: "intended_vsync", y: "ms", fill: "jank", fx: "run_id"})`,
     ],
     [
       { filter: ["ms", ">", 16] as ["ms", ">", number] },
@@ -43,6 +41,18 @@ describe("setPlotFields", () => {
       `plot({data: rows.filter((r) => r.x > 1), mark: "dot", y: "z"})`,
     );
     expect(setPlotFields(s, { y: null })).toBe(`plot({data: rows.filter((r) => r.x > 1), mark: "dot"})`);
+  });
+
+  it("keeps the title of a mark or filter edit, and overrides a spread chart's title with null only when the literal had one", () => {
+    expect(setPlotFields(`plot({mark: "dot", data: d, y: "a", title: "A"})`, { mark: "line" })).toBe(
+      `plot({mark: "line", data: d, y: "a", title: "A"})`,
+    );
+    expect(setPlotFields(`plot({...jb.x.chartPlot(r), title: "mine", y: "a"})`, { y: "b" })).toBe(
+      `plot({...jb.x.chartPlot(r), title: null, y: "b"})`,
+    );
+    expect(setPlotFields(`plot({...jb.x.chartPlot(r)})`, { y: "b" })).toBe(
+      `plot({...jb.x.chartPlot(r), y: "b"})`,
+    );
   });
 
   it("names the problem when there is no plot call", () => {

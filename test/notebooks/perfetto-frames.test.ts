@@ -109,7 +109,9 @@ describe("notebooks/examples/perfetto-frames.md headless", () => {
           want.set(`${label(f)}|${s.state}`, (want.get(`${label(f)}|${s.state}`) ?? 0) + o / 1e6);
       }
     }
-    const got = new Map((await value("frame_main_states")).map((x) => [`${x.frame}|${x.state}`, x.ms]));
+    const got = new Map(
+      (await value("frame_main_states")).map((x) => [`${x.frame}|${x.state}`, x.time_in_state_ms]),
+    );
     expect(got).toEqual(want);
     // tid 1000 runs 39-53 ms, is preempted 53-70, runs 70-71, preempted from 71 on.
     expect(got.get("frame 30, TX - NotificationShade#0, 30.0-55.0 ms|running")).toBe(14);

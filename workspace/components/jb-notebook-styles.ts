@@ -69,6 +69,7 @@ export const notebookStyles = css`
   }
   .toolbar {
     display: flex;
+    flex-wrap: wrap;
     gap: 8px;
     margin-bottom: 12px;
     position: sticky;
@@ -77,6 +78,13 @@ export const notebookStyles = css`
     padding: 6px 0;
     z-index: 2;
     border-bottom: 1px solid var(--jb-border, #dfe3ea);
+  }
+  /* the palette's longest entry would make the select ~620 px wide: it shrinks with the column instead */
+  .toolbar select {
+    flex: 0 1 auto;
+    min-width: 0;
+    max-width: min(100%, 32em);
+    text-overflow: ellipsis;
   }
   .block.cell:focus {
     outline: 2px solid #a5b4fc;

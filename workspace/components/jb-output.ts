@@ -3,7 +3,7 @@
 import * as Plot from "@observablehq/plot";
 import { LitElement, css, html, unsafeCSS } from "lit";
 import { unsafeHTML } from "lit/directives/unsafe-html.js";
-import { CHART_CSS, themePlot, type ChartThemeOptions } from "../../charts/chart-theme";
+import { CHART_CSS, isOnTimeAxis, themePlot, type ChartThemeOptions } from "../../charts/chart-theme";
 import { classifyDisplay } from "../notebook/display-kind";
 import { brushInterval, plotSpecToOptions, type BrushX, type PlotSpec } from "../../charts/plot-spec";
 import { sanitize } from "../publish/browser-sanitize";
@@ -95,6 +95,21 @@ export class JbOutput extends LitElement {
         font-size: 12px;
         color: var(--jb-accent, #3b5bdb);
       }
+      .choice button {
+        font-size: 12px;
+        padding: 0 6px;
+        margin-left: 6px;
+      }
+      .plot.below {
+        flex-direction: column;
+        align-items: stretch;
+      }
+      .plot.below jb-plot-form {
+        flex: none;
+        max-width: 420px;
+        border-left: none;
+        padding-left: 0;
+      }
       @container (max-width: ${FORM_BESIDE - 1}px) {
         .plot {
           flex-direction: column;
@@ -175,8 +190,10 @@ export class JbOutput extends LitElement {
     return { width, rampLegends: true, ...extra };
   }
 
-  private plotElement(spec: PlotSpec) {
-    const options = themePlot(plotSpecToOptions(spec), this.theme(true));
+  /** `below`: the plot form goes under the chart, which takes the whole width (a chart on the timeline's axis). */
+  private plotElement(spec: PlotSpec, below: boolean) {
+    const options = themePlot(plotSpecToOptions(spec), this.theme(!below));
+    if (below) this.drawnBeside = options.width ?? 0;
     const figure = Plot.plot({ ...options, document });
     if (spec.select) {
       const rows = ((options.marks?.[0] as { data?: unknown[] } | undefined)?.data ?? []) as Record<
@@ -202,6 +219,21 @@ export class JbOutput extends LitElement {
       });
     }
     return figure;
+  }
+
+  /** What a selectable plot has chosen, and a button that clears the choice (the input's value back to null). */
+  private selectedLine(spec: PlotSpec, selected: unknown) {
+    if (selected == null) return html`<div class="selected">click a mark to select its ${spec.select}</div>`;
+    const clear = () => {
+      const input = spec as PlotSpec & { value: unknown } & EventTarget;
+      input.value = null;
+      input.dispatchEvent(new Event("input"));
+      this.requestUpdate();
+    };
+    return html`<div class="choice">
+      <span class="selected">selected ${spec.select}: ${String(selected)}</span>
+      <button class="clear" title="clear the selection" @click=${clear}>clear</button>
+    </div>`;
   }
 
   /** A brushable chart: dragging across it sets the input's value to the x interval (plot-spec.ts brushX). */
@@ -286,10 +318,11 @@ export class JbOutput extends LitElement {
         const v = d.value;
         const selectable = !!v.select;
         const selected = selectable ? (v as unknown as { value: unknown }).value : undefined;
-        return html`<div class="plot">
+        // a chart on the timeline's axis is as wide as the timeline above it: its form goes below
+        const below = isOnTimeAxis({ width: v.width, ...v.layout });
+        return html`<div class="plot ${below ? "below" : ""}">
           <div class="chart ${selectable ? "selectable" : ""}">
-            ${this.plotElement(v)}
-            ${selectable ? html`<div class="selected">${selected == null ? `click a mark to select its ${v.select}` : `selected ${v.select}: ${String(selected)}`}</div>` : ""}
+            ${this.plotElement(v, below)} ${selectable ? this.selectedLine(v, selected) : ""}
           </div>
           <jb-plot-form .spec=${v}></jb-plot-form>
         </div>`;

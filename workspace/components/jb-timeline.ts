@@ -2,13 +2,21 @@
 // about the pointer (ctrl + wheel, a trackpad pinch, too), a horizontal wheel or a drag pans, W/S zoom and A/D
 // pan, +/- zoom; a click shows a box's details, Esc or "clear" drops the selection. Every move redraws at once
 // from the boxes at hand and asks the view for the new level of detail (one query at a time, the newest wins).
-// Boxes are asked for a window one span wider on each side, so a pan shows no holes while the query runs.
+// Boxes are asked for a window one span wider on each side, so a pan shows no holes while the query runs. It is as
+// wide as its column and draws in the page's colours (--jb-*), redrawn when either changes.
 import { LitElement, css, html, nothing } from "lit";
 import type { TimelineBox } from "../../cells/common/timeline-lod";
 import { panWindow, zoomWindow, type TimeWindow } from "../../cells/common/time-window";
 import { msLabel, timeAtLabel } from "../notebook/timeline-plot";
 import { TIMELINE_MARGIN, type TimelineView } from "../notebook/timeline-view";
-import { drawTimeline, hitBox, timelineLayout, type DrawState } from "./timeline-canvas";
+import {
+  LIGHT_PALETTE,
+  drawTimeline,
+  hitBox,
+  timelineLayout,
+  type DrawState,
+  type TimelinePalette,
+} from "./timeline-canvas";
 
 const ZOOM_STEP = 0.8;
 const PAN_STEP = 0.1;
@@ -56,7 +64,7 @@ export class JbTimeline extends LitElement {
       box-shadow: 0 0 0 2px var(--jb-accent, #3b5bdb);
     }
     .summary {
-      color: #555;
+      color: var(--jb-muted, #5d6678);
       margin: 2px 0;
     }
     .details {
@@ -72,7 +80,7 @@ export class JbTimeline extends LitElement {
       margin: 0;
     }
     .details dt {
-      color: #666;
+      color: var(--jb-muted, #5d6678);
     }
     .details dd {
       margin: 0;
@@ -85,6 +93,16 @@ export class JbTimeline extends LitElement {
   private pointerX: number | null = null;
   private drag: { x: number; window: TimeWindow; moved: boolean } | null = null;
   private bound: TimelineView | null = null;
+  /** The width drawn at: the column's (the host's), else the view's own (TimelineOptions.width). */
+  private widthPx = 0;
+  private readonly resized = new ResizeObserver(() => {
+    if (this.clientWidth && this.clientWidth !== this.widthPx)
+      ((this.widthPx = this.clientWidth), this.changed());
+  });
+  // absent where there is no media (jsdom): the colours are then read at each draw only
+  private readonly scheme =
+    typeof matchMedia === "function" ? matchMedia("(prefers-color-scheme: dark)") : null;
+  private readonly onScheme = () => this.schedule();
   private readonly onWindow = () => this.changed();
   private readonly onBoxes = () => (this.schedule(), this.describe());
   /** The summary follows the settled window (the view's "input"), not every frame of a gesture. */
@@ -99,12 +117,16 @@ export class JbTimeline extends LitElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    this.resized.disconnect();
+    this.scheme?.removeEventListener("change", this.onScheme);
     this.bind(null);
     cancelAnimationFrame(this.frame);
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
+    this.resized.observe(this);
+    this.scheme?.addEventListener("change", this.onScheme);
     // moved in the page (a cell moved): listen again
     if (this.view && this.bound !== this.view) this.bind(this.view);
   }
@@ -127,6 +149,29 @@ export class JbTimeline extends LitElement {
     if (view) (this.changed(), this.describe());
   }
 
+  private get width(): number {
+    return this.widthPx || this.view?.width || TIMELINE_MARGIN.width;
+  }
+
+  /** px of the time axis: the width less the track names' gutter and the right margin. */
+  private get plotWidth(): number {
+    return Math.max(1, this.width - TIMELINE_MARGIN.left - TIMELINE_MARGIN.right);
+  }
+
+  /** The page's colours (workspace/style.css), read at each draw: a scheme change redraws. */
+  private palette(): TimelinePalette {
+    const style = getComputedStyle(this);
+    const read = (name: string, fallback: string) => style.getPropertyValue(name).trim() || fallback;
+    return {
+      background: read("--jb-panel", LIGHT_PALETTE.background),
+      track: read("--jb-head", LIGHT_PALETTE.track),
+      grid: read("--jb-border", LIGHT_PALETTE.grid),
+      text: read("--jb-fg", LIGHT_PALETTE.text),
+      muted: read("--jb-muted", LIGHT_PALETTE.muted),
+      selection: read("--jb-fg", LIGHT_PALETTE.selection),
+    };
+  }
+
   /** The window moved: redraw now, and ask for its level of detail unless the boxes at hand are fine for it. */
   private changed() {
     const v = this.view;
@@ -135,14 +180,14 @@ export class JbTimeline extends LitElement {
     const span = w[1] - w[0];
     const l = v.loaded;
     const loadedScale = l ? (l.window[1] - l.window[0]) / l.widthPx : 0;
-    const scale = span / v.plotWidth;
+    const scale = span / this.plotWidth;
     const fine =
       l &&
       l.window[0] <= w[0] &&
       l.window[1] >= w[1] &&
       loadedScale <= scale * 1.5 &&
       loadedScale >= scale / 1.5;
-    if (!fine) void v.load([w[0] - span, w[1] + span], v.plotWidth * 3);
+    if (!fine) void v.load([w[0] - span, w[1] + span], this.plotWidth * 3);
     this.schedule();
   }
 
@@ -163,8 +208,9 @@ export class JbTimeline extends LitElement {
       boxes: v.loaded?.boxes ?? [],
       colors: v.colors,
       selected: this.selection?.box ?? null,
-      layout: timelineLayout(v.tracks, v.width),
+      layout: timelineLayout(v.tracks, this.width),
       origin: v.origin,
+      palette: this.palette(),
     };
   }
 
@@ -200,7 +246,7 @@ export class JbTimeline extends LitElement {
     const r = this.canvas!.getBoundingClientRect();
     const px = clientX - r.left - TIMELINE_MARGIN.left;
     const w = v.value;
-    return w[0] + (px / v.plotWidth) * (w[1] - w[0]);
+    return w[0] + (px / this.plotWidth) * (w[1] - w[0]);
   }
 
   private zoom(factor: number, anchor?: number) {
@@ -227,7 +273,7 @@ export class JbTimeline extends LitElement {
     this.pointerX = e.clientX;
     // a pinch arrives as ctrl + wheel with small deltas: zoom harder per pixel
     if (dy) this.zoom(Math.exp(dy * (e.ctrlKey ? 0.01 : 0.002)), this.timeAt(e.clientX));
-    if (dx) this.pan(dx / this.view.plotWidth);
+    if (dx) this.pan(dx / this.plotWidth);
   }
 
   private onPointerDown(e: PointerEvent) {
@@ -248,7 +294,7 @@ export class JbTimeline extends LitElement {
     if (Math.abs(dx) >= 3) d.moved = true;
     if (!d.moved) return;
     const w = d.window;
-    v.setWindow(panWindow(w, (-dx / v.plotWidth) * (w[1] - w[0]), v.extent));
+    v.setWindow(panWindow(w, (-dx / this.plotWidth) * (w[1] - w[0]), v.extent));
   }
 
   private onPointerUp(e: PointerEvent) {

@@ -1,6 +1,6 @@
 // What <jb-notebook> renders, block by block: its toolbar (palette, add, run all, undo), a prose block (rendered
 // Markdown, or its editor), a cell (bar, code, error, outputs, checks) and the insert bar under it.
-import { html, nothing } from "lit";
+import { html, noChange, nothing } from "lit";
 import { unsafeHTML } from "lit/directives/unsafe-html.js";
 import type { SQLNamespace } from "@codemirror/lang-sql";
 import type { Block, Cell } from "../notebook/format";
@@ -143,7 +143,13 @@ export function cellBlock(host: NotebookBlockHost, b: Cell, index: number, s: Ce
       </div>
       <details
         class="code"
-        ?open=${b.kind === "sql" || !b.source.trim() || draft !== undefined || cellStatusName(s) === "rejected"}
+        .open=${
+          // Opened when there is something to read (SQL, an empty cell, a draft, an error), never closed here: code
+          // the user opened stays open once it has run.
+          b.kind === "sql" || !b.source.trim() || draft !== undefined || cellStatusName(s) === "rejected"
+            ? true
+            : noChange
+        }
       >
         <summary>code</summary>
         <jb-code-editor

@@ -47,6 +47,30 @@ export function timeTicks(w: TimeWindow, plotPx: number, origin = 0): number[] {
   return out;
 }
 
+/** The colours the canvas draws in: the page's (--jb-* in workspace/style.css), so it follows a dark scheme. */
+export interface TimelinePalette {
+  /** the plot area's background */
+  background: string;
+  /** a track's rows */
+  track: string;
+  grid: string;
+  /** track names */
+  text: string;
+  /** the axis's numbers and unit */
+  muted: string;
+  /** the outline of the selected box */
+  selection: string;
+}
+
+export const LIGHT_PALETTE: TimelinePalette = {
+  background: "#ffffff",
+  track: "#f6f7f9",
+  grid: "#e3e6eb",
+  text: "#333333",
+  muted: "#555555",
+  selection: "#111111",
+};
+
 export interface DrawState {
   window: TimeWindow;
   tracks: readonly TimelineTrack[];
@@ -56,6 +80,7 @@ export interface DrawState {
   layout: TimelineLayout;
   /** the time the axis counts from, ns */
   origin: number;
+  palette?: TimelinePalette;
 }
 
 /** Box opacity: a summary as opaque as the time its slices cover, a slice fully. */
@@ -71,6 +96,7 @@ let pixels: ImageData | null = null;
  */
 export function drawTimeline(ctx: CanvasRenderingContext2D, s: DrawState, dpr = 1): void {
   const { layout, window: w } = s;
+  const p = s.palette ?? LIGHT_PALETTE;
   const left = TIMELINE_MARGIN.left;
   const plotPx = layout.width - left - TIMELINE_MARGIN.right;
   const span = Math.max(1e-9, w[1] - w[0]);
@@ -80,17 +106,18 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, s: DrawState, dpr = 
   const ph = Math.round((layout.height - AXIS_PX) * dpr);
   if (!pixels || pixels.width !== pw || pixels.height !== ph) pixels = ctx.createImageData(pw, ph);
   const buf = pixels;
-  fillBuffer(buf, WHITE);
+  fillBuffer(buf, parseColor(p.background));
   // device pixels of the plot area: x from `left`, y from the axis
   const dx = (t: number) => ((t - w[0]) / span) * plotPx * dpr;
   const dy = (y: number) => (y - AXIS_PX) * dpr;
   for (const t of s.tracks) {
     const y = layout.top.get(t.name)!;
-    paintRect(buf, 0, pw, dy(y), dy(y + t.rows * layout.rowPx), TRACK_BG);
+    paintRect(buf, 0, pw, dy(y), dy(y + t.rows * layout.rowPx), parseColor(p.track));
   }
   const ticks = timeTicks(w, plotPx, s.origin);
   const at = (tick: number) => tick * 1e6 + s.origin;
-  for (const t of ticks) paintRect(buf, dx(at(t)), dx(at(t)), 0, ph, GRID);
+  const grid = parseColor(p.grid);
+  for (const t of ticks) paintRect(buf, dx(at(t)), dx(at(t)), 0, ph, grid);
   const h = Math.max(1, layout.rowPx - 1);
   const named = layout.rowPx >= 11;
   const labels: [string, number, number][] = [];
@@ -110,13 +137,13 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, s: DrawState, dpr = 
   ctx.putImageData(buf, Math.round(left * dpr), Math.round(AXIS_PX * dpr));
   ctx.font = "11px system-ui, sans-serif";
   ctx.textBaseline = "middle";
-  ctx.fillStyle = "#555";
+  ctx.fillStyle = p.muted;
   ctx.textAlign = "center";
   const digits = Math.max(0, -Math.floor(Math.log10(Math.max(1e-9, (ticks[1] ?? 1) - (ticks[0] ?? 0)))));
   for (const t of ticks) ctx.fillText(`${t.toFixed(Math.min(6, digits))}`, x(at(t)), AXIS_PX / 2 - 2);
   ctx.textAlign = "left";
   ctx.fillText(s.origin ? "ms from the start" : "ms", 4, AXIS_PX / 2 - 2);
-  ctx.fillStyle = "#333";
+  ctx.fillStyle = p.text;
   for (const t of s.tracks) {
     const y = layout.top.get(t.name)!;
     ctx.fillText(fitName(t.name, left - 8), 4, y + Math.min(8, (t.rows * layout.rowPx) / 2));
@@ -130,17 +157,13 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, s: DrawState, dpr = 
   const sel = s.selected;
   const selTop = sel ? layout.top.get(sel.track) : undefined;
   if (sel && selTop !== undefined) {
-    ctx.strokeStyle = "#111";
+    ctx.strokeStyle = p.selection;
     ctx.lineWidth = 2;
     const x0 = x(sel.start);
     ctx.strokeRect(x0, selTop + sel.depth * layout.rowPx, Math.max(2, x(sel.end) - x0), h);
   }
   ctx.restore();
 }
-
-const WHITE = parseColor("#ffffff");
-const TRACK_BG = parseColor("#f6f7f9");
-const GRID = parseColor("#e3e6eb");
 
 /** The box under (px, py) in CSS pixels, the smallest when several overlap; null when none. */
 export function hitBox(s: DrawState, px: number, py: number): TimelineBox | null {

@@ -106,6 +106,11 @@ export function cellLabel(slot: Slot): string {
   return slot.cell.name ?? (defines.length ? defines.join(", ") : slot.cell.id);
 }
 
+/** A cell ending in `check(...)`: its checks list says the outcome; the call's true or false is not shown too. */
+export function isCheckCall(expression: string): boolean {
+  return /^\s*check\s*\(/.test(expression);
+}
+
 function defineTs(host: CellHost, slot: Slot, name: string) {
   const ts = slot.analysis.ts!;
   const refs = slot.analysis.references;
@@ -128,7 +133,11 @@ function defineTs(host: CellHost, slot: Slot, name: string) {
       ? `"use strict"; let ${valueName};\n${js}\nreturn [${exportsText}, ${valueName}];`
       : `"use strict";\n${js}\nreturn ${exportsText};`;
   // As a one-expression cell: shown unless the cell shows things itself (display, view).
-  const showsLast = !!valueName && !ts.references.includes("display") && !ts.references.includes("view");
+  const showsLast =
+    !!valueName &&
+    !ts.references.includes("display") &&
+    !ts.references.includes("view") &&
+    !isCheckCall(ts.js.slice(ts.last!.exprStart, ts.last!.exprEnd));
   // The budget's tick is one more parameter, named so that nothing in the cell can shadow it. Lines of the body
   // map back to the cell: sucrase keeps every line where it was.
   const tickName = freshName("$jbTick", body);

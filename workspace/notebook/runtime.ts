@@ -32,7 +32,7 @@
 //                      and displays it. A re-run interrupts the stale query (engine.interrupt) and drops its result.
 //   ```ts```           TypeScript (sucrase); top-level const/let/var/function/class define variables. A cell that
 //                      is one expression, or ends with one after statements, displays its value (unless it calls
-//                      display or view itself). With a
+//                      display or view itself, or the expression is a check(...) call: its checks list shows it). With a
 //                      finite budget (option cellBudgetMs, front matter cell_budget_ms; 10 s in a browser), every
 //                      loop and function checks it (budget-transform.ts, cell-budget.ts): a cell running longer
 //                      without yielding fails with "cell NAME ran for more than N ms without yielding".
@@ -58,7 +58,7 @@ import { Runtime, type Module } from "@observablehq/runtime";
 import * as Plot from "@observablehq/plot";
 import * as jb from "../../cells/index";
 import type { SqlEngine } from "../db/engine";
-import { CELL_LOCALS, defineCell, type CellHost, type Slot } from "./cell-definitions";
+import { CELL_LOCALS, defineCell, isCheckCall, type CellHost, type Slot } from "./cell-definitions";
 import { CellGate } from "./cell-gate";
 import { notApplicableReason } from "./load-failures";
 import { newCellState, type CellState, type CheckResult } from "./cell-state";
@@ -433,7 +433,8 @@ export class NotebookRuntime {
         const auto =
           a.ts?.expression !== undefined &&
           !a.ts.references.includes("display") &&
-          !a.ts.references.includes("view");
+          !a.ts.references.includes("view") &&
+          !isCheckCall(a.ts.expression);
         slot.state.value = value;
         // SQL cells display their table; an expression cell displays its value (Framework's implicit display).
         if (auto || a.kind === "sql") slot.state.displays = value === undefined ? [] : [value];

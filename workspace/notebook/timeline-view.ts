@@ -30,7 +30,10 @@ export interface TimelineOptions {
   window?: readonly [number, number] | null;
   /** colour key (a slice's color, else its name) -> CSS colour */
   colors?: Readonly<Record<string, string>>;
-  /** the chart's width in px, gutter included; default 760 (the notebook's plot width) */
+  /**
+   * the chart's width in px, gutter included, in published and headless pictures; default 760 (the notebook's plot
+   * width). The workspace draws it at its column's width.
+   */
   width?: number;
   /**
    * The time the axis counts from, ns. Default: the slices' first start (a trace's clock counts from boot, so

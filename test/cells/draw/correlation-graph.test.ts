@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { correlationGraph, discretize, pearson } from "../../../cells/draw/correlation-graph";
+import {
+  correlationGraph,
+  correlationGraphLayout,
+  correlationGraphPlot,
+  discretize,
+  pearson,
+} from "../../../cells/draw/correlation-graph";
 
 // Seeded data with three levels: a = k (balanced); b and p copy a's level 80% of the time, else a random
 // level; c is noise. A little jitter keeps values distinct; equal-frequency bins then recover the levels
@@ -103,5 +109,46 @@ describe("correlationGraph (BIC hill climbing)", () => {
         else continue;
         expect(bic(cols, arity, alt)).toBeLessThanOrEqual(best + 1e-6);
       }
+  });
+});
+
+describe("correlationGraphLayout", () => {
+  // By hand: the metric m alone in layer 0; a and b (both under m, tied) by name; in layer 2 e hangs under a
+  // (row 0) and c under b (row 1), so e comes first though c sorts first by name; d, unconnected, in the last layer.
+  const graph = {
+    root: "m",
+    nodes: [],
+    edges: [
+      { from: "m", to: "a", weight: 0.5 },
+      { from: "m", to: "b", weight: 0.5 },
+      { from: "b", to: "c", weight: 0.5 },
+      { from: "a", to: "e", weight: 0.5 },
+    ],
+    levels: { m: 0, a: 1, b: 1, c: 2, e: 2, d: -1 },
+    bins: 3,
+    maxParents: 3,
+    learnt: [],
+    bic: 0,
+  };
+
+  it("puts one layer per distance, unconnected last, each ordered by its neighbours' rows in the layer before", () => {
+    expect(correlationGraphLayout(graph)).toEqual([
+      { id: "m", layer: "0", row: 0 },
+      { id: "a", layer: "1", row: 0 },
+      { id: "b", layer: "1", row: 1 },
+      { id: "e", layer: "2", row: 0 },
+      { id: "c", layer: "2", row: 1 },
+      { id: "d", layer: "not connected", row: 0 },
+    ]);
+  });
+
+  it("plots every node once, labels cut to fit a layer at the narrowest width, the full name, iv and sig as title", () => {
+    const spec = correlationGraphPlot(graph, { a: { iv: 1, sig: 0.5 } });
+    expect(spec.layout.x).toMatchObject({ type: "point", domain: ["0", "1", "2", "not connected"] });
+    const labels = spec.over!.flatMap((l) => l.data as { id: string; full: string }[]);
+    expect(labels.map((n) => n.id).sort()).toEqual(["a", "b", "c", "d", "e", "m"]);
+    expect(labels.find((n) => n.id === "a")!.full).toBe("a: iv=1.00, sig=0.50");
+    // four layers in 560 - 24 px: 134 px each, less the 12 px gap and 4 px slack, at 10 px per em
+    for (const l of spec.over!) expect(l.options!.lineWidth).toBeCloseTo((536 / 4 - 16) / 10, 9);
   });
 });

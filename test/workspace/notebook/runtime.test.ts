@@ -163,6 +163,25 @@ describe("NotebookRuntime", () => {
     rt.dispose();
   });
 
+  it("a cell ending in check(...) lists the check and shows no true or false; other last expressions still show", async () => {
+    const { rt } = await start(
+      nbOf(
+        "check('one is one', 1 === 1)",
+        "const n = 2;\ncheck('n is two', n === 2, `n = ${n}`)",
+        "const m = 3;\ncheck('m is four', m === 4);\nm * 2",
+      ),
+    );
+    await rt.settled();
+    const [a, b, c] = rt.states();
+    expect([a!.displays, b!.displays, c!.displays]).toEqual([[], [], [6]]);
+    expect(rt.checks().map((k) => [k.name, k.ok])).toEqual([
+      ["one is one", true],
+      ["n is two", true],
+      ["m is four", false],
+    ]);
+    rt.dispose();
+  });
+
   it("inputs() lists inputs in notebook order, not in the order their cells happened to run", async () => {
     const { engine, calls } = fakeEngine();
     const nb = nbOf(
