@@ -2,10 +2,11 @@ import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 import { filesSharingModules } from "./test/support/test-isolation";
 
-// Test files at once, node and browser projects together. Vitest's default (cores - 1) is one file at a time on a 2-core machine,
-// though most slow files wait on child processes, adb or DuckDB: two keep both cores busy (docs/testing.md).
+// Test files at once, node and browser projects together: one more than the cores. Vitest's default (cores - 1) is one
+// file at a time on a 2-core machine, and with two the suite kept only ~1.1 cores busy (Chromium and the processes it
+// sampled included): most slow files wait on a child process, Chromium's frames, adb or a timeout (docs/testing.md).
 // JB_TEST_WORKERS overrides it.
-const workers = Number(process.env.JB_TEST_WORKERS) || Math.max(2, availableParallelism());
+const workers = Number(process.env.JB_TEST_WORKERS) || Math.max(3, availableParallelism() + 1);
 // Pure test files (no processes, engines, servers, globals or mocks: test/support/test-isolation.ts) share each
 // worker's modules instead of importing everything again per file.
 const sharing = filesSharingModules(import.meta.dirname);
