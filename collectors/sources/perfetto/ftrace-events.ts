@@ -7,7 +7,7 @@ import { AtraceSlices } from "./atrace-slices";
 import { BinderTransactions, F_BINDER_RECEIVED, F_BINDER_TRANSACTION } from "./binder-transactions";
 import { BlockedReasons } from "./blocked-reasons";
 import { CpuPower, F_CPU_FREQUENCY, F_CPU_IDLE } from "./cpu-power";
-import { readCompactSched } from "./compact-sched";
+import { CompactScratch, readCompactSched } from "./compact-sched";
 import { isKernelMarker, readKernelMarker } from "./kernel-markers";
 import {
   CpuQueue,
@@ -65,16 +65,11 @@ export class FtraceEvents {
   private bounds: Int32Array = new Int32Array(512);
   private plain = new CpuQueue();
   /** compact_sched's arrays, reused from bundle to bundle */
-  private packed: [number[], number[], number[], number[], number[], number[], number[], number[]] = [
-    [],
-    [],
-    [],
-    [],
-    [],
-    [],
-    [],
-    [],
-  ];
+  private packed = new CompactScratch();
+  // Readers reused from bundle to bundle (bundles do not nest).
+  private compactReader = new ProtoReader(new Uint8Array(0), 0, 0);
+  private eventReader = new ProtoReader(new Uint8Array(0), 0, 0);
+  private bodyReader = new ProtoReader(new Uint8Array(0), 0, 0);
   private sched = new CpuQueue();
 
   /** One FtraceEventBundle; a non-boot ftrace clock is shifted onto BOOTTIME by the bundle's timestamp pair. */
@@ -93,7 +88,7 @@ export class FtraceEvents {
         if (2 * events + 2 > this.bounds.length) this.bounds = grown(this.bounds);
         this.bounds[2 * events] = r.len();
         this.bounds[2 * events++ + 1] = r.pos;
-      } else if (f === 4 && (t & 7) === WIRE_LEN) compact = r.message();
+      } else if (f === 4 && (t & 7) === WIRE_LEN) compact = this.compactReader.enter(r);
       else if (f === 5 && (t & 7) === 0) clock = r.varint();
       else if (f === 6 && (t & 7) === 0) ftraceTs = r.int64();
       else if (f === 7 && (t & 7) === 0) bootTs = r.int64();
@@ -113,26 +108,21 @@ export class FtraceEvents {
     const sched = this.sched;
     plain.rows.n = 0;
     sched.rows.n = 0;
-    const ev = new ProtoReader(r.buf, 0, 0, r.base);
-    const body = new ProtoReader(r.buf, 0, 0, r.base);
+    const ev = this.eventReader.reset(r.buf, 0, 0, r.base);
+    const body = this.bodyReader.reset(r.buf, 0, 0, r.base);
     for (let i = 0; i < events; i++) {
       ev.pos = this.bounds[2 * i]!;
       ev.end = this.bounds[2 * i + 1]!;
       this.event(ev, body, plain, shift);
     }
     if (compact) this.events += readCompactSched(compact, sched, shift, this.strings, this.packed);
-    let i = 0;
-    let j = 0;
     if (
       plain.n + sched.n &&
       Math.min(plain.n ? plain.rows.cols.ts[0]! : Infinity, sched.n ? sched.rows.cols.ts[0]! : Infinity) <
         this.replayed
     )
       this.late++;
-    while (i < plain.n || j < sched.n)
-      if (j >= sched.n || (i < plain.n && plain.rows.cols.ts[i]! <= sched.rows.cols.ts[j]!))
-        q.copy(plain, i++);
-      else q.copy(sched, j++);
+    q.merge(plain, sched);
     this.flushSome();
   }
 
