@@ -2,11 +2,12 @@
 // `B|pid|name`, `E|pid`, `C|pid|name|value`, `S|pid|name|cookie`, `F|pid|name|cookie`, `I|pid|name`, and the
 // Android 14+ track forms `N|pid|track|name`, `G|pid|track|name|cookie`, `H|pid|track|cookie`).
 import type { CounterRow } from "./rows";
+import type { ReadProgress } from "./growable-columns";
 import { SliceBuilder } from "./slice-builder";
 import type { StringTable } from "./string-table";
 
 export class AtraceSlices {
-  readonly slices = new SliceBuilder();
+  readonly slices: SliceBuilder;
   readonly counters: CounterRow[] = [];
   /** E with nothing open on its thread, markers we could not read */
   unmatchedEnds = 0;
@@ -20,7 +21,11 @@ export class AtraceSlices {
   private readonly atrace: number;
   private readonly asyncCategory: number;
 
-  constructor(private readonly strings: StringTable) {
+  constructor(
+    private readonly strings: StringTable,
+    progress: ReadProgress | null = null,
+  ) {
+    this.slices = new SliceBuilder(progress);
     this.atrace = strings.text("atrace");
     this.asyncCategory = strings.text("async");
   }

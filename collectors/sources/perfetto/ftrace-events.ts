@@ -20,6 +20,7 @@ import {
   SWITCH,
   WAKING,
 } from "./cpu-queue";
+import { ReadProgress } from "./growable-columns";
 import { ProcessTracker } from "./process-tracker";
 import { ProtoReader, WIRE_LEN } from "./proto-reader";
 import { StringTable } from "./string-table";
@@ -38,8 +39,10 @@ const F_FREE = 240;
 export class FtraceEvents {
   private queues = new Map<number, CpuQueue>();
   readonly strings = new StringTable();
-  readonly slices = new AtraceSlices(this.strings);
-  readonly states = new ThreadStates();
+  /** how much of the trace is read: sizes the slice and thread-state builders' growth */
+  readonly progress = new ReadProgress();
+  readonly slices = new AtraceSlices(this.strings, this.progress);
+  readonly states = new ThreadStates(this.progress);
   readonly power = new CpuPower();
   readonly blocked = new BlockedReasons();
   readonly binder = new BinderTransactions();

@@ -1,7 +1,7 @@
 // Scheduler intervals per thread from sched_switch and sched_waking (Perfetto ftrace/sched.proto, plain and
 // compact_sched): running from switch-in to switch-out, then the prev_state the switch reports, runnable from a
 // waking to the next switch-in. A system trace holds millions of intervals, so they are kept in typed columns.
-import { widened } from "./growable-columns";
+import { nextCapacity, widened, type ReadProgress } from "./growable-columns";
 import { THREAD_STATE_NAMES, type ThreadStateColumns, type ThreadStateName } from "./rows";
 
 const RUNNING = THREAD_STATE_NAMES.indexOf("running");
@@ -30,6 +30,7 @@ function stateCode(prevState: number): number {
 }
 
 export class ThreadStates {
+  constructor(private readonly progress: ReadProgress | null = null) {}
   private ts = new Float64Array(1024);
   private dur = new Float64Array(1024);
   private tid = new Int32Array(1024);
@@ -94,7 +95,7 @@ export class ThreadStates {
   // Its own fields rather than a GrowableColumns: start() is the decoder's hottest write, and reading each column
   // through a member object made it 15 % slower on its own.
   private grow() {
-    const size = this.ts.length * 2;
+    const size = nextCapacity(this.ts.length, this.progress);
     this.ts = widened(this.ts, size);
     this.dur = widened(this.dur, size);
     this.tid = widened(this.tid, size);
