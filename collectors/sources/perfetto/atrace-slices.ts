@@ -13,8 +13,9 @@ export class AtraceSlices {
   unmatchedEnds = 0;
   malformed = 0;
   firstMalformed: string | null = null;
-  /** open slice rows per tid, innermost last */
-  private stacks = new Map<number, number[]>();
+  /** open slice rows per tid, innermost last: tids below 65536 by index (a lookup per B and E), the rest in a Map */
+  private stackSmall: (number[] | undefined)[] = new Array<number[] | undefined>(65536).fill(undefined);
+  private stackLarge = new Map<number, number[]>();
   /** open async slice rows per pid|track|cookie, innermost last */
   private async = new Map<string, number[]>();
   private asyncDepth = new Map<string, number>();
@@ -105,8 +106,13 @@ export class AtraceSlices {
 
   /** `B|pid|name` logged by thread `tid` (`name` a string id). */
   begin(ts: number, tid: number, pid: number, name: number): void {
-    let stack = this.stacks.get(tid);
-    if (!stack) this.stacks.set(tid, (stack = []));
+    const small = tid >= 0 && tid < 65536;
+    let stack = small ? this.stackSmall[tid] : this.stackLarge.get(tid);
+    if (!stack) {
+      stack = [];
+      if (small) this.stackSmall[tid] = stack;
+      else this.stackLarge.set(tid, stack);
+    }
     // B|0 names no process (trace processor's SystraceParser: tgid 0 leaves the thread's own): the slice takes the
     // thread's pid.
     stack.push(this.slices.push(ts, NaN, pid > 0 ? pid : NaN, tid, stack.length, name, this.atrace, -1));
@@ -114,7 +120,7 @@ export class AtraceSlices {
 
   /** `E` logged by thread `tid`: closes its innermost open slice. */
   end(ts: number, tid: number): void {
-    const row = this.stacks.get(tid)?.pop();
+    const row = (tid >= 0 && tid < 65536 ? this.stackSmall[tid] : this.stackLarge.get(tid))?.pop();
     if (row === undefined) {
       this.unmatchedEnds++;
       return;
