@@ -106,6 +106,22 @@ export class AtraceSlices {
 
   /** `B|pid|name` logged by thread `tid` (`name` a string id). */
   begin(ts: number, tid: number, pid: number, name: number): void {
+    const stack = this.stackOf(tid);
+    // B|0 names no process (trace processor's SystraceParser: tgid 0 leaves the thread's own): the slice takes the
+    // thread's pid.
+    stack.push(this.slices.push(ts, NaN, pid > 0 ? pid : NaN, tid, stack.length, name, this.atrace, -1));
+  }
+
+  /** begin() at times[i]: the time is read here, as a double argument to a call V8 does not inline (the replay
+   * loop's) is a heap number allocated per event. */
+  beginAt(times: Float64Array, i: number, tid: number, pid: number, name: number): void {
+    const stack = this.stackOf(tid);
+    stack.push(
+      this.slices.push(times[i]!, NaN, pid > 0 ? pid : NaN, tid, stack.length, name, this.atrace, -1),
+    );
+  }
+
+  private stackOf(tid: number): number[] {
     const small = tid >= 0 && tid < 65536;
     let stack = small ? this.stackSmall[tid] : this.stackLarge.get(tid);
     if (!stack) {
@@ -113,19 +129,31 @@ export class AtraceSlices {
       if (small) this.stackSmall[tid] = stack;
       else this.stackLarge.set(tid, stack);
     }
-    // B|0 names no process (trace processor's SystraceParser: tgid 0 leaves the thread's own): the slice takes the
-    // thread's pid.
-    stack.push(this.slices.push(ts, NaN, pid > 0 ? pid : NaN, tid, stack.length, name, this.atrace, -1));
+    return stack;
+  }
+
+  /** end() at times[i] (as beginAt). */
+  endAt(times: Float64Array, i: number, tid: number): void {
+    const row = this.openRows(tid)?.pop();
+    if (row === undefined) {
+      this.unmatchedEnds++;
+      return;
+    }
+    this.slices.end(row, times[i]!);
   }
 
   /** `E` logged by thread `tid`: closes its innermost open slice. */
   end(ts: number, tid: number): void {
-    const row = (tid >= 0 && tid < 65536 ? this.stackSmall[tid] : this.stackLarge.get(tid))?.pop();
+    const row = this.openRows(tid)?.pop();
     if (row === undefined) {
       this.unmatchedEnds++;
       return;
     }
     this.slices.end(row, ts);
+  }
+
+  private openRows(tid: number): number[] | undefined {
+    return tid >= 0 && tid < 65536 ? this.stackSmall[tid] : this.stackLarge.get(tid);
   }
 
   /** S (`nest` false) or G (`nest` true) */

@@ -63,6 +63,25 @@ export class CpuQueue {
     c.s2[i] = s2;
   }
 
+  /** A new event's row, its time set (the caller fills the rest with fill()). */
+  add(ts: number): number {
+    const i = this.rows.add();
+    this.rows.cols.ts[i] = ts;
+    if (ts > this.last) this.last = ts;
+    return i;
+  }
+
+  /** Row i's fields but its time. */
+  fill(i: number, kind: number, tid: number, a: number, b: number, s1: number, s2: number) {
+    const c = this.rows.cols;
+    c.kind[i] = kind;
+    c.tid[i] = tid;
+    c.a[i] = a;
+    c.b[i] = b;
+    c.s1[i] = s1;
+    c.s2[i] = s2;
+  }
+
   /** Drops the replayed events, moving the rest to the front. */
   compact() {
     this.rows.dropFront(this.head);

@@ -153,7 +153,9 @@ export class FtraceEvents {
           const t = body.tag();
           if (t === 18) {
             const start = body.len();
-            this.print(q, ts, tid, body.buf, start, body.pos);
+            // The row's time is set here, not passed to print(): a double argument to a call V8 does not inline
+            // is a heap number allocated per event.
+            this.print(q, q.add(ts), tid, body.buf, start, body.pos);
           } else body.skip(t & 7);
         }
         return;
@@ -249,11 +251,11 @@ export class FtraceEvents {
 
   // The common atrace markers read straight from the bytes: `B|pid|name` and `E[|pid]` (libcutils trace-dev.inc);
   // anything else goes to AtraceSlices.marker as text.
-  private print(q: CpuQueue, ts: number, tid: number, b: Uint8Array, start: number, end: number) {
+  private print(q: CpuQueue, row: number, tid: number, b: Uint8Array, start: number, end: number) {
     while (end > start && (b[end - 1] === 10 || b[end - 1] === 0)) end--;
     const c = b[start];
     if (c === 69 /* E */ && (end === start + 1 || b[start + 1] === 124)) {
-      q.push(ts, PRINT_END, tid, 0, 0, -1, -1);
+      q.fill(row, PRINT_END, tid, 0, 0, -1, -1);
       return;
     }
     if (c === 66 /* B */ && b[start + 1] === 124) {
@@ -262,11 +264,11 @@ export class FtraceEvents {
       while (p < end && b[p]! >= 48 && b[p]! <= 57) pid = pid * 10 + b[p++]! - 48;
       if (p > start + 2 && p < end && b[p] === 124) {
         const name = p + 1 < end ? this.strings.id(b, p + 1, end) : this.strings.text("[empty slice name]");
-        q.push(ts, PRINT_BEGIN, tid, pid, 0, name, -1);
+        q.fill(row, PRINT_BEGIN, tid, pid, 0, name, -1);
         return;
       }
     }
-    q.push(ts, PRINT_OTHER, tid, 0, 0, this.strings.id(b, start, end), -1);
+    q.fill(row, PRINT_OTHER, tid, 0, 0, this.strings.id(b, start, end), -1);
   }
 
   // Replays what no CPU can still precede once enough is queued.
@@ -285,8 +287,8 @@ export class FtraceEvents {
     this.replay(Infinity);
   }
 
-  // A comm (sched_switch, sched_waking) is logged when it differs from the tid's last one.
-  private seen(ts: number, tid: number, id: number) {
+  // A comm (sched_switch, sched_waking) is logged when it differs from the tid's last one (its time is times[at]).
+  private seen(times: Float64Array, at: number, tid: number, id: number) {
     if (id < 0 || tid <= 0) return;
     if (tid < 65536) {
       if (this.commSmall[tid] === id + 1) return;
@@ -295,11 +297,11 @@ export class FtraceEvents {
       if (this.commLarge.get(tid) === id) return;
       this.commLarge.set(tid, id);
     }
-    this.tracker.log({ ts, k: "comm", tid, comm: this.strings.get(id) });
+    this.tracker.log({ ts: times[at]!, k: "comm", tid, comm: this.strings.get(id) });
   }
 
   // `B|pid|...` from `tid` ties the thread to that process (trace processor's UpdateThread); logged on change.
-  private atracePid(ts: number, tid: number, pid: number) {
+  private atracePid(times: Float64Array, at: number, tid: number, pid: number) {
     if (tid <= 0 || pid <= 0) return;
     if (tid < 65536) {
       if (this.pidSmall[tid] === pid + 1) return;
@@ -308,7 +310,7 @@ export class FtraceEvents {
       if (this.pidLarge.get(tid) === pid) return;
       this.pidLarge.set(tid, pid);
     }
-    this.tracker.log({ ts, k: "pid", tid, pid });
+    this.tracker.log({ ts: times[at]!, k: "pid", tid, pid });
   }
 
   // A freed tid's next comm or pid starts a new thread's: forget what the old one had.
@@ -322,77 +324,101 @@ export class FtraceEvents {
 
   /** Replays queued events up to `limit` in time order into slices, counters and thread states. */
   private replay(limit: number): void {
-    const { slices, states } = this;
     const cpus = [...this.queues.keys()];
     const qs = cpus.map((c) => this.queues.get(c)!);
     // Each CPU's next timestamp (Infinity when drained), kept beside the queues so one pass finds the earliest
     // CPU and the one after it.
     const next = Float64Array.from(qs, (q) => (q.head < q.n ? q.rows.cols.ts[q.head]! : Infinity));
+    // Runs between CPUs are a single event or two in a busy trace, so what each run needs is read here once:
+    // nothing is pushed onto the queues while they replay.
+    this.merged(
+      qs,
+      cpus,
+      next,
+      qs.map((q) => q.rows.cols),
+      Int32Array.from(qs, (q) => q.n),
+      limit,
+    );
+    if (limit > this.replayed) this.replayed = limit;
+    for (const q of qs) q.compact();
+  }
+
+  // The replay loop on its own: code after a loop V8 optimizes mid-run (on-stack replacement) has no type
+  // feedback yet, and leaving the loop then deoptimized the whole replay once per batch.
+  private merged(
+    qs: CpuQueue[],
+    cpus: number[],
+    next: Float64Array,
+    cols: CpuQueue["rows"]["cols"][],
+    ns: Int32Array,
+    limit: number,
+  ) {
+    const { slices, states } = this;
     for (;;) {
+      // The earliest CPU and the one after it, carried as indices: times carried in loop variables were a heap
+      // number allocated per event in V8's optimized code (measured with the sampling heap profiler).
       let k = -1;
-      let best = Infinity;
-      let second = Infinity;
+      let k2 = -1;
       for (let c = 0; c < next.length; c++) {
         const t = next[c]!;
-        if (t < best) {
-          second = best;
-          best = t;
+        if (t < (k < 0 ? Infinity : next[k]!)) {
+          k2 = k;
           k = c;
-        } else if (t < second) second = t;
+        } else if (t < (k2 < 0 ? Infinity : next[k2]!)) k2 = c;
       }
-      if (k < 0 || best > limit) break;
-      if (second > limit) second = limit;
+      if (k < 0 || next[k]! > limit) break;
+      // Math.min, not a conditional: a value that is either the tagged limit or a time is a heap number each.
+      const second = Math.min(k2 < 0 ? Infinity : next[k2]!, limit);
       const q = qs[k]!;
       const cpu = cpus[k]!;
       // Locals: the handlers below are calls, after which V8 would reload every field through q.
-      const { ts: T, kind: K, tid: D, a: A, b: B, s1: S1, s2: S2 } = q.rows.cols;
-      const n = q.n;
+      const { ts: T, kind: K, tid: D, a: A, b: B, s1: S1, s2: S2 } = cols[k]!;
+      const n = ns[k]!;
       let i = q.head;
+      // Each handler is given (T, i), not the time: V8 boxed a time used by any branch at the top of the loop,
+      // a heap number per event (measured), so a branch that needs it as a value reads it itself.
       for (; i < n && T[i]! <= second; i++) {
-        const ts = T[i]!;
         switch (K[i]) {
           case PRINT_BEGIN:
-            slices.begin(ts, D[i]!, A[i]!, S1[i]!);
-            this.atracePid(ts, D[i]!, A[i]!);
+            slices.beginAt(T, i, D[i]!, A[i]!, S1[i]!);
+            this.atracePid(T, i, D[i]!, A[i]!);
             break;
           case PRINT_END:
-            slices.end(ts, D[i]!);
+            slices.endAt(T, i, D[i]!);
             break;
           case PRINT_OTHER:
-            slices.marker(ts, D[i]!, this.strings.get(S1[i]!));
+            slices.marker(T[i]!, D[i]!, this.strings.get(S1[i]!));
             break;
           case SWITCH: {
             // compact_sched does not record prev_pid: it is whoever this CPU switched to last.
             const prev = D[i] === -1 ? q.running : D[i]!;
-            this.seen(ts, prev, S1[i]!);
-            this.seen(ts, B[i]!, S2[i]!);
-            states.switch(ts, cpu, prev, A[i]!, B[i]!);
+            this.seen(T, i, prev, S1[i]!);
+            this.seen(T, i, B[i]!, S2[i]!);
+            states.switchAt(T, i, cpu, prev, A[i]!, B[i]!);
             q.running = B[i]!;
             break;
           }
           case WAKING:
-            this.seen(ts, D[i]!, S1[i]!);
-            states.waking(ts, D[i]!);
+            this.seen(T, i, D[i]!, S1[i]!);
+            states.wakingAt(T, i, D[i]!);
             break;
           case NEWTASK: {
             const comm = S1[i]! < 0 ? "" : this.strings.get(S1[i]!);
             this.forget(B[i]!);
-            this.tracker.log({ ts, k: "newtask", src: D[i]!, tid: B[i]!, comm, flags: A[i]! });
+            this.tracker.log({ ts: T[i]!, k: "newtask", src: D[i]!, tid: B[i]!, comm, flags: A[i]! });
             break;
           }
           case RENAME:
-            this.tracker.log({ ts, k: "rename", tid: D[i]!, comm: this.strings.get(S1[i]!) });
+            this.tracker.log({ ts: T[i]!, k: "rename", tid: D[i]!, comm: this.strings.get(S1[i]!) });
             break;
           default:
             this.forget(D[i]!);
-            this.tracker.log({ ts, k: "free", tid: D[i]! });
+            this.tracker.log({ ts: T[i]!, k: "free", tid: D[i]! });
         }
       }
       q.head = i;
       next[k] = i < n ? T[i]! : Infinity;
     }
-    if (limit > this.replayed) this.replayed = limit;
-    for (const q of qs) q.compact();
   }
 }
 
