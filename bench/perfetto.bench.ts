@@ -249,15 +249,17 @@ const inflate = (b: Uint8Array) => new Uint8Array(inflateSync(b));
 function varintWalk(b: Uint8Array): number {
   let sum = 0;
   let v = 0;
-  let shift = 0;
+  let mul = 1;
   for (let i = 0; i < b.length; i++) {
     const byte = b[i]!;
-    v += (byte & 0x7f) * 2 ** shift;
     if (byte < 0x80) {
-      sum += v;
+      sum += v + byte * mul;
       v = 0;
-      shift = 0;
-    } else shift = shift < 63 ? shift + 7 : 0;
+      mul = 1;
+    } else {
+      v += (byte & 0x7f) * mul;
+      mul = mul < 2 ** 63 ? mul * 128 : 1;
+    }
   }
   return sum;
 }
