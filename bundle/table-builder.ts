@@ -153,13 +153,15 @@ const NUMERIC_STORAGE = {
 } as const;
 
 function allNull(column: ColumnSpec, rows: number): Vector {
-  // Directly, not through vectorFromArray (over millions of nulls it takes ~100 ms per column).
-  const nullBitmap = new Uint8Array((rows + 7) >> 3);
+  // Directly, not through vectorFromArray (over millions of nulls it takes ~100 ms per column). Text and bool ones
+  // with their buffers padded to 64 bytes as Arrow's builders pad them: the file is what vectorFromArray wrote.
+  const padded = new Uint8Array((((rows + 7) >> 3) + 63) & ~63);
   if (column.type === "bool")
     return makeVector(
-      makeData({ type: new Bool(), length: rows, nullCount: rows, nullBitmap, data: nullBitmap.slice() }),
+      makeData({ type: new Bool(), length: rows, nullCount: rows, nullBitmap: padded, data: padded.slice() }),
     );
   if (column.type === "utf8") {
+    const nullBitmap = padded;
     const dictionary = vectorFromArray([], new Utf8());
     const type = new Dictionary(new Utf8(), new Int32());
     return makeVector(
@@ -169,6 +171,7 @@ function allNull(column: ColumnSpec, rows: number): Vector {
   if (!(column.type in NUMERIC_STORAGE)) return vectorFromArray(new Array(rows).fill(null), typeFor(column));
   const Storage = NUMERIC_STORAGE[column.type as keyof typeof NUMERIC_STORAGE];
   const type = arrowType(column.type) as Int32;
+  const nullBitmap = new Uint8Array((rows + 7) >> 3);
   return makeVector(
     makeData({ type, length: rows, nullCount: rows, nullBitmap, data: new Storage(rows) as Int32Array }),
   );
