@@ -1,7 +1,8 @@
 // `npm run bench -- perfetto`: Perfetto import throughput on a generated >= 100 MB Android system trace: per-CPU
 // ftrace bundles (compact_sched switches and wakings, atrace B/E/C prints), FrameTimeline packets for the app and
 // SurfaceFlinger every 16.67 ms, a process tree and BOOTTIME/MONOTONIC clock snapshots (budgets from
-// docs/budgets.md: decoder >= 100 MB/s, whole import with the Arrow tables >= 50 MB/s).
+// docs/budgets.md: decoder >= 100 MB/s, whole import with the Arrow tables >= 50 MB/s). The decoder's peer is a
+// flat varint walk of the same buffer (ratio: decode MB/s over walk MB/s; 0.05 is 20 times the walk's time).
 import { inflateSync } from "node:zlib";
 import { importPerfetto } from "../collectors/import/perfetto";
 import { decodePerfetto } from "../collectors/sources/perfetto/trace-decoder";
@@ -242,6 +243,26 @@ export function generate(bytes = TARGET_BYTES, sched = 40): Uint8Array {
 }
 
 const inflate = (b: Uint8Array) => new Uint8Array(inflateSync(b));
+
+/** The byte-scan peer: every byte of the trace read as part of a flat run of varints (no fields, no messages),
+ * the least any protobuf decoder does per byte. */
+function varintWalk(b: Uint8Array): number {
+  let sum = 0;
+  let v = 0;
+  let mul = 1;
+  for (let i = 0; i < b.length; i++) {
+    const byte = b[i]!;
+    if (byte < 0x80) {
+      sum += v + byte * mul;
+      v = 0;
+      mul = 1;
+    } else {
+      v += (byte & 0x7f) * mul;
+      mul = mul < 2 ** 63 ? mul * 128 : 1;
+    }
+  }
+  return sum;
+}
 // The machine is shared: beside each wall-clock figure, the process's CPU time (all threads, GC included).
 const cpuMs = () => {
   const u = process.cpuUsage();
@@ -282,6 +303,13 @@ function pair(mix: string, sched: number): Benchmark[] {
           if (!d.complete || !d.rows.sliceColumns?.length)
             throw new Error(`generated trace did not decode: ${d.warnings[0]}`);
         }),
+      peer: {
+        name: "flat varint walk of the same buffer",
+        measure: () =>
+          timed(() => {
+            if (!(varintWalk(trace!) > 0)) throw new Error("varint walk read nothing");
+          }),
+      },
     },
     {
       name: `perfetto/import with Arrow tables >=100 MB trace, ${mix} sched`,

@@ -1,5 +1,6 @@
 // `npm run bench [-- filter]`: runs every bench/*.bench.ts, prints a table, writes bench/results/latest.json.
 import { readdir, writeFile, mkdir } from "node:fs/promises";
+import { loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { median, quantile, type Benchmark, type BenchResult } from "./harness";
@@ -44,6 +45,8 @@ async function measureOne(b: Benchmark): Promise<BenchResult> {
 
 async function main() {
   const filter = process.argv[2];
+  // The machine's 1/5/15-minute load averages before and after: figures from a busy machine say so.
+  const loadBefore = loadavg();
   const files = (await readdir(here)).filter((f) => f.endsWith(".bench.ts")).sort();
   const results: BenchResult[] = [];
   for (const file of files) {
@@ -71,7 +74,16 @@ async function main() {
   const out = join(here, "results", filter ? `latest-${filter.replace(/\W+/g, "_")}.json` : "latest.json");
   await writeFile(
     out,
-    JSON.stringify({ date: new Date().toISOString(), node: process.version, results }, null, 2) + "\n",
+    JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        node: process.version,
+        load: { before: loadBefore, after: loadavg() },
+        results,
+      },
+      null,
+      2,
+    ) + "\n",
   );
   process.stderr.write(`wrote ${out}\n`);
 }

@@ -2,7 +2,7 @@
 // turns a frame into a 146-year one. A trace covers minutes to hours, so a timestamp more than a day from the
 // trace's median time, or a duration below zero or over a day, is impossible: the app's frames holding one are
 // marked suspect (analyses skip them, docs/perfetto.md) and every table's count is a warning naming the value.
-import type { Table } from "apache-arrow";
+import type { Table, Vector } from "apache-arrow";
 import type { ColumnValues } from "../../bundle/table-builder";
 
 /** Further than this from the trace's median time, a timestamp is not this trace's. */
@@ -30,6 +30,36 @@ export function traceMedianTime(tables: Partial<Record<string, Table>>): number 
 /** An int64 carried as a number, printed as the integer it holds (4611686018427387904, not 4611686018427388000). */
 function exact(v: number): string {
   return Number.isInteger(v) ? BigInt(v).toString() : String(v);
+}
+
+// A margin far above the rounding of |v - median| near 2^63 ns (2,048 ns apart), so the buffer scan never passes a
+// value the exact row test would flag.
+const ROUNDING = 1e6;
+
+/** True when every non-null value of `v` (int64, int32 or float64 buffers) lies in [lo, hi]; false when one does
+ * not, or the column is of another type (the caller then reads it row by row). */
+function noneOutside(v: Vector, lo: number, hi: number): boolean {
+  for (const d of v.data) {
+    const values: unknown = d.values;
+    const valid = d.nullCount > 0 ? d.nullBitmap : null;
+    const at = d.offset;
+    const n = d.length;
+    const ok = (i: number) => valid === null || (valid[(at + i) >> 3]! & (1 << ((at + i) & 7))) !== 0;
+    if (values instanceof BigInt64Array) {
+      // Each int64 as its two 32-bit halves: hi * 2^32 + lo rounds once, as Number(bigint) does.
+      const w = new Int32Array(values.buffer, values.byteOffset, 2 * n);
+      for (let i = 0; i < n; i++) {
+        const x = w[2 * i + 1]! * 4294967296 + (w[2 * i]! >>> 0);
+        if ((x < lo || x > hi || x !== x) && ok(i)) return false;
+      }
+    } else if (values instanceof Float64Array || values instanceof Int32Array) {
+      for (let i = 0; i < n; i++) {
+        const x = values[i]!;
+        if ((x < lo || x > hi || x !== x) && ok(i)) return false;
+      }
+    } else return false;
+  }
+  return true;
 }
 
 function impossibleTime(v: number, median: number): boolean {
@@ -66,6 +96,12 @@ export function flagImpossibleTimes(
     const ts = t.getChild("ts");
     const dur = t.getChild("dur");
     if (!ts) continue;
+    // Millions of rows and almost never a bad one: scan the column buffers first, read rows only when one is.
+    if (
+      noneOutside(ts, median - MAX_TRACE_SPAN_NS + ROUNDING, median + MAX_TRACE_SPAN_NS - ROUNDING) &&
+      (!dur || noneOutside(dur, 0, MAX_TRACE_SPAN_NS))
+    )
+      continue;
     let n = 0;
     let first = "";
     for (let i = 0; i < t.numRows; i++) {

@@ -2,25 +2,31 @@
 // `B|pid|name`, `E|pid`, `C|pid|name|value`, `S|pid|name|cookie`, `F|pid|name|cookie`, `I|pid|name`, and the
 // Android 14+ track forms `N|pid|track|name`, `G|pid|track|name|cookie`, `H|pid|track|cookie`).
 import type { CounterRow } from "./rows";
+import type { ReadProgress } from "./growable-columns";
 import { SliceBuilder } from "./slice-builder";
 import type { StringTable } from "./string-table";
 
 export class AtraceSlices {
-  readonly slices = new SliceBuilder();
+  readonly slices: SliceBuilder;
   readonly counters: CounterRow[] = [];
   /** E with nothing open on its thread, markers we could not read */
   unmatchedEnds = 0;
   malformed = 0;
   firstMalformed: string | null = null;
-  /** open slice rows per tid, innermost last */
-  private stacks = new Map<number, number[]>();
+  /** open slice rows per tid, innermost last: tids below 65536 by index (a lookup per B and E), the rest in a Map */
+  private stackSmall: (number[] | undefined)[] = new Array<number[] | undefined>(65536).fill(undefined);
+  private stackLarge = new Map<number, number[]>();
   /** open async slice rows per pid|track|cookie, innermost last */
   private async = new Map<string, number[]>();
   private asyncDepth = new Map<string, number>();
   private readonly atrace: number;
   private readonly asyncCategory: number;
 
-  constructor(private readonly strings: StringTable) {
+  constructor(
+    private readonly strings: StringTable,
+    progress: ReadProgress | null = null,
+  ) {
+    this.slices = new SliceBuilder(progress);
     this.atrace = strings.text("atrace");
     this.asyncCategory = strings.text("async");
   }
@@ -100,21 +106,54 @@ export class AtraceSlices {
 
   /** `B|pid|name` logged by thread `tid` (`name` a string id). */
   begin(ts: number, tid: number, pid: number, name: number): void {
-    let stack = this.stacks.get(tid);
-    if (!stack) this.stacks.set(tid, (stack = []));
+    const stack = this.stackOf(tid);
     // B|0 names no process (trace processor's SystraceParser: tgid 0 leaves the thread's own): the slice takes the
     // thread's pid.
     stack.push(this.slices.push(ts, NaN, pid > 0 ? pid : NaN, tid, stack.length, name, this.atrace, -1));
   }
 
+  /** begin() at times[i]: the time is read here, as a double argument to a call V8 does not inline (the replay
+   * loop's) is a heap number allocated per event. */
+  beginAt(times: Float64Array, i: number, tid: number, pid: number, name: number): void {
+    const stack = this.stackOf(tid);
+    stack.push(
+      this.slices.push(times[i]!, NaN, pid > 0 ? pid : NaN, tid, stack.length, name, this.atrace, -1),
+    );
+  }
+
+  private stackOf(tid: number): number[] {
+    const small = tid >= 0 && tid < 65536;
+    let stack = small ? this.stackSmall[tid] : this.stackLarge.get(tid);
+    if (!stack) {
+      stack = [];
+      if (small) this.stackSmall[tid] = stack;
+      else this.stackLarge.set(tid, stack);
+    }
+    return stack;
+  }
+
+  /** end() at times[i] (as beginAt). */
+  endAt(times: Float64Array, i: number, tid: number): void {
+    const row = this.openRows(tid)?.pop();
+    if (row === undefined) {
+      this.unmatchedEnds++;
+      return;
+    }
+    this.slices.end(row, times[i]!);
+  }
+
   /** `E` logged by thread `tid`: closes its innermost open slice. */
   end(ts: number, tid: number): void {
-    const row = this.stacks.get(tid)?.pop();
+    const row = this.openRows(tid)?.pop();
     if (row === undefined) {
       this.unmatchedEnds++;
       return;
     }
     this.slices.end(row, ts);
+  }
+
+  private openRows(tid: number): number[] | undefined {
+    return tid >= 0 && tid < 65536 ? this.stackSmall[tid] : this.stackLarge.get(tid);
   }
 
   /** S (`nest` false) or G (`nest` true) */

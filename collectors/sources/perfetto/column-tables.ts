@@ -121,7 +121,8 @@ export function threadStateTable(c: ThreadStateColumns, runId: string): Table {
         indices: new Int8Array(c.state.buffer, c.state.byteOffset, n),
       },
       cpu,
-      blocked_function: c.blockedFunction ?? { dictionary: [], indices: new Int32Array(n).fill(-1) },
+      // Without sched_blocked_reason both are left to the builder's all-null columns (no array of n nulls).
+      ...(c.blockedFunction ? { blocked_function: c.blockedFunction } : {}),
       ...(c.ioWait ? { io_wait: c.ioWait } : {}),
     },
     n,

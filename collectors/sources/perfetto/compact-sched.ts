@@ -1,68 +1,109 @@
 // CompactSched (ftrace_event_bundle.proto FtraceEventBundle.CompactSched, field 4): sched_switch and sched_waking as
 // parallel packed arrays; timestamps delta-encoded from the first, comms by index into the bundle's intern table.
 import { SWITCH, WAKING, type CpuQueue } from "./cpu-queue";
-import { WIRE_LEN, type ProtoReader } from "./proto-reader";
+import { VarintColumn, WIRE_LEN, packedInto, type ProtoReader } from "./proto-reader";
 import type { StringTable } from "./string-table";
 
-// The packed fields read (ftrace_event_bundle.proto CompactSched), by field number: their slot in `scratch` and
-// whether they are int32/int64 (negative values as ten-byte two's complement) rather than unsigned.
-const PACKED: Record<number, readonly [slot: number, signed: boolean] | undefined> = {
-  1: [1, false], // switch_timestamp
-  2: [2, true], // switch_prev_state
-  3: [3, true], // switch_next_pid
-  6: [4, false], // switch_next_comm_index
-  7: [5, false], // waking_timestamp
-  8: [6, true], // waking_pid
-  11: [7, false], // waking_comm_index
-};
+/** compact_sched's packed arrays and intern table, reused from bundle to bundle. */
+export class CompactScratch {
+  readonly swTs = new VarintColumn();
+  readonly swState = new VarintColumn();
+  readonly swPid = new VarintColumn();
+  readonly swComm = new VarintColumn();
+  readonly wkTs = new VarintColumn();
+  readonly wkPid = new VarintColumn();
+  readonly wkComm = new VarintColumn();
+  intern = new Int32Array(64);
+  internN = 0;
+}
 
-/** Reads one CompactSched message into `q`, switches and wakings merged in time; `scratch` holds the eight
- * packed arrays between calls. */
+/** Reads one CompactSched message into `q`, switches and wakings merged in time. */
 export function readCompactSched(
   r: ProtoReader,
   q: CpuQueue,
   shift: number,
   strings: StringTable,
-  scratch: number[][],
+  s: CompactScratch,
 ): number {
-  let events = 0;
-  for (const a of scratch) a.length = 0;
-  const [intern, swTs, swState, swPid, swComm, wkTs, wkPid, wkComm] = scratch as [
-    number[],
-    number[],
-    number[],
-    number[],
-    number[],
-    number[],
-    number[],
-    number[],
-  ];
+  const { swTs, swState, swPid, swComm, wkTs, wkPid, wkComm } = s;
+  swTs.n = swState.n = swPid.n = swComm.n = wkTs.n = wkPid.n = wkComm.n = 0;
+  s.internN = 0;
   while (r.more()) {
     const t = r.tag();
     const wt = t & 7;
-    const f = t >>> 3;
-    const packed = PACKED[f];
-    if (packed) r.packedVarints(wt, scratch[packed[0]]!, packed[1]);
-    // intern_table 5: the comms the comm indices point at
-    else if (f === 5 && wt === WIRE_LEN) intern.push(strings.field(r));
-    else r.skip(wt);
+    // The packed fields read, by number; int32/int64 ones (negative values as ten-byte two's complement) signed.
+    switch (t >>> 3) {
+      case 1: // switch_timestamp
+        packedInto(r, wt, swTs, false);
+        break;
+      case 2: // switch_prev_state
+        packedInto(r, wt, swState, true);
+        break;
+      case 3: // switch_next_pid
+        packedInto(r, wt, swPid, true);
+        break;
+      case 6: // switch_next_comm_index
+        packedInto(r, wt, swComm, false);
+        break;
+      case 7: // waking_timestamp
+        packedInto(r, wt, wkTs, false);
+        break;
+      case 8: // waking_pid
+        packedInto(r, wt, wkPid, true);
+        break;
+      case 11: // waking_comm_index
+        packedInto(r, wt, wkComm, false);
+        break;
+      case 5: // intern_table: the comms the comm indices point at
+        if (wt === WIRE_LEN) {
+          if (s.internN === s.intern.length) {
+            const next = new Int32Array(s.internN * 2);
+            next.set(s.intern);
+            s.intern = next;
+          }
+          s.intern[s.internN++] = strings.field(r);
+        } else r.skip(wt);
+        break;
+      default:
+        r.skip(wt);
+    }
   }
+  const intern = s.intern;
+  const internN = s.internN;
+  // A comm index past the table (or a missing one) is no comm.
+  const comm = (c: VarintColumn, i: number) => {
+    if (i >= c.n) return -1;
+    const k = c.values[i]!;
+    return k < internN ? intern[k]! : -1;
+  };
   // Switches and wakings are two sorted runs: merge them so the CPU queue stays in time order.
+  const nSw = swTs.n;
+  const nWk = wkTs.n;
+  const swT = swTs.values;
+  const wkT = wkTs.values;
   let i = 0;
   let j = 0;
-  let nextSw = swTs.length ? shift + swTs[0]! : Infinity;
-  let nextWk = wkTs.length ? shift + wkTs[0]! : Infinity;
-  while (i < swTs.length || j < wkTs.length) {
+  let nextSw = nSw ? shift + swT[0]! : Infinity;
+  let nextWk = nWk ? shift + wkT[0]! : Infinity;
+  q.rows.reserve(q.rows.n + nSw + nWk);
+  while (i < nSw || j < nWk) {
     if (nextSw <= nextWk) {
-      q.push(nextSw, SWITCH, -1, swState[i] ?? 0, swPid[i] ?? 0, -1, intern[swComm[i] ?? -1] ?? -1);
+      q.push(
+        nextSw,
+        SWITCH,
+        -1,
+        i < swState.n ? swState.values[i]! : 0,
+        i < swPid.n ? swPid.values[i]! : 0,
+        -1,
+        comm(swComm, i),
+      );
       i++;
-      nextSw = i < swTs.length ? nextSw + swTs[i]! : Infinity;
+      nextSw = i < nSw ? nextSw + swT[i]! : Infinity;
     } else {
-      q.push(nextWk, WAKING, wkPid[j] ?? 0, 0, 0, intern[wkComm[j] ?? -1] ?? -1, -1);
+      q.push(nextWk, WAKING, j < wkPid.n ? wkPid.values[j]! : 0, 0, 0, comm(wkComm, j), -1);
       j++;
-      nextWk = j < wkTs.length ? nextWk + wkTs[j]! : Infinity;
+      nextWk = j < nWk ? nextWk + wkT[j]! : Infinity;
     }
-    events++;
   }
-  return events;
+  return nSw + nWk;
 }

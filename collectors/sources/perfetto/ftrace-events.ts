@@ -7,7 +7,7 @@ import { AtraceSlices } from "./atrace-slices";
 import { BinderTransactions, F_BINDER_RECEIVED, F_BINDER_TRANSACTION } from "./binder-transactions";
 import { BlockedReasons } from "./blocked-reasons";
 import { CpuPower, F_CPU_FREQUENCY, F_CPU_IDLE } from "./cpu-power";
-import { readCompactSched } from "./compact-sched";
+import { CompactScratch, readCompactSched } from "./compact-sched";
 import { isKernelMarker, readKernelMarker } from "./kernel-markers";
 import {
   CpuQueue,
@@ -20,6 +20,7 @@ import {
   SWITCH,
   WAKING,
 } from "./cpu-queue";
+import { ReadProgress } from "./growable-columns";
 import { ProcessTracker } from "./process-tracker";
 import { ProtoReader, WIRE_LEN } from "./proto-reader";
 import { StringTable } from "./string-table";
@@ -38,8 +39,10 @@ const F_FREE = 240;
 export class FtraceEvents {
   private queues = new Map<number, CpuQueue>();
   readonly strings = new StringTable();
-  readonly slices = new AtraceSlices(this.strings);
-  readonly states = new ThreadStates();
+  /** how much of the trace is read: sizes the slice and thread-state builders' growth */
+  readonly progress = new ReadProgress();
+  readonly slices = new AtraceSlices(this.strings, this.progress);
+  readonly states = new ThreadStates(this.progress);
   readonly power = new CpuPower();
   readonly blocked = new BlockedReasons();
   readonly binder = new BinderTransactions();
@@ -65,16 +68,11 @@ export class FtraceEvents {
   private bounds: Int32Array = new Int32Array(512);
   private plain = new CpuQueue();
   /** compact_sched's arrays, reused from bundle to bundle */
-  private packed: [number[], number[], number[], number[], number[], number[], number[], number[]] = [
-    [],
-    [],
-    [],
-    [],
-    [],
-    [],
-    [],
-    [],
-  ];
+  private packed = new CompactScratch();
+  // Readers reused from bundle to bundle (bundles do not nest).
+  private compactReader = new ProtoReader(new Uint8Array(0), 0, 0);
+  private eventReader = new ProtoReader(new Uint8Array(0), 0, 0);
+  private bodyReader = new ProtoReader(new Uint8Array(0), 0, 0);
   private sched = new CpuQueue();
 
   /** One FtraceEventBundle; a non-boot ftrace clock is shifted onto BOOTTIME by the bundle's timestamp pair. */
@@ -93,7 +91,7 @@ export class FtraceEvents {
         if (2 * events + 2 > this.bounds.length) this.bounds = grown(this.bounds);
         this.bounds[2 * events] = r.len();
         this.bounds[2 * events++ + 1] = r.pos;
-      } else if (f === 4 && (t & 7) === WIRE_LEN) compact = r.message();
+      } else if (f === 4 && (t & 7) === WIRE_LEN) compact = this.compactReader.enter(r);
       else if (f === 5 && (t & 7) === 0) clock = r.varint();
       else if (f === 6 && (t & 7) === 0) ftraceTs = r.int64();
       else if (f === 7 && (t & 7) === 0) bootTs = r.int64();
@@ -113,26 +111,21 @@ export class FtraceEvents {
     const sched = this.sched;
     plain.rows.n = 0;
     sched.rows.n = 0;
-    const ev = new ProtoReader(r.buf, 0, 0, r.base);
-    const body = new ProtoReader(r.buf, 0, 0, r.base);
+    const ev = this.eventReader.reset(r.buf, 0, 0, r.base);
+    const body = this.bodyReader.reset(r.buf, 0, 0, r.base);
     for (let i = 0; i < events; i++) {
       ev.pos = this.bounds[2 * i]!;
       ev.end = this.bounds[2 * i + 1]!;
       this.event(ev, body, plain, shift);
     }
     if (compact) this.events += readCompactSched(compact, sched, shift, this.strings, this.packed);
-    let i = 0;
-    let j = 0;
     if (
       plain.n + sched.n &&
       Math.min(plain.n ? plain.rows.cols.ts[0]! : Infinity, sched.n ? sched.rows.cols.ts[0]! : Infinity) <
         this.replayed
     )
       this.late++;
-    while (i < plain.n || j < sched.n)
-      if (j >= sched.n || (i < plain.n && plain.rows.cols.ts[i]! <= sched.rows.cols.ts[j]!))
-        q.copy(plain, i++);
-      else q.copy(sched, j++);
+    q.merge(plain, sched);
     this.flushSome();
   }
 
@@ -160,7 +153,9 @@ export class FtraceEvents {
           const t = body.tag();
           if (t === 18) {
             const start = body.len();
-            this.print(q, ts, tid, body.buf, start, body.pos);
+            // The row's time is set here, not passed to print(): a double argument to a call V8 does not inline
+            // is a heap number allocated per event.
+            this.print(q, q.add(ts), tid, body.buf, start, body.pos);
           } else body.skip(t & 7);
         }
         return;
@@ -256,11 +251,11 @@ export class FtraceEvents {
 
   // The common atrace markers read straight from the bytes: `B|pid|name` and `E[|pid]` (libcutils trace-dev.inc);
   // anything else goes to AtraceSlices.marker as text.
-  private print(q: CpuQueue, ts: number, tid: number, b: Uint8Array, start: number, end: number) {
+  private print(q: CpuQueue, row: number, tid: number, b: Uint8Array, start: number, end: number) {
     while (end > start && (b[end - 1] === 10 || b[end - 1] === 0)) end--;
     const c = b[start];
     if (c === 69 /* E */ && (end === start + 1 || b[start + 1] === 124)) {
-      q.push(ts, PRINT_END, tid, 0, 0, -1, -1);
+      q.fill(row, PRINT_END, tid, 0, 0, -1, -1);
       return;
     }
     if (c === 66 /* B */ && b[start + 1] === 124) {
@@ -269,11 +264,11 @@ export class FtraceEvents {
       while (p < end && b[p]! >= 48 && b[p]! <= 57) pid = pid * 10 + b[p++]! - 48;
       if (p > start + 2 && p < end && b[p] === 124) {
         const name = p + 1 < end ? this.strings.id(b, p + 1, end) : this.strings.text("[empty slice name]");
-        q.push(ts, PRINT_BEGIN, tid, pid, 0, name, -1);
+        q.fill(row, PRINT_BEGIN, tid, pid, 0, name, -1);
         return;
       }
     }
-    q.push(ts, PRINT_OTHER, tid, 0, 0, this.strings.id(b, start, end), -1);
+    q.fill(row, PRINT_OTHER, tid, 0, 0, this.strings.id(b, start, end), -1);
   }
 
   // Replays what no CPU can still precede once enough is queued.
@@ -292,8 +287,8 @@ export class FtraceEvents {
     this.replay(Infinity);
   }
 
-  // A comm (sched_switch, sched_waking) is logged when it differs from the tid's last one.
-  private seen(ts: number, tid: number, id: number) {
+  // A comm (sched_switch, sched_waking) is logged when it differs from the tid's last one (its time is times[at]).
+  private seen(times: Float64Array, at: number, tid: number, id: number) {
     if (id < 0 || tid <= 0) return;
     if (tid < 65536) {
       if (this.commSmall[tid] === id + 1) return;
@@ -302,11 +297,11 @@ export class FtraceEvents {
       if (this.commLarge.get(tid) === id) return;
       this.commLarge.set(tid, id);
     }
-    this.tracker.log({ ts, k: "comm", tid, comm: this.strings.get(id) });
+    this.tracker.log({ ts: times[at]!, k: "comm", tid, comm: this.strings.get(id) });
   }
 
   // `B|pid|...` from `tid` ties the thread to that process (trace processor's UpdateThread); logged on change.
-  private atracePid(ts: number, tid: number, pid: number) {
+  private atracePid(times: Float64Array, at: number, tid: number, pid: number) {
     if (tid <= 0 || pid <= 0) return;
     if (tid < 65536) {
       if (this.pidSmall[tid] === pid + 1) return;
@@ -315,7 +310,7 @@ export class FtraceEvents {
       if (this.pidLarge.get(tid) === pid) return;
       this.pidLarge.set(tid, pid);
     }
-    this.tracker.log({ ts, k: "pid", tid, pid });
+    this.tracker.log({ ts: times[at]!, k: "pid", tid, pid });
   }
 
   // A freed tid's next comm or pid starts a new thread's: forget what the old one had.
@@ -329,77 +324,101 @@ export class FtraceEvents {
 
   /** Replays queued events up to `limit` in time order into slices, counters and thread states. */
   private replay(limit: number): void {
-    const { slices, states } = this;
     const cpus = [...this.queues.keys()];
     const qs = cpus.map((c) => this.queues.get(c)!);
     // Each CPU's next timestamp (Infinity when drained), kept beside the queues so one pass finds the earliest
     // CPU and the one after it.
     const next = Float64Array.from(qs, (q) => (q.head < q.n ? q.rows.cols.ts[q.head]! : Infinity));
+    // Runs between CPUs are a single event or two in a busy trace, so what each run needs is read here once:
+    // nothing is pushed onto the queues while they replay.
+    this.merged(
+      qs,
+      cpus,
+      next,
+      qs.map((q) => q.rows.cols),
+      Int32Array.from(qs, (q) => q.n),
+      limit,
+    );
+    if (limit > this.replayed) this.replayed = limit;
+    for (const q of qs) q.compact();
+  }
+
+  // The replay loop on its own: code after a loop V8 optimizes mid-run (on-stack replacement) has no type
+  // feedback yet, and leaving the loop then deoptimized the whole replay once per batch.
+  private merged(
+    qs: CpuQueue[],
+    cpus: number[],
+    next: Float64Array,
+    cols: CpuQueue["rows"]["cols"][],
+    ns: Int32Array,
+    limit: number,
+  ) {
+    const { slices, states } = this;
     for (;;) {
+      // The earliest CPU and the one after it, carried as indices: times carried in loop variables were a heap
+      // number allocated per event in V8's optimized code (measured with the sampling heap profiler).
       let k = -1;
-      let best = Infinity;
-      let second = Infinity;
+      let k2 = -1;
       for (let c = 0; c < next.length; c++) {
         const t = next[c]!;
-        if (t < best) {
-          second = best;
-          best = t;
+        if (t < (k < 0 ? Infinity : next[k]!)) {
+          k2 = k;
           k = c;
-        } else if (t < second) second = t;
+        } else if (t < (k2 < 0 ? Infinity : next[k2]!)) k2 = c;
       }
-      if (k < 0 || best > limit) break;
-      if (second > limit) second = limit;
+      if (k < 0 || next[k]! > limit) break;
+      // Math.min, not a conditional: a value that is either the tagged limit or a time is a heap number each.
+      const second = Math.min(k2 < 0 ? Infinity : next[k2]!, limit);
       const q = qs[k]!;
       const cpu = cpus[k]!;
       // Locals: the handlers below are calls, after which V8 would reload every field through q.
-      const { ts: T, kind: K, tid: D, a: A, b: B, s1: S1, s2: S2 } = q.rows.cols;
-      const n = q.n;
+      const { ts: T, kind: K, tid: D, a: A, b: B, s1: S1, s2: S2 } = cols[k]!;
+      const n = ns[k]!;
       let i = q.head;
+      // Each handler is given (T, i), not the time: V8 boxed a time used by any branch at the top of the loop,
+      // a heap number per event (measured), so a branch that needs it as a value reads it itself.
       for (; i < n && T[i]! <= second; i++) {
-        const ts = T[i]!;
         switch (K[i]) {
           case PRINT_BEGIN:
-            slices.begin(ts, D[i]!, A[i]!, S1[i]!);
-            this.atracePid(ts, D[i]!, A[i]!);
+            slices.beginAt(T, i, D[i]!, A[i]!, S1[i]!);
+            this.atracePid(T, i, D[i]!, A[i]!);
             break;
           case PRINT_END:
-            slices.end(ts, D[i]!);
+            slices.endAt(T, i, D[i]!);
             break;
           case PRINT_OTHER:
-            slices.marker(ts, D[i]!, this.strings.get(S1[i]!));
+            slices.marker(T[i]!, D[i]!, this.strings.get(S1[i]!));
             break;
           case SWITCH: {
             // compact_sched does not record prev_pid: it is whoever this CPU switched to last.
             const prev = D[i] === -1 ? q.running : D[i]!;
-            this.seen(ts, prev, S1[i]!);
-            this.seen(ts, B[i]!, S2[i]!);
-            states.switch(ts, cpu, prev, A[i]!, B[i]!);
+            this.seen(T, i, prev, S1[i]!);
+            this.seen(T, i, B[i]!, S2[i]!);
+            states.switchAt(T, i, cpu, prev, A[i]!, B[i]!);
             q.running = B[i]!;
             break;
           }
           case WAKING:
-            this.seen(ts, D[i]!, S1[i]!);
-            states.waking(ts, D[i]!);
+            this.seen(T, i, D[i]!, S1[i]!);
+            states.wakingAt(T, i, D[i]!);
             break;
           case NEWTASK: {
             const comm = S1[i]! < 0 ? "" : this.strings.get(S1[i]!);
             this.forget(B[i]!);
-            this.tracker.log({ ts, k: "newtask", src: D[i]!, tid: B[i]!, comm, flags: A[i]! });
+            this.tracker.log({ ts: T[i]!, k: "newtask", src: D[i]!, tid: B[i]!, comm, flags: A[i]! });
             break;
           }
           case RENAME:
-            this.tracker.log({ ts, k: "rename", tid: D[i]!, comm: this.strings.get(S1[i]!) });
+            this.tracker.log({ ts: T[i]!, k: "rename", tid: D[i]!, comm: this.strings.get(S1[i]!) });
             break;
           default:
             this.forget(D[i]!);
-            this.tracker.log({ ts, k: "free", tid: D[i]! });
+            this.tracker.log({ ts: T[i]!, k: "free", tid: D[i]! });
         }
       }
       q.head = i;
       next[k] = i < n ? T[i]! : Infinity;
     }
-    if (limit > this.replayed) this.replayed = limit;
-    for (const q of qs) q.compact();
   }
 }
 

@@ -4,14 +4,34 @@
 
 export type TypedColumn = Float64Array | Int32Array | Uint8Array;
 
+/** How much of the trace has been read (0..1; 0 when unknown, e.g. streamed input), shared by the builders. */
+export class ReadProgress {
+  done = 0;
+}
+
+/** The room to grow to from `capacity` rows: twice that, or, once 1 % of a trace of known size is read, room for
+ * the whole trace at the rate so far (plus 15 %): a builder of millions of rows is then copied once or twice
+ * rather than at every doubling, and fresh pages are what a big import spends most on (docs/perfetto.md). Rooms
+ * never touched are never paged in. */
+export function nextCapacity(capacity: number, progress: ReadProgress | null): number {
+  const twice = capacity * 2;
+  const done = progress ? progress.done : 0;
+  if (!(done >= 0.01 && done < 1)) return twice;
+  const whole = Math.ceil((capacity / done) * 1.15);
+  return whole > twice ? whole : twice;
+}
+
 export class GrowableColumns<C extends { [K in keyof C]: TypedColumn }> {
   /** rows in use, at the front of every column */
   n = 0;
   private capacity: number;
   private readonly keys: readonly (keyof C)[];
 
-  /** `cols` holds each column's first array, all of one length. */
-  constructor(readonly cols: C) {
+  /** `cols` holds each column's first array, all of one length; `progress` sizes growth by the trace read. */
+  constructor(
+    readonly cols: C,
+    private readonly progress: ReadProgress | null = null,
+  ) {
     this.keys = Object.keys(cols) as (keyof C)[];
     this.capacity = cols[this.keys[0]!]!.length;
   }
@@ -25,7 +45,7 @@ export class GrowableColumns<C extends { [K in keyof C]: TypedColumn }> {
   /** Room for `size` rows at least (twice the present room when that is more), the rows so far kept. */
   reserve(size: number): void {
     if (size <= this.capacity) return;
-    const to = Math.max(this.capacity * 2, size);
+    const to = Math.max(nextCapacity(this.capacity, this.progress), size);
     for (const k of this.keys) this.cols[k] = widened(this.cols[k], to);
     this.capacity = to;
   }

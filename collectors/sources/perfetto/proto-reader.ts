@@ -262,6 +262,70 @@ export class ProtoReader {
   }
 }
 
+/** A reusable column of varints read from packed fields: `values[0, n)`. */
+export class VarintColumn {
+  values = new Float64Array(64);
+  n = 0;
+
+  push(v: number): void {
+    if (this.n === this.values.length) {
+      const next = new Float64Array(this.n * 2);
+      next.set(this.values);
+      this.values = next;
+    }
+    this.values[this.n++] = v;
+  }
+}
+
+/** Appends a packed repeated varint field (or one unpacked element) of `r` to `out`: what packedVarints does, into
+ * a typed column (room for one value per byte reserved first, so the loop only decodes). */
+export function packedInto(r: ProtoReader, wireType: number, out: VarintColumn, signed: boolean): void {
+  if (wireType === WIRE_VARINT) {
+    out.push(signed ? r.int64() : r.varint());
+    return;
+  }
+  if (wireType !== WIRE_LEN) r.fail(`expected a packed varint field, got wire type ${wireType}`);
+  const start = r.len();
+  const end = r.pos;
+  if (out.n + (end - start) > out.values.length) {
+    const next = new Float64Array(Math.max(out.values.length * 2, out.n + (end - start)));
+    next.set(out.values.subarray(0, out.n));
+    out.values = next;
+  }
+  const values = out.values;
+  let n = out.n;
+  const b = r.buf;
+  let p = start;
+  while (p < end) {
+    let byte = b[p++]!;
+    if (byte < 0x80) {
+      values[n++] = byte;
+      continue;
+    }
+    let v = byte & 0x7f;
+    let shift = 7;
+    do {
+      byte = b[p++]!;
+      v |= (byte & 0x7f) << shift;
+      shift += 7;
+    } while (byte >= 0x80 && shift < 28 && p < end);
+    if (byte < 0x80) {
+      values[n++] = v >>> 0;
+      continue;
+    }
+    // 5 bytes or more (timestamps, negative int64s): through the reader, bounded by this field's end.
+    // (A throw abandons the packet, so r's bounds need no restoring then.)
+    const saved = r.end;
+    r.pos = p - shift / 7;
+    r.end = end;
+    values[n++] = signed ? r.int64() : r.varint();
+    p = r.pos;
+    r.pos = end;
+    r.end = saved;
+  }
+  out.n = n;
+}
+
 /** UTF-8 text; short ASCII strings (comm, slice names) without TextDecoder's call cost. */
 export function decodeUtf8(buf: Uint8Array, start: number, end: number): string {
   if (end - start <= 64) {

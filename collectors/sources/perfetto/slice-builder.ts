@@ -1,24 +1,27 @@
 // Slices in growable typed columns (a system trace holds millions): strings as ids into the decoder's
 // StringTable, NaN for a null dur/pid/tid, -1 for a null category or track.
-import { GrowableColumns } from "./growable-columns";
+import { GrowableColumns, type ReadProgress } from "./growable-columns";
 import type { SliceArrays, SliceColumns } from "./rows";
 
 export class SliceBuilder {
   readonly rows: GrowableColumns<SliceArrays>;
 
-  constructor() {
+  constructor(progress: ReadProgress | null = null) {
     const f64 = () => new Float64Array(1024);
     const i32 = () => new Int32Array(1024);
-    this.rows = new GrowableColumns<SliceArrays>({
-      ts: f64(),
-      dur: f64(),
-      pid: f64(),
-      tid: f64(),
-      depth: i32(),
-      name: i32(),
-      category: i32(),
-      track: i32(),
-    });
+    this.rows = new GrowableColumns<SliceArrays>(
+      {
+        ts: f64(),
+        dur: f64(),
+        pid: f64(),
+        tid: f64(),
+        depth: i32(),
+        name: i32(),
+        category: i32(),
+        track: i32(),
+      },
+      progress,
+    );
   }
 
   /** A new row; returns its index (dur can be set later with end()). */

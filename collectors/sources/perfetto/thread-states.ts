@@ -1,7 +1,7 @@
 // Scheduler intervals per thread from sched_switch and sched_waking (Perfetto ftrace/sched.proto, plain and
 // compact_sched): running from switch-in to switch-out, then the prev_state the switch reports, runnable from a
 // waking to the next switch-in. A system trace holds millions of intervals, so they are kept in typed columns.
-import { widened } from "./growable-columns";
+import { nextCapacity, widened, type ReadProgress } from "./growable-columns";
 import { THREAD_STATE_NAMES, type ThreadStateColumns, type ThreadStateName } from "./rows";
 
 const RUNNING = THREAD_STATE_NAMES.indexOf("running");
@@ -30,6 +30,7 @@ function stateCode(prevState: number): number {
 }
 
 export class ThreadStates {
+  constructor(private readonly progress: ReadProgress | null = null) {}
   private ts = new Float64Array(1024);
   private dur = new Float64Array(1024);
   private tid = new Int32Array(1024);
@@ -39,19 +40,16 @@ export class ThreadStates {
   /** open interval's row + 1 per tid (0: none); tids beyond the array (pid_max is 32768 on most devices) in a Map */
   private openSmall = new Int32Array(65536);
   private openLarge = new Map<number, number>();
-  switch(ts: number, cpu: number, prevTid: number, prevState: number, nextTid: number): void {
+  /** A switch at times[i]: the time is read here rather than passed, as a double argument to a call V8 does not
+   * inline is a heap number allocated per event (the replay loop's calls are not inlined). */
+  switchAt(times: Float64Array, i: number, cpu: number, prevTid: number, prevState: number, nextTid: number) {
     // tid 0 is the idle task (swapper), one per CPU: not a thread anyone waits on.
-    if (prevTid !== 0) {
-      this.close(prevTid, ts);
-      this.start(ts, prevTid, stateCode(prevState), -1);
-    }
-    if (nextTid !== 0) {
-      this.close(nextTid, ts);
-      this.start(ts, nextTid, RUNNING, cpu);
-    }
+    if (prevTid !== 0) this.enter(times, i, prevTid, stateCode(prevState), -1);
+    if (nextTid !== 0) this.enter(times, i, nextTid, RUNNING, cpu);
   }
 
-  waking(ts: number, tid: number): void {
+  /** A waking at times[i] (read here, as switchAt's). */
+  wakingAt(times: Float64Array, i: number, tid: number): void {
     if (tid === 0) return;
     const cur = this.openRow(tid);
     // A waking of a thread already running or runnable changes nothing (kernel try_to_wake_up returns early).
@@ -59,8 +57,7 @@ export class ThreadStates {
       const s = this.state[cur]!;
       if (s === RUNNING || s === RUNNABLE || s === PREEMPTED) return;
     }
-    this.close(tid, ts);
-    this.start(ts, tid, RUNNABLE, -1);
+    this.enter(times, i, tid, RUNNABLE, -1);
   }
 
   private openRow(tid: number): number {
@@ -73,14 +70,11 @@ export class ThreadStates {
     else this.openLarge.set(tid, row);
   }
 
-  private close(tid: number, ts: number) {
-    const row = this.openRow(tid);
-    if (row < 0) return;
-    this.dur[row] = ts - this.ts[row]!;
-    this.setOpen(tid, -1);
-  }
-
-  private start(ts: number, tid: number, state: number, cpu: number) {
+  // Ends tid's open interval at times[at] and opens one in `state` there (the time read here, as switchAt's).
+  private enter(times: Float64Array, at: number, tid: number, state: number, cpu: number) {
+    const ts = times[at]!;
+    const open = this.openRow(tid);
+    if (open >= 0) this.dur[open] = ts - this.ts[open]!;
     if (this.n === this.ts.length) this.grow();
     const i = this.n++;
     this.ts[i] = ts;
@@ -91,10 +85,10 @@ export class ThreadStates {
     this.setOpen(tid, i);
   }
 
-  // Its own fields rather than a GrowableColumns: start() is the decoder's hottest write, and reading each column
+  // Its own fields rather than a GrowableColumns: enter() is the decoder's hottest write, and reading each column
   // through a member object made it 15 % slower on its own.
   private grow() {
-    const size = this.ts.length * 2;
+    const size = nextCapacity(this.ts.length, this.progress);
     this.ts = widened(this.ts, size);
     this.dur = widened(this.dur, size);
     this.tid = widened(this.tid, size);

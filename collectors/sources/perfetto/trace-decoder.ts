@@ -23,6 +23,8 @@ export interface PerfettoDecodeOptions {
   inflate?: (bytes: Uint8Array) => Uint8Array;
   /** ftrace events queued before a replay pass (default 65536; tests vary it) */
   replayBatch?: number;
+  /** the trace's size in bytes when known (decodePerfetto of one buffer): the row builders grow by it */
+  totalBytes?: number;
 }
 
 export interface PerfettoDecode {
@@ -149,6 +151,8 @@ export class PerfettoDecoder {
 
   private packet(buf: Uint8Array, start: number, end: number, offset: number, outer: number | null) {
     this.packets++;
+    const total = this.options.totalBytes;
+    if (total && outer === null) this.ftrace.progress.done = offset / total;
     try {
       this.read(this.packetReader.reset(buf, start, end, offset - start), offset);
     } catch (e) {
@@ -415,7 +419,11 @@ export function decodePerfetto(
   input: Uint8Array | Iterable<Uint8Array>,
   options: PerfettoDecodeOptions = {},
 ): PerfettoDecode {
-  const d = new PerfettoDecoder(options);
+  const d = new PerfettoDecoder(
+    input instanceof Uint8Array && options.totalBytes === undefined
+      ? { ...options, totalBytes: input.length }
+      : options,
+  );
   if (input instanceof Uint8Array) d.push(input);
   else for (const chunk of input) d.push(chunk);
   return d.end();
