@@ -9,6 +9,16 @@ export const notebookStyles = css`
     margin: 0 0 10px;
     border-left: 3px solid transparent;
     padding-left: 10px;
+    /* a re-rendered cell lays out on its own: what changes inside it moves nothing outside but by its height
+       (not content-visibility: it empties innerText, so copying and reading off-screen cells, too) */
+    contain: layout style;
+  }
+  /* an input stays in view while the section it drives is (sticky-inputs-controller.ts stacks them) */
+  .block.cell.input {
+    position: sticky;
+    top: 0;
+    z-index: 1;
+    background: var(--jb-panel, #fff);
   }
   .block.focused {
     border-left-color: var(--jb-accent, #3b5bdb);
