@@ -1,15 +1,32 @@
 // What every <jb-code-editor> shares: one IntersectionObserver that says when an editor comes near the viewport
-// (its CodeMirror view is made then), and one document "selectionchange" listener for all views. CodeMirror adds
+// (its CodeMirror view is made then, one per task), and one document "selectionchange" listener for all views. CodeMirror adds
 // one per view (@codemirror/view DOMObserver.addWindowListeners) and each reads the selection on every change,
 // though it only acts for the view whose content has focus (DOMObserver.onSelectionChange): the shared listener
 // hands the event to that view alone.
 import type { EditorView } from "@codemirror/view";
+import { nextTask } from "../notebook/next-task";
 
 /** How far outside the viewport an editor is made, so scrolling finds it ready. */
 const MARGIN = "400px 0px";
 
 let observer: IntersectionObserver | undefined;
 const waiting = new Map<Element, () => void>();
+/** editors come into view, made one per task: a scroll that reveals ten does not make them in one long task */
+const ready: Element[] = [];
+let draining = false;
+
+async function drain() {
+  if (draining) return;
+  draining = true;
+  while (ready.length) {
+    await nextTask();
+    const el = ready.shift()!;
+    const call = waiting.get(el);
+    waiting.delete(el);
+    call?.();
+  }
+  draining = false;
+}
 
 /** Calls `visible` once, when `el` first comes within MARGIN of the viewport; returns a function to stop. */
 export function watchVisible(el: Element, visible: () => void): () => void {
@@ -22,11 +39,10 @@ export function watchVisible(el: Element, visible: () => void): () => void {
     (entries) => {
       for (const e of entries) {
         if (!e.isIntersecting) continue;
-        const call = waiting.get(e.target);
-        waiting.delete(e.target);
         observer!.unobserve(e.target);
-        call?.();
+        ready.push(e.target);
       }
+      void drain();
     },
     { rootMargin: MARGIN },
   );

@@ -65,6 +65,7 @@ import { md } from "./markdown-value";
 import { plot } from "../../charts/plot-spec";
 import { analyzeNotebook, type CellAnalysis } from "./references";
 import { queryRetryingCollateral } from "./query-retry";
+import { nextTask } from "./next-task";
 import { runtimeSchedule, variableVersion } from "./runtime-schedule";
 import { sqlTag } from "./sql-template";
 import { timeline, type TimelineOptions } from "./timeline-view";
@@ -99,18 +100,6 @@ export interface NotebookRuntimeOptions {
    * front matter `cell_budget_ms` overrides it. Default: 10 s in a browser (a page nothing can terminate);
    * Infinity elsewhere, where code is not instrumented (the Node runner terminates its worker instead) */
   cellBudgetMs?: number;
-}
-
-/** A macrotask later, without setTimeout's 4 ms clamp on nested timers. */
-function nextTask(): Promise<void> {
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
 }
 
 /** Thrown by a run whose variable was recomputed while it waited: the runtime ignores a stale run's outcome. */
