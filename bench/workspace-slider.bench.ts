@@ -5,8 +5,7 @@
 // mouse's). Measured per drag: the longest
 // main-thread task from the press to the last value's chart drawn (PerformanceObserver "longtask", which only
 // reports tasks over 50 ms: 0 means none), the time from the last move's event to that chart (the runtime settled
-// with the input's final value, then two animation frames: the page renders on the first, paints before the
-// second), and the same time for a typed change (the number box beside the slider) to give the drag's ratio.
+// with the input's final value, two animation frames, every output's update complete, one more frame to paint), and the same time for a typed change (the number box beside the slider) to give the drag's ratio.
 // BENCH_BEFORE_DIST=<a build of other code> measures it in the same run, drags alternating, for a before/after.
 import { execFileSync } from "node:child_process";
 import { loadavg } from "node:os";
@@ -105,8 +104,17 @@ async function drawn(page: Page, name: string, since: "move" | "typed"): Promise
         // Inline, not a named helper: tsx would wrap a named function in a __name() the page lacks.
         await new Promise((r) => requestAnimationFrame(r));
         await new Promise((r) => requestAnimationFrame(r));
-        if ((await nb.runtime.value(name)) === d.target) break;
-        if (performance.now() - t0 > 120_000) throw new Error(`${name} never became ${String(d.target)}`);
+        if ((await nb.runtime.value(name)) !== d.target) {
+          if (performance.now() - t0 > 120_000) throw new Error(`${name} never became ${String(d.target)}`);
+          continue;
+        }
+        // every output drawn (an output redraws in a task of its own), then painted
+        const outputs = (nb as unknown as HTMLElement).shadowRoot!.querySelectorAll("jb-output");
+        await Promise.all(
+          [...outputs].map((o) => (o as unknown as { updateComplete: Promise<unknown> }).updateComplete),
+        );
+        await new Promise((r) => requestAnimationFrame(r));
+        break;
       }
       const ms = performance.now() - t0;
       await new Promise((r) => setTimeout(r, 150)); // long tasks are reported asynchronously
