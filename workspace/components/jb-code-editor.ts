@@ -19,7 +19,7 @@ export type EditorLanguage = "sql" | "ts" | "markdown";
 export class JbCodeEditor extends LitElement {
   static override properties = {
     code: { attribute: false },
-    language: {},
+    language: { reflect: true },
     schema: { attribute: false },
   };
   declare code: string;
@@ -51,13 +51,16 @@ export class JbCodeEditor extends LitElement {
     .cm-editor.cm-focused {
       outline: 2px solid #a5b4fc;
     }
-    /* the text before its editor is made: CodeMirror's line height and padding, so nothing moves when it is */
+    /* the text before its editor is made, in CodeMirror's lines (13 px, 1.4) and padding: making it moves nothing */
     pre.lazy {
       margin: 0;
       padding: 4px 2px 4px 36px;
       font: 13px/1.4 monospace;
+      white-space: pre;
+      overflow-x: auto;
+    }
+    :host([language="markdown"]) pre.lazy {
       white-space: pre-wrap;
-      min-height: 18px;
     }
   `;
 
@@ -198,7 +201,11 @@ export class JbCodeEditor extends LitElement {
   }
 
   override render() {
-    return html`${this.mount}${this.view ? nothing : html`<pre class="lazy">${this.code}</pre>`}`;
+    if (this.view) return html`${this.mount}`;
+    // CodeMirror shows a line after a final newline (and one for no text); a <pre> shows neither
+    const text = this.code === "" || this.code.endsWith("\n") ? `${this.code} ` : this.code;
+    return html`${this.mount}
+      <pre class="lazy">${text}</pre>`;
   }
 }
 customElements.define("jb-code-editor", JbCodeEditor);

@@ -9,9 +9,6 @@ export const notebookStyles = css`
     margin: 0 0 10px;
     border-left: 3px solid transparent;
     padding-left: 10px;
-    /* a re-rendered cell lays out on its own: what changes inside it moves nothing outside but by its height
-       (not content-visibility: it empties innerText, so copying and reading off-screen cells, too) */
-    contain: layout style;
   }
   /* an input stays in view while the section it drives is (sticky-inputs-controller.ts stacks them) */
   .block.cell.input {
