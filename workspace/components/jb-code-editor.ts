@@ -197,15 +197,16 @@ export class JbCodeEditor extends LitElement {
 
   override focus() {
     this.materialize();
-    this.view?.focus();
+    // A new cell's editor is focused before its first render has put the view in the page: focus it once there.
+    if (this.mount.isConnected) this.view?.focus();
+    else void this.updateComplete.then(() => this.view?.focus());
   }
 
   override render() {
-    if (this.view) return html`${this.mount}`;
-    // CodeMirror shows a line after a final newline (and one for no text); a <pre> shows neither
+    // CodeMirror shows a line after a final newline (and one for no text); a <pre> shows neither. One template
+    // either way: another would take the editor out of the page and back, and its focus with it.
     const text = this.code === "" || this.code.endsWith("\n") ? `${this.code} ` : this.code;
-    return html`${this.mount}
-      <pre class="lazy">${text}</pre>`;
+    return html`${this.mount}${this.view ? nothing : html`<pre class="lazy">${text}</pre>`}`;
   }
 }
 customElements.define("jb-code-editor", JbCodeEditor);
