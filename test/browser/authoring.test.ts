@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { servedWorkspace } from "../support/served-workspace";
-import { notebookSettled, openWorkspace } from "../support/workspace-page";
+import { notebookSettled, openEditor, openWorkspace } from "../support/workspace-page";
 
 const OVERVIEW = readFileSync(
   join(import.meta.dirname, "../../notebooks/examples/frames-overview.md"),
@@ -48,7 +48,7 @@ describe("authoring in Chromium", () => {
   it("Alt+Backspace in an editor deletes a word, never the cell", async () => {
     const { page, errors } = await overview();
     const before = await cellOrder(page);
-    const editor = cell(page, "jank_by_second").locator("jb-code-editor .cm-content");
+    const editor = await openEditor(cell(page, "jank_by_second"));
     await editor.click();
     await page.keyboard.press("Control+End");
     await page.keyboard.type(" -- alpha beta");
@@ -64,7 +64,7 @@ describe("authoring in Chromium", () => {
   it("Alt+↑ in an editor moves the line, not the cell", async () => {
     const { page } = await overview();
     const before = await cellOrder(page);
-    const editor = cell(page, "jank_by_second").locator("jb-code-editor .cm-content");
+    const editor = await openEditor(cell(page, "jank_by_second"));
     await editor.click();
     await page.keyboard.press("Control+End"); // the empty line after the source's final newline
     await page.keyboard.press("ArrowUp"); // GROUP BY ... ORDER BY run_id, second
@@ -198,7 +198,7 @@ describe("authoring in Chromium", () => {
     const c = cell(page, "jank_by_second");
     const badge = c.locator(".draft");
     expect(await badge.count()).toBe(0);
-    await c.locator("jb-code-editor .cm-content").click();
+    await (await openEditor(c)).click();
     await page.keyboard.press("Control+End");
     await page.keyboard.type(" ");
     await expect.poll(() => badge.count()).toBe(1);
@@ -244,8 +244,8 @@ describe("authoring in Chromium", () => {
     const following = (k: number) =>
       anchor
         .locator(`xpath=following-sibling::div[contains(@class,'cell')][${k}]`)
-        .locator(".cm-content")
-        .textContent();
+        .locator("jb-code-editor")
+        .evaluate((e) => (e as unknown as { value: string }).value);
     expect(await following(1)).toContain("const outlierFactor2 = view(");
     expect(await following(2)).toContain("SELECT run_id, avg(duration) / 1e6 AS mean_ms FROM frames");
     expect(await following(3)).toContain("{outlierFactor: outlierFactor2}");

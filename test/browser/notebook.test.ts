@@ -3,7 +3,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { servedWorkspace } from "../support/served-workspace";
-import { notebookSettled } from "../support/workspace-page";
+import { cellCode, notebookSettled, openEditor } from "../support/workspace-page";
 
 describe("notebook workspace in Chromium", () => {
   const served = servedWorkspace();
@@ -44,9 +44,7 @@ describe("notebook workspace in Chromium", () => {
     const svgBefore = await plotCell.locator("jb-output svg").last().innerHTML();
     await plotCell.locator("jb-plot-form select[name=y]").selectOption("intended_vsync");
     await expect.poll(() => plotCell.locator("jb-output svg").last().innerHTML()).not.toBe(svgBefore);
-    await expect
-      .poll(() => plotCell.locator("jb-code-editor .cm-content").textContent())
-      .toContain('y: "intended_vsync"');
+    await expect.poll(() => cellCode(plotCell)).toContain('y: "intended_vsync"');
     expect(await plotCell.locator("jb-plot-form select[name=y]").inputValue()).toBe("intended_vsync");
     expect(errors).toEqual([]);
     await page.context().close();
@@ -101,14 +99,12 @@ describe("notebook workspace in Chromium", () => {
   it("recovers an edit typed but not saved after a reload", async () => {
     const { page } = await openNotebook("?notebook=frames-overview");
     const sqlCell = cell(page, "jank_by_second");
-    await sqlCell.locator("jb-code-editor .cm-content").click();
+    await (await openEditor(sqlCell)).click();
     await page.keyboard.press("Control+End");
     await page.keyboard.type("\n-- typed before the crash");
     await page.reload();
     await page.locator("jb-notebook .block.cell").first().waitFor({ timeout: 120_000 });
-    await expect
-      .poll(() => cell(page, "jank_by_second").locator("jb-code-editor .cm-content").textContent())
-      .toContain("-- typed before the crash");
+    await expect.poll(() => cellCode(cell(page, "jank_by_second"))).toContain("-- typed before the crash");
     expect(await page.locator("jb-app").locator(".recovered").innerText()).toMatch(/Recovered unsaved edits/);
     await page.context().close();
   });

@@ -3,7 +3,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { servedWorkspace } from "../support/served-workspace";
-import { notebookSettled, openWorkspace } from "../support/workspace-page";
+import { cellCode, notebookSettled, openWorkspace } from "../support/workspace-page";
 
 describe("a paper chart's plot form in Chromium", () => {
   const served = servedWorkspace();
@@ -13,7 +13,7 @@ describe("a paper chart's plot form in Chromium", () => {
       .filter({ has: page.locator("jb-plot-form") });
   const marks = (page: Page, kind: string) =>
     chartCell(page).locator(`jb-output svg g[aria-label='${kind}'] > *`);
-  const code = (page: Page) => chartCell(page).locator("jb-code-editor .cm-content").textContent();
+  const code = (page: Page) => cellCode(chartCell(page));
 
   it("edits the anomaly bars' mark and fill; the code holds the edit and a reload recovers it", async () => {
     const { page, errors } = await openWorkspace(

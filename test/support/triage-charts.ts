@@ -43,6 +43,21 @@ async function charts(page: Page): Promise<Chart[]> {
   return out;
 }
 
+/** Scrolls the chart's top just below the toolbar and the input cells that stick over it (their section's). */
+async function belowStuckInputs(root: Locator) {
+  await root.evaluate((el) => {
+    el.scrollIntoView({ block: "start" });
+    const nb = document.querySelector("jb-app")!.shadowRoot!.querySelector("jb-notebook")!.shadowRoot!;
+    const top = el.getBoundingClientRect().top;
+    // stuck: a sticky element sits exactly at its `top`
+    const stuck = [...nb.querySelectorAll(".toolbar, .block.cell.input")]
+      .filter((e) => Math.abs(e.getBoundingClientRect().top - parseFloat(getComputedStyle(e).top)) < 1)
+      .map((e) => e.getBoundingClientRect());
+    const cover = Math.max(top, ...stuck.map((r) => r.bottom));
+    scrollBy(0, Math.round(top - cover));
+  });
+}
+
 /** The test of triage's charts at each of `widths`, in one Chromium. */
 export function describeTriageCharts(widths: readonly number[]): void {
   describe("the triage notebook's charts in Chromium", () => {
@@ -71,7 +86,8 @@ export function describeTriageCharts(widths: readonly number[]): void {
           for (const p of await textProblems(chart.root))
             problems.push(`${chart.name}: "${p.text}" ${p.problem}`);
           const file = `${chart.name}-${width}.png`;
-          const shot = await chart.root.screenshot({ animations: "disabled" });
+          await belowStuckInputs(chart.root);
+        const shot = await chart.root.screenshot({ animations: "disabled" });
           if (update) {
             writeFileSync(`${GOLDEN}/${file}`, shot);
             continue;

@@ -51,3 +51,14 @@ export function notebookSnapshot(page: Page): Promise<NotebookSnapshot> {
     return nb.snapshot();
   });
 }
+
+/** A cell's code as its editor holds it (the editor is made only once the code is opened or scrolled near). */
+export function cellCode(cell: Locator): Promise<string> {
+  return cell.locator("jb-code-editor").evaluate((e) => (e as unknown as { value: string }).value);
+}
+
+/** The CodeMirror content of a cell's open code, scrolled into view so that its editor is made. */
+export async function openEditor(cell: Locator): Promise<Locator> {
+  await cell.locator("jb-code-editor").scrollIntoViewIfNeeded();
+  return cell.locator("jb-code-editor .cm-content");
+}

@@ -15,7 +15,8 @@ export class HeadingsController implements ReactiveController {
     const found = [...this.host.renderRoot.querySelectorAll<HTMLElement>(".prose :is(h1, h2, h3)")];
     const ids = headingIds(found.map((h) => h.textContent ?? ""));
     const headings: TocHeading[] = found.map((h, i) => {
-      h.id = ids[i]!;
+      // only when it differs: a notebook re-render must not touch prose it did not change
+      if (h.id !== ids[i]) h.id = ids[i]!;
       return { id: ids[i]!, text: (h.textContent ?? "").trim(), level: Number(h.tagName[1]) };
     });
     const key = JSON.stringify(headings);

@@ -10,6 +10,13 @@ export const notebookStyles = css`
     border-left: 3px solid transparent;
     padding-left: 10px;
   }
+  /* an input stays in view while the section it drives is (sticky-inputs-controller.ts stacks them) */
+  .block.cell.input {
+    position: sticky;
+    top: 0;
+    z-index: 1;
+    background: var(--jb-panel, #fff);
+  }
   .block.focused {
     border-left-color: var(--jb-accent, #3b5bdb);
   }

@@ -4,6 +4,7 @@
 // cell shortcuts act on the focused cell frame only, never inside an editor (jb-shortcuts.ts lists them, `?`
 // shows them); every change to the notebook's structure is undoable (Ctrl/Cmd+Z outside an editor, or the toast).
 import { LitElement, html, nothing } from "lit";
+import { guard } from "lit/directives/guard.js";
 import type { SqlEngine } from "../db/engine";
 import { cells as cellsOf, removeCell, type Cell, type CellKind } from "../notebook/format";
 import { freshName, insertCells, insertProse, replaceProse } from "../notebook/notebook-edits";
@@ -20,7 +21,8 @@ import type { InsertKind } from "./jb-insert-bar";
 import "./jb-insert-bar";
 import { notebookStyles } from "./jb-notebook-styles";
 import { toastStyles } from "./toast-styles";
-import { cellBlock, notebookToolbar, proseBlock, type NotebookBlockHost } from "./notebook-blocks";
+import { cellBlock, notebookToolbar, proseBlock, sections, type NotebookBlockHost } from "./notebook-blocks";
+import { StickyInputsController } from "./sticky-inputs-controller";
 import { HeadingsController } from "./headings-controller";
 import { NotebookDocumentController } from "./notebook-document-controller";
 import { NotebookKeysController, type NotebookKeyActions } from "./notebook-keys";
@@ -71,6 +73,7 @@ export class JbNotebook extends LitElement implements NotebookBlockHost, Noteboo
     this.shortcutsOpen = false;
     new NotebookKeysController(this);
     new HeadingsController(this);
+    new StickyInputsController(this);
   }
 
   static override styles = [toastStyles, notebookStyles];
@@ -267,8 +270,28 @@ export class JbNotebook extends LitElement implements NotebookBlockHost, Noteboo
     const states = new Map(rt.states().map((s) => [s.id, s]));
     const hasCells = nb.blocks.some((b) => b.type === "cell");
     return html`${notebookToolbar(this, new Set(this.tables.tables.map((t) => t.name)))}
-      ${nb.blocks.map((b, i) =>
-        b.type === "prose" ? proseBlock(this, b, i) : cellBlock(this, b, i, states.get(b.id)),
+      ${sections(nb.blocks).map(
+        ([from, to]) =>
+          html`<section class="nb-section">
+            ${nb.blocks.slice(from, to).map((b, k) => {
+              const i = from + k;
+              // Each block is rendered again only when something it shows changed: moving a slider re-renders
+              // the cells that depend on it, not the other seventy.
+              return b.type === "prose"
+                ? guard([b, i, i === this.focusIndex, i === this.editingProse], () => proseBlock(this, b, i))
+                : guard(
+                    [
+                      b,
+                      i,
+                      i === this.focusIndex,
+                      this.draftOf(b),
+                      b.kind === "sql" ? this.schema : undefined,
+                      this.runner.version(b.id),
+                    ],
+                    () => cellBlock(this, b, i, states.get(b.id)),
+                  );
+            })}
+          </section>`,
       )}
       ${hasCells ? nothing : html`<jb-insert-bar @insert=${(e: HTMLElementEventMap["insert"]) => this.onInsert(nb.blocks.length - 1, e.detail)}></jb-insert-bar>`}
       <jb-shortcuts .open=${this.shortcutsOpen} @close=${() => (this.shortcutsOpen = false)}></jb-shortcuts>

@@ -8,6 +8,7 @@ import { classifyDisplay } from "../notebook/display-kind";
 import { brushInterval, plotSpecToOptions, type BrushX, type PlotSpec } from "../../charts/plot-spec";
 import { sanitize } from "../publish/browser-sanitize";
 import { renderMarkdown } from "../notebook/markdown-render";
+import { nextTask } from "../notebook/next-task";
 import "./jb-plot-form";
 import "./jb-timeline";
 import "./jb-table";
@@ -125,6 +126,9 @@ export class JbOutput extends LitElement {
 
   private observer: ResizeObserver | undefined;
   private drawnWidth = 0;
+  /** The host's width as the ResizeObserver last saw it (after a layout): a redraw reads this, not the live width,
+   * which would force a layout of the page in the middle of a slider's redraws. */
+  private knownWidth = 0;
   /** The width the chart column beside the plot form had when last measured (the form's own width varies). */
   private besideWidth: number | undefined;
   private drawnBeside = 0;
@@ -137,6 +141,7 @@ export class JbOutput extends LitElement {
     // Charts take their container's width (re-drawn when it changes by more than RESIZE_SLACK) so their text stays
     // at Plot's 10 px: the host's width, or beside the plot form the chart column's, whose width the form decides.
     this.observer = new ResizeObserver(() => {
+      this.knownWidth = this.clientWidth;
       const column = this.renderRoot.querySelector(".plot > .chart");
       if (column?.clientWidth) {
         if (Math.abs(column.clientWidth - this.drawnBeside) > RESIZE_SLACK) {
@@ -174,6 +179,13 @@ export class JbOutput extends LitElement {
     if (!this.pressed) this.requestUpdate();
   }
 
+  /** After its first drawing, a new value is drawn in a task of its own: the charts one slider move redraws never
+   * add up to one long task. */
+  protected override async scheduleUpdate(): Promise<void> {
+    if (this.hasUpdated) await nextTask();
+    super.scheduleUpdate();
+  }
+
   override updated() {
     const column = this.renderRoot.querySelector(".plot > .chart");
     if (column) this.observer?.observe(column);
@@ -181,8 +193,8 @@ export class JbOutput extends LitElement {
 
   /** The theme for a chart drawn here: the width it has (beside the plot form, or alone), canvas legends. */
   private theme(beside: boolean, extra: ChartThemeOptions = {}): ChartThemeOptions {
-    this.drawnWidth = this.clientWidth;
-    const host = this.clientWidth || 760;
+    this.drawnWidth = this.knownWidth || this.clientWidth;
+    const host = this.drawnWidth || 760;
     let width = host;
     if (beside) width = this.besideWidth ?? (host >= FORM_BESIDE ? host - FORM_WIDTH : host);
     width = Math.max(240, Math.floor(width));

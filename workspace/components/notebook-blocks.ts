@@ -7,6 +7,7 @@ import type { Block, Cell } from "../notebook/format";
 import { plotTargets, type PlotFields, type PlotTarget } from "../../charts/plot-edit";
 import type { CellState } from "../notebook/runtime";
 import { cellStatusName } from "../notebook/cell-state";
+import { classifyDisplay } from "../notebook/display-kind";
 import { ANALYSES, type PaletteEntry } from "../app/analysis-palette";
 import { renderMarkdown } from "../notebook/markdown-render";
 import { sanitize } from "../publish/browser-sanitize";
@@ -112,12 +113,34 @@ export function proseBlock(host: NotebookBlockHost, b: Block & { type: "prose" }
   </div>`;
 }
 
+/**
+ * The notebook's blocks cut into sections, each starting at a prose block with a level-2 or level-3 heading: an
+ * input cell stays in view while its section is (sticky), so the charts it drives are never far from it.
+ */
+export function sections(blocks: readonly Block[]): [number, number][] {
+  const out: [number, number][] = [];
+  let start = 0;
+  blocks.forEach((b, i) => {
+    if (i > start && b.type === "prose" && /^#{2,3}[ \t]/m.test(b.text)) {
+      out.push([start, i]);
+      start = i;
+    }
+  });
+  if (blocks.length > start) out.push([start, blocks.length]);
+  return out;
+}
+
+/** A cell that shows only inputs (`const tauMs = view(Inputs.range(...))`). */
+export function isInputCell(s: CellState | undefined): boolean {
+  return !!s?.displays.length && s.displays.every((d) => classifyDisplay(d).kind === "input");
+}
+
 export function cellBlock(host: NotebookBlockHost, b: Cell, index: number, s: CellState | undefined) {
   const focused = index === host.focusIndex ? "focused" : "";
   const targets = plotTargets(s?.displays ?? []);
   const draft = host.draftOf(b);
   return html`<div
-      class="block cell ${focused}"
+      class="block cell ${focused} ${isInputCell(s) ? "input" : ""}"
       tabindex="0"
       data-index=${index}
       data-cell=${b.name ?? b.id}

@@ -1,6 +1,7 @@
 // <jb-notebook>'s reactive runtime, as a Lit ReactiveController: one NotebookRuntime per opened text and engine,
-// with the inputs' starting values; one re-render per animation frame however many cells settle in it; disposed
-// when the element leaves the page (its cells stop, its queries are dropped).
+// with the inputs' starting values; one re-render per animation frame however many cells settle in it, in which
+// only the cells whose state changed are rendered again (`version`); disposed when the element leaves the page
+// (its cells stop, its queries are dropped).
 import * as Inputs from "@observablehq/inputs";
 import type { ReactiveController, ReactiveControllerHost } from "lit";
 import type { SqlEngine } from "../db/engine";
@@ -11,6 +12,8 @@ export class NotebookRuntimeController implements ReactiveController {
   /** the runtime of the open notebook */
   rt: NotebookRuntime | undefined;
   private frame = 0;
+  /** per cell id, bumped whenever its state is reported: a cell whose version is unchanged renders nothing new */
+  private readonly versions = new Map<string, number>();
 
   constructor(private readonly host: ReactiveControllerHost) {
     host.addController(this);
@@ -23,7 +26,11 @@ export class NotebookRuntimeController implements ReactiveController {
       engine,
       builtins: { Inputs },
       isGlobal: (name) => name in globalThis,
-      onCell: () => this.schedule(),
+      yieldBetweenCells: true,
+      onCell: (state) => {
+        this.versions.set(state.id, (this.versions.get(state.id) ?? 0) + 1);
+        this.schedule();
+      },
     });
     this.setInputs(inputs);
     this.rt.load(nb);
@@ -37,6 +44,11 @@ export class NotebookRuntimeController implements ReactiveController {
   /** The runs changed: the cells that read tables re-run, so no answer is stale. */
   rerunTables() {
     this.rt?.rerun(readsTables);
+  }
+
+  /** How many times the cell `id`'s state has been reported. */
+  version(id: string): number {
+    return this.versions.get(id) ?? 0;
   }
 
   /** One re-render per animation frame, however many cells settle in it. */

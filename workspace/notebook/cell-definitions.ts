@@ -45,7 +45,8 @@ export interface CellHost {
   interruptEpoch(): number;
   interruptStale(): void;
   /** awaited before a cell's code starts: the headless worker starts cells one macrotask apart, in notebook
-   * order, so the cells above one that never returns run and are reported (runtime option yieldBeforeCells) */
+   * order, so the cells above one that never returns run and are reported (runtime option yieldBeforeCells); the
+   * browser gives each cell a task of its own and drops a superseded run there (yieldBetweenCells) */
   beforeRun?: (slot: Slot) => Promise<void>;
   /** how long a cell's code may run without yielding (cell-budget.ts); Infinity: not instrumented at all */
   budgetMs(): number;

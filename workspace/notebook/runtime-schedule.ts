@@ -40,3 +40,16 @@ export function runtimeSchedule(runtime: Runtime): RuntimeSchedule {
     waiting: rt._dirty.size + rt._updates.size + rt._precomputes.length,
   };
 }
+
+/**
+ * How many computations of `variable` have begun (runtime.js variable_compute: `++variable._version`; a
+ * computation whose version is no longer the variable's is stale, and what it returns or throws is ignored).
+ */
+export function variableVersion(variable: unknown): number {
+  const v = (variable as { _version?: unknown } | null)?._version;
+  if (typeof v !== "number")
+    throw new Error(
+      "@observablehq/runtime's variable internals changed (_version): update workspace/notebook/runtime-schedule.ts",
+    );
+  return v;
+}

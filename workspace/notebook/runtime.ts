@@ -68,7 +68,8 @@ import { md } from "./markdown-value";
 import { plot } from "../../charts/plot-spec";
 import { analyzeNotebook, type CellAnalysis } from "./references";
 import { queryRetryingCollateral } from "./query-retry";
-import { runtimeSchedule } from "./runtime-schedule";
+import { nextTask } from "./next-task";
+import { runtimeSchedule, variableVersion } from "./runtime-schedule";
 import { sqlTag } from "./sql-template";
 import { timeline, type TimelineOptions } from "./timeline-view";
 import { carryInput } from "./input-carry";
@@ -96,10 +97,23 @@ export interface NotebookRuntimeOptions {
   /** start cells one macrotask apart, in notebook order (the headless worker: see CellHost.beforeRun and
    * cell-gate.ts); a function is also awaited before each start */
   yieldBeforeCells?: boolean | (() => Promise<void>);
+  /** start each cell's code in a task of its own, and not at all when its input changed again meanwhile (the
+   * browser: a slider's dependents never add up to one long task, and a superseded value's run is dropped) */
+  yieldBetweenCells?: boolean;
   /** how long a ts cell may run without yielding before its loops are stopped (cell-budget.ts); a notebook's
    * front matter `cell_budget_ms` overrides it. Default: 10 s in a browser (a page nothing can terminate);
    * Infinity elsewhere, where code is not instrumented (the Node runner terminates its worker instead) */
   cellBudgetMs?: number;
+}
+
+/** Thrown by a run whose variable was recomputed while it waited: the runtime ignores a stale run's outcome. */
+const superseded = new Error("superseded by a newer run");
+
+/** Yields a task before a cell's code runs; a run superseded meanwhile stops there. */
+async function skipStale(slot: Slot): Promise<void> {
+  const version = variableVersion(slot.variable);
+  await nextTask();
+  if (variableVersion(slot.variable) !== version) throw superseded;
 }
 
 /** The budget of a browser tab's cells: a frozen page is still better than a cell stopped for being slow. */
@@ -195,7 +209,11 @@ export class NotebookRuntime {
         this.interruptEpoch++;
         void engine?.interrupt();
       },
-      beforeRun: options.yieldBeforeCells ? (slot) => this.gate.wait(this.slots.indexOf(slot)) : undefined,
+      beforeRun: options.yieldBeforeCells
+        ? (slot) => this.gate.wait(this.slots.indexOf(slot))
+        : options.yieldBetweenCells
+          ? skipStale
+          : undefined,
       budgetMs: () => this.budgetMs,
     };
   }

@@ -2,7 +2,7 @@
 // against the real runtime, so an upgrade that changes it fails here, not as a settled() that returns too early.
 import { Runtime } from "@observablehq/runtime";
 import { describe, expect, it } from "vitest";
-import { runtimeSchedule } from "../../../workspace/notebook/runtime-schedule";
+import { runtimeSchedule, variableVersion } from "../../../workspace/notebook/runtime-schedule";
 
 /** Waits out the scheduled pass and what it started. */
 async function pass(rt: Runtime) {
@@ -77,5 +77,47 @@ describe("runtimeSchedule", () => {
 
   it("names the file to update when the internals are gone", () => {
     expect(() => runtimeSchedule({} as Runtime)).toThrow(/internals changed.*runtime-schedule\.ts/);
+  });
+
+  it("variableVersion: a recompute begun while a run waits changes it, and the stale run's throw is ignored", async () => {
+    const { rt, m } = setup();
+    const seen: number[] = [];
+    const errors: unknown[] = [];
+    const a = m.variable().define("a", [], () => 1);
+    let release!: () => void;
+    let waiting!: () => void;
+    const started = new Promise<void>((r) => (waiting = r));
+    const codeRan: number[] = [];
+    const b = m.variable({
+      fulfilled: (v: number) => seen.push(v),
+      rejected: (e: unknown) => errors.push(e),
+    });
+    b.define("b", ["a"], async (x: number) => {
+      // as runtime.ts skipStale does: note the version, wait, stop if it changed
+      const version = variableVersion(b);
+      if (x === 1) {
+        const gate = new Promise<void>((r) => (release = r));
+        waiting();
+        await gate;
+      }
+      if (variableVersion(b) !== version) throw new Error("superseded");
+      codeRan.push(x);
+      return x * 10;
+    });
+    await started;
+    const before = variableVersion(b);
+    a.define("a", [], () => 2);
+    await pass(rt);
+    release();
+    await pass(rt);
+    expect(variableVersion(b)).toBeGreaterThan(before);
+    expect(codeRan).toEqual([2]);
+    expect(seen).toEqual([20]);
+    expect(errors).toEqual([]);
+    rt.dispose();
+  });
+
+  it("variableVersion refuses a variable without the runtime's version", () => {
+    expect(() => variableVersion({})).toThrow(/_version/);
   });
 });
