@@ -87,7 +87,7 @@ export function describeTriageCharts(widths: readonly number[]): void {
             problems.push(`${chart.name}: "${p.text}" ${p.problem}`);
           const file = `${chart.name}-${width}.png`;
           await belowStuckInputs(chart.root);
-        const shot = await chart.root.screenshot({ animations: "disabled" });
+          const shot = await chart.root.screenshot({ animations: "disabled" });
           if (update) {
             writeFileSync(`${GOLDEN}/${file}`, shot);
             continue;
