@@ -56,7 +56,7 @@ describe("frames-overview on two Perfetto traces", () => {
 
   it("janky frames per second from each run's own first frame, per run", async () => {
     const got = rows((await r.runtime.value("jank_by_second")) as Table).map(
-      (x) => `${x.run_id}|${x.second}|${x.frames}|${x.janky}`,
+      (x) => `${x.run_id}|${x.t_s}|${x.frames}|${x.janky_frames}`,
     );
     const want: string[] = [];
     for (const [run, f] of own) {
