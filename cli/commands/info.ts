@@ -16,7 +16,6 @@ export function registerInfo(program: Command, setExitCode: (code: number) => vo
       for (const dir of dirs) {
         const bundle = await inspectBundle(dir);
         const m = bundle.manifest;
-        const c = m.context;
         process.stdout.write(`${runHeadline(m)}\n`);
         for (const { name, rows } of bundle.tables)
           process.stdout.write(`  ${name.padEnd(14)} ${rows} rows\n`);
