@@ -6,11 +6,11 @@ import { join, relative } from "node:path";
 
 /**
  * What makes a file need its own process: mocks and stubs, globals, environment writes, DOM stand-ins, child
- * processes, servers, workers, DuckDB engines and notebook runs (which start workers), adb and the simulated
+ * processes, servers, workers, DuckDB (an engine, a pack) and notebook runs (which start workers), adb and the simulated
  * phone, Chromium, and wall-clock budgets (a neighbour's leftover work would count against them).
  */
 const NEEDS_ISOLATION =
-  /vi\.(mock|spyOn|stubGlobal|stubEnv|useFakeTimers)|globalThis\.|process\.env\.[A-Z_]+ *=|jsdom|linkedom|spawn|fork\(|exec(File)?(Sync)?\(|Engine|runNotebook|headless|adb|simulator|Worker|serve|chromium|process\.chdir|support\/cli|case-notebooks|cellBudget/;
+  /vi\.(mock|spyOn|stubGlobal|stubEnv|useFakeTimers)|globalThis\.|process\.env\.[A-Z_]+ *=|jsdom|linkedom|spawn|fork\(|exec(File)?(Sync)?\(|Engine|packBundle|@duckdb\/|runNotebook|headless|adb|simulator|Worker|serve|chromium|process\.chdir|support\/cli|case-notebooks|cellBudget/;
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
