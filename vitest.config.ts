@@ -3,8 +3,8 @@ import { defineConfig } from "vitest/config";
 import { filesSharingModules } from "./test/support/test-isolation";
 
 // Test files at once, node and browser projects together: one more than the cores. Vitest's default (cores - 1) is one
-// file at a time on a 2-core machine, and with two the suite kept only ~1.1 cores busy (Chromium and the processes it
-// sampled included): most slow files wait on a child process, Chromium's frames, adb or a timeout (docs/testing.md).
+// file at a time on a 2-core machine, and most slow files wait on a child process, Chromium's frames, adb or a timeout;
+// with three, a quiet 2-core machine spent 1,126 s of CPU (Chromium's included) in a 594 s `npm test` (docs/testing.md).
 // JB_TEST_WORKERS overrides it.
 const workers = Number(process.env.JB_TEST_WORKERS) || Math.max(3, availableParallelism() + 1);
 // Pure test files (no processes, engines, servers, globals or mocks: test/support/test-isolation.ts) share each
