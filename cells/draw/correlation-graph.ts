@@ -326,6 +326,16 @@ export function correlationGraphPlot(graph: LearntGraph, scores: SignificanceSco
   // A point scale with its outer padding all on the right: each layer's labels get one step, the last one too.
   const step = (GRAPH_MIN_WIDTH - 2 * 12) / layers.length;
   const labelEm = Math.max(3, (step - LABEL_GAP - 4) / 10);
+  // a node's name at its node, cut in the middle to its layer's width, the whole name on hover
+  const nodeLabel = {
+    x: "layer",
+    y: "row",
+    text: "id",
+    title: "full",
+    fontSize: 10,
+    lineWidth: labelEm,
+    textOverflow: "ellipsis-middle",
+  };
   return chartSpec("correlationGraphPlot", {
     mark: "dot",
     data: nodes,
@@ -357,13 +367,7 @@ export function correlationGraphPlot(graph: LearntGraph, scores: SignificanceSco
         mark: "text",
         data: nodes.filter((n) => n.id !== graph.root),
         options: {
-          x: "layer",
-          y: "row",
-          text: "id",
-          title: "full",
-          fontSize: 10,
-          lineWidth: labelEm,
-          textOverflow: "ellipsis-middle",
+          ...nodeLabel,
           dx: LABEL_GAP,
           textAnchor: "start",
         },
@@ -372,13 +376,7 @@ export function correlationGraphPlot(graph: LearntGraph, scores: SignificanceSco
         mark: "text",
         data: nodes.filter((n) => n.id === graph.root),
         options: {
-          x: "layer",
-          y: "row",
-          text: "id",
-          title: "full",
-          fontSize: 10,
-          lineWidth: labelEm,
-          textOverflow: "ellipsis-middle",
+          ...nodeLabel,
           dy: -GRAPH_ROW_PX / 2 - 2,
           dx: -6,
           textAnchor: "start",
