@@ -51,16 +51,7 @@ export class CpuQueue {
   }
 
   push(ts: number, kind: number, tid: number, a: number, b: number, s1: number, s2: number) {
-    const i = this.rows.add();
-    const c = this.rows.cols;
-    c.ts[i] = ts;
-    if (ts > this.last) this.last = ts;
-    c.kind[i] = kind;
-    c.tid[i] = tid;
-    c.a[i] = a;
-    c.b[i] = b;
-    c.s1[i] = s1;
-    c.s2[i] = s2;
+    this.fill(this.add(ts), kind, tid, a, b, s1, s2);
   }
 
   /** A new event's row, its time set (the caller fills the rest with fill()). */

@@ -230,35 +230,11 @@ export class ProtoReader {
     else this.fail(`unsupported wire type ${wireType}`);
   }
 
-  /** A packed repeated varint field (or one unpacked element) appended to `out`. */
+  /** A packed repeated varint field (or one unpacked element) appended to `out` (packedInto, into an array). */
   packedVarints(wireType: number, out: number[], signed = false): void {
-    if (wireType === WIRE_VARINT) {
-      out.push(signed ? this.int64() : this.varint());
-      return;
-    }
-    if (wireType !== WIRE_LEN) this.fail(`expected a packed varint field, got wire type ${wireType}`);
-    const start = this.len();
-    const end = this.pos;
-    const b = this.buf;
-    let p = start;
-    // Values below 2^28 (deltas, pids, comm indices) inline; longer ones through a reader.
-    while (p < end) {
-      let v = 0;
-      let shift = 0;
-      let byte = 0;
-      do {
-        byte = b[p++]!;
-        v |= (byte & 0x7f) << shift;
-        shift += 7;
-      } while (byte >= 0x80 && shift < 28 && p < end);
-      if (byte < 0x80) {
-        out.push(v >>> 0);
-        continue;
-      }
-      const r = new ProtoReader(b, p - shift / 7, end, this.base);
-      out.push(signed ? r.int64() : r.varint());
-      p = r.pos;
-    }
+    const column = new VarintColumn();
+    packedInto(this, wireType, column, signed);
+    for (let i = 0; i < column.n; i++) out.push(column.values[i]!);
   }
 }
 
