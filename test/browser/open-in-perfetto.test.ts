@@ -8,12 +8,13 @@ import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { build } from "esbuild";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readBundleFolder } from "../../bundle/node-io";
 import { bundleToPerfetto } from "../../export/bundle-to-perfetto";
 import { SAMPLES_DIR } from "../../workspace/node/headless";
 import { serveStatic } from "../../workspace/node/static-server";
+import { browserSuite } from "../support/browser-suite";
 import { launchChromium } from "../support/chromium";
 
 const FAKE_UI = `<!doctype html><title>fake Perfetto UI</title><script>
@@ -141,79 +142,72 @@ describe("openInPerfetto handshake", () => {
   });
 });
 
+/** The trace `jankbook export` writes for the sample run the button is tested on. */
+async function cliTrace(): Promise<Uint8Array> {
+  return bundleToPerfetto((await readBundleFolder(SAMPLES_DIR + "paper-cases-pixel-4a")).tables).trace;
+}
+
+/** The workspace with the sample run loaded, and that run's row and Open in Perfetto button once it can be used. */
+async function openRun(context: BrowserContext, url: string) {
+  const page = await context.newPage();
+  await page.goto(`${url}?runs=samples/paper-cases-pixel-4a/`);
+  const row = page.locator("jb-run-overview tr.run", { hasText: "paper-cases-pixel-4a" });
+  const button = row.getByRole("button", { name: "Open in Perfetto" });
+  await button.waitFor({ timeout: 120_000 });
+  await page.locator("jb-app .status", { hasText: /runs? loaded/ }).waitFor({ timeout: 120_000 });
+  return { page, row, button };
+}
+
 describe("the workspace's Open in Perfetto button", () => {
+  const suite = browserSuite(() => serveStatic("dist", 0));
+
   it("sends the run's trace, read back from DuckDB-WASM, to ui.perfetto.dev (answered locally by a route)", async () => {
-    const server = await serveStatic("dist", 0);
-    const browser = await launchChromium();
-    try {
-      const context = await browser.newContext();
-      // The real origin, served by the fake page: no network, but the module's default origin and checks hold.
-      await context.route("https://ui.perfetto.dev/**", (r) =>
-        r.fulfill({ contentType: "text/html", body: FAKE_UI }),
-      );
-      const page = await context.newPage();
-      await page.goto(`${server.url}?runs=samples/paper-cases-pixel-4a/`);
-      const row = page.locator("jb-run-overview tr.run", { hasText: "paper-cases-pixel-4a" });
-      const button = row.getByRole("button", { name: "Open in Perfetto" });
-      await button.waitFor({ timeout: 120_000 });
-      await page.locator("jb-app .status", { hasText: /runs? loaded/ }).waitFor({ timeout: 120_000 });
-      const [popup] = await Promise.all([page.waitForEvent("popup"), button.click()]);
-      await expect
-        .poll(() => popup.evaluate(() => (window as unknown as { got: unknown[] }).got.length), {
-          timeout: 60_000,
-        })
-        .toBe(1);
-      const [got] = (await popup.evaluate(() => (window as unknown as { got: unknown[] }).got)) as {
-        origin: string;
-        title: string;
-        bytes: number;
-        sha256: string;
-      }[];
-      expect(got!.origin).toBe(new URL(server.url).origin);
-      expect(got!.title).toBe("paper-cases-pixel-4a (jankbook)");
-      const folder = bundleToPerfetto(
-        (await readBundleFolder(SAMPLES_DIR + "paper-cases-pixel-4a")).tables,
-      ).trace;
-      // DuckDB hands the rows back in the order they were loaded, so the trace is the CLI's, byte for byte.
-      expect(got!.bytes).toBe(folder.length);
-      expect(got!.sha256).toBe(createHash("sha256").update(folder).digest("hex"));
-      expect(await row.locator(".errors").count()).toBe(0);
-    } finally {
-      await browser.close();
-      await server.close();
-    }
+    const context = await suite.browser.newContext();
+    // The real origin, served by the fake page: no network, but the module's default origin and checks hold.
+    await context.route("https://ui.perfetto.dev/**", (r) =>
+      r.fulfill({ contentType: "text/html", body: FAKE_UI }),
+    );
+    const { page, row, button } = await openRun(context, suite.url);
+    const [popup] = await Promise.all([page.waitForEvent("popup"), button.click()]);
+    await expect
+      .poll(() => popup.evaluate(() => (window as unknown as { got: unknown[] }).got.length), {
+        timeout: 60_000,
+      })
+      .toBe(1);
+    const [got] = (await popup.evaluate(() => (window as unknown as { got: unknown[] }).got)) as {
+      origin: string;
+      title: string;
+      bytes: number;
+      sha256: string;
+    }[];
+    expect(got!.origin).toBe(new URL(suite.url).origin);
+    expect(got!.title).toBe("paper-cases-pixel-4a (jankbook)");
+    const folder = await cliTrace();
+    // DuckDB hands the rows back in the order they were loaded, so the trace is the CLI's, byte for byte.
+    expect(got!.bytes).toBe(folder.length);
+    expect(got!.sha256).toBe(createHash("sha256").update(folder).digest("hex"));
+    expect(await row.locator(".errors").count()).toBe(0);
+    await context.close();
   });
 
   it("offline (ui.perfetto.dev unreachable): says so at once and offers the run's trace as a download", async () => {
-    const server = await serveStatic("dist", 0);
-    const browser = await launchChromium();
-    try {
-      const context = await browser.newContext({ acceptDownloads: true });
-      await context.route("https://ui.perfetto.dev/**", (r) => r.abort("internetdisconnected"));
-      const page = await context.newPage();
-      await page.goto(`${server.url}?runs=samples/paper-cases-pixel-4a/`);
-      const row = page.locator("jb-run-overview tr.run", { hasText: "paper-cases-pixel-4a" });
-      const button = row.getByRole("button", { name: "Open in Perfetto" });
-      await button.waitFor({ timeout: 120_000 });
-      await page.locator("jb-app .status", { hasText: /runs? loaded/ }).waitFor({ timeout: 120_000 });
-      await button.click();
-      const link = row.getByRole("link", { name: "Download the trace" });
-      await link.waitFor({ timeout: 60_000 });
-      expect(await row.locator(".errors").innerText()).toContain(
-        "Open in Perfetto: cannot reach https://ui.perfetto.dev (offline, or blocked)",
-      );
-      const [download] = await Promise.all([page.waitForEvent("download"), link.click()]);
-      expect(download.suggestedFilename()).toBe("paper-cases-pixel-4a.perfetto-trace");
-      const got = readFileSync((await download.path())!);
-      const folder = bundleToPerfetto(
-        (await readBundleFolder(SAMPLES_DIR + "paper-cases-pixel-4a")).tables,
-      ).trace;
-      expect(createHash("sha256").update(got).digest("hex")).toBe(
-        createHash("sha256").update(folder).digest("hex"),
-      );
-    } finally {
-      await browser.close();
-      await server.close();
-    }
+    const context = await suite.browser.newContext({ acceptDownloads: true });
+    await context.route("https://ui.perfetto.dev/**", (r) => r.abort("internetdisconnected"));
+    const { page, row, button } = await openRun(context, suite.url);
+    await button.click();
+    const link = row.getByRole("link", { name: "Download the trace" });
+    await link.waitFor({ timeout: 60_000 });
+    expect(await row.locator(".errors").innerText()).toContain(
+      "Open in Perfetto: cannot reach https://ui.perfetto.dev (offline, or blocked)",
+    );
+    const [download] = await Promise.all([page.waitForEvent("download"), link.click()]);
+    expect(download.suggestedFilename()).toBe("paper-cases-pixel-4a.perfetto-trace");
+    const got = readFileSync((await download.path())!);
+    expect(createHash("sha256").update(got).digest("hex")).toBe(
+      createHash("sha256")
+        .update(await cliTrace())
+        .digest("hex"),
+    );
+    await context.close();
   });
 });
