@@ -26,6 +26,7 @@ export async function readSides(
   const parts = new Map<string, Table[]>();
   const ops = new Map<string, Table>();
   const screens = new Map<string, { width: number; height: number }>();
+  const apps = new Map<string, string>();
   const ids = async (dirs: readonly string[]) => {
     const out: string[] = [];
     for (const dir of dirs) {
@@ -38,13 +39,14 @@ export async function readSides(
         else parts.set(name, [...(parts.get(name) ?? []), t]);
       }
       const ctx = bundle.manifest.context;
+      if (ctx?.app) apps.set(id, ctx.app);
       if (ctx?.screen_width && ctx.screen_height)
         screens.set(id, { width: ctx.screen_width, height: ctx.screen_height });
     }
     return out;
   };
   const sides = { a: await ids(a), b: await ids(b) };
-  const tables: CompareTables = { render_ops: ops, screens };
+  const tables: CompareTables = { render_ops: ops, screens, apps };
   for (const name of CONCAT) {
     const list = parts.get(name);
     // one table of every run's batches, under the first run's schema (the same columns: bundle/schema.ts; each

@@ -25,6 +25,8 @@ export interface CompareTables {
   render_ops?: ReadonlyMap<string, Table>;
   /** screen size per run (runs.screen_width × screen_height), for DRAW's visible pixels */
   screens?: ReadonlyMap<string, Screen>;
+  /** the app (runs.app) of each run: a subject's amounts are compared over the runs of the apps it occurs in */
+  apps?: ReadonlyMap<string, string>;
   slices?: Table;
   calls?: Table;
   methods?: Table;
@@ -89,7 +91,7 @@ export function compareRuns(
   checkSides(sides);
   const on = (a: CompareAnalysis) => !options.analyses || options.analyses.includes(a);
   const blocks = tables.blocks ?? comparisonBlocks(sides, spansOf(tables), tables.ui_events);
-  const builder = new MetricBuilder(blocks);
+  const builder = new MetricBuilder(blocks, tables.apps);
   if (on("frames"))
     if (tables.frame_summary) frameSummaryChanges(tables.frame_summary, builder);
     else frameChanges(tables.frames, builder);

@@ -1,6 +1,7 @@
 // Collects the units of many measures at once (each frame, task or draw is placed into its run's block by its
 // time) and hands them to compareMetric as Metric inputs. Amounts per second get one unit per block, zero where
-// the block holds none, so a task group or slice found on one side only is still compared (against zero).
+// the block holds none, so a task group or slice found on one side only is still compared (against zero), over
+// the runs of the apps it occurs in: another app's runs could not have had it (docs/compare.md, "Assumptions").
 import { blockAt, blockSeconds, type ComparisonBlocks, type SideBlocks } from "./blocks";
 import type { Metric, MetricSide } from "./compare-metric";
 
@@ -47,13 +48,24 @@ export class MetricBuilder {
   private readonly specs = new Map<string, MetricSpec>();
   private readonly data = new Map<string, [Units, Units]>();
   private readonly amounts = new Map<string, [Float64Array, Float64Array]>();
+  /** per amount: the apps of the runs it occurs in (only when the runs are of several apps) */
+  private readonly amountApps = new Map<string, Set<string>>();
+  /** per side, per run: its app, when the runs are of several apps */
+  private readonly runApp: [string[], string[]] | undefined;
   private readonly given = new Map<string, [GivenUnits | undefined, GivenUnits | undefined]>();
   private readonly sides: [SideBlocks, SideBlocks];
 
-  constructor(readonly blocks: ComparisonBlocks) {
+  /** `apps`: each run's app (package); runs it does not name are one app */
+  constructor(
+    readonly blocks: ComparisonBlocks,
+    apps?: ReadonlyMap<string, string>,
+  ) {
     this.sides = [blocks.a, blocks.b];
     blocks.a.runs.forEach((run, r) => this.where.set(run, [0, r]));
     blocks.b.runs.forEach((run, r) => this.where.set(run, [1, r]));
+    const appOf = (runs: readonly string[]) => runs.map((run) => apps?.get(run) ?? "");
+    const runApp: [string[], string[]] = [appOf(blocks.a.runs), appOf(blocks.b.runs)];
+    if (new Set([...runApp[0], ...runApp[1]]).size > 1) this.runApp = runApp;
   }
 
   /** The side and run index of a run id (undefined: on neither side). */
@@ -97,6 +109,11 @@ export class MetricBuilder {
       );
     }
     d[side][block]! += amount;
+    if (this.runApp) {
+      let seen = this.amountApps.get(spec.key);
+      if (!seen) this.amountApps.set(spec.key, (seen = new Set()));
+      seen.add(this.runApp[side][r]!);
+    }
   }
 
   /**
@@ -149,14 +166,24 @@ export class MetricBuilder {
     };
   }
 
-  private amountSide(s: 0 | 1, amount: Float64Array): MetricSide {
+  private amountSide(s: 0 | 1, amount: Float64Array, apps: Set<string> | undefined): MetricSide {
     const b = this.sides[s];
-    return {
+    const side = {
       runs: b.runs,
       blockRun: b.blockRun,
       value: amount,
       weight: blockSeconds(b),
       block: Int32Array.from(amount.keys()),
+    };
+    if (!this.runApp || !apps) return side;
+    // only the blocks of runs of an app the amount occurs in (on either side)
+    const runApp = this.runApp[s];
+    const mine = (_: number, k: number) => apps.has(runApp[b.blockRun[k]!]!);
+    return {
+      ...side,
+      value: side.value.filter(mine),
+      weight: side.weight.filter(mine),
+      block: side.block.filter(mine),
     };
   }
 
@@ -174,7 +201,11 @@ export class MetricBuilder {
     for (const [key, [a, b]] of this.data)
       out.push({ ...this.specs.get(key)!, a: this.side(0, a), b: this.side(1, b) });
     for (const [key, [a, b]] of this.amounts)
-      out.push({ ...this.specs.get(key)!, a: this.amountSide(0, a), b: this.amountSide(1, b) });
+      out.push({
+        ...this.specs.get(key)!,
+        a: this.amountSide(0, a, this.amountApps.get(key)),
+        b: this.amountSide(1, b, this.amountApps.get(key)),
+      });
     for (const [key, [a, b]] of this.given)
       out.push({ ...this.specs.get(key)!, a: this.givenSide(0, a), b: this.givenSide(1, b) });
     return out;

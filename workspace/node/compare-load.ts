@@ -135,13 +135,18 @@ export async function loadRunSides(
     thread_states: await all("thread_states"),
     frame_timeline: await all("frame_timeline"),
   };
-  const runs = await tryQuery(engine, "SELECT run_id, screen_width, screen_height FROM runs");
+  const runs = await tryQuery(engine, "SELECT run_id, app, screen_width, screen_height FROM runs");
   if (runs) {
     const screens = new Map<string, { width: number; height: number }>();
-    for (const r of runs.toArray() as { run_id: string; screen_width: unknown; screen_height: unknown }[])
+    const apps = new Map<string, string>();
+    type RunRow = { run_id: string; app: unknown; screen_width: unknown; screen_height: unknown };
+    for (const r of runs.toArray() as RunRow[]) {
       if (r.screen_width && r.screen_height)
         screens.set(String(r.run_id), { width: Number(r.screen_width), height: Number(r.screen_height) });
+      if (r.app) apps.set(String(r.run_id), String(r.app));
+    }
     tables.screens = screens;
+    tables.apps = apps;
   }
   const ops = new Map<string, Table>();
   for (const run of [...sides.a, ...sides.b]) {
