@@ -70,26 +70,42 @@ function duneLab(
   return out;
 }
 
-/** DRAW: one run of the case (on several phones for case 4, §VI-D) and one of its fix. */
+/**
+ * Recordings a side of a case gets when its finding rests on a few tasks, calls or UI-event buckets a recording:
+ * its buggy and healthy runs are each recorded this many times (other seeds), so that comparing them is a test
+ * over runs, 8 against 8 (docs/compare.md, "The case runs"). The first recording keeps the run's plain name.
+ */
+export const RECORDINGS = 8;
+/** The name and seed of a run's k-th recording (k from 1). */
+export const recording = (run: string, seed: number, k: number) =>
+  k === 1 ? { run, seed } : { run: `${run}-r${k}`, seed: seed + 1000 * (k - 1) };
+
+/** DRAW: one run of the case (on several phones for case 4, §VI-D) and one of its fix, each `recordings` times. */
 function drawCase(
   n: number,
   name: string,
   scenario: ScenarioName,
   devices: string[],
   seed: number,
+  recordings = 1,
 ): CaseRun[] {
   return devices.flatMap((dev, i) =>
-    [false, true].map((fixed) => ({
-      case: `draw-${n}-${name}`,
-      runId: `draw-${n}-${name}-${dev}${fixed ? "-fixed" : ""}`,
-      scenario: (fixed ? `${scenario}-fixed` : scenario) as ScenarioName,
-      profile: PROFILES[dev]!,
-      seed: seed + i,
-      test: scenario,
-      inCase: !fixed,
-      viewHooks: true,
-      startedAt: day(30, 10 + i),
-    })),
+    Array.from({ length: recordings }, (_, k) =>
+      [false, true].map((fixed) => {
+        const r = recording(`draw-${n}-${name}-${dev}${fixed ? "-fixed" : ""}`, seed + i, k + 1);
+        return {
+          case: `draw-${n}-${name}`,
+          runId: r.run,
+          scenario: (fixed ? `${scenario}-fixed` : scenario) as ScenarioName,
+          profile: PROFILES[dev]!,
+          seed: r.seed,
+          test: scenario,
+          inCase: !fixed,
+          viewHooks: true,
+          startedAt: day(30 + k, 10 + i),
+        };
+      }),
+    ).flat(),
   );
 }
 
@@ -114,8 +130,8 @@ export const CASES: CaseRun[] = [
     500,
   ),
   ...drawCase(1, "faceq", "faceq", ["pixel-4a"], 600),
-  ...drawCase(2, "picsplay", "picsplay", ["pixel-4a"], 610),
-  ...drawCase(3, "pregnancy", "pregnancy-article", ["pixel-4a"], 620),
+  ...drawCase(2, "picsplay", "picsplay", ["pixel-4a"], 610, RECORDINGS),
+  ...drawCase(3, "pregnancy", "pregnancy-article", ["pixel-4a"], 620, RECORDINGS),
   ...drawCase(4, "pregnancy", "pregnancy-timeline", ["pixel-4a", "galaxy-s21", "nexus-5x"], 630),
 ];
 

@@ -25,7 +25,7 @@ import { readMethodTrace } from "../collectors/sources/method-trace";
 import { writeMethodTrace } from "../collectors/sources/method-trace-writer";
 import type { ScenarioName } from "../collectors/simulator/scenarios";
 import { OLD_DEVICES } from "../collectors/simulator/scenarios-diagdroid";
-import { DUNE_DRAW_CASE_RUNS } from "./cases-dune-draw";
+import { DUNE_DRAW_CASE_RUNS, RECORDINGS, recording } from "./cases-dune-draw";
 import { collectBatch } from "./generate";
 import { profileContext } from "./profile-context";
 
@@ -45,25 +45,36 @@ export interface GeneratedRun {
 }
 export type CaseRun = PhoneRun | GeneratedRun;
 
-export const CASE_RUNS: readonly CaseRun[] = [
+/** The DiagDroid cases whose finding rests on a few tasks a recording: each side recorded RECORDINGS times. */
+const RECORDED: readonly PhoneRun[] = [
   { run: "diagdroid-1-openlaw", scenario: "openlaw", device: "pixel-2", seed: 601 },
   { run: "diagdroid-1-openlaw-fixed", scenario: "openlaw-fixed", device: "pixel-2", seed: 601 },
-  { run: "diagdroid-2-bartrunner", scenario: "bartrunner", device: "nexus-5x", seed: 602 },
-  { run: "diagdroid-2-bartrunner-fixed", scenario: "bartrunner-fixed", device: "nexus-5x", seed: 602 },
   { run: "diagdroid-3-fbreader", scenario: "fbreader", device: "pixel-2", seed: 603 },
   { run: "diagdroid-3-fbreader-fixed", scenario: "fbreader-fixed", device: "pixel-2", seed: 603 },
   { run: "diagdroid-4-transportr", scenario: "transportr", device: "pixel-2", seed: 604 },
   { run: "diagdroid-4-transportr-fixed", scenario: "transportr-fixed", device: "pixel-2", seed: 604 },
+];
+const recorded = (r: PhoneRun, k: number): PhoneRun => ({ ...r, ...recording(r.run, r.seed, k) });
+/** AndroScope §V-2's traces, k-th recording: 3 corrupt images a trace is 3 of 40 decodes. */
+const longjmpRuns = (k: number): CaseRun[] =>
+  [true, false].map((corrupt) => {
+    const r = recording(`androscope-5-2-${corrupt ? "corrupt" : "valid"}-jpeg`, 652, k);
+    return { run: r.run, generate: traceRun("com.example.gallery", () => longjmpTrace(r.seed, corrupt)) };
+  });
+const later = (k: number): CaseRun[] => [...RECORDED.map((r) => recorded(r, k)), ...longjmpRuns(k)];
+
+export const CASE_RUNS: readonly CaseRun[] = [
+  RECORDED[0]!,
+  RECORDED[1]!,
+  { run: "diagdroid-2-bartrunner", scenario: "bartrunner", device: "nexus-5x", seed: 602 },
+  { run: "diagdroid-2-bartrunner-fixed", scenario: "bartrunner-fixed", device: "nexus-5x", seed: 602 },
+  RECORDED[2]!,
+  RECORDED[3]!,
+  RECORDED[4]!,
+  RECORDED[5]!,
   { run: "diagdroid-5-lucid-browser-gt-i9105p", scenario: "lucid-browser", device: "gt-i9105p", seed: 605 },
   { run: "diagdroid-5-lucid-browser-k50-t5", scenario: "lucid-browser", device: "k50-t5", seed: 605 },
-  {
-    run: "androscope-5-2-corrupt-jpeg",
-    generate: traceRun("com.example.gallery", () => longjmpTrace(652, true)),
-  },
-  {
-    run: "androscope-5-2-valid-jpeg",
-    generate: traceRun("com.example.gallery", () => longjmpTrace(652, false)),
-  },
+  ...longjmpRuns(1),
   {
     run: "androscope-5-3-contended",
     generate: traceRun("com.example.feed", () => contendedFrameTrace(653, true)),
@@ -73,6 +84,8 @@ export const CASE_RUNS: readonly CaseRun[] = [
     generate: traceRun("com.example.feed", () => contendedFrameTrace(653, false)),
   },
   ...DUNE_DRAW_CASE_RUNS,
+  // the later recordings last, so the runs above keep their start times (a phone run's is its place in this list)
+  ...Array.from({ length: RECORDINGS - 1 }, (_, k) => later(k + 2)).flat(),
 ];
 
 export const CASES_DIR = new URL("../notebooks/cases/runs/", import.meta.url).pathname;
