@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { SideBlocks } from "../../../cells/compare/blocks";
 import { compareMetric, judge, type Metric, type MetricSide } from "../../../cells/compare/compare-metric";
 import { MetricBuilder } from "../../../cells/compare/metric-builder";
+import { unitsDelta } from "../../../cells/compare/side-statistics";
 import { rankRows, whatChanged } from "../../../cells/compare/what-changed";
 import { smallestRankP } from "../../../cells/compare/stats/mann-whitney";
 
@@ -228,6 +229,65 @@ describe("MetricBuilder.addInterval", () => {
     expect(Array.from(m!.b.value)).toEqual([0, 0, 9]);
     // per second of each bucket: the buckets' lengths are the weights
     expect(Array.from(m!.a.weight)).toEqual([0.01, 0.02, 0.01]);
+  });
+});
+
+describe("MetricBuilder.addAmount over runs of several apps", () => {
+  // two runs a side, one bucket each of 1 s: runs x1 and y1 on side A, x2 and y2 on side B
+  const ns = 1e9;
+  const side = (runs: string[]): SideBlocks => ({
+    runs,
+    blockRun: Int32Array.from([0, 1]),
+    start: Float64Array.from([0, 0]),
+    end: Float64Array.from([ns, ns]),
+    key: ["before the first event", "before the first event"],
+    offset: Int32Array.from([0, 1]),
+    windowed: [],
+  });
+  const spec = {
+    analysis: "draw",
+    key: "cost",
+    subject: "android.widget.ImageButton #submenu1_button1",
+    measure: "rendering cost per second",
+    unit: "ms/s",
+    statistic: { kind: "mean" as const },
+    scale: "ratio" as const,
+    better: "lower" as const,
+  };
+  const blocks = { a: side(["x1", "y1"]), b: side(["x2", "y2"]) };
+
+  it("compares a subject over the runs of the apps it occurs in, against zero there", () => {
+    const builder = new MetricBuilder(
+      blocks,
+      new Map([
+        ["x1", "com.x"],
+        ["x2", "com.x"],
+        ["y1", "com.y"],
+        ["y2", "com.y"],
+      ]),
+    );
+    // only app y draws the view, and only in B: A's y run is its zero, the x runs could not have had it
+    builder.addAmount(spec, "y2", 0.5 * ns, 6);
+    const [m] = builder.build();
+    expect(Array.from(m!.a.value)).toEqual([0]);
+    expect(Array.from(m!.a.block)).toEqual([1]);
+    expect(Array.from(m!.b.value)).toEqual([6]);
+    expect(Array.from(m!.b.block)).toEqual([1]);
+    // Cliff's δ over those buckets alone: every B bucket above every A bucket
+    expect(unitsDelta(m!.a, m!.b)).toBe(1);
+  });
+
+  it("keeps every run when the runs are of one app (or name none)", () => {
+    const oneApp = new Map(["x1", "x2", "y1", "y2"].map((run) => [run, "com.x"]));
+    for (const apps of [undefined, oneApp]) {
+      const builder = new MetricBuilder(blocks, apps);
+      builder.addAmount(spec, "y2", 0.5 * ns, 6);
+      const [m] = builder.build();
+      expect(Array.from(m!.a.value)).toEqual([0, 0]);
+      expect(Array.from(m!.b.value)).toEqual([0, 6]);
+      // the run without the view dilutes δ: one B bucket of two is above A's
+      expect(unitsDelta(m!.a, m!.b)).toBe(0.5);
+    }
   });
 });
 
