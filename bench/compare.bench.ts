@@ -254,7 +254,7 @@ const caseNotebooks: Benchmark = {
         method: list[i]?.method ?? null,
       });
     }
-    await record({ caseNotebooks: { date: new Date().toISOString(), rows } });
+    await record({ caseNotebooks: { date: new Date().toISOString(), loadavg: loadavg(), rows } });
     return rows.filter((r) => r.plantedRank === 1 && r.significant).length / rows.length;
   },
 };
