@@ -3,8 +3,9 @@
 // samples/generate.ts does), or a run generated without a phone. Seeded: every generation gives the same runs.
 // Writes notebooks/cases/runs/<run>/ (bundle + ground_truth.json) and removes run folders no longer listed.
 //
-// One line per run, but for the later recordings of a case recorded RECORDINGS times a side (samples/cases-dune-draw.ts),
-// which are added at the end; a notebook's `runs:` names its case's runs and `healthy:` the counterpart without the bug.
+// One line per run, but for the later recordings of a case recorded RECORDINGS times a side
+// (samples/cases-dune-draw.ts), added at the end; a notebook's `runs:` names its case's runs and `healthy:` the
+// counterpart without the bug.
 // `npm run sample-cases -- <prefix>...` rewrites only the runs whose name starts with a prefix (Arrow numbers
 // dictionaries per process, so such runs differ in bytes, not values, from a full generation: commit a full one).
 // Between two full generations only heap_samples differ: the collector samples `dumpsys meminfo` on the wall clock.
