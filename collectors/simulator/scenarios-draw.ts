@@ -21,8 +21,8 @@ const PREGNANCY = {
   version: "3.3.1",
   activity: "com.hp.pregnancy.lite.LandingScreenActivity",
 };
-// FaceQ and PicsPlay are apps of their own, named after the classes their scenarios draw (com.faceq.editor.AvatarView,
-// com.picsplay.PhotoView): runs of the two are not runs of one app (cells/compare/metric-builder.ts matches within an app)
+// FaceQ and PicsPlay are apps of their own, named after the classes their scenarios draw
+// (com.faceq.editor.AvatarView, com.picsplay.PhotoView): the two are not one app's runs (compare matches within an app)
 const FACEQ = { package: "com.faceq", version: "1.2.0", activity: "com.faceq.editor.EditorActivity" };
 const PICSPLAY = { package: "com.picsplay", version: "2.1.0", activity: "com.picsplay.MainActivity" };
 export const DRAW_APPS: Partial<Record<string, { package: string; version: string; activity: string }>> = {
