@@ -22,7 +22,7 @@ const PREGNANCY = {
   activity: "com.hp.pregnancy.lite.LandingScreenActivity",
 };
 // FaceQ and PicsPlay are apps of their own, named after the classes their scenarios draw
-// (com.faceq.editor.AvatarView, com.picsplay.PhotoView): the two are not one app's runs (compare matches within an app)
+// (com.faceq.editor.AvatarView, com.picsplay.PhotoView): not one app (jb.compare matches views within an app)
 const FACEQ = { package: "com.faceq", version: "1.2.0", activity: "com.faceq.editor.EditorActivity" };
 const PICSPLAY = { package: "com.picsplay", version: "2.1.0", activity: "com.picsplay.MainActivity" };
 export const DRAW_APPS: Partial<Record<string, { package: string; version: string; activity: string }>> = {
