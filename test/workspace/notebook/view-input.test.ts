@@ -88,24 +88,95 @@ describe("inputGenerator (throttled)", () => {
     return { el, g };
   }
 
-  it("yields at once after a quiet spell, then at most every interval with the latest value", async () =>
+  /** Sets the element's value and sends "input" (a move), or "input" then "change" (a release). */
+  const move = (el: EventTarget & { value: number }, value: number, release = false) => {
+    el.value = value;
+    el.dispatchEvent(new Event("input"));
+    if (release) el.dispatchEvent(new Event("change"));
+  };
+
+  it("yields at once after a quiet spell, then at most every interval with the latest value while moves go on", async () =>
     fakeTimers(async () => {
       const { el, g } = await started();
       const second = g.next().value;
-      for (let v = 1; v <= 5; v++) {
-        await vi.advanceTimersByTimeAsync(10);
-        el.value = v;
-        el.dispatchEvent(new Event("input"));
+      // a move every 10 ms at t = 5, 15, ..., 95: never a pause
+      await vi.advanceTimersByTimeAsync(5);
+      for (let v = 1; v <= 10; v++) {
+        move(el, v);
+        expect(await settle(second)).toBe("pending");
+        await vi.advanceTimersByTimeAsync(v < 10 ? 10 : 0);
       }
-      expect(await settle(second)).toBe("pending"); // t = 50: the interval has not passed
-      await vi.advanceTimersByTimeAsync(50); // t = 100
-      expect(await settle(second)).toBe(5);
+      await vi.advanceTimersByTimeAsync(5); // t = 100
+      expect(await settle(second)).toBe(10);
       const third = g.next().value;
       await vi.advanceTimersByTimeAsync(200);
       expect(await settle(third)).toBe("pending"); // nothing moved
-      el.value = 6;
-      el.dispatchEvent(new Event("input"));
-      expect(await settle(third)).toBe(6); // quiet for longer than the interval: at once
+      move(el, 11);
+      expect(await settle(third)).toBe(11); // quiet for longer than the interval: at once
+      expect(inputsHeldBack()).toBe(0);
+      g.return();
+    }));
+
+  it("yields the value at once when the pointer is released (change), inside the interval", async () =>
+    fakeTimers(async () => {
+      const { el, g } = await started();
+      const next = g.next().value;
+      await vi.advanceTimersByTimeAsync(10);
+      move(el, 1);
+      expect(await settle(next)).toBe("pending"); // t = 10: held for the interval
+      expect(inputsHeldBack()).toBe(1);
+      move(el, 2, true);
+      expect(await settle(next)).toBe(2); // t = 10
+      expect(inputsHeldBack()).toBe(0);
+      g.return();
+    }));
+
+  it("yields the value once the pointer stops: no move for 35 ms, or for twice its last gap when moves come slower", async () =>
+    fakeTimers(async () => {
+      // moves 16 ms apart (60 Hz): the pause is 35 ms
+      const { el, g } = await started();
+      const next = g.next().value;
+      for (const v of [1, 2, 3]) {
+        await vi.advanceTimersByTimeAsync(16);
+        move(el, v);
+      }
+      await vi.advanceTimersByTimeAsync(34); // t = 82
+      expect(await settle(next)).toBe("pending");
+      await vi.advanceTimersByTimeAsync(1); // t = 83, 35 ms after the last move, 17 ms before the interval's end
+      expect(await settle(next)).toBe(3);
+      g.return();
+
+      // moves 40 ms apart (a busy page): the pause is 80 ms, within a 200 ms interval
+      const slow = element(0);
+      const h = inputGenerator(slow, 200);
+      expect(await settle(h.next().value)).toBe(0);
+      const after = h.next().value;
+      await vi.advanceTimersByTimeAsync(10);
+      move(slow, 1);
+      await vi.advanceTimersByTimeAsync(40);
+      move(slow, 2); // t = 50
+      await vi.advanceTimersByTimeAsync(79);
+      expect(await settle(after)).toBe("pending"); // t = 129
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await settle(after)).toBe(2); // t = 130
+      expect(inputsHeldBack()).toBe(0);
+      h.return();
+    }));
+
+  it("does not yield again the value it last yielded (moves within one step), unless it is set", async () =>
+    fakeTimers(async () => {
+      const { el, g } = await started();
+      const next = g.next().value;
+      await vi.advanceTimersByTimeAsync(10);
+      move(el, 1);
+      move(el, 0); // back to the value its dependents have
+      expect(inputsHeldBack()).toBe(0);
+      await vi.advanceTimersByTimeAsync(500);
+      expect(await settle(next)).toBe("pending");
+      move(el, 0, true);
+      expect(await settle(next)).toBe("pending"); // a release on it changes nothing either
+      el.dispatchEvent(setInputEvent());
+      expect(await settle(next)).toBe(0); // a value set through the runtime always runs
       g.return();
     }));
 
