@@ -31,12 +31,22 @@ export function inputsHeldBack(): number {
   return held;
 }
 
+/** Resolves once no value is held back (at once when none is): settled() waits on it, not on a polling timer. */
+let whenNoneHeld: (() => void)[] = [];
+export function inputsReleased(): Promise<void> {
+  return held === 0 ? Promise.resolve() : new Promise((r) => whenNoneHeld.push(r));
+}
+
 /** A value on its way on a timer (the throttle below, the timeline's window); the call returned lets it go, once. */
 export function holdInput(): () => void {
   held++;
   let released = false;
   return () => {
-    if (!released) held--;
+    if (!released && --held === 0) {
+      const waiting = whenNoneHeld;
+      whenNoneHeld = [];
+      for (const r of waiting) r();
+    }
     released = true;
   };
 }

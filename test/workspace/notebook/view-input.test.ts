@@ -4,9 +4,11 @@ import { parseHTML } from "linkedom";
 import { describe, expect, it, vi } from "vitest";
 import {
   coerce,
+  holdInput,
   inputGenerator,
   inputLabel,
   inputsHeldBack,
+  inputsReleased,
   setInputEvent,
 } from "../../../workspace/notebook/view-input";
 
@@ -211,4 +213,27 @@ describe("inputGenerator (throttled)", () => {
       expect(seen.length).toBeLessThanOrEqual(12);
       g.return();
     }));
+});
+
+describe("inputsReleased", () => {
+  it("resolves when the last value held back is let go, not before, and at once when none is", async () => {
+    const state = (p: Promise<void>) => {
+      let out = "pending";
+      void p.then(() => (out = "resolved"));
+      return async () => {
+        await Promise.resolve();
+        return out;
+      };
+    };
+    expect(await state(inputsReleased())()).toBe("resolved");
+    const [a, b] = [holdInput(), holdInput()];
+    const released = state(inputsReleased());
+    a();
+    a(); // a second call of the same release lets nothing else go
+    expect(await released()).toBe("pending");
+    expect(inputsHeldBack()).toBe(1);
+    b();
+    expect(await released()).toBe("resolved");
+    expect(inputsHeldBack()).toBe(0);
+  });
 });
