@@ -14,6 +14,7 @@ import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "../test/support/chromium";
 import { openWorkspace } from "../test/support/workspace-page";
 import { serveStatic, type StaticServer } from "../workspace/node/static-server";
+import { INPUT_INTERVAL_MS } from "../workspace/notebook/view-input";
 import { median, type Benchmark } from "./harness";
 
 interface Slider {
@@ -187,6 +188,8 @@ async function dragOnce(page: Page, s: Slider, mode: Mode, from: number, to: num
 /** A value typed into the number box beside the slider: [ms to its chart, longest task]. */
 async function typeOnce(page: Page, s: Slider, from: number, to: number): Promise<[number, number]> {
   const slider = await prepare(page, s, from);
+  // typed after a pause longer than the throttle's interval, so the baseline is one change's cost, never a hold
+  await new Promise((r) => setTimeout(r, INPUT_INTERVAL_MS));
   await watch(page);
   await slider.evaluate((range: HTMLInputElement, to) => {
     const box = range.form!.querySelector<HTMLInputElement>("input[type=number]")!;
@@ -206,8 +209,8 @@ function add(key: string, v: number) {
 const key = (variant: string, s: Slider, what: string) => `${variant}|${s.name}|${what}`;
 
 async function measureAll() {
-  const load: { before: number[]; after?: number[] } = { before: loadavg() };
-  for (let run = 0; run < RUNS; run++)
+  const load: { before: number[]; after?: number[]; perRun: number[] } = { before: loadavg(), perRun: [] };
+  for (let run = 0; run < RUNS; run++, load.perRun.push(loadavg()[0]!))
     for (const s of SLIDERS)
       for (const v of variants) {
         const [a, b] = run % 2 === 0 ? s.values : ([s.values[1], s.values[0]] as const);
@@ -238,16 +241,30 @@ async function measureAll() {
         ]),
       ]);
     }
+  // after / before of each median, measured in the same run (drags alternating): what load does to both cancels
+  const ratios: Record<string, Record<string, number>> = {};
+  if (variants.length === 2)
+    for (const s of SLIDERS) {
+      const [b, a] = variants.map((v) => figures[`${v.label} ${s.name}`] as Record<string, number>);
+      ratios[`${s.name} after / before`] = Object.fromEntries(
+        Object.keys(a!)
+          .filter((k) => !k.includes("longest task") && !k.includes("moves"))
+          .map((k) => [k, a![k]! / b![k]!]),
+      );
+    }
   const out = {
     date: new Date().toISOString(),
     loadavg: load,
     runs: RUNS,
     medians: figures,
+    ratios,
     samples: Object.fromEntries(samples),
   };
   await mkdir("bench/results", { recursive: true });
   await writeFile("bench/results/workspace-slider.json", JSON.stringify(out, null, 2) + "\n");
-  process.stderr.write(`${JSON.stringify(out.medians, null, 2)}\nload ${JSON.stringify(load)}\n`);
+  process.stderr.write(
+    `${JSON.stringify(out.medians, null, 2)}\n${JSON.stringify(ratios, null, 2)}\nload ${JSON.stringify(load)}\n`,
+  );
 }
 
 /** Builds the workspace, serves it (and BENCH_BEFORE_DIST) and opens triage in each until its cells settle. */
