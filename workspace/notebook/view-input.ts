@@ -13,8 +13,8 @@ export interface InputElementLike {
 /** How often a dragged input may re-run its dependents (unthrottled, a 1 s drag queued ~4 s of work). */
 export const INPUT_INTERVAL_MS = 100;
 
-/** A pointer that sent no move for this long, and for twice its last gap between moves, has stopped (moves come once
- * a frame, 17 ms at 60 Hz): its value goes then instead of at the interval's end (docs/architecture.md). */
+/** A pointer that sent no move for this long, and for twice its longest gap between moves since the last value went,
+ * has stopped (moves come once a frame, 17 ms at 60 Hz): its value goes then, not at the interval's end. */
 export const INPUT_PAUSE_MS = 35;
 
 /** "input" events from NotebookRuntime.setInput (`--set`, tests, the API): a value set, not dragged; never held. */
@@ -55,8 +55,8 @@ export function holdInput(): () => void {
  * Framework's Generators.input, throttled: yields el.value now, then after "input" events, at most once per
  * `intervalMs` and always the value at the time it yields, so a drag re-runs its dependents a few times a second.
  * The value a drag ends on goes without waiting for the interval: at once on "change" (the pointer released, a
- * number typed), and once the pointer stops without a release (no move for `pauseMs` nor for twice the gap between
- * its last two moves). A value equal to the last one yielded is not yielded again (a step-10 slider's moves within
+ * number typed), and once the pointer stops without a release: no move for `pauseMs`, nor for twice the longest gap
+ * between moves since the last value went (a busy page takes moves in bunches: their gaps are not pauses). A value equal to the last one yielded is not yielded again (a step-10 slider's moves within
  * one step): its dependents already show it, and a run for it would only hold back the next one.
  */
 export function inputGenerator(
@@ -67,7 +67,7 @@ export function inputGenerator(
   let resolve: ((v: unknown) => void) | null = null;
   let stale = true;
   let last = -Infinity;
-  /** when the last "input" event came, and how long after the one before */
+  /** when the last "input" event came, and the longest gap between two since the last value went */
   let moved = -Infinity;
   let gap = 0;
   /** the value last yielded, boxed (none before the first) */
@@ -89,6 +89,7 @@ export function inputGenerator(
     resolve = null;
     stale = false;
     last = now();
+    gap = 0;
     yielded = { value: el.value };
     r(el.value);
   };
@@ -107,7 +108,7 @@ export function inputGenerator(
   };
   const onInput = (e: Event) => {
     const t = now();
-    gap = t - moved;
+    if (moved > -Infinity) gap = Math.max(gap, t - moved);
     moved = t;
     if (immediate.has(e)) last = -Infinity;
     if (yielded && sameValue(el.value, yielded.value)) {

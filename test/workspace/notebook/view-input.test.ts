@@ -133,7 +133,7 @@ describe("inputGenerator (throttled)", () => {
       g.return();
     }));
 
-  it("yields the value once the pointer stops: no move for 35 ms, or for twice its last gap when moves come slower", async () =>
+  it("yields the value once the pointer stops: no move for 35 ms, or for twice its longest gap when moves come slower", async () =>
     fakeTimers(async () => {
       // moves 16 ms apart (60 Hz): the pause is 35 ms
       const { el, g } = await started();
@@ -148,21 +148,43 @@ describe("inputGenerator (throttled)", () => {
       expect(await settle(next)).toBe(3);
       g.return();
 
-      // moves 40 ms apart (a busy page): the pause is 80 ms, within a 200 ms interval
+      // a drag after a quiet spell, its moves 40 ms apart (a busy page): the pause is 80 ms, within a 200 ms interval
       const slow = element(0);
       const h = inputGenerator(slow, 200);
       expect(await settle(h.next().value)).toBe(0);
+      await vi.advanceTimersByTimeAsync(300);
+      move(slow, 1); // t = 300: the first move goes at once
+      expect(await settle(h.next().value)).toBe(1);
       const after = h.next().value;
-      await vi.advanceTimersByTimeAsync(10);
-      move(slow, 1);
       await vi.advanceTimersByTimeAsync(40);
-      move(slow, 2); // t = 50
+      move(slow, 2); // t = 340
       await vi.advanceTimersByTimeAsync(79);
-      expect(await settle(after)).toBe("pending"); // t = 129
+      expect(await settle(after)).toBe("pending"); // t = 419
       await vi.advanceTimersByTimeAsync(1);
-      expect(await settle(after)).toBe(2); // t = 130
+      expect(await settle(after)).toBe(2); // t = 420
       expect(inputsHeldBack()).toBe(0);
       h.return();
+    }));
+
+  it("takes a busy page's moves, in bunches 50 ms apart, at the interval's pace: their gaps are not pauses", async () =>
+    fakeTimers(async () => {
+      const el = element(0);
+      const g = inputGenerator(el, 100);
+      const seen: unknown[] = [await settle(g.next().value)];
+      await vi.advanceTimersByTimeAsync(500);
+      let pending = g.next().value.then((v) => seen.push(v));
+      // 60 moves of a 1 s drag, three at a time every 50 ms (timers run late on a page busy drawing)
+      for (let k = 1; k <= 60; k++) {
+        el.value = k;
+        el.dispatchEvent(new Event("input"));
+        if (k % 3 === 0) await vi.advanceTimersByTimeAsync(50);
+        if ((await settle(pending)) !== "pending") pending = g.next().value.then((v) => seen.push(v));
+      }
+      await vi.advanceTimersByTimeAsync(200);
+      expect(seen.at(-1)).toBe(60);
+      // at once, then every 100 ms over 1 s, then the last: a pause after each bunch would give twenty
+      expect(seen.length).toBeLessThanOrEqual(13);
+      g.return();
     }));
 
   it("does not yield again the value it last yielded (moves within one step), unless it is set", async () =>
