@@ -229,6 +229,10 @@ async function measureAll() {
   for (const v of variants)
     for (const s of SLIDERS) {
       const m = (what: string) => median(samples.get(key(v.label, s, what)) ?? []);
+      const perRound = (what: string, over: string) => {
+        const under = samples.get(key(v.label, s, over)) ?? [];
+        return median((samples.get(key(v.label, s, what)) ?? []).map((x, i) => x / under[i]!));
+      };
       const typed = m("typed change to chart");
       figures[`${v.label} ${s.name}`] = Object.fromEntries([
         ["typed change to chart (ms)", typed],
@@ -237,19 +241,32 @@ async function measureAll() {
           [`${mode}: longest task (ms, budget < 50)`, m(`${mode} longest task`)],
           [`${mode}: last move to chart (ms, budget < 150)`, m(`${mode} last move to chart`)],
           [`${mode}: drag / typed (budget <= 1.5)`, m(`${mode} last move to chart`) / typed],
+          // each round's drag over the typed change that follows it, at much the same load
+          [
+            `${mode}: drag / typed, median of rounds`,
+            perRound(`${mode} last move to chart`, "typed change to chart"),
+          ],
           [`${mode}: pointer moves the page handled`, m(`${mode} moves`)],
         ]),
       ]);
     }
-  // after / before of each median, measured in the same run (drags alternating): what load does to both cancels
-  const ratios: Record<string, Record<string, number>> = {};
+  // after / before, measured in the same run (drags alternating between the builds): the ratio of the medians, and
+  // the median of each round's own ratio, which cancels a load that drifts over the run (other work on the machine)
+  const ratios: Record<string, Record<string, { ofMedians: number; medianOfRounds: number }>> = {};
   if (variants.length === 2)
     for (const s of SLIDERS) {
-      const [b, a] = variants.map((v) => figures[`${v.label} ${s.name}`] as Record<string, number>);
+      const figure = (what: string) => {
+        const [b, a] = variants.map((v) => samples.get(key(v.label, s, what)) ?? []);
+        return {
+          ofMedians: median(a!) / median(b!),
+          medianOfRounds: median(a!.map((x, i) => x / b![i]!)),
+        };
+      };
       ratios[`${s.name} after / before`] = Object.fromEntries(
-        Object.keys(a!)
-          .filter((k) => !k.includes("longest task") && !k.includes("moves"))
-          .map((k) => [k, a![k]! / b![k]!]),
+        [...MODES.map((mode) => `${mode} last move to chart`), "typed change to chart"].map((w) => [
+          w,
+          figure(w),
+        ]),
       );
     }
   const out = {
