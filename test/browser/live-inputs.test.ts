@@ -1,8 +1,8 @@
 // A slider on the triage notebook in Chromium: a drag re-runs the cells that depend on it and re-renders no other
 // block, the last value wins over the ones before it, moves within one step run nothing and a mouse drag ends on the
-// value it was released at, CodeMirror editors exist only for code that was opened or
-// scrolled near, behind one document "selectionchange" listener, and an input stays in view of the chart it
-// drives. Which cells depend on an input is worked out here from the cells' own defines/references, transitively.
+// value it was released at, CodeMirror editors exist only for code that was opened or scrolled near, behind one
+// document "selectionchange" listener, and an input stays in view of the chart it drives. Which cells depend on an
+// input is worked out here from the cells' own defines/references, transitively.
 import type { Page } from "playwright-core";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
