@@ -54,8 +54,8 @@ export function holdInput(): () => void {
 /**
  * Framework's Generators.input, throttled: yields el.value now, then after "input" events, at most once per
  * `intervalMs` and always the value at the time it yields, so a drag re-runs its dependents a few times a second.
- * The value a drag ends on goes without waiting for the interval: at once on "change" (the pointer released, a
- * number typed), and once the pointer stops without a release: no move for `pauseMs`, nor for twice the longest gap
+ * The value a drag ends on goes without waiting for the interval: at once on "change" or "pointerup" (the pointer
+ * released, a number committed; a drag back to where it began sends no "change"), and once the pointer stops without a release: no move for `pauseMs`, nor for twice the longest gap
  * between moves since the last value went (a busy page takes moves in bunches: their gaps are not pauses). A value
  * equal to the last one yielded is not yielded again (a step-10 slider's moves within one step): its dependents
  * already show it, and a run for it would only hold back the next one.
@@ -123,13 +123,14 @@ export function inputGenerator(
     stale = true;
     if (resolve) schedule();
   };
-  const onChange = () => {
+  const onRelease = () => {
     // the pointer let go (or a number was committed): the last value is not held back for the interval
     last = -Infinity;
     if (stale && resolve) deliver();
   };
   el.addEventListener("input", onInput);
-  el.addEventListener("change", onChange);
+  el.addEventListener("change", onRelease);
+  el.addEventListener("pointerup", onRelease);
   const generator = {
     next() {
       const value = new Promise((r) => (resolve = r));
@@ -139,7 +140,8 @@ export function inputGenerator(
     return() {
       clearTimers();
       el.removeEventListener("input", onInput);
-      el.removeEventListener("change", onChange);
+      el.removeEventListener("change", onRelease);
+      el.removeEventListener("pointerup", onRelease);
       return { done: true, value: undefined };
     },
     throw(e: unknown): never {

@@ -119,7 +119,7 @@ describe("inputGenerator (throttled)", () => {
       g.return();
     }));
 
-  it("yields the value at once when the pointer is released (change), inside the interval", async () =>
+  it("yields the value at once when the pointer is released (change, or pointerup alone), inside the interval", async () =>
     fakeTimers(async () => {
       const { el, g } = await started();
       const next = g.next().value;
@@ -130,6 +130,13 @@ describe("inputGenerator (throttled)", () => {
       move(el, 2, true);
       expect(await settle(next)).toBe(2); // t = 10
       expect(inputsHeldBack()).toBe(0);
+      // dragged away and back to where the press began: the release sends "pointerup" but no "change"
+      const after = g.next().value;
+      await vi.advanceTimersByTimeAsync(10);
+      move(el, 3);
+      expect(await settle(after)).toBe("pending");
+      el.dispatchEvent(new Event("pointerup"));
+      expect(await settle(after)).toBe(3);
       g.return();
     }));
 
