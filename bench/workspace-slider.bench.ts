@@ -2,11 +2,14 @@
 // dragged for 1 s, two ways: every move delivered (60 "input" events queued at 60 Hz, as a test driver sends them:
 // a busy page works through all of them) and coalesced (the mouse through CDP, the next move sent when the page
 // took the last one, at the pointer's position then, and Chromium merging moves within a frame as it does a real
-// mouse's). Measured per drag: the longest
-// main-thread task from the press to the last value's chart drawn (PerformanceObserver "longtask", which only
-// reports tasks over 50 ms: 0 means none), the time from the last move's event to that chart (the runtime settled
-// with the input's final value, two animation frames, every output's update complete, one more frame to paint), and the same time for a typed change (the number box beside the slider) to give the drag's ratio.
-// BENCH_BEFORE_DIST=<a build of other code> measures it in the same run, drags alternating, for a before/after.
+// mouse's, then released). Measured per drag: the longest main-thread task from the press to the last value's chart
+// drawn (PerformanceObserver "longtask", which only reports tasks over 50 ms: 0 means none), the time from the last
+// move's event to that chart (the runtime settled with the input's final value, two animation frames, every
+// output's update complete, one more frame to paint), and the same time for a typed change (the number box beside
+// the slider, an interval after the value before it) to give the drag's ratio.
+// BENCH_BEFORE_DIST=<a build of other code> measures it in the same run, drags alternating, for a before/after; the
+// JSON keeps every sample, the load after each round, and after/before as the ratio of the medians and as the
+// median of the rounds' own ratios (which a load drifting over the run cancels).
 import { execFileSync } from "node:child_process";
 import { loadavg } from "node:os";
 import { writeFile, mkdir } from "node:fs/promises";
