@@ -2,11 +2,14 @@
 // dragged for 1 s, two ways: every move delivered (60 "input" events queued at 60 Hz, as a test driver sends them:
 // a busy page works through all of them) and coalesced (the mouse through CDP, the next move sent when the page
 // took the last one, at the pointer's position then, and Chromium merging moves within a frame as it does a real
-// mouse's). Measured per drag: the longest
-// main-thread task from the press to the last value's chart drawn (PerformanceObserver "longtask", which only
-// reports tasks over 50 ms: 0 means none), the time from the last move's event to that chart (the runtime settled
-// with the input's final value, two animation frames, every output's update complete, one more frame to paint), and the same time for a typed change (the number box beside the slider) to give the drag's ratio.
-// BENCH_BEFORE_DIST=<a build of other code> measures it in the same run, drags alternating, for a before/after.
+// mouse's, then released). Measured per drag: the longest main-thread task from the press to the last value's chart
+// drawn (PerformanceObserver "longtask", which only reports tasks over 50 ms: 0 means none), the time from the last
+// move's event to that chart (the runtime settled with the input's final value, two animation frames, every
+// output's update complete, one more frame to paint), and the same time for a typed change (the number box beside
+// the slider, an interval after the value before it) to give the drag's ratio.
+// BENCH_BEFORE_DIST=<a build of other code> measures it in the same run, drags alternating, for a before/after; the
+// JSON keeps every sample, the load after each round, and after/before as the ratio of the medians and as the
+// median of the rounds' own ratios (which a load drifting over the run cancels).
 import { execFileSync } from "node:child_process";
 import { loadavg } from "node:os";
 import { writeFile, mkdir } from "node:fs/promises";
@@ -14,6 +17,7 @@ import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "../test/support/chromium";
 import { openWorkspace } from "../test/support/workspace-page";
 import { serveStatic, type StaticServer } from "../workspace/node/static-server";
+import { INPUT_INTERVAL_MS } from "../workspace/notebook/view-input";
 import { median, type Benchmark } from "./harness";
 
 interface Slider {
@@ -187,6 +191,8 @@ async function dragOnce(page: Page, s: Slider, mode: Mode, from: number, to: num
 /** A value typed into the number box beside the slider: [ms to its chart, longest task]. */
 async function typeOnce(page: Page, s: Slider, from: number, to: number): Promise<[number, number]> {
   const slider = await prepare(page, s, from);
+  // typed after a pause longer than the throttle's interval, so the baseline is one change's cost, never a hold
+  await new Promise((r) => setTimeout(r, INPUT_INTERVAL_MS));
   await watch(page);
   await slider.evaluate((range: HTMLInputElement, to) => {
     const box = range.form!.querySelector<HTMLInputElement>("input[type=number]")!;
@@ -206,8 +212,8 @@ function add(key: string, v: number) {
 const key = (variant: string, s: Slider, what: string) => `${variant}|${s.name}|${what}`;
 
 async function measureAll() {
-  const load: { before: number[]; after?: number[] } = { before: loadavg() };
-  for (let run = 0; run < RUNS; run++)
+  const load: { before: number[]; after?: number[]; perRun: number[] } = { before: loadavg(), perRun: [] };
+  for (let run = 0; run < RUNS; run++, load.perRun.push(loadavg()[0]!))
     for (const s of SLIDERS)
       for (const v of variants) {
         const [a, b] = run % 2 === 0 ? s.values : ([s.values[1], s.values[0]] as const);
@@ -226,6 +232,10 @@ async function measureAll() {
   for (const v of variants)
     for (const s of SLIDERS) {
       const m = (what: string) => median(samples.get(key(v.label, s, what)) ?? []);
+      const perRound = (what: string, over: string) => {
+        const under = samples.get(key(v.label, s, over)) ?? [];
+        return median((samples.get(key(v.label, s, what)) ?? []).map((x, i) => x / under[i]!));
+      };
       const typed = m("typed change to chart");
       figures[`${v.label} ${s.name}`] = Object.fromEntries([
         ["typed change to chart (ms)", typed],
@@ -234,20 +244,47 @@ async function measureAll() {
           [`${mode}: longest task (ms, budget < 50)`, m(`${mode} longest task`)],
           [`${mode}: last move to chart (ms, budget < 150)`, m(`${mode} last move to chart`)],
           [`${mode}: drag / typed (budget <= 1.5)`, m(`${mode} last move to chart`) / typed],
+          // each round's drag over the typed change that follows it, at much the same load
+          [
+            `${mode}: drag / typed, median of rounds`,
+            perRound(`${mode} last move to chart`, "typed change to chart"),
+          ],
           [`${mode}: pointer moves the page handled`, m(`${mode} moves`)],
         ]),
       ]);
+    }
+  // after / before, measured in the same run (drags alternating between the builds): the ratio of the medians, and
+  // the median of each round's own ratio, which cancels a load that drifts over the run (other work on the machine)
+  const ratios: Record<string, Record<string, { ofMedians: number; medianOfRounds: number }>> = {};
+  if (variants.length === 2)
+    for (const s of SLIDERS) {
+      const figure = (what: string) => {
+        const [b, a] = variants.map((v) => samples.get(key(v.label, s, what)) ?? []);
+        return {
+          ofMedians: median(a!) / median(b!),
+          medianOfRounds: median(a!.map((x, i) => x / b![i]!)),
+        };
+      };
+      ratios[`${s.name} after / before`] = Object.fromEntries(
+        [...MODES.map((mode) => `${mode} last move to chart`), "typed change to chart"].map((w) => [
+          w,
+          figure(w),
+        ]),
+      );
     }
   const out = {
     date: new Date().toISOString(),
     loadavg: load,
     runs: RUNS,
     medians: figures,
+    ratios,
     samples: Object.fromEntries(samples),
   };
   await mkdir("bench/results", { recursive: true });
   await writeFile("bench/results/workspace-slider.json", JSON.stringify(out, null, 2) + "\n");
-  process.stderr.write(`${JSON.stringify(out.medians, null, 2)}\nload ${JSON.stringify(load)}\n`);
+  process.stderr.write(
+    `${JSON.stringify(out.medians, null, 2)}\n${JSON.stringify(ratios, null, 2)}\nload ${JSON.stringify(load)}\n`,
+  );
 }
 
 /** Builds the workspace, serves it (and BENCH_BEFORE_DIST) and opens triage in each until its cells settle. */

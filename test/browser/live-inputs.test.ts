@@ -1,7 +1,8 @@
 // A slider on the triage notebook in Chromium: a drag re-runs the cells that depend on it and re-renders no other
-// block, the last value wins over the ones before it, CodeMirror editors exist only for code that was opened or
-// scrolled near, behind one document "selectionchange" listener, and an input stays in view of the chart it
-// drives. Which cells depend on an input is worked out here from the cells' own defines/references, transitively.
+// block, the last value wins over the ones before it, moves within one step run nothing and a mouse drag ends on the
+// value it was released at, CodeMirror editors exist only for code that was opened or scrolled near, behind one
+// document "selectionchange" listener, and an input stays in view of the chart it drives. Which cells depend on an
+// input is worked out here from the cells' own defines/references, transitively.
 import type { Page } from "playwright-core";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -119,6 +120,36 @@ describe("live inputs on the triage notebook", () => {
     expect(now.runs - groupsCell.runs).toBeLessThanOrEqual(2);
     const checks = page.locator("jb-notebook .block.cell .checks", { hasText: "Transportr's filter queue" });
     await expect.poll(() => checks.innerText()).toContain(`at τ = ${values.at(-1)} ms`);
+    expect(errors).toEqual([]);
+  });
+
+  it("moves within one step of τ run nothing, and a drag with the mouse ends on the value it was released at", async () => {
+    await slide(page, "const tauMs = view", [600]);
+    await notebookSettled(page);
+    const groupsCell = (await cellInfo(page)).find((c) => c.defines.includes("groups"))!;
+    // τ's step is 10: the range input rounds 601-604 to 600, the value its dependents already have
+    await slide(page, "const tauMs = view", [601, 603, 604, 602]);
+    await notebookSettled(page);
+    expect((await cellInfo(page)).find((c) => c.id === groupsCell.id)!.runs).toBe(groupsCell.runs);
+
+    // pressed at 600, moved right in steps, released: "change" lets the last value go (view-input.ts)
+    const slider = page
+      .locator("jb-notebook .block.cell", { hasText: "const tauMs = view" })
+      .locator("input[type=range]");
+    await slider.scrollIntoViewIfNeeded();
+    const box = (await slider.boundingBox())!;
+    // Chromium's thumb is 16 px wide: its centre travels the track less 8 px at each end (range 50-2000)
+    const x = (v: number) => box.x + 8 + ((v - 50) / 1950) * (box.width - 16);
+    const y = box.y + box.height / 2;
+    await page.mouse.move(x(600), y);
+    await page.mouse.down();
+    for (let k = 1; k <= 10; k++) await page.mouse.move(x(600 + 40 * k), y);
+    await page.mouse.up();
+    const released = await slider.evaluate((el: HTMLInputElement) => el.valueAsNumber);
+    expect(Math.abs(released - 1000)).toBeLessThanOrEqual(20);
+    await notebookSettled(page);
+    const checks = page.locator("jb-notebook .block.cell .checks", { hasText: "Transportr's filter queue" });
+    await expect.poll(() => checks.innerText()).toContain(`at τ = ${released} ms`);
     expect(errors).toEqual([]);
   });
 

@@ -78,6 +78,7 @@ import {
   coerce,
   inputLabel,
   inputsHeldBack,
+  inputsReleased,
   sameValue,
   setInputEvent,
   type InputElementLike,
@@ -302,8 +303,9 @@ export class NotebookRuntime {
         continue;
       }
       if (inputsHeldBack() > 0) {
-        // A dragged input's last value is still held back by its throttle (view-input.ts).
-        await new Promise<void>((r) => setTimeout(r, 10));
+        // A dragged input's last value is still held back by its throttle (view-input.ts): on its way, at most
+        // an interval from now; waited on as it goes, not polled (a poll's period would add to every wait).
+        await Promise.race([inputsReleased(), new Promise<void>((r) => this.idle.push(r))]); // or disposed
         continue;
       }
       if (this.pending.size > 0) {

@@ -1,6 +1,7 @@
 // What view(el) needs of an input element, in both hosts: the real @observablehq/inputs form in the browser,
 // the stand-ins of headless-inputs.ts in Node, a selectable plot (plot-spec.ts) in either.
-export { sameValue } from "../../charts/same-value";
+import { sameValue } from "../../charts/same-value";
+export { sameValue };
 
 export interface InputElementLike {
   value: unknown;
@@ -11,6 +12,10 @@ export interface InputElementLike {
 
 /** How often a dragged input may re-run its dependents (unthrottled, a 1 s drag queued ~4 s of work). */
 export const INPUT_INTERVAL_MS = 100;
+
+/** A pointer that sent no move for this long, and for twice its longest gap between moves since the last value went,
+ * has stopped (moves come once a frame, 17 ms at 60 Hz): its value goes then, not at the interval's end. */
+export const INPUT_PAUSE_MS = 35;
 
 /** "input" events from NotebookRuntime.setInput (`--set`, tests, the API): a value set, not dragged; never held. */
 const immediate = new WeakSet<Event>();
@@ -26,53 +31,106 @@ export function inputsHeldBack(): number {
   return held;
 }
 
+/** Resolves once no value is held back (at once when none is): settled() waits on it, not on a polling timer. */
+let whenNoneHeld: (() => void)[] = [];
+export function inputsReleased(): Promise<void> {
+  return held === 0 ? Promise.resolve() : new Promise((r) => whenNoneHeld.push(r));
+}
+
 /** A value on its way on a timer (the throttle below, the timeline's window); the call returned lets it go, once. */
 export function holdInput(): () => void {
   held++;
   let released = false;
   return () => {
-    if (!released) held--;
+    if (!released && --held === 0) {
+      const waiting = whenNoneHeld;
+      whenNoneHeld = [];
+      for (const r of waiting) r();
+    }
     released = true;
   };
 }
 
 /**
  * Framework's Generators.input, throttled: yields el.value now, then after "input" events, at most once per
- * `intervalMs` and always the value at the time it yields, so a drag re-runs its dependents a few times a second
- * and its last value always wins (a value that arrives after a quiet spell yields at once).
+ * `intervalMs` and always the value at the time it yields, so a drag re-runs its dependents a few times a second.
+ * The value a drag ends on goes without waiting for the interval: at once on "change" or "pointerup" (the pointer
+ * released, a number committed; a drag back to where it began sends no "change"), and once the pointer stops without a release: no move for `pauseMs`, nor for twice the longest gap
+ * between moves since the last value went (a busy page takes moves in bunches: their gaps are not pauses). A value
+ * equal to the last one yielded is not yielded again (a step-10 slider's moves within one step): its dependents
+ * already show it, and a run for it would only hold back the next one.
  */
-export function inputGenerator(el: InputElementLike, intervalMs = INPUT_INTERVAL_MS) {
+export function inputGenerator(
+  el: InputElementLike,
+  intervalMs = INPUT_INTERVAL_MS,
+  pauseMs = INPUT_PAUSE_MS,
+) {
   let resolve: ((v: unknown) => void) | null = null;
   let stale = true;
   let last = -Infinity;
+  /** when the last "input" event came, and the longest gap between two since the last value went */
+  let moved = -Infinity;
+  let gap = 0;
+  /** the value last yielded, boxed (none before the first) */
+  let yielded: { value: unknown } | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let pause: ReturnType<typeof setTimeout> | undefined;
   let release = () => {};
   const now = () => (typeof performance !== "undefined" ? performance.now() : Date.now());
-  const deliver = () => {
+  const clearTimers = () => {
     release();
-    timer = undefined;
+    clearTimeout(timer);
+    clearTimeout(pause);
+    timer = pause = undefined;
+  };
+  const deliver = () => {
+    clearTimers();
     if (!resolve) return;
     const r = resolve;
     resolve = null;
     stale = false;
     last = now();
+    gap = 0;
+    yielded = { value: el.value };
     r(el.value);
   };
-  /** Delivers when the interval allows, else once it has passed (one timer, reading the value it then finds). */
+  /** Delivers when the interval allows, else once it has passed or the pointer pauses, whichever comes first. */
   const schedule = () => {
     const wait = last + intervalMs - now();
-    if (wait <= 0) deliver();
-    else if (timer === undefined) {
+    if (wait <= 0) return deliver();
+    if (timer === undefined) {
       release = holdInput();
       timer = setTimeout(deliver, wait);
     }
+    clearTimeout(pause);
+    // a page too busy to take moves every frame takes them further apart: a pause is then longer, not every move
+    const still = moved + Math.max(pauseMs, 2 * gap) - now();
+    if (still < wait) pause = setTimeout(deliver, Math.max(0, still));
   };
   const onInput = (e: Event) => {
+    const t = now();
+    if (moved > -Infinity) gap = Math.max(gap, t - moved);
+    moved = t;
     if (immediate.has(e)) last = -Infinity;
+    if (yielded && sameValue(el.value, yielded.value)) {
+      // back where it was: nothing to run (a setInput event still re-yields, as a value set, not dragged)
+      if (!immediate.has(e)) {
+        stale = false;
+        clearTimers();
+        return;
+      }
+    }
     stale = true;
     if (resolve) schedule();
   };
+  const onRelease = () => {
+    // the pointer let go (or a number was committed): the last value is not held back for the interval
+    last = -Infinity;
+    if (stale && resolve) deliver();
+  };
   el.addEventListener("input", onInput);
+  el.addEventListener("change", onRelease);
+  el.addEventListener("pointerup", onRelease);
   const generator = {
     next() {
       const value = new Promise((r) => (resolve = r));
@@ -80,10 +138,10 @@ export function inputGenerator(el: InputElementLike, intervalMs = INPUT_INTERVAL
       return { done: false, value };
     },
     return() {
-      release();
-      clearTimeout(timer);
-      timer = undefined;
+      clearTimers();
       el.removeEventListener("input", onInput);
+      el.removeEventListener("change", onRelease);
+      el.removeEventListener("pointerup", onRelease);
       return { done: true, value: undefined };
     },
     throw(e: unknown): never {

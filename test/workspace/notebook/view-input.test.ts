@@ -4,9 +4,11 @@ import { parseHTML } from "linkedom";
 import { describe, expect, it, vi } from "vitest";
 import {
   coerce,
+  holdInput,
   inputGenerator,
   inputLabel,
   inputsHeldBack,
+  inputsReleased,
   setInputEvent,
 } from "../../../workspace/notebook/view-input";
 
@@ -88,24 +90,124 @@ describe("inputGenerator (throttled)", () => {
     return { el, g };
   }
 
-  it("yields at once after a quiet spell, then at most every interval with the latest value", async () =>
+  /** Sets the element's value and sends "input" (a move), or "input" then "change" (a release). */
+  const move = (el: EventTarget & { value: number }, value: number, release = false) => {
+    el.value = value;
+    el.dispatchEvent(new Event("input"));
+    if (release) el.dispatchEvent(new Event("change"));
+  };
+
+  it("yields at once after a quiet spell, then at most every interval with the latest value while moves go on", async () =>
     fakeTimers(async () => {
       const { el, g } = await started();
       const second = g.next().value;
-      for (let v = 1; v <= 5; v++) {
-        await vi.advanceTimersByTimeAsync(10);
-        el.value = v;
-        el.dispatchEvent(new Event("input"));
+      // a move every 10 ms at t = 5, 15, ..., 95: never a pause
+      await vi.advanceTimersByTimeAsync(5);
+      for (let v = 1; v <= 10; v++) {
+        move(el, v);
+        expect(await settle(second)).toBe("pending");
+        await vi.advanceTimersByTimeAsync(v < 10 ? 10 : 0);
       }
-      expect(await settle(second)).toBe("pending"); // t = 50: the interval has not passed
-      await vi.advanceTimersByTimeAsync(50); // t = 100
-      expect(await settle(second)).toBe(5);
+      await vi.advanceTimersByTimeAsync(5); // t = 100
+      expect(await settle(second)).toBe(10);
       const third = g.next().value;
       await vi.advanceTimersByTimeAsync(200);
       expect(await settle(third)).toBe("pending"); // nothing moved
-      el.value = 6;
-      el.dispatchEvent(new Event("input"));
-      expect(await settle(third)).toBe(6); // quiet for longer than the interval: at once
+      move(el, 11);
+      expect(await settle(third)).toBe(11); // quiet for longer than the interval: at once
+      expect(inputsHeldBack()).toBe(0);
+      g.return();
+    }));
+
+  it("yields the value at once when the pointer is released (change, or pointerup alone), inside the interval", async () =>
+    fakeTimers(async () => {
+      const { el, g } = await started();
+      const next = g.next().value;
+      await vi.advanceTimersByTimeAsync(10);
+      move(el, 1);
+      expect(await settle(next)).toBe("pending"); // t = 10: held for the interval
+      expect(inputsHeldBack()).toBe(1);
+      move(el, 2, true);
+      expect(await settle(next)).toBe(2); // t = 10
+      expect(inputsHeldBack()).toBe(0);
+      // dragged away and back to where the press began: the release sends "pointerup" but no "change"
+      const after = g.next().value;
+      await vi.advanceTimersByTimeAsync(10);
+      move(el, 3);
+      expect(await settle(after)).toBe("pending");
+      el.dispatchEvent(new Event("pointerup"));
+      expect(await settle(after)).toBe(3);
+      g.return();
+    }));
+
+  it("yields the value once the pointer stops: no move for 35 ms, or for twice its longest gap when moves come slower", async () =>
+    fakeTimers(async () => {
+      // moves 16 ms apart (60 Hz): the pause is 35 ms
+      const { el, g } = await started();
+      const next = g.next().value;
+      for (const v of [1, 2, 3]) {
+        await vi.advanceTimersByTimeAsync(16);
+        move(el, v);
+      }
+      await vi.advanceTimersByTimeAsync(34); // t = 82
+      expect(await settle(next)).toBe("pending");
+      await vi.advanceTimersByTimeAsync(1); // t = 83, 35 ms after the last move, 17 ms before the interval's end
+      expect(await settle(next)).toBe(3);
+      g.return();
+
+      // a drag after a quiet spell, its moves 40 ms apart (a busy page): the pause is 80 ms, within a 200 ms interval
+      const slow = element(0);
+      const h = inputGenerator(slow, 200);
+      expect(await settle(h.next().value)).toBe(0);
+      await vi.advanceTimersByTimeAsync(300);
+      move(slow, 1); // t = 300: the first move goes at once
+      expect(await settle(h.next().value)).toBe(1);
+      const after = h.next().value;
+      await vi.advanceTimersByTimeAsync(40);
+      move(slow, 2); // t = 340
+      await vi.advanceTimersByTimeAsync(79);
+      expect(await settle(after)).toBe("pending"); // t = 419
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await settle(after)).toBe(2); // t = 420
+      expect(inputsHeldBack()).toBe(0);
+      h.return();
+    }));
+
+  it("takes a busy page's moves, in bunches 50 ms apart, at the interval's pace: their gaps are not pauses", async () =>
+    fakeTimers(async () => {
+      const el = element(0);
+      const g = inputGenerator(el, 100);
+      const seen: unknown[] = [await settle(g.next().value)];
+      await vi.advanceTimersByTimeAsync(500);
+      let pending = g.next().value.then((v) => seen.push(v));
+      // 60 moves of a 1 s drag, three at a time every 50 ms (timers run late on a page busy drawing)
+      for (let k = 1; k <= 60; k++) {
+        el.value = k;
+        el.dispatchEvent(new Event("input"));
+        if (k % 3 === 0) await vi.advanceTimersByTimeAsync(50);
+        if ((await settle(pending)) !== "pending") pending = g.next().value.then((v) => seen.push(v));
+      }
+      await vi.advanceTimersByTimeAsync(200);
+      expect(seen.at(-1)).toBe(60);
+      // at once, then every 100 ms over 1 s, then the last: a pause after each bunch would give twenty
+      expect(seen.length).toBeLessThanOrEqual(13);
+      g.return();
+    }));
+
+  it("does not yield again the value it last yielded (moves within one step), unless it is set", async () =>
+    fakeTimers(async () => {
+      const { el, g } = await started();
+      const next = g.next().value;
+      await vi.advanceTimersByTimeAsync(10);
+      move(el, 1);
+      move(el, 0); // back to the value its dependents have
+      expect(inputsHeldBack()).toBe(0);
+      await vi.advanceTimersByTimeAsync(500);
+      expect(await settle(next)).toBe("pending");
+      move(el, 0, true);
+      expect(await settle(next)).toBe("pending"); // a release on it changes nothing either
+      el.dispatchEvent(setInputEvent());
+      expect(await settle(next)).toBe(0); // a value set through the runtime always runs
       g.return();
     }));
 
@@ -140,4 +242,27 @@ describe("inputGenerator (throttled)", () => {
       expect(seen.length).toBeLessThanOrEqual(12);
       g.return();
     }));
+});
+
+describe("inputsReleased", () => {
+  it("resolves when the last value held back is let go, not before, and at once when none is", async () => {
+    const state = (p: Promise<void>) => {
+      let out = "pending";
+      void p.then(() => (out = "resolved"));
+      return async () => {
+        await Promise.resolve();
+        return out;
+      };
+    };
+    expect(await state(inputsReleased())()).toBe("resolved");
+    const [a, b] = [holdInput(), holdInput()];
+    const released = state(inputsReleased());
+    a();
+    a(); // a second call of the same release lets nothing else go
+    expect(await released()).toBe("pending");
+    expect(inputsHeldBack()).toBe(1);
+    b();
+    expect(await released()).toBe("resolved");
+    expect(inputsHeldBack()).toBe(0);
+  });
 });
