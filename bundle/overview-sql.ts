@@ -65,3 +65,20 @@ export const EVENTS_PACKED_SQL = EVENTS_SQL.replace(
   `WITH t0 AS (SELECT run_id, t0 FROM ${PACKED_OVERVIEW}.spans
               UNION ALL SELECT run_id, min(intended_vsync) FROM ${PACKED_OVERVIEW}.other_frames GROUP BY run_id)`,
 );
+
+/** How many frames the chart has (total) and leaves out as suspect. */
+export const FRAMES_COUNTED_SQL = `
+  SELECT count(*) FILTER (WHERE suspect IS NULL)::BIGINT AS total, count(*) FILTER (WHERE suspect IS NOT NULL)::BIGINT AS suspect
+  FROM frames`;
+
+/**
+ * The same with packed runs: their plausible frames are their slices' frames (every one is in a slice), the rest of
+ * their rows (jb_overview.packed_rows: the attached tables' row counts, file metadata) are suspect; only the other
+ * runs' frames are counted.
+ */
+export const FRAMES_PACKED_COUNTED_SQL = `
+  WITH sliced AS (SELECT coalesce(sum(frames), 0)::BIGINT AS n FROM ${PACKED_OVERVIEW}.frames),
+  other AS (${FRAMES_COUNTED_SQL.replace("FROM frames", `FROM ${PACKED_OVERVIEW}.other_frames`)})
+  SELECT (sliced.n + other.total)::BIGINT AS total,
+         ((SELECT n FROM ${PACKED_OVERVIEW}.packed_rows) - sliced.n + other.suspect)::BIGINT AS suspect
+  FROM sliced, other`;

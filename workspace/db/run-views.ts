@@ -170,6 +170,10 @@ export class RunViews {
           .map((a) => `SELECT * FROM ${quoteIdent(a)}.${PACKED_OVERVIEW}.${table}`)
           .join(" UNION ALL ")}`,
       );
+    // the packed runs' frame rows, from their files' metadata (FRAMES_PACKED_COUNTED_SQL)
+    await q(
+      `CREATE OR REPLACE VIEW ${DATABASE}.${PACKED_OVERVIEW}.packed_rows AS SELECT coalesce(sum(estimated_size), 0)::BIGINT AS n FROM duckdb_tables() WHERE schema_name = 'main' AND table_name = 'frames' AND database_name IN (${this.overviews.map((a) => `'${a.replace(/'/g, "''")}'`).join(", ")})`,
+    );
     const others = (this.attached.get("frames") ?? [])
       .filter((a) => !this.overviews.includes(a))
       .map((a) => `SELECT * FROM ${quoteIdent(a)}.main.frames`);

@@ -13,6 +13,8 @@ import { Session } from "../../../workspace/app/session";
 import { createNodeEngine } from "../../../workspace/db/node/duckdb-node";
 import { listTables, type SqlEngine } from "../../../workspace/db/engine";
 import { loadPreparedBundle } from "../../../workspace/db/load-prepared";
+import { runOrigin } from "../../../workspace/db/run-origin";
+import { timeOrigin } from "../../../bundle/time-origins";
 
 const SAMPLES = "workspace/public/samples";
 const A = "k9-galaxy-s21-android12-r1";
@@ -53,7 +55,10 @@ async function columns(engine: SqlEngine, catalog: string, table: string): Promi
   return t.toArray().map((r) => String(r.c));
 }
 
-/** A long run: frames with distinct durations (the slowest of a slice is unique) and a few UI events. */
+/**
+ * A long run: frames with distinct durations (the slowest of a slice is unique) and a few UI events; every
+ * 5,000th frame, the first included, is suspect.
+ */
 async function longRun(runId: string, n: number, seed: number): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), "jb-views-long-"));
   const period = 16_666_667;
@@ -64,6 +69,7 @@ async function longRun(runId: string, n: number, seed: number): Promise<string> 
       duration: durations,
       deadline: durations.map(() => period),
       jank: durations.map((d) => d > period),
+      suspect: durations.map((_, i) => (i % 5000 === 0 ? "negative duration" : null)),
     }),
     ui_events: makeBundleTable("ui_events", runId, {
       ts: [5_100_000_000, 9_000_000_000],
@@ -173,11 +179,35 @@ describe("runs attached from run.duckdb", () => {
       ).toBe(1);
       const got = await overviewChartData(attached, true);
       expect(got.bucketed).toBe(true);
-      expect(got.totalFrames).toBe(105_000);
+      expect(got.totalFrames).toBe(105_000 - 21);
+      expect(got.suspectFrames).toBe(12 + 9);
       expect(got.frames.length).toBe(2 * OVERVIEW_SLICES);
       expect(got.events.length).toBe(4);
       expect(got).toEqual(want);
     }
+  });
+
+  it("opens a packed long run's overview and start without reading one of its frames", async () => {
+    const packed = await longRun("long-a", 60_000, 1);
+    expect((await packBundle(packed)).errors).toEqual([]);
+    const reference = await fresh();
+    await loadPreparedBundle(reference, await prepareBundle(folderSource(packed)));
+    const want = await overviewChartData(reference, false);
+    const engine = await fresh();
+    const [run] = await new Session(engine).load([folderSource(packed)]);
+    expect(run!.path).toBe("attached");
+    // the run's start counts its suspect first frame too (as a scan of its frames does)
+    expect(timeOrigin("long-a")).toBe(5_000_000_000);
+    // from here a frame read through the views fails the query
+    await engine.query(
+      `CREATE OR REPLACE VIEW frames AS SELECT * FROM jb_run_1.main.frames WHERE error('a frame was read: ' || run_id) IS NULL`,
+    );
+    await expect(count(engine, "SELECT count(*)::INT AS n FROM frames")).rejects.toThrow(/a frame was read/);
+    const got = await overviewChartData(engine, false);
+    expect(got.totalFrames).toBe(60_000 - 12);
+    expect(got.suspectFrames).toBe(12);
+    expect(got).toEqual(want);
+    expect(await runOrigin(engine, "long-a", ["frames"])).toBe(5_000_000_000);
   });
 
   it("streams a run whose database file will not attach, and says why", async () => {
