@@ -10,6 +10,7 @@ import {
   FRAMES_PACKED_COUNTED_SQL,
   FRAMES_PACKED_SQL,
   FRAMES_SQL,
+  LOG_EVENTS_PACKED_SQL,
   LOG_EVENTS_SQL,
   OVERVIEW_MAX_DOTS,
   OVERVIEW_SLICES,
@@ -64,7 +65,9 @@ async function chartData(
         .map((r: Row) => ({ ...r })) as Row[])
     : [];
   const logEvents = (await tableExists(engine, "log_events"))
-    ? ((await engine.query(LOG_EVENTS_SQL)).toArray().map((r: Row) => ({ ...r })) as Row[])
+    ? ((await engine.query(packed ? LOG_EVENTS_PACKED_SQL : LOG_EVENTS_SQL))
+        .toArray()
+        .map((r: Row) => ({ ...r })) as Row[])
     : [];
   return { frames, events, logEvents, bucketed, totalFrames: total, suspectFrames: suspect };
 }

@@ -146,10 +146,13 @@ export class RunViews {
     return true;
   }
 
-  /** Notes an attached run whose file carries the overview's precomputed slices (workspace/db/node/pack-overview.ts). */
+  /**
+   * Notes an attached run whose file carries the overview's precomputed slices and spans
+   * (workspace/db/node/pack-overview.ts); a file packed before spans had t0_plausible has its frames sliced live.
+   */
   private async addOverview(alias: string): Promise<void> {
     const t = await this.engine.query(
-      "SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE database_name = ? AND schema_name = ? AND table_name IN ('frames', 'spans')",
+      "SELECT count(*)::INTEGER AS n FROM duckdb_columns() WHERE database_name = ? AND schema_name = ? AND ((table_name = 'frames' AND column_name = 'janky_frames') OR (table_name = 'spans' AND column_name = 't0_plausible'))",
       [alias, PACKED_OVERVIEW],
     );
     if (Number(t.getChild("n")!.get(0)) === 2) this.overviews.push(alias);
