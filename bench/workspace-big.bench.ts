@@ -128,7 +128,7 @@ export const benchmarks: Benchmark[] = [
       root = keep ?? mkdtempSync(join(tmpdir(), "jb-bench-big-"));
       mkdirSync(root, { recursive: true });
       if (!keep) process.on("exit", () => rmSync(root, { recursive: true, force: true }));
-      for (const n of SIZES) runs.set(n, packedFramesBySql(root, n));
+      for (const n of SIZES) runs.set(n, await packedFramesBySql(root, n));
       ({ browser, server } = await serveBenchWorkspace(root));
       server.server.on("request", (req: IncomingMessage, res: ServerResponse) => {
         if (!req.url?.includes("run.duckdb")) return;
