@@ -67,7 +67,7 @@ export const FRAMES_PACKED_SQL = `
 export const EVENTS_PACKED_SQL = replaceOnce(
   EVENTS_SQL,
   "WITH t0 AS (SELECT run_id, min(intended_vsync) AS t0 FROM frames WHERE suspect IS NULL GROUP BY run_id)",
-  `WITH t0 AS (SELECT run_id, t0_plausible AS t0 FROM ${PACKED_OVERVIEW}.spans
+  `WITH t0 AS (SELECT run_id, t0_plausible AS t0 FROM ${PACKED_OVERVIEW}.spans WHERE t0_plausible IS NOT NULL
               UNION ALL SELECT run_id, min(intended_vsync) FROM ${PACKED_OVERVIEW}.other_frames WHERE suspect IS NULL GROUP BY run_id)`,
 );
 export const LOG_EVENTS_PACKED_SQL = replaceOnce(

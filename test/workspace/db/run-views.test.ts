@@ -222,6 +222,33 @@ describe("runs attached from run.duckdb", () => {
     expect(await runOrigin(engine, "long-a", ["frames"])).toBe(5_000_000_000);
   });
 
+  it("leaves out the UI events of a packed run whose every frame is suspect, as a streamed load does", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "jb-views-suspect-"));
+    await writeBundleFolder(dir, newManifest("all-suspect", { app: "x" }), {
+      frames: makeBundleTable("frames", "all-suspect", {
+        intended_vsync: [5_000_000_000, 5_016_666_667],
+        duration: [-1, -2],
+        deadline: [16_666_667, 16_666_667],
+        jank: [false, false],
+        suspect: ["negative duration", "negative duration"],
+      }),
+      ui_events: makeBundleTable("ui_events", "all-suspect", {
+        ts: [5_100_000_000],
+        seq: Int32Array.of(0),
+        kind: ["click"],
+      }),
+    });
+    expect((await packBundle(dir)).errors).toEqual([]);
+    const reference = await fresh();
+    await loadPreparedBundle(reference, await prepareBundle(folderSource(dir)));
+    const want = await overviewChartData(reference, true);
+    expect(want.events).toEqual([]);
+    expect(want.suspectFrames).toBe(2);
+    const engine = await fresh();
+    expect((await new Session(engine).load([folderSource(dir)]))[0]!.path).toBe("attached");
+    expect(await overviewChartData(engine, true)).toEqual(want);
+  });
+
   it("slices live the frames of a run packed before spans had t0_plausible", async () => {
     const packed = await longRun("long-a", 60_000, 1);
     expect((await packBundle(packed)).errors).toEqual([]);
