@@ -60,9 +60,8 @@ export function framesData(): Promise<FramesData> {
 }
 
 /** Writes the frames table as one IPC stream of 65,536-row batches, yielding so the file stream drains. */
-export async function writeFrames(dir: string, n = FRAMES) {
+export async function writeFrames(dir: string, n = FRAMES, runId = "bench-10m-frames") {
   mkdirSync(dir, { recursive: true });
-  const runId = "bench-10m-frames";
   const table = framesTable(runId, n);
   const out = createWriteStream(join(dir, "frames.arrows"));
   const done = new Promise<void>((resolve, reject) => {

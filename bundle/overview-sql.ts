@@ -60,8 +60,42 @@ export const FRAMES_PACKED_SQL = `
   UNION ALL
   SELECT run_id, t_s, duration_ms, deadline_ms, jank, frames, janky_frames FROM ${PACKED_OVERVIEW}.frames
   ORDER BY run_id, t_s`;
-export const EVENTS_PACKED_SQL = EVENTS_SQL.replace(
+/**
+ * Events on a packed run's time axis: its first plausible frame (EVENTS_SQL's t0) and first frame (LOG_EVENTS_SQL's)
+ * are in jb_overview.spans; only the other runs' frames are scanned for theirs.
+ */
+export const EVENTS_PACKED_SQL = replaceOnce(
+  EVENTS_SQL,
+  "WITH t0 AS (SELECT run_id, min(intended_vsync) AS t0 FROM frames WHERE suspect IS NULL GROUP BY run_id)",
+  `WITH t0 AS (SELECT run_id, t0_plausible AS t0 FROM ${PACKED_OVERVIEW}.spans WHERE t0_plausible IS NOT NULL
+              UNION ALL SELECT run_id, min(intended_vsync) FROM ${PACKED_OVERVIEW}.other_frames WHERE suspect IS NULL GROUP BY run_id)`,
+);
+export const LOG_EVENTS_PACKED_SQL = replaceOnce(
+  LOG_EVENTS_SQL,
   "WITH t0 AS (SELECT run_id, min(intended_vsync) AS t0 FROM frames GROUP BY run_id)",
   `WITH t0 AS (SELECT run_id, t0 FROM ${PACKED_OVERVIEW}.spans
               UNION ALL SELECT run_id, min(intended_vsync) FROM ${PACKED_OVERVIEW}.other_frames GROUP BY run_id)`,
 );
+
+/** `text` with `part` replaced; throws when `part` is not in it (a silent no-op left a scan of every frame). */
+function replaceOnce(text: string, part: string, by: string): string {
+  if (!text.includes(part)) throw new Error(`overview-sql: not found: ${part}`);
+  return text.replace(part, by);
+}
+
+/** How many frames the chart has (total) and leaves out as suspect. */
+export const FRAMES_COUNTED_SQL = `
+  SELECT count(*) FILTER (WHERE suspect IS NULL)::BIGINT AS total, count(*) FILTER (WHERE suspect IS NOT NULL)::BIGINT AS suspect
+  FROM frames`;
+
+/**
+ * The same with packed runs: their plausible frames are their slices' frames (every one is in a slice), the rest of
+ * their rows (jb_overview.packed_rows: the attached tables' row counts, file metadata) are suspect; only the other
+ * runs' frames are counted.
+ */
+export const FRAMES_PACKED_COUNTED_SQL = `
+  WITH sliced AS (SELECT coalesce(sum(frames), 0)::BIGINT AS n FROM ${PACKED_OVERVIEW}.frames),
+  other AS (${FRAMES_COUNTED_SQL.replace("FROM frames", `FROM ${PACKED_OVERVIEW}.other_frames`)})
+  SELECT (sliced.n + other.total)::BIGINT AS total,
+         ((SELECT n FROM ${PACKED_OVERVIEW}.packed_rows) - sliced.n + other.suspect)::BIGINT AS suspect
+  FROM sliced, other`;

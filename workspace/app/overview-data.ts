@@ -6,8 +6,11 @@ import {
   EVENTS_PACKED_SQL,
   EVENTS_SQL,
   FRAMES_BUCKETED_SQL,
+  FRAMES_COUNTED_SQL,
+  FRAMES_PACKED_COUNTED_SQL,
   FRAMES_PACKED_SQL,
   FRAMES_SQL,
+  LOG_EVENTS_PACKED_SQL,
   LOG_EVENTS_SQL,
   OVERVIEW_MAX_DOTS,
   OVERVIEW_SLICES,
@@ -32,17 +35,6 @@ async function chartData(
   hasEvents: boolean,
   { maxDots = OVERVIEW_MAX_DOTS, slices = OVERVIEW_SLICES }: { maxDots?: number; slices?: number },
 ) {
-  const total = Number(
-    (await engine.query("SELECT count(*)::BIGINT AS n FROM frames WHERE suspect IS NULL"))
-      .getChild("n")!
-      .get(0),
-  );
-  const suspect = Number(
-    (await engine.query("SELECT count(*)::BIGINT AS n FROM frames WHERE suspect IS NOT NULL"))
-      .getChild("n")!
-      .get(0),
-  );
-  const bucketed = total > maxDots;
   const packed =
     Number(
       (
@@ -54,6 +46,13 @@ async function chartData(
         .getChild("n")!
         .get(0),
     ) > 0;
+  // A packed run's frames are counted from its file's metadata and slices (FRAMES_PACKED_COUNTED_SQL), never scanned.
+  const counted = (
+    await engine.query(packed ? FRAMES_PACKED_COUNTED_SQL : FRAMES_COUNTED_SQL)
+  ).toArray()[0] as { total: bigint | number; suspect: bigint | number };
+  const total = Number(counted.total);
+  const suspect = Number(counted.suspect);
+  const bucketed = total > maxDots;
   const frameTable = !bucketed
     ? await engine.query(FRAMES_SQL)
     : packed && slices === OVERVIEW_SLICES
@@ -66,7 +65,9 @@ async function chartData(
         .map((r: Row) => ({ ...r })) as Row[])
     : [];
   const logEvents = (await tableExists(engine, "log_events"))
-    ? ((await engine.query(LOG_EVENTS_SQL)).toArray().map((r: Row) => ({ ...r })) as Row[])
+    ? ((await engine.query(packed ? LOG_EVENTS_PACKED_SQL : LOG_EVENTS_SQL))
+        .toArray()
+        .map((r: Row) => ({ ...r })) as Row[])
     : [];
   return { frames, events, logEvents, bucketed, totalFrames: total, suspectFrames: suspect };
 }

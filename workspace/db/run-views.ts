@@ -146,10 +146,13 @@ export class RunViews {
     return true;
   }
 
-  /** Notes an attached run whose file carries the overview's precomputed slices (workspace/db/node/pack-overview.ts). */
+  /**
+   * Notes an attached run whose file carries the overview's precomputed slices and spans
+   * (workspace/db/node/pack-overview.ts); a file packed before spans had t0_plausible has its frames sliced live.
+   */
   private async addOverview(alias: string): Promise<void> {
     const t = await this.engine.query(
-      "SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE database_name = ? AND schema_name = ? AND table_name IN ('frames', 'spans')",
+      "SELECT count(*)::INTEGER AS n FROM duckdb_columns() WHERE database_name = ? AND schema_name = ? AND ((table_name = 'frames' AND column_name = 'janky_frames') OR (table_name = 'spans' AND column_name = 't0_plausible'))",
       [alias, PACKED_OVERVIEW],
     );
     if (Number(t.getChild("n")!.get(0)) === 2) this.overviews.push(alias);
@@ -170,6 +173,10 @@ export class RunViews {
           .map((a) => `SELECT * FROM ${quoteIdent(a)}.${PACKED_OVERVIEW}.${table}`)
           .join(" UNION ALL ")}`,
       );
+    // the packed runs' frame rows, from their files' metadata (FRAMES_PACKED_COUNTED_SQL)
+    await q(
+      `CREATE OR REPLACE VIEW ${DATABASE}.${PACKED_OVERVIEW}.packed_rows AS SELECT coalesce(sum(estimated_size), 0)::BIGINT AS n FROM duckdb_tables() WHERE schema_name = 'main' AND table_name = 'frames' AND database_name IN (${this.overviews.map((a) => `'${a.replace(/'/g, "''")}'`).join(", ")})`,
+    );
     const others = (this.attached.get("frames") ?? [])
       .filter((a) => !this.overviews.includes(a))
       .map((a) => `SELECT * FROM ${quoteIdent(a)}.main.frames`);

@@ -2,6 +2,7 @@ import { cp, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DuckDBInstance } from "@duckdb/node-api";
 import { newManifest } from "../../../bundle/manifest";
 import { folderSource, readBundleFolder, writeBundleFolder } from "../../../bundle/node-io";
 import { packBundle } from "../../../workspace/db/node/pack-bundle";
@@ -13,6 +14,8 @@ import { Session } from "../../../workspace/app/session";
 import { createNodeEngine } from "../../../workspace/db/node/duckdb-node";
 import { listTables, type SqlEngine } from "../../../workspace/db/engine";
 import { loadPreparedBundle } from "../../../workspace/db/load-prepared";
+import { runOrigin } from "../../../workspace/db/run-origin";
+import { timeOrigin } from "../../../bundle/time-origins";
 
 const SAMPLES = "workspace/public/samples";
 const A = "k9-galaxy-s21-android12-r1";
@@ -53,7 +56,10 @@ async function columns(engine: SqlEngine, catalog: string, table: string): Promi
   return t.toArray().map((r) => String(r.c));
 }
 
-/** A long run: frames with distinct durations (the slowest of a slice is unique) and a few UI events. */
+/**
+ * A long run: frames with distinct durations (the slowest of a slice is unique), a few UI and log events; every
+ * 5,000th frame, the first included, is suspect (so UI events' time axis starts at the second frame, log events').
+ */
 async function longRun(runId: string, n: number, seed: number): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), "jb-views-long-"));
   const period = 16_666_667;
@@ -64,11 +70,17 @@ async function longRun(runId: string, n: number, seed: number): Promise<string> 
       duration: durations,
       deadline: durations.map(() => period),
       jank: durations.map((d) => d > period),
+      suspect: durations.map((_, i) => (i % 5000 === 0 ? "negative duration" : null)),
     }),
     ui_events: makeBundleTable("ui_events", runId, {
       ts: [5_100_000_000, 9_000_000_000],
       seq: Int32Array.of(0, 1),
       kind: ["click", "scroll"],
+    }),
+    log_events: makeBundleTable("log_events", runId, {
+      ts: [5_050_000_000n, null],
+      kind: ["gc_pause", "anr"],
+      dur: [12_500_000n, null],
     }),
   });
   return dir;
@@ -173,11 +185,92 @@ describe("runs attached from run.duckdb", () => {
       ).toBe(1);
       const got = await overviewChartData(attached, true);
       expect(got.bucketed).toBe(true);
-      expect(got.totalFrames).toBe(105_000);
+      expect(got.totalFrames).toBe(105_000 - 21);
+      expect(got.suspectFrames).toBe(12 + 9);
       expect(got.frames.length).toBe(2 * OVERVIEW_SLICES);
       expect(got.events.length).toBe(4);
       expect(got).toEqual(want);
     }
+  });
+
+  it("opens a packed long run's overview and start without reading one of its frames", async () => {
+    const packed = await longRun("long-a", 60_000, 1);
+    expect((await packBundle(packed)).errors).toEqual([]);
+    const reference = await fresh();
+    await loadPreparedBundle(reference, await prepareBundle(folderSource(packed)));
+    const want = await overviewChartData(reference, true);
+    // UI events from the first plausible frame, log events from the first frame (overview-sql.ts)
+    expect(want.events.map((e) => e.t_s)).toEqual([
+      (5_100_000_000 - 5_016_666_667) / 1e9,
+      (9_000_000_000 - 5_016_666_667) / 1e9,
+    ]);
+    expect(want.logEvents.map((e) => e.t_s)).toEqual([0.05]);
+    const engine = await fresh();
+    const [run] = await new Session(engine).load([folderSource(packed)]);
+    expect(run!.path).toBe("attached");
+    // the run's start counts its suspect first frame too (as a scan of its frames does)
+    expect(timeOrigin("long-a")).toBe(5_000_000_000);
+    // from here a frame read through the views fails the query
+    await engine.query(
+      `CREATE OR REPLACE VIEW frames AS SELECT * FROM jb_run_1.main.frames WHERE error('a frame was read: ' || run_id) IS NULL`,
+    );
+    await expect(count(engine, "SELECT count(*)::INT AS n FROM frames")).rejects.toThrow(/a frame was read/);
+    const got = await overviewChartData(engine, true);
+    expect(got.totalFrames).toBe(60_000 - 12);
+    expect(got.suspectFrames).toBe(12);
+    expect(got).toEqual(want);
+    expect(await runOrigin(engine, "long-a", ["frames"])).toBe(5_000_000_000);
+  });
+
+  it("leaves out the UI events of a packed run whose every frame is suspect, as a streamed load does", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "jb-views-suspect-"));
+    await writeBundleFolder(dir, newManifest("all-suspect", { app: "x" }), {
+      frames: makeBundleTable("frames", "all-suspect", {
+        intended_vsync: [5_000_000_000, 5_016_666_667],
+        duration: [-1, -2],
+        deadline: [16_666_667, 16_666_667],
+        jank: [false, false],
+        suspect: ["negative duration", "negative duration"],
+      }),
+      ui_events: makeBundleTable("ui_events", "all-suspect", {
+        ts: [5_100_000_000],
+        seq: Int32Array.of(0),
+        kind: ["click"],
+      }),
+    });
+    expect((await packBundle(dir)).errors).toEqual([]);
+    const reference = await fresh();
+    await loadPreparedBundle(reference, await prepareBundle(folderSource(dir)));
+    const want = await overviewChartData(reference, true);
+    expect(want.events).toEqual([]);
+    expect(want.suspectFrames).toBe(2);
+    const engine = await fresh();
+    expect((await new Session(engine).load([folderSource(dir)]))[0]!.path).toBe("attached");
+    expect(await overviewChartData(engine, true)).toEqual(want);
+  });
+
+  it("slices live the frames of a run packed before spans had t0_plausible", async () => {
+    const packed = await longRun("long-a", 60_000, 1);
+    expect((await packBundle(packed)).errors).toEqual([]);
+    const reference = await fresh();
+    await loadPreparedBundle(reference, await prepareBundle(folderSource(packed)));
+    const want = await overviewChartData(reference, true);
+    const instance = await DuckDBInstance.create(":memory:");
+    const conn = await instance.connect();
+    await conn.run(`ATTACH '${join(packed, "run.duckdb")}' AS old`);
+    await conn.run("ALTER TABLE old.jb_overview.spans DROP COLUMN t0_plausible");
+    conn.closeSync();
+    instance.closeSync();
+    const engine = await fresh();
+    const [run] = await new Session(engine).load([folderSource(packed)]);
+    expect(run!.path).toBe("attached");
+    expect(
+      await count(
+        engine,
+        "SELECT count(*)::INT AS n FROM information_schema.tables WHERE table_schema = 'jb_overview' AND table_catalog = current_database()",
+      ),
+    ).toBe(0);
+    expect(await overviewChartData(engine, true)).toEqual(want);
   });
 
   it("streams a run whose database file will not attach, and says why", async () => {
