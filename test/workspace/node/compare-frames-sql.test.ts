@@ -76,4 +76,12 @@ describe("the frames' summary from the engine", () => {
     expect(Array.from(got.b.msBlock)).toEqual([19, 19, 0, 9]);
     expect(got.b.frames.reduce((s, x) => s + x, 0)).toBe(4);
   });
+
+  it("places the frames alike by one join over every run as by a join per run", async () => {
+    const { blocks } = await sqlBlocks(engine, sides);
+    const joined = (await sqlFrameSummary(engine, blocks, 0))!;
+    const perRun = (await sqlFrameSummary(engine, blocks, 16))!;
+    expect(joined).toEqual(perRun);
+    expect(joined).toEqual(frameSummaryOf(frames, blocks));
+  });
 });
