@@ -67,7 +67,7 @@ export function whatChanged(
   extra: readonly CompareRow[] = [],
 ): CompareRow[] {
   // one store of block draws for the list: measures over the same buckets draw the same blocks
-  const draws = new SharedDraws();
+  const draws = new SharedDraws(options.resamples ?? COMPARE_DEFAULTS.resamples);
   const rows = [...metrics.map((m) => compareMetric(m, options, draws)), ...extra.map((r) => ({ ...r }))];
   const q = benjaminiHochberg(rows.map((r) => r.p));
   rows.forEach((r, i) => {

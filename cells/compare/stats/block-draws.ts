@@ -3,7 +3,7 @@
 // p90, p95, p99, jank rate and frames over two deadlines: 16,666 buckets a side, a thousand resamples); drawing
 // them once and reading them back gives each measure exactly the resamples it drew before, at a fraction of the
 // cost (docs/compare.md, "Speed").
-import { seededRng, type Rng } from "./rng";
+import { drawInto, rngState, type Rng, type RngState } from "./rng";
 
 /** The drawn blocks of both sides: resample r of a side is draws[r·n .. (r + 1)·n), n its blocks. */
 export interface Draws {
@@ -35,9 +35,12 @@ export class SharedDraws {
     seed: number;
     blockRun: [Int32Array, Int32Array];
     runs: [Int32Array[], Int32Array[]];
-    rng: Rng;
+    state: RngState;
     draws: Draws;
   };
+
+  /** `capacity`: the most resamples a measure will ask for, room made for them at once */
+  constructor(private readonly capacity = 0) {}
 
   /**
    * The first `resamples` resamples of sides over these blocks, from seededRng(seed): for each resample, every
@@ -56,55 +59,45 @@ export class SharedDraws {
         seed,
         blockRun: [blockRunA, blockRunB],
         runs: [blocksByRun(blockRunA), blocksByRun(blockRunB)],
-        rng: seededRng(seed),
+        state: rngState(seed),
         draws: { a: new Uint16Array(0), b: new Uint16Array(0), resamples: 0 },
       };
     }
-    if (e.draws.resamples < resamples)
-      e.draws = more(e.draws, e.runs, blockRunA, blockRunB, resamples, e.rng);
-    return e.draws;
+    const d = e.draws;
+    if (d.resamples >= resamples) return d;
+    const room = Math.max(resamples, this.capacity);
+    if (d.a.length < resamples * blockRunA.length) {
+      d.a = grown(d.a, blockRunA.length, room);
+      d.b = grown(d.b, blockRunB.length, room);
+    }
+    for (; d.resamples < resamples; d.resamples++)
+      for (const [s, out] of [d.a, d.b].entries()) {
+        let at = d.resamples * (s === 0 ? blockRunA : blockRunB).length;
+        for (const blocks of e.runs[s]!) {
+          drawInto(e.state, blocks, out, at);
+          at += blocks.length;
+        }
+      }
+    return d;
   }
 }
 
-/** The draws of `resamples` resamples from `rng`, nothing kept. */
-export const drawBlocks = (
-  blockRunA: Int32Array,
-  blockRunB: Int32Array,
-  resamples: number,
-  rng: Rng,
-): Draws =>
-  more(
-    { a: new Uint16Array(0), b: new Uint16Array(0), resamples: 0 },
-    [blocksByRun(blockRunA), blocksByRun(blockRunB)],
-    blockRunA,
-    blockRunB,
-    resamples,
-    rng,
-  );
+/** Room for `resamples` resamples of n blocks, what was drawn kept (block numbers below 2^16 in 16 bits). */
+function grown(old: Uint16Array | Int32Array, n: number, resamples: number): Uint16Array | Int32Array {
+  const out = n <= 65536 ? new Uint16Array(resamples * n) : new Int32Array(resamples * n);
+  out.set(old);
+  return out;
+}
 
-/** The draws extended to `resamples`, the generator going on where it stopped. */
-function more(
-  d: Draws,
-  runs: [Int32Array[], Int32Array[]],
-  blockRunA: Int32Array,
-  blockRunB: Int32Array,
-  resamples: number,
-  rng: Rng,
-): Draws {
-  const na = blockRunA.length;
-  const nb = blockRunB.length;
-  const make = (n: number, size: number) => (n <= 65536 ? new Uint16Array(size) : new Int32Array(size));
-  const a = make(na, resamples * na);
-  const b = make(nb, resamples * nb);
-  a.set(d.a);
-  b.set(d.b);
-  for (let r = d.resamples; r < resamples; r++) {
-    let at = r * na;
-    for (const blocks of runs[0])
-      for (let i = 0; i < blocks.length; i++) a[at++] = blocks[Math.floor(rng() * blocks.length)]!;
-    at = r * nb;
-    for (const blocks of runs[1])
-      for (let i = 0; i < blocks.length; i++) b[at++] = blocks[Math.floor(rng() * blocks.length)]!;
-  }
+/** The draws of `resamples` resamples from `rng`, nothing kept. */
+export function drawBlocks(blockRunA: Int32Array, blockRunB: Int32Array, resamples: number, rng: Rng): Draws {
+  const runs = [blocksByRun(blockRunA), blocksByRun(blockRunB)];
+  const a = grown(new Uint16Array(0), blockRunA.length, resamples);
+  const b = grown(new Uint16Array(0), blockRunB.length, resamples);
+  const at = [0, 0];
+  for (let r = 0; r < resamples; r++)
+    for (const [s, out] of [a, b].entries())
+      for (const blocks of runs[s]!)
+        for (let i = 0; i < blocks.length; i++) out[at[s]!++] = blocks[Math.floor(rng() * blocks.length)]!;
   return { a, b, resamples };
 }
