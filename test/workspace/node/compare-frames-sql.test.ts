@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addSpans, comparisonBlocks, type RunSpans } from "../../../cells/compare/blocks";
 import { frameSummaryOf } from "../../../cells/compare/frame-summary";
 import { createNativeEngine, type NativeEngine } from "../../../workspace/db/node/duckdb-native";
-import { sqlBlocks, sqlFrameSummary } from "../../../workspace/node/compare-frames-sql";
+import { sqlBlocks, sqlFrameSummary, sqlSpans } from "../../../workspace/node/compare-frames-sql";
 
 const ms = 1_000_000n;
 const rows = [
@@ -57,6 +57,15 @@ describe("the frames' summary from the engine", () => {
     const { blocks } = await sqlBlocks(engine, sides);
     expect(blocks).toEqual(comparisonBlocks(sides, spans, uiEvents));
     expect(blocks.a.key).toEqual(["before the first event", "click ok", "scroll list"]);
+    // every run's span by one grouped query, or a few runs' by a query each
+    expect(await sqlSpans(engine)).toEqual(spans);
+    const few = await sqlSpans(engine, ["b2", "a1", "nowhere"]);
+    expect(few).toEqual(
+      new Map([
+        ["b2", spans.get("b2")],
+        ["a1", spans.get("a1")],
+      ]),
+    );
   });
 
   it("places, counts and sorts the frames as worked by hand, and as the JS summary does", async () => {
