@@ -26,9 +26,15 @@ export function blocksByRun(blockRun: Int32Array): Int32Array[] {
 
 const sameBlocks = (x: Int32Array, y: Int32Array) => x.length === y.length && x.every((v, i) => v === y[i]);
 
+/** Bytes of draws kept at most (two 1M-frame runs' 16,666 buckets a side, 1,000 resamples: 67 MB). */
+export const KEEP_BYTES = 128 * 2 ** 20;
+
+const bytesPerDraw = (blocks: number) => (blocks <= 65536 ? 2 : 4);
+
 /**
  * Draws of the last pair of block sets asked for, under one seed: a measure over other buckets starts afresh (the
- * measures of one set of buckets come one after another: the builder keeps them together).
+ * measures of one set of buckets come one after another: the builder keeps them together). Past `keepBytes` none
+ * are kept, and the bootstrap draws as it goes.
  */
 export class SharedDraws {
   private last?: {
@@ -40,14 +46,20 @@ export class SharedDraws {
   };
 
   /** `capacity`: the most resamples a measure will ask for, room made for them at once */
-  constructor(private readonly capacity = 0) {}
+  constructor(
+    private readonly capacity = 0,
+    private readonly keepBytes = KEEP_BYTES,
+  ) {}
 
   /**
    * The first `resamples` resamples of sides over these blocks, from seededRng(seed): for each resample, every
    * run of A draws as many of its blocks as it has, with replacement, then every run of B does (the order the
    * bootstrap's own draws take).
    */
-  draws(seed: number, blockRunA: Int32Array, blockRunB: Int32Array, resamples: number): Draws {
+  draws(seed: number, blockRunA: Int32Array, blockRunB: Int32Array, resamples: number): Draws | undefined {
+    const room = Math.max(resamples, this.capacity);
+    const bytes = (n: number) => room * n * bytesPerDraw(n);
+    if (bytes(blockRunA.length) + bytes(blockRunB.length) > this.keepBytes) return undefined;
     let e = this.last;
     if (
       !e ||
@@ -65,7 +77,6 @@ export class SharedDraws {
     }
     const d = e.draws;
     if (d.resamples >= resamples) return d;
-    const room = Math.max(resamples, this.capacity);
     if (d.a.length < resamples * blockRunA.length) {
       d.a = grown(d.a, blockRunA.length, room);
       d.b = grown(d.b, blockRunB.length, room);
@@ -87,17 +98,4 @@ function grown(old: Uint16Array | Int32Array, n: number, resamples: number): Uin
   const out = n <= 65536 ? new Uint16Array(resamples * n) : new Int32Array(resamples * n);
   out.set(old);
   return out;
-}
-
-/** The draws of `resamples` resamples from `rng`, nothing kept. */
-export function drawBlocks(blockRunA: Int32Array, blockRunB: Int32Array, resamples: number, rng: Rng): Draws {
-  const runs = [blocksByRun(blockRunA), blocksByRun(blockRunB)];
-  const a = grown(new Uint16Array(0), blockRunA.length, resamples);
-  const b = grown(new Uint16Array(0), blockRunB.length, resamples);
-  const at = [0, 0];
-  for (let r = 0; r < resamples; r++)
-    for (const [s, out] of [a, b].entries())
-      for (const blocks of runs[s]!)
-        for (let i = 0; i < blocks.length; i++) out[at[s]!++] = blocks[Math.floor(rng() * blocks.length)]!;
-  return { a, b, resamples };
 }

@@ -9,7 +9,7 @@ import { studentTwoSidedP } from "./student-t";
 import { quantileSorted, weightedQuantileSorted } from "./quantile";
 import { anchoredQuantile, isAscending } from "./sorted-units";
 import type { Rng } from "./rng";
-import { drawBlocks, type SharedDraws } from "./block-draws";
+import { blocksByRun, type SharedDraws } from "./block-draws";
 
 export type EffectScale = "ratio" | "difference";
 /** What a side is summarised by: Σ value / Σ weight (a mean, a rate, an amount per second), or a quantile. */
@@ -267,17 +267,28 @@ export function bootstrapBlocks(
   const fa = makeStatistic(a, stat);
   const fb = makeStatistic(b, stat);
   const all = (s: BlockedSide) => new Float64Array(s.blockRun.length).fill(1);
-  // the blocks drawn, from the generator's seed: shared with the measures before over the same blocks
-  const draws = options.shared
-    ? options.shared.draws.draws(options.shared.seed, a.blockRun, b.blockRun, options.resamples)
-    : drawBlocks(a.blockRun, b.blockRun, options.resamples, options.rng);
   const ga = ofDraws(a, stat, fa);
   const gb = ofDraws(b, stat, fb);
   const ra = new Float64Array(options.resamples);
   const rb = new Float64Array(options.resamples);
-  for (let i = 0; i < options.resamples; i++) {
-    ra[i] = ga(draws.a, i * a.blockRun.length);
-    rb[i] = gb(draws.b, i * b.blockRun.length);
+  // the blocks drawn, from the generator's seed: kept from the measures before over the same blocks, or drawn here
+  const kept = options.shared?.draws.draws(options.shared.seed, a.blockRun, b.blockRun, options.resamples);
+  if (kept)
+    for (let i = 0; i < options.resamples; i++) {
+      ra[i] = ga(kept.a, i * a.blockRun.length);
+      rb[i] = gb(kept.b, i * b.blockRun.length);
+    }
+  else {
+    const runs = [blocksByRun(a.blockRun), blocksByRun(b.blockRun)];
+    const drawn = [new Int32Array(a.blockRun.length), new Int32Array(b.blockRun.length)];
+    for (let i = 0; i < options.resamples; i++)
+      for (const s of [0, 1]) {
+        let at = 0;
+        for (const blocks of runs[s]!)
+          for (let j = 0; j < blocks.length; j++)
+            drawn[s]![at++] = blocks[Math.floor(options.rng() * blocks.length)]!;
+        (s === 0 ? ra : rb)[i] = (s === 0 ? ga : gb)(drawn[s]!, 0);
+      }
   }
   // the standard error rests on the blocks holding data: Student's t with their Welch–Satterthwaite degrees of freedom
   const units: [number, number] = [a.blockRun.length, b.blockRun.length];

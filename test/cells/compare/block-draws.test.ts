@@ -1,9 +1,9 @@
 // The block bootstrap's draws kept across measures (block-draws.ts) against drawing them afresh with seededRng for
 // each measure, as the bootstrap did: the same blocks in the same order, whether the resamples are asked for at
-// once or a few first and more later, by one run or several a side, with block numbers past 16 bits; and a
-// block bootstrap reading them gives the same answer as one drawing its own.
+// once or a few first and more later, by one run or several a side, with block numbers past 16 bits; none kept
+// past the memory allowed; and a block bootstrap reading them gives the same answer as one drawing its own.
 import { describe, expect, it } from "vitest";
-import { blocksByRun, drawBlocks, SharedDraws } from "../../../cells/compare/stats/block-draws";
+import { blocksByRun, SharedDraws } from "../../../cells/compare/stats/block-draws";
 import { bootstrapBlocks } from "../../../cells/compare/stats/bootstrap";
 import { drawInto, rngState, seededRng } from "../../../cells/compare/stats/rng";
 
@@ -50,23 +50,22 @@ describe("SharedDraws", () => {
 
   it("gives seededRng's draws, asked for at once or a few first", () => {
     const want = byHand(blockRunA, blockRunB, 30, 9);
-    const atOnce = new SharedDraws().draws(9, blockRunA, blockRunB, 30);
+    const atOnce = new SharedDraws().draws(9, blockRunA, blockRunB, 30)!;
     expect([Array.from(atOnce.a), Array.from(atOnce.b)]).toEqual([want.a, want.b]);
     const shared = new SharedDraws(30);
-    const few = shared.draws(9, blockRunA, blockRunB, 4);
+    const few = shared.draws(9, blockRunA, blockRunB, 4)!;
     expect(Array.from(few.a.subarray(0, 4 * 7))).toEqual(want.a.slice(0, 4 * 7));
-    const more = shared.draws(9, Int32Array.from(blockRunA), Int32Array.from(blockRunB), 30);
+    const more = shared.draws(9, Int32Array.from(blockRunA), Int32Array.from(blockRunB), 30)!;
     expect(more.resamples).toBe(30);
     expect([Array.from(more.a), Array.from(more.b)]).toEqual([want.a, want.b]);
     // another seed or other blocks start afresh
-    const other = shared.draws(10, blockRunA, blockRunB, 30);
+    const other = shared.draws(10, blockRunA, blockRunB, 30)!;
     expect(Array.from(other.a)).toEqual(byHand(blockRunA, blockRunB, 30, 10).a);
-    expect(Array.from(drawBlocks(blockRunA, blockRunB, 30, seededRng(9)).b)).toEqual(want.b);
   });
 
   it("numbers blocks past 16 bits", () => {
     const many = new Int32Array(70_000);
-    const d = new SharedDraws().draws(3, many, blockRunB, 2);
+    const d = new SharedDraws().draws(3, many, blockRunB, 2)!;
     const want = byHand(many, blockRunB, 2, 3);
     expect(d.a).toBeInstanceOf(Int32Array);
     expect(Array.from(d.a)).toEqual(want.a);
@@ -83,15 +82,21 @@ describe("SharedDraws", () => {
     const a = side([3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7], blockRunA);
     const b = side([2, 7, 1, 8, 2, 8, 1, 8, 2, 8], blockRunB);
     const shared = new SharedDraws(200);
+    // room for 200 resamples of 12 blocks is 4,800 bytes: with less, none are kept and the bootstrap draws its own
+    const tooSmall = new SharedDraws(200, 4_799);
+    expect(tooSmall.draws(1, blockRunA, blockRunB, 200)).toBeUndefined();
+    expect(new SharedDraws(200, 4_800).draws(1, blockRunA, blockRunB, 200)).toBeDefined();
     for (const stat of [{ kind: "quantile", q: 0.9 } as const, { kind: "mean" } as const]) {
       const own = bootstrapBlocks(a, b, stat, "ratio", { resamples: 200, level: 0.95, rng: seededRng(1) });
-      const kept = bootstrapBlocks(a, b, stat, "ratio", {
-        resamples: 200,
-        level: 0.95,
-        rng: seededRng(1),
-        shared: { draws: shared, seed: 1 },
-      });
-      expect(kept).toEqual(own);
+      for (const draws of [shared, tooSmall]) {
+        const kept = bootstrapBlocks(a, b, stat, "ratio", {
+          resamples: 200,
+          level: 0.95,
+          rng: seededRng(1),
+          shared: { draws, seed: 1 },
+        });
+        expect(kept).toEqual(own);
+      }
       expect(own.se).toBeGreaterThan(0);
     }
   });
