@@ -31,40 +31,21 @@ export async function columnsOf(engine: SqlEngine, table: string): Promise<Set<s
   }
 }
 
-/**
- * Where each run's data starts and ends (ns), over every table the analyses read: of the runs given when they are
- * few (a filter on run_id each, as the frames' join), else of every run.
- */
-export async function sqlSpans(engine: SqlEngine, runs?: readonly string[]): Promise<RunSpans> {
+/** Where each run's data starts and ends (ns), over every table the analyses read. */
+export async function sqlSpans(engine: SqlEngine): Promise<RunSpans> {
   const spans: RunSpans = new Map();
-  const few = runs && runs.length <= PER_RUN_JOINS ? runs : undefined;
   for (const [table, start, end] of SPAN_COLUMNS) {
     const have = await columnsOf(engine, table);
     if (!have?.has("run_id") || !have.has(start)) continue;
-    if (few?.length === 0) continue;
     const s = quoteIdent(start);
     const e = end && have.has(end) ? `greatest(${s}, coalesce(${quoteIdent(end)}, ${s}))` : s;
-    const from = quoteIdent(table);
-    const t = few
-      ? await engine.query(
-          few
-            .map(
-              () =>
-                `SELECT ?::VARCHAR AS run_id, min(${s})::DOUBLE AS lo, max(${e})::DOUBLE AS hi
-                 FROM ${from} WHERE run_id = ? AND ${s} IS NOT NULL`,
-            )
-            .join(" UNION ALL "),
-          few.flatMap((r) => [r, r]),
-        )
-      : await engine.query(
-          `SELECT run_id::VARCHAR AS run_id, min(${s})::DOUBLE AS lo, max(${e})::DOUBLE AS hi
-           FROM ${from} WHERE ${s} IS NOT NULL GROUP BY run_id`,
-        );
+    const t = await engine.query(
+      `SELECT run_id::VARCHAR AS run_id, min(${s})::DOUBLE AS lo, max(${e})::DOUBLE AS hi
+       FROM ${quoteIdent(table)} WHERE ${s} IS NOT NULL GROUP BY run_id`,
+    );
     const lo = t.getChild("lo")!.toArray() as Float64Array;
     const hi = t.getChild("hi")!.toArray() as Float64Array;
     (t.getChild("run_id")!.toArray() as unknown[]).forEach((run, i) => {
-      // a run without rows in this table: min and max are null
-      if (t.getChild("lo")!.get(i) === null) return;
       const span = spans.get(String(run));
       if (!span) spans.set(String(run), [lo[i]!, hi[i]!]);
       else {
@@ -81,7 +62,7 @@ export async function sqlBlocks(
   engine: SqlEngine,
   sides: Sides,
 ): Promise<{ blocks: ComparisonBlocks; uiEvents?: Table }> {
-  const spans = await sqlSpans(engine, [...sides.a, ...sides.b]);
+  const spans = await sqlSpans(engine);
   const have = await columnsOf(engine, "ui_events");
   const uiEvents =
     have && ["run_id", "ts", "kind"].every((c) => have.has(c))
