@@ -9,6 +9,12 @@ import { attachLake } from "../../workspace/db/node/lake-views";
 import { compareLakeSlices, SUMMARY_MEASURES } from "../../workspace/node/compare-load";
 import type { Benchmark } from "../harness";
 
+/** CPU milliseconds of this process since `since`, every thread (DuckDB's too). */
+const cpuMs = (since: NodeJS.CpuUsage) => {
+  const d = process.cpuUsage(since);
+  return (d.user + d.system) / 1000;
+};
+
 export const LAKE_RUNS = Number(process.env.JB_BENCH_LAKE_RUNS ?? 10_000);
 
 let lake: { root: string; engine: NativeEngine } | undefined;
@@ -43,19 +49,21 @@ export const lakeBenchmarks: Benchmark[] = [
       lake = await makeLake();
     },
     async measure() {
+      const cpu = process.cpuUsage();
       const t0 = performance.now();
       const c = await compareLakeSlices(lake!.engine, lake!.root, "app_version=2.0.0", "app_version=2.1.0");
       if (c.sides.a.length !== LAKE_RUNS / 2) throw new Error(`slice A has ${c.sides.a.length} runs`);
       const ms = performance.now() - t0;
       await (
         await import("../compare.bench")
-      ).recordSpeed(`two lake slices of ${LAKE_RUNS / 2} runs each, native`, ms);
+      ).recordSpeed(`two lake slices of ${LAKE_RUNS / 2} runs each, native`, ms, cpuMs(cpu));
       return ms;
     },
     peer: {
       name: "one query per run",
       runs: 1,
       async measure() {
+        const cpu = process.cpuUsage();
         const t0 = performance.now();
         const ids = await lake!.engine.query("SELECT run_id FROM lake.run_summary ORDER BY run_id");
         const list = (ids.getChild("run_id")!.toArray() as unknown[]).map(String);
@@ -67,7 +75,7 @@ export const lakeBenchmarks: Benchmark[] = [
         const ms = performance.now() - t0;
         await (
           await import("../compare.bench")
-        ).recordSpeed(`the same ${LAKE_RUNS} runs, one query per run`, ms);
+        ).recordSpeed(`the same ${LAKE_RUNS} runs, one query per run`, ms, cpuMs(cpu));
         return ms;
       },
     },

@@ -10,6 +10,7 @@ import { cliffsDelta } from "./stats/cliffs-delta";
 import { mannWhitney, smallestRankP } from "./stats/mann-whitney";
 import { blocksWithUnits, perBlock, perRun, sideStatistic, unitsDelta } from "./side-statistics";
 import { seededRng } from "./stats/rng";
+import { SharedDraws } from "./stats/block-draws";
 
 export { perBlock, perRun } from "./side-statistics";
 
@@ -137,7 +138,15 @@ export function cohensD(a: Float64Array, b: Float64Array): number {
   return (mb - ma) / sd;
 }
 
-export function compareMetric(m: Metric, options: CompareOptions = {}): CompareRow {
+/**
+ * One measure compared. `draws` keeps the block bootstrap's draws for the next measure over the same buckets
+ * (whatChanged passes one for the whole list; the resamples are the same either way).
+ */
+export function compareMetric(
+  m: Metric,
+  options: CompareOptions = {},
+  draws: SharedDraws = new SharedDraws(),
+): CompareRow {
   const o = { ...COMPARE_DEFAULTS, ...options };
   const a = sideStatistic(m.a, m.statistic);
   const b = sideStatistic(m.b, m.statistic);
@@ -210,7 +219,11 @@ export function compareMetric(m: Metric, options: CompareOptions = {}): CompareR
       m.statistic.kind === "quantile"
         ? Math.max(MIN_RESAMPLES, Math.min(o.resamples, Math.floor(QUANTILE_WORK / units)))
         : o.resamples;
-    const change = bootstrapBlocks(m.a, m.b, m.statistic, m.scale, { ...boot, resamples });
+    const change = bootstrapBlocks(m.a, m.b, m.statistic, m.scale, {
+      ...boot,
+      resamples,
+      shared: { draws, seed: o.seed },
+    });
     // the run-to-run variation the buckets cannot show, assumed (none for a ratio with a zero side: no run-to-run
     // scaling turns nothing into something, so a subject absent from one side is judged on its buckets alone)
     const logScale = m.scale === "ratio" && a > 0 && b > 0;

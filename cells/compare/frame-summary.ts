@@ -48,17 +48,31 @@ export function summariseFrames(blocks: ComparisonBlocks, rows: FrameRows): Fram
       return kx < ky ? -1 : kx > ky ? 1 : 0;
     });
   }
+  // ordered rows: each side's rows are one stretch, its timed frames first
+  let bStarts = n;
+  if (!order) {
+    let lo = 0;
+    while (lo < bStarts) {
+      const mid = (lo + bStarts) >> 1;
+      if (rows.side[mid]! < 1) lo = mid + 1;
+      else bStarts = mid;
+    }
+  }
   const side = (s: 0 | 1): FrameSideSummary => {
     const nb = (s === 0 ? blocks.a : blocks.b).blockRun.length;
     const frames = new Float64Array(nb);
     const jank = new Float64Array(nb);
     const missed2 = new Float64Array(nb);
+    const [from, to] = order ? [0, n] : s === 0 ? [0, bStarts] : [bStarts, n];
     let timed = 0;
-    for (let i = 0; i < n; i++) if (rows.side[i] === s && Number.isFinite(rows.ms[i]!)) timed++;
+    for (let j = from; j < to; j++) {
+      const i = order ? order[j]! : j;
+      if (rows.side[i] === s && Number.isFinite(rows.ms[i]!)) timed++;
+    }
     const ms = new Float64Array(timed);
     const msBlock = new Int32Array(timed);
     let at = 0;
-    for (let j = 0; j < n; j++) {
+    for (let j = from; j < to; j++) {
       const i = order ? order[j]! : j;
       if (rows.side[i] !== s) continue;
       const k = rows.block[i]!;

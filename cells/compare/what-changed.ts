@@ -13,6 +13,7 @@ import {
   type Metric,
 } from "./compare-metric";
 import { benjaminiHochberg } from "./stats/benjamini-hochberg";
+import { SharedDraws } from "./stats/block-draws";
 
 /**
  * How large a change is, for rows of equal |δ| and tier: the absolute difference for times (ms, ms/s), times 100 for rates (a
@@ -65,7 +66,9 @@ export function whatChanged(
   options: CompareOptions = {},
   extra: readonly CompareRow[] = [],
 ): CompareRow[] {
-  const rows = [...metrics.map((m) => compareMetric(m, options)), ...extra.map((r) => ({ ...r }))];
+  // one store of block draws for the list: measures over the same buckets draw the same blocks
+  const draws = new SharedDraws(options.resamples ?? COMPARE_DEFAULTS.resamples);
+  const rows = [...metrics.map((m) => compareMetric(m, options, draws)), ...extra.map((r) => ({ ...r }))];
   const q = benjaminiHochberg(rows.map((r) => r.p));
   rows.forEach((r, i) => {
     r.q = q[i]!;

@@ -74,6 +74,8 @@ export async function sqlBlocks(
 }
 
 let uploads = 0;
+/** Up to this many runs, each run's frames are placed in its buckets by a join of its own. */
+export const PER_RUN_JOINS = 16;
 
 /**
  * The frames' summary of both sides, or undefined when there is no frames table with the columns it needs (the
@@ -82,6 +84,7 @@ let uploads = 0;
 export async function sqlFrameSummary(
   engine: SqlEngine,
   blocks: ComparisonBlocks,
+  perRunJoins = PER_RUN_JOINS,
 ): Promise<FrameSummary | undefined> {
   const have = await columnsOf(engine, "frames");
   if (!have || !["run_id", "intended_vsync", "duration", "deadline", "jank"].every((c) => have.has(c)))
@@ -118,17 +121,36 @@ export async function sqlFrameSummary(
     ),
   );
   try {
-    const t = await engine.query(
-      `WITH b AS (SELECT run_id, side, block, start FROM ${quoteIdent(name)}),
-       r AS (SELECT run_id, any_value(side) AS side, any_value(first) AS first FROM ${quoteIdent(name)} GROUP BY run_id),
-       f AS (SELECT f.run_id, r.side, r.first, f.intended_vsync::DOUBLE AS ts, f.duration, f.deadline, f.jank
-             FROM frames f JOIN r ON f.run_id = r.run_id ${have.has("suspect") ? "WHERE f.suspect IS NULL" : ""})
-       SELECT f.side::INTEGER AS side, coalesce(b.block, f.first)::INTEGER AS block,
-              f.duration::DOUBLE / 1000000.0::DOUBLE AS ms, coalesce(f.jank::INTEGER, 0)::INTEGER AS jank,
-              (CASE WHEN f.duration > 2 * f.deadline THEN 1 ELSE 0 END)::INTEGER AS missed2
-       FROM f ASOF LEFT JOIN b ON f.run_id = b.run_id AND f.ts >= b.start
-       ORDER BY side, ms NULLS LAST`,
-    );
+    const keep = have.has("suspect") ? "AND suspect IS NULL" : "";
+    const placed = (from: string) =>
+      `coalesce(b.block, ${from})::INTEGER AS block, f.duration::DOUBLE / 1000000.0::DOUBLE AS ms,
+       coalesce(f.jank::INTEGER, 0)::INTEGER AS jank,
+       (CASE WHEN f.duration > 2 * f.deadline THEN 1 ELSE 0 END)::INTEGER AS missed2`;
+    const runs = [blocks.a, blocks.b].flatMap((b, s) => b.runs.map((r, i) => [s, r, b.offset[i]!] as const));
+    // a few runs: each run's frames by a filter and its buckets joined on time alone (matching every frame's run
+    // id in the join took twice the time for two 1M-frame runs); many: one join on run and time
+    const t =
+      runs.length <= perRunJoins
+        ? await engine.query(
+            `${runs
+              .map(
+                ([s]) =>
+                  `SELECT ${s}::INTEGER AS side, ${placed("?")}
+                   FROM (SELECT intended_vsync::DOUBLE AS ts, duration, deadline, jank FROM frames WHERE run_id = ? ${keep}) f
+                   ASOF LEFT JOIN (SELECT block, start FROM ${quoteIdent(name)} WHERE run_id = ?) b ON f.ts >= b.start`,
+              )
+              .join(" UNION ALL ")} ORDER BY side, ms NULLS LAST`,
+            runs.flatMap(([, r, first]) => [first, r, r]),
+          )
+        : await engine.query(
+            `WITH b AS (SELECT run_id, side, block, start FROM ${quoteIdent(name)}),
+             r AS (SELECT run_id, any_value(side) AS side, any_value(first) AS first FROM ${quoteIdent(name)} GROUP BY run_id),
+             f AS (SELECT f.run_id, r.side, r.first, f.intended_vsync::DOUBLE AS ts, f.duration, f.deadline, f.jank
+                   FROM frames f JOIN r ON f.run_id = r.run_id ${have.has("suspect") ? "WHERE f.suspect IS NULL" : ""})
+             SELECT f.side::INTEGER AS side, ${placed("f.first")}
+             FROM f ASOF LEFT JOIN b ON f.run_id = b.run_id AND f.ts >= b.start
+             ORDER BY side, ms NULLS LAST`,
+          );
     const c = readColumns(t, "frames", {
       side: int32(),
       block: int32(),

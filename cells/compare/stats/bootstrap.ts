@@ -9,6 +9,7 @@ import { studentTwoSidedP } from "./student-t";
 import { quantileSorted, weightedQuantileSorted } from "./quantile";
 import { anchoredQuantile, isAscending } from "./sorted-units";
 import type { Rng } from "./rng";
+import { blocksByRun, type SharedDraws } from "./block-draws";
 
 export type EffectScale = "ratio" | "difference";
 /** What a side is summarised by: Σ value / Σ weight (a mean, a rate, an amount per second), or a quantile. */
@@ -33,6 +34,8 @@ export interface BootstrapOptions {
   /** two-sided confidence level of the interval */
   level: number;
   rng: Rng;
+  /** the block bootstrap's draws kept across measures, when rng is a fresh seededRng(seed) (block-draws.ts) */
+  shared?: { draws: SharedDraws; seed: number };
 }
 
 const variance = (x: readonly number[]) => {
@@ -177,23 +180,12 @@ function makeStatistic(side: BlockedSide, stat: SideStatistic): (count: Float64A
   return anchoredQuantile(sorted, group, side.blockRun.length, stat.q);
 }
 
-/** Each run's blocks, runs in the order their first block comes. */
-function blocksByRun(blockRun: Int32Array): Int32Array[] {
-  const byRun = new Map<number, number[]>();
-  blockRun.forEach((r, k) => {
-    const list = byRun.get(r);
-    if (list) list.push(k);
-    else byRun.set(r, [k]);
-  });
-  return [...byRun.values()].map((l) => Int32Array.from(l));
-}
-
 /**
- * A resample of a mean: the draws of blockDrawer (the same generator calls, in the same order), each drawn
- * block's sums added as it is drawn rather than counted first and summed over every block (a million frames' 16,666
- * buckets a resample; the sums' order differs, so a non-integer mean can differ in its last bit).
+ * A resample of a mean: each drawn block's sums added as it is drawn rather than counted first and summed over
+ * every block (a million frames' 16,666 buckets a resample; the sums' order differs, so a non-integer mean can
+ * differ in its last bit from a sum over counts).
  */
-function meanResampler(side: BlockedSide, rng: Rng): () => number {
+function meanOfDraws(side: BlockedSide): (draws: ArrayLike<number>, from: number) => number {
   const nb = side.blockRun.length;
   const sv = new Float64Array(nb);
   const sw = new Float64Array(nb);
@@ -201,29 +193,31 @@ function meanResampler(side: BlockedSide, rng: Rng): () => number {
     sv[side.block[i]!]! += side.value[i]!;
     sw[side.block[i]!]! += side.weight[i]!;
   }
-  const runs = blocksByRun(side.blockRun);
-  return () => {
+  return (draws, from) => {
     let v = 0;
     let w = 0;
-    for (const blocks of runs)
-      for (let i = 0; i < blocks.length; i++) {
-        const k = blocks[Math.floor(rng() * blocks.length)]!;
-        v += sv[k]!;
-        w += sw[k]!;
-      }
+    for (let i = from; i < from + nb; i++) {
+      const k = draws[i]!;
+      v += sv[k]!;
+      w += sw[k]!;
+    }
     return w > 0 ? v / w : NaN;
   };
 }
 
-/** Draws, for every run, as many of its blocks as it has, with replacement; counts per block. */
-function blockDrawer(blockRun: Int32Array, rng: Rng): () => Float64Array {
-  const runs = blocksByRun(blockRun);
-  const count = new Float64Array(blockRun.length);
-  return () => {
+/** A side's statistic of one resample given its drawn blocks (draws[from .. from + blocks)). */
+function ofDraws(
+  side: BlockedSide,
+  stat: SideStatistic,
+  f: (count: Float64Array) => number,
+): (draws: ArrayLike<number>, from: number) => number {
+  if (stat.kind === "mean") return meanOfDraws(side);
+  const nb = side.blockRun.length;
+  const count = new Float64Array(nb);
+  return (draws, from) => {
     count.fill(0);
-    for (const blocks of runs)
-      for (let i = 0; i < blocks.length; i++) count[blocks[Math.floor(rng() * blocks.length)]!]!++;
-    return count;
+    for (let i = from; i < from + nb; i++) count[draws[i]!]!++;
+    return f(count);
   };
 }
 
@@ -233,6 +227,17 @@ function blockDrawer(blockRun: Int32Array, rng: Rng): () => Float64Array {
  * the bootstrap of a subgroup's ratio estimator given how many buckets hold it).
  */
 function compact(side: BlockedSide): BlockedSide {
+  const known = compacted.get(side.block);
+  if (known?.blockRun === side.blockRun) return { ...side, block: known.block, blockRun: known.compact };
+  const c = compactBlocks(side);
+  compacted.set(side.block, { blockRun: side.blockRun, block: c.block, compact: c.blockRun });
+  return c;
+}
+
+// A side's blocks compacted, kept per block array (the quantiles of one side's frames share it)
+const compacted = new WeakMap<Int32Array, { blockRun: Int32Array; block: Int32Array; compact: Int32Array }>();
+
+function compactBlocks(side: BlockedSide): BlockedSide {
   // each block's new number, in block order (-1: holds no unit)
   const index = new Int32Array(side.blockRun.length).fill(-1);
   for (let i = 0; i < side.block.length; i++) index[side.block[i]!] = 0;
@@ -262,18 +267,28 @@ export function bootstrapBlocks(
   const fa = makeStatistic(a, stat);
   const fb = makeStatistic(b, stat);
   const all = (s: BlockedSide) => new Float64Array(s.blockRun.length).fill(1);
-  const resampler = (s: BlockedSide, f: (count: Float64Array) => number) => {
-    if (stat.kind === "mean") return meanResampler(s, options.rng);
-    const draw = blockDrawer(s.blockRun, options.rng);
-    return () => f(draw());
-  };
-  const resampleA = resampler(a, fa);
-  const resampleB = resampler(b, fb);
+  const ga = ofDraws(a, stat, fa);
+  const gb = ofDraws(b, stat, fb);
   const ra = new Float64Array(options.resamples);
   const rb = new Float64Array(options.resamples);
-  for (let i = 0; i < options.resamples; i++) {
-    ra[i] = resampleA();
-    rb[i] = resampleB();
+  // the blocks drawn, from the generator's seed: kept from the measures before over the same blocks, or drawn here
+  const kept = options.shared?.draws.draws(options.shared.seed, a.blockRun, b.blockRun, options.resamples);
+  if (kept)
+    for (let i = 0; i < options.resamples; i++) {
+      ra[i] = ga(kept.a, i * a.blockRun.length);
+      rb[i] = gb(kept.b, i * b.blockRun.length);
+    }
+  else {
+    const runs = [blocksByRun(a.blockRun), blocksByRun(b.blockRun)];
+    const drawn = [new Int32Array(a.blockRun.length), new Int32Array(b.blockRun.length)];
+    for (let i = 0; i < options.resamples; i++)
+      for (const s of [0, 1]) {
+        let at = 0;
+        for (const blocks of runs[s]!)
+          for (let j = 0; j < blocks.length; j++)
+            drawn[s]![at++] = blocks[Math.floor(options.rng() * blocks.length)]!;
+        (s === 0 ? ra : rb)[i] = (s === 0 ? ga : gb)(drawn[s]!, 0);
+      }
   }
   // the standard error rests on the blocks holding data: Student's t with their Welch–Satterthwaite degrees of freedom
   const units: [number, number] = [a.blockRun.length, b.blockRun.length];

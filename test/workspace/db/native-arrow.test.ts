@@ -57,6 +57,32 @@ describe("resultToArrow", () => {
     expect(table.getChild("f32")!.type.toString()).toBe("Float32");
   });
 
+  it("places each chunk's validity bits where its rows land, when chunks are not whole bytes long", async () => {
+    // a union of 13-row selects: chunks of 13 rows, so every chunk after the first starts mid-byte; one column
+    // all valid (DuckDB then keeps no validity bits), one with nulls
+    const parts = Array.from(
+      { length: 40 },
+      (_, k) =>
+        `SELECT range + ${k * 13} AS n, CASE WHEN (range + ${k}) % 5 = 1 THEN NULL ELSE (range * 1.5)::DOUBLE END AS x FROM range(13)`,
+    );
+    const reader = await conn.runAndReadAll(parts.join(" UNION ALL "));
+    const sizes = ((reader as unknown as { chunks: { rowCount: number }[] }).chunks ?? []).map(
+      (c) => c.rowCount,
+    );
+    expect(sizes.some((n) => n % 8 !== 0)).toBe(true);
+    const table = resultToArrow(reader);
+    const [n, x] = reader.getColumns();
+    let nulls = 0;
+    for (let r = 0; r < 520; r++) {
+      expect(table.getChild("n")!.get(r), `n[${r}]`).toBe(n![r]);
+      expect(table.getChild("x")!.get(r), `x[${r}]`).toBe(x![r]);
+      if (x![r] === null) nulls++;
+    }
+    expect(table.getChild("n")!.nullCount).toBe(0);
+    expect(table.getChild("x")!.nullCount).toBe(nulls);
+    expect(nulls).toBe(104);
+  });
+
   it("an empty result and a result of one chunk", async () => {
     expect(resultToArrow(await conn.runAndReadAll("SELECT 1::BIGINT AS x WHERE false")).numRows).toBe(0);
     const one = resultToArrow(await conn.runAndReadAll("SELECT 41::BIGINT + 1 AS x, NULL::DOUBLE AS y"));

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addSpans, comparisonBlocks, type RunSpans } from "../../../cells/compare/blocks";
 import { frameSummaryOf } from "../../../cells/compare/frame-summary";
 import { createNativeEngine, type NativeEngine } from "../../../workspace/db/node/duckdb-native";
-import { sqlBlocks, sqlFrameSummary } from "../../../workspace/node/compare-frames-sql";
+import { sqlBlocks, sqlFrameSummary, sqlSpans } from "../../../workspace/node/compare-frames-sql";
 
 const ms = 1_000_000n;
 const rows = [
@@ -57,6 +57,8 @@ describe("the frames' summary from the engine", () => {
     const { blocks } = await sqlBlocks(engine, sides);
     expect(blocks).toEqual(comparisonBlocks(sides, spans, uiEvents));
     expect(blocks.a.key).toEqual(["before the first event", "click ok", "scroll list"]);
+    // every run's span, the one on neither side too
+    expect(await sqlSpans(engine)).toEqual(spans);
   });
 
   it("places, counts and sorts the frames as worked by hand, and as the JS summary does", async () => {
@@ -75,5 +77,13 @@ describe("the frames' summary from the engine", () => {
     expect(Array.from(got.b.ms)).toEqual([7, 9, 10, 20]);
     expect(Array.from(got.b.msBlock)).toEqual([19, 19, 0, 9]);
     expect(got.b.frames.reduce((s, x) => s + x, 0)).toBe(4);
+  });
+
+  it("places the frames alike by one join over every run as by a join per run", async () => {
+    const { blocks } = await sqlBlocks(engine, sides);
+    const joined = (await sqlFrameSummary(engine, blocks, 0))!;
+    const perRun = (await sqlFrameSummary(engine, blocks, 16))!;
+    expect(joined).toEqual(perRun);
+    expect(joined).toEqual(frameSummaryOf(frames, blocks));
   });
 });

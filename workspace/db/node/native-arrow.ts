@@ -144,11 +144,50 @@ const FIXED_WIDTH: Partial<Record<DuckDBTypeId, FixedArrayType>> = {
   [DuckDBTypeId.DOUBLE]: Float64Array,
 };
 
-/** What a chunk's vector holds at run time (@duckdb/node-api 1.5 keeps the typed array and validity unexported). */
+/**
+ * What a chunk's vector holds at run time (@duckdb/node-api 1.5 keeps the typed array and validity unexported): the
+ * validity's bits are 64-bit words, least significant bit first as Arrow's bytes are, or null when all are valid.
+ */
 interface VectorInternals {
   items?: unknown;
-  validity?: { itemValid(i: number): boolean };
+  validity?: { data?: BigUint64Array | null; offset?: number; itemValid(i: number): boolean };
   getItem(i: number): unknown;
+}
+
+/**
+ * Sets Arrow's validity bits at..at + n from a vector's, and returns how many were null. Reads the words' bytes, not
+ * itemValid, whose BigInt arithmetic per row cost more than the values' copy (two 1M-frame runs' columns).
+ */
+function copyValidity(
+  valid: Uint8Array,
+  at: number,
+  n: number,
+  v: NonNullable<VectorInternals["validity"]>,
+): number {
+  const words = v.data;
+  if (words === null) {
+    let i = 0;
+    for (; i < n && (at + i) & 7; i++) valid[(at + i) >> 3]! |= 1 << ((at + i) & 7);
+    const whole = (n - i) >> 3;
+    valid.fill(0xff, (at + i) >> 3, ((at + i) >> 3) + whole);
+    for (i += whole << 3; i < n; i++) valid[(at + i) >> 3]! |= 1 << ((at + i) & 7);
+    return 0;
+  }
+  if (!(words instanceof BigUint64Array) || typeof v.offset !== "number") {
+    let nulls = 0;
+    for (let i = 0; i < n; i++)
+      if (v.itemValid(i)) valid[(at + i) >> 3]! |= 1 << ((at + i) & 7);
+      else nulls++;
+    return nulls;
+  }
+  const bytes = new Uint8Array(words.buffer, words.byteOffset, words.byteLength);
+  let nulls = 0;
+  for (let i = 0; i < n; i++) {
+    const b = v.offset + i;
+    if ((bytes[b >> 3]! >> (b & 7)) & 1) valid[(at + i) >> 3]! |= 1 << ((at + i) & 7);
+    else nulls++;
+  }
+  return nulls;
 }
 
 /** The reader's chunks, or null when this @duckdb/node-api keeps them otherwise (the row path is then taken). */
@@ -178,9 +217,8 @@ function fixedWidthVector(
     const v = chunk.getColumnVector(column) as unknown as VectorInternals;
     if (!(v.items instanceof Array) || !v.validity) return null;
     data.set((v.items as FixedArray).subarray(0, n) as never, at);
-    for (let i = 0; i < n; i++, at++)
-      if (v.validity.itemValid(i)) valid[at >> 3]! |= 1 << (at & 7);
-      else nulls++;
+    nulls += copyValidity(valid, at, n, v.validity);
+    at += n;
   }
   return arrow.makeVector(
     arrow.makeData({ type, length: rows, nullCount: nulls, nullBitmap: valid, data } as never),
