@@ -64,7 +64,8 @@ export function startTrace(w: Window): TraceStart | null {
     return startStreaming(bytes, view);
   }
   if (!startsWith(bytes, 0, "*version")) {
-    if (!w.final && bytes.length < 8) return null;
+    // What the bytes look like is told from up to 64 KiB of them (a Perfetto packet's length, say).
+    if (!w.final && bytes.length < 1 << 16) return null;
     throw new Error(`not a method trace: ${describeBytes(bytes, 0)}`);
   }
   const end = findKeyEnd(bytes);
