@@ -58,7 +58,7 @@ function chunked(bytes: Uint8Array, chunkBytes: number, batchRows: number, most 
       for (const [name, values] of Object.entries(batch)) {
         const list = (columns[name] ??= []);
         if ("indices" in values) for (const i of values.indices) list.push(values.dictionary[i]);
-        else for (const v of values as ArrayLike<number | bigint>) list.push(String(v));
+        else for (const v of values as Iterable<number | bigint>) list.push(String(v));
       }
     },
   });
