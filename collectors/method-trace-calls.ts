@@ -19,106 +19,195 @@ export function buildCalls(trace: MethodTrace): Table {
 
 export function buildCallsWithRepairs(trace: MethodTrace): CallsResult {
   const r = trace.records ?? recordsFromEvents(trace.events);
-  const n = r.action.length;
-  // The primary clock: wall when recorded, else thread CPU (Dalvik v1 thread-cpu traces).
-  const primary = r.wall ?? r.threadCpu ?? new Float64Array(n);
-  const cpu = r.threadCpu;
-  // Per-call columns: at most one call per record, so sized once.
-  const tid = new Int32Array(n);
-  const method = new Float64Array(n);
-  const parent = new Int32Array(n);
-  const enter = new Float64Array(n);
-  const exit = new Float64Array(n);
-  const cEnter = new Float64Array(n);
-  const cExit = new Float64Array(n);
-  const synthExit = new Uint8Array(n);
-  const synthEnter = new Uint8Array(n);
-  const unwound = new Uint8Array(n);
-  let count = 0;
-  interface ThreadState {
-    stack: number[];
-    /** calls with no caller yet: adopted by a later exit that has no entry (§V-1, tracing began inside it) */
-    tops: number[];
-    last: number;
-    lastCpu: number;
-  }
-  const threads = new Map<number, ThreadState>();
-  const repairs = { unmatchedAtStart: 0, popped: 0, openAtEnd: 0 };
+  const b = new CallBuilder(r.threadCpu !== null);
+  b.add(r);
+  const done = b.finish();
+  const [table] = done.tables(trace.runId ?? "trace", Math.max(1, done.count));
+  return { table: table!, repairs: done.repairs };
+}
 
-  const open = (t: ThreadState, th: number, m: number, at: number, atCpu: number, fromStart: boolean) => {
-    const id = count++;
-    tid[id] = th;
-    method[id] = m;
-    parent[id] = -1;
-    enter[id] = exit[id] = at;
-    cEnter[id] = cExit[id] = atCpu;
-    synthEnter[id] = fromStart ? 1 : 0;
+interface ThreadState {
+  stack: number[];
+  /** calls with no caller yet: adopted by a later exit that has no entry (§V-1, tracing began inside it) */
+  tops: number[];
+  last: number;
+  lastCpu: number;
+}
+
+/** The calls of a trace whose records come in batches, in order: the pairing state carries from one batch to
+ * the next, and the rows are written out in batches at the end (finish().tables). */
+export class CallBuilder {
+  private count = 0;
+  private cap = 0;
+  private tid = new Int32Array(0);
+  private method = new Float64Array(0);
+  private parent = new Int32Array(0);
+  private enter = new Float64Array(0);
+  private exit = new Float64Array(0);
+  private cEnter: Float64Array | null;
+  private cExit: Float64Array | null;
+  /** bit 0 synthetic exit, bit 1 synthetic enter (from the trace's start), bit 2 unwound */
+  private flags = new Uint8Array(0);
+  private readonly threads = new Map<number, ThreadState>();
+  private readonly repairs = { unmatchedAtStart: 0, popped: 0, openAtEnd: 0 };
+
+  /** `cpu`: the records have thread-CPU times (the cpu_inclusive and cpu_exclusive columns) */
+  constructor(cpu: boolean) {
+    this.cEnter = cpu ? new Float64Array(0) : null;
+    this.cExit = cpu ? new Float64Array(0) : null;
+  }
+
+  /** Pairs a batch of records, which follows the batches added before. */
+  add(r: TraceRecords): void {
+    const n = r.action.length;
+    // The primary clock: wall when recorded, else thread CPU (Dalvik v1 thread-cpu traces).
+    const primary = r.wall ?? r.threadCpu;
+    const cpu = this.cEnter ? r.threadCpu : null;
+    const threads = this.threads;
+    for (let i = 0; i < n; i++) {
+      const th = r.threadId[i]!;
+      const m = r.methodId[i]!;
+      const a = r.action[i]!;
+      const at = primary ? primary[i]! : 0;
+      const atCpu = cpu ? cpu[i]! : 0;
+      let t = threads.get(th);
+      if (!t) threads.set(th, (t = { stack: [], tops: [], last: at, lastCpu: atCpu }));
+      t.last = at;
+      t.lastCpu = atCpu;
+      if (a === 0) {
+        this.open(t, th, m, at, atCpu, false);
+        continue;
+      }
+      // exit (1) or unwind (2): find the frame; frames above it were left without exits (longjmp, §V-2).
+      const method = this.method;
+      let k = t.stack.length - 1;
+      while (k >= 0 && method[t.stack[k]!] !== m) k--;
+      if (k < 0) {
+        // No entry on the stack: the call began before tracing did. Close everything open, then
+        // make a call from the trace start that encloses every caller-less call so far.
+        while (t.stack.length) (this.close(t.stack.pop()!, at, atCpu, true), this.repairs.popped++);
+        const id = this.open(t, th, m, 0, 0, true);
+        for (const child of t.tops) this.parent[child] = id;
+        t.tops = [id];
+        this.close(id, at, atCpu, false);
+        if (a === 2) this.flags[id]! |= 4;
+        this.repairs.unmatchedAtStart++;
+        continue;
+      }
+      while (t.stack.length - 1 > k) (this.close(t.stack.pop()!, at, atCpu, true), this.repairs.popped++);
+      const id = t.stack.pop()!;
+      this.close(id, at, atCpu, false);
+      if (a === 2) this.flags[id]! |= 4;
+    }
+  }
+
+  private open(t: ThreadState, th: number, m: number, at: number, atCpu: number, fromStart: boolean): number {
+    if (this.count === this.cap) this.grow();
+    const id = this.count++;
+    this.tid[id] = th;
+    this.method[id] = m;
+    this.parent[id] = -1;
+    this.enter[id] = this.exit[id] = at;
+    if (this.cEnter) this.cEnter[id] = this.cExit![id] = atCpu;
+    this.flags[id] = fromStart ? 2 : 0;
     if (fromStart) return id;
     const caller = t.stack[t.stack.length - 1];
     if (caller === undefined) t.tops.push(id);
-    else parent[id] = caller;
+    else this.parent[id] = caller;
     t.stack.push(id);
     return id;
-  };
-  const close = (id: number, at: number, atCpu: number, synthetic: boolean) => {
-    exit[id] = at;
-    cExit[id] = atCpu;
-    synthExit[id] = synthetic ? 1 : 0;
-  };
-
-  for (let i = 0; i < n; i++) {
-    const th = r.threadId[i]!;
-    const m = r.methodId[i]!;
-    const a = r.action[i]!;
-    const at = primary[i]!;
-    const atCpu = cpu ? cpu[i]! : 0;
-    let t = threads.get(th);
-    if (!t) threads.set(th, (t = { stack: [], tops: [], last: at, lastCpu: atCpu }));
-    t.last = at;
-    t.lastCpu = atCpu;
-    if (a === 0) {
-      open(t, th, m, at, atCpu, false);
-      continue;
-    }
-    // exit (1) or unwind (2): find the frame; frames above it were left without exits (longjmp, §V-2).
-    let k = t.stack.length - 1;
-    while (k >= 0 && method[t.stack[k]!] !== m) k--;
-    if (k < 0) {
-      // No entry on the stack: the call began before tracing did. Close everything open, then
-      // make a call from the trace start that encloses every caller-less call so far.
-      while (t.stack.length) (close(t.stack.pop()!, at, atCpu, true), repairs.popped++);
-      const id = open(t, th, m, 0, 0, true);
-      for (const child of t.tops) parent[child] = id;
-      t.tops = [id];
-      close(id, at, atCpu, false);
-      unwound[id] = a === 2 ? 1 : 0;
-      repairs.unmatchedAtStart++;
-      continue;
-    }
-    while (t.stack.length - 1 > k) (close(t.stack.pop()!, at, atCpu, true), repairs.popped++);
-    const id = t.stack.pop()!;
-    close(id, at, atCpu, false);
-    unwound[id] = a === 2 ? 1 : 0;
   }
-  // Calls still open when tracing stopped end at the thread's last record.
-  for (const t of threads.values())
-    while (t.stack.length) (close(t.stack.pop()!, t.last, t.lastCpu, true), repairs.openAtEnd++);
 
-  return { table: toTable(), repairs };
+  private close(id: number, at: number, atCpu: number, synthetic: boolean) {
+    this.exit[id] = at;
+    if (this.cExit) this.cExit[id] = atCpu;
+    if (synthetic) this.flags[id]! |= 1;
+  }
 
-  function toTable(): Table {
-    const depth = depths(parent, count);
-    const order = rowOrder(tid, enter, depth, count);
-    const rowOf = new Int32Array(count);
-    for (let row = 0; row < count; row++) rowOf[order[row]!] = row;
-    const childSum = new Float64Array(count);
-    const childCpu = new Float64Array(count);
+  private grow() {
+    const cap = Math.max(1024, Math.ceil(this.cap * 1.5));
+    const more = <T extends Int32Array | Float64Array | Uint8Array>(a: T): T => {
+      const b = new (a.constructor as new (n: number) => T)(cap);
+      b.set(a);
+      return b;
+    };
+    this.tid = more(this.tid);
+    this.method = more(this.method);
+    this.parent = more(this.parent);
+    this.enter = more(this.enter);
+    this.exit = more(this.exit);
+    if (this.cEnter) ((this.cEnter = more(this.cEnter)), (this.cExit = more(this.cExit!)));
+    this.flags = more(this.flags);
+    this.cap = cap;
+  }
+
+  /** Closes the calls still open (they end at their thread's last record) and orders the rows. */
+  finish(): FinishedCalls {
+    // Calls still open when tracing stopped end at the thread's last record.
+    for (const t of this.threads.values())
+      while (t.stack.length) (this.close(t.stack.pop()!, t.last, t.lastCpu, true), this.repairs.openAtEnd++);
+    return new FinishedCalls(this.count, this.repairs, {
+      tid: this.tid,
+      method: this.method,
+      parent: this.parent,
+      enter: this.enter,
+      exit: this.exit,
+      cEnter: this.cEnter,
+      cExit: this.cExit,
+      flags: this.flags,
+    });
+  }
+}
+
+interface CallColumns {
+  tid: Int32Array;
+  method: Float64Array;
+  parent: Int32Array;
+  enter: Float64Array;
+  exit: Float64Array;
+  cEnter: Float64Array | null;
+  cExit: Float64Array | null;
+  flags: Uint8Array;
+}
+
+/** The paired calls, ordered: by thread (first appearance), then entry time, outer calls first. */
+export class FinishedCalls {
+  private readonly order: Int32Array;
+  private readonly rowOf: Int32Array;
+  private readonly depth: Int32Array;
+  private readonly childSum: Float64Array;
+  private readonly childCpu: Float64Array | null;
+
+  constructor(
+    readonly count: number,
+    readonly repairs: CallsResult["repairs"],
+    private readonly c: CallColumns,
+  ) {
+    const { parent, enter, exit, cEnter, cExit, tid } = c;
+    this.depth = depths(parent, count);
+    this.order = rowOrder(tid, enter, this.depth, count);
+    this.rowOf = new Int32Array(count);
+    for (let row = 0; row < count; row++) this.rowOf[this.order[row]!] = row;
+    const childSum = (this.childSum = new Float64Array(count));
+    const childCpu = (this.childCpu = cEnter ? new Float64Array(count) : null);
     for (let i = 0; i < count; i++) {
       const p = parent[i]!;
       if (p < 0) continue;
       childSum[p] = childSum[p]! + exit[i]! - enter[i]!;
-      childCpu[p] = childCpu[p]! + cExit[i]! - cEnter[i]!;
+      if (childCpu) childCpu[p] = childCpu[p]! + cExit![i]! - cEnter![i]!;
     }
+  }
+
+  /** The calls table (bundle/schema.ts "calls") in tables of at most `batchRows` rows, in row order. */
+  *tables(runId: string, batchRows: number): Generator<Table> {
+    for (let start = 0; start === 0 || start < this.count; start += batchRows)
+      yield this.rows(runId, start, Math.min(this.count, start + batchRows));
+  }
+
+  private rows(runId: string, from: number, to: number): Table {
+    const { tid, method, parent, enter, exit, cEnter, cExit, flags } = this.c;
+    const { order, rowOf, depth, childSum, childCpu } = this;
+    const count = to - from;
     // Columns in row order, computed in plain loops (a closure per value costs more than the pairing).
     const col = () => new Float64Array(count);
     const [m, en, ex, inc, exc, ci, ce] = [col(), col(), col(), col(), col(), col(), col()];
@@ -128,27 +217,33 @@ export function buildCallsWithRepairs(trace: MethodTrace): CallsResult {
     const sn = new Uint8Array(count);
     const uw = new Uint8Array(count);
     const par: (number | null)[] = new Array(count);
-    for (let row = 0; row < count; row++) {
+    const ids = new Int32Array(count);
+    for (let j = 0; j < count; j++) {
+      const row = from + j;
       const i = order[row]!;
-      th[row] = tid[i]!;
-      dp[row] = depth[i]!;
-      m[row] = method[i]!;
-      en[row] = enter[i]!;
-      ex[row] = exit[i]!;
-      inc[row] = exit[i]! - enter[i]!;
-      exc[row] = inc[row]! - childSum[i]!;
-      ci[row] = cExit[i]! - cEnter[i]!;
-      ce[row] = ci[row]! - childCpu[i]!;
-      se[row] = synthExit[i]!;
-      sn[row] = synthEnter[i]!;
-      uw[row] = unwound[i]!;
-      par[row] = parent[i]! < 0 ? null : rowOf[parent[i]!]!;
+      ids[j] = row;
+      th[j] = tid[i]!;
+      dp[j] = depth[i]!;
+      m[j] = method[i]!;
+      en[j] = enter[i]!;
+      ex[j] = exit[i]!;
+      inc[j] = exit[i]! - enter[i]!;
+      exc[j] = inc[j]! - childSum[i]!;
+      if (cEnter) {
+        ci[j] = cExit![i]! - cEnter[i]!;
+        ce[j] = ci[j]! - childCpu![i]!;
+      }
+      const f = flags[i]!;
+      se[j] = f & 1;
+      sn[j] = (f >> 1) & 1;
+      uw[j] = (f >> 2) & 1;
+      par[j] = parent[i]! < 0 ? null : rowOf[parent[i]!]!;
     }
     return makeBundleTable(
       "calls",
-      trace.runId ?? "trace",
+      runId,
       {
-        call_id: Int32Array.from({ length: count }, (_, row) => row),
+        call_id: ids,
         thread_id: th,
         method_id: int64(m),
         depth: dp,
@@ -157,7 +252,7 @@ export function buildCallsWithRepairs(trace: MethodTrace): CallsResult {
         exit: int64(ex),
         inclusive: int64(inc),
         exclusive: int64(exc),
-        ...(cpu ? { cpu_inclusive: int64(ci), cpu_exclusive: int64(ce) } : {}),
+        ...(cEnter ? { cpu_inclusive: int64(ci), cpu_exclusive: int64(ce) } : {}),
         synthetic_exit: se,
         synthetic_enter: sn,
         unwound: uw,

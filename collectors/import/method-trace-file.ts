@@ -1,0 +1,89 @@
+// `jankbook import` of a method trace file too big to hold: read in chunks (method-trace-file.ts), its
+// method_events written to the bundle batch by batch as they are decoded, the calls paired batch by batch
+// and written in batches at the end. Memory: a chunk, a batch and the calls' pairing state, never the file or
+// its tables (docs/scaling.md "Method traces"); the tables are those importMethodTrace makes.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Manifest } from "../../bundle/manifest";
+import { makeBundleTable } from "../../bundle/table-builder";
+import { BATCH_ROWS } from "../../bundle/encode-stream";
+import { TableFileWriter } from "../../bundle/table-file-writer";
+import type { TableName } from "../../bundle/schema";
+import { CallBuilder } from "../method-trace-calls";
+import { keyTables, repairsNote } from "../method-trace-tables";
+import { eventColumns } from "../sources/method-trace";
+import { recordColumns } from "../sources/method-trace-decode";
+import { fileSource, readMethodTraceChunks } from "../sources/method-trace-file";
+import { HeapSteps } from "../sources/method-trace-samples";
+import type { TextImport } from "./framestats";
+
+/** A TextImport whose big tables are already in the bundle folder: their manifest entries. */
+export interface StreamedImport extends TextImport {
+  written: Partial<Record<TableName, Manifest["tables"][string]>>;
+  /** every table of the import, in the order importMethodTrace gives them */
+  order: TableName[];
+}
+
+/** Imports the method trace at `path` into the bundle folder `dir` (created); `file` names it in warnings. */
+export function importMethodTraceFile(
+  path: string,
+  file: string,
+  runId: string,
+  dir: string,
+): StreamedImport {
+  mkdirSync(dir, { recursive: true });
+  const src = fileSource(path);
+  const events = new TableFileWriter("method_events", join(dir, "method_events.arrows"));
+  let calls: CallBuilder | null = null;
+  const heap = new HeapSteps();
+  let r;
+  try {
+    r = readMethodTraceChunks(src, {
+      batchRows: BATCH_ROWS,
+      onBatch(cols, clock, start) {
+        const { columns, records } = eventColumns(cols, clock, start.extended);
+        events.write(makeBundleTable("method_events", runId, columns, cols.n, { adopt: true }));
+        (calls ??= new CallBuilder(records.threadCpu !== null)).add(records);
+        heap.add(records);
+      },
+    });
+  } finally {
+    src.close();
+  }
+  // No records: an empty method_events table still has its schema, and the calls table its own.
+  if (events.rows === 0) {
+    const none = eventColumns(recordColumns(r.start, 0), r.end.clock, r.start.extended).columns;
+    events.write(makeBundleTable("method_events", runId, none, 0));
+  }
+  const written: StreamedImport["written"] = {
+    method_events: { file: "method_events.arrows", ...entry(events) },
+  };
+  const done = (calls ?? new CallBuilder(r.end.clock !== "wall")).finish();
+  const callsFile = new TableFileWriter("calls", join(dir, "calls.arrows"));
+  for (const table of done.tables(runId, BATCH_ROWS)) callsFile.write(table);
+  written.calls = { file: "calls.arrows", ...entry(callsFile) };
+  const { key, clock, partial } = r.end;
+  const warnings = r.end.warnings.map((w) => `${file}: ${w}`);
+  // The repairs are expected in real traces (tracing starts and stops inside calls): say how many, once.
+  const note = repairsNote(done.repairs);
+  if (note) warnings.push(`${file}: ${note}`);
+  const vm = key.properties.vm ? `${key.properties.vm} ` : "";
+  const heapTable = r.start.extended?.heap ? heap.table(runId) : null;
+  return {
+    context: { app: "unknown", scenario: `import ${file} (${vm}method trace, clock ${clock})` },
+    tables: {
+      ...keyTables(key.methods, key.threads, runId),
+      ...(heapTable ? { heap_samples: heapTable } : {}),
+    },
+    written,
+    order: ["methods", "threads", "method_events", "calls", ...(heapTable ? ["heap_samples" as const] : [])],
+    warnings,
+    complete: !partial,
+    source: { kind: "method-trace", origin: file },
+  };
+}
+
+function entry(w: TableFileWriter): { rows: number; crc32: string } {
+  const { rows, crc32 } = w.finish();
+  return { rows, crc32 };
+}
