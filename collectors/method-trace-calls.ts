@@ -27,39 +27,88 @@ export function buildCallsWithRepairs(trace: MethodTrace): CallsResult {
 }
 
 interface ThreadState {
+  /** open calls, innermost last, and their method ids (searched on every exit) */
   stack: number[];
+  methods: number[];
   /** calls with no caller yet: adopted by a later exit that has no entry (§V-1, tracing began inside it) */
   tops: number[];
   last: number;
   lastCpu: number;
 }
 
+/** Calls per page of the pairing state: it grows a page at a time, never copied while pairing. */
+const PAGE_BITS = 16;
+const PAGE = 1 << PAGE_BITS;
+const MASK = PAGE - 1;
+
+/** One column of per-call state in pages. */
+class Paged<T extends Int32Array | Uint32Array | Float64Array | Uint8Array> {
+  pages: T[] = [];
+  constructor(
+    private make: new (n: number) => T,
+    /** what one stored unit stands for (1000: a time stored in µs, read back in ns) */
+    private unit = 1,
+  ) {}
+  addPage() {
+    this.pages.push(new this.make(PAGE));
+  }
+  at(i: number): number {
+    return this.pages[i >>> PAGE_BITS]![i & MASK]! * this.unit;
+  }
+  set(i: number, v: number) {
+    this.pages[i >>> PAGE_BITS]![i & MASK] = v / this.unit;
+  }
+  /** Stores every value as a float64 from now on (a value the compact form cannot hold has come). */
+  widen(): void {
+    if (this.make === (Float64Array as unknown)) return;
+    const unit = this.unit;
+    this.pages = this.pages.map((p) => Float64Array.from(p, (v) => v * unit) as T);
+    this.make = Float64Array as unknown as new (n: number) => T;
+    this.unit = 1;
+  }
+}
+
+/** True when every method id is a u4 and every time whole µs in a u4 (ns = µs x 1000: trace.cc's records),
+ * so the pairing state can keep them in 4 bytes instead of 8. */
+function fitsMicros(r: TraceRecords): boolean {
+  for (const times of [r.wall, r.threadCpu])
+    if (times)
+      for (let i = 0; i < times.length; i++) {
+        const us = times[i]! / 1000;
+        if (us !== us >>> 0) return false;
+      }
+  for (let i = 0; i < r.methodId.length; i++) if (r.methodId[i] !== r.methodId[i]! >>> 0) return false;
+  return true;
+}
+
 /** The calls of a trace whose records come in batches, in order: the pairing state carries from one batch to
  * the next, and the rows are written out in batches at the end (finish().tables). */
 export class CallBuilder {
   private count = 0;
-  private cap = 0;
-  private tid = new Int32Array(0);
-  private method = new Float64Array(0);
-  private parent = new Int32Array(0);
-  private enter = new Float64Array(0);
-  private exit = new Float64Array(0);
-  private cEnter: Float64Array | null;
-  private cExit: Float64Array | null;
+  private readonly tid = new Paged(Int32Array);
+  // Method ids and times in 4 bytes while they fit (always, for decoded traces), 8 once one does not.
+  private readonly method = new Paged<Uint32Array | Float64Array>(Uint32Array);
+  private readonly parent = new Paged(Int32Array);
+  private readonly enter = new Paged<Uint32Array | Float64Array>(Uint32Array, 1000);
+  private readonly exit = new Paged<Uint32Array | Float64Array>(Uint32Array, 1000);
+  private readonly cEnter: Paged<Uint32Array | Float64Array> | null;
+  private readonly cExit: Paged<Uint32Array | Float64Array> | null;
   /** bit 0 synthetic exit, bit 1 synthetic enter (from the trace's start), bit 2 unwound */
-  private flags = new Uint8Array(0);
+  private readonly flags = new Paged(Uint8Array);
   private readonly threads = new Map<number, ThreadState>();
   private readonly repairs = { unmatchedAtStart: 0, popped: 0, openAtEnd: 0 };
 
   /** `cpu`: the records have thread-CPU times (the cpu_inclusive and cpu_exclusive columns) */
   constructor(cpu: boolean) {
-    this.cEnter = cpu ? new Float64Array(0) : null;
-    this.cExit = cpu ? new Float64Array(0) : null;
+    this.cEnter = cpu ? new Paged<Uint32Array | Float64Array>(Uint32Array, 1000) : null;
+    this.cExit = cpu ? new Paged<Uint32Array | Float64Array>(Uint32Array, 1000) : null;
   }
 
   /** Pairs a batch of records, which follows the batches added before. */
   add(r: TraceRecords): void {
     const n = r.action.length;
+    if (!fitsMicros(r))
+      for (const c of [this.method, this.enter, this.exit, this.cEnter, this.cExit]) c?.widen();
     // The primary clock: wall when recorded, else thread CPU (Dalvik v1 thread-cpu traces).
     const primary = r.wall ?? r.threadCpu;
     const cpu = this.cEnter ? r.threadCpu : null;
@@ -71,7 +120,7 @@ export class CallBuilder {
       const at = primary ? primary[i]! : 0;
       const atCpu = cpu ? cpu[i]! : 0;
       let t = threads.get(th);
-      if (!t) threads.set(th, (t = { stack: [], tops: [], last: at, lastCpu: atCpu }));
+      if (!t) threads.set(th, (t = { stack: [], methods: [], tops: [], last: at, lastCpu: atCpu }));
       t.last = at;
       t.lastCpu = atCpu;
       if (a === 0) {
@@ -79,95 +128,94 @@ export class CallBuilder {
         continue;
       }
       // exit (1) or unwind (2): find the frame; frames above it were left without exits (longjmp, §V-2).
-      const method = this.method;
-      let k = t.stack.length - 1;
-      while (k >= 0 && method[t.stack[k]!] !== m) k--;
+      let k = t.methods.length - 1;
+      while (k >= 0 && t.methods[k] !== m) k--;
       if (k < 0) {
         // No entry on the stack: the call began before tracing did. Close everything open, then
         // make a call from the trace start that encloses every caller-less call so far.
-        while (t.stack.length) (this.close(t.stack.pop()!, at, atCpu, true), this.repairs.popped++);
+        while (t.stack.length) (this.close(this.pop(t), at, atCpu, true), this.repairs.popped++);
         const id = this.open(t, th, m, 0, 0, true);
-        for (const child of t.tops) this.parent[child] = id;
+        for (const child of t.tops) this.parent.set(child, id);
         t.tops = [id];
         this.close(id, at, atCpu, false);
-        if (a === 2) this.flags[id]! |= 4;
+        if (a === 2) this.flags.pages[id >>> PAGE_BITS]![id & MASK]! |= 4;
         this.repairs.unmatchedAtStart++;
         continue;
       }
-      while (t.stack.length - 1 > k) (this.close(t.stack.pop()!, at, atCpu, true), this.repairs.popped++);
-      const id = t.stack.pop()!;
+      while (t.stack.length - 1 > k) (this.close(this.pop(t), at, atCpu, true), this.repairs.popped++);
+      const id = this.pop(t);
       this.close(id, at, atCpu, false);
-      if (a === 2) this.flags[id]! |= 4;
+      if (a === 2) this.flags.pages[id >>> PAGE_BITS]![id & MASK]! |= 4;
     }
   }
 
+  private pop(t: ThreadState): number {
+    t.methods.pop();
+    return t.stack.pop()!;
+  }
+
   private open(t: ThreadState, th: number, m: number, at: number, atCpu: number, fromStart: boolean): number {
-    if (this.count === this.cap) this.grow();
     const id = this.count++;
-    this.tid[id] = th;
-    this.method[id] = m;
-    this.parent[id] = -1;
-    this.enter[id] = this.exit[id] = at;
-    if (this.cEnter) this.cEnter[id] = this.cExit![id] = atCpu;
-    this.flags[id] = fromStart ? 2 : 0;
+    const j = id & MASK;
+    if (j === 0) this.addPage();
+    const page = id >>> PAGE_BITS;
+    this.tid.pages[page]![j] = th;
+    this.method.set(id, m);
+    this.enter.set(id, at);
+    this.exit.set(id, at);
+    if (this.cEnter) (this.cEnter.set(id, atCpu), this.cExit!.set(id, atCpu));
+    this.flags.pages[page]![j] = fromStart ? 2 : 0;
+    const parent = this.parent.pages[page]!;
+    parent[j] = -1;
     if (fromStart) return id;
     const caller = t.stack[t.stack.length - 1];
     if (caller === undefined) t.tops.push(id);
-    else this.parent[id] = caller;
+    else parent[j] = caller;
     t.stack.push(id);
+    t.methods.push(m);
     return id;
   }
 
   private close(id: number, at: number, atCpu: number, synthetic: boolean) {
-    this.exit[id] = at;
-    if (this.cExit) this.cExit[id] = atCpu;
-    if (synthetic) this.flags[id]! |= 1;
+    this.exit.set(id, at);
+    if (this.cExit) this.cExit.set(id, atCpu);
+    if (synthetic) this.flags.pages[id >>> PAGE_BITS]![id & MASK]! |= 1;
   }
 
-  private grow() {
-    const cap = Math.max(1024, Math.ceil(this.cap * 1.5));
-    const more = <T extends Int32Array | Float64Array | Uint8Array>(a: T): T => {
-      const b = new (a.constructor as new (n: number) => T)(cap);
-      b.set(a);
-      return b;
-    };
-    this.tid = more(this.tid);
-    this.method = more(this.method);
-    this.parent = more(this.parent);
-    this.enter = more(this.enter);
-    this.exit = more(this.exit);
-    if (this.cEnter) ((this.cEnter = more(this.cEnter)), (this.cExit = more(this.cExit!)));
-    this.flags = more(this.flags);
-    this.cap = cap;
+  private addPage() {
+    for (const c of [this.tid, this.method, this.parent, this.enter, this.exit, this.flags]) c.addPage();
+    this.cEnter?.addPage();
+    this.cExit?.addPage();
   }
 
   /** Closes the calls still open (they end at their thread's last record) and orders the rows. */
   finish(): FinishedCalls {
     // Calls still open when tracing stopped end at the thread's last record.
     for (const t of this.threads.values())
-      while (t.stack.length) (this.close(t.stack.pop()!, t.last, t.lastCpu, true), this.repairs.openAtEnd++);
+      while (t.stack.length) (this.close(this.pop(t), t.last, t.lastCpu, true), this.repairs.openAtEnd++);
+    const { tid, method, parent, enter, exit, cEnter, cExit, flags } = this;
     return new FinishedCalls(this.count, this.repairs, {
-      tid: this.tid,
-      method: this.method,
-      parent: this.parent,
-      enter: this.enter,
-      exit: this.exit,
-      cEnter: this.cEnter,
-      cExit: this.cExit,
-      flags: this.flags,
+      tid,
+      method,
+      parent,
+      enter,
+      exit,
+      cEnter,
+      cExit,
+      flags,
     });
   }
 }
 
 interface CallColumns {
-  tid: Int32Array;
-  method: Float64Array;
-  parent: Int32Array;
-  enter: Float64Array;
-  exit: Float64Array;
-  cEnter: Float64Array | null;
-  cExit: Float64Array | null;
-  flags: Uint8Array;
+  tid: Paged<Int32Array>;
+  method: Paged<Uint32Array | Float64Array>;
+  parent: Paged<Int32Array>;
+  enter: Paged<Uint32Array | Float64Array>;
+  exit: Paged<Uint32Array | Float64Array>;
+  cEnter: Paged<Uint32Array | Float64Array> | null;
+  cExit: Paged<Uint32Array | Float64Array> | null;
+  flags: Paged<Uint8Array>;
 }
 
 /** The paired calls, ordered: by thread (first appearance), then entry time, outer calls first. */
@@ -191,53 +239,78 @@ export class FinishedCalls {
     const childSum = (this.childSum = new Float64Array(count));
     const childCpu = (this.childCpu = cEnter ? new Float64Array(count) : null);
     for (let i = 0; i < count; i++) {
-      const p = parent[i]!;
+      const p = parent.at(i);
       if (p < 0) continue;
-      childSum[p] = childSum[p]! + exit[i]! - enter[i]!;
-      if (childCpu) childCpu[p] = childCpu[p]! + cExit![i]! - cEnter![i]!;
+      childSum[p] = childSum[p]! + exit.at(i) - enter.at(i);
+      if (childCpu) childCpu[p] = childCpu[p]! + cExit!.at(i) - cEnter!.at(i);
     }
   }
 
-  /** The calls table (bundle/schema.ts "calls") in tables of at most `batchRows` rows, in row order. */
+  /** The calls table (bundle/schema.ts "calls") in tables of at most `batchRows` rows, in row order. Each
+   * table's arrays are reused by the next one: write a table out before taking the next. */
   *tables(runId: string, batchRows: number): Generator<Table> {
+    const size = Math.max(0, Math.min(batchRows, this.count));
+    const b = {
+      ids: new Int32Array(size),
+      th: new Int32Array(size),
+      dp: new Int32Array(size),
+      // int32 parent as float64, NaN for null (makeBundleTable's nullable integer form)
+      par: new Float64Array(size),
+      se: new Uint8Array(size),
+      sn: new Uint8Array(size),
+      uw: new Uint8Array(size),
+      int64: Array.from({ length: 8 }, () => new BigInt64Array(size)),
+    };
     for (let start = 0; start === 0 || start < this.count; start += batchRows)
-      yield this.rows(runId, start, Math.min(this.count, start + batchRows));
+      yield this.rows(runId, start, Math.min(this.count, start + batchRows), b);
   }
 
-  private rows(runId: string, from: number, to: number): Table {
+  private rows(runId: string, from: number, to: number, b: BatchBuffers): Table {
     const { tid, method, parent, enter, exit, cEnter, cExit, flags } = this.c;
     const { order, rowOf, depth, childSum, childCpu } = this;
     const count = to - from;
+    const cut = <T extends Int32Array | Float64Array | Uint8Array | BigInt64Array>(a: T): T =>
+      a.length === count ? a : (a.subarray(0, count) as T);
+    const [m, en, ex, inc, exc, ci, ce] = b.int64.map(cut) as BigInt64Array[];
+    const words = [m, en, ex, inc, exc, ci, ce].map(
+      (a) => new Uint32Array(a!.buffer, a!.byteOffset, 2 * count),
+    );
+    const [mW, enW, exW, incW, excW, ciW, ceW] = words as Uint32Array[];
+    const [ids, th, dp, par, se, sn, uw] = [b.ids, b.th, b.dp, b.par, b.se, b.sn, b.uw].map(cut) as [
+      Int32Array,
+      Int32Array,
+      Int32Array,
+      Float64Array,
+      Uint8Array,
+      Uint8Array,
+      Uint8Array,
+    ];
     // Columns in row order, computed in plain loops (a closure per value costs more than the pairing).
-    const col = () => new Float64Array(count);
-    const [m, en, ex, inc, exc, ci, ce] = [col(), col(), col(), col(), col(), col(), col()];
-    const th = new Int32Array(count);
-    const dp = new Int32Array(count);
-    const se = new Uint8Array(count);
-    const sn = new Uint8Array(count);
-    const uw = new Uint8Array(count);
-    const par: (number | null)[] = new Array(count);
-    const ids = new Int32Array(count);
     for (let j = 0; j < count; j++) {
       const row = from + j;
       const i = order[row]!;
       ids[j] = row;
-      th[j] = tid[i]!;
+      th[j] = tid.at(i);
       dp[j] = depth[i]!;
-      m[j] = method[i]!;
-      en[j] = enter[i]!;
-      ex[j] = exit[i]!;
-      inc[j] = exit[i]! - enter[i]!;
-      exc[j] = inc[j]! - childSum[i]!;
+      put64(m!, mW!, j, method.at(i));
+      const enterAt = enter.at(i);
+      const exitAt = exit.at(i);
+      put64(en!, enW!, j, enterAt);
+      put64(ex!, exW!, j, exitAt);
+      const inclusive = exitAt - enterAt;
+      put64(inc!, incW!, j, inclusive);
+      put64(exc!, excW!, j, inclusive - childSum[i]!);
       if (cEnter) {
-        ci[j] = cExit![i]! - cEnter[i]!;
-        ce[j] = ci[j]! - childCpu![i]!;
+        const cpu = cExit!.at(i) - cEnter.at(i);
+        put64(ci!, ciW!, j, cpu);
+        put64(ce!, ceW!, j, cpu - childCpu![i]!);
       }
-      const f = flags[i]!;
+      const f = flags.at(i);
       se[j] = f & 1;
       sn[j] = (f >> 1) & 1;
       uw[j] = (f >> 2) & 1;
-      par[j] = parent[i]! < 0 ? null : rowOf[parent[i]!]!;
+      const p = parent.at(i);
+      par[j] = p < 0 ? NaN : rowOf[p]!;
     }
     return makeBundleTable(
       "calls",
@@ -245,44 +318,57 @@ export class FinishedCalls {
       {
         call_id: ids,
         thread_id: th,
-        method_id: int64(m),
+        method_id: m!,
         depth: dp,
         parent: par,
-        enter: int64(en),
-        exit: int64(ex),
-        inclusive: int64(inc),
-        exclusive: int64(exc),
-        ...(cEnter ? { cpu_inclusive: int64(ci), cpu_exclusive: int64(ce) } : {}),
+        enter: en!,
+        exit: ex!,
+        inclusive: inc!,
+        exclusive: exc!,
+        ...(cEnter ? { cpu_inclusive: ci!, cpu_exclusive: ce! } : {}),
         synthetic_exit: se,
         synthetic_enter: sn,
         unwound: uw,
       },
       count,
+      { adopt: true },
     );
   }
 }
 
-/** Rounded values as int64: two 32-bit words (little-endian) for the usual non-negative values, BigInt otherwise. */
-function int64(values: Float64Array): BigInt64Array {
-  const out = new BigInt64Array(values.length);
-  const words = new Uint32Array(out.buffer);
-  for (let i = 0; i < values.length; i++) {
-    const v = Math.round(values[i]!);
-    if (v >= 0 && v <= Number.MAX_SAFE_INTEGER) {
-      words[2 * i] = v % 4294967296;
-      words[2 * i + 1] = Math.floor(v / 4294967296);
-    } else out[i] = BigInt(Number.isFinite(v) ? v : 0);
-  }
-  return out;
+interface BatchBuffers {
+  ids: Int32Array;
+  th: Int32Array;
+  dp: Int32Array;
+  par: Float64Array;
+  se: Uint8Array;
+  sn: Uint8Array;
+  uw: Uint8Array;
+  int64: BigInt64Array[];
+}
+
+/** A rounded value into an int64 column: two 32-bit words (little-endian) for the usual non-negative values,
+ * a BigInt otherwise. */
+function put64(out: BigInt64Array, words: Uint32Array, j: number, value: number) {
+  const v = Math.round(value);
+  if (v >= 0 && v <= Number.MAX_SAFE_INTEGER) {
+    words[2 * j] = v % 4294967296;
+    words[2 * j + 1] = Math.floor(v / 4294967296);
+  } else out[j] = BigInt(Number.isFinite(v) ? v : 0);
 }
 
 /** Rows by thread (first appearance), then entry time, outer calls first; calls are mostly made in that order already. */
-function rowOrder(tid: Int32Array, enter: Float64Array, depth: Int32Array, count: number): Int32Array {
+function rowOrder(
+  tid: Paged<Int32Array>,
+  enter: Paged<Uint32Array | Float64Array>,
+  depth: Int32Array,
+  count: number,
+): Int32Array {
   const rank = new Map<number, number>();
   const rankOf = new Int32Array(count);
   for (let i = 0; i < count; i++) {
-    let k = rank.get(tid[i]!);
-    if (k === undefined) rank.set(tid[i]!, (k = rank.size));
+    let k = rank.get(tid.at(i));
+    if (k === undefined) rank.set(tid.at(i), (k = rank.size));
     rankOf[i] = k;
   }
   const start = new Int32Array(rank.size + 1);
@@ -291,7 +377,7 @@ function rowOrder(tid: Int32Array, enter: Float64Array, depth: Int32Array, count
   const fill = start.slice();
   const order = new Int32Array(count);
   for (let i = 0; i < count; i++) order[fill[rankOf[i]!]!++] = i;
-  const before = (x: number, y: number) => enter[x]! - enter[y]! || depth[x]! - depth[y]! || x - y;
+  const before = (x: number, y: number) => enter.at(x) - enter.at(y) || depth[x]! - depth[y]! || x - y;
   for (let k = 0; k < rank.size; k++) {
     const slice = order.subarray(start[k]!, start[k + 1]!);
     let sorted = true;
@@ -302,12 +388,12 @@ function rowOrder(tid: Int32Array, enter: Float64Array, depth: Int32Array, count
 }
 
 /** Depth of each call from its parent chain (adopting calls are created after their children). */
-function depths(parent: Int32Array, count: number): Int32Array {
+function depths(parent: Paged<Int32Array>, count: number): Int32Array {
   const d = new Int32Array(count).fill(-1);
   const chain: number[] = [];
   for (let i = 0; i < count; i++) {
     let j = i;
-    while (j >= 0 && d[j] === -1) (chain.push(j), (j = parent[j]!));
+    while (j >= 0 && d[j] === -1) (chain.push(j), (j = parent.at(j)));
     let base = j < 0 ? -1 : d[j]!;
     while (chain.length) d[chain.pop()!] = ++base;
   }

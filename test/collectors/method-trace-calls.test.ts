@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import type { Table } from "apache-arrow";
 import { describe, expect, it } from "vitest";
-import { buildCalls } from "../../collectors/method-trace-calls";
-import { readMethodTrace, type MethodTrace } from "../../collectors/sources/method-trace";
+import { buildCalls, CallBuilder } from "../../collectors/method-trace-calls";
+import { readMethodTrace, type MethodTrace, type TraceRecords } from "../../collectors/sources/method-trace";
 import { writeMethodTrace, type TraceRecordSpec } from "../../collectors/sources/method-trace-writer";
 import { makeBundleTable } from "../../bundle/table-builder";
 
@@ -358,5 +358,60 @@ describe("buildCalls agrees with AOSP dmtracedump", () => {
     const want = expected[file]!;
     expect(Object.keys(want).length).toBeGreaterThan(5);
     for (const [name, v] of Object.entries(want)) expect(agg.get(name), name).toEqual(v);
+  });
+});
+
+describe("CallBuilder: records in batches", () => {
+  const slice = (r: TraceRecords, from: number, to: number): TraceRecords => ({
+    threadId: r.threadId.subarray(from, to),
+    methodId: r.methodId.subarray(from, to),
+    action: r.action.subarray(from, to),
+    wall: r.wall && r.wall.subarray(from, to),
+    threadCpu: r.threadCpu && r.threadCpu.subarray(from, to),
+  });
+  const inBatches = (r: TraceRecords, cuts: number[], batchRows: number): Row[] => {
+    const b = new CallBuilder(r.threadCpu !== null);
+    const at = [0, ...cuts.sort((x, y) => x - y), r.action.length];
+    for (let k = 1; k < at.length; k++) b.add(slice(r, at[k - 1]!, at[k]!));
+    const out: Row[] = [];
+    for (const t of b.finish().tables("trace", batchRows)) out.push(...rows(t));
+    return out;
+  };
+  const legacy = fixture("Grigory-Rylov-android-methods-profiler_legacy.trace");
+  const streaming = fixture("firefox-profiler_art-trace-streaming.trace");
+
+  it("cut anywhere and written in tables of any size, gives buildCalls' rows (property)", () => {
+    for (const t of [legacy, streaming]) {
+      const expected = rows(buildCalls(t));
+      const n = t.records.action.length;
+      fc.assert(
+        fc.property(
+          fc.array(fc.integer({ min: 0, max: n }), { maxLength: 6 }),
+          fc.integer({ min: 1, max: 5000 }),
+          (cuts, batchRows) => {
+            expect(inBatches(t.records, cuts, batchRows)).toEqual(expected);
+          },
+        ),
+        { numRuns: 10 },
+      );
+    }
+  });
+
+  it("times that are not whole µs, or method ids past u4, arriving after compact ones are kept exact", () => {
+    const r = legacy.records;
+    const n = r.action.length;
+    const half = n >> 1;
+    // Shift the second half's times by 1 ns and make its method ids 2^33 larger: the state widens mid-way.
+    const odd = (a: Float64Array | null, by: number) =>
+      a && Float64Array.from(a, (v, i) => (i >= half ? v + by : v));
+    const shifted: TraceRecords = {
+      ...r,
+      methodId: Float64Array.from(r.methodId, (v, i) => (i >= half ? v + 2 ** 33 : v)),
+      wall: odd(r.wall, 1),
+      threadCpu: odd(r.threadCpu, 1),
+    };
+    const expected = rows(buildCalls({ ...legacy, records: shifted }));
+    expect(expected.some((c) => c.method_id > 2n ** 33n && c.enter % 1000n === 1n)).toBe(true);
+    expect(inBatches(shifted, [half], 1000)).toEqual(expected);
   });
 });
