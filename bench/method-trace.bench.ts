@@ -6,15 +6,7 @@
 // JB_DMTRACEDUMP: the dmtracedump binary (default /tmp/dmt/dmtracedump: g++ -O2 tools/dmtracedump/tracedump.cc
 // of AOSP art, the last version before "Deprecate dmtracedump"), skipped when absent.
 import { execFileSync, spawnSync } from "node:child_process";
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  rmSync,
-  writeFileSync,
-  writeSync,
-} from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
