@@ -2,7 +2,7 @@
 // memory never sits in it whole (method traces past 2 GiB: docs/scaling.md). The file is the stream
 // writeBundleFolder would write for the same rows: record batches of at most BATCH_ROWS rows, each table
 // given here its own batches, one schema and one copy of each dictionary for the whole stream.
-import { closeSync, openSync, writeSync } from "node:fs";
+import { closeSync, openSync, rmSync, writeSync } from "node:fs";
 import {
   AsyncByteQueue,
   Data,
@@ -41,6 +41,7 @@ export class TableFileWriter {
   private readonly writer = new RecordBatchStreamWriter();
   private schema: Schema | null = null;
   private dictionaries: (Vector | undefined)[] = [];
+  private open = true;
 
   constructor(
     readonly name: TableName,
@@ -70,8 +71,19 @@ export class TableFileWriter {
   /** Ends the stream and closes the file: its rows and CRC-32 for the manifest. */
   finish(): { rows: number; bytes: number; crc32: string } {
     this.writer.finish();
-    closeSync(this.fd);
+    this.close();
     return { rows: this.rows, bytes: this.sink.bytes, crc32: crc32Hex(this.sink.crc) };
+  }
+
+  /** Closes and removes the file (the import failed). */
+  abort(): void {
+    this.close();
+    rmSync(this.path, { force: true });
+  }
+
+  private close() {
+    if (this.open) closeSync(this.fd);
+    this.open = false;
   }
 
   private sameSchema(batch: RecordBatch): RecordBatch {

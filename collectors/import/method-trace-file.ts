@@ -2,7 +2,7 @@
 // method_events written to the bundle batch by batch as they are decoded, the calls paired batch by batch
 // and written in batches at the end. Memory: a chunk, a batch and the calls' pairing state, never the file or
 // its tables (docs/scaling.md "Method traces"); the tables are those importMethodTrace makes.
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Manifest } from "../../bundle/manifest";
 import { makeBundleTable } from "../../bundle/table-builder";
@@ -13,7 +13,7 @@ import { CallBuilder } from "../method-trace-calls";
 import { keyTables, repairsNote } from "../method-trace-tables";
 import { eventColumns } from "../sources/method-trace";
 import { recordColumns } from "../sources/method-trace-decode";
-import { fileSource, readMethodTraceChunks } from "../sources/method-trace-file";
+import { fileSource, readMethodTraceChunks, type ByteSource } from "../sources/method-trace-file";
 import { HeapSteps } from "../sources/method-trace-samples";
 import type { TextImport } from "./framestats";
 
@@ -31,25 +31,45 @@ export function importMethodTraceFile(
   runId: string,
   dir: string,
 ): StreamedImport {
+  const created = !existsSync(dir);
   mkdirSync(dir, { recursive: true });
   const src = fileSource(path);
-  const events = new TableFileWriter("method_events", join(dir, "method_events.arrows"));
-  let calls: CallBuilder | null = null;
-  const heap = new HeapSteps();
-  let r;
+  const files: TableFileWriter[] = [];
+  const writer = (name: "method_events" | "calls") => {
+    const w = new TableFileWriter(name, join(dir, `${name}.arrows`));
+    files.push(w);
+    return w;
+  };
   try {
-    r = readMethodTraceChunks(src, {
-      batchRows: BATCH_ROWS,
-      onBatch(cols, clock, start) {
-        const { columns, records } = eventColumns(cols, clock, start.extended);
-        events.write(makeBundleTable("method_events", runId, columns, cols.n, { adopt: true }));
-        (calls ??= new CallBuilder(records.threadCpu !== null)).add(records);
-        heap.add(records);
-      },
-    });
+    return streamInto(src, file, runId, writer);
+  } catch (e) {
+    // A trace that fails leaves no files behind, as the whole-buffer import (which writes at the end) did not.
+    for (const w of files) w.abort();
+    if (created) rmSync(dir, { recursive: true, force: true });
+    throw e;
   } finally {
     src.close();
   }
+}
+
+function streamInto(
+  src: ByteSource,
+  file: string,
+  runId: string,
+  writer: (name: "method_events" | "calls") => TableFileWriter,
+): StreamedImport {
+  const events = writer("method_events");
+  let calls: CallBuilder | null = null;
+  const heap = new HeapSteps();
+  const r = readMethodTraceChunks(src, {
+    batchRows: BATCH_ROWS,
+    onBatch(cols, clock, start) {
+      const { columns, records } = eventColumns(cols, clock, start.extended);
+      events.write(makeBundleTable("method_events", runId, columns, cols.n, { adopt: true }));
+      (calls ??= new CallBuilder(records.threadCpu !== null)).add(records);
+      heap.add(records);
+    },
+  });
   // No records: an empty method_events table still has its schema, and the calls table its own.
   if (events.rows === 0) {
     const none = eventColumns(recordColumns(r.start, 0), r.end.clock, r.start.extended).columns;
@@ -59,7 +79,7 @@ export function importMethodTraceFile(
     method_events: { file: "method_events.arrows", ...entry(events) },
   };
   const done = (calls ?? new CallBuilder(r.end.clock !== "wall")).finish();
-  const callsFile = new TableFileWriter("calls", join(dir, "calls.arrows"));
+  const callsFile = writer("calls");
   for (const table of done.tables(runId, BATCH_ROWS)) callsFile.write(table);
   written.calls = { file: "calls.arrows", ...entry(callsFile) };
   const { key, clock, partial } = r.end;

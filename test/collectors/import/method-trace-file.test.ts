@@ -1,7 +1,7 @@
 // importMethodTraceFile (a method trace streamed into the bundle) writes the tables importMethodTrace makes
 // from the whole buffer: every value of methods, threads, method_events, calls and heap_samples, the
 // warnings and completeness, for real traces, AndroScope extended ones, a cut one and one with no records.
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { tableFromIPC, type Table } from "apache-arrow";
@@ -79,5 +79,24 @@ describe("importMethodTraceFile", () => {
       expect(values(read), name).toEqual(values(table!));
       if (!got) expect(streamed.written[name as "calls"]!.rows).toBe(table!.numRows);
     }
+  });
+
+  it("a file that fails to read throws readMethodTrace's message and leaves no run folder behind", () => {
+    const dir = mkdtempSync(join(tmpdir(), "jb-mtrace-"));
+    const bad = join(dir, "bad.trace");
+    // A key section that never ends, longer than the 64 KiB import reads to detect the kind.
+    writeFileSync(bad, "*version\n3\n" + "x=y\n".repeat(40_000));
+    const out = join(dir, "run");
+    expect(() => importMethodTraceFile(bad, "bad.trace", "run", out)).toThrow(
+      /key section has no \*end line \(file ends at byte 160011\)/,
+    );
+    expect(existsSync(out)).toBe(false);
+    // A data section past the header that is cut: the files are written, the import is incomplete.
+    const cut = join(dir, "cut.trace");
+    writeFileSync(cut, regular.subarray(0, dataStart(regular) + 7));
+    const r = importMethodTraceFile(cut, "cut.trace", "run", out);
+    expect(r.complete).toBe(false);
+    expect(r.written.method_events!.rows).toBe(0);
+    expect(existsSync(join(out, "calls.arrows"))).toBe(true);
   });
 });
