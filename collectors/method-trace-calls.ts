@@ -41,8 +41,9 @@ const PAGE_BITS = 16;
 const PAGE = 1 << PAGE_BITS;
 const MASK = PAGE - 1;
 
-/** One column of per-call state in pages. */
-class Paged<T extends Int32Array | Uint32Array | Float64Array | Uint8Array> {
+/** One column of per-call state in pages: method ids and times in 4 bytes (µs) while they fit, which they
+ * always do for trace.cc's records (u4 ids, u4 µs), 8 bytes once a value does not. */
+class Paged<T extends Int32Array | Uint32Array | Uint16Array | Float64Array | Uint8Array> {
   pages: T[] = [];
   constructor(
     private make: new (n: number) => T,
@@ -55,11 +56,21 @@ class Paged<T extends Int32Array | Uint32Array | Float64Array | Uint8Array> {
   at(i: number): number {
     return this.pages[i >>> PAGE_BITS]![i & MASK]! * this.unit;
   }
+  /** Stores `v`, widening the column first when its compact form cannot hold it (read back unequal). */
   set(i: number, v: number) {
-    this.pages[i >>> PAGE_BITS]![i & MASK] = v / this.unit;
+    const page = this.pages[i >>> PAGE_BITS]!;
+    const u = v / this.unit;
+    page[i & MASK] = u;
+    if (page[i & MASK] !== u) {
+      this.widen();
+      this.pages[i >>> PAGE_BITS]![i & MASK] = v;
+    }
   }
-  /** Stores every value as a float64 from now on (a value the compact form cannot hold has come). */
-  widen(): void {
+  add(i: number, v: number) {
+    this.set(i, this.at(i) + v);
+  }
+  /** Stores every value as a float64 from now on. */
+  private widen(): void {
     if (this.make === (Float64Array as unknown)) return;
     const unit = this.unit;
     this.pages = this.pages.map((p) => Float64Array.from(p, (v) => v * unit) as T);
@@ -68,24 +79,12 @@ class Paged<T extends Int32Array | Uint32Array | Float64Array | Uint8Array> {
   }
 }
 
-/** True when every method id is a u4 and every time whole µs in a u4 (ns = µs x 1000: trace.cc's records),
- * so the pairing state can keep them in 4 bytes instead of 8. */
-function fitsMicros(r: TraceRecords): boolean {
-  for (const times of [r.wall, r.threadCpu])
-    if (times)
-      for (let i = 0; i < times.length; i++) {
-        const us = times[i]! / 1000;
-        if (us !== us >>> 0) return false;
-      }
-  for (let i = 0; i < r.methodId.length; i++) if (r.methodId[i] !== r.methodId[i]! >>> 0) return false;
-  return true;
-}
-
 /** The calls of a trace whose records come in batches, in order: the pairing state carries from one batch to
  * the next, and the rows are written out in batches at the end (finish().tables). */
 export class CallBuilder {
   private count = 0;
-  private readonly tid = new Paged(Int32Array);
+  // Thread ids in 2 bytes while they fit (trace.cc's are u2).
+  private readonly tid = new Paged<Uint16Array | Float64Array>(Uint16Array);
   // Method ids and times in 4 bytes while they fit (always, for decoded traces), 8 once one does not.
   private readonly method = new Paged<Uint32Array | Float64Array>(Uint32Array);
   private readonly parent = new Paged(Int32Array);
@@ -93,6 +92,9 @@ export class CallBuilder {
   private readonly exit = new Paged<Uint32Array | Float64Array>(Uint32Array, 1000);
   private readonly cEnter: Paged<Uint32Array | Float64Array> | null;
   private readonly cExit: Paged<Uint32Array | Float64Array> | null;
+  /** the sums of the closed children's inclusive times, in both clocks */
+  private readonly childSum = new Paged<Uint32Array | Float64Array>(Uint32Array, 1000);
+  private readonly childCpu: Paged<Uint32Array | Float64Array> | null;
   /** bit 0 synthetic exit, bit 1 synthetic enter (from the trace's start), bit 2 unwound */
   private readonly flags = new Paged(Uint8Array);
   private readonly threads = new Map<number, ThreadState>();
@@ -102,13 +104,12 @@ export class CallBuilder {
   constructor(cpu: boolean) {
     this.cEnter = cpu ? new Paged<Uint32Array | Float64Array>(Uint32Array, 1000) : null;
     this.cExit = cpu ? new Paged<Uint32Array | Float64Array>(Uint32Array, 1000) : null;
+    this.childCpu = cpu ? new Paged<Uint32Array | Float64Array>(Uint32Array, 1000) : null;
   }
 
   /** Pairs a batch of records, which follows the batches added before. */
   add(r: TraceRecords): void {
     const n = r.action.length;
-    if (!fitsMicros(r))
-      for (const c of [this.method, this.enter, this.exit, this.cEnter, this.cExit]) c?.widen();
     // The primary clock: wall when recorded, else thread CPU (Dalvik v1 thread-cpu traces).
     const primary = r.wall ?? r.threadCpu;
     const cpu = this.cEnter ? r.threadCpu : null;
@@ -135,7 +136,10 @@ export class CallBuilder {
         // make a call from the trace start that encloses every caller-less call so far.
         while (t.stack.length) (this.close(this.pop(t), at, atCpu, true), this.repairs.popped++);
         const id = this.open(t, th, m, 0, 0, true);
-        for (const child of t.tops) this.parent.set(child, id);
+        for (const child of t.tops) {
+          this.parent.set(child, id);
+          this.credit(id, child);
+        }
         t.tops = [id];
         this.close(id, at, atCpu, false);
         if (a === 2) this.flags.pages[id >>> PAGE_BITS]![id & MASK]! |= 4;
@@ -159,12 +163,14 @@ export class CallBuilder {
     const j = id & MASK;
     if (j === 0) this.addPage();
     const page = id >>> PAGE_BITS;
-    this.tid.pages[page]![j] = th;
+    this.tid.set(id, th);
     this.method.set(id, m);
     this.enter.set(id, at);
     this.exit.set(id, at);
     if (this.cEnter) (this.cEnter.set(id, atCpu), this.cExit!.set(id, atCpu));
     this.flags.pages[page]![j] = fromStart ? 2 : 0;
+    this.childSum.set(id, 0);
+    this.childCpu?.set(id, 0);
     const parent = this.parent.pages[page]!;
     parent[j] = -1;
     if (fromStart) return id;
@@ -180,12 +186,20 @@ export class CallBuilder {
     this.exit.set(id, at);
     if (this.cExit) this.cExit.set(id, atCpu);
     if (synthetic) this.flags.pages[id >>> PAGE_BITS]![id & MASK]! |= 1;
+    const p = this.parent.pages[id >>> PAGE_BITS]![id & MASK]!;
+    if (p >= 0) this.credit(p, id);
+  }
+
+  /** Adds a closed call's times to its parent's children's sums (for the parent's exclusive times). */
+  private credit(parent: number, child: number) {
+    this.childSum.add(parent, this.exit.at(child) - this.enter.at(child));
+    if (this.childCpu) this.childCpu.add(parent, this.cExit!.at(child) - this.cEnter!.at(child));
   }
 
   private addPage() {
-    for (const c of [this.tid, this.method, this.parent, this.enter, this.exit, this.flags]) c.addPage();
-    this.cEnter?.addPage();
-    this.cExit?.addPage();
+    for (const c of [this.tid, this.method, this.parent, this.enter, this.exit, this.childSum, this.flags])
+      c.addPage();
+    for (const c of [this.cEnter, this.cExit, this.childCpu]) c?.addPage();
   }
 
   /** Closes the calls still open (they end at their thread's last record) and orders the rows. */
@@ -193,7 +207,7 @@ export class CallBuilder {
     // Calls still open when tracing stopped end at the thread's last record.
     for (const t of this.threads.values())
       while (t.stack.length) (this.close(this.pop(t), t.last, t.lastCpu, true), this.repairs.openAtEnd++);
-    const { tid, method, parent, enter, exit, cEnter, cExit, flags } = this;
+    const { tid, method, parent, enter, exit, cEnter, cExit, flags, childSum, childCpu } = this;
     return new FinishedCalls(this.count, this.repairs, {
       tid,
       method,
@@ -203,12 +217,14 @@ export class CallBuilder {
       cEnter,
       cExit,
       flags,
+      childSum,
+      childCpu,
     });
   }
 }
 
 interface CallColumns {
-  tid: Paged<Int32Array>;
+  tid: Paged<Uint16Array | Float64Array>;
   method: Paged<Uint32Array | Float64Array>;
   parent: Paged<Int32Array>;
   enter: Paged<Uint32Array | Float64Array>;
@@ -216,6 +232,8 @@ interface CallColumns {
   cEnter: Paged<Uint32Array | Float64Array> | null;
   cExit: Paged<Uint32Array | Float64Array> | null;
   flags: Paged<Uint8Array>;
+  childSum: Paged<Uint32Array | Float64Array>;
+  childCpu: Paged<Uint32Array | Float64Array> | null;
 }
 
 /** The paired calls, ordered: by thread (first appearance), then entry time, outer calls first. */
@@ -223,27 +241,17 @@ export class FinishedCalls {
   private readonly order: Int32Array;
   private readonly rowOf: Int32Array;
   private readonly depth: Int32Array;
-  private readonly childSum: Float64Array;
-  private readonly childCpu: Float64Array | null;
 
   constructor(
     readonly count: number,
     readonly repairs: CallsResult["repairs"],
     private readonly c: CallColumns,
   ) {
-    const { parent, enter, exit, cEnter, cExit, tid } = c;
+    const { parent, enter, tid } = c;
     this.depth = depths(parent, count);
     this.order = rowOrder(tid, enter, this.depth, count);
     this.rowOf = new Int32Array(count);
     for (let row = 0; row < count; row++) this.rowOf[this.order[row]!] = row;
-    const childSum = (this.childSum = new Float64Array(count));
-    const childCpu = (this.childCpu = cEnter ? new Float64Array(count) : null);
-    for (let i = 0; i < count; i++) {
-      const p = parent.at(i);
-      if (p < 0) continue;
-      childSum[p] = childSum[p]! + exit.at(i) - enter.at(i);
-      if (childCpu) childCpu[p] = childCpu[p]! + cExit!.at(i) - cEnter!.at(i);
-    }
   }
 
   /** The calls table (bundle/schema.ts "calls") in tables of at most `batchRows` rows, in row order. Each
@@ -267,7 +275,8 @@ export class FinishedCalls {
 
   private rows(runId: string, from: number, to: number, b: BatchBuffers): Table {
     const { tid, method, parent, enter, exit, cEnter, cExit, flags } = this.c;
-    const { order, rowOf, depth, childSum, childCpu } = this;
+    const { childSum, childCpu } = this.c;
+    const { order, rowOf, depth } = this;
     const count = to - from;
     const cut = <T extends Int32Array | Float64Array | Uint8Array | BigInt64Array>(a: T): T =>
       a.length === count ? a : (a.subarray(0, count) as T);
@@ -299,11 +308,11 @@ export class FinishedCalls {
       put64(ex!, exW!, j, exitAt);
       const inclusive = exitAt - enterAt;
       put64(inc!, incW!, j, inclusive);
-      put64(exc!, excW!, j, inclusive - childSum[i]!);
+      put64(exc!, excW!, j, inclusive - childSum.at(i));
       if (cEnter) {
         const cpu = cExit!.at(i) - cEnter.at(i);
         put64(ci!, ciW!, j, cpu);
-        put64(ce!, ceW!, j, cpu - childCpu![i]!);
+        put64(ce!, ceW!, j, cpu - childCpu!.at(i));
       }
       const f = flags.at(i);
       se[j] = f & 1;
@@ -359,24 +368,28 @@ function put64(out: BigInt64Array, words: Uint32Array, j: number, value: number)
 
 /** Rows by thread (first appearance), then entry time, outer calls first; calls are mostly made in that order already. */
 function rowOrder(
-  tid: Paged<Int32Array>,
+  tid: Paged<Uint16Array | Float64Array>,
   enter: Paged<Uint32Array | Float64Array>,
   depth: Int32Array,
   count: number,
 ): Int32Array {
+  // Each thread's rank by first appearance: a table for u2 ids, a Map for any other (a bundle read back).
+  const table = new Int32Array(65536).fill(-1);
   const rank = new Map<number, number>();
-  const rankOf = new Int32Array(count);
-  for (let i = 0; i < count; i++) {
-    let k = rank.get(tid.at(i));
-    if (k === undefined) rank.set(tid.at(i), (k = rank.size));
-    rankOf[i] = k;
-  }
+  const rankOf = (t: number): number => {
+    if (t === (t & 0xffff) && table[t]! >= 0) return table[t]!;
+    let k = rank.get(t);
+    if (k === undefined) rank.set(t, (k = rank.size));
+    if (t === (t & 0xffff)) table[t] = k;
+    return k;
+  };
+  for (let i = 0; i < count; i++) rankOf(tid.at(i));
   const start = new Int32Array(rank.size + 1);
-  for (let i = 0; i < count; i++) start[rankOf[i]! + 1] = start[rankOf[i]! + 1]! + 1;
+  for (let i = 0; i < count; i++) start[rankOf(tid.at(i)) + 1]!++;
   for (let k = 0; k < rank.size; k++) start[k + 1] = start[k + 1]! + start[k]!;
   const fill = start.slice();
   const order = new Int32Array(count);
-  for (let i = 0; i < count; i++) order[fill[rankOf[i]!]!++] = i;
+  for (let i = 0; i < count; i++) order[fill[rankOf(tid.at(i))]!++] = i;
   const before = (x: number, y: number) => enter.at(x) - enter.at(y) || depth[x]! - depth[y]! || x - y;
   for (let k = 0; k < rank.size; k++) {
     const slice = order.subarray(start[k]!, start[k + 1]!);

@@ -399,7 +399,7 @@ describe("CallBuilder: records in batches", () => {
     );
   });
 
-  it("times that are not whole µs, or method ids past u4, arriving after compact ones are kept exact", () => {
+  it("times that are not whole µs, method ids past u4 or thread ids past u2 arriving after compact ones stay exact", () => {
     const r = legacy.records;
     const n = r.action.length;
     const half = n >> 1;
@@ -408,12 +408,21 @@ describe("CallBuilder: records in batches", () => {
       a && Float64Array.from(a, (v, i) => (i >= half ? v + by : v));
     const shifted: TraceRecords = {
       ...r,
+      threadId: Int32Array.from(r.threadId, (v, i) => (i >= half ? v + 70_000 : v)),
       methodId: Float64Array.from(r.methodId, (v, i) => (i >= half ? v + 2 ** 33 : v)),
       wall: odd(r.wall, 1),
       threadCpu: odd(r.threadCpu, 1),
     };
     const whole = buildCalls({ ...legacy, records: shifted });
-    expect(rows(whole).some((c) => c.method_id > 2n ** 33n && c.enter % 1000n === 1n)).toBe(true);
+    const made = rows(whole);
+    expect(made.some((c) => c.method_id > 2n ** 33n && c.enter % 1000n === 1n && c.thread_id > 70_000)).toBe(
+      true,
+    );
+    // Independent of the builder: each thread's calls are its enter records, plus one per exit without an enter.
+    const enters = (tid: number) =>
+      shifted.action.filter((a, i) => a === 0 && shifted.threadId[i] === tid).length;
+    const tid = made.find((c) => c.thread_id > 70_000)!.thread_id;
+    expect(made.filter((c) => c.thread_id === tid && !c.synthetic_enter).length).toBe(enters(tid));
     expect(inBatches(shifted, [half], 1000)).toEqual(columns([whole]));
   });
 });
