@@ -34,6 +34,8 @@ interface ThreadState {
   tops: number[];
   last: number;
   lastCpu: number;
+  /** the open calls' thread-CPU entry times (a call keeps only its CPU duration) */
+  cpuEnter: number[];
 }
 
 /** Calls per page of the pairing state: it grows a page at a time, never copied while pairing. */
@@ -90,8 +92,8 @@ export class CallBuilder {
   private readonly parent = new Paged(Int32Array);
   private readonly enter = new Paged<Uint32Array | Float64Array>(Uint32Array, 1000);
   private readonly exit = new Paged<Uint32Array | Float64Array>(Uint32Array, 1000);
-  private readonly cEnter: Paged<Uint32Array | Float64Array> | null;
-  private readonly cExit: Paged<Uint32Array | Float64Array> | null;
+  /** thread-CPU time inside each call (exit minus entry) */
+  private readonly cpuInclusive: Paged<Uint32Array | Float64Array> | null;
   /** the sums of the closed children's inclusive times, in both clocks */
   private readonly childSum = new Paged<Uint32Array | Float64Array>(Uint32Array, 1000);
   private readonly childCpu: Paged<Uint32Array | Float64Array> | null;
@@ -102,8 +104,7 @@ export class CallBuilder {
 
   /** `cpu`: the records have thread-CPU times (the cpu_inclusive and cpu_exclusive columns) */
   constructor(cpu: boolean) {
-    this.cEnter = cpu ? new Paged<Uint32Array | Float64Array>(Uint32Array, 1000) : null;
-    this.cExit = cpu ? new Paged<Uint32Array | Float64Array>(Uint32Array, 1000) : null;
+    this.cpuInclusive = cpu ? new Paged<Uint32Array | Float64Array>(Uint32Array, 1000) : null;
     this.childCpu = cpu ? new Paged<Uint32Array | Float64Array>(Uint32Array, 1000) : null;
   }
 
@@ -112,7 +113,7 @@ export class CallBuilder {
     const n = r.action.length;
     // The primary clock: wall when recorded, else thread CPU (Dalvik v1 thread-cpu traces).
     const primary = r.wall ?? r.threadCpu;
-    const cpu = this.cEnter ? r.threadCpu : null;
+    const cpu = this.cpuInclusive ? r.threadCpu : null;
     const threads = this.threads;
     for (let i = 0; i < n; i++) {
       const th = r.threadId[i]!;
@@ -121,7 +122,8 @@ export class CallBuilder {
       const at = primary ? primary[i]! : 0;
       const atCpu = cpu ? cpu[i]! : 0;
       let t = threads.get(th);
-      if (!t) threads.set(th, (t = { stack: [], methods: [], tops: [], last: at, lastCpu: atCpu }));
+      if (!t)
+        threads.set(th, (t = { stack: [], methods: [], tops: [], last: at, lastCpu: atCpu, cpuEnter: [] }));
       t.last = at;
       t.lastCpu = atCpu;
       if (a === 0) {
@@ -134,28 +136,30 @@ export class CallBuilder {
       if (k < 0) {
         // No entry on the stack: the call began before tracing did. Close everything open, then
         // make a call from the trace start that encloses every caller-less call so far.
-        while (t.stack.length) (this.close(this.pop(t), at, atCpu, true), this.repairs.popped++);
+        while (t.stack.length) (this.closeTop(t, at, atCpu, true), this.repairs.popped++);
         const id = this.open(t, th, m, 0, 0, true);
         for (const child of t.tops) {
           this.parent.set(child, id);
           this.credit(id, child);
         }
         t.tops = [id];
-        this.close(id, at, atCpu, false);
+        this.close(id, at, atCpu, false, 0);
         if (a === 2) this.flags.pages[id >>> PAGE_BITS]![id & MASK]! |= 4;
         this.repairs.unmatchedAtStart++;
         continue;
       }
-      while (t.stack.length - 1 > k) (this.close(this.pop(t), at, atCpu, true), this.repairs.popped++);
-      const id = this.pop(t);
-      this.close(id, at, atCpu, false);
+      while (t.stack.length - 1 > k) (this.closeTop(t, at, atCpu, true), this.repairs.popped++);
+      const id = this.closeTop(t, at, atCpu, false);
       if (a === 2) this.flags.pages[id >>> PAGE_BITS]![id & MASK]! |= 4;
     }
   }
 
-  private pop(t: ThreadState): number {
+  /** Closes the thread's innermost open call; returns its id. */
+  private closeTop(t: ThreadState, at: number, atCpu: number, synthetic: boolean): number {
     t.methods.pop();
-    return t.stack.pop()!;
+    const id = t.stack.pop()!;
+    this.close(id, at, atCpu, synthetic, t.cpuEnter.pop()!);
+    return id;
   }
 
   private open(t: ThreadState, th: number, m: number, at: number, atCpu: number, fromStart: boolean): number {
@@ -167,7 +171,7 @@ export class CallBuilder {
     this.method.set(id, m);
     this.enter.set(id, at);
     this.exit.set(id, at);
-    if (this.cEnter) (this.cEnter.set(id, atCpu), this.cExit!.set(id, atCpu));
+    this.cpuInclusive?.set(id, 0);
     this.flags.pages[page]![j] = fromStart ? 2 : 0;
     this.childSum.set(id, 0);
     this.childCpu?.set(id, 0);
@@ -179,12 +183,13 @@ export class CallBuilder {
     else parent[j] = caller;
     t.stack.push(id);
     t.methods.push(m);
+    t.cpuEnter.push(atCpu);
     return id;
   }
 
-  private close(id: number, at: number, atCpu: number, synthetic: boolean) {
+  private close(id: number, at: number, atCpu: number, synthetic: boolean, cpuEnter: number) {
     this.exit.set(id, at);
-    if (this.cExit) this.cExit.set(id, atCpu);
+    this.cpuInclusive?.set(id, atCpu - cpuEnter);
     if (synthetic) this.flags.pages[id >>> PAGE_BITS]![id & MASK]! |= 1;
     const p = this.parent.pages[id >>> PAGE_BITS]![id & MASK]!;
     if (p >= 0) this.credit(p, id);
@@ -193,29 +198,28 @@ export class CallBuilder {
   /** Adds a closed call's times to its parent's children's sums (for the parent's exclusive times). */
   private credit(parent: number, child: number) {
     this.childSum.add(parent, this.exit.at(child) - this.enter.at(child));
-    if (this.childCpu) this.childCpu.add(parent, this.cExit!.at(child) - this.cEnter!.at(child));
+    if (this.childCpu) this.childCpu.add(parent, this.cpuInclusive!.at(child));
   }
 
   private addPage() {
     for (const c of [this.tid, this.method, this.parent, this.enter, this.exit, this.childSum, this.flags])
       c.addPage();
-    for (const c of [this.cEnter, this.cExit, this.childCpu]) c?.addPage();
+    for (const c of [this.cpuInclusive, this.childCpu]) c?.addPage();
   }
 
   /** Closes the calls still open (they end at their thread's last record) and orders the rows. */
   finish(): FinishedCalls {
     // Calls still open when tracing stopped end at the thread's last record.
     for (const t of this.threads.values())
-      while (t.stack.length) (this.close(this.pop(t), t.last, t.lastCpu, true), this.repairs.openAtEnd++);
-    const { tid, method, parent, enter, exit, cEnter, cExit, flags, childSum, childCpu } = this;
+      while (t.stack.length) (this.closeTop(t, t.last, t.lastCpu, true), this.repairs.openAtEnd++);
+    const { tid, method, parent, enter, exit, cpuInclusive, flags, childSum, childCpu } = this;
     return new FinishedCalls(this.count, this.repairs, {
       tid,
       method,
       parent,
       enter,
       exit,
-      cEnter,
-      cExit,
+      cpuInclusive,
       flags,
       childSum,
       childCpu,
@@ -229,8 +233,7 @@ interface CallColumns {
   parent: Paged<Int32Array>;
   enter: Paged<Uint32Array | Float64Array>;
   exit: Paged<Uint32Array | Float64Array>;
-  cEnter: Paged<Uint32Array | Float64Array> | null;
-  cExit: Paged<Uint32Array | Float64Array> | null;
+  cpuInclusive: Paged<Uint32Array | Float64Array> | null;
   flags: Paged<Uint8Array>;
   childSum: Paged<Uint32Array | Float64Array>;
   childCpu: Paged<Uint32Array | Float64Array> | null;
@@ -274,7 +277,7 @@ export class FinishedCalls {
   }
 
   private rows(runId: string, from: number, to: number, b: BatchBuffers): Table {
-    const { tid, method, parent, enter, exit, cEnter, cExit, flags } = this.c;
+    const { tid, method, parent, enter, exit, cpuInclusive, flags } = this.c;
     const { childSum, childCpu } = this.c;
     const { order, rowOf, depth } = this;
     const count = to - from;
@@ -309,8 +312,8 @@ export class FinishedCalls {
       const inclusive = exitAt - enterAt;
       put64(inc!, incW!, j, inclusive);
       put64(exc!, excW!, j, inclusive - childSum.at(i));
-      if (cEnter) {
-        const cpu = cExit!.at(i) - cEnter.at(i);
+      if (cpuInclusive) {
+        const cpu = cpuInclusive.at(i);
         put64(ci!, ciW!, j, cpu);
         put64(ce!, ceW!, j, cpu - childCpu!.at(i));
       }
@@ -334,7 +337,7 @@ export class FinishedCalls {
         exit: ex!,
         inclusive: inc!,
         exclusive: exc!,
-        ...(cEnter ? { cpu_inclusive: ci!, cpu_exclusive: ce! } : {}),
+        ...(cpuInclusive ? { cpu_inclusive: ci!, cpu_exclusive: ce! } : {}),
         synthetic_exit: se,
         synthetic_enter: sn,
         unwound: uw,
