@@ -7,6 +7,7 @@
 //   baseline load the modules and exit
 // Prints one JSON line: what was read and the process's own CPU and peak RSS.
 import { readFileSync } from "node:fs";
+import type { Vector } from "apache-arrow";
 import { makeBundleTable } from "../bundle/table-builder";
 import { TableFileWriter } from "../bundle/table-file-writer";
 import { writeBundleFolder } from "../bundle/node-io";
@@ -28,6 +29,7 @@ else if (mode === "whole") {
 } else if (mode === "reader" || mode === "events") {
   const src = fileSource(trace);
   const w = mode === "events" ? new TableFileWriter("method_events", out) : null;
+  const constants = new Map<string, Vector>(); // as importMethodTraceFile shares them between batches
   const r = readMethodTraceChunks(src, {
     onBatch(cols, clock, start) {
       if (w)
@@ -37,7 +39,7 @@ else if (mode === "whole") {
             "bench",
             eventColumns(cols, clock, start.extended).columns,
             cols.n,
-            { adopt: true },
+            { adopt: true, constants },
           ),
         );
     },

@@ -1,7 +1,7 @@
 // The calls table, a collector stage: call records from method trace events (AndroScope TraceBridge, §V-2): enter/exit pairing per thread,
 // with explicit handling of traces that start inside calls, calls still open at the end, and exits that
 // do not match the top of the stack (setjmp/longjmp: dummy exits for the frames above, at the same time).
-import type { Table } from "apache-arrow";
+import type { Table, Vector } from "apache-arrow";
 import { requireColumns } from "../bundle/require-columns";
 import { makeBundleTable } from "../bundle/table-builder";
 import type { MethodTrace, TraceRecords } from "./sources/method-trace";
@@ -271,6 +271,7 @@ export class FinishedCalls {
       sn: new Uint8Array(size),
       uw: new Uint8Array(size),
       int64: Array.from({ length: 8 }, () => new BigInt64Array(size)),
+      constants: new Map<string, Vector>(),
     };
     for (let start = 0; start === 0 || start < this.count; start += batchRows)
       yield this.rows(runId, start, Math.min(this.count, start + batchRows), b);
@@ -343,7 +344,7 @@ export class FinishedCalls {
         unwound: uw,
       },
       count,
-      { adopt: true },
+      { adopt: true, constants: b.constants },
     );
   }
 }
@@ -357,6 +358,8 @@ interface BatchBuffers {
   sn: Uint8Array;
   uw: Uint8Array;
   int64: BigInt64Array[];
+  /** run_id and absent columns, shared by the batches */
+  constants: Map<string, Vector>;
 }
 
 /** A rounded value into an int64 column: two 32-bit words (little-endian) for the usual non-negative values,

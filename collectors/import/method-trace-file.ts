@@ -4,6 +4,7 @@
 // its tables (docs/scaling.md "Method traces"); the tables are those importMethodTrace makes.
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import type { Vector } from "apache-arrow";
 import type { Manifest } from "../../bundle/manifest";
 import { makeBundleTable } from "../../bundle/table-builder";
 import { BATCH_ROWS } from "../../bundle/encode-stream";
@@ -61,11 +62,12 @@ function streamInto(
   const events = writer("method_events");
   let calls: CallBuilder | null = null;
   const heap = new HeapSteps();
+  const constants = new Map<string, Vector>();
   const r = readMethodTraceChunks(src, {
     batchRows: BATCH_ROWS,
     onBatch(cols, clock, start) {
       const { columns, records } = eventColumns(cols, clock, start.extended);
-      events.write(makeBundleTable("method_events", runId, columns, cols.n, { adopt: true }));
+      events.write(makeBundleTable("method_events", runId, columns, cols.n, { adopt: true, constants }));
       (calls ??= new CallBuilder(records.threadCpu !== null)).add(records);
       heap.add(records);
     },
