@@ -107,7 +107,7 @@ export async function importFiles(
     result: TextImport & { files?: Record<string, string> } & Partial<StreamedImport>;
   }[] = [];
   // A method trace is streamed into the bundle (never read whole: docs/scaling.md) unless two would share it.
-  const streamable = files.filter((f) => f.path !== null).length === 1;
+  const streamable = kinds.filter((k) => k.kind === "method-trace").length === 1;
   const order = files
     .map((_, i) => i)
     .sort((a, b) => Number(!kinds[a]!.context) - Number(!kinds[b]!.context));
