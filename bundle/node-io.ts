@@ -34,6 +34,8 @@ export async function writeBundleFolder(
   dir: string,
   manifest: Manifest,
   tables: Partial<Record<TableName, Table>>,
+  /** tables already in the folder, written batch by batch (bundle/table-file-writer.ts): their entries */
+  written: Partial<Manifest["tables"]> = {},
 ): Promise<Manifest> {
   await mkdir(dir, { recursive: true });
   const entries: Manifest["tables"] = {};
@@ -45,9 +47,15 @@ export async function writeBundleFolder(
     await writeFile(join(dir, file), bytes);
     entries[name] = { file, rows: table.numRows, crc32: crc32Hex(crc32(bytes)) };
   }
-  const written = { ...manifest, tables: entries };
+  for (const [name, entry] of Object.entries(written)) if (entry) entries[name] = entry;
+  // Tables written beforehand take their place in the order the sources list them.
+  const listed = manifest.sources.flatMap((s) => s.tables ?? []);
+  const rank = (name: string) => (listed.includes(name) ? listed.indexOf(name) : listed.length);
+  const names = Object.keys(entries);
+  if (Object.keys(written).length) names.sort((a, b) => rank(a) - rank(b));
+  const done = { ...manifest, tables: Object.fromEntries(names.map((n) => [n, entries[n]!])) };
   const tmp = join(dir, "manifest.json.tmp");
-  await writeFile(tmp, JSON.stringify(written, null, 2) + "\n");
+  await writeFile(tmp, JSON.stringify(done, null, 2) + "\n");
   await rename(tmp, join(dir, "manifest.json"));
-  return written;
+  return done;
 }

@@ -3,7 +3,8 @@
 // do not match the top of the stack (setjmp/longjmp: dummy exits for the frames above, at the same time).
 import type { Table } from "apache-arrow";
 import { requireColumns } from "../bundle/require-columns";
-import { makeBundleTable } from "../bundle/table-builder";
+import { FinishedCalls } from "./method-trace-call-rows";
+import { MASK, PAGE_BITS, Paged } from "./paged-column";
 import type { MethodTrace, TraceRecords } from "./sources/method-trace";
 
 export interface CallsResult {
@@ -19,204 +20,169 @@ export function buildCalls(trace: MethodTrace): Table {
 
 export function buildCallsWithRepairs(trace: MethodTrace): CallsResult {
   const r = trace.records ?? recordsFromEvents(trace.events);
-  const n = r.action.length;
-  // The primary clock: wall when recorded, else thread CPU (Dalvik v1 thread-cpu traces).
-  const primary = r.wall ?? r.threadCpu ?? new Float64Array(n);
-  const cpu = r.threadCpu;
-  // Per-call columns: at most one call per record, so sized once.
-  const tid = new Int32Array(n);
-  const method = new Float64Array(n);
-  const parent = new Int32Array(n);
-  const enter = new Float64Array(n);
-  const exit = new Float64Array(n);
-  const cEnter = new Float64Array(n);
-  const cExit = new Float64Array(n);
-  const synthExit = new Uint8Array(n);
-  const synthEnter = new Uint8Array(n);
-  const unwound = new Uint8Array(n);
-  let count = 0;
-  interface ThreadState {
-    stack: number[];
-    /** calls with no caller yet: adopted by a later exit that has no entry (§V-1, tracing began inside it) */
-    tops: number[];
-    last: number;
-    lastCpu: number;
-  }
-  const threads = new Map<number, ThreadState>();
-  const repairs = { unmatchedAtStart: 0, popped: 0, openAtEnd: 0 };
+  const b = new CallBuilder(r.threadCpu !== null);
+  b.add(r);
+  const done = b.finish();
+  const [table] = done.tables(trace.runId ?? "trace", Math.max(1, done.count));
+  return { table: table!, repairs: done.repairs };
+}
 
-  const open = (t: ThreadState, th: number, m: number, at: number, atCpu: number, fromStart: boolean) => {
-    const id = count++;
-    tid[id] = th;
-    method[id] = m;
-    parent[id] = -1;
-    enter[id] = exit[id] = at;
-    cEnter[id] = cExit[id] = atCpu;
-    synthEnter[id] = fromStart ? 1 : 0;
+interface ThreadState {
+  /** open calls, innermost last, and their method ids (searched on every exit) */
+  stack: number[];
+  methods: number[];
+  /** calls with no caller yet: adopted by a later exit that has no entry (§V-1, tracing began inside it) */
+  tops: number[];
+  last: number;
+  lastCpu: number;
+  /** the open calls' thread-CPU entry times (a call keeps only its CPU duration) */
+  cpuEnter: number[];
+}
+
+/** The calls of a trace whose records come in batches, in order: the pairing state carries from one batch to
+ * the next, and the rows are written out in batches at the end (finish().tables). */
+export class CallBuilder {
+  private count = 0;
+  // Thread ids in 2 bytes while they fit (trace.cc's are u2).
+  private readonly tid = new Paged<Uint16Array | Float64Array>(Uint16Array);
+  // Method ids and times in 4 bytes while they fit (always, for decoded traces), 8 once one does not.
+  private readonly method = new Paged<Uint32Array | Float64Array>(Uint32Array);
+  private readonly parent = new Paged(Int32Array);
+  private readonly enter = new Paged<Uint32Array | Float64Array>(Uint32Array, 1000);
+  private readonly exit = new Paged<Uint32Array | Float64Array>(Uint32Array, 1000);
+  /** thread-CPU time inside each call (exit minus entry) */
+  private readonly cpuInclusive: Paged<Uint32Array | Float64Array> | null;
+  /** the sums of the closed children's inclusive times, in both clocks */
+  private readonly childSum = new Paged<Uint32Array | Float64Array>(Uint32Array, 1000);
+  private readonly childCpu: Paged<Uint32Array | Float64Array> | null;
+  /** bit 0 synthetic exit, bit 1 synthetic enter (from the trace's start), bit 2 unwound */
+  private readonly flags = new Paged(Uint8Array);
+  private readonly threads = new Map<number, ThreadState>();
+  private readonly repairs = { unmatchedAtStart: 0, popped: 0, openAtEnd: 0 };
+
+  /** `cpu`: the records have thread-CPU times (the cpu_inclusive and cpu_exclusive columns) */
+  constructor(cpu: boolean) {
+    this.cpuInclusive = cpu ? new Paged<Uint32Array | Float64Array>(Uint32Array, 1000) : null;
+    this.childCpu = cpu ? new Paged<Uint32Array | Float64Array>(Uint32Array, 1000) : null;
+  }
+
+  /** Pairs a batch of records, which follows the batches added before. */
+  add(r: TraceRecords): void {
+    const n = r.action.length;
+    // The primary clock: wall when recorded, else thread CPU (Dalvik v1 thread-cpu traces).
+    const primary = r.wall ?? r.threadCpu;
+    const cpu = this.cpuInclusive ? r.threadCpu : null;
+    const threads = this.threads;
+    for (let i = 0; i < n; i++) {
+      const th = r.threadId[i]!;
+      const m = r.methodId[i]!;
+      const a = r.action[i]!;
+      const at = primary ? primary[i]! : 0;
+      const atCpu = cpu ? cpu[i]! : 0;
+      let t = threads.get(th);
+      if (!t)
+        threads.set(th, (t = { stack: [], methods: [], tops: [], last: at, lastCpu: atCpu, cpuEnter: [] }));
+      t.last = at;
+      t.lastCpu = atCpu;
+      if (a === 0) {
+        this.open(t, th, m, at, atCpu, false);
+        continue;
+      }
+      // exit (1) or unwind (2): find the frame; frames above it were left without exits (longjmp, §V-2).
+      let k = t.methods.length - 1;
+      while (k >= 0 && t.methods[k] !== m) k--;
+      if (k < 0) {
+        // No entry on the stack: the call began before tracing did. Close everything open, then
+        // make a call from the trace start that encloses every caller-less call so far.
+        while (t.stack.length) (this.closeTop(t, at, atCpu, true), this.repairs.popped++);
+        const id = this.open(t, th, m, 0, 0, true);
+        for (const child of t.tops) {
+          this.parent.set(child, id);
+          this.credit(id, child);
+        }
+        t.tops = [id];
+        this.close(id, at, atCpu, false, 0);
+        if (a === 2) this.flags.pages[id >>> PAGE_BITS]![id & MASK]! |= 4;
+        this.repairs.unmatchedAtStart++;
+        continue;
+      }
+      while (t.stack.length - 1 > k) (this.closeTop(t, at, atCpu, true), this.repairs.popped++);
+      const id = this.closeTop(t, at, atCpu, false);
+      if (a === 2) this.flags.pages[id >>> PAGE_BITS]![id & MASK]! |= 4;
+    }
+  }
+
+  /** Closes the thread's innermost open call; returns its id. */
+  private closeTop(t: ThreadState, at: number, atCpu: number, synthetic: boolean): number {
+    t.methods.pop();
+    const id = t.stack.pop()!;
+    this.close(id, at, atCpu, synthetic, t.cpuEnter.pop()!);
+    return id;
+  }
+
+  private open(t: ThreadState, th: number, m: number, at: number, atCpu: number, fromStart: boolean): number {
+    const id = this.count++;
+    const j = id & MASK;
+    if (j === 0) this.addPage();
+    const page = id >>> PAGE_BITS;
+    this.tid.set(id, th);
+    this.method.set(id, m);
+    this.enter.set(id, at);
+    this.exit.set(id, at);
+    this.cpuInclusive?.set(id, 0);
+    this.flags.pages[page]![j] = fromStart ? 2 : 0;
+    this.childSum.set(id, 0);
+    this.childCpu?.set(id, 0);
+    const parent = this.parent.pages[page]!;
+    parent[j] = -1;
     if (fromStart) return id;
     const caller = t.stack[t.stack.length - 1];
     if (caller === undefined) t.tops.push(id);
-    else parent[id] = caller;
+    else parent[j] = caller;
     t.stack.push(id);
+    t.methods.push(m);
+    t.cpuEnter.push(atCpu);
     return id;
-  };
-  const close = (id: number, at: number, atCpu: number, synthetic: boolean) => {
-    exit[id] = at;
-    cExit[id] = atCpu;
-    synthExit[id] = synthetic ? 1 : 0;
-  };
-
-  for (let i = 0; i < n; i++) {
-    const th = r.threadId[i]!;
-    const m = r.methodId[i]!;
-    const a = r.action[i]!;
-    const at = primary[i]!;
-    const atCpu = cpu ? cpu[i]! : 0;
-    let t = threads.get(th);
-    if (!t) threads.set(th, (t = { stack: [], tops: [], last: at, lastCpu: atCpu }));
-    t.last = at;
-    t.lastCpu = atCpu;
-    if (a === 0) {
-      open(t, th, m, at, atCpu, false);
-      continue;
-    }
-    // exit (1) or unwind (2): find the frame; frames above it were left without exits (longjmp, §V-2).
-    let k = t.stack.length - 1;
-    while (k >= 0 && method[t.stack[k]!] !== m) k--;
-    if (k < 0) {
-      // No entry on the stack: the call began before tracing did. Close everything open, then
-      // make a call from the trace start that encloses every caller-less call so far.
-      while (t.stack.length) (close(t.stack.pop()!, at, atCpu, true), repairs.popped++);
-      const id = open(t, th, m, 0, 0, true);
-      for (const child of t.tops) parent[child] = id;
-      t.tops = [id];
-      close(id, at, atCpu, false);
-      unwound[id] = a === 2 ? 1 : 0;
-      repairs.unmatchedAtStart++;
-      continue;
-    }
-    while (t.stack.length - 1 > k) (close(t.stack.pop()!, at, atCpu, true), repairs.popped++);
-    const id = t.stack.pop()!;
-    close(id, at, atCpu, false);
-    unwound[id] = a === 2 ? 1 : 0;
   }
-  // Calls still open when tracing stopped end at the thread's last record.
-  for (const t of threads.values())
-    while (t.stack.length) (close(t.stack.pop()!, t.last, t.lastCpu, true), repairs.openAtEnd++);
 
-  return { table: toTable(), repairs };
+  private close(id: number, at: number, atCpu: number, synthetic: boolean, cpuEnter: number) {
+    this.exit.set(id, at);
+    this.cpuInclusive?.set(id, atCpu - cpuEnter);
+    if (synthetic) this.flags.pages[id >>> PAGE_BITS]![id & MASK]! |= 1;
+    const p = this.parent.pages[id >>> PAGE_BITS]![id & MASK]!;
+    if (p >= 0) this.credit(p, id);
+  }
 
-  function toTable(): Table {
-    const depth = depths(parent, count);
-    const order = rowOrder(tid, enter, depth, count);
-    const rowOf = new Int32Array(count);
-    for (let row = 0; row < count; row++) rowOf[order[row]!] = row;
-    const childSum = new Float64Array(count);
-    const childCpu = new Float64Array(count);
-    for (let i = 0; i < count; i++) {
-      const p = parent[i]!;
-      if (p < 0) continue;
-      childSum[p] = childSum[p]! + exit[i]! - enter[i]!;
-      childCpu[p] = childCpu[p]! + cExit[i]! - cEnter[i]!;
-    }
-    // Columns in row order, computed in plain loops (a closure per value costs more than the pairing).
-    const col = () => new Float64Array(count);
-    const [m, en, ex, inc, exc, ci, ce] = [col(), col(), col(), col(), col(), col(), col()];
-    const th = new Int32Array(count);
-    const dp = new Int32Array(count);
-    const se = new Uint8Array(count);
-    const sn = new Uint8Array(count);
-    const uw = new Uint8Array(count);
-    const par: (number | null)[] = new Array(count);
-    for (let row = 0; row < count; row++) {
-      const i = order[row]!;
-      th[row] = tid[i]!;
-      dp[row] = depth[i]!;
-      m[row] = method[i]!;
-      en[row] = enter[i]!;
-      ex[row] = exit[i]!;
-      inc[row] = exit[i]! - enter[i]!;
-      exc[row] = inc[row]! - childSum[i]!;
-      ci[row] = cExit[i]! - cEnter[i]!;
-      ce[row] = ci[row]! - childCpu[i]!;
-      se[row] = synthExit[i]!;
-      sn[row] = synthEnter[i]!;
-      uw[row] = unwound[i]!;
-      par[row] = parent[i]! < 0 ? null : rowOf[parent[i]!]!;
-    }
-    return makeBundleTable(
-      "calls",
-      trace.runId ?? "trace",
-      {
-        call_id: Int32Array.from({ length: count }, (_, row) => row),
-        thread_id: th,
-        method_id: int64(m),
-        depth: dp,
-        parent: par,
-        enter: int64(en),
-        exit: int64(ex),
-        inclusive: int64(inc),
-        exclusive: int64(exc),
-        ...(cpu ? { cpu_inclusive: int64(ci), cpu_exclusive: int64(ce) } : {}),
-        synthetic_exit: se,
-        synthetic_enter: sn,
-        unwound: uw,
-      },
-      count,
-    );
+  /** Adds a closed call's times to its parent's children's sums (for the parent's exclusive times). */
+  private credit(parent: number, child: number) {
+    this.childSum.add(parent, this.exit.at(child) - this.enter.at(child));
+    if (this.childCpu) this.childCpu.add(parent, this.cpuInclusive!.at(child));
   }
-}
 
-/** Rounded values as int64: two 32-bit words (little-endian) for the usual non-negative values, BigInt otherwise. */
-function int64(values: Float64Array): BigInt64Array {
-  const out = new BigInt64Array(values.length);
-  const words = new Uint32Array(out.buffer);
-  for (let i = 0; i < values.length; i++) {
-    const v = Math.round(values[i]!);
-    if (v >= 0 && v <= Number.MAX_SAFE_INTEGER) {
-      words[2 * i] = v % 4294967296;
-      words[2 * i + 1] = Math.floor(v / 4294967296);
-    } else out[i] = BigInt(Number.isFinite(v) ? v : 0);
+  private addPage() {
+    for (const c of [this.tid, this.method, this.parent, this.enter, this.exit, this.childSum, this.flags])
+      c.addPage();
+    for (const c of [this.cpuInclusive, this.childCpu]) c?.addPage();
   }
-  return out;
-}
 
-/** Rows by thread (first appearance), then entry time, outer calls first; calls are mostly made in that order already. */
-function rowOrder(tid: Int32Array, enter: Float64Array, depth: Int32Array, count: number): Int32Array {
-  const rank = new Map<number, number>();
-  const rankOf = new Int32Array(count);
-  for (let i = 0; i < count; i++) {
-    let k = rank.get(tid[i]!);
-    if (k === undefined) rank.set(tid[i]!, (k = rank.size));
-    rankOf[i] = k;
+  /** Closes the calls still open (they end at their thread's last record) and orders the rows. */
+  finish(): FinishedCalls {
+    // Calls still open when tracing stopped end at the thread's last record.
+    for (const t of this.threads.values())
+      while (t.stack.length) (this.closeTop(t, t.last, t.lastCpu, true), this.repairs.openAtEnd++);
+    const { tid, method, parent, enter, exit, cpuInclusive, flags, childSum, childCpu } = this;
+    return new FinishedCalls(this.count, this.repairs, {
+      tid,
+      method,
+      parent,
+      enter,
+      exit,
+      cpuInclusive,
+      flags,
+      childSum,
+      childCpu,
+    });
   }
-  const start = new Int32Array(rank.size + 1);
-  for (let i = 0; i < count; i++) start[rankOf[i]! + 1] = start[rankOf[i]! + 1]! + 1;
-  for (let k = 0; k < rank.size; k++) start[k + 1] = start[k + 1]! + start[k]!;
-  const fill = start.slice();
-  const order = new Int32Array(count);
-  for (let i = 0; i < count; i++) order[fill[rankOf[i]!]!++] = i;
-  const before = (x: number, y: number) => enter[x]! - enter[y]! || depth[x]! - depth[y]! || x - y;
-  for (let k = 0; k < rank.size; k++) {
-    const slice = order.subarray(start[k]!, start[k + 1]!);
-    let sorted = true;
-    for (let j = 1; j < slice.length && sorted; j++) sorted = before(slice[j - 1]!, slice[j]!) < 0;
-    if (!sorted) slice.sort(before);
-  }
-  return order;
-}
-
-/** Depth of each call from its parent chain (adopting calls are created after their children). */
-function depths(parent: Int32Array, count: number): Int32Array {
-  const d = new Int32Array(count).fill(-1);
-  const chain: number[] = [];
-  for (let i = 0; i < count; i++) {
-    let j = i;
-    while (j >= 0 && d[j] === -1) (chain.push(j), (j = parent[j]!));
-    let base = j < 0 ? -1 : d[j]!;
-    while (chain.length) d[chain.pop()!] = ++base;
-  }
-  return d;
 }
 
 /** Records from a method_events table (e.g. one read back from a bundle). */

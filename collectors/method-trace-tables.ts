@@ -3,8 +3,8 @@
 import type { Table } from "apache-arrow";
 import { makeBundleTable } from "../bundle/table-builder";
 import type { TableName } from "../bundle/schema";
-import { buildCallsWithRepairs } from "./method-trace-calls";
-import type { MethodTrace } from "./sources/method-trace";
+import { buildCallsWithRepairs, type CallsResult } from "./method-trace-calls";
+import type { MethodTrace, TraceMethod, TraceThread } from "./sources/method-trace";
 
 export interface MethodTraceTables {
   tables: Partial<Record<TableName, Table>>;
@@ -15,7 +15,18 @@ export interface MethodTraceTables {
 /** `trace` must have been read with the bundle's run id (readMethodTrace's runId option). */
 export function methodTraceTables(trace: MethodTrace, runId: string): MethodTraceTables {
   const { table: calls, repairs } = buildCallsWithRepairs(trace);
-  const m = trace.methods;
+  return {
+    tables: { ...keyTables(trace.methods, trace.threads, runId), method_events: trace.events, calls },
+    note: repairsNote(repairs),
+  };
+}
+
+/** The methods and threads tables of a trace's key. */
+export function keyTables(
+  m: readonly TraceMethod[],
+  threads: readonly TraceThread[],
+  runId: string,
+): { methods: Table; threads: Table } {
   const methods = makeBundleTable(
     "methods",
     runId,
@@ -28,15 +39,18 @@ export function methodTraceTables(trace: MethodTrace, runId: string): MethodTrac
     },
     m.length,
   );
-  const threads = makeBundleTable(
+  const threadTable = makeBundleTable(
     "threads",
     runId,
-    { thread_id: trace.threads.map((t) => t.id), name: trace.threads.map((t) => t.name) },
-    trace.threads.length,
+    { thread_id: threads.map((t) => t.id), name: threads.map((t) => t.name) },
+    threads.length,
   );
-  const note =
-    repairs.unmatchedAtStart || repairs.popped || repairs.openAtEnd
-      ? `${repairs.unmatchedAtStart} calls began before tracing, ${repairs.openAtEnd} were still open at the end, ${repairs.popped} frames were closed by an exit further down the stack`
-      : null;
-  return { tables: { methods, threads, method_events: trace.events, calls }, note };
+  return { methods, threads: threadTable };
+}
+
+/** What the call pairing repaired, said once; null when nothing was. */
+export function repairsNote(repairs: CallsResult["repairs"]): string | null {
+  return repairs.unmatchedAtStart || repairs.popped || repairs.openAtEnd
+    ? `${repairs.unmatchedAtStart} calls began before tracing, ${repairs.openAtEnd} were still open at the end, ${repairs.popped} frames were closed by an exit further down the stack`
+    : null;
 }

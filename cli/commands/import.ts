@@ -2,7 +2,7 @@
 // name concatenated, every file listed in the manifest's sources, device context from getprop / wm size /
 // dumpsys display / dumpsys battery outputs among them). A Macrobenchmark result is a folder of runs, one
 // per iteration. Kinds are detected from the content by the registry in collectors/import/importers.ts.
-import { readFile, writeFile } from "node:fs/promises";
+import { open, readFile, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import type { Table } from "apache-arrow";
 import type { Command } from "commander";
@@ -18,6 +18,8 @@ import {
   type Importer,
 } from "../../collectors/import/importers";
 import type { BenchmarkRun } from "../../collectors/import/macrobenchmark";
+import { detectMethodTrace } from "../../collectors/import/method-trace";
+import { importMethodTraceFile, type StreamedImport } from "../../collectors/import/method-trace-file";
 import { mergeTables } from "../../collectors/import/merge-tables";
 import { mergeContexts, parseContextOverrides } from "../../collectors/import/run-context";
 
@@ -49,9 +51,24 @@ export function defaultRunId(file: string): string {
     .replace(/[^A-Za-z0-9._-]+/g, "-")}`;
 }
 
+/** Bytes of a file read to detect its kind before reading it all (a method trace is then read in chunks). */
+const HEAD_BYTES = 1 << 16;
+
 async function readInput(path: string): Promise<ImportFile> {
   try {
-    return new ImportFile(basename(path), new Uint8Array(await readFile(path)));
+    const file = await open(path);
+    try {
+      const { size } = await file.stat();
+      if (size > HEAD_BYTES) {
+        const head = new Uint8Array(HEAD_BYTES);
+        const { bytesRead } = await file.read(head, 0, HEAD_BYTES, 0);
+        if (detectMethodTrace(head.subarray(0, bytesRead)))
+          return new ImportFile(basename(path), head.subarray(0, bytesRead), path);
+      }
+      return new ImportFile(basename(path), new Uint8Array(await file.readFile()));
+    } finally {
+      await file.close();
+    }
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     const why =
@@ -84,8 +101,13 @@ export async function importFiles(
     options.runId && files.length === 1 ? options.runId : defaultRunId(f.name);
 
   // Context files first: their refresh rate sets the data files' frame budgets.
-  const parts: { file: string; kind: Importer; result: TextImport & { files?: Record<string, string> } }[] =
-    [];
+  const parts: {
+    file: string;
+    kind: Importer;
+    result: TextImport & { files?: Record<string, string> } & Partial<StreamedImport>;
+  }[] = [];
+  // A method trace is streamed into the bundle (never read whole: docs/scaling.md) unless two would share it.
+  const streamable = kinds.filter((k) => k.kind === "method-trace").length === 1;
   const order = files
     .map((_, i) => i)
     .sort((a, b) => Number(!kinds[a]!.context) - Number(!kinds[b]!.context));
@@ -99,7 +121,12 @@ export async function importFiles(
       null;
     let result;
     try {
-      result = kind.import(f, { runId: kind.runs ? baseOf(f) : runId, refreshHz });
+      if (f.path !== null && streamable)
+        result = importMethodTraceFile(f.path, f.name, runId, join(out, runId));
+      else {
+        const whole = f.path === null ? f : new ImportFile(f.name, new Uint8Array(await readFile(f.path)));
+        result = kind.import(whole, { runId: kind.runs ? baseOf(f) : runId, refreshHz });
+      }
     } catch (e) {
       const msg = (e as Error).message;
       // cause: the parser's own error, so a fuzzer can tell a refusal from a crash (bench/fuzz.bench.ts)
@@ -181,7 +208,10 @@ export async function importFiles(
       runId,
       { ...merged.context, scenario: scenario ?? null },
       {
-        sources: parts.map((p) => ({ ...p.result.source, tables: Object.keys(p.result.tables) })),
+        sources: parts.map((p) => ({
+          ...p.result.source,
+          tables: p.result.order ?? Object.keys(p.result.tables),
+        })),
         complete,
         warnings,
         ...(Object.keys(lost).length ? { lost_lines: lost } : {}),
@@ -189,7 +219,8 @@ export async function importFiles(
       },
     );
     const dir = join(out, runId);
-    const m = await writeBundleFolder(dir, manifest, tables);
+    const streamed = Object.assign({}, ...parts.map((p) => p.result.written ?? {}));
+    const m = await writeBundleFolder(dir, manifest, tables, streamed);
     for (const p of parts)
       for (const [name, text] of Object.entries(p.result.files ?? {})) await writeFile(join(dir, name), text);
     written.push({
@@ -218,10 +249,10 @@ export async function importFile(
   return { dir: run.dir, kind: run.manifest.sources[0]?.kind ?? run.kinds[0]!, imported: run };
 }
 
-function rowsLine(tables: Partial<Record<TableName, Table>>): string {
+function rowsLine(tables: Manifest["tables"]): string {
   return (
     Object.entries(tables)
-      .map(([k, t]) => `${k} ${t!.numRows}`)
+      .map(([k, t]) => `${k} ${t.rows}`)
       .join(", ") || "no tables"
   );
 }
@@ -265,7 +296,7 @@ export function registerImport(program: Command, setExitCode: (code: number) => 
         for (const r of shown) {
           const ctx = contextLine(r.manifest.context);
           process.stdout.write(
-            `${r.dir}: ${r.kinds.join(" + ")}: ${rowsLine(r.tables)}${ctx ? ` (${ctx})` : ""}${r.complete ? "" : "  [incomplete]"}\n`,
+            `${r.dir}: ${r.kinds.join(" + ")}: ${rowsLine(r.manifest.tables)}${ctx ? ` (${ctx})` : ""}${r.complete ? "" : "  [incomplete]"}\n`,
           );
           for (const w of r.warnings.slice(0, 30)) process.stdout.write(`  warning: ${w}\n`);
           if (r.warnings.length > 30)
@@ -284,7 +315,7 @@ export const PACK_ROWS = 100_000;
 
 async function packBig(runs: ImportedRun[], always: boolean): Promise<string[]> {
   const big = runs.filter(
-    (r) => always || Object.values(r.tables).reduce((n, t) => n + (t?.numRows ?? 0), 0) >= PACK_ROWS,
+    (r) => always || Object.values(r.manifest.tables).reduce((n, t) => n + t.rows, 0) >= PACK_ROWS,
   );
   if (!big.length) return [];
   const { packBundle } = await import("../../workspace/db/node/pack-bundle");

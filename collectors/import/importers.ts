@@ -26,6 +26,8 @@ export class ImportFile {
   constructor(
     readonly name: string,
     readonly bytes: Uint8Array,
+    /** set when `bytes` are only the file's start (enough to detect its kind): the file, read in chunks */
+    readonly path: string | null = null,
   ) {}
   get text(): string {
     this.decoded ??= decodeText(this.bytes);

@@ -8,7 +8,7 @@
 //   [heap] u4 size, u4 allocated, u4 objects, then k x u8 counters. Compact: every time, heap and counter
 //   field is EBV-8 of (value - the same thread's previous value) mod 2^32 (u4) or 2^64 (u8).
 import { EBV8_MAX_U32, EBV8_MAX_U64, readEbv8 } from "./ebv8";
-import type { Header, RecordColumns } from "./method-trace-records";
+import type { Header, RecordColumns, Step, Window } from "./method-trace-records";
 import { putTime } from "./method-trace-records";
 
 export const FLAG_EXTENDED = 0x1;
@@ -101,48 +101,71 @@ export function checkExtendedSize(h: Header, x: ExtendedLayout, times: 1 | 2): v
     );
 }
 
-/** What reading one trace's extended records needs: the file, its data header and layout, and the output. */
+/** What reading one trace's extended records needs: its data header and layout, and the output. */
 export interface ExtendedRead {
-  bytes: Uint8Array;
   h: Header;
   x: ExtendedLayout;
   times: 1 | 2;
   cols: RecordColumns;
   warnings: string[];
+  /** compact records: each thread's previous values, kept from one window to the next */
+  deltas: DeltaState;
 }
 
-/** Reads extended records into `cols`; returns true when the data ended early or could not be read. */
-export function readExtendedRecords(r: ExtendedRead): boolean {
-  if (r.h.dataStart > r.bytes.length) {
-    r.warnings.push(
-      `data header says records start at byte ${r.h.dataStart}, past the end of the file (byte ${r.bytes.length})`,
-    );
-    return true;
+/** Per-thread previous values of compact records, by a slot per thread id in order of appearance. */
+export class DeltaState {
+  readonly slotOf = new Int32Array(65536).fill(-1);
+  slots = 0;
+  prev32: Uint32Array;
+  prev64: Float64Array;
+  constructor(
+    readonly u4Fields: number,
+    readonly k: number,
+  ) {
+    this.prev32 = new Uint32Array(16 * u4Fields);
+    this.prev64 = new Float64Array(16 * Math.max(1, k));
   }
-  return r.x.compact ? readCompact(r) : readFixed(r);
+}
+
+/** Reads extended records from window offset `from` into `cols` until the window ends or `cols` is full. */
+export function readExtendedRecords(w: Window, from: number, r: ExtendedRead): Step {
+  if (from > w.bytes.length) {
+    if (!w.final) return { p: from, stop: "more" };
+    r.warnings.push(
+      `data header says records start at byte ${w.base + from}, past the end of the file (byte ${w.base + w.bytes.length})`,
+    );
+    return { p: w.bytes.length, stop: "partial" };
+  }
+  return r.x.compact ? readCompact(w, from, r) : readFixed(w, from, r);
 }
 
 const u32 = (b: Uint8Array, q: number) =>
   (b[q]! | (b[q + 1]! << 8) | (b[q + 2]! << 16) | (b[q + 3]! << 24)) >>> 0;
 
-function readFixed({ bytes, h, x, times, cols, warnings }: ExtendedRead): boolean {
+function readFixed({ bytes, base, final }: Window, from: number, r: ExtendedRead): Step {
+  const { x, times, cols, warnings } = r;
   const size = minimumRecordSize(x, times);
   const end = bytes.length;
   const w1 = new Uint32Array(cols.time1Ns.buffer);
   const w2 = cols.time2Ns ? new Uint32Array(cols.time2Ns.buffer) : null;
   const mW = new Uint32Array(cols.methodNs.buffer);
   const k = x.counters.length;
+  const cap = cols.capacity;
   let n = cols.n;
-  for (let p = h.dataStart; p < end; p += size) {
+  let p = from;
+  for (; p < end; p += size) {
     if (p + size > end) {
-      warnings.push(`data cut short at byte ${p}: ${end - p} bytes left, an extended record takes ${size}`);
-      cols.n = n;
-      return true;
+      if (!final) break;
+      warnings.push(
+        `data cut short at byte ${base + p}: ${end - p} bytes left, an extended record takes ${size}`,
+      );
+      return ((cols.n = n), { p, stop: "partial" });
     }
+    if (n === cap) return ((cols.n = n), { p, stop: "full" });
     const word = u32(bytes, p + 3);
     const a = word & 3;
     if (a === 3) {
-      cols.skip(p);
+      cols.skip(base + p);
       continue;
     }
     const i = n++;
@@ -162,13 +185,15 @@ function readFixed({ bytes, h, x, times, cols, warnings }: ExtendedRead): boolea
     for (let c = 0; c < k; c++, q += 8) cols.counters[c]![i] = u32(bytes, q + 4) * 4294967296 + u32(bytes, q);
   }
   cols.n = n;
-  return false;
+  return { p, stop: final ? "end" : "more" };
 }
 
 const TWO64 = 2n ** 64n;
 
 /** Compact records: EBV-8 deltas against the same thread's previous record (first record: against 0). */
-function readCompact({ bytes, h, x, times, cols, warnings }: ExtendedRead): boolean {
+function readCompact(w: Window, from: number, r: ExtendedRead): Step {
+  const { bytes, base, final } = w;
+  const { x, times, cols, warnings, deltas } = r;
   const end = bytes.length;
   const { threadId, action, methodId, time1, cpuId, counters } = cols;
   const time2 = cols.time2 ?? time1;
@@ -179,12 +204,12 @@ function readCompact({ bytes, h, x, times, cols, warnings }: ExtendedRead): bool
   const heap = cols.heap !== null;
   const k = x.counters.length;
   const u4Fields = times + (heap ? 3 : 0);
-  // Per-thread previous values, by a slot per thread id in order of appearance. A record's fields update
-  // them as they are decoded: a record that cannot be decoded stops the reading, so no rollback is needed.
-  const slotOf = new Int32Array(65536).fill(-1);
-  let slots = 0;
-  let prev32 = new Uint32Array(16 * u4Fields);
-  let prev64 = new Float64Array(16 * Math.max(1, k));
+  // A record's fields update the previous values as they are decoded: a record that cannot be decoded stops
+  // the reading, and one that may run past a window that is not the last is not begun, so none is rolled back.
+  const slotOf = deltas.slotOf;
+  let { prev32, prev64 } = deltas;
+  const longest = 7 + u4Fields * EBV8_MAX_U32 + k * EBV8_MAX_U64;
+  const safeEnd = final ? end : end - longest;
   const fieldName = (f: number) =>
     f < times
       ? times === 2 && f === 1
@@ -193,23 +218,30 @@ function readCompact({ bytes, h, x, times, cols, warnings }: ExtendedRead): bool
       : f < u4Fields
         ? ["heap size", "heap allocated", "heap objects"][f - times]!
         : `counter ${x.counters[f - u4Fields]}`;
+  const cap = cols.capacity;
   let n = cols.n;
-  let p = h.dataStart;
+  let p = from;
   // No closure over n or p: V8 would keep them in a heap context instead of registers.
-  const stop = (count: number, message: string) => {
+  const stop = (count: number, at: number, message: string): Step => {
     warnings.push(message);
     cols.n = count;
-    return true;
+    return { p: at, stop: "partial" };
   };
   while (p < end) {
+    if (p > safeEnd) break;
+    if (n === cap) return ((cols.n = n), { p, stop: "full" });
     if (p + 7 > end)
-      return stop(n, `data cut short at byte ${p}: ${end - p} bytes left, a compact record takes at least 7`);
+      return stop(
+        n,
+        p,
+        `data cut short at byte ${base + p}: ${end - p} bytes left, a compact record takes at least 7`,
+      );
     const tid = bytes[p + 1]! | (bytes[p + 2]! << 8);
     let slot = slotOf[tid]!;
     if (slot < 0) {
-      slot = slotOf[tid] = slots++;
-      if (slots * u4Fields > prev32.length) prev32 = grow(prev32, Uint32Array);
-      if (slots * k > prev64.length) prev64 = grow(prev64, Float64Array);
+      slot = slotOf[tid] = deltas.slots++;
+      if (deltas.slots * u4Fields > prev32.length) prev32 = deltas.prev32 = grow(prev32, Uint32Array);
+      if (deltas.slots * k > prev64.length) prev64 = deltas.prev64 = grow(prev64, Float64Array);
     }
     let q = p + 7;
     // EBV-8 decoded in line (no object per value): up to 7 bytes stay exact in a double.
@@ -220,14 +252,15 @@ function readCompact({ bytes, h, x, times, cols, warnings }: ExtendedRead): bool
       let d = b & 0x7f;
       while (b & 0x80) {
         if (q >= end || q - from >= EBV8_MAX_U32)
-          return stop(n, ebvProblem(bytes, p, from, EBV8_MAX_U32, fieldName(f)));
+          return stop(n, p, ebvProblem(w, p, from, EBV8_MAX_U32, fieldName(f)));
         b = bytes[q++]!;
         d = d * 128 + (b & 0x7f);
       }
       if (d > 0xffffffff)
         return stop(
           n,
-          `byte ${from}: ${fieldName(f)} delta ${d} in the record at byte ${p} exceeds u4; reading stopped`,
+          p,
+          `byte ${base + from}: ${fieldName(f)} delta ${d} in the record at byte ${base + p} exceeds u4; reading stopped`,
         );
       prev32[base32 + f] = prev32[base32 + f]! + d; // stored mod 2^32
     }
@@ -237,7 +270,7 @@ function readCompact({ bytes, h, x, times, cols, warnings }: ExtendedRead): bool
       let b = q < end ? bytes[q++]! : 0x80;
       let d = b & 0x7f;
       while (b & 0x80 && q - from < 7) {
-        if (q >= end) return stop(n, ebvProblem(bytes, p, from, EBV8_MAX_U64, fieldName(u4Fields + c)));
+        if (q >= end) return stop(n, p, ebvProblem(w, p, from, EBV8_MAX_U64, fieldName(u4Fields + c)));
         b = bytes[q++]!;
         d = d * 128 + (b & 0x7f);
       }
@@ -246,7 +279,7 @@ function readCompact({ bytes, h, x, times, cols, warnings }: ExtendedRead): bool
       if (b & 0x80 || v >= 2 ** 53) {
         // Longer than 7 bytes, or past 2^53: exact arithmetic mod 2^64.
         const e = readEbv8(bytes, from, EBV8_MAX_U64);
-        if (!e) return stop(n, ebvProblem(bytes, p, from, EBV8_MAX_U64, fieldName(u4Fields + c)));
+        if (!e) return stop(n, p, ebvProblem(w, p, from, EBV8_MAX_U64, fieldName(u4Fields + c)));
         v = Number((BigInt(before) + (e.big ?? BigInt(e.value))) % TWO64);
         q = e.next;
       }
@@ -254,7 +287,7 @@ function readCompact({ bytes, h, x, times, cols, warnings }: ExtendedRead): bool
     }
     const word = u32(bytes, p + 3);
     const a = word & 3;
-    if (a === 3) cols.skip(p);
+    if (a === 3) cols.skip(base + p);
     else {
       const i = n++;
       cpuId![i] = bytes[p]!;
@@ -274,15 +307,15 @@ function readCompact({ bytes, h, x, times, cols, warnings }: ExtendedRead): bool
     p = q;
   }
   cols.n = n;
-  return false;
+  return { p, stop: final ? "end" : "more" };
 }
 
-function ebvProblem(bytes: Uint8Array, record: number, at: number, max: number, field: string): string {
+function ebvProblem({ bytes, base }: Window, record: number, at: number, max: number, field: string): string {
   let q = at;
   while (q < bytes.length && q - at < max && bytes[q]! & 0x80) q++;
   if (q >= bytes.length)
-    return `data cut short at byte ${record}: the record's ${field} (EBV-8 at byte ${at}) runs past the end of the file`;
-  return `byte ${at}: EBV-8 ${field} in the record at byte ${record} is longer than ${max} bytes; reading stopped`;
+    return `data cut short at byte ${base + record}: the record's ${field} (EBV-8 at byte ${base + at}) runs past the end of the file`;
+  return `byte ${base + at}: EBV-8 ${field} in the record at byte ${base + record} is longer than ${max} bytes; reading stopped`;
 }
 
 function grow<T extends Uint32Array | Float64Array>(a: T, make: new (n: number) => T): T {

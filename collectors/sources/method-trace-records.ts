@@ -97,6 +97,11 @@ export class RecordColumns {
     return this.threadId.length;
   }
 
+  /** Empties the columns for the next batch (the counts of skipped records carry on). */
+  reset() {
+    this.n = 0;
+  }
+
   /** Notes a record with action 3 (not enter/exit/unwind), skipped. */
   skip(at: number) {
     this.badActions++;
@@ -120,51 +125,77 @@ export interface Streaming {
   damaged: boolean;
 }
 
-/** Reads standard records from header.dataStart into `cols`; returns true when the data ended early. */
+/** Bytes of the file held at once: `bytes` is the file from byte `base`; `final` when it reaches the file's end. */
+export interface Window {
+  bytes: Uint8Array;
+  base: number;
+  final: boolean;
+}
+
+/**
+ * Why a decoder returned: `more` bytes are needed past the window (never in a final one), the columns are
+ * `full`, or the records `end` (cleanly, or `partial`: the data ended early or could not be read).
+ */
+export type Stop = "more" | "full" | "end" | "partial";
+
+export interface Step {
+  /** window offset where decoding stopped: the next record starts there */
+  p: number;
+  stop: Stop;
+}
+
+/** Reads standard records from window offset `from` into `cols` until the window ends or `cols` is full. */
 export function readStandardRecords(
-  bytes: Uint8Array,
+  w: Window,
+  from: number,
   header: Header,
   cols: RecordColumns,
   warnings: string[],
   streaming: Streaming | null,
-): boolean {
+): Step {
+  const { bytes, base, final } = w;
   const size = header.recordSize;
   const wide = (header.version & 0x0f) !== 1; // v1: 1-byte thread ids
   const dual = cols.time2 !== null;
   const end = bytes.length;
-  let p = header.dataStart;
+  let p = from;
   if (p > end) {
-    warnings.push(`data header says records start at byte ${p}, past the end of the file (byte ${end})`);
-    return true;
+    if (!final) return { p, stop: "more" };
+    warnings.push(
+      `data header says records start at byte ${base + p}, past the end of the file (byte ${base + end})`,
+    );
+    return { p: end, stop: "partial" };
   }
   const { threadId, action, methodId, time1, time2 } = cols;
   const mW = new Uint32Array(cols.methodNs.buffer);
   const w1 = new Uint32Array(cols.time1Ns.buffer);
   const w2 = cols.time2Ns ? new Uint32Array(cols.time2Ns.buffer) : w1;
   const t2f = time2 ?? time1;
-  let n = cols.n; // capacity: the records that fit between dataStart and the end
-  let partial = false;
+  const cap = cols.capacity;
+  let n = cols.n;
   while (p < end) {
     if (streaming && p + 2 <= end && bytes[p] === 0 && bytes[p + 1] === 0) {
       // Thread id 0 marks a definition or the summary (trace.cc kOpNewMethod/kOpNewThread/kOpTraceSummary).
-      const r = readSpecial(bytes, p, streaming, warnings);
-      if (r < 0) return ((cols.n = n), true);
-      if (r === 0) return ((cols.n = n), streaming.damaged); // summary: end of records
+      const r = readSpecial(w, p, streaming, warnings);
+      if (r === MORE) return ((cols.n = n), { p, stop: "more" });
+      if (r < 0) return ((cols.n = n), { p, stop: "partial" });
+      if (r === 0) return ((cols.n = n), { p, stop: streaming.damaged ? "partial" : "end" }); // the summary
       p = r;
       continue;
     }
     if (p + size > end) {
-      warnings.push(`data cut short at byte ${p}: ${end - p} bytes left, a record takes ${size}`);
-      partial = true;
-      break;
+      if (!final) break;
+      warnings.push(`data cut short at byte ${base + p}: ${end - p} bytes left, a record takes ${size}`);
+      return ((cols.n = n), { p, stop: "partial" });
     }
+    if (n === cap) return ((cols.n = n), { p, stop: "full" });
     let q = p;
     const tid = wide ? bytes[q]! | (bytes[q + 1]! << 8) : bytes[q]!;
     q += wide ? 2 : 1;
     const word = (bytes[q]! | (bytes[q + 1]! << 8) | (bytes[q + 2]! << 16) | (bytes[q + 3]! << 24)) >>> 0;
     const a = word & 3;
     if (a === 3) {
-      cols.skip(p);
+      cols.skip(base + p);
     } else {
       const i = n++;
       threadId[i] = tid;
@@ -184,23 +215,30 @@ export function readStandardRecords(
     p += size;
   }
   cols.n = n;
-  if (streaming && !partial) {
-    warnings.push(`streaming trace ends at byte ${end} without its summary`);
-    return true;
+  if (!final) return { p, stop: "more" };
+  if (streaming) {
+    warnings.push(`streaming trace ends at byte ${base + end} without its summary`);
+    return { p, stop: "partial" };
   }
-  return partial;
+  return { p, stop: "end" };
 }
 
-/** Offset of the "\n" ending the line of text that starts at `from` (tabs allowed; nothing past `to` + 4 KiB), or -1. */
-function lineEnd(bytes: Uint8Array, from: number, to: number): number {
-  const limit = Math.min(bytes.length, Math.max(to, from + 1) + 4096);
+/** readSpecial's answer when the record runs past a window that is not the file's end. */
+const MORE = -2;
+
+/** Offset of the "\n" ending the line of text that starts at `from` (tabs allowed; nothing past `to` + 4 KiB), -1
+ * when there is none, MORE when the window ends before that is known. */
+function lineEnd(w: Window, from: number, to: number): number {
+  const bytes = w.bytes;
+  const want = Math.max(to, from + 1) + 4096;
+  const limit = Math.min(bytes.length, want);
   for (let q = from; q < limit; q++) {
     const b = bytes[q]!;
     if (b === 0x0a) return q > from ? q : -1;
     if (b < 0x20 && b !== 0x09) return -1;
     if (b === 0x7f) return -1;
   }
-  return -1;
+  return limit < want && !w.final ? MORE : -1;
 }
 
 function printable(bytes: Uint8Array, from: number, to: number): boolean {
@@ -208,12 +246,17 @@ function printable(bytes: Uint8Array, from: number, to: number): boolean {
   return true;
 }
 
-/** A streaming special record at p: the offset after it, 0 after the summary, -1 when cut short or unknown. */
-function readSpecial(bytes: Uint8Array, p: number, s: Streaming, warnings: string[]): number {
+/** A streaming special record at p: the offset after it, 0 after the summary, -1 when cut short or unknown,
+ * MORE when it runs past a window that is not the file's end. */
+function readSpecial(w: Window, p: number, s: Streaming, warnings: string[]): number {
+  const { bytes, base } = w;
   const end = bytes.length;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const cut = (what: string) => {
-    warnings.push(`data cut short at byte ${p}: ${what} record does not fit in the ${end - p} bytes left`);
+    if (!w.final) return MORE;
+    warnings.push(
+      `data cut short at byte ${base + p}: ${what} record does not fit in the ${end - p} bytes left`,
+    );
     return -1;
   };
   if (p + 3 > end) return cut("special");
@@ -225,22 +268,23 @@ function readSpecial(bytes: Uint8Array, p: number, s: Streaming, warnings: strin
     if (p + 5 + len > end) return cut("method");
     // ART writes one "\n"-terminated line of text (trace.cc GetMethodLine): a line ending elsewhere, or
     // control bytes in it, mean the length field is corrupt and reading on from it would skip records.
-    const line = lineEnd(bytes, p + 5, p + 5 + len);
+    const line = lineEnd(w, p + 5, p + 5 + len);
+    if (line === MORE) return MORE;
     if (line !== p + 5 + len - 1) {
       s.damaged = true;
       if (line < 0) {
         warnings.push(
-          `byte ${p}: method definition of length ${len} holds no line of text (length corrupt); reading stopped`,
+          `byte ${base + p}: method definition of length ${len} holds no line of text (length corrupt); reading stopped`,
         );
         return -1;
       }
       warnings.push(
-        `byte ${p}: method definition says ${len} bytes but its line ends after ${line + 1 - (p + 5)} (length corrupt); read on from byte ${line + 1}`,
+        `byte ${base + p}: method definition says ${len} bytes but its line ends after ${line + 1 - (p + 5)} (length corrupt); read on from byte ${base + line + 1}`,
       );
     }
     const m = parseMethodLine(text(p + 5, line - (p + 5)));
     if (m) s.methods.push(m);
-    else warnings.push(`byte ${p}: unreadable method definition`);
+    else warnings.push(`byte ${base + p}: unreadable method definition`);
     return line + 1;
   }
   if (op === OP_NEW_THREAD) {
@@ -250,7 +294,7 @@ function readSpecial(bytes: Uint8Array, p: number, s: Streaming, warnings: strin
     if (!printable(bytes, p + 7, p + 7 + len)) {
       s.damaged = true;
       warnings.push(
-        `byte ${p}: thread definition of length ${len} holds control bytes, not a name (length corrupt); reading stopped`,
+        `byte ${base + p}: thread definition of length ${len} holds control bytes, not a name (length corrupt); reading stopped`,
       );
       return -1;
     }
@@ -261,12 +305,12 @@ function readSpecial(bytes: Uint8Array, p: number, s: Streaming, warnings: strin
     if (p + 7 > end) return cut("summary");
     const len = view.getUint32(p + 3, true);
     if (p + 7 + len > end) return cut("summary");
-    s.summary = parseKey(text(p + 7, len), p + 7);
+    s.summary = parseKey(text(p + 7, len), base + p + 7);
     warnings.push(...s.summary.warnings);
     return 0;
   }
   warnings.push(
-    `byte ${p}: unknown streaming record type ${op} (expected 1 method, 2 thread, 3 summary); reading stopped`,
+    `byte ${base + p}: unknown streaming record type ${op} (expected 1 method, 2 thread, 3 summary); reading stopped`,
   );
   return -1;
 }

@@ -12,22 +12,16 @@
 import type { Table } from "apache-arrow";
 import { makeBundleTable, type ColumnValues } from "../../bundle/table-builder";
 import {
-  checkExtendedSize,
-  extendedRecordSize,
-  minimumRecordSize,
-  readExtendedLayout,
-  readExtendedRecords,
-} from "./method-trace-extended";
-import { traceChecks } from "./method-trace-checks";
-import { describeBytes, findKeyEnd, parseKey, startsWith, type Key } from "./method-trace-key";
-import {
-  MAGIC,
-  RecordColumns,
-  readHeader,
-  readStandardRecords,
-  type Header,
-  type Streaming,
-} from "./method-trace-records";
+  checkBatch,
+  decodeRecords,
+  endTrace,
+  recordColumns,
+  startTrace,
+  type TraceEnd,
+  type TraceStart,
+} from "./method-trace-decode";
+import type { ExtendedLayout } from "./method-trace-extended";
+import type { RecordColumns } from "./method-trace-records";
 
 export { describeBytes } from "./method-trace-key";
 
@@ -106,129 +100,56 @@ export interface MethodTrace {
   warnings: string[];
 }
 
-const ACTIONS: TraceAction[] = ["enter", "exit", "unwind"];
+export const ACTIONS: TraceAction[] = ["enter", "exit", "unwind"];
 
 /** Reads a method trace; throws an Error naming what the bytes look like when they are not one. */
 export function readMethodTrace(bytes: Uint8Array, options: ReadMethodTraceOptions = {}): MethodTrace {
   const runId = options.runId ?? "trace";
-  if (bytes.length === 0) throw new Error("method trace: empty file");
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (bytes.length >= 4 && view.getUint32(0, true) === MAGIC) return readStreaming(bytes, view, runId);
-  if (!startsWith(bytes, 0, "*version")) throw new Error(`not a method trace: ${describeBytes(bytes, 0)}`);
-  const end = findKeyEnd(bytes);
-  if (end < 0)
-    throw new Error(`method trace: key section has no *end line (file ends at byte ${bytes.length})`);
-  const key = parseKey(new TextDecoder().decode(bytes.subarray(0, end)), 0);
-  const headerAt = end + "*end\n".length;
-  const warnings = [...key.warnings];
-  const header = readHeader(bytes, view, headerAt);
-  if (header.streaming)
-    throw new Error(
-      `method trace: data header at byte ${headerAt} has streaming version 0x${header.version.toString(16)} after a key section`,
-    );
-  const x = (header.extended = readExtendedLayout(bytes, view, header));
-  const room = Math.max(0, bytes.length - header.dataStart);
-  if (x) {
-    // The key's clock line decides; without one, a fixed record size with room for two times means dual.
-    const text = key.properties.clock;
-    const canHoldTwo =
-      text !== undefined ||
-      (!x.compact && x.declaredSize >= extendedRecordSize(2, x.heap, x.counters.length));
-    const clock = decideClock(text, canHoldTwo, warnings);
-    const times = clock === "dual" ? 2 : 1;
-    checkExtendedSize(header, x, times);
-    const cols = new RecordColumns(Math.floor(room / minimumRecordSize(x, times)), times, x);
-    const partial = readExtendedRecords({ bytes, h: header, x, times, cols, warnings });
-    const size = x.compact ? 0 : minimumRecordSize(x, times);
-    return finish(key, header, cols, clock, warnings, partial, false, runId, size);
-  }
-  const clock = decideClock(
-    key.properties.clock,
-    header.recordSize >= ((header.version & 0x0f) === 1 ? 13 : 14),
-    warnings,
-  );
-  const cols = new RecordColumns(Math.floor(room / header.recordSize), clock === "dual" ? 2 : 1, null);
-  const partial = readStandardRecords(bytes, header, cols, warnings, null);
-  return finish(key, header, cols, clock, warnings, partial, false, runId, header.recordSize);
+  const w = { bytes, base: 0, final: true };
+  const t = startTrace(w)!;
+  // One batch the size of the most records the bytes can hold: the columns are the trace's own. (A compact
+  // record is known to be whole only once decoded, so a cut one needs a row to be decoded into.)
+  const room = Math.max(0, bytes.length - t.header.dataStart);
+  const spare = t.deltas ? 1 : 0;
+  const cols = recordColumns(t, Math.floor(room / t.minimumRecord) + spare);
+  const step = decodeRecords(t, w, t.header.dataStart, cols);
+  if (step.stop === "full" || step.stop === "more")
+    throw new Error(`method trace: ${step.stop} at byte ${step.p} (the columns are sized to the file)`);
+  checkBatch(t, cols);
+  const end = endTrace(t, cols, cols.n, step.stop === "partial");
+  const { columns, records } = eventColumns(cols, end.clock, t.extended);
+  // The columns are this reader's own arrays, one buffer each: the table takes them without a copy.
+  const events = makeBundleTable("method_events", runId, columns, cols.n, { adopt: true });
+  return { ...traceInfo(t, end), runId, events, records };
 }
 
-/** The clock from the key's clock line, checked against what the records can hold. */
-function decideClock(text: string | undefined, canHoldTwo: boolean, warnings: string[]): TraceClock {
-  if (text === "dual") {
-    if (canHoldTwo) return "dual";
-    warnings.push("clock=dual, but the records hold one time: read as thread-cpu");
-    return "thread-cpu";
-  }
-  if (text === "wall" || text === "thread-cpu") return text;
-  // Dalvik's v1 traces have no clock line and record thread CPU time (dalvik vm/Profile.c).
-  const clock = canHoldTwo ? "dual" : "thread-cpu";
-  if (text !== undefined) warnings.push(`unknown clock=${text}, read as ${clock}`);
-  return clock;
-}
-
-function readStreaming(bytes: Uint8Array, view: DataView, runId: string): MethodTrace {
-  const header = readHeader(bytes, view, 0);
-  if (!header.streaming)
-    throw new Error(
-      `method trace: data header at byte 0 (version ${header.version}) without a key section before it`,
-    );
-  readExtendedLayout(bytes, view, header); // throws: extended records are not defined for streaming traces
-  const warnings: string[] = [];
-  const s: Streaming = { threads: new Map(), methods: [], summary: null, damaged: false };
-  // The clock line comes with the summary at the end: the record size says whether there are two times.
-  const two = header.recordSize >= 14;
-  const cols = new RecordColumns(
-    Math.floor(Math.max(0, bytes.length - header.dataStart) / header.recordSize),
-    two ? 2 : 1,
-    null,
-  );
-  const partial = readStandardRecords(bytes, header, cols, warnings, s);
-  const key: Key = s.summary ?? {
-    version: header.version & 0x0f,
-    properties: {},
-    threads: [],
-    methods: [],
-    warnings: [],
+/** Everything MethodTrace says but the records. */
+export function traceInfo(t: TraceStart, end: TraceEnd): Omit<MethodTrace, "events" | "records" | "runId"> {
+  const x = t.extended;
+  return {
+    version: end.key.version,
+    dataVersion: t.header.version,
+    streaming: t.streaming,
+    clock: end.clock,
+    startTimeUs: t.header.startTimeUs,
+    properties: end.key.properties,
+    threads: end.key.threads,
+    methods: end.key.methods,
+    extended: x && { flags: x.flags, heap: x.heap, compact: x.compact, counters: x.counters },
+    partial: end.partial,
+    warnings: end.warnings,
   };
-  // Inline definitions come first; the summary's thread list adds names of threads seen before it was taken.
-  const threads = new Map(s.threads);
-  for (const t of key.threads) if (!threads.has(t.id)) threads.set(t.id, t.name);
-  const methods = new Map<number, TraceMethod>();
-  for (const m of [...key.methods, ...s.methods]) methods.set(m.id, m);
-  const clock = decideClock(key.properties.clock, two, warnings);
-  const merged = {
-    ...key,
-    threads: [...threads].map(([id, name]) => ({ id, name })),
-    methods: [...methods.values()],
-  };
-  return finish(merged, header, cols, clock, warnings, partial, true, runId, 0);
 }
 
-function finish(
-  key: Key,
-  header: Header,
+/** The method_events columns and MethodTrace.records of the first `cols.n` decoded records (views, no copy). */
+export function eventColumns(
   cols: RecordColumns,
   clock: TraceClock,
-  warnings: string[],
-  partial: boolean,
-  streaming: boolean,
-  runId: string,
-  /** bytes per record when records sit back to back (so record i's offset is known), else 0 */
-  recordSize: number,
-): MethodTrace {
+  x: ExtendedLayout | null,
+): { columns: Record<string, ColumnValues>; records: TraceRecords } {
   const n = cols.n;
-  const fixed = recordSize > 0 && cols.badActions === 0;
-  const checks = traceChecks(cols, key.properties, (i) => (fixed ? header.dataStart + i * recordSize : -1));
-  warnings.push(...checks.warnings);
-  partial ||= checks.partial;
   const cut = <T extends { subarray(a: number, b: number): T; length: number }>(a: T): T =>
     a.length === n ? a : a.subarray(0, n);
-  if (cols.badActions)
-    warnings.push(
-      `${cols.badActions} records with action 3 (not enter/exit/unwind) skipped, the first at byte ${cols.firstBad}`,
-    );
-  const unknown = countUnknownMethods(cols.methodId, n, key.methods);
-  if (unknown) warnings.push(`${unknown} records name a method id not in the method list`);
   // Dual-clock records hold thread-CPU then wall time (trace.cc EncodeEventEntry).
   const wallF = clock === "dual" ? cols.time2 : clock === "wall" ? cols.time1 : null;
   const wallNs = clock === "dual" ? cols.time2Ns : clock === "wall" ? cols.time1Ns : null;
@@ -251,7 +172,6 @@ function finish(
     wall: wallF && cut(wallF),
     threadCpu: cpuF && cut(cpuF),
   };
-  const x = header.extended;
   if (x) {
     records.cpu = cut(cols.cpuId!); // the memory of the cpu column
     columns.cpu = records.cpu;
@@ -266,24 +186,7 @@ function finish(
       if (column && !(column in columns)) columns[column] = int64Of(values);
     }
   }
-  // The columns are this reader's own arrays, one buffer each: the table takes them without a copy.
-  const events = makeBundleTable("method_events", runId, columns, n, { adopt: true });
-  return {
-    runId,
-    version: key.version,
-    dataVersion: header.version,
-    streaming,
-    clock,
-    startTimeUs: header.startTimeUs,
-    properties: key.properties,
-    threads: key.threads,
-    methods: key.methods,
-    events,
-    records,
-    extended: x && { flags: x.flags, heap: x.heap, compact: x.compact, counters: x.counters },
-    partial,
-    warnings,
-  };
+  return { columns, records };
 }
 
 /** The method_events column a hardware counter fills: cycles (CPU_CYCLES, cpu-cycles) or instructions. */
@@ -308,19 +211,4 @@ function int64Of(values: ArrayLike<number>): BigInt64Array {
     } else out[i] = BigInt.asIntN(64, BigInt(v));
   }
   return out;
-}
-
-/** Records whose method id the method list does not name; a small direct-mapped cache spares the Set. */
-function countUnknownMethods(ids: Float64Array, n: number, methods: readonly TraceMethod[]): number {
-  const known = new Set(methods.map((m) => m.id));
-  const cache = new Float64Array(4096).fill(-1);
-  let unknown = 0;
-  for (let i = 0; i < n; i++) {
-    const id = ids[i]!;
-    const slot = (id >>> 2) & 4095;
-    if (cache[slot] === id) continue;
-    if (known.has(id)) cache[slot] = id;
-    else unknown++;
-  }
-  return unknown;
 }

@@ -67,3 +67,37 @@ describe("makeBundleTable dictionary nulls", () => {
     ).toThrow(/column name: dictionary index -1 outside 0..0/);
   });
 });
+
+describe("makeBundleTable constants", () => {
+  it("tables made in turn with one constants map share run_id and absent columns of the same rows, and read back", () => {
+    const constants = new Map();
+    const make = (n: number, base: number) =>
+      makeBundleTable(
+        "method_events",
+        "r",
+        {
+          thread_id: Int32Array.from({ length: n }, (_, i) => base + i),
+          method_id: new BigInt64Array(n),
+          action: { dictionary: ["enter", "exit", "unwind"], indices: new Int8Array(n) },
+        },
+        n,
+        { constants },
+      );
+    const [a, b, c] = [make(3, 0), make(3, 10), make(2, 20)];
+    expect(b.getChild("run_id")!.data[0]).toBe(a.getChild("run_id")!.data[0]);
+    expect(b.getChild("wall")!.data[0]).toBe(a.getChild("wall")!.data[0]);
+    // Another length makes its own; no two columns of one table share a buffer.
+    expect(c.getChild("wall")!.data[0]).not.toBe(a.getChild("wall")!.data[0]);
+    const buffers = b.schema.fields.map((f) => b.getChild(f.name)!.data[0]!.values.buffer);
+    expect(new Set(buffers).size).toBe(buffers.length);
+    for (const [t, base] of [
+      [b, 10],
+      [c, 20],
+    ] as const) {
+      const back = tableFromIPC(tableToIPC(t));
+      expect(back.toArray().map((r) => [r.thread_id, r.run_id, r.wall])).toEqual(
+        Array.from({ length: t.numRows }, (_, i) => [base + i, "r", null]),
+      );
+    }
+  });
+});

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import type { Table } from "apache-arrow";
 import { describe, expect, it } from "vitest";
-import { buildCalls } from "../../collectors/method-trace-calls";
-import { readMethodTrace, type MethodTrace } from "../../collectors/sources/method-trace";
+import { buildCalls, CallBuilder } from "../../collectors/method-trace-calls";
+import { readMethodTrace, type MethodTrace, type TraceRecords } from "../../collectors/sources/method-trace";
 import { writeMethodTrace, type TraceRecordSpec } from "../../collectors/sources/method-trace-writer";
 import { makeBundleTable } from "../../bundle/table-builder";
 
@@ -358,5 +358,71 @@ describe("buildCalls agrees with AOSP dmtracedump", () => {
     const want = expected[file]!;
     expect(Object.keys(want).length).toBeGreaterThan(5);
     for (const [name, v] of Object.entries(want)) expect(agg.get(name), name).toEqual(v);
+  });
+});
+
+describe("CallBuilder: records in batches", () => {
+  const slice = (r: TraceRecords, from: number, to: number): TraceRecords => ({
+    threadId: r.threadId.subarray(from, to),
+    methodId: r.methodId.subarray(from, to),
+    action: r.action.subarray(from, to),
+    wall: r.wall && r.wall.subarray(from, to),
+    threadCpu: r.threadCpu && r.threadCpu.subarray(from, to),
+  });
+  /** Each column's values, table after table (cheaper to compare than row objects). */
+  const columns = (tables: Iterable<Table>): Record<string, unknown[]> => {
+    const out: Record<string, unknown[]> = {};
+    for (const t of tables)
+      for (const f of t.schema.fields) (out[f.name] ??= []).push(...t.getChild(f.name)!.toArray());
+    return out;
+  };
+  const inBatches = (r: TraceRecords, cuts: number[], batchRows: number) => {
+    const b = new CallBuilder(r.threadCpu !== null);
+    const at = [0, ...cuts.sort((x, y) => x - y), r.action.length];
+    for (let k = 1; k < at.length; k++) b.add(slice(r, at[k - 1]!, at[k]!));
+    return columns(b.finish().tables("trace", batchRows));
+  };
+  const legacy = fixture("Grigory-Rylov-android-methods-profiler_legacy.trace");
+
+  it("cut anywhere and written in tables of any size, gives buildCalls' rows (property)", () => {
+    const expected = columns([buildCalls(legacy)]);
+    const n = legacy.records.action.length;
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: n }), { maxLength: 6 }),
+        fc.integer({ min: 700, max: 9000 }),
+        (cuts, batchRows) => {
+          expect(inBatches(legacy.records, cuts, batchRows)).toEqual(expected);
+        },
+      ),
+      { numRuns: 15 },
+    );
+  });
+
+  it("times that are not whole µs, method ids past u4 or thread ids past u2 arriving after compact ones stay exact", () => {
+    const r = legacy.records;
+    const n = r.action.length;
+    const half = n >> 1;
+    // Shift the second half's times by 1 ns and make its method ids 2^33 larger: the state widens mid-way.
+    const odd = (a: Float64Array | null, by: number) =>
+      a && Float64Array.from(a, (v, i) => (i >= half ? v + by : v));
+    const shifted: TraceRecords = {
+      ...r,
+      threadId: Int32Array.from(r.threadId, (v, i) => (i >= half ? v + 70_000 : v)),
+      methodId: Float64Array.from(r.methodId, (v, i) => (i >= half ? v + 2 ** 33 : v)),
+      wall: odd(r.wall, 1),
+      threadCpu: odd(r.threadCpu, 1),
+    };
+    const whole = buildCalls({ ...legacy, records: shifted });
+    const made = rows(whole);
+    expect(made.some((c) => c.method_id > 2n ** 33n && c.enter % 1000n === 1n && c.thread_id > 70_000)).toBe(
+      true,
+    );
+    // Independent of the builder: each thread's calls are its enter records, plus one per exit without an enter.
+    const enters = (tid: number) =>
+      shifted.action.filter((a, i) => a === 0 && shifted.threadId[i] === tid).length;
+    const tid = made.find((c) => c.thread_id > 70_000)!.thread_id;
+    expect(made.filter((c) => c.thread_id === tid && !c.synthetic_enter).length).toBe(enters(tid));
+    expect(inBatches(shifted, [half], 1000)).toEqual(columns([whole]));
   });
 });

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readBundleFolder } from "../../../bundle/node-io";
-import { importFile } from "../../../cli/commands/import";
+import { importFile, importFiles } from "../../../cli/commands/import";
+import { readMethodTrace } from "../../../collectors/sources/method-trace";
 import { detectMethodTrace } from "../../../collectors/import/method-trace";
 import { readFileSync } from "node:fs";
 
@@ -82,5 +83,28 @@ describe("jankbook import", () => {
     await expect(importFile("test/fixtures/dmtrace/aosp-perflib_header.trace", out)).rejects.toThrow(
       /data header at byte 557/,
     );
+  });
+});
+
+describe("jankbook import of two method traces", () => {
+  it("a big one beside a small one: neither is streamed, method_events holds both", async () => {
+    const out = tmp();
+    // The regular trace is past the 64 KiB that would stream it alone.
+    const r = await importFiles(
+      [
+        "test/fixtures/dmtrace/firefox-profiler_art-trace-regular.trace",
+        "test/fixtures/dmtrace/aosp-perflib_basic.trace",
+      ],
+      out,
+      { runId: "two" },
+    );
+    const b = await readBundleFolder(r[0]!.dir);
+    expect(b.errors).toEqual([]);
+    const one = (f: string) =>
+      readMethodTrace(new Uint8Array(readFileSync(`test/fixtures/dmtrace/${f}`))).events.numRows;
+    expect(b.tables.get("method_events")!.numRows).toBe(
+      one("firefox-profiler_art-trace-regular.trace") + one("aosp-perflib_basic.trace"),
+    );
+    expect(b.manifest.tables.method_events!.rows).toBe(b.tables.get("method_events")!.numRows);
   });
 });
