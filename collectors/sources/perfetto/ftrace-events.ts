@@ -7,7 +7,7 @@ import { AtraceSlices } from "./atrace-slices";
 import { BinderTransactions, F_BINDER_RECEIVED, F_BINDER_TRANSACTION } from "./binder-transactions";
 import { BlockedReasons } from "./blocked-reasons";
 import { CpuPower, F_CPU_FREQUENCY, F_CPU_IDLE } from "./cpu-power";
-import { CompactScratch, readCompactSched } from "./compact-sched";
+import { CompactScratch, mergeCompactSched, readCompactSched } from "./compact-sched";
 import { isKernelMarker, readKernelMarker } from "./kernel-markers";
 import {
   CpuQueue,
@@ -73,7 +73,6 @@ export class FtraceEvents {
   private compactReader = new ProtoReader(new Uint8Array(0), 0, 0);
   private eventReader = new ProtoReader(new Uint8Array(0), 0, 0);
   private bodyReader = new ProtoReader(new Uint8Array(0), 0, 0);
-  private sched = new CpuQueue();
 
   /** One FtraceEventBundle; a non-boot ftrace clock is shifted onto BOOTTIME by the bundle's timestamp pair. */
   bundle(r: ProtoReader): void {
@@ -105,12 +104,14 @@ export class FtraceEvents {
     }
     let q = this.queues.get(cpu);
     if (!q) this.queues.set(cpu, (q = new CpuQueue()));
-    // The bundle's events and its compact_sched events are two sorted runs that interleave in time: read each
-    // into a scratch queue, then merge them onto the CPU's queue.
-    const plain = this.plain;
-    const sched = this.sched;
-    plain.rows.n = 0;
-    sched.rows.n = 0;
+    // The bundle's events and its compact_sched events are two sorted runs that interleave in time: without
+    // compact_sched the events go straight onto the CPU's queue, else into a scratch queue merged with them.
+    const at = q.n;
+    const plain = compact ? this.plain : q;
+    if (compact) {
+      plain.rows.n = 0;
+      plain.last = -Infinity;
+    }
     const ev = this.eventReader.reset(r.buf, 0, 0, r.base);
     const body = this.bodyReader.reset(r.buf, 0, 0, r.base);
     for (let i = 0; i < events; i++) {
@@ -118,14 +119,19 @@ export class FtraceEvents {
       ev.end = this.bounds[2 * i + 1]!;
       this.event(ev, body, plain, shift);
     }
-    if (compact) this.events += readCompactSched(compact, sched, shift, this.strings, this.packed);
-    if (
-      plain.n + sched.n &&
-      Math.min(plain.n ? plain.rows.cols.ts[0]! : Infinity, sched.n ? sched.rows.cols.ts[0]! : Infinity) <
-        this.replayed
-    )
-      this.late++;
-    q.merge(plain, sched);
+    // The bundle's first event (or, with compact_sched, the earlier of its first switch and first waking).
+    let first = plain.n > (compact ? 0 : at) ? plain.rows.cols.ts[compact ? 0 : at]! : Infinity;
+    if (compact) {
+      const p = this.packed;
+      this.events += readCompactSched(compact, shift, this.strings, p);
+      first = Math.min(
+        first,
+        p.swTs.n ? p.swTs.values[0]! : Infinity,
+        p.wkTs.n ? p.wkTs.values[0]! : Infinity,
+      );
+      mergeCompactSched(q, plain, p);
+    }
+    if (first < this.replayed) this.late++;
     this.flushSome();
   }
 
