@@ -69,6 +69,20 @@ export class ProtoReader {
 
   /** Next field's tag (field number << 3 | wire type); groups and unknown wire types are errors. */
   tag(): number {
+    // One-byte tags (fields 1-15) of a wire type read here inline; the rest (and every error) in tagOf().
+    const p = this.pos;
+    if (p < this.end) {
+      const t = this.buf[p]!;
+      const wt = t & 7;
+      if (t < 0x80 && t >= 8 && (wt <= 2 || wt === 5)) {
+        this.pos = p + 1;
+        return t;
+      }
+    }
+    return this.tagOf();
+  }
+
+  private tagOf(): number {
     const at = this.pos;
     const t = this.varint();
     const wt = t & 7;
@@ -79,6 +93,20 @@ export class ProtoReader {
 
   /** Unsigned varint as a number (exact below 2^53: timestamps, ids, lengths). */
   varint(): number {
+    // A one-byte varint inline (small enough for V8 to inline at every call); longer ones in varintOf().
+    const p = this.pos;
+    if (p < this.end) {
+      const byte = this.buf[p]!;
+      if (byte < 0x80) {
+        this.pos = p + 1;
+        this.hi = 0;
+        return byte;
+      }
+    }
+    return this.varintOf();
+  }
+
+  private varintOf(): number {
     const b = this.buf;
     let p = this.pos;
     const end = this.end;
@@ -189,6 +217,19 @@ export class ProtoReader {
 
   /** A length-delimited field's bounds [start, end), checked against this message's end. */
   len(): number {
+    // A length below 128 that fits inline; any other (and every error) in lenOf().
+    const p = this.pos;
+    if (p < this.end) {
+      const n = this.buf[p]!;
+      if (n < 0x80 && n < this.end - p) {
+        this.pos = p + 1 + n;
+        return p + 1;
+      }
+    }
+    return this.lenOf();
+  }
+
+  private lenOf(): number {
     const at = this.pos;
     const n = this.varint();
     if (n > this.end - this.pos)
