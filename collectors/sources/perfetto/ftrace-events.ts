@@ -22,7 +22,7 @@ import {
 } from "./cpu-queue";
 import { ReadProgress } from "./growable-columns";
 import { ProcessTracker } from "./process-tracker";
-import { ProtoReader, WIRE_LEN } from "./proto-reader";
+import { ProtoReader, VARINT, WIRE_LEN } from "./proto-reader";
 import { StringTable } from "./string-table";
 import { ThreadStates } from "./thread-states";
 
@@ -142,8 +142,11 @@ export class FtraceEvents {
     while (r.more()) {
       const t = r.tag();
       const f = t >>> 3;
-      if (t === 8) ts = r.varint();
-      else if (t === 16) tid = r.varint();
+      if (t === 8) {
+        // Through VARINT: a time returned by a call is boxed, and this method is too big to inline varint().
+        r.readVarint();
+        ts = VARINT[0]!;
+      } else if (t === 16) tid = r.varint();
       else if ((t & 7) === WIRE_LEN && f >= 3 && f !== 5) {
         kind = f;
         body.enter(r);
