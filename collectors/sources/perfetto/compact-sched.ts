@@ -17,10 +17,10 @@ export class CompactScratch {
   internN = 0;
 }
 
-/** Reads one CompactSched message into `q`, switches and wakings merged in time. */
+/** Reads one CompactSched message into `s`: times made absolute (plus `shift`), comm indices made string ids
+ * (-1: none), and missing trailing fields filled in; returns the events read. mergeCompactSched() queues them. */
 export function readCompactSched(
   r: ProtoReader,
-  q: CpuQueue,
   shift: number,
   strings: StringTable,
   s: CompactScratch,
@@ -68,42 +68,97 @@ export function readCompactSched(
         r.skip(wt);
     }
   }
-  const intern = s.intern;
-  const internN = s.internN;
-  // A comm index past the table (or a missing one) is no comm.
-  const comm = (c: VarintColumn, i: number) => {
-    if (i >= c.n) return -1;
-    const k = c.values[i]!;
-    return k < internN ? intern[k]! : -1;
-  };
-  // Switches and wakings are two sorted runs: merge them so the CPU queue stays in time order.
+  // Timestamps are deltas from the previous one (the first from zero), summed in the order they come.
+  absolute(swTs, shift);
+  absolute(wkTs, shift);
   const nSw = swTs.n;
   const nWk = wkTs.n;
-  const swT = swTs.values;
-  const wkT = wkTs.values;
+  padded(swState, nSw, 0);
+  padded(swPid, nSw, 0);
+  commIds(swComm, nSw, s);
+  padded(wkPid, nWk, 0);
+  commIds(wkComm, nWk, s);
+  return nSw + nWk;
+}
+
+function absolute(c: VarintColumn, shift: number) {
+  const v = c.values;
+  let t = shift;
+  for (let i = 0; i < c.n; i++) v[i] = t = t + v[i]!;
+}
+
+// A field shorter than the timestamps reads as `fill` past its end.
+function padded(c: VarintColumn, n: number, fill: number) {
+  while (c.n < n) c.push(fill);
+}
+
+// Comm indices to string ids in place: an index past the intern table, or a missing one, is no comm (-1).
+function commIds(c: VarintColumn, n: number, s: CompactScratch) {
+  const { intern, internN } = s;
+  const v = c.values;
+  const have = Math.min(c.n, n);
+  for (let i = 0; i < have; i++) {
+    const k = v[i]!;
+    v[i] = k < internN ? intern[k]! : -1;
+  }
+  c.n = have;
+  padded(c, n, -1);
+}
+
+/** Appends to `q` the bundle's events (`plain`) and the compact_sched ones read into `s`, merged in time: on ties
+ * the bundle's events first, then switches, then wakings. */
+export function mergeCompactSched(q: CpuQueue, plain: CpuQueue, s: CompactScratch): void {
+  const np = plain.n;
+  const nSw = s.swTs.n;
+  const nWk = s.wkTs.n;
+  const at = q.rows.n;
+  const total = at + np + nSw + nWk;
+  q.rows.reserve(total);
+  const { ts, kind, tid, a, b, s1, s2 } = q.rows.cols;
+  const { ts: pTs, kind: pKind, tid: pTid, a: pA, b: pB, s1: pS1, s2: pS2 } = plain.rows.cols;
+  const swT = s.swTs.values;
+  const swState = s.swState.values;
+  const swPid = s.swPid.values;
+  const swComm = s.swComm.values;
+  const wkT = s.wkTs.values;
+  const wkPid = s.wkPid.values;
+  const wkComm = s.wkComm.values;
   let i = 0;
   let j = 0;
-  let nextSw = nSw ? shift + swT[0]! : Infinity;
-  let nextWk = nWk ? shift + wkT[0]! : Infinity;
-  q.rows.reserve(q.rows.n + nSw + nWk);
-  while (i < nSw || j < nWk) {
-    if (nextSw <= nextWk) {
-      q.push(
-        nextSw,
-        SWITCH,
-        -1,
-        i < swState.n ? swState.values[i]! : 0,
-        i < swPid.n ? swPid.values[i]! : 0,
-        -1,
-        comm(swComm, i),
-      );
+  let l = 0;
+  for (let k = at; k < total; k++) {
+    if (i < np && (j >= nSw || pTs[i]! <= swT[j]!) && (l >= nWk || pTs[i]! <= wkT[l]!)) {
+      ts[k] = pTs[i]!;
+      kind[k] = pKind[i]!;
+      tid[k] = pTid[i]!;
+      a[k] = pA[i]!;
+      b[k] = pB[i]!;
+      s1[k] = pS1[i]!;
+      s2[k] = pS2[i]!;
       i++;
-      nextSw = i < nSw ? nextSw + swT[i]! : Infinity;
-    } else {
-      q.push(nextWk, WAKING, j < wkPid.n ? wkPid.values[j]! : 0, 0, 0, comm(wkComm, j), -1);
+    } else if (j < nSw && (l >= nWk || swT[j]! <= wkT[l]!)) {
+      // compact_sched has no prev_pid (-1: the CPU's last switched-to tid) nor prev_comm.
+      ts[k] = swT[j]!;
+      kind[k] = SWITCH;
+      tid[k] = -1;
+      a[k] = swState[j]!;
+      b[k] = swPid[j]!;
+      s1[k] = -1;
+      s2[k] = swComm[j]!;
       j++;
-      nextWk = j < nWk ? nextWk + wkT[j]! : Infinity;
+    } else {
+      ts[k] = wkT[l]!;
+      kind[k] = WAKING;
+      tid[k] = wkPid[l]!;
+      a[k] = 0;
+      b[k] = 0;
+      s1[k] = wkComm[l]!;
+      s2[k] = -1;
+      l++;
     }
   }
-  return nSw + nWk;
+  q.rows.n = total;
+  // Compact times only grow (unsigned deltas): each list's newest is its last.
+  const newest = Math.max(plain.last, nSw ? swT[nSw - 1]! : -Infinity, nWk ? wkT[nWk - 1]! : -Infinity);
+  if (newest > q.last) q.last = newest;
 }

@@ -78,33 +78,4 @@ export class CpuQueue {
     this.rows.dropFront(this.head);
     this.head = 0;
   }
-
-  /** Appends the events of `x` and `y` (each in time order) merged in time, `x`'s first on ties. */
-  merge(x: CpuQueue, y: CpuQueue) {
-    const nx = x.n;
-    const ny = y.n;
-    const at = this.rows.n;
-    this.rows.reserve(at + nx + ny);
-    const to = this.rows.cols;
-    const a = x.rows.cols;
-    const b = y.rows.cols;
-    let i = 0;
-    let j = 0;
-    let k = at;
-    // Column by column would read the timestamps eight times; one pass with every array in a local instead.
-    for (; i < nx || j < ny; k++) {
-      const c = j >= ny || (i < nx && a.ts[i]! <= b.ts[j]!) ? a : b;
-      const m = c === a ? i++ : j++;
-      const ts = c.ts[m]!;
-      to.ts[k] = ts;
-      if (ts > this.last) this.last = ts;
-      to.kind[k] = c.kind[m]!;
-      to.tid[k] = c.tid[m]!;
-      to.a[k] = c.a[m]!;
-      to.b[k] = c.b[m]!;
-      to.s1[k] = c.s1[m]!;
-      to.s2[k] = c.s2[m]!;
-    }
-    this.rows.n = k;
-  }
 }

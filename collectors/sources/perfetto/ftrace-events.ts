@@ -7,7 +7,7 @@ import { AtraceSlices } from "./atrace-slices";
 import { BinderTransactions, F_BINDER_RECEIVED, F_BINDER_TRANSACTION } from "./binder-transactions";
 import { BlockedReasons } from "./blocked-reasons";
 import { CpuPower, F_CPU_FREQUENCY, F_CPU_IDLE } from "./cpu-power";
-import { CompactScratch, readCompactSched } from "./compact-sched";
+import { CompactScratch, mergeCompactSched, readCompactSched } from "./compact-sched";
 import { isKernelMarker, readKernelMarker } from "./kernel-markers";
 import {
   CpuQueue,
@@ -22,7 +22,7 @@ import {
 } from "./cpu-queue";
 import { ReadProgress } from "./growable-columns";
 import { ProcessTracker } from "./process-tracker";
-import { ProtoReader, WIRE_LEN } from "./proto-reader";
+import { ProtoReader, VARINT, WIRE_LEN } from "./proto-reader";
 import { StringTable } from "./string-table";
 import { ThreadStates } from "./thread-states";
 
@@ -73,7 +73,6 @@ export class FtraceEvents {
   private compactReader = new ProtoReader(new Uint8Array(0), 0, 0);
   private eventReader = new ProtoReader(new Uint8Array(0), 0, 0);
   private bodyReader = new ProtoReader(new Uint8Array(0), 0, 0);
-  private sched = new CpuQueue();
 
   /** One FtraceEventBundle; a non-boot ftrace clock is shifted onto BOOTTIME by the bundle's timestamp pair. */
   bundle(r: ProtoReader): void {
@@ -105,12 +104,14 @@ export class FtraceEvents {
     }
     let q = this.queues.get(cpu);
     if (!q) this.queues.set(cpu, (q = new CpuQueue()));
-    // The bundle's events and its compact_sched events are two sorted runs that interleave in time: read each
-    // into a scratch queue, then merge them onto the CPU's queue.
-    const plain = this.plain;
-    const sched = this.sched;
-    plain.rows.n = 0;
-    sched.rows.n = 0;
+    // The bundle's events and its compact_sched events are two sorted runs that interleave in time: without
+    // compact_sched the events go straight onto the CPU's queue, else into a scratch queue merged with them.
+    const at = q.n;
+    const plain = compact ? this.plain : q;
+    if (compact) {
+      plain.rows.n = 0;
+      plain.last = -Infinity;
+    }
     const ev = this.eventReader.reset(r.buf, 0, 0, r.base);
     const body = this.bodyReader.reset(r.buf, 0, 0, r.base);
     for (let i = 0; i < events; i++) {
@@ -118,14 +119,19 @@ export class FtraceEvents {
       ev.end = this.bounds[2 * i + 1]!;
       this.event(ev, body, plain, shift);
     }
-    if (compact) this.events += readCompactSched(compact, sched, shift, this.strings, this.packed);
-    if (
-      plain.n + sched.n &&
-      Math.min(plain.n ? plain.rows.cols.ts[0]! : Infinity, sched.n ? sched.rows.cols.ts[0]! : Infinity) <
-        this.replayed
-    )
-      this.late++;
-    q.merge(plain, sched);
+    // The bundle's first event (or, with compact_sched, the earlier of its first switch and first waking).
+    let first = plain.n > (compact ? 0 : at) ? plain.rows.cols.ts[compact ? 0 : at]! : Infinity;
+    if (compact) {
+      const p = this.packed;
+      this.events += readCompactSched(compact, shift, this.strings, p);
+      first = Math.min(
+        first,
+        p.swTs.n ? p.swTs.values[0]! : Infinity,
+        p.wkTs.n ? p.wkTs.values[0]! : Infinity,
+      );
+      mergeCompactSched(q, plain, p);
+    }
+    if (first < this.replayed) this.late++;
     this.flushSome();
   }
 
@@ -136,8 +142,11 @@ export class FtraceEvents {
     while (r.more()) {
       const t = r.tag();
       const f = t >>> 3;
-      if (t === 8) ts = r.varint();
-      else if (t === 16) tid = r.varint();
+      if (t === 8) {
+        // Through VARINT: a time returned by a call is boxed, and this method is too big to inline varint().
+        r.readVarint();
+        ts = VARINT[0]!;
+      } else if (t === 16) tid = r.varint();
       else if ((t & 7) === WIRE_LEN && f >= 3 && f !== 5) {
         kind = f;
         body.enter(r);
@@ -355,20 +364,22 @@ export class FtraceEvents {
   ) {
     const { slices, states } = this;
     for (;;) {
-      // The earliest CPU and the one after it, carried as indices: times carried in loop variables were a heap
-      // number allocated per event in V8's optimized code (measured with the sampling heap profiler).
+      // The earliest CPU (lowest index on ties) and the time after it: both times are dead before the handlers'
+      // calls, so V8 keeps them unboxed (as many scavenges per decode as with indices, --trace-gc).
       let k = -1;
-      let k2 = -1;
+      let tk = Infinity;
+      let t2 = Infinity;
       for (let c = 0; c < next.length; c++) {
         const t = next[c]!;
-        if (t < (k < 0 ? Infinity : next[k]!)) {
-          k2 = k;
+        if (t < tk) {
+          t2 = tk;
           k = c;
-        } else if (t < (k2 < 0 ? Infinity : next[k2]!)) k2 = c;
+          tk = t;
+        } else if (t < t2) t2 = t;
       }
-      if (k < 0 || next[k]! > limit) break;
+      if (k < 0 || tk > limit) break;
       // Math.min, not a conditional: a value that is either the tagged limit or a time is a heap number each.
-      const second = Math.min(k2 < 0 ? Infinity : next[k2]!, limit);
+      const second = Math.min(t2, limit);
       const q = qs[k]!;
       const cpu = cpus[k]!;
       // Locals: the handlers below are calls, after which V8 would reload every field through q.

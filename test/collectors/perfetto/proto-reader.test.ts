@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { PerfettoFormatError, ProtoReader } from "../../../collectors/sources/perfetto/proto-reader";
+import { PerfettoFormatError, ProtoReader, VARINT } from "../../../collectors/sources/perfetto/proto-reader";
 import { encode } from "./pb";
 
 const reader = (bytes: number[], base = 0) => new ProtoReader(Uint8Array.from(bytes), 0, bytes.length, base);
@@ -118,6 +118,28 @@ describe("ProtoReader", () => {
         },
       ),
     );
+  });
+
+  it("property: readVarint leaves in VARINT what the BigInt encoder wrote, with a message end anywhere after it", () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 2n ** 53n - 1n }), fc.nat(12), (u, slack) => {
+        // The varint, then `slack` bytes of the message (readVarint decodes in place only with 7 bytes in reach).
+        const bytes = encode([{ f: 1, v: u }]).subarray(1);
+        const buf = new Uint8Array(bytes.length + slack).fill(0x80);
+        buf.set(bytes);
+        const r = new ProtoReader(buf, 0, buf.length);
+        r.readVarint();
+        expect(VARINT[0]).toBe(Number(u));
+        expect(r.pos).toBe(bytes.length);
+      }),
+    );
+  });
+
+  it("readVarint past its message's end fails as varint does", () => {
+    // 0x96 0x01 is 150; a message that ends after the first byte cuts it (at file byte 40, where the varint starts).
+    const cut = () => new ProtoReader(Uint8Array.from([0x96, 0x01, 0, 0, 0, 0, 0, 0]), 0, 1, 40);
+    expect(() => cut().varint()).toThrow(/^byte 40: varint runs past the end of its message$/);
+    expect(() => cut().readVarint()).toThrow(/^byte 40: varint runs past the end of its message$/);
   });
 
   it("property: packed varints read back the list", () => {
