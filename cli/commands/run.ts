@@ -55,7 +55,8 @@ export async function executeNotebook(path: string, opts: NotebookCommandOptions
   const memoryMb = positive("--max-memory", opts.maxMemory);
   const maxRows = positive("--max-rows", opts.maxRows);
   const maxResultMb = positive("--max-result-mb", opts.maxResultMb);
-  const engine = opts.engine ? await engineFor(path, opts) : undefined;
+  // Started, not awaited: the notebook worker loads its modules while the engine starts.
+  const engine = opts.engine ? engineFor(path, opts) : undefined;
   const r = await runNotebookIsolated(path, {
     runs: opts.runs,
     set,
@@ -70,7 +71,8 @@ export async function executeNotebook(path: string, opts: NotebookCommandOptions
   if (!engine) return r;
   // The runner closes only an engine it made: this one is ours.
   const close = r.close.bind(r);
-  return Object.assign(r, { close: async () => (await close(), await engine.close()) });
+  const ours = await engine;
+  return Object.assign(r, { close: async () => (await close(), await ours.close()) });
 }
 
 async function engineFor(path: string, opts: NotebookCommandOptions) {
@@ -90,7 +92,7 @@ export async function report(r: IsolatedResult, out: string | undefined, embedDa
         : ext === ".md"
           ? markdownReport(r)
           : ext === ".html" || ext === ".htm"
-            ? htmlReport(r, embedData)
+            ? await htmlReport(r, embedData)
             : null;
     if (text === null) throw new Error(`--out ${out}: the report must end in .html, .json or .md`);
     await writeFile(out, text);

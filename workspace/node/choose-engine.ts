@@ -5,7 +5,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseManifest } from "../../bundle/manifest";
 import { parseNotebook } from "../notebook/format";
-import { resolveRunDirs } from "./headless";
+import { resolveRunDirs } from "./open-notebook-runs";
 import { createNativeEngine } from "../db/node/duckdb-native";
 import { createThreadedNodeEngine } from "./threaded-engine";
 import type { SqlEngine } from "../db/engine";
