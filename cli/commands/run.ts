@@ -77,7 +77,7 @@ export async function executeNotebook(path: string, opts: NotebookCommandOptions
 
 async function engineFor(path: string, opts: NotebookCommandOptions) {
   const { chooseEngine } = await import("../../workspace/node/choose-engine");
-  const chosen = await chooseEngine(opts.engine!, path, opts.runs);
+  const chosen = await chooseEngine(opts.engine!, path);
   process.stderr.write(`${chosen.reason}\n`);
   return chosen.engine;
 }
@@ -151,7 +151,11 @@ export function registerRun(program: Command, setExitCode: (code: number) => voi
     .option("--timeout <seconds>", "stop the cells still running after this long and report the rest", "120");
   withLimits(command)
     .option("--embed-data", "with an .html report, embed every result table in full as Arrow")
-    .option("--engine <name>", "auto (native past 2M rows), wasm (the browser's DuckDB) or native", "auto")
+    .option(
+      "--engine <name>",
+      "auto (native; DuckDB-WASM if it does not start), wasm (the browser's DuckDB) or native",
+      "auto",
+    )
     .action(async (path: string, opts: NotebookCommandOptions) => {
       const r = await executeNotebook(path, opts);
       try {
