@@ -1,9 +1,10 @@
 // Native DuckDB results as Arrow tables, typed the way DuckDB-WASM types them (DuckDB's Arrow converter:
 // HUGEINT and DECIMAL as Decimal128, DATE as Date32, TIMESTAMP as microseconds), so cells see the same
-// values under either engine. Built with the apache-arrow instance DuckDB-WASM's own results use
-// (docs/architecture.md). Column by column from the vectors' bytes (DuckDB's layouts are Arrow's, but for
-// booleans and strings); lists, structs and enums go value by value.
-import { createRequire } from "node:module";
+// values under either engine. Built with the ESM apache-arrow instance, as the page's results are: the runner's
+// thread then loads no CommonJS copy (docs/architecture.md, "apache-arrow is pinned at 17"). Column by column from
+// the vectors' bytes (DuckDB's layouts are Arrow's, but for booleans and strings); lists, structs and enums go
+// value by value.
+import * as arrow from "apache-arrow";
 import duckdb from "@duckdb/node-bindings";
 import {
   DuckDBTypeId,
@@ -13,8 +14,6 @@ import {
   type DuckDBValue,
 } from "@duckdb/node-api";
 import type * as ArrowModule from "apache-arrow";
-
-const arrow = createRequire(import.meta.url)("apache-arrow") as typeof ArrowModule;
 
 type Any = ArrowModule.DataType;
 
