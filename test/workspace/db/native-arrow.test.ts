@@ -1,6 +1,6 @@
-// Native DuckDB results as Arrow (native-arrow.ts): columns are copied chunk by chunk from the vectors' bytes;
-// the values must be those of the row-by-row path, nulls included, across chunk boundaries (2,048 rows) and
-// chunks that end inside a byte of the validity bitmap, and those DuckDB-WASM's own Arrow converter gives.
+// Native DuckDB results as Arrow (native-arrow.ts, native-columns.ts): columns are copied chunk by chunk from the
+// vectors' bytes; the values must be those of the row-by-row path, nulls included, across chunk boundaries (2,048
+// rows) and chunks that end inside a byte of the validity bitmap, and those DuckDB-WASM's own Arrow converter gives.
 import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resultToArrow } from "../../../workspace/db/node/native-arrow";
