@@ -1,8 +1,8 @@
 // `npm run build:cli` (run by `prepare`): compiles the CLI's TypeScript into cli/dist with esbuild, one chunk
 // per command (main.ts loads commands with import(), which esbuild keeps as separate files), so the installed
-// command starts without transpiling anything. Dependencies stay in node_modules except apache-arrow, whose
-// ~200 ESM files cost a third of `jankbook import`'s start when loaded one by one. cli/dist/inputs.json lists
-// the sources it was built from, for cli/build-state.mjs to tell a stale build.
+// command starts without transpiling anything. The pure-JS dependencies a run loads are bundled too (BUNDLED):
+// loaded one file at a time from node_modules, they were most of `jankbook run`'s start (docs/scaling.md).
+// cli/dist/inputs.json lists the sources it was built from, for cli/build-state.mjs to tell a stale build.
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -10,8 +10,32 @@ import { build } from "esbuild";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const DIST = join(ROOT, "cli", "dist");
-/** Pure ESM, no native parts or files found at run time: safe to bundle. */
-const BUNDLED = ["apache-arrow"];
+/**
+ * Pure JS, no native parts or files found at run time: safe to bundle. Each file of a package in node_modules is
+ * resolved, read and compiled on its own, and an ESM import of a CommonJS one (commander, sucrase,
+ * @duckdb/node-api) is first scanned for its exports: sucrase alone took 140 ms of the notebook worker's start.
+ * Left out: DuckDB's native binding and its wasm (files found at run time), jsdom (loaded on first use), and the
+ * build and device tools.
+ */
+const BUNDLED = [
+  "apache-arrow",
+  "commander",
+  "sucrase",
+  "acorn",
+  "acorn-walk",
+  "markdown-it",
+  "linkedom",
+  "dompurify",
+  "@observablehq/plot",
+  "@observablehq/runtime",
+  "@observablehq/inputs",
+  "@duckdb/node-api",
+];
+// A CommonJS package bundled into ESM chunks requires Node's modules (node:events, ...) through `require`.
+const REQUIRE_BANNER = [
+  'import { createRequire as __jbCreateRequire } from "node:module";',
+  "const require = __jbCreateRequire(import.meta.url);",
+].join("\n");
 /** the compiled notebook worker, cli/dist/cell-worker.js */
 const WORKER = "cell-worker";
 /** the compiled DuckDB-WASM thread of `jankbook run`, cli/dist/engine-thread.js */
@@ -74,6 +98,7 @@ export async function buildCli(outdir = DIST) {
     metafile: true,
     logLevel: "warning",
     plugins: [sourceUrls],
+    banner: { js: REQUIRE_BANNER },
   });
   const inputs = Object.keys(result.metafile.inputs)
     .map((p) => relative(ROOT, resolve(ROOT, p)).split("\\").join("/"))

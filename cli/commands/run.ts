@@ -55,7 +55,8 @@ export async function executeNotebook(path: string, opts: NotebookCommandOptions
   const memoryMb = positive("--max-memory", opts.maxMemory);
   const maxRows = positive("--max-rows", opts.maxRows);
   const maxResultMb = positive("--max-result-mb", opts.maxResultMb);
-  const engine = opts.engine ? await engineFor(path, opts) : undefined;
+  // Started, not awaited: the notebook worker loads its modules while the engine starts.
+  const engine = opts.engine ? engineFor(path, opts) : undefined;
   const r = await runNotebookIsolated(path, {
     runs: opts.runs,
     set,
@@ -70,12 +71,13 @@ export async function executeNotebook(path: string, opts: NotebookCommandOptions
   if (!engine) return r;
   // The runner closes only an engine it made: this one is ours.
   const close = r.close.bind(r);
-  return Object.assign(r, { close: async () => (await close(), await engine.close()) });
+  const ours = await engine;
+  return Object.assign(r, { close: async () => (await close(), await ours.close()) });
 }
 
 async function engineFor(path: string, opts: NotebookCommandOptions) {
   const { chooseEngine } = await import("../../workspace/node/choose-engine");
-  const chosen = await chooseEngine(opts.engine!, path, opts.runs);
+  const chosen = await chooseEngine(opts.engine!, path);
   process.stderr.write(`${chosen.reason}\n`);
   return chosen.engine;
 }
@@ -90,7 +92,7 @@ export async function report(r: IsolatedResult, out: string | undefined, embedDa
         : ext === ".md"
           ? markdownReport(r)
           : ext === ".html" || ext === ".htm"
-            ? htmlReport(r, embedData)
+            ? await htmlReport(r, embedData)
             : null;
     if (text === null) throw new Error(`--out ${out}: the report must end in .html, .json or .md`);
     await writeFile(out, text);
@@ -149,7 +151,11 @@ export function registerRun(program: Command, setExitCode: (code: number) => voi
     .option("--timeout <seconds>", "stop the cells still running after this long and report the rest", "120");
   withLimits(command)
     .option("--embed-data", "with an .html report, embed every result table in full as Arrow")
-    .option("--engine <name>", "auto (native past 2M rows), wasm (the browser's DuckDB) or native", "auto")
+    .option(
+      "--engine <name>",
+      "auto (native; DuckDB-WASM if it does not start), wasm (the browser's DuckDB) or native",
+      "auto",
+    )
     .action(async (path: string, opts: NotebookCommandOptions) => {
       const r = await executeNotebook(path, opts);
       try {

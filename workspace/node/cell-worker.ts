@@ -7,7 +7,6 @@
 import { readFile } from "node:fs/promises";
 import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import { boundedJson, describeValue } from "../publish/bounded-json";
-import { createNodePublishContext } from "./node-context";
 import { escapeHtml, renderDisplay, type PublishContext } from "../publish/publish";
 import { parseNotebook } from "../notebook/format";
 import { cellLabel } from "../notebook/cell-state";
@@ -96,9 +95,12 @@ async function main() {
   const source = await readFile(init.path, "utf8");
   const notebook = parseNotebook(source);
   const label = labels(source);
+  // linkedom and DOMPurify only for an HTML report
   const ctx =
     init.report === "html"
-      ? createNodePublishContext(emptyProvenance(), { embedData: init.embedData })
+      ? (await import("./node-context")).createNodePublishContext(emptyProvenance(), {
+          embedData: init.embedData,
+        })
       : null;
   const cap = init.maxCellChars;
   const lastSent = new Map<string, number>();

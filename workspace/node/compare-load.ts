@@ -20,7 +20,7 @@ import { quoteIdent, type SqlEngine } from "../db/engine";
 import { attachLake } from "../db/node/lake-views";
 import { globToRegExp, hasGlob } from "../notebook/runs";
 import { sqlBlocks, sqlFrameSummary } from "./compare-frames-sql";
-import { loadRuns } from "./headless";
+import { loadRuns } from "./open-notebook-runs";
 
 export type SideSpec = { dirs: string[] } | { lake: string; filter: string };
 

@@ -3,11 +3,14 @@
 // settled, and the report of everything else when a cell had to be stopped. Every cell's output is capped by
 // the worker (worker-protocol.ts), so no report grows with a cell's value.
 import type { IsolatedResult } from "./isolated-run";
-import { publishNotebook } from "../publish/publish";
-import { createNodePublishContext } from "./node-context";
 import { cellLabel, cellStatusName, type CellState } from "../notebook/cell-state";
 
-export function htmlReport(r: IsolatedResult, embedData = false): string {
+/** The published page; publish.ts and its DOM are loaded only for it (a run without --out x.html never needs them). */
+export async function htmlReport(r: IsolatedResult, embedData = false): Promise<string> {
+  const [{ publishNotebook }, { createNodePublishContext }] = await Promise.all([
+    import("../publish/publish"),
+    import("./node-context"),
+  ]);
   return publishNotebook(r.notebook, r.states, createNodePublishContext(r.provenance, { embedData }));
 }
 

@@ -18,8 +18,13 @@ import {
 } from "../notebook/cell-state";
 import { cells as cellsOf, type Notebook } from "../notebook/format";
 import { notebookProvenance } from "../publish/provenance";
-import { jankbookVersion, openNotebookRuns, type HeadlessOptions, type Provenance } from "./headless";
-import { PreRendered } from "../publish/publish";
+import {
+  jankbookVersion,
+  openNotebookRuns,
+  type HeadlessOptions,
+  type Provenance,
+} from "./open-notebook-runs";
+import { PreRendered } from "../publish/pre-rendered";
 import { timeOrigins } from "../../bundle/time-origins";
 import { DEFAULT_RESULT_CAPS, serveEngine, type ResultCaps } from "./remote-engine";
 import { createThreadedNodeEngine, type ThreadedEngine } from "./threaded-engine";
@@ -27,7 +32,8 @@ import type { CellRecord, ReportKind, WorkerInit, WorkerMessage } from "./worker
 import { failUnsettledCells } from "./unsettled-cells";
 
 export interface IsolatedOptions extends Omit<HeadlessOptions, "engine"> {
-  engine?: SqlEngine;
+  /** the caller's engine (closed by the caller), or the promise of it: the worker starts while it does */
+  engine?: SqlEngine | Promise<SqlEngine>;
   /** the report the cells are rendered for; null renders nothing (states only) */
   report?: ReportKind | null;
   embedData?: boolean;
@@ -112,7 +118,7 @@ export async function runNotebookIsolated(
   try {
     opened = await openNotebookRuns(path, {
       ...options,
-      engine: options.engine ?? (await createThreadedNodeEngine()),
+      engine: (await options.engine) ?? (await createThreadedNodeEngine()),
     });
   } catch (e) {
     await worker.terminate();

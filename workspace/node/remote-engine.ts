@@ -1,30 +1,24 @@
 // The SQL engine across a worker boundary (docs/architecture.md, "Decisions"): cells run in a worker the
 // runner can terminate, the engine stays in the runner's thread with the loaded runs. Queries go over a
-// MessagePort; results come back as Arrow IPC streams and are decoded with the apache-arrow instance
-// DuckDB-WASM's results use in process (the CommonJS one: the dual-package hazard, docs/architecture.md), so
-// cells see the same kind of table either way.
+// MessagePort; results come back as Arrow IPC streams and are decoded with the ESM apache-arrow instance, the one
+// the page's cells get too (the CommonJS one, which DuckDB-WASM's results use in process, costs a worker 60 ms or
+// more to load: docs/scaling.md, "jankbook run's start").
 import { createRequire } from "node:module";
 import type { MessagePort } from "node:worker_threads";
-import type { Table } from "apache-arrow";
+import { Table, tableFromIPC, tableToIPC } from "apache-arrow";
 import type { SqlEngine } from "../db/engine";
 
 const require = createRequire(import.meta.url);
-type Arrow = {
-  tableToIPC(t: unknown, type: "stream"): Uint8Array;
-  tableFromIPC(b: Uint8Array): Table;
-  Table: new () => unknown;
-};
-const cjsArrow = () => require("apache-arrow") as Arrow;
 
 type Request = { type: "query"; id: number; sql: string; params: readonly unknown[] } | { type: "interrupt" };
 type Reply = { id: number; ipc?: Uint8Array; error?: string };
 
 /** Encodes a result table from either apache-arrow instance as an IPC stream. */
 async function encode(table: Table): Promise<Uint8Array> {
-  const cjs = cjsArrow();
-  if (table instanceof cjs.Table) return cjs.tableToIPC(table, "stream");
-  const esm = await import("apache-arrow");
-  return esm.tableToIPC(table, "stream");
+  if (table instanceof Table) return tableToIPC(table, "stream");
+  // DuckDB-WASM's in process: the dual-package hazard, docs/architecture.md
+  const cjs = require("apache-arrow") as { tableToIPC(t: unknown, type: "stream"): Uint8Array };
+  return cjs.tableToIPC(table, "stream");
 }
 
 /** The most one query may hand a cell: over either, the query fails (a cut result would make a wrong analysis). */
@@ -106,7 +100,7 @@ export function remoteEngine(port: MessagePort): SqlEngine & { idle(): Promise<v
     if (!w) return;
     waiting.delete(r.id);
     if (r.error !== undefined) w.reject(new Error(r.error));
-    else w.resolve(cjsArrow().tableFromIPC(r.ipc!));
+    else w.resolve(tableFromIPC(r.ipc!));
   });
   // Unreferenced while idle: a worker with nothing left to do may end.
   port.unref();

@@ -21,7 +21,7 @@ import {
   type QueryPool,
 } from "../db/node/query-pool";
 import { BadRequest, guarded, requestPath } from "./request-path";
-import { loadRuns, resolveRunDirs } from "./headless";
+import { loadRuns, resolveRunDirs } from "./open-notebook-runs";
 import { staticHandler } from "./static-server";
 
 /** Loopback only: the endpoint runs any query on the lab's data. */

@@ -2,7 +2,7 @@
 // cell-worker.ts). Cells are reported as they change, already rendered for the report being written, so the
 // runner can write it from what it has when it must stop the worker (a cell that never ends, or runs out of memory).
 import type { CheckResult } from "../notebook/cell-state";
-import type { RunInfo } from "./headless";
+import type { RunInfo } from "./open-notebook-runs";
 
 export type ReportKind = "html" | "json" | "md";
 

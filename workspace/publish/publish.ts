@@ -19,6 +19,9 @@ import type { Sanitize } from "../../charts/sanitize";
 import type { CellState } from "../notebook/runtime";
 import { inputLabel } from "../notebook/view-input";
 import { renderMarkdown } from "../notebook/markdown-render";
+import { PreRendered } from "./pre-rendered";
+
+export { PreRendered };
 
 export interface RunProvenance {
   run_id: string;
@@ -184,14 +187,6 @@ function safely<T>(f: () => T): T | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * A display rendered by this same renderDisplay in the headless runner's cell worker, placed as it is (sanitizing
- * it twice would drop the data: links of embedded tables, which renderTable builds itself).
- */
-export class PreRendered {
-  constructor(readonly html: string) {}
 }
 
 /** One display value as safe HTML. */

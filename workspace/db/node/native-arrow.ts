@@ -1,8 +1,9 @@
 // Native DuckDB results as Arrow tables, typed the way DuckDB-WASM types them (DuckDB's Arrow converter:
 // HUGEINT and DECIMAL as Decimal128, DATE as Date32, TIMESTAMP as microseconds), so cells see the same
-// values under either engine. Built with the apache-arrow instance DuckDB-WASM's own results use
-// (docs/architecture.md).
-import { createRequire } from "node:module";
+// values under either engine. Built with the ESM apache-arrow instance, as the page's results are: the runner's
+// thread then loads no CommonJS copy (docs/architecture.md, "apache-arrow is pinned at 17"). Column by column from
+// the vectors' bytes (native-columns.ts); lists, structs and enums go value by value.
+import * as arrow from "apache-arrow";
 import {
   DuckDBTypeId,
   type DuckDBDataChunk,
@@ -11,8 +12,7 @@ import {
   type DuckDBValue,
 } from "@duckdb/node-api";
 import type * as ArrowModule from "apache-arrow";
-
-const arrow = createRequire(import.meta.url)("apache-arrow") as typeof ArrowModule;
+import { columnVector } from "./native-columns";
 
 type Any = ArrowModule.DataType;
 
@@ -117,112 +117,10 @@ function decimalVector(values: DuckDBValue[], type: ArrowModule.Decimal): ArrowM
   );
 }
 
-type FixedArray =
-  | Int8Array
-  | Int16Array
-  | Int32Array
-  | BigInt64Array
-  | Uint8Array
-  | Uint16Array
-  | Uint32Array
-  | BigUint64Array
-  | Float32Array
-  | Float64Array;
-type FixedArrayType = { new (n: number): FixedArray };
-
-/** DuckDB types whose vectors hold their values in a typed array, as Arrow's buffers do. */
-const FIXED_WIDTH: Partial<Record<DuckDBTypeId, FixedArrayType>> = {
-  [DuckDBTypeId.TINYINT]: Int8Array,
-  [DuckDBTypeId.SMALLINT]: Int16Array,
-  [DuckDBTypeId.INTEGER]: Int32Array,
-  [DuckDBTypeId.BIGINT]: BigInt64Array,
-  [DuckDBTypeId.UTINYINT]: Uint8Array,
-  [DuckDBTypeId.USMALLINT]: Uint16Array,
-  [DuckDBTypeId.UINTEGER]: Uint32Array,
-  [DuckDBTypeId.UBIGINT]: BigUint64Array,
-  [DuckDBTypeId.FLOAT]: Float32Array,
-  [DuckDBTypeId.DOUBLE]: Float64Array,
-};
-
-/**
- * What a chunk's vector holds at run time (@duckdb/node-api 1.5 keeps the typed array and validity unexported): the
- * validity's bits are 64-bit words, least significant bit first as Arrow's bytes are, or null when all are valid.
- */
-interface VectorInternals {
-  items?: unknown;
-  validity?: { data?: BigUint64Array | null; offset?: number; itemValid(i: number): boolean };
-  getItem(i: number): unknown;
-}
-
-/**
- * Sets Arrow's validity bits at..at + n from a vector's, and returns how many were null. Reads the words' bytes, not
- * itemValid, whose BigInt arithmetic per row cost more than the values' copy (two 1M-frame runs' columns).
- */
-function copyValidity(
-  valid: Uint8Array,
-  at: number,
-  n: number,
-  v: NonNullable<VectorInternals["validity"]>,
-): number {
-  const words = v.data;
-  if (words === null) {
-    let i = 0;
-    for (; i < n && (at + i) & 7; i++) valid[(at + i) >> 3]! |= 1 << ((at + i) & 7);
-    const whole = (n - i) >> 3;
-    valid.fill(0xff, (at + i) >> 3, ((at + i) >> 3) + whole);
-    for (i += whole << 3; i < n; i++) valid[(at + i) >> 3]! |= 1 << ((at + i) & 7);
-    return 0;
-  }
-  if (!(words instanceof BigUint64Array) || typeof v.offset !== "number") {
-    let nulls = 0;
-    for (let i = 0; i < n; i++)
-      if (v.itemValid(i)) valid[(at + i) >> 3]! |= 1 << ((at + i) & 7);
-      else nulls++;
-    return nulls;
-  }
-  const bytes = new Uint8Array(words.buffer, words.byteOffset, words.byteLength);
-  let nulls = 0;
-  for (let i = 0; i < n; i++) {
-    const b = v.offset + i;
-    if ((bytes[b >> 3]! >> (b & 7)) & 1) valid[(at + i) >> 3]! |= 1 << ((at + i) & 7);
-    else nulls++;
-  }
-  return nulls;
-}
-
 /** The reader's chunks, or null when this @duckdb/node-api keeps them otherwise (the row path is then taken). */
 function chunksOf(reader: DuckDBResultReader): DuckDBDataChunk[] | null {
   const chunks = (reader as unknown as { chunks?: unknown }).chunks;
   return Array.isArray(chunks) ? (chunks as DuckDBDataChunk[]) : null;
-}
-
-/**
- * A fixed-width column copied chunk by chunk into one typed array, as Arrow stores it. Going through a JS value per
- * row (a BigInt each for BIGINT) took gigabytes for a ten-million-row result; this takes its bytes. Null when a
- * chunk's vector does not hold the typed array expected.
- */
-function fixedWidthVector(
-  chunks: DuckDBDataChunk[],
-  column: number,
-  rows: number,
-  type: Any,
-  Array: FixedArrayType,
-): ArrowModule.Vector | null {
-  const data = new Array(rows);
-  const valid = new Uint8Array(Math.ceil(rows / 8));
-  let nulls = 0;
-  let at = 0;
-  for (const chunk of chunks) {
-    const n = chunk.rowCount;
-    const v = chunk.getColumnVector(column) as unknown as VectorInternals;
-    if (!(v.items instanceof Array) || !v.validity) return null;
-    data.set((v.items as FixedArray).subarray(0, n) as never, at);
-    nulls += copyValidity(valid, at, n, v.validity);
-    at += n;
-  }
-  return arrow.makeVector(
-    arrow.makeData({ type, length: rows, nullCount: nulls, nullBitmap: valid, data } as never),
-  );
 }
 
 /** One column's values, chunk by chunk (the reader's getColumns() would convert every column of the result). */
@@ -257,8 +155,7 @@ export function resultToArrow(reader: DuckDBResultReader): ArrowModule.Table {
   const vectors: Record<string, ArrowModule.Vector> = {};
   names.forEach((name, i) => {
     const type = arrowTypeOf(types[i]!, name);
-    const fixed = FIXED_WIDTH[types[i]!.typeId];
-    const fast = chunks && fixed ? fixedWidthVector(chunks, i, rows, type, fixed) : null;
+    const fast = chunks ? columnVector(chunks, i, rows, types[i]!, type) : null;
     vectors[name] = fast ?? rowVector(values(i), types[i]!, type);
   });
   return new arrow.Table(vectors);

@@ -2,14 +2,13 @@
 // off the JS thread, so static files and other clients keep answering), each stopped by connection.interrupt()
 // at its timeout, when its client cancels it by id, or when its client goes away; results are cut at a row and
 // a byte cap, and the cut is named in the result (docs/scaling.md, "jankbook serve").
-import { createRequire } from "node:module";
 import type { DuckDBConnection, DuckDBValue } from "@duckdb/node-api";
-import type * as ArrowModule from "apache-arrow";
+import * as arrow from "apache-arrow";
 import type { NativeEngine } from "./duckdb-native";
 import { resultToArrow } from "./native-arrow";
 import { checkSql } from "../sql-guard";
 
-const arrow = createRequire(import.meta.url)("apache-arrow") as typeof ArrowModule;
+// the instance native-arrow.ts builds its tables with
 
 export interface QueryLimits {
   /** rows per result; more are cut off */
@@ -79,7 +78,7 @@ export function createQueryPool(engine: NativeEngine, limits: QueryLimits = DEFA
   }
 
   /** The result as Arrow IPC, cut to the caps; the cut is written in the schema's metadata. */
-  function encode(table: ArrowModule.Table, more: boolean): QueryAnswer {
+  function encode(table: arrow.Table, more: boolean): QueryAnswer {
     let rows = Math.min(table.numRows, limits.maxRows);
     let truncated =
       more || table.numRows > limits.maxRows
