@@ -26,11 +26,19 @@ export function packStampSql(catalog: string, manifest: Manifest): string[] {
 }
 
 /** Reads the stamp (empty when the file was packed before stamps existed) and the run ids of its runs table. */
-export function packStampQueries(alias: string): { stamp: string; runs: string; hasStamp: string } {
+export function packStampQueries(alias: string): {
+  stamp: string;
+  runs: string;
+  hasStamp: string;
+  stampAndRuns: string;
+} {
+  const db = `"${alias.replace(/"/g, '""')}"`;
   return {
     hasStamp: `SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE database_name = '${alias.replace(/'/g, "''")}' AND schema_name = '${PACK_STAMP_SCHEMA}' AND table_name = 'tables'`,
-    stamp: `SELECT run_id, table_name, crc32 FROM "${alias.replace(/"/g, '""')}".${PACK_STAMP_SCHEMA}.tables`,
-    runs: `SELECT DISTINCT run_id FROM "${alias.replace(/"/g, '""')}".main.runs`,
+    stamp: `SELECT run_id, table_name, crc32 FROM ${db}.${PACK_STAMP_SCHEMA}.tables`,
+    runs: `SELECT DISTINCT run_id FROM ${db}.main.runs`,
+    // both in one query (one worker round trip in the browser): the runs' rows have no table_name
+    stampAndRuns: `SELECT run_id, table_name, crc32 FROM ${db}.${PACK_STAMP_SCHEMA}.tables UNION ALL SELECT DISTINCT run_id, NULL, NULL FROM ${db}.main.runs`,
   };
 }
 

@@ -1,6 +1,6 @@
 // What the run overview draws, read from the loaded runs: every frame, or the slowest frame of each time slice
 // for long runs (a packed run's slices read as packed), with UI events and logcat's jank events.
-import { tableExists, type SqlEngine } from "../db/engine";
+import { relationCount, tableExists, type SqlEngine } from "../db/engine";
 import { overviewError } from "./overview-errors";
 import {
   EVENTS_PACKED_SQL,
@@ -35,17 +35,7 @@ async function chartData(
   hasEvents: boolean,
   { maxDots = OVERVIEW_MAX_DOTS, slices = OVERVIEW_SLICES }: { maxDots?: number; slices?: number },
 ) {
-  const packed =
-    Number(
-      (
-        await engine.query(
-          "SELECT count(*)::INTEGER AS n FROM information_schema.tables WHERE table_catalog = current_database() AND table_schema = ?",
-          [PACKED_OVERVIEW],
-        )
-      )
-        .getChild("n")!
-        .get(0),
-    ) > 0;
+  const packed = (await relationCount(engine, PACKED_OVERVIEW)) > 0;
   // A packed run's frames are counted from its file's metadata and slices (FRAMES_PACKED_COUNTED_SQL), never scanned.
   const counted = (
     await engine.query(packed ? FRAMES_PACKED_COUNTED_SQL : FRAMES_COUNTED_SQL)

@@ -29,6 +29,7 @@ import {
   type ResolvedNotebook,
 } from "../app/notebook-resolve";
 import { runsParam, runsToWrite, withUrlState } from "../app/url-state";
+import { importInStages, whenIdle } from "../app/import-in-stages";
 import type { JbNotebook } from "./jb-notebook";
 import "./jb-notebook-picker";
 import "./jb-plot";
@@ -83,10 +84,24 @@ export class JbApp extends LitElement {
 
   override connectedCallback() {
     super.connectedCallback();
-    // The notebook (CodeMirror, the runtime, every cell) is its own chunk, fetched while DuckDB starts, so
-    // the page's first script is short: no long main-thread task before the first chart (docs/budgets.md).
-    void import("./jb-notebook");
-    void this.start();
+    void this.start().then(() => this.loadNotebook());
+  }
+
+  /**
+   * The notebook (CodeMirror, the runtime, every cell) is its own chunk, evaluated once the runs are in (its text
+   * is shown only then) and the main thread is idle, in stages: it never competes with DuckDB's start or the
+   * first chart, and no stage is a long task (docs/budgets.md).
+   */
+  private async loadNotebook() {
+    await whenIdle();
+    await importInStages([
+      () => import("@codemirror/view"),
+      () => Promise.all([import("@codemirror/lang-javascript"), import("@codemirror/lang-sql")]),
+      () => import("sucrase"),
+      () => Promise.all([import("acorn"), import("markdown-it")]),
+      () => Promise.all([import("@observablehq/runtime"), import("@observablehq/inputs")]),
+      () => import("./jb-notebook"),
+    ]);
   }
 
   private async start() {

@@ -1,25 +1,11 @@
-// The browser engine: one AsyncDuckDB, running in its own Web Worker. Only this module touches DuckDB.
+// The browser engine: one AsyncDuckDB, running in its own Web Worker. Only this module and duckdb-boot.ts touch DuckDB.
 import * as duckdb from "@duckdb/duckdb-wasm";
-import ehWasm from "@duckdb/duckdb-wasm/dist/duckdb-eh.wasm?url";
-import ehWorker from "@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js?url";
-import mvpWasm from "@duckdb/duckdb-wasm/dist/duckdb-mvp.wasm?url";
-import mvpWorker from "@duckdb/duckdb-wasm/dist/duckdb-browser-mvp.worker.js?url";
 import { arrowLoader } from "./arrow-loader";
 import { attachDatabase, type SqlEngine } from "./engine";
+import { takeDuckdb } from "./duckdb-boot";
 
 export async function createBrowserEngine(): Promise<SqlEngine> {
-  const bundle = await duckdb.selectBundle({
-    mvp: { mainModule: mvpWasm, mainWorker: mvpWorker },
-    eh: { mainModule: ehWasm, mainWorker: ehWorker },
-  });
-  const worker = new Worker(bundle.mainWorker!);
-  const db = new duckdb.AsyncDuckDB(new duckdb.VoidLogger(), worker);
-  await db.instantiate(bundle.mainModule);
-  // Attached run.duckdb files are read by HTTP range requests (docs/scaling.md); left to itself DuckDB-WASM
-  // 1.32 downloaded the whole file in one GET (seen in the attach browser test).
-  await db.open({
-    filesystem: { reliableHeadRequests: true, allowFullHTTPReads: true, forceFullHTTPReads: false },
-  });
+  const db = await takeDuckdb();
   const connect = await attachDatabase({
     open: () => db.connect(),
     run: (c, sql) => c.query(sql),

@@ -2,7 +2,7 @@
 // since boot). Tables then show moments from it (charts/time-origins.ts). Logcat and gfxinfo's "stats since" are
 // left out: a dump carries lines and counts from long before the run.
 import { PACKED_OVERVIEW } from "../../bundle/overview-sql";
-import { quoteIdent, type SqlEngine } from "./engine";
+import { quoteIdent, relationCount, type SqlEngine } from "./engine";
 
 export const ORIGIN_COLUMNS: readonly (readonly [table: string, column: string])[] = [
   ["frames", "intended_vsync"],
@@ -40,11 +40,7 @@ export async function runOrigin(
  * workspace/db/node/pack-overview.ts), so opening a 100M-row run scans none of them; null for other runs.
  */
 async function packedStart(engine: SqlEngine, runId: string) {
-  const has = await engine.query(
-    "SELECT count(*)::INTEGER AS n FROM information_schema.tables WHERE table_catalog = current_database() AND table_schema = ? AND table_name = 'spans'",
-    [PACKED_OVERVIEW],
-  );
-  if (Number(has.getChild("n")!.get(0)) === 0) return null;
+  if ((await relationCount(engine, PACKED_OVERVIEW, "spans")) === 0) return null;
   const t = await engine.query(
     `SELECT min(t0)::DOUBLE AS t0 FROM ${PACKED_OVERVIEW}.spans WHERE run_id = ?`,
     [runId],

@@ -2,11 +2,19 @@
 // attached database, and the tables notebooks query (`frames`, `tasks`, ...) become views over every attached
 // run's table plus the rows streamed in from bundles without a database file.
 import type { DatabaseEntry, Manifest } from "../../bundle/manifest";
-import { packStampError, packStampQueries, type StampRow } from "../../bundle/pack-stamp";
+import { PACK_STAMP_SCHEMA, packStampError, packStampQueries, type StampRow } from "../../bundle/pack-stamp";
 import type { DatabaseFile } from "../../bundle/read-bundle";
 import { TABLE_NAMES } from "../../bundle/schema";
 import { PACKED_OVERVIEW } from "../../bundle/overview-sql";
 import { DATABASE, quoteIdent, STREAMED_SUFFIX, type LoadReport, type SqlEngine } from "./engine";
+
+interface CatalogRow {
+  run: boolean;
+  schema_name: string;
+  table_name: string;
+  n: bigint | null;
+  column_name: string | null;
+}
 
 export class RunViews {
   /** table -> aliases of the attached databases that hold it */
@@ -58,23 +66,18 @@ export class RunViews {
     const name = `${alias}.duckdb`;
     const path = await engine.registerDatabaseFile(name, file);
     await engine.query(`ATTACH '${path.replace(/'/g, "''")}' AS ${quoteIdent(alias)} (READ_ONLY)`);
+    const catalog = await this.catalog(alias);
     // Another run's database copied into the bundle is not trusted: the caller streams the Arrow files instead.
-    const refused = manifest && (await this.ownership(alias, manifest, `${label}/${entry.file}`));
+    const refused =
+      manifest && (await this.ownership(alias, manifest, `${label}/${entry.file}`, catalog.stamped));
     if (refused) {
       this.aliases.delete(runId);
       await engine.query(`DETACH ${quoteIdent(alias)}`);
       throw new Error(refused);
     }
-    // The row counts are in the file's metadata: nothing is scanned.
-    const found = await engine.query(
-      "SELECT table_name, estimated_size::BIGINT AS n FROM duckdb_tables() WHERE database_name = ? AND schema_name = 'main'",
-      [alias],
-    );
     const report: LoadReport = { run_id: runId, tables: [], errors: [] };
     const where = `${label}/${entry.file}`;
-    const rows = new Map<string, number>();
-    for (const r of found.toArray() as { table_name: string; n: bigint }[])
-      rows.set(r.table_name, Number(r.n));
+    const rows = catalog.rows;
     for (const [table, n] of rows) {
       if (!TABLE_NAMES.includes(table as never)) {
         report.errors.push(`${where}: table ${table} is not in the bundle schema; left out`);
@@ -93,28 +96,61 @@ export class RunViews {
       if (!rows.has(table)) report.errors.push(`${where}: table ${table} is listed but not in the database`);
     for (const e of entry.errors ?? []) report.errors.push(`${where}: packed partly: ${e}`);
     for (const { name: table } of report.tables) {
-      await this.moveStreamedAside(table);
+      await this.moveStreamedAside(table, catalog.local);
       this.attached.set(table, [...(this.attached.get(table) ?? []), alias]);
       await this.createView(table);
     }
-    await this.addOverview(alias);
+    if (catalog.overview) this.overviews.push(alias);
+    await this.refreshOverview();
     return report;
   }
 
-  /** Why the attached database is not this manifest's run (bundle/pack-stamp.ts), or null. */
-  private async ownership(alias: string, manifest: Manifest, where: string): Promise<string | null> {
+  /**
+   * What the attach needs from the catalogs, in one query (each costs a worker round trip, 50-250 ms under load):
+   * the run's tables and their row counts (the file's metadata: nothing is scanned), whether it carries the pack
+   * stamp and the overview's slices and spans (workspace/db/node/pack-overview.ts; a file packed before spans had
+   * t0_plausible has its frames sliced live), and the tables already streamed into the main database.
+   */
+  private async catalog(
+    alias: string,
+  ): Promise<{ rows: Map<string, number>; stamped: boolean; overview: boolean; local: Set<string> }> {
+    const found = await this.engine.query(
+      `SELECT database_name = ? AS run, schema_name, table_name, estimated_size::BIGINT AS n, NULL::VARCHAR AS column_name FROM duckdb_tables() WHERE database_name = ? OR (database_name = current_database() AND schema_name = 'main')
+       UNION ALL SELECT true, schema_name, table_name, NULL, column_name FROM duckdb_columns() WHERE database_name = ? AND schema_name = ? AND ((table_name = 'frames' AND column_name = 'janky_frames') OR (table_name = 'spans' AND column_name = 't0_plausible'))`,
+      [alias, alias, alias, PACKED_OVERVIEW],
+    );
+    const rows = new Map<string, number>();
+    const local = new Set<string>();
+    let stamped = false;
+    let overviewColumns = 0;
+    for (const r of found.toArray() as CatalogRow[]) {
+      if (!r.run) local.add(r.table_name);
+      else if (r.column_name !== null) overviewColumns++;
+      else if (r.schema_name === "main") rows.set(r.table_name, Number(r.n));
+      else if (r.schema_name === PACK_STAMP_SCHEMA && r.table_name === "tables") stamped = true;
+    }
+    return { rows, stamped, overview: overviewColumns === 2, local };
+  }
+
+  /** Why the attached database is not this manifest's run (bundle/pack-stamp.ts), or null: one query reads both. */
+  private async ownership(
+    alias: string,
+    manifest: Manifest,
+    where: string,
+    stamped: boolean,
+  ): Promise<string | null> {
     const q = packStampQueries(alias);
-    const hasStamp = Number((await this.engine.query(q.hasStamp)).getChild("n")!.get(0)) > 0;
-    const stamp = hasStamp
-      ? (await this.engine.query(q.stamp)).toArray().map((r: StampRow) => ({
-          run_id: String(r.run_id),
-          table_name: String(r.table_name),
-          crc32: r.crc32 == null ? null : String(r.crc32),
-        }))
+    const found = (await this.engine.query(stamped ? q.stampAndRuns : q.runs)).toArray() as StampRow[];
+    const runIds = found.filter((r) => r.table_name == null).map((r) => String(r.run_id));
+    const stamp = stamped
+      ? found
+          .filter((r) => r.table_name != null)
+          .map((r) => ({
+            run_id: String(r.run_id),
+            table_name: String(r.table_name),
+            crc32: r.crc32 == null ? null : String(r.crc32),
+          }))
       : undefined;
-    const runIds = (await this.engine.query(q.runs))
-      .toArray()
-      .map((r: { run_id: unknown }) => String(r.run_id));
     return packStampError(manifest, stamp, runIds, where);
   }
 
@@ -147,19 +183,6 @@ export class RunViews {
   }
 
   /**
-   * Notes an attached run whose file carries the overview's precomputed slices and spans
-   * (workspace/db/node/pack-overview.ts); a file packed before spans had t0_plausible has its frames sliced live.
-   */
-  private async addOverview(alias: string): Promise<void> {
-    const t = await this.engine.query(
-      "SELECT count(*)::INTEGER AS n FROM duckdb_columns() WHERE database_name = ? AND schema_name = ? AND ((table_name = 'frames' AND column_name = 'janky_frames') OR (table_name = 'spans' AND column_name = 't0_plausible'))",
-      [alias, PACKED_OVERVIEW],
-    );
-    if (Number(t.getChild("n")!.get(0)) === 2) this.overviews.push(alias);
-    await this.refreshOverview();
-  }
-
-  /**
    * `jb_overview.frames` and `.spans`: the packed runs' slices; `jb_overview.other_frames`: the frames of every
    * other run, the only ones the overview still slices (never a scan of a packed run's frames).
    */
@@ -189,13 +212,8 @@ export class RunViews {
   }
 
   /** A table streamed before any run with it was attached gives its name to the view and keeps its rows aside. */
-  private async moveStreamedAside(table: string): Promise<void> {
-    if (this.attached.has(table)) return;
-    const t = await this.engine.query(
-      "SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = ?",
-      [table],
-    );
-    if (Number(t.getChild("n")!.get(0)) === 0) return;
+  private async moveStreamedAside(table: string, local: ReadonlySet<string>): Promise<void> {
+    if (this.attached.has(table) || !local.has(table)) return;
     await this.engine.query(
       `ALTER TABLE ${quoteIdent(table)} RENAME TO ${quoteIdent(`${table}${STREAMED_SUFFIX}`)}`,
     );
