@@ -34,6 +34,8 @@ export class JbOutput extends LitElement {
         display: block;
         margin: 6px 0;
         container-type: inline-size;
+        /* a stacking context: Chromium reuses its recorded paint while nothing in it changed, so one chart's
+           redraw does not repaint the page's other outputs */
         isolation: isolate;
       }
       /* Plot's halos and tooltips paint in --plot-background (white by default): the panel's colour in dark mode */
