@@ -2,8 +2,9 @@
 // notebook, τ and the IQR outlier factor are typed into the number box beside their slider, alternating between
 // two values, under a Chromium trace from the typed value to its charts drawn and painted. Summed over the renderer
 // main thread's top-level tasks in that window, in thread time (what the thread itself ran, not what it waited for
-// a core), so builds compare at different loads: the total and its split into style, layout, pre-paint, paint, and
-// the rest (script, mostly). BENCH_BEFORE_DIST=<another build> measures it in the same run, changes alternating.
+// a core; it still grows with the machine's load, 57 ms at load 7 and 98 at load 12 for one build): the total and its
+// split into style, layout, pre-paint, paint, and the rest (script, mostly). BENCH_BEFORE_DIST=<another build>
+// measures it in the same run, changes alternating; BENCH_PAINT_RUNS rounds (5); BENCH_PAINT_TRACE=<dir> keeps them.
 import { execFileSync } from "node:child_process";
 import { loadavg } from "node:os";
 import { writeFile, mkdir } from "node:fs/promises";
