@@ -9,6 +9,7 @@ import { brushInterval, plotSpecToOptions, type BrushX, type PlotSpec } from "..
 import { sanitize } from "../publish/browser-sanitize";
 import { renderMarkdown } from "../notebook/markdown-render";
 import { nextTask } from "../notebook/next-task";
+import { sameDisplay } from "../notebook/same-display";
 import "./jb-plot-form";
 import "./jb-timeline";
 import "./jb-table";
@@ -20,7 +21,10 @@ const FORM_BESIDE = 700;
 const RESIZE_SLACK = 16;
 
 export class JbOutput extends LitElement {
-  static override properties = { value: { attribute: false } };
+  // an equal value (same Markdown, same chart spec and rows) is not drawn again: see same-display.ts
+  static override properties = {
+    value: { attribute: false, hasChanged: (v: unknown, old: unknown) => !sameDisplay(v, old) },
+  };
   declare value: unknown;
 
   static override styles = [
@@ -30,6 +34,9 @@ export class JbOutput extends LitElement {
         display: block;
         margin: 6px 0;
         container-type: inline-size;
+        /* a stacking context: Chromium reuses its recorded paint while nothing in it changed, so one chart's
+           redraw does not repaint the page's other outputs */
+        isolation: isolate;
       }
       /* Plot's halos and tooltips paint in --plot-background (white by default): the panel's colour in dark mode */
       svg {
