@@ -4,7 +4,7 @@
 import type { Table, Vector } from "apache-arrow";
 import { makeBundleTable } from "../bundle/table-builder";
 import type { CallsResult, ThreadCalls } from "./method-trace-calls";
-import type { Paged } from "./paged-column";
+import { Paged } from "./paged-column";
 
 /** The paired calls, ordered: by thread (first appearance), then entry time, outer calls first. A thread's
  * order and depths are worked out when its first row is written, and its calls let go after its last. */
@@ -17,8 +17,13 @@ export class FinishedCalls {
   private next = 0;
   private t: ThreadCalls | null = null;
   private depth: Int32Array = new Int32Array(0);
+  /** room for the biggest thread's depths, reused by each thread (no garbage per thread) */
+  private depthRoom: Int32Array | null = null;
   private order: Int32Array | null = null;
   private rowOf: Int32Array | null = null;
+  /** the sums of each call's children's inclusive times, in both clocks (for its exclusive times) */
+  private readonly childSum = new Paged<Uint32Array | Float64Array>(Uint32Array, 1000);
+  private readonly childCpu = new Paged<Uint32Array | Float64Array>(Uint32Array, 1000);
 
   constructor(
     threads: ThreadCalls[],
@@ -57,12 +62,14 @@ export class FinishedCalls {
     while (this.t.count === 0);
     this.next = 0;
     const t = this.t;
-    this.depth = depths(t.parent, t.count);
+    this.depthRoom ??= new Int32Array(this.threads.reduce((n, t) => Math.max(n, t?.count ?? 0), 0));
+    this.depth = depths(t.parent, t.count, this.depthRoom);
     this.order = rowOrder(t.enter, this.depth, t.count);
     if (this.order) {
       this.rowOf = new Int32Array(t.count);
       for (let row = 0; row < t.count; row++) this.rowOf[this.order[row]!] = row;
     } else this.rowOf = null;
+    childSums(t, this.childSum, this.childCpu);
   }
 
   private rows(runId: string, from: number, to: number, b: BatchBuffers): Table {
@@ -88,8 +95,9 @@ export class FinishedCalls {
     for (let j = 0; j < count;) {
       if (!this.t || this.next === this.t.count) this.nextThread();
       const t = this.t!;
-      const { method, parent, enter, exit, cpuInclusive, flags, childSum, childCpu } = t;
+      const { method, parent, enter, exit, cpuInclusive, flags } = t;
       const { order, rowOf, depth, first } = this;
+      const { childSum, childCpu } = this;
       const end = Math.min(count, j + t.count - this.next);
       this.next += end - j;
       for (let r = this.next - (end - j); j < end; j++, r++) {
@@ -181,9 +189,27 @@ function rowOrder(
   return order.sort(before);
 }
 
+/** The sums of each call's children's inclusive times in both clocks, added in the order the children were made
+ * (the order they closed in, as siblings close one after the other). */
+function childSums(
+  t: ThreadCalls,
+  sum: Paged<Uint32Array | Float64Array>,
+  cpu: Paged<Uint32Array | Float64Array>,
+) {
+  const { parent, enter, exit, cpuInclusive, count } = t;
+  sum.zero(count);
+  if (cpuInclusive) cpu.zero(count);
+  for (let i = 0; i < count; i++) {
+    const p = parent.at(i);
+    if (p < 0) continue;
+    sum.add(p, exit.at(i) - enter.at(i));
+    if (cpuInclusive) cpu.add(p, cpuInclusive.at(i));
+  }
+}
+
 /** Depth of each call from its parent chain (adopting calls are created after their children). */
-function depths(parent: Paged<Int32Array>, count: number): Int32Array {
-  const d = new Int32Array(count).fill(-1);
+function depths(parent: Paged<Int32Array>, count: number, room: Int32Array): Int32Array {
+  const d = room.subarray(0, count).fill(-1);
   const chain: number[] = [];
   for (let i = 0; i < count; i++) {
     let j = i;

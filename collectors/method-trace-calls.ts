@@ -37,11 +37,8 @@ export class ThreadCalls {
   readonly parent = new Paged(Int32Array);
   readonly enter = new Paged<Uint32Array | Float64Array>(Uint32Array, 1000);
   readonly exit = new Paged<Uint32Array | Float64Array>(Uint32Array, 1000);
-  /** thread-CPU time inside each call (exit minus entry) */
+  /** thread-CPU time inside each call (exit minus entry); the exclusive times are summed when written */
   readonly cpuInclusive: Paged<Uint32Array | Float64Array> | null;
-  /** the sums of the closed children's inclusive times, in both clocks */
-  readonly childSum = new Paged<Uint32Array | Float64Array>(Uint32Array, 1000);
-  readonly childCpu: Paged<Uint32Array | Float64Array> | null;
   /** bit 0 synthetic exit, bit 1 synthetic enter (from the trace's start), bit 2 unwound */
   readonly flags = new Paged(Uint8Array);
   /** open calls, innermost last, and their method ids (searched on every exit) */
@@ -59,13 +56,11 @@ export class ThreadCalls {
     public lastCpu: number,
   ) {
     this.cpuInclusive = cpu ? new Paged<Uint32Array | Float64Array>(Uint32Array, 1000) : null;
-    this.childCpu = cpu ? new Paged<Uint32Array | Float64Array>(Uint32Array, 1000) : null;
   }
 
   grow(i: number) {
-    for (const c of [this.method, this.parent, this.enter, this.exit, this.childSum, this.flags]) c.grow(i);
+    for (const c of [this.method, this.parent, this.enter, this.exit, this.flags]) c.grow(i);
     this.cpuInclusive?.grow(i);
-    this.childCpu?.grow(i);
   }
 }
 
@@ -108,10 +103,7 @@ export class CallBuilder {
         // make a call from the trace start that encloses every caller-less call so far.
         while (t.stack.length) (this.closeTop(t, at, atCpu, true), this.repairs.popped++);
         const id = this.open(t, m, 0, 0, true);
-        for (const child of t.tops) {
-          t.parent.set(child, id);
-          this.credit(t, id, child);
-        }
+        for (const child of t.tops) t.parent.set(child, id);
         t.tops = [id];
         this.close(t, id, at, atCpu, false, 0);
         if (a === 2) t.flags.pages[id >>> PAGE_BITS]![id & MASK]! |= 4;
@@ -142,8 +134,6 @@ export class CallBuilder {
     t.exit.set(id, at);
     t.cpuInclusive?.set(id, 0);
     t.flags.pages[page]![j] = fromStart ? 2 : 0;
-    t.childSum.set(id, 0);
-    t.childCpu?.set(id, 0);
     const parent = t.parent.pages[page]!;
     parent[j] = -1;
     if (fromStart) return id;
@@ -160,14 +150,6 @@ export class CallBuilder {
     t.exit.set(id, at);
     t.cpuInclusive?.set(id, atCpu - cpuEnter);
     if (synthetic) t.flags.pages[id >>> PAGE_BITS]![id & MASK]! |= 1;
-    const p = t.parent.pages[id >>> PAGE_BITS]![id & MASK]!;
-    if (p >= 0) this.credit(t, p, id);
-  }
-
-  /** Adds a closed call's times to its parent's children's sums (for the parent's exclusive times). */
-  private credit(t: ThreadCalls, parent: number, child: number) {
-    t.childSum.add(parent, t.exit.at(child) - t.enter.at(child));
-    if (t.childCpu) t.childCpu.add(parent, t.cpuInclusive!.at(child));
   }
 
   /** Closes the calls still open (they end at their thread's last record); the rows are ordered as written. */

@@ -28,6 +28,11 @@ export class Paged<T extends Int32Array | Uint32Array | Uint16Array | Float64Arr
       this.pages[p] = bigger;
     }
   }
+  /** Zeroes the column and makes room for `count` values in full pages (a column reused from thread to thread). */
+  zero(count: number) {
+    while (this.pages.length << PAGE_BITS < count) this.pages.push(new this.make(PAGE));
+    for (const page of this.pages) page.fill(0);
+  }
   at(i: number): number {
     return this.pages[i >>> PAGE_BITS]![i & MASK]! * this.unit;
   }
