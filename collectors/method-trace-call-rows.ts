@@ -37,6 +37,8 @@ export class FinishedCalls {
   /** The calls table (bundle/schema.ts "calls") in tables of at most `batchRows` rows, in row order. Each
    * table's arrays are reused by the next one: write a table out before taking the next. Taken once. */
   *tables(runId: string, batchRows: number): Generator<Table> {
+    // Each thread's calls are let go as they are written, so they cannot be written twice.
+    if (this.k >= 0) throw new Error("FinishedCalls.tables: the calls were already written");
     const size = Math.max(0, Math.min(batchRows, this.count));
     const b = {
       ids: new Int32Array(size),
