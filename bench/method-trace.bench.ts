@@ -125,9 +125,9 @@ function medianCost(costs: ProcessCost[]): ProcessCost {
   return byCpu[Math.floor(byCpu.length / 2)]!;
 }
 
-/** A dual-clock v3 trace of `bytes` written straight to disk in 8 MiB pieces (too big for one buffer). */
-function writeBigTrace(path: string, bytes: number) {
-  const threads = 8;
+/** A dual-clock v3 trace of `bytes` on `threads` threads written straight to disk in 8 MiB pieces (too big for
+ * one buffer). */
+function writeBigTrace(path: string, bytes: number, threads = 8) {
   const methods = 64;
   let key = "*version\n3\ndata-file-overflow=false\nclock=dual\nvm=art\n*threads\n";
   for (let t = 1; t <= threads; t++) key += `${t}\tt${t}\n`;
@@ -206,9 +206,22 @@ async function run(): Promise<Results> {
     runs.push(node("stream"), node("whole"), node("baseline"));
     if (peer) runs.push(measured("dmtracedump", v3.length, DMTRACEDUMP, [trace]));
   }
+  rmSync(trace);
+  // The same size on one thread: the calls' order and sums are worked out a thread at a time, so this is the
+  // import's most memory for a trace of this size.
+  const one = join(DIR, "one-thread.trace");
+  writeBigTrace(one, v3.length, 1);
+  for (let r = 0; r < 3; r++) {
+    const out = join(DIR, "out-one");
+    runs.push(
+      measured("jankbook stream, one thread", v3.length, process.execPath, [child, "stream", one, out]),
+    );
+    rmSync(out, { recursive: true, force: true });
+    if (peer) runs.push(measured("dmtracedump, one thread", v3.length, DMTRACEDUMP, [one]));
+  }
+  rmSync(one);
   const names = [...new Set(runs.map((r) => r.name))];
   const med = names.map((n) => medianCost(runs.filter((r) => r.name === n)));
-  rmSync(trace);
   let big: Results["big"] = null;
   if (BIG_GB > 0) {
     const path = join(DIR, "big.trace");

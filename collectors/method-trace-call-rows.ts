@@ -3,42 +3,42 @@
 // of reused buffers (AndroScope TraceBridge, §V-2).
 import type { Table, Vector } from "apache-arrow";
 import { makeBundleTable } from "../bundle/table-builder";
-import type { CallsResult } from "./method-trace-calls";
-import type { Paged } from "./paged-column";
+import type { CallsResult, ThreadCalls } from "./method-trace-calls";
+import { Paged } from "./paged-column";
 
-export interface CallColumns {
-  tid: Paged<Uint16Array | Float64Array>;
-  method: Paged<Uint32Array | Float64Array>;
-  parent: Paged<Int32Array>;
-  enter: Paged<Uint32Array | Float64Array>;
-  exit: Paged<Uint32Array | Float64Array>;
-  cpuInclusive: Paged<Uint32Array | Float64Array> | null;
-  flags: Paged<Uint8Array>;
-  childSum: Paged<Uint32Array | Float64Array>;
-  childCpu: Paged<Uint32Array | Float64Array> | null;
-}
-
-/** The paired calls, ordered: by thread (first appearance), then entry time, outer calls first. */
+/** The paired calls, ordered: by thread (first appearance), then entry time, outer calls first. A thread's
+ * order and depths are worked out when its first row is written, and its calls let go after its last. */
 export class FinishedCalls {
-  private readonly order: Int32Array;
-  private readonly rowOf: Int32Array;
-  private readonly depth: Int32Array;
+  readonly count: number;
+  private readonly threads: (ThreadCalls | null)[];
+  /** the thread being written, its first row, its next row of its own, and its order if not as made */
+  private k = -1;
+  private first = 0;
+  private next = 0;
+  private t: ThreadCalls | null = null;
+  private depth: Int32Array = new Int32Array(0);
+  /** room for the biggest thread's depths, reused by each thread (no garbage per thread) */
+  private depthRoom: Int32Array | null = null;
+  private order: Int32Array | null = null;
+  private rowOf: Int32Array | null = null;
+  /** the sums of each call's children's inclusive times, in both clocks (for its exclusive times) */
+  private readonly childSum = new Paged<Uint32Array | Float64Array>(Uint32Array, 1000);
+  private readonly childCpu = new Paged<Uint32Array | Float64Array>(Uint32Array, 1000);
 
   constructor(
-    readonly count: number,
+    threads: ThreadCalls[],
     readonly repairs: CallsResult["repairs"],
-    private readonly c: CallColumns,
+    private readonly cpu: boolean,
   ) {
-    const { parent, enter, tid } = c;
-    this.depth = depths(parent, count);
-    this.order = rowOrder(tid, enter, this.depth, count);
-    this.rowOf = new Int32Array(count);
-    for (let row = 0; row < count; row++) this.rowOf[this.order[row]!] = row;
+    this.threads = threads;
+    this.count = threads.reduce((n, t) => n + t.count, 0);
   }
 
   /** The calls table (bundle/schema.ts "calls") in tables of at most `batchRows` rows, in row order. Each
-   * table's arrays are reused by the next one: write a table out before taking the next. */
+   * table's arrays are reused by the next one: write a table out before taking the next. Taken once. */
   *tables(runId: string, batchRows: number): Generator<Table> {
+    // Each thread's calls are let go as they are written, so they cannot be written twice.
+    if (this.k >= 0) throw new Error("FinishedCalls.tables: the calls were already written");
     const size = Math.max(0, Math.min(batchRows, this.count));
     const b = {
       ids: new Int32Array(size),
@@ -56,10 +56,26 @@ export class FinishedCalls {
       yield this.rows(runId, start, Math.min(this.count, start + batchRows), b);
   }
 
+  /** Moves to the next thread with calls, letting the last one go. */
+  private nextThread() {
+    if (this.t) this.first += this.t.count;
+    if (this.k >= 0) this.threads[this.k] = null;
+    do this.t = this.threads[++this.k]!;
+    while (this.t.count === 0);
+    this.next = 0;
+    const t = this.t;
+    this.depthRoom ??= new Int32Array(this.threads.reduce((n, t) => Math.max(n, t?.count ?? 0), 0));
+    this.depth = depths(t.parent, t.count, this.depthRoom);
+    this.order = rowOrder(t.enter, this.depth, t.count);
+    if (this.order) {
+      this.rowOf = new Int32Array(t.count);
+      for (let row = 0; row < t.count; row++) this.rowOf[this.order[row]!] = row;
+    } else this.rowOf = null;
+    childSums(t, this.childSum, this.childCpu);
+  }
+
   private rows(runId: string, from: number, to: number, b: BatchBuffers): Table {
-    const { tid, method, parent, enter, exit, cpuInclusive, flags } = this.c;
-    const { childSum, childCpu } = this.c;
-    const { order, rowOf, depth } = this;
+    const cpuColumns = this.cpu;
     const count = to - from;
     const cut = <T extends Int32Array | Float64Array | Uint8Array | BigInt64Array>(a: T): T =>
       a.length === count ? a : (a.subarray(0, count) as T);
@@ -78,31 +94,39 @@ export class FinishedCalls {
       Uint8Array,
     ];
     // Columns in row order, computed in plain loops (a closure per value costs more than the pairing).
-    for (let j = 0; j < count; j++) {
-      const row = from + j;
-      const i = order[row]!;
-      ids[j] = row;
-      th[j] = tid.at(i);
-      dp[j] = depth[i]!;
-      put64(m!, mW!, j, method.at(i));
-      const enterAt = enter.at(i);
-      const exitAt = exit.at(i);
-      put64(en!, enW!, j, enterAt);
-      put64(ex!, exW!, j, exitAt);
-      const inclusive = exitAt - enterAt;
-      put64(inc!, incW!, j, inclusive);
-      put64(exc!, excW!, j, inclusive - childSum.at(i));
-      if (cpuInclusive) {
-        const cpu = cpuInclusive.at(i);
-        put64(ci!, ciW!, j, cpu);
-        put64(ce!, ceW!, j, cpu - childCpu!.at(i));
+    for (let j = 0; j < count;) {
+      if (!this.t || this.next === this.t.count) this.nextThread();
+      const t = this.t!;
+      const { method, parent, enter, exit, cpuInclusive, flags } = t;
+      const { order, rowOf, depth, first } = this;
+      const { childSum, childCpu } = this;
+      const end = Math.min(count, j + t.count - this.next);
+      this.next += end - j;
+      for (let r = this.next - (end - j); j < end; j++, r++) {
+        const i = order ? order[r]! : r;
+        ids[j] = first + r;
+        th[j] = t.tid;
+        dp[j] = depth[i]!;
+        put64(m!, mW!, j, method.at(i));
+        const enterAt = enter.at(i);
+        const exitAt = exit.at(i);
+        put64(en!, enW!, j, enterAt);
+        put64(ex!, exW!, j, exitAt);
+        const inclusive = exitAt - enterAt;
+        put64(inc!, incW!, j, inclusive);
+        put64(exc!, excW!, j, inclusive - childSum.at(i));
+        if (cpuInclusive) {
+          const cpu = cpuInclusive.at(i);
+          put64(ci!, ciW!, j, cpu);
+          put64(ce!, ceW!, j, cpu - childCpu!.at(i));
+        }
+        const f = flags.at(i);
+        se[j] = f & 1;
+        sn[j] = (f >> 1) & 1;
+        uw[j] = (f >> 2) & 1;
+        const p = parent.at(i);
+        par[j] = p < 0 ? NaN : first + (rowOf ? rowOf[p]! : p);
       }
-      const f = flags.at(i);
-      se[j] = f & 1;
-      sn[j] = (f >> 1) & 1;
-      uw[j] = (f >> 2) & 1;
-      const p = parent.at(i);
-      par[j] = p < 0 ? NaN : rowOf[p]!;
     }
     return makeBundleTable(
       "calls",
@@ -117,7 +141,7 @@ export class FinishedCalls {
         exit: ex!,
         inclusive: inc!,
         exclusive: exc!,
-        ...(cpuInclusive ? { cpu_inclusive: ci!, cpu_exclusive: ce! } : {}),
+        ...(cpuColumns ? { cpu_inclusive: ci!, cpu_exclusive: ce! } : {}),
         synthetic_exit: se,
         synthetic_enter: sn,
         unwound: uw,
@@ -151,43 +175,43 @@ function put64(out: BigInt64Array, words: Uint32Array, j: number, value: number)
   } else out[j] = BigInt(Number.isFinite(v) ? v : 0);
 }
 
-/** Rows by thread (first appearance), then entry time, outer calls first; calls are mostly made in that order already. */
+/** A thread's calls by entry time, outer calls first, or null when they were made in that order (the usual
+ * case: only a call made for an exit without entry, §V-1, or a clock going back is out of order). */
 function rowOrder(
-  tid: Paged<Uint16Array | Float64Array>,
   enter: Paged<Uint32Array | Float64Array>,
   depth: Int32Array,
   count: number,
-): Int32Array {
-  // Each thread's rank by first appearance: a table for u2 ids, a Map for any other (a bundle read back).
-  const table = new Int32Array(65536).fill(-1);
-  const rank = new Map<number, number>();
-  const rankOf = (t: number): number => {
-    if (t === (t & 0xffff) && table[t]! >= 0) return table[t]!;
-    let k = rank.get(t);
-    if (k === undefined) rank.set(t, (k = rank.size));
-    if (t === (t & 0xffff)) table[t] = k;
-    return k;
-  };
-  for (let i = 0; i < count; i++) rankOf(tid.at(i));
-  const start = new Int32Array(rank.size + 1);
-  for (let i = 0; i < count; i++) start[rankOf(tid.at(i)) + 1]!++;
-  for (let k = 0; k < rank.size; k++) start[k + 1] = start[k + 1]! + start[k]!;
-  const fill = start.slice();
-  const order = new Int32Array(count);
-  for (let i = 0; i < count; i++) order[fill[rankOf(tid.at(i))]!++] = i;
+): Int32Array | null {
   const before = (x: number, y: number) => enter.at(x) - enter.at(y) || depth[x]! - depth[y]! || x - y;
-  for (let k = 0; k < rank.size; k++) {
-    const slice = order.subarray(start[k]!, start[k + 1]!);
-    let sorted = true;
-    for (let j = 1; j < slice.length && sorted; j++) sorted = before(slice[j - 1]!, slice[j]!) < 0;
-    if (!sorted) slice.sort(before);
+  let sorted = true;
+  for (let j = 1; j < count && sorted; j++) sorted = before(j - 1, j) < 0;
+  if (sorted) return null;
+  const order = new Int32Array(count);
+  for (let i = 0; i < count; i++) order[i] = i;
+  return order.sort(before);
+}
+
+/** The sums of each call's children's inclusive times in both clocks, added in the order the children were made
+ * (the order they closed in, as siblings close one after the other). */
+function childSums(
+  t: ThreadCalls,
+  sum: Paged<Uint32Array | Float64Array>,
+  cpu: Paged<Uint32Array | Float64Array>,
+) {
+  const { parent, enter, exit, cpuInclusive, count } = t;
+  sum.zero(count);
+  if (cpuInclusive) cpu.zero(count);
+  for (let i = 0; i < count; i++) {
+    const p = parent.at(i);
+    if (p < 0) continue;
+    sum.add(p, exit.at(i) - enter.at(i));
+    if (cpuInclusive) cpu.add(p, cpuInclusive.at(i));
   }
-  return order;
 }
 
 /** Depth of each call from its parent chain (adopting calls are created after their children). */
-function depths(parent: Paged<Int32Array>, count: number): Int32Array {
-  const d = new Int32Array(count).fill(-1);
+function depths(parent: Paged<Int32Array>, count: number, room: Int32Array): Int32Array {
+  const d = room.subarray(0, count).fill(-1);
   const chain: number[] = [];
   for (let i = 0; i < count; i++) {
     let j = i;

@@ -27,51 +27,59 @@ export function buildCallsWithRepairs(trace: MethodTrace): CallsResult {
   return { table: table!, repairs: done.repairs };
 }
 
-interface ThreadState {
+/** One thread's calls, numbered in the order they are made, and its pairing state. A call's parent is always
+ * on its own thread, so the calls are kept per thread: the table's order by thread needs no index of its own. */
+export class ThreadCalls {
+  count = 0;
+  // Method ids and times in 4 bytes while they fit (always, for decoded traces), 8 once one does not.
+  readonly method = new Paged<Uint32Array | Float64Array>(Uint32Array);
+  /** the caller's number on this thread, -1 for none */
+  readonly parent = new Paged(Int32Array);
+  readonly enter = new Paged<Uint32Array | Float64Array>(Uint32Array, 1000);
+  readonly exit = new Paged<Uint32Array | Float64Array>(Uint32Array, 1000);
+  /** thread-CPU time inside each call (exit minus entry); the exclusive times are summed when written */
+  readonly cpuInclusive: Paged<Uint32Array | Float64Array> | null;
+  /** bit 0 synthetic exit, bit 1 synthetic enter (from the trace's start), bit 2 unwound */
+  readonly flags = new Paged(Uint8Array);
   /** open calls, innermost last, and their method ids (searched on every exit) */
-  stack: number[];
-  methods: number[];
+  stack: number[] = [];
+  methods: number[] = [];
   /** calls with no caller yet: adopted by a later exit that has no entry (§V-1, tracing began inside it) */
-  tops: number[];
-  last: number;
-  lastCpu: number;
+  tops: number[] = [];
   /** the open calls' thread-CPU entry times (a call keeps only its CPU duration) */
-  cpuEnter: number[];
+  cpuEnter: number[] = [];
+
+  constructor(
+    readonly tid: number,
+    cpu: boolean,
+    public last: number,
+    public lastCpu: number,
+  ) {
+    this.cpuInclusive = cpu ? new Paged<Uint32Array | Float64Array>(Uint32Array, 1000) : null;
+  }
+
+  grow(i: number) {
+    for (const c of [this.method, this.parent, this.enter, this.exit, this.flags]) c.grow(i);
+    this.cpuInclusive?.grow(i);
+  }
 }
 
 /** The calls of a trace whose records come in batches, in order: the pairing state carries from one batch to
  * the next, and the rows are written out in batches at the end (finish().tables). */
 export class CallBuilder {
-  private count = 0;
-  // Thread ids in 2 bytes while they fit (trace.cc's are u2).
-  private readonly tid = new Paged<Uint16Array | Float64Array>(Uint16Array);
-  // Method ids and times in 4 bytes while they fit (always, for decoded traces), 8 once one does not.
-  private readonly method = new Paged<Uint32Array | Float64Array>(Uint32Array);
-  private readonly parent = new Paged(Int32Array);
-  private readonly enter = new Paged<Uint32Array | Float64Array>(Uint32Array, 1000);
-  private readonly exit = new Paged<Uint32Array | Float64Array>(Uint32Array, 1000);
-  /** thread-CPU time inside each call (exit minus entry) */
-  private readonly cpuInclusive: Paged<Uint32Array | Float64Array> | null;
-  /** the sums of the closed children's inclusive times, in both clocks */
-  private readonly childSum = new Paged<Uint32Array | Float64Array>(Uint32Array, 1000);
-  private readonly childCpu: Paged<Uint32Array | Float64Array> | null;
-  /** bit 0 synthetic exit, bit 1 synthetic enter (from the trace's start), bit 2 unwound */
-  private readonly flags = new Paged(Uint8Array);
-  private readonly threads = new Map<number, ThreadState>();
+  /** in order of first appearance, the calls table's order of threads */
+  private readonly threads = new Map<number, ThreadCalls>();
   private readonly repairs = { unmatchedAtStart: 0, popped: 0, openAtEnd: 0 };
 
   /** `cpu`: the records have thread-CPU times (the cpu_inclusive and cpu_exclusive columns) */
-  constructor(cpu: boolean) {
-    this.cpuInclusive = cpu ? new Paged<Uint32Array | Float64Array>(Uint32Array, 1000) : null;
-    this.childCpu = cpu ? new Paged<Uint32Array | Float64Array>(Uint32Array, 1000) : null;
-  }
+  constructor(private readonly cpu: boolean) {}
 
   /** Pairs a batch of records, which follows the batches added before. */
   add(r: TraceRecords): void {
     const n = r.action.length;
     // The primary clock: wall when recorded, else thread CPU (Dalvik v1 thread-cpu traces).
     const primary = r.wall ?? r.threadCpu;
-    const cpu = this.cpuInclusive ? r.threadCpu : null;
+    const cpu = this.cpu ? r.threadCpu : null;
     const threads = this.threads;
     for (let i = 0; i < n; i++) {
       const th = r.threadId[i]!;
@@ -80,12 +88,11 @@ export class CallBuilder {
       const at = primary ? primary[i]! : 0;
       const atCpu = cpu ? cpu[i]! : 0;
       let t = threads.get(th);
-      if (!t)
-        threads.set(th, (t = { stack: [], methods: [], tops: [], last: at, lastCpu: atCpu, cpuEnter: [] }));
+      if (!t) threads.set(th, (t = new ThreadCalls(th, this.cpu, at, atCpu)));
       t.last = at;
       t.lastCpu = atCpu;
       if (a === 0) {
-        this.open(t, th, m, at, atCpu, false);
+        this.open(t, m, at, atCpu, false);
         continue;
       }
       // exit (1) or unwind (2): find the frame; frames above it were left without exits (longjmp, §V-2).
@@ -95,45 +102,39 @@ export class CallBuilder {
         // No entry on the stack: the call began before tracing did. Close everything open, then
         // make a call from the trace start that encloses every caller-less call so far.
         while (t.stack.length) (this.closeTop(t, at, atCpu, true), this.repairs.popped++);
-        const id = this.open(t, th, m, 0, 0, true);
-        for (const child of t.tops) {
-          this.parent.set(child, id);
-          this.credit(id, child);
-        }
+        const id = this.open(t, m, 0, 0, true);
+        for (const child of t.tops) t.parent.set(child, id);
         t.tops = [id];
-        this.close(id, at, atCpu, false, 0);
-        if (a === 2) this.flags.pages[id >>> PAGE_BITS]![id & MASK]! |= 4;
+        this.close(t, id, at, atCpu, false, 0);
+        if (a === 2) t.flags.pages[id >>> PAGE_BITS]![id & MASK]! |= 4;
         this.repairs.unmatchedAtStart++;
         continue;
       }
       while (t.stack.length - 1 > k) (this.closeTop(t, at, atCpu, true), this.repairs.popped++);
       const id = this.closeTop(t, at, atCpu, false);
-      if (a === 2) this.flags.pages[id >>> PAGE_BITS]![id & MASK]! |= 4;
+      if (a === 2) t.flags.pages[id >>> PAGE_BITS]![id & MASK]! |= 4;
     }
   }
 
-  /** Closes the thread's innermost open call; returns its id. */
-  private closeTop(t: ThreadState, at: number, atCpu: number, synthetic: boolean): number {
+  /** Closes the thread's innermost open call; returns its number. */
+  private closeTop(t: ThreadCalls, at: number, atCpu: number, synthetic: boolean): number {
     t.methods.pop();
     const id = t.stack.pop()!;
-    this.close(id, at, atCpu, synthetic, t.cpuEnter.pop()!);
+    this.close(t, id, at, atCpu, synthetic, t.cpuEnter.pop()!);
     return id;
   }
 
-  private open(t: ThreadState, th: number, m: number, at: number, atCpu: number, fromStart: boolean): number {
-    const id = this.count++;
+  private open(t: ThreadCalls, m: number, at: number, atCpu: number, fromStart: boolean): number {
+    const id = t.count++;
+    t.grow(id);
     const j = id & MASK;
-    if (j === 0) this.addPage();
     const page = id >>> PAGE_BITS;
-    this.tid.set(id, th);
-    this.method.set(id, m);
-    this.enter.set(id, at);
-    this.exit.set(id, at);
-    this.cpuInclusive?.set(id, 0);
-    this.flags.pages[page]![j] = fromStart ? 2 : 0;
-    this.childSum.set(id, 0);
-    this.childCpu?.set(id, 0);
-    const parent = this.parent.pages[page]!;
+    t.method.set(id, m);
+    t.enter.set(id, at);
+    t.exit.set(id, at);
+    t.cpuInclusive?.set(id, 0);
+    t.flags.pages[page]![j] = fromStart ? 2 : 0;
+    const parent = t.parent.pages[page]!;
     parent[j] = -1;
     if (fromStart) return id;
     const caller = t.stack[t.stack.length - 1];
@@ -145,43 +146,18 @@ export class CallBuilder {
     return id;
   }
 
-  private close(id: number, at: number, atCpu: number, synthetic: boolean, cpuEnter: number) {
-    this.exit.set(id, at);
-    this.cpuInclusive?.set(id, atCpu - cpuEnter);
-    if (synthetic) this.flags.pages[id >>> PAGE_BITS]![id & MASK]! |= 1;
-    const p = this.parent.pages[id >>> PAGE_BITS]![id & MASK]!;
-    if (p >= 0) this.credit(p, id);
+  private close(t: ThreadCalls, id: number, at: number, atCpu: number, synthetic: boolean, cpuEnter: number) {
+    t.exit.set(id, at);
+    t.cpuInclusive?.set(id, atCpu - cpuEnter);
+    if (synthetic) t.flags.pages[id >>> PAGE_BITS]![id & MASK]! |= 1;
   }
 
-  /** Adds a closed call's times to its parent's children's sums (for the parent's exclusive times). */
-  private credit(parent: number, child: number) {
-    this.childSum.add(parent, this.exit.at(child) - this.enter.at(child));
-    if (this.childCpu) this.childCpu.add(parent, this.cpuInclusive!.at(child));
-  }
-
-  private addPage() {
-    for (const c of [this.tid, this.method, this.parent, this.enter, this.exit, this.childSum, this.flags])
-      c.addPage();
-    for (const c of [this.cpuInclusive, this.childCpu]) c?.addPage();
-  }
-
-  /** Closes the calls still open (they end at their thread's last record) and orders the rows. */
+  /** Closes the calls still open (they end at their thread's last record); the rows are ordered as written. */
   finish(): FinishedCalls {
     // Calls still open when tracing stopped end at the thread's last record.
     for (const t of this.threads.values())
       while (t.stack.length) (this.closeTop(t, t.last, t.lastCpu, true), this.repairs.openAtEnd++);
-    const { tid, method, parent, enter, exit, cpuInclusive, flags, childSum, childCpu } = this;
-    return new FinishedCalls(this.count, this.repairs, {
-      tid,
-      method,
-      parent,
-      enter,
-      exit,
-      cpuInclusive,
-      flags,
-      childSum,
-      childCpu,
-    });
+    return new FinishedCalls([...this.threads.values()], this.repairs, this.cpu);
   }
 }
 

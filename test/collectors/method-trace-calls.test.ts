@@ -399,6 +399,36 @@ describe("CallBuilder: records in batches", () => {
     );
   });
 
+  it("a thread out of entry order written after another, in tables of 1 to 4 rows: rows and parents across them", () => {
+    // t2 d[5..8] first; then t1 b[20..30] inside a that began before tracing (exits at 35), then c[40..45].
+    const r = trace([
+      ev(2, M.d, 0, 5),
+      ev(2, M.d, 1, 8),
+      ev(1, M.b, 0, 20),
+      ev(1, M.b, 1, 30),
+      ev(1, M.a, 1, 35),
+      ev(1, M.c, 0, 40),
+      ev(1, M.c, 1, 45),
+    ]).records;
+    // Rows by thread (t2 first), then entry: d; a (made after b, entered at the trace start), b under a; c.
+    const want = {
+      call_id: [0, 1, 2, 3],
+      thread_id: [2, 1, 1, 1],
+      method_id: [M.d, M.a, M.b, M.c].map(BigInt),
+      depth: [0, 0, 1, 0],
+      inclusive: [3_000n, 35_000n, 10_000n, 5_000n],
+      exclusive: [3_000n, 25_000n, 10_000n, 5_000n],
+    };
+    for (const batchRows of [1, 2, 3, 4]) {
+      const got = inBatches(r, [3], batchRows);
+      for (const [name, v] of Object.entries(want)) expect(got[name], `${name} in ${batchRows}s`).toEqual(v);
+      const b = new CallBuilder(true);
+      b.add(r);
+      const parents = [...b.finish().tables("trace", batchRows)].flatMap((t) => rows(t).map((c) => c.parent));
+      expect(parents, `parents in ${batchRows}s`).toEqual([null, null, 1, null]);
+    }
+  });
+
   it("times that are not whole µs, method ids past u4 or thread ids past u2 arriving after compact ones stay exact", () => {
     const r = legacy.records;
     const n = r.action.length;
