@@ -3,7 +3,7 @@
 // p90, p95, p99, jank rate and frames over two deadlines: 16,666 buckets a side, a thousand resamples); drawing
 // them once and reading them back gives each measure exactly the resamples it drew before, at a fraction of the
 // cost (docs/compare.md, "Speed").
-import { drawInto, rngState, type Rng, type RngState } from "./rng";
+import { drawInto, rngState, type RngState } from "./rng";
 
 /** The drawn blocks of both sides: resample r of a side is draws[r·n .. (r + 1)·n), n its blocks. */
 export interface Draws {
