@@ -5,15 +5,12 @@
 // a core; it still grows with the machine's load, 57 ms at load 7 and 98 at load 12 for one build): the total and its
 // split into style, layout, pre-paint, paint, and the rest (script, mostly). BENCH_BEFORE_DIST=<another build>
 // measures it in the same run, changes alternating; BENCH_PAINT_RUNS rounds (5); BENCH_PAINT_TRACE=<dir> keeps them.
-import { execFileSync } from "node:child_process";
 import { loadavg } from "node:os";
 import { writeFile, mkdir } from "node:fs/promises";
-import type { Browser, Page } from "playwright-core";
-import { launchChromium } from "../test/support/chromium";
-import { openWorkspace } from "../test/support/workspace-page";
-import { serveStatic, type StaticServer } from "../workspace/node/static-server";
+import type { Browser } from "playwright-core";
 import { INPUT_INTERVAL_MS } from "../workspace/notebook/view-input";
 import { median, type Benchmark } from "./harness";
+import { BUILD_LABELS, closeTriageBuilds, openTriageBuilds, type TriageBuild } from "./triage-builds";
 
 const SLIDERS = [
   { name: "tauMs", cell: "const tauMs = view", values: [500, 800] },
@@ -24,14 +21,8 @@ const RUNS = Number(process.env.BENCH_PAINT_RUNS ?? 5);
 const PHASES = { style: "UpdateLayoutTree", layout: "Layout", prePaint: "PrePaint", paint: "Paint" } as const;
 type Split = Record<keyof typeof PHASES | "total" | "rest", number>;
 
-interface Variant {
-  label: string;
-  dist: string;
-  server?: StaticServer;
-  page?: Page;
-}
 let browser: Browser | undefined;
-let variants: Variant[] = [];
+let variants: TriageBuild[] = [];
 
 interface TraceEvent {
   name: string;
@@ -84,8 +75,13 @@ function split(events: TraceEvent[], url: string): Split {
   return out;
 }
 
-async function typeOnce(v: Variant, s: (typeof SLIDERS)[number], from: number, to: number): Promise<Split> {
-  const page = v.page!;
+async function typeOnce(
+  v: TriageBuild,
+  s: (typeof SLIDERS)[number],
+  from: number,
+  to: number,
+): Promise<Split> {
+  const page = v.page;
   await page.evaluate(
     async ([name, value]) => {
       const nb = document.querySelector("jb-app")!.shadowRoot!.querySelector("jb-notebook") as unknown as {
@@ -140,7 +136,7 @@ async function typeOnce(v: Variant, s: (typeof SLIDERS)[number], from: number, t
   if (process.env.BENCH_PAINT_TRACE)
     await writeFile(`${process.env.BENCH_PAINT_TRACE}/${v.label}-${s.name}-${to}.json`, raw);
   const trace = JSON.parse(raw.toString()) as { traceEvents: TraceEvent[] };
-  return split(trace.traceEvents, v.server!.url);
+  return split(trace.traceEvents, v.server.url);
 }
 
 const samples = new Map<string, Split[]>();
@@ -179,19 +175,11 @@ async function measureAll() {
 }
 
 async function setup() {
-  execFileSync("npx", ["vite", "build", "--logLevel", "warn"], { stdio: "inherit" });
-  variants = [{ label: "after", dist: "dist" }];
-  if (process.env.BENCH_BEFORE_DIST)
-    variants.unshift({ label: "before", dist: process.env.BENCH_BEFORE_DIST });
-  browser = await launchChromium();
-  for (const v of variants) {
-    v.server = await serveStatic(v.dist);
-    v.page = (await openWorkspace(browser, v.server.url, "?notebook=triage")).page;
-  }
+  ({ browser, builds: variants } = await openTriageBuilds());
   await measureAll();
 }
 
-const labels = process.env.BENCH_BEFORE_DIST ? ["before", "after"] : ["after"];
+const labels = BUILD_LABELS;
 export const benchmarks: Benchmark[] = [
   {
     name: "workspace/paint: typed slider values under a trace (triage τ and outlier factor)",
@@ -200,8 +188,7 @@ export const benchmarks: Benchmark[] = [
     setup,
     measure: () => RUNS * SLIDERS.length * variants.length,
     async teardown() {
-      await browser?.close();
-      for (const v of variants) await v.server?.close();
+      await closeTriageBuilds(browser, variants);
     },
   },
   ...labels.flatMap((variant) =>

@@ -10,15 +10,12 @@
 // BENCH_BEFORE_DIST=<a build of other code> measures it in the same run, drags alternating, for a before/after; the
 // JSON keeps every sample, the load after each round, and after/before as the ratio of the medians and as the
 // median of the rounds' own ratios (which a load drifting over the run cancels).
-import { execFileSync } from "node:child_process";
 import { loadavg } from "node:os";
 import { writeFile, mkdir } from "node:fs/promises";
 import type { Browser, Page } from "playwright-core";
-import { launchChromium } from "../test/support/chromium";
-import { openWorkspace } from "../test/support/workspace-page";
-import { serveStatic, type StaticServer } from "../workspace/node/static-server";
 import { INPUT_INTERVAL_MS } from "../workspace/notebook/view-input";
 import { median, type Benchmark } from "./harness";
+import { BUILD_LABELS, closeTriageBuilds, openTriageBuilds, type TriageBuild } from "./triage-builds";
 
 interface Slider {
   /** the input's name in the notebook */
@@ -36,14 +33,8 @@ type Mode = "every move" | "coalesced";
 const MODES: Mode[] = ["every move", "coalesced"];
 const RUNS = Number(process.env.BENCH_SLIDER_RUNS ?? 3);
 
-interface Variant {
-  label: string;
-  dist: string;
-  server?: StaticServer;
-  page?: Page;
-}
 let browser: Browser | undefined;
-let variants: Variant[] = [];
+let variants: TriageBuild[] = [];
 
 interface Drag {
   longestTaskMs: number;
@@ -218,12 +209,12 @@ async function measureAll() {
       for (const v of variants) {
         const [a, b] = run % 2 === 0 ? s.values : ([s.values[1], s.values[0]] as const);
         for (const mode of MODES) {
-          const d = await dragOnce(v.page!, s, mode, a, b);
+          const d = await dragOnce(v.page, s, mode, a, b);
           add(key(v.label, s, `${mode} longest task`), d.longestTaskMs);
           add(key(v.label, s, `${mode} last move to chart`), d.lastMoveToChartMs);
           add(key(v.label, s, `${mode} moves`), d.moves);
         }
-        const [typed, longest] = await typeOnce(v.page!, s, a, b);
+        const [typed, longest] = await typeOnce(v.page, s, a, b);
         add(key(v.label, s, "typed change to chart"), typed);
         add(key(v.label, s, "typed longest task"), longest);
       }
@@ -289,15 +280,7 @@ async function measureAll() {
 
 /** Builds the workspace, serves it (and BENCH_BEFORE_DIST) and opens triage in each until its cells settle. */
 async function setup() {
-  execFileSync("npx", ["vite", "build", "--logLevel", "warn"], { stdio: "inherit" });
-  variants = [{ label: "after", dist: "dist" }];
-  if (process.env.BENCH_BEFORE_DIST)
-    variants.unshift({ label: "before", dist: process.env.BENCH_BEFORE_DIST });
-  browser = await launchChromium();
-  for (const v of variants) {
-    v.server = await serveStatic(v.dist);
-    v.page = (await openWorkspace(browser, v.server.url, "?notebook=triage")).page;
-  }
+  ({ browser, builds: variants } = await openTriageBuilds());
   await measureAll();
 }
 
@@ -316,7 +299,7 @@ function figure(variant: string, s: Slider, what: string, unit: string, budget?:
   };
 }
 
-const labels = process.env.BENCH_BEFORE_DIST ? ["before", "after"] : ["after"];
+const labels = BUILD_LABELS;
 export const benchmarks: Benchmark[] = [
   {
     name: "workspace/slider drags (triage τ and outlier factor): setup and every drag",
@@ -325,8 +308,7 @@ export const benchmarks: Benchmark[] = [
     setup,
     measure: () => RUNS * SLIDERS.length * variants.length * MODES.length,
     async teardown() {
-      await browser?.close();
-      for (const v of variants) await v.server?.close();
+      await closeTriageBuilds(browser, variants);
     },
   },
   ...labels.flatMap((variant) =>
