@@ -10,7 +10,13 @@ import { writeFile, mkdir } from "node:fs/promises";
 import type { Browser } from "playwright-core";
 import { INPUT_INTERVAL_MS } from "../workspace/notebook/view-input";
 import { median, type Benchmark } from "./harness";
-import { BUILD_LABELS, closeTriageBuilds, openTriageBuilds, type TriageBuild } from "./triage-builds";
+import {
+  BUILD_LABELS,
+  closeTriageBuilds,
+  openTriageBuilds,
+  sliderAt,
+  type TriageBuild,
+} from "./triage-builds";
 
 const SLIDERS = [
   { name: "tauMs", cell: "const tauMs = view", values: [500, 800] },
@@ -82,19 +88,7 @@ async function typeOnce(
   to: number,
 ): Promise<Split> {
   const page = v.page;
-  await page.evaluate(
-    async ([name, value]) => {
-      const nb = document.querySelector("jb-app")!.shadowRoot!.querySelector("jb-notebook") as unknown as {
-        runtime: { settled(ms: number): Promise<void>; setInput(n: string, v: unknown): void };
-      };
-      nb.runtime.setInput(name, value);
-      await nb.runtime.settled(120_000);
-    },
-    [s.name, from] as const,
-  );
-  const slider = page.locator("jb-notebook .block.cell", { hasText: s.cell }).locator("input[type=range]");
-  await slider.scrollIntoViewIfNeeded();
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const slider = await sliderAt(page, s.name, s.cell, from);
   await new Promise((r) => setTimeout(r, INPUT_INTERVAL_MS + 200));
   await browser!.startTracing(page, {
     categories: [

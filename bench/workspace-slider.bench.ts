@@ -15,7 +15,13 @@ import { writeFile, mkdir } from "node:fs/promises";
 import type { Browser, Page } from "playwright-core";
 import { INPUT_INTERVAL_MS } from "../workspace/notebook/view-input";
 import { median, type Benchmark } from "./harness";
-import { BUILD_LABELS, closeTriageBuilds, openTriageBuilds, type TriageBuild } from "./triage-builds";
+import {
+  BUILD_LABELS,
+  closeTriageBuilds,
+  openTriageBuilds,
+  sliderAt,
+  type TriageBuild,
+} from "./triage-builds";
 
 interface Slider {
   /** the input's name in the notebook */
@@ -43,22 +49,7 @@ interface Drag {
 }
 
 /** The range input of the slider's cell, scrolled into view; the notebook's runtime set to `value` first. */
-async function prepare(page: Page, s: Slider, value: number) {
-  await page.evaluate(
-    async ([name, value]) => {
-      const nb = document.querySelector("jb-app")!.shadowRoot!.querySelector("jb-notebook") as unknown as {
-        runtime: { settled(ms: number): Promise<void>; setInput(n: string, v: unknown): void };
-      };
-      nb.runtime.setInput(name, value);
-      await nb.runtime.settled(120_000);
-    },
-    [s.name, value] as const,
-  );
-  const slider = page.locator("jb-notebook .block.cell", { hasText: s.cell }).locator("input[type=range]");
-  await slider.scrollIntoViewIfNeeded();
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  return slider;
-}
+const prepare = (page: Page, s: Slider, value: number) => sliderAt(page, s.name, s.cell, value);
 
 /** Starts watching long tasks and pointer moves in the page. */
 async function watch(page: Page) {
