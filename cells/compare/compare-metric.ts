@@ -242,6 +242,16 @@ export function compareMetric(
           ? mannWhitney(perBlock(m.b, m.statistic), perBlock(m.a, m.statistic)).p
           : change.p;
     const rankTest = !(assumed > 0) && Number.isNaN(change.p);
+    const fewer = resamples < o.resamples ? ` (${resamples} resamples)` : "";
+    const rank = rankTest ? " (no variation between resamples: Mann–Whitney over the buckets' values)" : "";
+    const perRun =
+      m.scale === "ratio"
+        ? `${Math.round(o.runCv * 100)} % a run`
+        : `${Math.round(o.runRateSd * 100)} points a run`;
+    const runs =
+      assumed > 0
+        ? ` but assumed (${perRun})`
+        : ", and a subject missing from one side is judged on its buckets alone";
     Object.assign(row, {
       method: "blocks",
       p,
@@ -253,7 +263,9 @@ export function compareMetric(
       delta: unitsDelta(m.a, m.b),
       d: cohensD(perBlock(m.a, m.statistic), perBlock(m.b, m.statistic)),
       n: [ka, kb],
-      note: `${runsNote}; block bootstrap over ${ka} vs ${kb} UI-event buckets${resamples < o.resamples ? ` (${resamples} resamples)` : ""}${rankTest ? " (no variation between resamples: Mann–Whitney over the buckets' values)" : ""}: variation between runs is not measured${assumed > 0 ? ` but assumed (${m.scale === "ratio" ? `${Math.round(o.runCv * 100)} % a run` : `${Math.round(o.runRateSd * 100)} points a run`})` : ", and a subject missing from one side is judged on its buckets alone"}, so this is evidence about these runs more than about the build`,
+      note:
+        `${runsNote}; block bootstrap over ${ka} vs ${kb} UI-event buckets${fewer}${rank}: ` +
+        `variation between runs is not measured${runs}, so this is evidence about these runs more than about the build`,
     });
   }
   return row;
