@@ -55,8 +55,9 @@ export function holdInput(): () => void {
  * Framework's Generators.input, throttled: yields el.value now, then after "input" events, at most once per
  * `intervalMs` and always the value at the time it yields, so a drag re-runs its dependents a few times a second.
  * The value a drag ends on goes without waiting for the interval: at once on "change" or "pointerup" (the pointer
- * released, a number committed; a drag back to where it began sends no "change"), and once the pointer stops without a release: no move for `pauseMs`, nor for twice the longest gap
- * between moves since the last value went (a busy page takes moves in bunches: their gaps are not pauses). A value
+ * released, a number committed; a drag back to where it began sends no "change"), and once the pointer stops
+ * without a release: no move for `pauseMs`, nor for twice the longest gap between moves since the last value went
+ * (a busy page takes moves in bunches: their gaps are not pauses). A value
  * equal to the last one yielded is not yielded again (a step-10 slider's moves within one step): its dependents
  * already show it, and a run for it would only hold back the next one.
  */
