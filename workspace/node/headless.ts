@@ -19,18 +19,13 @@ import {
   type Provenance,
 } from "./open-notebook-runs";
 
+// what callers of the headless runner also use from run opening, so they need not import two modules
 export {
-  attachNotebookLake,
-  jankbookVersion,
   loadRuns,
-  openNotebookRuns,
-  PACKAGE_JSON,
   resolveRunDirs,
   runLoaderOf,
   SAMPLES_DIR,
   type HeadlessOptions,
-  type Provenance,
-  type RunInfo,
 } from "./open-notebook-runs";
 
 export interface HeadlessResult {
