@@ -15,15 +15,17 @@ import type { Benchmark } from "./harness";
 const SIZES = (process.env.JB_BENCH_BUNDLE_ROWS ?? "1000,100000,1000000,10000000").split(",").map(Number);
 const here = dirname(fileURLToPath(import.meta.url));
 
+/** One buffer for every sink: a fresh 16 MiB per encode would time the kernel's zeroing of its pages. */
+const scratch = new Uint8Array(16 << 20);
+
 /** Counts the stream's bytes and copies each into one reused buffer, as a write out would, keeping none of
  * them (a 10M-row stream need not sit in memory). */
 class CountingSink extends AsyncByteQueue {
   bytes = 0;
-  private scratch = new Uint8Array(16 << 20);
   override write(value: ArrayBufferView | ArrayBufferLike | ArrayLike<number>) {
     const view = value as Uint8Array;
-    for (let at = 0; at < view.byteLength; at += this.scratch.length)
-      this.scratch.set(view.subarray(at, at + this.scratch.length));
+    for (let at = 0; at < view.byteLength; at += scratch.length)
+      scratch.set(view.subarray(at, at + scratch.length));
     this.bytes += view.byteLength;
   }
 }
@@ -90,29 +92,49 @@ interface Point {
 
 const sweeps: Record<string, Point[]> = {};
 
+/** Twice this machine's last-level cache (32 MiB), written over before every timed encode. */
+const evictor = new Uint8Array(64 << 20);
+
+/** Pushes the table out of the CPU's caches, so that every size is encoded from memory: a table built while
+ * reading a trace of many MB is not in the cache either, and without this a 100k-row table (6 MB) is read from
+ * the last-level cache and a 1M-row one from memory, and the curve measures the cache, not the encoder. */
+function evictCaches() {
+  for (let i = 0; i < evictor.length; i += 64) evictor[i] = (evictor[i]! + 1) & 0xff;
+}
+
+/** Rounds per size: the small encodes take milliseconds, so one noisy round would decide their ratio. */
+const roundsFor = (rows: number) => (rows <= 1_000_000 ? 9 : 3);
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+
 function sweep(name: string, make: (n: number) => Table): Point[] {
   const points: Point[] = [];
+  // The JIT warmed up on a small table first, so the first size does not pay for the compiling.
+  const warm = make(SIZES[0]!);
+  for (let r = 0; r < 20; r++) (encodedBytes(ownBatches(warm)), encodedBytes(plainSlices(warm)));
   for (const rows of SIZES) {
     const table = make(rows);
-    // Best of 3 (the first encodes warm the JIT up), taking turns.
-    let after = encodedBytes(ownBatches(table));
-    let before = encodedBytes(plainSlices(table));
-    for (let r = 1; r < 3; r++) {
-      const a = encodedBytes(ownBatches(table));
-      const b = encodedBytes(plainSlices(table));
-      if (a.ms < after.ms) after = a;
-      if (b.ms < before.ms) before = b;
+    // Medians of the rounds, the two writers taking turns after one untimed round each.
+    encodedBytes(ownBatches(table));
+    encodedBytes(plainSlices(table));
+    const after: ReturnType<typeof encodedBytes>[] = [];
+    const before: ReturnType<typeof encodedBytes>[] = [];
+    for (let r = 0; r < roundsFor(rows); r++) {
+      evictCaches();
+      after.push(encodedBytes(ownBatches(table)));
+      evictCaches();
+      before.push(encodedBytes(plainSlices(table)));
     }
     const p = {
       rows,
-      bytes: after.bytes,
-      bytesPerRow: after.bytes / rows,
-      encodeMs: after.ms,
-      encodeCpuMs: after.cpuMs,
-      beforeBytes: before.bytes,
-      beforeBytesPerRow: before.bytes / rows,
-      beforeEncodeMs: before.ms,
-      beforeEncodeCpuMs: before.cpuMs,
+      bytes: after[0]!.bytes,
+      bytesPerRow: after[0]!.bytes / rows,
+      encodeMs: median(after.map((a) => a.ms)),
+      encodeCpuMs: median(after.map((a) => a.cpuMs)),
+      beforeBytes: before[0]!.bytes,
+      beforeBytesPerRow: before[0]!.bytes / rows,
+      beforeEncodeMs: median(before.map((b) => b.ms)),
+      beforeEncodeCpuMs: median(before.map((b) => b.cpuMs)),
     };
     process.stderr.write(`  ${name} ${rows}: ${JSON.stringify(p)}\n`);
     points.push(p);
