@@ -93,10 +93,15 @@ export async function relationCount(engine: SqlEngine, schema: string, name?: st
   return Number(t.getChild("n")!.get(0));
 }
 
+/**
+ * The main database's tables and views with their columns and row counts, in two queries whatever the number of
+ * tables. From duckdb_columns(), which lists views' columns too: the information_schema.columns view over it took
+ * 160-240 ms a call in DuckDB-WASM under load.
+ */
 export async function listTables(engine: SqlEngine): Promise<TableInfo[]> {
   const cols = await engine.query(
     // Attached runs' own tables are reached through the views of the same names; their streamed parts are hidden.
-    `SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_catalog = current_database() AND table_schema = 'main' AND NOT ends_with(table_name, '${STREAMED_SUFFIX}') ORDER BY table_name, ordinal_position`,
+    `SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE database_name = current_database() AND schema_name = 'main' AND NOT internal AND NOT ends_with(table_name, '${STREAMED_SUFFIX}') ORDER BY table_name, column_index`,
   );
   const byTable = new Map<string, ColumnInfo[]>();
   for (const row of cols.toArray() as { table_name: string; column_name: string; data_type: string }[]) {
@@ -104,12 +109,16 @@ export async function listTables(engine: SqlEngine): Promise<TableInfo[]> {
     list.push({ name: row.column_name, type: row.data_type });
     byTable.set(row.table_name, list);
   }
-  const out: TableInfo[] = [];
-  for (const [name, columns] of byTable) {
-    const count = await engine.query(`SELECT count(*)::INTEGER AS n FROM ${quoteIdent(name)}`);
-    out.push({ name, rows: Number(count.getChild("n")!.get(0)), columns });
-  }
-  return out;
+  if (byTable.size === 0) return [];
+  const names = [...byTable.keys()];
+  const counts = await engine.query(
+    names
+      .map((name, i) => `SELECT ${i} AS i, count(*)::INTEGER AS n FROM ${quoteIdent(name)}`)
+      .join(" UNION ALL "),
+  );
+  const rows = new Map<number, number>();
+  for (const row of counts.toArray() as { i: number; n: number }[]) rows.set(Number(row.i), Number(row.n));
+  return names.map((name, i) => ({ name, rows: rows.get(i) ?? 0, columns: byTable.get(name)! }));
 }
 
 export interface LoadReport {
