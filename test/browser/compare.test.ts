@@ -91,8 +91,32 @@ describe("compare two runs from the runs table", () => {
     >(page, "changes");
     const pick = changes.findIndex((r) => r.analysis === "methods");
     expect(pick).toBeGreaterThanOrEqual(0);
-    const table = cellDefining(page, "number", "rankedTable", "chosen").locator("form table");
+    const table = cellDefining(page, "number", "clipped", "rankedTable", "chosen").locator("form table");
     const picked = table.locator("tbody tr").nth(pick);
+    // a long subject shows its end (the method's name) and the whole of it on hover
+    const subject = changes[pick]!.subject;
+    expect(subject.length).toBeGreaterThan(36);
+    const shown = picked.locator("td").nth(3).locator("span");
+    expect(await shown.getAttribute("title")).toBe(subject);
+    const text = await shown.innerText();
+    expect(text.startsWith("…") && subject.endsWith(text.slice(1))).toBe(true);
+    expect(text.length).toBeLessThanOrEqual(43);
+    expect(text).toContain(subject.slice(subject.lastIndexOf(".") + 1));
+    const edges = await table.evaluate((t) => {
+      const left = t.closest("form")!.getBoundingClientRect().left;
+      return {
+        width: t.closest("form")!.clientWidth,
+        right: Object.fromEntries(
+          [...t.querySelectorAll("thead th")].map((th) => [
+            th.textContent,
+            th.getBoundingClientRect().right - left,
+          ]),
+        ),
+      };
+    });
+    // a 950 px column shows every number up to the adjusted p without scrolling sideways
+    expect(edges.width).toBeLessThan(1000);
+    expect(edges.right["adjusted p"]).toBeLessThanOrEqual(edges.width);
     await picked.locator("td").nth(3).click();
     expect(await picked.locator("input[type=radio]").isChecked()).toBe(true);
     await expect
@@ -104,7 +128,10 @@ describe("compare two runs from the runs table", () => {
       .poll(() => chart.locator("figure h2").first().innerText(), { timeout: 60_000 })
       .toBe(`${changes[pick]!.subject}: ${changes[pick]!.measure} (${changes[pick]!.unit})`);
     expect(await chart.locator("svg [aria-label='dot'] circle").count()).toBeGreaterThan(1);
-    await shoot(cellDefining(page, "number", "rankedTable", "chosen").locator("jb-output"), "ranked");
+    await shoot(
+      cellDefining(page, "number", "clipped", "rankedTable", "chosen").locator("jb-output"),
+      "ranked",
+    );
     await shoot(chart.locator("jb-output"), "row-chart");
     const frames = page.locator("jb-notebook .block.cell").filter({ hasText: "Plot.ruleY([0])" });
     await shoot(frames.locator("jb-output"), "frames");
