@@ -4,7 +4,9 @@
 // as made, each after its caller. Depths and parent rows come from the walk; the children's sums, one per call
 // that has children, from a first walk.
 import type { ThreadCalls } from "./method-trace-calls";
-import type { Paged } from "./paged-column";
+import { MASK, PAGE_BITS, type Paged } from "./paged-column";
+
+const PAGE = 1 << PAGE_BITS;
 
 export class CallWalk {
   /** the current call: its number, depth, parent's row (-1 none), and its own and its parent's sum slots */
@@ -25,16 +27,22 @@ export class CallWalk {
   private readonly callerSums: number[] = [];
   private base = 0;
 
-  constructor(private readonly t: ThreadCalls) {
-    for (let i = 0; i < t.count; i++) if (t.flags.at(i) & 2) this.adopted.push(i);
-  }
+  /** sum slots needed: one per call made for an exit without entry, one per other call with children */
+  readonly slots: number;
 
-  /** Sum slots needed: one per call made for an exit without entry, one per other call with children. */
-  slots(): number {
-    const { parent, count } = this.t;
-    let n = this.adopted.length;
-    for (let i = 1; i < count; i++) if (parent.at(i) === i - 1) n++;
-    return n;
+  constructor(private readonly t: ThreadCalls) {
+    // Page by page (a page's index is its first call's number): this runs over every call of the trace.
+    let slots = 0;
+    for (let p = 0, first = 0; first < t.count; p++, first += PAGE) {
+      const flags = t.flags.pages[p]!;
+      const parent = t.parent.pages[p]!;
+      const n = Math.min(t.count - first, flags.length);
+      for (let j = 0; j < n; j++) {
+        if (flags[j]! & 2) (this.adopted.push(first + j), slots++);
+        else if (parent[j] === first + j - 1) slots++;
+      }
+    }
+    this.slots = slots;
   }
 
   /** Back to the first row. */
@@ -62,7 +70,7 @@ export class CallWalk {
     while (this.epoch < k && this.adopted[this.epoch] === this.i)
       (this.i++, this.epoch++, (callers.length = this.callerSums.length = 0));
     const i = this.i++;
-    const p = parent.at(i);
+    const p = parent.pages[i >>> PAGE_BITS]![i & MASK]!;
     if (p < 0 || (this.epoch < k && p === this.adopted[this.epoch])) {
       // An outermost call, or one adopted by the next call made for an exit without entry.
       if (p < 0 && this.epoch < k) return false;
@@ -79,7 +87,8 @@ export class CallWalk {
     this.id = i;
     this.depth = this.base + callers.length;
     // A call with children is followed by its first child.
-    this.sum = i + 1 < count && parent.at(i + 1) === i ? k + this.nextSum++ : -1;
+    const next = i + 1;
+    this.sum = next < count && parent.pages[next >>> PAGE_BITS]![next & MASK] === i ? k + this.nextSum++ : -1;
     callers.push(i);
     this.callerSums.push(this.sum);
     this.row++;
@@ -97,9 +106,8 @@ export function walkSums(
   cpu: Paged<Uint32Array | Float64Array>,
 ): boolean {
   const { enter, exit, cpuInclusive, count } = t;
-  const slots = walk.slots();
-  sum.zero(slots);
-  if (cpuInclusive) cpu.zero(slots);
+  sum.zero(walk.slots);
+  if (cpuInclusive) cpu.zero(walk.slots);
   walk.reset();
   let lastEnter = 0;
   let lastDepth = 0;
