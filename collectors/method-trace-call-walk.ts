@@ -8,6 +8,7 @@ import { MASK, PAGE_BITS, type Paged } from "./paged-column";
 
 const PAGE = 1 << PAGE_BITS;
 
+/** A thread's calls in row order, one per step(), with each one's depth, parent row and sum slots. */
 export class CallWalk {
   /** the current call: its number, depth, parent's row (-1 none), and its own and its parent's sum slots */
   id = 0;
