@@ -27,8 +27,17 @@ export type ColumnValues =
   | readonly (boolean | null | undefined)[]
   | readonly (readonly string[] | null | undefined)[]
   | DictionaryValues
+  | NullableInts
   /** bool columns only: 0 false, anything else true */
   | Uint8Array;
+
+/** An int32 column with nulls in Arrow's own form: no copy or conversion, so a caller writing batches in turn
+ * can reuse both arrays (a streamed import's calls: no 256 KiB of garbage a batch). */
+export interface NullableInts {
+  values: Int32Array;
+  /** bit i (LSB first) set when row i is not null; the values under a null are ignored */
+  validity: Uint8Array;
+}
 
 /** A utf8 column already dictionary-encoded (millions of rows drawn from a few strings, e.g. method actions). */
 export interface DictionaryValues {
@@ -95,7 +104,7 @@ export function makeBundleTable(
       );
       continue;
     }
-    const got = "indices" in values ? values.indices.length : values.length;
+    const got = rowsOf(values);
     if (got !== rows)
       throw new Error(`makeBundleTable(${name}): column ${column.name} has ${got} rows, expected ${rows}`);
     vectors[column.name] = toVector(name, column, values, options.adopt === true);
@@ -116,7 +125,7 @@ function constant(cache: Map<string, Vector> | undefined, key: string, make: () 
 function requireOwnBuffers(name: string, columns: Record<string, ColumnValues>) {
   const owner = new Map<ArrayBufferLike, string>();
   for (const [key, values] of Object.entries(columns)) {
-    const array = "indices" in values ? values.indices : values;
+    const array = "indices" in values ? values.indices : "validity" in values ? values.values : values;
     if (!ArrayBuffer.isView(array)) continue;
     const other = owner.get(array.buffer);
     if (other)
@@ -130,7 +139,15 @@ function requireOwnBuffers(name: string, columns: Record<string, ColumnValues>) 
 function inferLength(name: string, columns: Record<string, ColumnValues>): number {
   const first = Object.values(columns)[0];
   if (!first) throw new Error(`makeBundleTable(${name}): no columns and no length given`);
-  return "indices" in first ? first.indices.length : first.length;
+  return rowsOf(first);
+}
+
+function rowsOf(values: ColumnValues): number {
+  return "indices" in values
+    ? values.indices.length
+    : "validity" in values
+      ? values.values.length
+      : values.length;
 }
 
 function constantString(value: string, rows: number): Vector {
@@ -203,6 +220,22 @@ function toVector(table: string, column: ColumnSpec, values: ColumnValues, adopt
     const bits = new Uint8Array((values.length + 7) >> 3);
     for (let i = 0; i < values.length; i++) if (values[i]) bits[i >> 3]! |= 1 << (i & 7);
     return makeVector(makeData({ type: new Bool(), length: values.length, nullCount: 0, data: bits }));
+  }
+  if ("validity" in values) {
+    if (column.type !== "int32")
+      throw new Error(`${where}: nullable int32 values given for a ${column.type} column`);
+    const { validity } = values;
+    const length = values.values.length;
+    if (validity.length < (length + 7) >> 3)
+      throw new Error(`${where}: validity of ${validity.length} bytes for ${length} rows`);
+    let valid = 0;
+    for (let i = 0; i < length; i++) valid += (validity[i >> 3]! >> (i & 7)) & 1;
+    const nullCount = length - valid;
+    if (nullCount && !column.nullable)
+      throw new Error(`${where}: ${nullCount} nulls in a non-nullable column`);
+    const data = adopt ? values.values : values.values.slice();
+    const nullBitmap = nullCount ? (adopt ? validity : validity.slice()) : null;
+    return makeVector(makeData({ type: new Int32(), length, nullCount, nullBitmap, data }));
   }
   if ("indices" in values) {
     if (column.type !== "utf8")

@@ -1,9 +1,11 @@
 // The calls table's rows from CallBuilder's paired calls (method-trace-calls.ts): ordered by thread (first
-// appearance), then entry time, outer calls first, with depths from the parent chains, and written in batches
-// of reused buffers (AndroScope TraceBridge, §V-2).
+// appearance), then entry time, outer calls first, walked in the order made (method-trace-call-walk.ts) or,
+// when that is not the order, sorted with depths from the parent chains; written in batches of reused buffers
+// (AndroScope TraceBridge, §V-2).
 import type { Table, Vector } from "apache-arrow";
 import { makeBundleTable } from "../bundle/table-builder";
 import type { CallsResult, ThreadCalls } from "./method-trace-calls";
+import { CallWalk, walkSums } from "./method-trace-call-walk";
 import { Paged } from "./paged-column";
 
 /** The paired calls, ordered: by thread (first appearance), then entry time, outer calls first. A thread's
@@ -16,12 +18,15 @@ export class FinishedCalls {
   private first = 0;
   private next = 0;
   private t: ThreadCalls | null = null;
+  /** the thread's calls walked in row order, when they were made in it (else they are sorted, below) */
+  private walk: CallWalk | null = null;
   private depth: Int32Array = new Int32Array(0);
-  /** room for the biggest thread's depths, reused by each thread (no garbage per thread) */
+  /** room for the biggest thread's depths, reused by each sorted thread (no garbage per thread) */
   private depthRoom: Int32Array | null = null;
   private order: Int32Array | null = null;
   private rowOf: Int32Array | null = null;
-  /** the sums of each call's children's inclusive times, in both clocks (for its exclusive times) */
+  /** the sums of the children's inclusive times, in both clocks (for the exclusive times): by the walk's slot,
+   * one per call with children, or by call when sorted */
   private readonly childSum = new Paged<Uint32Array | Float64Array>(Uint32Array, 1000);
   private readonly childCpu = new Paged<Uint32Array | Float64Array>(Uint32Array, 1000);
 
@@ -44,8 +49,8 @@ export class FinishedCalls {
       ids: new Int32Array(size),
       th: new Int32Array(size),
       dp: new Int32Array(size),
-      // int32 parent as float64, NaN for null (makeBundleTable's nullable integer form)
-      par: new Float64Array(size),
+      par: new Int32Array(size),
+      valid: new Uint8Array((size + 7) >> 3),
       se: new Uint8Array(size),
       sn: new Uint8Array(size),
       uw: new Uint8Array(size),
@@ -64,13 +69,18 @@ export class FinishedCalls {
     while (this.t.count === 0);
     this.next = 0;
     const t = this.t;
+    this.walk = new CallWalk(t);
+    this.order = this.rowOf = null;
+    if (walkSums(t, this.walk, this.childSum, this.childCpu)) return;
+    // Out of order (the clock went back, or entries tied in another order): depths and an order of their own.
+    this.walk = null;
     this.depthRoom ??= new Int32Array(this.threads.reduce((n, t) => Math.max(n, t?.count ?? 0), 0));
     this.depth = depths(t.parent, t.count, this.depthRoom);
     this.order = rowOrder(t.enter, this.depth, t.count);
     if (this.order) {
       this.rowOf = new Int32Array(t.count);
       for (let row = 0; row < t.count; row++) this.rowOf[this.order[row]!] = row;
-    } else this.rowOf = null;
+    }
     childSums(t, this.childSum, this.childCpu);
   }
 
@@ -88,25 +98,43 @@ export class FinishedCalls {
       Int32Array,
       Int32Array,
       Int32Array,
-      Float64Array,
+      Int32Array,
       Uint8Array,
       Uint8Array,
       Uint8Array,
     ];
+    const valid = b.valid.subarray(0, (count + 7) >> 3).fill(0);
     // Columns in row order, computed in plain loops (a closure per value costs more than the pairing).
     for (let j = 0; j < count;) {
       if (!this.t || this.next === this.t.count) this.nextThread();
       const t = this.t!;
       const { method, parent, enter, exit, cpuInclusive, flags } = t;
-      const { order, rowOf, depth, first } = this;
+      const { walk, order, rowOf, depth, first } = this;
       const { childSum, childCpu } = this;
       const end = Math.min(count, j + t.count - this.next);
       this.next += end - j;
       for (let r = this.next - (end - j); j < end; j++, r++) {
-        const i = order ? order[r]! : r;
+        let i = r;
+        let parentRow: number;
+        let sum = r;
+        if (walk) {
+          walk.step();
+          i = walk.id;
+          dp[j] = walk.depth;
+          parentRow = walk.parentRow;
+          sum = walk.sum;
+        } else {
+          if (order) i = sum = order[r]!;
+          dp[j] = depth[i]!;
+          const p = parent.at(i);
+          parentRow = p < 0 ? -1 : rowOf ? rowOf[p]! : p;
+        }
         ids[j] = first + r;
         th[j] = t.tid;
-        dp[j] = depth[i]!;
+        if (parentRow >= 0) {
+          par[j] = first + parentRow;
+          valid[j >> 3]! |= 1 << (j & 7);
+        } else par[j] = 0;
         put64(m!, mW!, j, method.at(i));
         const enterAt = enter.at(i);
         const exitAt = exit.at(i);
@@ -114,18 +142,16 @@ export class FinishedCalls {
         put64(ex!, exW!, j, exitAt);
         const inclusive = exitAt - enterAt;
         put64(inc!, incW!, j, inclusive);
-        put64(exc!, excW!, j, inclusive - childSum.at(i));
+        put64(exc!, excW!, j, inclusive - (sum < 0 ? 0 : childSum.at(sum)));
         if (cpuInclusive) {
           const cpu = cpuInclusive.at(i);
           put64(ci!, ciW!, j, cpu);
-          put64(ce!, ceW!, j, cpu - childCpu!.at(i));
+          put64(ce!, ceW!, j, cpu - (sum < 0 ? 0 : childCpu.at(sum)));
         }
         const f = flags.at(i);
         se[j] = f & 1;
         sn[j] = (f >> 1) & 1;
         uw[j] = (f >> 2) & 1;
-        const p = parent.at(i);
-        par[j] = p < 0 ? NaN : first + (rowOf ? rowOf[p]! : p);
       }
     }
     return makeBundleTable(
@@ -136,7 +162,7 @@ export class FinishedCalls {
         thread_id: th,
         method_id: m!,
         depth: dp,
-        parent: par,
+        parent: { values: par, validity: valid },
         enter: en!,
         exit: ex!,
         inclusive: inc!,
@@ -156,7 +182,9 @@ interface BatchBuffers {
   ids: Int32Array;
   th: Int32Array;
   dp: Int32Array;
-  par: Float64Array;
+  /** parent rows, and which of them are not null */
+  par: Int32Array;
+  valid: Uint8Array;
   se: Uint8Array;
   sn: Uint8Array;
   uw: Uint8Array;

@@ -68,6 +68,48 @@ describe("makeBundleTable dictionary nulls", () => {
   });
 });
 
+describe("makeBundleTable nullable int32 values with a validity bitmap", () => {
+  const cols = (tid: { values: Int32Array; validity: Uint8Array } | Int32Array) => ({
+    ts: BigInt64Array.of(1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n, 9n),
+    name: { dictionary: ["a"], indices: new Int32Array(9) },
+    depth: tid instanceof Int32Array ? tid : new Int32Array(9),
+    tid,
+  });
+  it("a clear bit is null whatever the value under it; adopted arrays are not copied; written and read back", () => {
+    // Rows 1, 4 and 8 null: bits 0b11101101, 0b0 (row 8 is bit 0 of the second byte).
+    const values = Int32Array.of(10, 666, 12, 13, 666, 15, 16, 17, 666);
+    const validity = Uint8Array.of(0b11101101, 0);
+    const t = makeBundleTable("slices", "r", cols({ values, validity }), 9, { adopt: true });
+    const tid = t.getChild("tid")!;
+    expect(tid.nullCount).toBe(3);
+    expect(tid.data[0]!.values).toBe(values);
+    expect([...tableFromIPC(tableToIPC(t)).getChild("tid")!]).toEqual([
+      10,
+      null,
+      12,
+      13,
+      null,
+      15,
+      16,
+      17,
+      null,
+    ]);
+    const copied = makeBundleTable("slices", "r", cols({ values, validity }), 9).getChild("tid")!;
+    expect(copied.data[0]!.values).not.toBe(values);
+    expect([...copied]).toEqual([10, null, 12, 13, null, 15, 16, 17, null]);
+  });
+  it("refuses a bitmap too short for its rows, and nulls in a non-nullable column", () => {
+    const values = new Int32Array(9);
+    expect(() => makeBundleTable("slices", "r", cols({ values, validity: new Uint8Array(1) }), 9)).toThrow(
+      /column tid: validity of 1 bytes for 9 rows/,
+    );
+    const c = { ...cols(values), depth: { values, validity: Uint8Array.of(0xff, 0) } };
+    expect(() => makeBundleTable("slices", "r", c, 9)).toThrow(
+      /column depth: 1 nulls in a non-nullable column/,
+    );
+  });
+});
+
 describe("makeBundleTable constants", () => {
   it("tables made in turn with one constants map share run_id and absent columns of the same rows, and read back", () => {
     const constants = new Map();
