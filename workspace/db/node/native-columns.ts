@@ -1,9 +1,10 @@
 // Native DuckDB result columns as Arrow vectors, straight from each chunk's vector bytes (vector_get_data,
 // vector_get_validity): DuckDB's layouts are Arrow's for numbers, dates, timestamps and validity masks; booleans are
-// packed to bits, text copied as UTF-8 bytes, decimals sign-extended to 128 bits. Used by native-arrow.ts, which
-// takes the other types value by value.
+// packed to bits, text copied as UTF-8 bytes (strings over 12 bytes a span of memory at a time, long-strings.ts),
+// decimals sign-extended to 128 bits. Used by native-arrow.ts, which takes the other types value by value.
 import * as arrow from "apache-arrow";
 import duckdb from "@duckdb/node-bindings";
+import { copyLongStrings } from "./long-strings";
 import { DuckDBTypeId, type DuckDBDataChunk, type DuckDBType } from "@duckdb/node-api";
 import type * as ArrowModule from "apache-arrow";
 
@@ -149,19 +150,20 @@ function varcharVector(chunks: DuckDBDataChunk[], column: number, rows: number):
   const bytes = new Uint8Array(total);
   at = 0;
   for (const v of vectors) {
+    const entries: number[] = [];
+    const targets: number[] = [];
     for (let i = 0; i < v.rows; i++, at++) {
       const from = offsets[at]!;
       const length = offsets[at + 1]! - from;
-      if (length === 0) continue;
       const entry = i * STRING_T;
       // byte by byte: a subarray per value cost more than the copy
       if (length <= INLINE) for (let k = 0; k < length; k++) bytes[from + k] = v.data[entry + 4 + k]!;
-      else
-        bytes.set(
-          duckdb.get_data_from_pointer(v.data.buffer as ArrayBuffer, v.data.byteOffset + entry + 8, length),
-          from,
-        );
+      else {
+        entries.push(entry);
+        targets.push(from);
+      }
     }
+    if (entries.length) copyLongStrings(v.data, Int32Array.from(entries), Int32Array.from(targets), bytes);
   }
   return arrow.makeVector(
     arrow.makeData({

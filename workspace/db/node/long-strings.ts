@@ -1,0 +1,133 @@
+// A chunk's long strings (over 12 bytes, held through a pointer) copied out of DuckDB's memory a span at a time
+// instead of one binding call each. get_data_from_pointer(buffer, offset, n) reads a pointer from `buffer` and
+// copies n bytes from there (the bindings are built with NODE_API_NO_EXTERNAL_BUFFERS_ALLOWED, so every Buffer
+// they return is a copy): a span read in one call must lie on mapped pages only. A span is planned so that each
+// 4 KiB page it touches holds a byte of one of its strings, which DuckDB keeps alive while the chunk lives.
+import duckdb from "@duckdb/node-bindings";
+
+/** The smallest page size of the platforms Node runs on: each larger page is whole 4 KiB pages. */
+export const PAGE = 4096;
+/** The most bytes one read copies, unless a single string is longer. */
+export const MAX_SPAN = 16 << 20;
+/** A pointer's high 32 bits under this keep the address exact in a double (below 2^53). */
+const EXACT_HIGH = 1 << 21;
+
+/**
+ * Reads planned for some string_t entries of a vector. `order` lists the entries by address; read r covers
+ * order[groups[r]] to order[groups[r + 1] - 1], starting at the first one's pointer and `span[r]` bytes long;
+ * `at[k]` is entry k's string's offset in its read.
+ */
+export interface ReadPlan {
+  order: Int32Array;
+  groups: Int32Array;
+  span: Float64Array;
+  at: Float64Array;
+}
+
+/**
+ * Plans the reads of the strings whose string_t (16 bytes: length, prefix, pointer) start at `entries` in `data`.
+ * Sorted by address, the strings go into one read while the next one starts on the page after the last byte read
+ * or before (no page between holds none of their bytes) and the span stays within twice the bytes the strings
+ * cover plus two pages, and within MAX_SPAN. Pointers beyond 2^53 are read one by one.
+ */
+export function planReads(data: Uint8Array, entries: Int32Array): ReadPlan {
+  const n = entries.length;
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const address = new Float64Array(n);
+  const length = new Float64Array(n);
+  let exact = true;
+  let sorted = true;
+  for (let k = 0; k < n; k++) {
+    const e = entries[k]!;
+    const high = view.getUint32(e + 12, true);
+    if (high >= EXACT_HIGH) exact = false;
+    address[k] = high * 2 ** 32 + view.getUint32(e + 8, true);
+    length[k] = view.getUint32(e, true);
+    if (k > 0 && address[k]! < address[k - 1]!) sorted = false;
+  }
+  const order = new Int32Array(n);
+  for (let k = 0; k < n; k++) order[k] = k;
+  if (!exact) return onePerString(order, length);
+  if (!sorted) order.sort((a, b) => address[a]! - address[b]!);
+  const groups: number[] = [];
+  const span: number[] = [];
+  const at = new Float64Array(n);
+  let i = 0;
+  while (i < n) {
+    const first = order[i]!;
+    const start = address[first]!;
+    let end = start + length[first]!;
+    let covered = length[first]!;
+    let j = i + 1;
+    for (; j < n; j++) {
+      const k = order[j]!;
+      const from = address[k]!;
+      const to = from + length[k]!;
+      if (Math.floor(from / PAGE) > Math.floor((end - 1) / PAGE) + 1) break;
+      const grown = to > end ? to - Math.max(from, end) : 0;
+      const reach = Math.max(end, to) - start;
+      if (reach > MAX_SPAN || reach > 2 * (covered + grown) + 2 * PAGE) break;
+      end = Math.max(end, to);
+      covered += grown;
+    }
+    groups.push(i);
+    span.push(end - start);
+    for (let g = i; g < j; g++) at[order[g]!] = address[order[g]!]! - start;
+    i = j;
+  }
+  groups.push(n);
+  return { order, groups: Int32Array.from(groups), span: Float64Array.from(span), at };
+}
+
+function onePerString(order: Int32Array, length: Float64Array): ReadPlan {
+  const groups = new Int32Array(order.length + 1);
+  for (let k = 0; k <= order.length; k++) groups[k] = k;
+  return { order, groups, span: length, at: new Float64Array(order.length) };
+}
+
+/**
+ * Copies each planned string into `out` at `target[k]`. Strings that follow each other both in a read and in `out`
+ * (consecutive rows stored one after the other) are copied as one run.
+ */
+export function copyLongStrings(
+  data: Uint8Array,
+  entries: Int32Array,
+  target: Int32Array,
+  out: Uint8Array,
+): void {
+  const plan = planReads(data, entries);
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const { order, groups, span, at } = plan;
+  for (let r = 0; r + 1 < groups.length; r++) {
+    const first = order[groups[r]!]!;
+    const read = duckdb.get_data_from_pointer(
+      data.buffer as ArrayBuffer,
+      data.byteOffset + entries[first]! + 8,
+      span[r]!,
+    );
+    let runFrom = 0;
+    let runTo = 0;
+    let runLength = 0;
+    for (let g = groups[r]!; g < groups[r + 1]!; g++) {
+      const k = order[g]!;
+      const from = at[k]!;
+      const to = target[k]!;
+      const length = view.getUint32(entries[k]!, true);
+      if (runLength > 0 && from === runFrom + runLength && to === runTo + runLength) {
+        runLength += length;
+        continue;
+      }
+      copy(read, runFrom, out, runTo, runLength);
+      runFrom = from;
+      runTo = to;
+      runLength = length;
+    }
+    copy(read, runFrom, out, runTo, runLength);
+  }
+}
+
+function copy(source: Uint8Array, from: number, out: Uint8Array, to: number, length: number): void {
+  // byte by byte for short runs: a subarray costs more than copying a few dozen bytes
+  if (length <= 64) for (let b = 0; b < length; b++) out[to + b] = source[from + b]!;
+  else out.set(source.subarray(from, from + length), to);
+}
