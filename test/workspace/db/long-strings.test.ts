@@ -96,6 +96,24 @@ describe("planReads", () => {
     checkPlan(rows, plan);
   });
 
+  it("puts blocks of rows, each in address order, in order whole", () => {
+    // rows 0-2 lie in a block above rows 3-5's (a chunk gathered from two heap blocks), the pages between empty
+    const strings = [
+      { address: A + 9 * PAGE, length: 20 },
+      { address: A + 9 * PAGE + 20, length: 30 },
+      { address: A + 9 * PAGE + 50, length: 13 },
+      { address: A + 64, length: 100 },
+      { address: A + 164, length: 40 },
+      { address: A + 204, length: 13 },
+    ];
+    const plan = planReads(...vectorOf(strings));
+    checkPlan(strings, plan);
+    expect(readsOf(plan, strings)).toEqual([
+      { start: A + 64, span: 153, members: [3, 4, 5] },
+      { start: A + 9 * PAGE, span: 63, members: [0, 1, 2] },
+    ]);
+  });
+
   it("splits where a whole page between two strings holds none of their bytes", () => {
     const cases: [string, Str[], number[][]][] = [
       // the first string ends on page 0 and the next starts on page 1: no page in between
@@ -219,19 +237,32 @@ describe("planReads", () => {
       { minLength: 1, maxLength: 120 },
     );
     fc.assert(
-      fc.property(layout, fc.boolean(), (specs, packed) => {
-        const ends = [A + 7, A + 2 ** 24 + 3, A + 2 ** 30, A + 2 ** 36 + 4093];
-        const strings = specs.map(({ cluster, gap, length }) => {
-          const address = ends[cluster]! + (packed ? 0 : gap);
-          ends[cluster] = address + length;
-          return { address, length };
-        });
-        const rows = [...strings].reverse();
-        const plan = planReads(...vectorOf(rows));
-        checkPlan(rows, plan);
-        // packed: a read per cluster used (each is far under MAX_SPAN)
-        if (packed) expect(plan.groups.length - 1).toBe(new Set(specs.map((s) => s.cluster)).size);
-      }),
+      fc.property(
+        layout,
+        fc.boolean(),
+        fc.constantFrom("written", "reversed", "shuffled"),
+        fc.nat(),
+        (specs, packed, rowOrder, seed) => {
+          const ends = [A + 7, A + 2 ** 24 + 3, A + 2 ** 30, A + 2 ** 36 + 4093];
+          const strings = specs.map(({ cluster, gap, length }) => {
+            const address = ends[cluster]! + (packed ? 0 : gap);
+            ends[cluster] = address + length;
+            return { address, length };
+          });
+          // the rows as written (each cluster ascending, clusters interleaved), reversed, or shuffled
+          const rows = rowOrder === "reversed" ? [...strings].reverse() : [...strings];
+          if (rowOrder === "shuffled")
+            for (let i = rows.length - 1, x = seed; i > 0; i--) {
+              x = (x * 1103515245 + 12345) % 2 ** 31;
+              const j = x % (i + 1);
+              [rows[i], rows[j]] = [rows[j]!, rows[i]!];
+            }
+          const plan = planReads(...vectorOf(rows));
+          checkPlan(rows, plan);
+          // packed: a read per cluster used (each is far under MAX_SPAN)
+          if (packed) expect(plan.groups.length - 1).toBe(new Set(specs.map((s) => s.cluster)).size);
+        },
+      ),
       { numRuns: fcRuns(400), seed: 20261129 },
     );
   });

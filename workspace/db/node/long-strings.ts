@@ -36,19 +36,17 @@ export function planReads(data: Uint8Array, entries: Int32Array): ReadPlan {
   const address = new Float64Array(n);
   const length = new Float64Array(n);
   let exact = true;
-  let sorted = true;
+  const runs = [0];
   for (let k = 0; k < n; k++) {
     const e = entries[k]!;
     const high = view.getUint32(e + 12, true);
     if (high >= EXACT_HIGH) exact = false;
     address[k] = high * 2 ** 32 + view.getUint32(e + 8, true);
     length[k] = view.getUint32(e, true);
-    if (k > 0 && address[k]! < address[k - 1]!) sorted = false;
+    if (k > 0 && address[k]! < address[k - 1]!) runs.push(k);
   }
-  const order = new Int32Array(n);
-  for (let k = 0; k < n; k++) order[k] = k;
-  if (!exact) return onePerString(order, length);
-  if (!sorted) order.sort((a, b) => address[a]! - address[b]!);
+  if (!exact) return onePerString(n, length);
+  const order = byAddress(address, runs);
   const groups: number[] = [];
   const span: number[] = [];
   const at = new Float64Array(n);
@@ -79,10 +77,33 @@ export function planReads(data: Uint8Array, entries: Int32Array): ReadPlan {
   return { order, groups: Int32Array.from(groups), span: Float64Array.from(span), at };
 }
 
-function onePerString(order: Int32Array, length: Float64Array): ReadPlan {
-  const groups = new Int32Array(order.length + 1);
-  for (let k = 0; k <= order.length; k++) groups[k] = k;
-  return { order, groups, span: length, at: new Float64Array(order.length) };
+function onePerString(n: number, length: Float64Array): ReadPlan {
+  const order = new Int32Array(n);
+  const groups = new Int32Array(n + 1);
+  for (let k = 0; k < n; k++) {
+    order[k] = k;
+    groups[k + 1] = k + 1;
+  }
+  return { order, groups, span: length, at: new Float64Array(n) };
+}
+
+/**
+ * The strings in address order. A chunk's rows usually come from a few blocks, each in row order: the runs of
+ * ascending addresses starting at `runs` are then put in order whole, unless they interleave.
+ */
+function byAddress(address: Float64Array, runs: number[]): Int32Array {
+  const n = address.length;
+  const order = new Int32Array(n);
+  for (let k = 0; k < n; k++) order[k] = k;
+  if (runs.length <= 1) return order;
+  const bounds = runs.map((from, r) => [from, runs[r + 1] ?? n] as const);
+  bounds.sort((a, b) => address[a[0]]! - address[b[0]]!);
+  // each run's last string has its highest address
+  const apart = bounds.every(([from], r) => r === 0 || address[bounds[r - 1]![1] - 1]! <= address[from]!);
+  if (!apart) return order.sort((a, b) => address[a]! - address[b]!);
+  let at = 0;
+  for (const [from, to] of bounds) for (let k = from; k < to; k++) order[at++] = k;
+  return order;
 }
 
 /**
