@@ -75,11 +75,13 @@ describe("resultToArrow", () => {
 
   it("places each chunk's validity bits where its rows land, when chunks are not whole bytes long", async () => {
     // a union of 13-row selects: chunks of 13 rows, so every chunk after the first starts mid-byte; one column
-    // all valid (DuckDB then keeps no validity bits), one with nulls
+    // all valid (DuckDB then keeps no validity bits), one with nulls, one with nulls in every other chunk (a chunk
+    // without validity bits then starts inside a byte that holds a null of the chunk before)
     const parts = Array.from(
       { length: 40 },
       (_, k) =>
-        `SELECT range + ${k * 13} AS n, CASE WHEN (range + ${k}) % 5 = 1 THEN NULL ELSE (range * 1.5)::DOUBLE END AS x FROM range(13)`,
+        `SELECT range + ${k * 13} AS n, CASE WHEN (range + ${k}) % 5 = 1 THEN NULL ELSE (range * 1.5)::DOUBLE END AS x,
+          CASE WHEN ${k % 2} = 0 AND range % 4 = 3 THEN NULL ELSE range END AS y FROM range(13)`,
     );
     const reader = await conn.runAndReadAll(parts.join(" UNION ALL "));
     const sizes = ((reader as unknown as { chunks: { rowCount: number }[] }).chunks ?? []).map(
@@ -87,16 +89,18 @@ describe("resultToArrow", () => {
     );
     expect(sizes.some((n) => n % 8 !== 0)).toBe(true);
     const table = resultToArrow(reader);
-    const [n, x] = reader.getColumns();
+    const [n, x, y] = reader.getColumns();
     let nulls = 0;
     for (let r = 0; r < 520; r++) {
       expect(table.getChild("n")!.get(r), `n[${r}]`).toBe(n![r]);
       expect(table.getChild("x")!.get(r), `x[${r}]`).toBe(x![r]);
+      expect(table.getChild("y")!.get(r), `y[${r}]`).toBe(y![r]);
       if (x![r] === null) nulls++;
     }
     expect(table.getChild("n")!.nullCount).toBe(0);
     expect(table.getChild("x")!.nullCount).toBe(nulls);
     expect(nulls).toBe(104);
+    expect(table.getChild("y")!.nullCount).toBe(20 * 3);
   });
 
   it("an empty result and a result of one chunk", async () => {
