@@ -43,7 +43,10 @@ export function planReads(data: Uint8Array, entries: Int32Array): ReadPlan {
     if (high >= EXACT_HIGH) exact = false;
     address[k] = high * 2 ** 32 + view.getUint32(e + 8, true);
     length[k] = view.getUint32(e, true);
-    if (k > 0 && address[k]! < address[k - 1]!) runs.push(k);
+    if (k === 0) continue;
+    // a new run where the addresses go down or jump over a page: a block of rows ends there
+    const previous = address[k - 1]!;
+    if (address[k]! < previous || address[k]! > previous + length[k - 1]! + PAGE) runs.push(k);
   }
   if (!exact) return onePerString(n, length);
   const order = byAddress(address, runs);
@@ -89,7 +92,7 @@ function onePerString(n: number, length: Float64Array): ReadPlan {
 
 /**
  * The strings in address order. A chunk's rows usually come from a few blocks, each in row order: the runs of
- * ascending addresses starting at `runs` are then put in order whole, unless they interleave.
+ * rows close together and ascending, starting at `runs`, are then put in order whole, unless they interleave.
  */
 function byAddress(address: Float64Array, runs: number[]): Int32Array {
   const n = address.length;
