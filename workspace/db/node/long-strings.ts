@@ -24,17 +24,39 @@ export interface ReadPlan {
   at: Float64Array;
 }
 
+/** Room for the plans of up to n strings, reused from chunk to chunk (fresh arrays each chunk added to the
+ * external memory that sets off full garbage collections). */
+export interface PlanSpace {
+  address: Float64Array;
+  length: Float64Array;
+  order: Int32Array;
+  at: Float64Array;
+}
+
+export function planSpace(n: number): PlanSpace {
+  return {
+    address: new Float64Array(n),
+    length: new Float64Array(n),
+    order: new Int32Array(n),
+    at: new Float64Array(n),
+  };
+}
+
 /**
  * Plans the reads of the strings whose string_t (16 bytes: length, prefix, pointer) start at `entries` in `data`.
  * Sorted by address, the strings go into one read while the next one starts on the page after the last byte read
  * or before (no page between holds none of their bytes) and the span stays within twice the bytes the strings
  * cover plus two pages, and within MAX_SPAN. Pointers beyond 2^53 are read one by one.
  */
-export function planReads(data: Uint8Array, entries: Int32Array): ReadPlan {
+export function planReads(
+  data: Uint8Array,
+  entries: Int32Array,
+  space: PlanSpace = planSpace(entries.length),
+): ReadPlan {
   const n = entries.length;
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  const address = new Float64Array(n);
-  const length = new Float64Array(n);
+  const address = space.address.subarray(0, n);
+  const length = space.length.subarray(0, n);
   let exact = true;
   const runs = [0];
   for (let k = 0; k < n; k++) {
@@ -49,10 +71,10 @@ export function planReads(data: Uint8Array, entries: Int32Array): ReadPlan {
     if (address[k]! < previous || address[k]! > previous + length[k - 1]! + PAGE) runs.push(k);
   }
   if (!exact) return onePerString(n, length);
-  const order = byAddress(address, runs);
+  const order = byAddress(address, runs, space.order.subarray(0, n));
   const groups: number[] = [];
   const span: number[] = [];
-  const at = new Float64Array(n);
+  const at = space.at.subarray(0, n);
   let i = 0;
   while (i < n) {
     const first = order[i]!;
@@ -94,9 +116,8 @@ function onePerString(n: number, length: Float64Array): ReadPlan {
  * The strings in address order. A chunk's rows usually come from a few blocks, each in row order: the runs of
  * rows close together and ascending, starting at `runs`, are then put in order whole, unless they interleave.
  */
-function byAddress(address: Float64Array, runs: number[]): Int32Array {
+function byAddress(address: Float64Array, runs: number[], order: Int32Array): Int32Array {
   const n = address.length;
-  const order = new Int32Array(n);
   for (let k = 0; k < n; k++) order[k] = k;
   if (runs.length <= 1) return order;
   const bounds = runs.map((from, r) => [from, runs[r + 1] ?? n] as const);
@@ -118,8 +139,9 @@ export function copyLongStrings(
   entries: Int32Array,
   target: Int32Array,
   out: Uint8Array,
+  space: PlanSpace = planSpace(entries.length),
 ): void {
-  const plan = planReads(data, entries);
+  const plan = planReads(data, entries, space);
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const { order, groups, span, at } = plan;
   for (let r = 0; r + 1 < groups.length; r++) {

@@ -4,7 +4,7 @@
 // decimals sign-extended to 128 bits. Used by native-arrow.ts, which takes the other types value by value.
 import * as arrow from "apache-arrow";
 import duckdb from "@duckdb/node-bindings";
-import { copyLongStrings } from "./long-strings";
+import { copyLongStrings, planSpace } from "./long-strings";
 import { DuckDBTypeId, type DuckDBDataChunk, type DuckDBType } from "@duckdb/node-api";
 import type * as ArrowModule from "apache-arrow";
 
@@ -181,6 +181,7 @@ function varcharVector(chunks: DuckDBDataChunk[], column: number, rows: number):
   const most = vectors.reduce((m, v) => Math.max(m, v.rows), 0);
   const entries = new Int32Array(most);
   const targets = new Int32Array(most);
+  const space = planSpace(most);
   for (const v of vectors) {
     let long = 0;
     for (let i = 0; i < v.rows; i++, at++) {
@@ -194,7 +195,7 @@ function varcharVector(chunks: DuckDBDataChunk[], column: number, rows: number):
         targets[long++] = from;
       }
     }
-    if (long) copyLongStrings(v.data, entries.subarray(0, long), targets.subarray(0, long), bytes);
+    if (long) copyLongStrings(v.data, entries.subarray(0, long), targets.subarray(0, long), bytes, space);
   }
   return arrow.makeVector(
     arrow.makeData({
