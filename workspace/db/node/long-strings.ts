@@ -31,6 +31,7 @@ export interface PlanSpace {
   length: Float64Array;
   order: Int32Array;
   at: Float64Array;
+  first: Int32Array;
 }
 
 export function planSpace(n: number): PlanSpace {
@@ -39,6 +40,7 @@ export function planSpace(n: number): PlanSpace {
     length: new Float64Array(n),
     order: new Int32Array(n),
     at: new Float64Array(n),
+    first: new Int32Array(n),
   };
 }
 
@@ -57,20 +59,23 @@ export function planReads(
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const address = space.address.subarray(0, n);
   const length = space.length.subarray(0, n);
-  let exact = true;
-  const runs = [0];
   for (let k = 0; k < n; k++) {
     const e = entries[k]!;
     const high = view.getUint32(e + 12, true);
-    if (high >= EXACT_HIGH) exact = false;
+    if (high >= EXACT_HIGH) return onePerString(n, view, entries);
     address[k] = high * 2 ** 32 + view.getUint32(e + 8, true);
     length[k] = view.getUint32(e, true);
-    if (k === 0) continue;
-    // a new run where the addresses go down or jump over a page: a block of rows ends there
-    const previous = address[k - 1]!;
-    if (address[k]! < previous || address[k]! > previous + length[k - 1]! + PAGE) runs.push(k);
   }
-  if (!exact) return onePerString(n, length);
+  return planPieces(address, length, space);
+}
+
+/** The plan for pieces of memory (strings, or strings lying one after the other) at `address`, `length` long. */
+function planPieces(address: Float64Array, length: Float64Array, space: PlanSpace): ReadPlan {
+  const n = address.length;
+  const runs = [0];
+  // a new run where the addresses go down or jump over a page: a block of rows ends there
+  for (let k = 1; k < n; k++)
+    if (address[k]! < address[k - 1]! || address[k]! > address[k - 1]! + length[k - 1]! + PAGE) runs.push(k);
   const order = byAddress(address, runs, space.order.subarray(0, n));
   const groups: number[] = [];
   const span: number[] = [];
@@ -102,14 +107,16 @@ export function planReads(
   return { order, groups: Int32Array.from(groups), span: Float64Array.from(span), at };
 }
 
-function onePerString(n: number, length: Float64Array): ReadPlan {
+function onePerString(n: number, view: DataView, entries: Int32Array): ReadPlan {
   const order = new Int32Array(n);
   const groups = new Int32Array(n + 1);
+  const span = new Float64Array(n);
   for (let k = 0; k < n; k++) {
     order[k] = k;
     groups[k + 1] = k + 1;
+    span[k] = view.getUint32(entries[k]!, true);
   }
-  return { order, groups, span: length, at: new Float64Array(n) };
+  return { order, groups, span, at: new Float64Array(n) };
 }
 
 /**
@@ -131,8 +138,8 @@ function byAddress(address: Float64Array, runs: number[], order: Int32Array): In
 }
 
 /**
- * Copies each planned string into `out` at `target[k]`. Strings that follow each other both in a read and in `out`
- * (consecutive rows stored one after the other) are copied as one run.
+ * Copies each string into `out` at `target[k]`. Strings that lie one after the other both in DuckDB's memory and in
+ * `out` (consecutive rows of a block) are one piece, planned and copied as one: every byte of a piece is a string's.
  */
 export function copyLongStrings(
   data: Uint8Array,
@@ -141,39 +148,67 @@ export function copyLongStrings(
   out: Uint8Array,
   space: PlanSpace = planSpace(entries.length),
 ): void {
-  const plan = planReads(data, entries, space);
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const { address, length, first } = space;
+  let pieces = 0;
+  for (let k = 0; k < entries.length; k++) {
+    const e = entries[k]!;
+    const high = view.getUint32(e + 12, true);
+    if (high >= EXACT_HIGH) return copyOneByOne(data, view, entries, target, out);
+    const from = high * 2 ** 32 + view.getUint32(e + 8, true);
+    const bytes = view.getUint32(e, true);
+    const p = pieces - 1;
+    if (
+      p >= 0 &&
+      from === address[p]! + length[p]! &&
+      target[k] === target[first[p]!]! + length[p]! &&
+      length[p]! + bytes <= MAX_SPAN
+    ) {
+      length[p] = length[p]! + bytes;
+      continue;
+    }
+    address[pieces] = from;
+    length[pieces] = bytes;
+    first[pieces++] = k;
+  }
+  const plan = planPieces(address.subarray(0, pieces), length.subarray(0, pieces), space);
   const { order, groups, span, at } = plan;
   for (let r = 0; r + 1 < groups.length; r++) {
-    const first = order[groups[r]!]!;
     const read = duckdb.get_data_from_pointer(
       data.buffer as ArrayBuffer,
-      data.byteOffset + entries[first]! + 8,
+      data.byteOffset + entries[first[order[groups[r]!]!]!]! + 8,
       span[r]!,
     );
-    let runFrom = 0;
-    let runTo = 0;
-    let runLength = 0;
     for (let g = groups[r]!; g < groups[r + 1]!; g++) {
-      const k = order[g]!;
-      const from = at[k]!;
-      const to = target[k]!;
-      const length = view.getUint32(entries[k]!, true);
-      if (runLength > 0 && from === runFrom + runLength && to === runTo + runLength) {
-        runLength += length;
-        continue;
-      }
-      copy(read, runFrom, out, runTo, runLength);
-      runFrom = from;
-      runTo = to;
-      runLength = length;
+      const p = order[g]!;
+      copy(read, at[p]!, out, target[first[p]!]!, length[p]!);
     }
-    copy(read, runFrom, out, runTo, runLength);
+  }
+}
+
+/** Pointers beyond 2^53: a call a string. */
+function copyOneByOne(
+  data: Uint8Array,
+  view: DataView,
+  entries: Int32Array,
+  target: Int32Array,
+  out: Uint8Array,
+): void {
+  for (let k = 0; k < entries.length; k++) {
+    const e = entries[k]!;
+    out.set(
+      duckdb.get_data_from_pointer(
+        data.buffer as ArrayBuffer,
+        data.byteOffset + e + 8,
+        view.getUint32(e, true),
+      ),
+      target[k]!,
+    );
   }
 }
 
 function copy(source: Uint8Array, from: number, out: Uint8Array, to: number, length: number): void {
-  // byte by byte for short runs: a subarray costs more than copying a few dozen bytes
+  // byte by byte for short pieces: a subarray costs more than copying a few dozen bytes
   if (length <= 64) for (let b = 0; b < length; b++) out[to + b] = source[from + b]!;
   else out.set(source.subarray(from, from + length), to);
 }
