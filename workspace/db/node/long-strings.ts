@@ -13,9 +13,9 @@ export const MAX_SPAN = 16 << 20;
 const EXACT_HIGH = 1 << 21;
 
 /**
- * Reads planned for some string_t entries of a vector. `order` lists the entries by address; read r covers
- * order[groups[r]] to order[groups[r + 1] - 1], starting at the first one's pointer and `span[r]` bytes long;
- * `at[k]` is entry k's string's offset in its read.
+ * Reads planned for some strings (or pieces) of a vector. `order` lists them by address; read r covers
+ * order[groups[r]] to order[groups[r + 1] - 1], starting at the first one's address and `span[r]` bytes long;
+ * `at[k]` is string (or piece) k's offset in its read.
  */
 export interface ReadPlan {
   order: Int32Array;
@@ -24,8 +24,8 @@ export interface ReadPlan {
   at: Float64Array;
 }
 
-/** Room for the plans of up to n strings, reused from chunk to chunk (fresh arrays each chunk added to the
- * external memory that sets off full garbage collections). */
+/** Room for the plans of up to n strings, reused from chunk to chunk (fresh arrays add to the external memory
+ * that sets off full garbage collections). */
 export interface PlanSpace {
   address: Float64Array;
   length: Float64Array;
