@@ -45,7 +45,7 @@ function engineBenchmarks(label: string, make: () => Promise<SqlEngine>, rows: n
   };
 }
 
-/** The view column (909,091 strings over 12 bytes a million rows), now against before, on the same chunks. */
+/** The view column (909,090 strings over 12 bytes a million rows), now against before, on the same chunks. */
 function viewColumnBenchmark(rows: number): Benchmark {
   let instance: DuckDBInstance | undefined;
   let reader: DuckDBResultReader | undefined;
