@@ -343,11 +343,14 @@ describe("resultToArrow, text", () => {
         const ours = resultToArrow(reader);
         expect(ours.numRows).toBe(rows);
         const [k, s, t] = ["k", "s", "t"].map((name) => ours.getChild(name)!);
+        // as written, and as @duckdb/node-api reads DuckDB's values
+        const [, theirS, theirT] = reader.getColumns();
         const wrong: number[] = [];
         for (let r = 0; r < rows; r++) {
           const i = k!.get(r) as number;
           if (s!.get(r) !== want[i] || t!.get(r) !== (want[i] === null ? null : `${want[i]}·${i}`))
             wrong.push(i);
+          if (s!.get(r) !== theirS![r] || t!.get(r) !== theirT![r]) wrong.push(i);
         }
         expect(wrong.slice(0, 5), "rows not read back as written").toEqual([]);
         expect(s!.nullCount).toBe(want.filter((x) => x === null).length);
