@@ -1,9 +1,15 @@
 // `npm run bench -- native-results`: a query's rows handed to the cells as Arrow, native DuckDB against
 // DuckDB-WASM in the same run (docs/scaling.md, "Which engine"): `SELECT *` of a frames-like table of 100k and
 // 1M rows (integers, doubles, text with nulls, booleans, timestamps), median of 5, the table made once per engine.
+// Then its long text column alone, converted from the same chunks as now (a span of memory a read) and as before
+// (one binding call a string over 12 bytes, bench/native-strings-before.ts).
+import { DuckDBInstance, type DuckDBDataChunk, type DuckDBResultReader } from "@duckdb/node-api";
+import { Utf8 } from "apache-arrow";
 import type { SqlEngine } from "../workspace/db/engine";
 import { createNodeEngine } from "../workspace/db/node/duckdb-node";
 import { createNativeEngine } from "../workspace/db/node/duckdb-native";
+import { columnVector } from "../workspace/db/node/native-columns";
+import { varcharVectorBefore } from "./native-strings-before";
 import { timeMs, type Benchmark } from "./harness";
 
 export const RESULT_SQL = (rows: number) => `CREATE TABLE frames_like AS SELECT
@@ -39,7 +45,47 @@ function engineBenchmarks(label: string, make: () => Promise<SqlEngine>, rows: n
   };
 }
 
-export const benchmarks: Benchmark[] = [100_000, 1_000_000].flatMap((rows) => [
-  engineBenchmarks("native DuckDB", createNativeEngine, rows),
-  engineBenchmarks("DuckDB-WASM", createNodeEngine, rows),
-]);
+/** The view column (909,090 strings over 12 bytes a million rows), now against before, on the same chunks. */
+function viewColumnBenchmark(rows: number): Benchmark {
+  let instance: DuckDBInstance | undefined;
+  let reader: DuckDBResultReader | undefined;
+  let chunks: DuckDBDataChunk[] = [];
+  const check = (n: number) => {
+    if (n !== rows) throw new Error(`view column: ${n} rows, expected ${rows}`);
+  };
+  return {
+    name: `native-results/view column of ${rows.toLocaleString("en")} rows, native, a span a read (ms)`,
+    unit: "ms",
+    runs: 5,
+    async setup() {
+      instance = await DuckDBInstance.create(":memory:");
+      const conn = await instance.connect();
+      await conn.run(RESULT_SQL(rows));
+      reader = await conn.runAndReadAll("SELECT view FROM frames_like");
+      chunks = (reader as unknown as { chunks: DuckDBDataChunk[] }).chunks;
+      // the same bytes both ways, before anything is timed
+      const now = columnVector(chunks, 0, rows, reader.columnTypes()[0]!, new Utf8())!;
+      const before = varcharVectorBefore(chunks, 0, rows);
+      for (let r = 0; r < rows; r += 997)
+        if (now.get(r) !== before.get(r)) throw new Error(`view column: row ${r} differs`);
+    },
+    measure: () =>
+      timeMs(() => check(columnVector(chunks, 0, rows, reader!.columnTypes()[0]!, new Utf8())!.length)),
+    peer: {
+      name: "one binding call a string (before)",
+      measure: () => timeMs(() => check(varcharVectorBefore(chunks, 0, rows).length)),
+    },
+    teardown() {
+      instance?.closeSync();
+      instance = undefined;
+    },
+  };
+}
+
+export const benchmarks: Benchmark[] = [
+  ...[100_000, 1_000_000].flatMap((rows) => [
+    engineBenchmarks("native DuckDB", createNativeEngine, rows),
+    engineBenchmarks("DuckDB-WASM", createNodeEngine, rows),
+  ]),
+  viewColumnBenchmark(1_000_000),
+];

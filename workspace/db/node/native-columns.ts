@@ -1,9 +1,10 @@
 // Native DuckDB result columns as Arrow vectors, straight from each chunk's vector bytes (vector_get_data,
 // vector_get_validity): DuckDB's layouts are Arrow's for numbers, dates, timestamps and validity masks; booleans are
-// packed to bits, text copied as UTF-8 bytes, decimals sign-extended to 128 bits. Used by native-arrow.ts, which
-// takes the other types value by value.
+// packed to bits, text copied as UTF-8 bytes (strings over 12 bytes a span of memory at a time, long-strings.ts),
+// decimals sign-extended to 128 bits. Used by native-arrow.ts, which takes the other types value by value.
 import * as arrow from "apache-arrow";
 import duckdb from "@duckdb/node-bindings";
+import { copyLongStrings, planSpace } from "./long-strings";
 import { DuckDBTypeId, type DuckDBDataChunk, type DuckDBType } from "@duckdb/node-api";
 import type * as ArrowModule from "apache-arrow";
 
@@ -57,6 +58,25 @@ function rawVectors(chunks: DuckDBDataChunk[], column: number, width: number): R
   });
 }
 
+/** Set bits in each byte value. */
+const ONES = Uint8Array.from({ length: 256 }, (_, b) => {
+  let n = 0;
+  for (let x = b; x; x >>= 1) n += x & 1;
+  return n;
+});
+
+/** Sets bits [from, from + n) of `bitmap`: whole bytes at once. */
+function setBits(bitmap: Uint8Array, from: number, n: number): void {
+  let i = from;
+  const to = from + n;
+  for (; i < to && i & 7; i++) bitmap[i >> 3]! |= 1 << (i & 7);
+  if (to - i >= 8) {
+    bitmap.fill(0xff, i >> 3, to >> 3);
+    i = to & ~7;
+  }
+  for (; i < to; i++) bitmap[i >> 3]! |= 1 << (i & 7);
+}
+
 /**
  * Each chunk's validity mask into one Arrow bitmap; returns the null count. DuckDB's mask is Arrow's bit order
  * (row i is bit i % 8 of byte i / 8), so a chunk that starts on a byte is copied whole.
@@ -64,23 +84,32 @@ function rawVectors(chunks: DuckDBDataChunk[], column: number, width: number): R
 function validityOf(vectors: RawVector[], rows: number): { bitmap: Uint8Array; nulls: number } {
   const bitmap = new Uint8Array(Math.ceil(rows / 8));
   let at = 0;
+  let valid = 0;
   for (const { rows: n, validity } of vectors) {
     if (!validity) {
-      for (let i = 0; i < n; i++, at++) bitmap[at >> 3]! |= 1 << (at & 7);
+      setBits(bitmap, at, n);
+      valid += n;
+      at += n;
       continue;
     }
     if ((at & 7) === 0) {
-      bitmap.set(validity.subarray(0, n >> 3), at >> 3);
-      for (let i = n & ~7; i < n; i++)
-        if ((validity[i >> 3]! >> (i & 7)) & 1) bitmap[(at + i) >> 3]! |= 1 << ((at + i) & 7);
+      const whole = n >> 3;
+      bitmap.set(validity.subarray(0, whole), at >> 3);
+      for (let b = 0; b < whole; b++) valid += ONES[validity[b]!]!;
+      for (let i = whole << 3; i < n; i++)
+        if ((validity[i >> 3]! >> (i & 7)) & 1) {
+          bitmap[(at + i) >> 3]! |= 1 << ((at + i) & 7);
+          valid++;
+        }
       at += n;
       continue;
     }
     for (let i = 0; i < n; i++, at++)
-      if ((validity[i >> 3]! >> (i & 7)) & 1) bitmap[at >> 3]! |= 1 << (at & 7);
+      if ((validity[i >> 3]! >> (i & 7)) & 1) {
+        bitmap[at >> 3]! |= 1 << (at & 7);
+        valid++;
+      }
   }
-  let valid = 0;
-  for (let i = 0; i < rows; i++) valid += (bitmap[i >> 3]! >> (i & 7)) & 1;
   return { bitmap, nulls: rows - valid };
 }
 
@@ -148,20 +177,25 @@ function varcharVector(chunks: DuckDBDataChunk[], column: number, rows: number):
   if (total > 0x7fffffff) throw new Error(`a text column holds ${total} bytes, over Arrow Utf8's 2 GiB`);
   const bytes = new Uint8Array(total);
   at = 0;
+  // each chunk's strings over 12 bytes: where their string_t sits, where their bytes go
+  const most = vectors.reduce((m, v) => Math.max(m, v.rows), 0);
+  const entries = new Int32Array(most);
+  const targets = new Int32Array(most);
+  const space = planSpace(most);
   for (const v of vectors) {
+    let long = 0;
     for (let i = 0; i < v.rows; i++, at++) {
       const from = offsets[at]!;
       const length = offsets[at + 1]! - from;
-      if (length === 0) continue;
       const entry = i * STRING_T;
       // byte by byte: a subarray per value cost more than the copy
       if (length <= INLINE) for (let k = 0; k < length; k++) bytes[from + k] = v.data[entry + 4 + k]!;
-      else
-        bytes.set(
-          duckdb.get_data_from_pointer(v.data.buffer as ArrayBuffer, v.data.byteOffset + entry + 8, length),
-          from,
-        );
+      else {
+        entries[long] = entry;
+        targets[long++] = from;
+      }
     }
+    if (long) copyLongStrings(v.data, entries.subarray(0, long), targets.subarray(0, long), bytes, space);
   }
   return arrow.makeVector(
     arrow.makeData({
