@@ -112,7 +112,9 @@ async function drawn(page: Page, name: string, since: "move" | "typed"): Promise
 }
 
 async function dragOnce(page: Page, s: Slider, mode: Mode, from: number, to: number): Promise<Drag> {
-  const slider = await prepare(page, s, from);
+  // The element itself, not its locator: resolving "the cell with this text" walks every block's text on the
+  // page's main thread (50-60 ms on triage), which must not run between the last move and the chart.
+  const slider = (await (await prepare(page, s, from)).elementHandle())!;
   const box = (await slider.boundingBox())!;
   const [min, max] = await slider.evaluate((el: HTMLInputElement) => [Number(el.min), Number(el.max)]);
   // Chromium's thumb is 16 px wide: its centre travels the track less 8 px at each end.
@@ -165,6 +167,7 @@ async function dragOnce(page: Page, s: Slider, mode: Mode, from: number, to: num
     return v;
   });
   const [ms, longest] = await drawn(page, s.name, "move");
+  await slider.dispose();
   const moves = await page.evaluate(() => (window as unknown as { __drag: { moves: number } }).__drag.moves);
   if (Math.abs(target - to) > (max - min) / 50) throw new Error(`drag ended at ${target}, not near ${to}`);
   return { longestTaskMs: longest, lastMoveToChartMs: ms, moves };
@@ -172,7 +175,8 @@ async function dragOnce(page: Page, s: Slider, mode: Mode, from: number, to: num
 
 /** A value typed into the number box beside the slider: [ms to its chart, longest task]. */
 async function typeOnce(page: Page, s: Slider, from: number, to: number): Promise<[number, number]> {
-  const slider = await prepare(page, s, from);
+  // resolved before the pause, as the drag resolves its slider before the drag (see dragOnce)
+  const slider = (await (await prepare(page, s, from)).elementHandle())!;
   // typed after a pause longer than the throttle's interval, so the baseline is one change's cost, never a hold
   await new Promise((r) => setTimeout(r, INPUT_INTERVAL_MS));
   await watch(page);
@@ -184,6 +188,7 @@ async function typeOnce(page: Page, s: Slider, from: number, to: number): Promis
     d.typed = performance.now();
     box.dispatchEvent(new Event("input", { bubbles: true }));
   }, to);
+  await slider.dispose();
   return drawn(page, s.name, "typed");
 }
 
