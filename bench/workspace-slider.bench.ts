@@ -4,9 +4,10 @@
 // took the last one, at the pointer's position then, and Chromium merging moves within a frame as it does a real
 // mouse's, then released). Measured per drag: the longest main-thread task from the press to the last value's chart
 // drawn (PerformanceObserver "longtask", which only reports tasks over 50 ms: 0 means none), the time from the last
-// move's event to that chart (the runtime settled with the input's final value, two animation frames, every
-// output's update complete, one more frame to paint), and the same time for a typed change (the number box beside
-// the slider, an interval after the value before it) to give the drag's ratio.
+// move's event to that chart (the runtime settled with the input's final value, the animation frame in which the
+// notebook renders it, every output's update complete, then the next frame painted), and the same time for a typed
+// change (the number box beside the slider, an interval after the value before it) to give the drag's ratio. No
+// Playwright selector query runs in that time: each slider is resolved to its element before the drag or the typing.
 // BENCH_BEFORE_DIST=<a build of other code> measures it in the same run, drags alternating, for a before/after; the
 // JSON keeps every sample, the load after each round, and after/before as the ratio of the medians and as the
 // median of the rounds' own ratios (which a load drifting over the run cancels).
@@ -87,19 +88,27 @@ async function drawn(page: Page, name: string, since: "move" | "typed"): Promise
       const t0 = since === "move" ? d.lastMove : d.typed;
       for (;;) {
         await nb.runtime.settled(120_000);
+        // The notebook renders the settled cells in the next animation frame, in its own callback, asked for
+        // before this one: after it, each changed output has its value and its redraw pending.
         // Inline, not a named helper: tsx would wrap a named function in a __name() the page lacks.
-        await new Promise((r) => requestAnimationFrame(r));
         await new Promise((r) => requestAnimationFrame(r));
         if ((await nb.runtime.value(name)) !== d.target) {
           if (performance.now() - t0 > 120_000) throw new Error(`${name} never became ${String(d.target)}`);
           continue;
         }
-        // every output drawn (an output redraws in a task of its own), then painted
+        // every output drawn (an output redraws in a task of its own), then painted: the frame after the last
+        // drawing, up to a task after that frame's rendering (its rAF callback runs before it paints)
         const outputs = (nb as unknown as HTMLElement).shadowRoot!.querySelectorAll("jb-output");
         await Promise.all(
           [...outputs].map((o) => (o as unknown as { updateComplete: Promise<unknown> }).updateComplete),
         );
-        await new Promise((r) => requestAnimationFrame(r));
+        await new Promise((r) =>
+          requestAnimationFrame(() => {
+            const c = new MessageChannel();
+            c.port1.onmessage = r;
+            c.port2.postMessage(null);
+          }),
+        );
         break;
       }
       const ms = performance.now() - t0;
