@@ -4,10 +4,11 @@
 // took the last one, at the pointer's position then, and Chromium merging moves within a frame as it does a real
 // mouse's, then released). Measured per drag: the longest main-thread task from the press to the last value's chart
 // drawn (PerformanceObserver "longtask", which only reports tasks over 50 ms: 0 means none), the time from the last
-// move's event to that chart (the runtime settled with the input's final value, the animation frame in which the
-// notebook renders it, every output's update complete, then the next frame painted), and the same time for a typed
-// change (the number box beside the slider, an interval after the value before it) to give the drag's ratio. No
-// Playwright selector query runs in that time: each slider is resolved to its element before the drag or the typing.
+// move's event to that chart (the last change to any output's drawing, watched by MutationObservers, painted: a task
+// after the next frame's rendering; found once the runtime has settled with the input's final value and every
+// output's update completed), and the same time for a typed change (the number box beside the slider, an interval
+// after the value before it) to give the drag's ratio. No Playwright selector query runs in that time: each slider
+// is resolved to its element before the drag or the typing.
 // BENCH_BEFORE_DIST=<a build of other code> measures it in the same run, drags alternating, for a before/after; the
 // JSON keeps every sample, the load after each round, and after/before as the ratio of the medians and as the
 // median of the rounds' own ratios (which a load drifting over the run cancels).
@@ -52,15 +53,36 @@ interface Drag {
 /** The range input of the slider's cell, scrolled into view; the notebook's runtime set to `value` first. */
 const prepare = (page: Page, s: Slider, value: number) => sliderAt(page, s.name, s.cell, value);
 
-/** Starts watching long tasks and pointer moves in the page. */
+/** Starts watching long tasks, pointer moves, and when the outputs' drawings last changed and were painted. */
 async function watch(page: Page) {
   await page.evaluate(() => {
-    const w = window as unknown as { __drag: { tasks: number[]; lastMove: number; moves: number } };
-    const d = (w.__drag = { tasks: [] as number[], lastMove: 0, moves: 0 });
+    const w = window as unknown as {
+      __drag: { tasks: number[]; lastMove: number; moves: number; changed: number; painted: number };
+    };
+    const d = (w.__drag = { tasks: [] as number[], lastMove: 0, moves: 0, changed: 0, painted: 0 });
     const observer = new PerformanceObserver((list) => {
       for (const e of list.getEntries()) d.tasks.push(e.duration);
     });
     observer.observe({ type: "longtask" });
+    // What the user sees change: an output's drawing, painted in the next frame (a task after its rendering).
+    const drawings = new MutationObserver(() => {
+      const at = (d.changed = performance.now());
+      requestAnimationFrame(() => {
+        const c = new MessageChannel();
+        c.port1.onmessage = () => {
+          if (d.changed === at) d.painted = performance.now();
+        };
+        c.port2.postMessage(null);
+      });
+    });
+    const nb = document.querySelector("jb-app")!.shadowRoot!.querySelector("jb-notebook")!;
+    for (const o of nb.shadowRoot!.querySelectorAll("jb-output"))
+      drawings.observe(o.shadowRoot!, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+        attributes: true,
+      });
     addEventListener(
       "pointermove",
       (e) => {
@@ -69,7 +91,10 @@ async function watch(page: Page) {
       },
       { capture: true },
     );
-    (w as unknown as { __stop: () => void }).__stop = () => observer.disconnect();
+    (w as unknown as { __stop: () => void }).__stop = () => {
+      observer.disconnect();
+      drawings.disconnect();
+    };
   });
 }
 
@@ -81,7 +106,14 @@ async function drawn(page: Page, name: string, since: "move" | "typed"): Promise
         runtime: { settled(ms: number): Promise<void>; value(name: string): Promise<unknown> };
       };
       const w = window as unknown as {
-        __drag: { tasks: number[]; lastMove: number; typed: number; target: unknown };
+        __drag: {
+          tasks: number[];
+          lastMove: number;
+          typed: number;
+          target: unknown;
+          changed: number;
+          painted: number;
+        };
         __stop: () => void;
       };
       const d = w.__drag;
@@ -96,8 +128,7 @@ async function drawn(page: Page, name: string, since: "move" | "typed"): Promise
           if (performance.now() - t0 > 120_000) throw new Error(`${name} never became ${String(d.target)}`);
           continue;
         }
-        // every output drawn (an output redraws in a task of its own), then painted: the frame after the last
-        // drawing, up to a task after that frame's rendering (its rAF callback runs before it paints)
+        // every output drawn (an output redraws in a task of its own), then the frame that paints the last one
         const outputs = (nb as unknown as HTMLElement).shadowRoot!.querySelectorAll("jb-output");
         await Promise.all(
           [...outputs].map((o) => (o as unknown as { updateComplete: Promise<unknown> }).updateComplete),
@@ -111,7 +142,11 @@ async function drawn(page: Page, name: string, since: "move" | "typed"): Promise
         );
         break;
       }
-      const ms = performance.now() - t0;
+      // The chart is seen when the last change to an output's drawing is painted, not when this wait ends: the
+      // runtime settles after cells that draw nothing (checks), and value() itself waits for a compute frame.
+      if (d.changed < t0)
+        throw new Error(`no output changed after the ${since === "move" ? "last move" : "typed value"}`);
+      const ms = d.painted - t0;
       await new Promise((r) => setTimeout(r, 150)); // long tasks are reported asynchronously
       w.__stop();
       return [ms, Math.max(0, ...d.tasks)] as [number, number];
