@@ -263,10 +263,6 @@ export class JbNotebook extends LitElement implements NotebookBlockHost, Noteboo
     this.editProse(index, text);
   }
 
-  superseded(id: string, runs: number): boolean {
-    return this.runner.rt?.superseded(id, runs) ?? false;
-  }
-
   override render() {
     const { nb } = this.doc;
     const rt = this.runner.rt;

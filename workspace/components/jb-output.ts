@@ -165,7 +165,6 @@ export class JbOutput extends LitElement {
 
   override disconnectedCallback() {
     super.disconnectedCallback();
-    this.wake?.();
     this.observer?.disconnect();
     this.removeEventListener("pointerdown", this.onPress, true);
     this.removeEventListener("pointerup", this.onRelease, true);
@@ -187,25 +186,10 @@ export class JbOutput extends LitElement {
     if (!this.pressed) this.requestUpdate();
   }
 
-  /** Whether the value given is already replaced by a newer run of its cell (the notebook sets it with the value). */
-  private supersededCheck: (() => boolean) | undefined;
-  private wake: (() => void) | undefined;
-  set superseded(check: (() => boolean) | undefined) {
-    this.supersededCheck = check;
-    this.wake?.();
-  }
-
   /** After its first drawing, a new value is drawn in a task of its own: the charts one slider move redraws never
-   * add up to one long task. A value a newer run replaces is not drawn: the update waits for the next value given
-   * (or the element leaving the page) and draws that, so a dragged input's last value does not queue behind it. */
+   * add up to one long task. */
   protected override async scheduleUpdate(): Promise<void> {
-    if (this.hasUpdated)
-      for (;;) {
-        await nextTask();
-        if (!this.isConnected || !this.supersededCheck?.()) break;
-        await new Promise<void>((r) => (this.wake = r));
-        this.wake = undefined;
-      }
+    if (this.hasUpdated) await nextTask();
     super.scheduleUpdate();
   }
 

@@ -33,8 +33,6 @@ export interface NotebookBlockHost {
   readonly canUndo: boolean;
   readonly schema: SQLNamespace | undefined;
   draftOf(cell: Cell): string | undefined;
-  /** whether what cell `id` showed in its run number `runs` is already replaced by a newer run (runtime.ts) */
-  superseded(id: string, runs: number): boolean;
   runCell(index: number, source: string): void;
   runAll(): void;
   undo(): void;
@@ -196,10 +194,8 @@ export function cellBlock(host: NotebookBlockHost, b: Cell, index: number, s: Ce
       }
       ${(s?.displays ?? []).map((d, k) => {
         const target = targets[k];
-        const runs = s?.runs ?? 0;
         return html`<jb-output
           .value=${d}
-          .superseded=${() => host.superseded(b.id, runs)}
           @plot-edit=${(e: CustomEvent<PlotFields>) => target && host.onPlotEdit(index, target, e.detail)}
         ></jb-output>`;
       })}

@@ -41,8 +41,6 @@ export interface CellHost {
    * on the input it replaces when el still offers it (input-carry.ts), else with a setInput value given before
    */
   adoptInput(name: string, el: InputElementLike, slot: Slot): void;
-  /** input `name` let a new value go: what the cells it reaches show is stale until they run again */
-  inputYielded?(name: string): void;
   /** the engine has one connection: interrupting a stale query bumps this epoch so collateral victims retry */
   interruptEpoch(): number;
   interruptStale(): void;
@@ -184,8 +182,7 @@ function defineTs(host: CellHost, slot: Slot, name: string) {
         throw new Error(`view: expected an input element (e.g. Inputs.range(...)), got ${typeof el}`);
       if (inputName !== undefined) host.adoptInput(inputName, el, slot);
       display(el);
-      const onYield = inputName === undefined ? undefined : () => host.inputYielded?.(inputName);
-      return inputGenerator(el, undefined, undefined, onYield);
+      return inputGenerator(el);
     };
     const view = Object.assign(makeView(), { as: makeView });
     const tick = Number.isFinite(budgetMs) ? budgetTick(label, budgetMs) : undefined;

@@ -20,8 +20,6 @@
 //   rt.value(name)                    -> Promise of a named variable's current value (generators resolved)
 //   rt.settled(timeoutMs?)            -> resolves when no cell is pending, nothing is scheduled (runtime-schedule.ts)
 //                                     and no dragged input's value is held back
-//   rt.superseded(id, runs)           -> whether what cell id showed in its run number `runs` is already replaced: a
-//                                     newer run began, is scheduled, or an input it reads let a new value go
 //   rt.states() / rt.state(id)        -> CellState for every cell, in notebook order
 //   rt.checks()                       -> every check() result of every cell (in notebook order)
 //   rt.inputs()                       -> [{name, value, label, kind, cellId}] for every named view
@@ -152,10 +150,6 @@ export class NotebookRuntime {
   private inputOverrides = new Map<string, unknown>();
   /** overrides an input could not take, by name: why (set-inputs.ts) */
   private inputProblems = new Map<string, string>();
-  /** per cell, the last run whose displays an input's newer value made stale (inputYielded) */
-  private staleRuns = new WeakMap<Slot, number>();
-  /** per input name, the cells reading it directly or through others; worked out again after each reconcile */
-  private reach = new Map<string, Slot[]>();
   /** bumped on every engine.interrupt(), so a query that was collateral damage can tell and retry */
   private interruptEpoch = 0;
   private disposed = false;
@@ -211,9 +205,6 @@ export class NotebookRuntime {
       module: this.module,
       emit: (slot) => this.emit(slot),
       adoptInput: (inputName, el, slot) => this.adoptInput(inputName, el, slot),
-      inputYielded: (inputName) => {
-        for (const s of this.reaching(inputName)) this.staleRuns.set(s, s.state.runs);
-      },
       interruptEpoch: () => this.interruptEpoch,
       interruptStale: () => {
         this.interruptEpoch++;
@@ -341,18 +332,6 @@ export class NotebookRuntime {
     }
   }
 
-  /**
-   * Whether what cell `id` showed in its run number `runs` (CellState.runs) is already replaced, so drawing it would
-   * only delay the value that replaces it: a newer run began, or one is on its way (an input the cell reads let a
-   * value go, or the runtime recomputes the cell and its code has not started yet).
-   */
-  superseded(id: string, runs: number): boolean {
-    const slot = this.slots.find((s) => s.cell.id === id);
-    if (!slot) return false;
-    if (slot.state.runs !== runs || (this.staleRuns.get(slot) ?? -1) >= runs) return true;
-    return slot.state.status === "pending" && slot.pendingToken === slot.token;
-  }
-
   dispose(): void {
     this.disposed = true;
     this.runtime.dispose();
@@ -375,25 +354,6 @@ export class NotebookRuntime {
       } else this.inputProblems.set(name, given.problem);
     }
     this.namedInputs.set(name, { el, slot, initial });
-  }
-
-  /** The cells whose code reads `name`, directly or through names that such cells define (their analyses). */
-  private reaching(name: string): Slot[] {
-    let out = this.reach.get(name);
-    if (out) return out;
-    const names = new Set([name]);
-    const found = new Set<Slot>();
-    for (let grew = true; grew;) {
-      grew = false;
-      for (const s of this.slots)
-        if (!found.has(s) && s.analysis.references.some((r) => names.has(r))) {
-          found.add(s);
-          for (const d of s.analysis.defines) names.add(d);
-          grew = true;
-        }
-    }
-    this.reach.set(name, (out = [...found]));
-    return out;
   }
 
   // ---- definition ----
@@ -475,7 +435,6 @@ export class NotebookRuntime {
     }
     this.slots = slots;
     this.nb = nb;
-    this.reach.clear();
   }
 
   private observer(slot: Slot) {

@@ -59,14 +59,12 @@ export function holdInput(): () => void {
  * without a release: no move for `pauseMs`, nor for twice the longest gap between moves since the last value went
  * (a busy page takes moves in bunches: their gaps are not pauses). A value
  * equal to the last one yielded is not yielded again (a step-10 slider's moves within one step): its dependents
- * already show it, and a run for it would only hold back the next one. `onYield` is told of each value as it goes,
- * before the runtime takes it: what its dependents show is stale from then on.
+ * already show it, and a run for it would only hold back the next one.
  */
 export function inputGenerator(
   el: InputElementLike,
   intervalMs = INPUT_INTERVAL_MS,
   pauseMs = INPUT_PAUSE_MS,
-  onYield?: () => void,
 ) {
   let resolve: ((v: unknown) => void) | null = null;
   let stale = true;
@@ -96,7 +94,6 @@ export function inputGenerator(
     gap = 0;
     yielded = { value: el.value };
     r(el.value);
-    onYield?.();
   };
   /** Delivers when the interval allows, else once it has passed or the pointer pauses, whichever comes first. */
   const schedule = () => {

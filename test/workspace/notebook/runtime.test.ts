@@ -228,36 +228,6 @@ describe("NotebookRuntime", () => {
     rt2.dispose();
   });
 
-  it("superseded: what a cell showed is replaced once an input it reads lets a value go, until a newer run shows", async () => {
-    const { rt, byDefine } = await start(
-      nbOf(
-        "const k = view(Inputs.range([0, 10], {value: 1, step: 1}));",
-        "const twice = k * 2;",
-        "md`twice is ${twice}`",
-        "const other = 1;\ndisplay(other);",
-      ),
-    );
-    await rt.settled();
-    const shown = rt.states().find((s) => s.references.includes("twice"))!;
-    const other = byDefine("other");
-    const [runs, otherRuns] = [shown.runs, other.runs];
-    expect(rt.superseded(shown.id, runs)).toBe(false);
-    // a value set is let go at once (view-input.ts): the cells reading k, directly or through twice, are stale
-    // before the runtime has recomputed anything; a cell that does not read it is not
-    rt.setInput("k", 2);
-    expect(rt.superseded(shown.id, runs)).toBe(true);
-    expect(rt.superseded(byDefine("twice").id, byDefine("twice").runs)).toBe(true);
-    expect(rt.superseded(other.id, otherRuns)).toBe(false);
-    await rt.settled();
-    // the new run is what shows now; the old run's displays stay replaced
-    expect(shown.runs).toBe(runs + 1);
-    expect(shown.displays.map((d) => (d as { text: string }).text)).toEqual(["twice is 4"]);
-    expect(rt.superseded(shown.id, runs + 1)).toBe(false);
-    expect(rt.superseded(shown.id, runs)).toBe(true);
-    expect(rt.superseded(other.id, otherRuns)).toBe(false);
-    rt.dispose();
-  });
-
   it("headless Inputs defaults match @observablehq/inputs", async () => {
     // each input beside its default, the value its cell's name takes
     const defaults: [string, string, unknown][] = [
