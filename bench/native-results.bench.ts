@@ -2,12 +2,14 @@
 // DuckDB-WASM in the same run (docs/scaling.md, "Which engine"): `SELECT *` of a frames-like table of 100k and
 // 1M rows (integers, doubles, text with nulls, booleans, timestamps), median of 5, the table made once per engine.
 // Then its long text column alone, converted from the same chunks as now (a span of memory a read) and as before
-// (one binding call a string over 12 bytes, bench/native-strings-before.ts).
+// (one binding call a string over 12 bytes, bench/native-strings-before.ts). The native engine streams its results;
+// main's path (materialise, then convert) runs beside it.
 import { DuckDBInstance, type DuckDBDataChunk, type DuckDBResultReader } from "@duckdb/node-api";
 import { Utf8 } from "apache-arrow";
 import type { SqlEngine } from "../workspace/db/engine";
 import { createNodeEngine } from "../workspace/db/node/duckdb-node";
 import { createNativeEngine } from "../workspace/db/node/duckdb-native";
+import { resultToArrow } from "../workspace/db/node/native-arrow";
 import { columnVector } from "../workspace/db/node/native-columns";
 import { varcharVectorBefore } from "./native-strings-before";
 import { timeMs, type Benchmark } from "./harness";
@@ -21,6 +23,20 @@ export const RESULT_SQL = (rows: number) => `CREATE TABLE frames_like AS SELECT
     CASE WHEN range % 11 = 0 THEN NULL ELSE 'com.example.feed.ItemView#' || range END AS view,
     TIMESTAMP '2026-01-01' + to_microseconds(range * 16667) AS at
   FROM range(${rows})`;
+
+/** The native engine as main had it: DuckDB materialises the whole result, then it is converted as one batch. */
+async function createMaterialisingEngine(): Promise<SqlEngine> {
+  const engine = await createNativeEngine();
+  const conn = await engine.connect();
+  return {
+    ...engine,
+    query: async (sql) => resultToArrow(await conn.runAndReadAll(sql)) as never,
+    async close() {
+      conn.closeSync();
+      await engine.close();
+    },
+  };
+}
 
 function engineBenchmarks(label: string, make: () => Promise<SqlEngine>, rows: number): Benchmark {
   let engine: SqlEngine | undefined;
@@ -85,6 +101,7 @@ function viewColumnBenchmark(rows: number): Benchmark {
 export const benchmarks: Benchmark[] = [
   ...[100_000, 1_000_000].flatMap((rows) => [
     engineBenchmarks("native DuckDB", createNativeEngine, rows),
+    engineBenchmarks("native DuckDB, materialised first (main's)", createMaterialisingEngine, rows),
     engineBenchmarks("DuckDB-WASM", createNodeEngine, rows),
   ]),
   viewColumnBenchmark(1_000_000),
