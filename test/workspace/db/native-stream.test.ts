@@ -96,10 +96,10 @@ describe("streamToArrow", () => {
   });
 });
 
-describe("the native engine's results", () => {
+describe("the native engine's streamed results", () => {
   let engine: NativeEngine;
   beforeAll(async () => {
-    engine = await createNativeEngine();
+    engine = await createNativeEngine({ stream: true });
   });
   afterAll(() => engine.close());
 
