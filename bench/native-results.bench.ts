@@ -2,7 +2,9 @@
 // DuckDB-WASM in the same run (docs/scaling.md, "Which engine"): `SELECT *` of a frames-like table of 100k and
 // 1M rows (integers, doubles, text with nulls, booleans, timestamps), median of 5, the table made once per engine.
 // Then its long text column alone, converted from the same chunks as now (a span of memory a read) and as before
-// (one binding call a string over 12 bytes, bench/native-strings-before.ts).
+// (one binding call a string over 12 bytes, bench/native-strings-before.ts). The native engine with its `stream`
+// option (each result converted as it is fetched) runs beside it, in time and in peak memory.
+import { execFileSync } from "node:child_process";
 import { DuckDBInstance, type DuckDBDataChunk, type DuckDBResultReader } from "@duckdb/node-api";
 import { Utf8 } from "apache-arrow";
 import type { SqlEngine } from "../workspace/db/engine";
@@ -21,6 +23,9 @@ export const RESULT_SQL = (rows: number) => `CREATE TABLE frames_like AS SELECT
     CASE WHEN range % 11 = 0 THEN NULL ELSE 'com.example.feed.ItemView#' || range END AS view,
     TIMESTAMP '2026-01-01' + to_microseconds(range * 16667) AS at
   FROM range(${rows})`;
+
+/** The native engine streaming its results, converted as they are fetched (its `stream` option). */
+export const createStreamingEngine = () => createNativeEngine({ stream: true });
 
 function engineBenchmarks(label: string, make: () => Promise<SqlEngine>, rows: number): Benchmark {
   let engine: SqlEngine | undefined;
@@ -82,10 +87,41 @@ function viewColumnBenchmark(rows: number): Benchmark {
   };
 }
 
+/** Peak RSS over three queries in a child process, streamed against materialised first (the engine's default). */
+function memoryBenchmark(rows: number): Benchmark {
+  const child = (way: string) =>
+    Number(
+      execFileSync(
+        process.execPath,
+        ["--import", "tsx", "bench/native-results-memory.ts", way, String(rows)],
+        {
+          encoding: "utf8",
+        },
+      ),
+    );
+  return {
+    name: `native-results/peak RSS over 3 SELECT * of ${rows.toLocaleString("en")} rows, native, streamed (MiB)`,
+    unit: "MiB",
+    runs: 3,
+    measure: () => child("stream"),
+    peer: { name: "materialised first (the default)", measure: () => child("materialise") },
+  };
+}
+
+// NATIVE_RESULTS_ORDER=stream-first times the streamed engine first, so rounds can alternate which one warms the JIT.
+const native = (rows: number) => {
+  const both = [
+    engineBenchmarks("native DuckDB", createNativeEngine, rows),
+    engineBenchmarks("native DuckDB, streamed", createStreamingEngine, rows),
+  ];
+  return process.env.NATIVE_RESULTS_ORDER === "stream-first" ? both.reverse() : both;
+};
+
 export const benchmarks: Benchmark[] = [
   ...[100_000, 1_000_000].flatMap((rows) => [
-    engineBenchmarks("native DuckDB", createNativeEngine, rows),
+    ...native(rows),
     engineBenchmarks("DuckDB-WASM", createNodeEngine, rows),
   ]),
   viewColumnBenchmark(1_000_000),
+  memoryBenchmark(1_000_000),
 ];

@@ -15,9 +15,16 @@ export interface TableInfo {
   columns: ColumnInfo[];
 }
 
+/** A row cap an engine that streams its results may apply as the rows come (the caller still checks the table). */
+export interface RowCap {
+  maxRows: number;
+  /** the error for a result of `rows` rows, all of them counted */
+  over(rows: number): Error;
+}
+
 export interface SqlEngine {
   /** Runs one statement; `?` placeholders are bound from params in order (never spliced into the text). */
-  query(sql: string, params?: readonly unknown[]): Promise<Table>;
+  query(sql: string, params?: readonly unknown[], cap?: RowCap): Promise<Table>;
   /**
    * Creates `table` from an Arrow IPC stream ("created"), or appends to it by column name when it exists
    * ("merged"). With `append`, the caller vouches that the stream has exactly the table's columns (the next

@@ -64,7 +64,11 @@ export function serveEngine(
       if (stopped) return;
       let reply: Reply;
       try {
-        const table = await engine.query(m.sql, m.params);
+        // A streaming engine stops converting past the row cap; the message is the same either way.
+        const table = await engine.query(m.sql, m.params, {
+          maxRows: caps.maxRows,
+          over: (rows) => new Error(overResultCaps(rows, 0, caps)!),
+        });
         // Rows first: a result over the row cap is not encoded at all.
         const tooMany = overResultCaps(table.numRows, 0, caps);
         if (tooMany) throw new Error(tooMany);

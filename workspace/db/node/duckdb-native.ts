@@ -8,7 +8,7 @@ import { DUCKDB_TYPE } from "../../../bundle/duckdb-types";
 import { appendBatch } from "./pack-columns";
 import { columnTypeOf, type ColumnType } from "../../../bundle/schema";
 import { attachDatabase, quoteIdent, type InsertOutcome, type SqlEngine } from "../engine";
-import { resultToArrow } from "./native-arrow";
+import { resultToArrow, StreamFailed, streamToArrow } from "./native-arrow";
 
 /** The pinned native DuckDB (docs/scaling.md says what differs from DuckDB-WASM's 1.4). */
 export const NATIVE_DUCKDB_VERSION = "1.5";
@@ -18,7 +18,16 @@ export interface NativeEngine extends SqlEngine {
   connect(): Promise<DuckDBConnection>;
 }
 
-export async function createNativeEngine(): Promise<NativeEngine> {
+export interface NativeEngineOptions {
+  /**
+   * Stream each result and convert it as it is fetched (native-arrow.ts streamToArrow) instead of letting DuckDB
+   * materialise it first. Off: it lowers the peak memory of a big result but took longer at a million rows
+   * (docs/scaling.md, "Which engine").
+   */
+  stream?: boolean;
+}
+
+export async function createNativeEngine(options: NativeEngineOptions = {}): Promise<NativeEngine> {
   const instance = await DuckDBInstance.create(":memory:");
   const connect = await attachDatabase({
     open: () => instance.connect(),
@@ -27,6 +36,7 @@ export async function createNativeEngine(): Promise<NativeEngine> {
   });
   const conn = await connect();
   let temporaries = 0;
+  let interrupted = false;
 
   const exists = async (name: string) =>
     (
@@ -59,9 +69,18 @@ export async function createNativeEngine(): Promise<NativeEngine> {
 
   return {
     connect,
-    async query(sql, params = []) {
-      const reader = await conn.runAndReadAll(sql, params.length ? (params as DuckDBValue[]) : undefined);
-      return resultToArrow(reader) as never;
+    async query(sql, params = [], cap) {
+      const values = params.length ? (params as DuckDBValue[]) : undefined;
+      if (!options.stream) return resultToArrow(await conn.runAndReadAll(sql, values)) as never;
+      interrupted = false;
+      try {
+        return (await streamToArrow(await conn.stream(sql, values), cap)) as never;
+      } catch (e) {
+        if (!(e instanceof StreamFailed)) throw e;
+        if (interrupted) throw new Error("INTERRUPT Error: Interrupted!");
+        // The stream lost DuckDB's message: the query runs again, materialised, to fail with it.
+        return resultToArrow(await conn.runAndReadAll(sql, values)) as never;
+      }
     },
     // The same rules as arrowLoader (workspace/db/arrow-loader.ts): create, merge by name, or append as is.
     async insertArrowStream(table, ipc, options): Promise<InsertOutcome> {
@@ -85,6 +104,7 @@ export async function createNativeEngine(): Promise<NativeEngine> {
       throw new Error(`${name}: the native engine attaches local files only`);
     },
     async interrupt() {
+      interrupted = true;
       conn.interrupt();
     },
     async close() {

@@ -7,12 +7,15 @@ import * as arrow from "apache-arrow";
 import {
   DuckDBTypeId,
   type DuckDBDataChunk,
+  type DuckDBResult,
   type DuckDBResultReader,
   type DuckDBType,
   type DuckDBValue,
 } from "@duckdb/node-api";
 import type * as ArrowModule from "apache-arrow";
+import duckdb from "@duckdb/node-bindings";
 import { columnVector } from "./native-columns";
+import type { RowCap } from "../engine";
 
 type Any = ArrowModule.DataType;
 
@@ -143,20 +146,88 @@ function rowVector(values: DuckDBValue[], duckType: DuckDBType, type: Any): Arro
       );
 }
 
+/** Each column of `chunks` as one Arrow vector: fast columns from their bytes, the others value by value. */
+function chunksToVectors(
+  types: DuckDBType[],
+  arrowTypes: Any[],
+  chunks: DuckDBDataChunk[] | null,
+  reader?: DuckDBResultReader,
+): ArrowModule.Vector[] {
+  const rows = chunks?.reduce((n, c) => n + c.rowCount, 0) ?? 0;
+  let all: DuckDBValue[][] | undefined;
+  const values = (i: number) =>
+    chunks ? columnValues(chunks, i) : ((all ??= reader!.getColumns())[i] ?? []);
+  return types.map(
+    (duckType, i) =>
+      (chunks ? columnVector(chunks, i, rows, duckType, arrowTypes[i]!) : null) ??
+      rowVector(values(i), duckType, arrowTypes[i]!),
+  );
+}
+
+/** Named vectors as a table; of two columns of the same name, the last is kept. */
+function tableOf(names: string[], vectors: ArrowModule.Vector[]): ArrowModule.Table {
+  const named: Record<string, ArrowModule.Vector> = {};
+  names.forEach((name, i) => (named[name] = vectors[i]!));
+  return new arrow.Table(named);
+}
+
 /** The whole result as one Arrow table. */
 export function resultToArrow(reader: DuckDBResultReader): ArrowModule.Table {
   const names = reader.columnNames();
-  const types = reader.columnTypes();
   if (names.length === 0) return new arrow.Table();
-  const chunks = chunksOf(reader);
-  const rows = chunks?.reduce((n, c) => n + c.rowCount, 0) ?? 0;
-  let all: DuckDBValue[][] | undefined;
-  const values = (i: number) => (chunks ? columnValues(chunks, i) : ((all ??= reader.getColumns())[i] ?? []));
-  const vectors: Record<string, ArrowModule.Vector> = {};
-  names.forEach((name, i) => {
-    const type = arrowTypeOf(types[i]!, name);
-    const fast = chunks ? columnVector(chunks, i, rows, types[i]!, type) : null;
-    vectors[name] = fast ?? rowVector(values(i), types[i]!, type);
-  });
-  return new arrow.Table(vectors);
+  const types = reader.columnTypes();
+  const arrowTypes = types.map((t, i) => arrowTypeOf(t, names[i]!));
+  return tableOf(names, chunksToVectors(types, arrowTypes, chunksOf(reader), reader));
+}
+
+/**
+ * A streamed query that failed part way: @duckdb/node-api 1.5's fetch_chunk answers DuckDB's error (an interrupt
+ * included) with no chunk, as at the end, and binds no call that gives the message.
+ */
+export class StreamFailed extends Error {}
+
+/** Rows a batch: 32 of DuckDB's 2,048-row chunks, converted together, as the costs a call of a chunk alone add up. */
+const BATCH_ROWS = 65_536;
+
+/**
+ * A streamed result as an Arrow table of batches of BATCH_ROWS, each converted as soon as its chunks are fetched, so
+ * neither DuckDB nor we hold its chunks whole (docs/scaling.md, "Which engine"). Past `cap`'s rows the chunks are
+ * counted, not converted, and its error says how many there were.
+ */
+export async function streamToArrow(result: DuckDBResult, cap?: RowCap): Promise<ArrowModule.Table> {
+  const maxRows = cap?.maxRows ?? Infinity;
+  const names = result.columnNames();
+  if (names.length === 0) return new arrow.Table();
+  const types = result.columnTypes();
+  const arrowTypes = types.map((t, i) => arrowTypeOf(t, names[i]!));
+  // duckdb_result_is_streaming is false once the result holds an error (DuckDB src/main/capi/result-c.cpp)
+  const raw = (result as unknown as { result: duckdb.Result }).result;
+  const streaming = duckdb.result_is_streaming(raw);
+  const batches: ArrowModule.RecordBatch[] = [];
+  let pending: DuckDBDataChunk[] = [];
+  let pendingRows = 0;
+  const convert = () => {
+    // Every read copies (duckdb.node makes Buffers with napi_create_buffer_copy only): no byte outlives its chunk.
+    batches.push(...tableOf(names, chunksToVectors(types, arrowTypes, pending)).batches);
+    pending = [];
+    pendingRows = 0;
+  };
+  let rows = 0;
+  for (;;) {
+    const chunk = await result.fetchChunk();
+    if (!chunk || chunk.rowCount === 0) break;
+    rows += chunk.rowCount;
+    if (rows > maxRows) {
+      pending = [];
+      continue;
+    }
+    pending.push(chunk);
+    pendingRows += chunk.rowCount;
+    if (pendingRows >= BATCH_ROWS) convert();
+  }
+  if (streaming && !duckdb.result_is_streaming(raw))
+    throw new StreamFailed(`the query failed after ${rows} rows`);
+  if (rows > maxRows) throw cap!.over(rows);
+  if (pending.length || rows === 0) convert();
+  return new arrow.Table(batches);
 }
