@@ -33,9 +33,18 @@ interface Answer {
 }
 
 function post(path: string, body: unknown, onRequest?: (abort: () => void) => void): Promise<Answer> {
+  return postTo(server, path, body, onRequest);
+}
+
+function postTo(
+  to: SqlServer,
+  path: string,
+  body: unknown,
+  onRequest?: (abort: () => void) => void,
+): Promise<Answer> {
   return new Promise((ok, fail) => {
     const req = request(
-      new URL(path, server.url),
+      new URL(path, to.url),
       { method: "POST", headers: { "content-type": "application/json" } },
       (res) => {
         const chunks: Buffer[] = [];
@@ -138,4 +147,38 @@ describe("jankbook serve: bounded queries", () => {
     expect(r.runaway).toMatchObject({ status: 408, error: "query stopped: its timeout of 3 s" });
     expect(server.queries.running).toBe(0);
   }, 120_000);
+});
+
+describe("jankbook serve: a query that fails part way", () => {
+  let big: SqlServer;
+  beforeAll(async () => {
+    const dist = await mkdtemp(join(tmpdir(), "jb-bounds-dist-"));
+    await writeFile(join(dist, "index.html"), "<title>jankbook</title>");
+    big = await startSqlServer({
+      dist,
+      runs: [],
+      limits: { maxRows: 10_000_000, maxBytes: 2 ** 30, timeoutMs: 60_000, slots: 1 },
+    });
+  }, 60_000);
+  afterAll(async () => big?.close());
+
+  it("fails with DuckDB's message, never a short result", async () => {
+    // @duckdb/node-api's streamed fetch ends quietly on an error, as at a result's end: the error here comes in
+    // DuckDB's 1st, 3rd and 20th chunk of 2,048 rows, of results under the row cap and over it.
+    for (const [rows, at] of [
+      [10_000, 600],
+      [10_000, 5_000],
+      [50_000, 40_000],
+      [200_000, 40_000],
+      [3_000_000, 2_500_000],
+    ]) {
+      const a = await postTo(big, "api/sql", {
+        sql: `SELECT CASE WHEN i < ${at} THEN i ELSE error('boom at ' || i) END AS v FROM range(${rows}) t(i)`,
+      });
+      expect(a.status, `${rows} rows, failing at ${at}`).not.toBe(200);
+      expect(error(a)).toMatch(/boom at \d+/);
+    }
+    const ok = await postTo(big, "api/sql", { sql: "SELECT 42 AS v" });
+    expect(Number(tableFromIPC(ok.bytes).getChild("v")!.get(0))).toBe(42);
+  });
 });

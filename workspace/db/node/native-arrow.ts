@@ -5,6 +5,7 @@
 // the vectors' bytes (native-columns.ts); lists, structs and enums go value by value.
 import * as arrow from "apache-arrow";
 import {
+  DuckDBResult as DuckDBResultClass,
   DuckDBTypeId,
   type DuckDBDataChunk,
   type DuckDBResult,
@@ -186,6 +187,20 @@ export function resultToArrow(reader: DuckDBResultReader): ArrowModule.Table {
  */
 export class StreamFailed extends Error {}
 
+/** The raw result under node-api's result (or its reader's): the binding's calls take it. */
+function rawResult(result: DuckDBResult | DuckDBResultReader): duckdb.Result {
+  const inner = (result as unknown as { result: DuckDBResult | duckdb.Result }).result;
+  return inner instanceof DuckDBResultClass ? rawResult(inner) : (inner as duckdb.Result);
+}
+
+/**
+ * Whether a streamed result ended in an error: duckdb_result_is_streaming is false once the result holds one
+ * (DuckDB src/main/capi/result-c.cpp), where a stream that ended well, or was read only in part, still streams.
+ */
+export function streamEndedInError(result: DuckDBResult | DuckDBResultReader): boolean {
+  return !duckdb.result_is_streaming(rawResult(result));
+}
+
 /** Rows a batch: 32 of DuckDB's 2,048-row chunks, converted together, as the costs a call of a chunk alone add up. */
 const BATCH_ROWS = 65_536;
 
@@ -200,9 +215,7 @@ export async function streamToArrow(result: DuckDBResult, cap?: RowCap): Promise
   if (names.length === 0) return new arrow.Table();
   const types = result.columnTypes();
   const arrowTypes = types.map((t, i) => arrowTypeOf(t, names[i]!));
-  // duckdb_result_is_streaming is false once the result holds an error (DuckDB src/main/capi/result-c.cpp)
-  const raw = (result as unknown as { result: duckdb.Result }).result;
-  const streaming = duckdb.result_is_streaming(raw);
+  const streaming = !streamEndedInError(result);
   const batches: ArrowModule.RecordBatch[] = [];
   let pending: DuckDBDataChunk[] = [];
   let pendingRows = 0;
@@ -225,8 +238,7 @@ export async function streamToArrow(result: DuckDBResult, cap?: RowCap): Promise
     pendingRows += chunk.rowCount;
     if (pendingRows >= BATCH_ROWS) convert();
   }
-  if (streaming && !duckdb.result_is_streaming(raw))
-    throw new StreamFailed(`the query failed after ${rows} rows`);
+  if (streaming && streamEndedInError(result)) throw new StreamFailed(`the query failed after ${rows} rows`);
   if (rows > maxRows) throw cap!.over(rows);
   if (pending.length || rows === 0) convert();
   return new arrow.Table(batches);

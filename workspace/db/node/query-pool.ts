@@ -5,7 +5,7 @@
 import type { DuckDBConnection, DuckDBValue } from "@duckdb/node-api";
 import * as arrow from "apache-arrow";
 import type { NativeEngine } from "./duckdb-native";
-import { resultToArrow } from "./native-arrow";
+import { resultToArrow, streamEndedInError } from "./native-arrow";
 import { checkSql } from "../sql-guard";
 
 // the instance native-arrow.ts builds its tables with
@@ -140,12 +140,15 @@ export function createQueryPool(engine: NativeEngine, limits: QueryLimits = DEFA
           };
           await checkSql(session, sql);
           if (stopped) throw new QueryStopped(`query stopped: ${stopped}`);
-          const reader = await c.streamAndReadUntil(
-            sql,
-            limits.maxRows + 1,
-            params.length ? (params as DuckDBValue[]) : undefined,
-          );
+          const values = params.length ? (params as DuckDBValue[]) : undefined;
+          const reader = await c.streamAndReadUntil(sql, limits.maxRows + 1, values);
           if (stopped) throw new QueryStopped(`query stopped: ${stopped}`);
+          // The streamed fetch ends quietly on an error, as at the end: run again, materialised, for DuckDB's message.
+          if (streamEndedInError(reader)) {
+            const whole = await c.runAndReadAll(sql, values);
+            if (stopped) throw new QueryStopped(`query stopped: ${stopped}`);
+            return encode(resultToArrow(whole), whole.currentRowCount > limits.maxRows);
+          }
           return encode(resultToArrow(reader), !reader.done && reader.currentRowCount > limits.maxRows);
         } catch (e) {
           // DuckDB answers an interrupt with "INTERRUPT Error: Interrupted!": say which stop it was.
