@@ -41,6 +41,9 @@ export interface CellHost {
    * on the input it replaces when el still offers it (input-carry.ts), else with a setInput value given before
    */
   adoptInput(name: string, el: InputElementLike, slot: Slot): void;
+  /** resolves once the values already given to the cells are computed and drawn (runtime.ts `caughtUp`); absent
+   * where nothing is drawn (headless) */
+  caughtUp?(): Promise<void>;
   /** the engine has one connection: interrupting a stale query bumps this epoch so collateral victims retry */
   interruptEpoch(): number;
   interruptStale(): void;
@@ -182,7 +185,7 @@ function defineTs(host: CellHost, slot: Slot, name: string) {
         throw new Error(`view: expected an input element (e.g. Inputs.range(...)), got ${typeof el}`);
       if (inputName !== undefined) host.adoptInput(inputName, el, slot);
       display(el);
-      return inputGenerator(el);
+      return inputGenerator(el, undefined, undefined, host.caughtUp);
     };
     const view = Object.assign(makeView(), { as: makeView });
     const tick = Number.isFinite(budgetMs) ? budgetTick(label, budgetMs) : undefined;

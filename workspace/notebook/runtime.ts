@@ -205,6 +205,7 @@ export class NotebookRuntime {
       module: this.module,
       emit: (slot) => this.emit(slot),
       adoptInput: (inputName, el, slot) => this.adoptInput(inputName, el, slot),
+      caughtUp: options.yieldBetweenCells ? () => this.caughtUp() : undefined,
       interruptEpoch: () => this.interruptEpoch,
       interruptStale: () => {
         this.interruptEpoch++;
@@ -330,6 +331,30 @@ export class NotebookRuntime {
       if (!schedule.computing && schedule.waiting === 0 && this.pending.size === 0 && inputsHeldBack() === 0)
         return;
     }
+  }
+
+  /**
+   * Resolves once the cells have computed every value they were given and the page has drawn them: no compute pass
+   * scheduled or running, no cell pending, then the frame that renders their states and a task after the output
+   * redraws that frame queues (jb-output.ts). Unlike settled(), an input value held back is not waited for: a
+   * dragged input asks this to let its held value go as soon as the page has nothing else to do (view-input.ts).
+   */
+  async caughtUp(): Promise<void> {
+    const frame = () =>
+      typeof requestAnimationFrame === "function"
+        ? new Promise<void>((r) => requestAnimationFrame(() => r()))
+        : nextTask();
+    for (;;) {
+      if (this.disposed) return;
+      await nextTask();
+      const schedule = runtimeSchedule(this.runtime);
+      if (schedule.computing) await schedule.computing;
+      else if (this.pending.size > 0) await new Promise<void>((r) => this.idle.push(r));
+      else if (schedule.waiting === 0) break;
+      else await frame(); // a pass is due on the next frame (runtime-schedule.ts)
+    }
+    await frame();
+    await nextTask();
   }
 
   dispose(): void {

@@ -59,12 +59,15 @@ export function holdInput(): () => void {
  * without a release: no move for `pauseMs`, nor for twice the longest gap between moves since the last value went
  * (a busy page takes moves in bunches: their gaps are not pauses). A value
  * equal to the last one yielded is not yielded again (a step-10 slider's moves within one step): its dependents
- * already show it, and a run for it would only hold back the next one.
+ * already show it, and a run for it would only hold back the next one. With `caughtUp` (the browser's runtime), a
+ * held value also goes as soon as the page has computed and drawn every value before it: the interval keeps values
+ * from queuing behind each other's drawing, and a page with nothing left to draw has no queue to keep.
  */
 export function inputGenerator(
   el: InputElementLike,
   intervalMs = INPUT_INTERVAL_MS,
   pauseMs = INPUT_PAUSE_MS,
+  caughtUp?: () => Promise<void>,
 ) {
   let resolve: ((v: unknown) => void) | null = null;
   let stale = true;
@@ -77,6 +80,8 @@ export function inputGenerator(
   let timer: ReturnType<typeof setTimeout> | undefined;
   let pause: ReturnType<typeof setTimeout> | undefined;
   let release = () => {};
+  /** a caughtUp() is being waited for: the held value goes when it resolves */
+  let awaitingCatchUp = false;
   const now = () => (typeof performance !== "undefined" ? performance.now() : Date.now());
   const clearTimers = () => {
     release();
@@ -102,6 +107,15 @@ export function inputGenerator(
     if (timer === undefined) {
       release = holdInput();
       timer = setTimeout(deliver, wait);
+      // The interval is there so that values do not queue behind each other's drawing; once the page has drawn
+      // every value it was given, holding this one longer only delays it.
+      if (caughtUp && !awaitingCatchUp) {
+        awaitingCatchUp = true;
+        void caughtUp().then(() => {
+          awaitingCatchUp = false;
+          if (timer !== undefined) deliver();
+        });
+      }
     }
     clearTimeout(pause);
     // a page too busy to take moves every frame takes them further apart: a pause is then longer, not every move

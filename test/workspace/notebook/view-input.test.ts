@@ -244,6 +244,94 @@ describe("inputGenerator (throttled)", () => {
     }));
 });
 
+describe("inputGenerator (throttled, with the page's caught-up signal)", () => {
+  const element = (value: number) =>
+    Object.assign(new EventTarget(), { value }) as EventTarget & { value: number };
+  const settle = async (p: Promise<unknown>) => {
+    let out: unknown = "pending";
+    void p.then((v) => (out = v));
+    await vi.advanceTimersByTimeAsync(0);
+    return out;
+  };
+  /** A caughtUp() the test resolves by hand: the page drawing the values already given. */
+  function page() {
+    const waiting: (() => void)[] = [];
+    return {
+      asked: () => waiting.length,
+      caughtUp: () => new Promise<void>((r) => waiting.push(r)),
+      drawn: () => waiting.splice(0).forEach((r) => r()),
+    };
+  }
+
+  it("lets a held value go as soon as the page has drawn the ones before it, not at the interval's end", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+    try {
+      const el = element(0);
+      const p = page();
+      const g = inputGenerator(el, 100, 35, p.caughtUp);
+      expect(await settle(g.next().value)).toBe(0);
+      const next = g.next().value;
+      // moves every 10 ms from t = 10: held (inside the interval, never a pause), the page asked once
+      for (let v = 1; v <= 3; v++) {
+        await vi.advanceTimersByTimeAsync(10);
+        el.value = v;
+        el.dispatchEvent(new Event("input"));
+      }
+      expect(await settle(next)).toBe("pending");
+      expect(p.asked()).toBe(1);
+      await vi.advanceTimersByTimeAsync(10); // t = 40: the page draws the first value
+      p.drawn();
+      expect(await settle(next)).toBe(3); // the latest value, 60 ms before the interval would have let it go
+      expect(inputsHeldBack()).toBe(0);
+      // a page still drawing holds the next one for the interval as before
+      const third = g.next().value;
+      await vi.advanceTimersByTimeAsync(10);
+      el.value = 4;
+      el.dispatchEvent(new Event("input"));
+      await vi.advanceTimersByTimeAsync(10);
+      el.value = 5;
+      el.dispatchEvent(new Event("input"));
+      expect(await settle(third)).toBe("pending");
+      await vi.advanceTimersByTimeAsync(80); // t = 140: the interval from t = 40
+      expect(await settle(third)).toBe(5);
+      p.drawn(); // a late caught-up signal lets nothing go twice
+      expect(await settle(g.next().value)).toBe("pending");
+      g.return();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("a 1 s drag on a page that draws each value in 30 ms: more values than the interval's 10, the last one the drag's", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+    try {
+      const el = element(0);
+      // the page draws 30 ms after it is asked
+      const g = inputGenerator(el, 100, 35, () => new Promise<void>((r) => setTimeout(r, 30)));
+      const seen: unknown[] = [await (g.next().value as Promise<unknown>)];
+      const at: number[] = [performance.now()];
+      const take = (v: unknown) => (seen.push(v), at.push(performance.now()));
+      let pending = g.next().value.then(take);
+      for (let k = 1; k <= 60; k++) {
+        await vi.advanceTimersByTimeAsync(1000 / 60);
+        el.value = k;
+        el.dispatchEvent(new Event("input"));
+        await vi.advanceTimersByTimeAsync(0);
+        if ((await settle(pending)) !== "pending") pending = g.next().value.then(take);
+      }
+      await vi.advanceTimersByTimeAsync(150);
+      expect(seen.at(-1)).toBe(60);
+      expect(seen.length).toBeGreaterThan(12);
+      // a value goes only once the page has drawn the one before it: never two closer than its 30 ms
+      const gaps = at.slice(1).map((t, i) => t - at[i]!);
+      expect(Math.min(...gaps.slice(1))).toBeGreaterThanOrEqual(30);
+      g.return();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe("inputsReleased", () => {
   it("resolves when the last value held back is let go, not before, and at once when none is", async () => {
     const state = (p: Promise<void>) => {
