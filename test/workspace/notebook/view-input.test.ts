@@ -242,17 +242,7 @@ describe("inputGenerator (throttled)", () => {
       expect(seen.length).toBeLessThanOrEqual(12);
       g.return();
     }));
-});
 
-describe("inputGenerator (throttled, with the page's caught-up signal)", () => {
-  const element = (value: number) =>
-    Object.assign(new EventTarget(), { value }) as EventTarget & { value: number };
-  const settle = async (p: Promise<unknown>) => {
-    let out: unknown = "pending";
-    void p.then((v) => (out = v));
-    await vi.advanceTimersByTimeAsync(0);
-    return out;
-  };
   /** A caughtUp() the test resolves by hand: the page drawing the values already given. */
   function page() {
     const waiting: (() => void)[] = [];
@@ -263,7 +253,7 @@ describe("inputGenerator (throttled, with the page's caught-up signal)", () => {
     };
   }
 
-  it("lets a held value go as soon as the page has drawn the ones before it, not at the interval's end", async () => {
+  it("with the page's caught-up signal: lets a held value go as soon as the page has drawn the ones before it, not at the interval's end", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
     try {
       const el = element(0);
@@ -302,7 +292,7 @@ describe("inputGenerator (throttled, with the page's caught-up signal)", () => {
     }
   });
 
-  it("a 1 s drag on a page that draws each value in 30 ms: more values than the interval's 10, the last one the drag's", async () => {
+  it("with the page's caught-up signal, a 1 s drag on a page that draws each value in 30 ms: more values than the interval's 10, the last one the drag's", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
     try {
       const el = element(0);
