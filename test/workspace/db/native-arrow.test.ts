@@ -4,13 +4,13 @@
 // Text: strings over 12 bytes are copied a span of memory at a time (long-strings.ts), so the bytes of every kind
 // of string DuckDB makes are checked, and the number of reads.
 import { createHash } from "node:crypto";
-import { DuckDBInstance } from "@duckdb/node-api";
 import * as arrow from "apache-arrow";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { resultToArrow } from "../../../workspace/db/node/native-arrow";
 import { createNodeEngine } from "../../../workspace/db/node/duckdb-node";
 import { fcRuns } from "../../support/fc-runs";
+import { suiteConnection } from "../../support/suite-connection";
 
 // get_data_from_pointer counted as the converter calls it (the addon's own methods cannot be spied on)
 const binding = vi.hoisted(() => ({ reads: 0 }));
@@ -20,19 +20,8 @@ vi.mock("@duckdb/node-bindings", async (original) => {
   return { default: Object.create(real, { get_data_from_pointer: { value: counted } }) as unknown };
 });
 
-type Conn = Awaited<ReturnType<DuckDBInstance["connect"]>>;
-
 describe("resultToArrow", () => {
-  let instance: DuckDBInstance;
-  let conn: Conn;
-  beforeAll(async () => {
-    instance = await DuckDBInstance.create(":memory:");
-    conn = await instance.connect();
-  });
-  afterAll(() => {
-    conn.closeSync();
-    instance.closeSync();
-  });
+  const conn = suiteConnection();
 
   // every fixed-width type, with a null in every seventh row, over 5,000 rows (three chunks)
   const SQL = `SELECT range AS n,
@@ -184,12 +173,9 @@ describe("resultToArrow", () => {
 });
 
 describe("resultToArrow, text", () => {
-  let instance: DuckDBInstance;
-  let conn: Conn;
+  const conn = suiteConnection();
   let wasm: Awaited<ReturnType<typeof createNodeEngine>>;
   beforeAll(async () => {
-    instance = await DuckDBInstance.create(":memory:");
-    conn = await instance.connect();
     wasm = await createNodeEngine();
     // a table scan's strings: short, long, empty, null and multibyte (2-, 3- and 4-byte UTF-8), 10,000 rows
     const table = `CREATE TABLE strs AS SELECT range AS i,
@@ -201,8 +187,6 @@ describe("resultToArrow, text", () => {
     await wasm.query(table);
   });
   afterAll(async () => {
-    conn.closeSync();
-    instance.closeSync();
     await wasm.close();
   });
 

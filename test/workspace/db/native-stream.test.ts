@@ -3,11 +3,11 @@
 // (2,048 rows) and batch (65,536 rows) boundaries; past a row cap nothing more is converted and the cap's error
 // names every row; a query that fails or is interrupted part way fails (the binding's fetch alone ends quietly).
 import { MessageChannel } from "node:worker_threads";
-import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { streamToArrow } from "../../../workspace/db/node/native-arrow";
 import { createNativeEngine, type NativeEngine } from "../../../workspace/db/node/duckdb-native";
 import { serveEngine, remoteEngine } from "../../../workspace/node/remote-engine";
+import { suiteConnection } from "../../support/suite-connection";
 
 // vector_get_data counted as the converter calls it: one call a column a converted chunk
 const binding = vi.hoisted(() => ({ vectors: 0 }));
@@ -16,8 +16,6 @@ vi.mock("@duckdb/node-bindings", async (original) => {
   const counted = (...args: unknown[]) => (binding.vectors++, real.vector_get_data!(...args));
   return { default: Object.create(real, { vector_get_data: { value: counted } }) as unknown };
 });
-
-type Conn = Awaited<ReturnType<DuckDBInstance["connect"]>>;
 
 // 150,000 rows: 74 chunks, batches of 65,536, 65,536 and 18,928 rows; text over 12 bytes with nulls, short text,
 // a list (value by value), a decimal
@@ -30,16 +28,7 @@ const SQL = `SELECT range AS n,
   FROM range(${ROWS}) ORDER BY range`;
 
 describe("streamToArrow", () => {
-  let instance: DuckDBInstance;
-  let conn: Conn;
-  beforeAll(async () => {
-    instance = await DuckDBInstance.create(":memory:");
-    conn = await instance.connect();
-  });
-  afterAll(() => {
-    conn.closeSync();
-    instance.closeSync();
-  });
+  const conn = suiteConnection();
 
   it("converts a result of many chunks exactly, across chunk and batch boundaries", async () => {
     const table = await streamToArrow(await conn.stream(SQL));

@@ -1,10 +1,10 @@
 import { cp, mkdtemp, readFile, readdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { tableFromArrays, tableToIPC, type Table } from "apache-arrow";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { suiteConnection } from "../../support/suite-connection";
 import { encodeStream } from "../../../bundle/encode-stream";
 import { newManifest } from "../../../bundle/manifest";
 import { readBundleFolder, writeBundleFolder } from "../../../bundle/node-io";
@@ -15,8 +15,7 @@ import { fcRuns } from "../../support/fc-runs";
 
 const SAMPLES = "workspace/public/samples";
 
-let instance: DuckDBInstance;
-let conn: DuckDBConnection;
+const conn = suiteConnection();
 let attached = 0;
 
 /** Attaches a packed file read-only in a native DuckDB of the test's own; returns its alias. */
@@ -86,15 +85,6 @@ async function copyOf(run: string): Promise<string> {
   await cp(join(SAMPLES, run), dir, { recursive: true });
   return dir;
 }
-
-beforeAll(async () => {
-  instance = await DuckDBInstance.create(":memory:");
-  conn = await instance.connect();
-});
-afterAll(() => {
-  conn.closeSync();
-  instance.closeSync();
-});
 
 describe("packBundle", () => {
   it("puts every table and row of every sample run's Arrow files into run.duckdb (sums computed from the Arrow files)", async () => {
