@@ -253,9 +253,8 @@ describe("inputGenerator (throttled)", () => {
     };
   }
 
-  it("with the page's caught-up signal: lets a held value go as soon as the page has drawn the ones before it, not at the interval's end", async () => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
-    try {
+  it("with the page's caught-up signal: lets a held value go as soon as the page has drawn the ones before it, not at the interval's end", async () =>
+    fakeTimers(async () => {
       const el = element(0);
       const p = page();
       const g = inputGenerator(el, 100, 35, p.caughtUp);
@@ -287,18 +286,15 @@ describe("inputGenerator (throttled)", () => {
       p.drawn(); // a late caught-up signal lets nothing go twice
       expect(await settle(g.next().value)).toBe("pending");
       g.return();
-    } finally {
-      vi.useRealTimers();
-    }
-  });
+    }));
 
-  it("with the page's caught-up signal, a 1 s drag on a page that draws each value in 30 ms: more values than the interval's 10, the last one the drag's", async () => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
-    try {
+  it("with the page's caught-up signal, a 1 s drag on a page that draws each value in 30 ms: more values than the interval's 10, the last one the drag's", async () =>
+    fakeTimers(async () => {
       const el = element(0);
       // the page draws 30 ms after it is asked
       const g = inputGenerator(el, 100, 35, () => new Promise<void>((r) => setTimeout(r, 30)));
       const seen: unknown[] = [await (g.next().value as Promise<unknown>)];
+      // performance.now is the fake clock here: the times are the timers', not the machine's
       const at: number[] = [performance.now()];
       const take = (v: unknown) => (seen.push(v), at.push(performance.now()));
       let pending = g.next().value.then(take);
@@ -316,10 +312,7 @@ describe("inputGenerator (throttled)", () => {
       const gaps = at.slice(1).map((t, i) => t - at[i]!);
       expect(Math.min(...gaps.slice(1))).toBeGreaterThanOrEqual(30);
       g.return();
-    } finally {
-      vi.useRealTimers();
-    }
-  });
+    }));
 });
 
 describe("inputsReleased", () => {
