@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { bitFlips, flipBits } from "../../support/bit-flips";
 import { describe, expect, it } from "vitest";
 import { importMethodTrace } from "../../../collectors/import/method-trace";
 import { readMethodTrace, type MethodTrace, type TraceClock } from "../../../collectors/sources/method-trace";
@@ -354,16 +355,10 @@ describe("extended records: bad headers and damaged data", () => {
       fc.property(
         fc.constantFrom(fixed, compact),
         fc.double({ min: 0, max: 1, noNaN: true }),
-        fc.array(
-          fc.tuple(
-            fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }),
-            fc.integer({ min: 0, max: 7 }),
-          ),
-          { maxLength: 6 },
-        ),
+        bitFlips({ maxLength: 6 }),
         (bytes, frac, flips) => {
           const b = bytes.slice(0, Math.floor(bytes.length * frac));
-          for (const [at, bit] of flips) if (b.length) b[Math.floor(at * b.length)]! ^= 1 << bit;
+          flipBits(b, flips);
           check(b);
         },
       ),

@@ -4,6 +4,7 @@
 // cut at every boundary.
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
+import { bitFlips, flipBits } from "../../support/bit-flips";
 import { describe, expect, it } from "vitest";
 import { eventColumns, readMethodTrace, type MethodTrace } from "../../../collectors/sources/method-trace";
 import { readMethodTraceChunks, type ByteSource } from "../../../collectors/sources/method-trace-file";
@@ -187,20 +188,11 @@ describe("readMethodTraceChunks", () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 0, max: all.length - 1 }),
-        fc.array(
-          fc.tuple(
-            fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }),
-            fc.integer({ min: 0, max: 7 }),
-          ),
-          {
-            minLength: 1,
-            maxLength: 6,
-          },
-        ),
+        bitFlips({ minLength: 1, maxLength: 6 }),
         fc.integer({ min: 64, max: 3000 }),
         (k, flips, chunkBytes) => {
           const b = all[k]!.slice();
-          for (const [at, bit] of flips) b[Math.floor(at * b.length)]! ^= 1 << bit;
+          flipBits(b, flips);
           let expected;
           try {
             expected = whole(b);

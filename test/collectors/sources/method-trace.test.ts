@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import fc from "fast-check";
+import { bitFlips, flipBits } from "../../support/bit-flips";
 import { describe, expect, it } from "vitest";
 import { readMethodTrace, type TraceClock } from "../../../collectors/sources/method-trace";
 import { writeMethodTrace, type WriteTraceSpec } from "../../../collectors/sources/method-trace-writer";
@@ -228,16 +229,10 @@ describe("readMethodTrace under corruption (fast-check)", () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 0, max: all.length - 1 }),
-        fc.array(
-          fc.tuple(
-            fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }),
-            fc.integer({ min: 0, max: 7 }),
-          ),
-          { minLength: 1, maxLength: 8 },
-        ),
+        bitFlips({ minLength: 1, maxLength: 8 }),
         (k, flips) => {
           const b = all[k]!.slice();
-          for (const [at, bit] of flips) b[Math.floor(at * b.length)]! ^= 1 << bit;
+          flipBits(b, flips);
           check(b);
         },
       ),
