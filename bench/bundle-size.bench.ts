@@ -15,8 +15,9 @@ import type { Benchmark } from "./harness";
 const SIZES = (process.env.JB_BENCH_BUNDLE_ROWS ?? "1000,100000,1000000,10000000").split(",").map(Number);
 const here = dirname(fileURLToPath(import.meta.url));
 
-/** One buffer for every sink: a fresh 16 MiB per encode would time the kernel's zeroing of its pages. */
-const scratch = new Uint8Array(16 << 20);
+/** One buffer for every sink, made on first use (bench/run.ts imports every bench): a fresh 16 MiB per encode would
+ * time the kernel's zeroing of its pages. */
+let scratch: Uint8Array | undefined;
 
 /** Counts the stream's bytes and copies each into one reused buffer, as a write out would, keeping none of
  * them (a 10M-row stream need not sit in memory). */
@@ -24,8 +25,8 @@ class CountingSink extends AsyncByteQueue {
   bytes = 0;
   override write(value: ArrayBufferView | ArrayBufferLike | ArrayLike<number>) {
     const view = value as Uint8Array;
-    for (let at = 0; at < view.byteLength; at += scratch.length)
-      scratch.set(view.subarray(at, at + scratch.length));
+    const into = (scratch ??= new Uint8Array(16 << 20));
+    for (let at = 0; at < view.byteLength; at += into.length) into.set(view.subarray(at, at + into.length));
     this.bytes += view.byteLength;
   }
 }
@@ -92,14 +93,15 @@ interface Point {
 
 const sweeps: Record<string, Point[]> = {};
 
-/** Twice this machine's last-level cache (32 MiB), written over before every timed encode. */
-const evictor = new Uint8Array(64 << 20);
+/** Twice this machine's last-level cache (32 MiB), written over before every timed encode; made on first use. */
+let evictor: Uint8Array | undefined;
 
 /** Pushes the table out of the CPU's caches, so that every size is encoded from memory: a table built while
  * reading a trace of many MB is not in the cache either, and without this a 100k-row table (6 MB) is read from
  * the last-level cache and a 1M-row one from memory, and the curve measures the cache, not the encoder. */
 function evictCaches() {
-  for (let i = 0; i < evictor.length; i += 64) evictor[i] = (evictor[i]! + 1) & 0xff;
+  const bytes = (evictor ??= new Uint8Array(64 << 20));
+  for (let i = 0; i < bytes.length; i += 64) bytes[i] = (bytes[i]! + 1) & 0xff;
 }
 
 /** Rounds per size: the small encodes take milliseconds, so one noisy round would decide their ratio. */
