@@ -8,7 +8,7 @@ import { classifyDisplay } from "../notebook/display-kind";
 import { brushInterval, plotSpecToOptions, type BrushX, type PlotSpec } from "../../charts/plot-spec";
 import { sanitize } from "../publish/browser-sanitize";
 import { renderMarkdown } from "../notebook/markdown-render";
-import { nextTask } from "../notebook/next-task";
+import { yieldWhenSliceSpent } from "../notebook/task-slice";
 import { sameDisplay } from "../notebook/same-display";
 import "./jb-plot-form";
 import "./jb-timeline";
@@ -186,10 +186,10 @@ export class JbOutput extends LitElement {
     if (!this.pressed) this.requestUpdate();
   }
 
-  /** After its first drawing, a new value is drawn in a task of its own: the charts one slider move redraws never
-   * add up to one long task. */
+  /** After its first drawing, a new value is drawn at once while the task has time left, else in a task of its own:
+   * the charts one slider move redraws never add up to one long task (task-slice.ts). */
   protected override async scheduleUpdate(): Promise<void> {
-    if (this.hasUpdated) await nextTask();
+    if (this.hasUpdated) await yieldWhenSliceSpent();
     super.scheduleUpdate();
   }
 

@@ -41,15 +41,19 @@ export interface CellHost {
    * on the input it replaces when el still offers it (input-carry.ts), else with a setInput value given before
    */
   adoptInput(name: string, el: InputElementLike, slot: Slot): void;
-  /** resolves once the values already given to the cells are computed and drawn (runtime.ts `caughtUp`); absent
-   * where nothing is drawn (headless) */
+  /** resolves once the values already given to the cells are computed (runtime.ts `caughtUp`); absent where
+   * nothing is drawn (headless) */
   caughtUp?(): Promise<void>;
+  /** an input's value goes to its dependents (runtime.ts: their pass starts a task later, not a frame later);
+   * absent headless */
+  inputLetGo?(): void;
   /** the engine has one connection: interrupting a stale query bumps this epoch so collateral victims retry */
   interruptEpoch(): number;
   interruptStale(): void;
   /** awaited before a cell's code starts: the headless worker starts cells one macrotask apart, in notebook
    * order, so the cells above one that never returns run and are reported (runtime option yieldBeforeCells); the
-   * browser gives each cell a task of its own and drops a superseded run there (yieldBetweenCells) */
+   * browser gives a cell a task of its own once the task has spent its slice, and drops a superseded run there
+   * (yieldBetweenCells) */
   beforeRun?: (slot: Slot) => Promise<void>;
   /** how long a cell's code may run without yielding (cell-budget.ts); Infinity: not instrumented at all */
   budgetMs(): number;
@@ -185,7 +189,7 @@ function defineTs(host: CellHost, slot: Slot, name: string) {
         throw new Error(`view: expected an input element (e.g. Inputs.range(...)), got ${typeof el}`);
       if (inputName !== undefined) host.adoptInput(inputName, el, slot);
       display(el);
-      return inputGenerator(el, undefined, undefined, host.caughtUp);
+      return inputGenerator(el, { caughtUp: host.caughtUp, letGo: host.inputLetGo });
     };
     const view = Object.assign(makeView(), { as: makeView });
     const tick = Number.isFinite(budgetMs) ? budgetTick(label, budgetMs) : undefined;

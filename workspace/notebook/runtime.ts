@@ -69,7 +69,8 @@ import { plot } from "../../charts/plot-spec";
 import { analyzeNotebook, type CellAnalysis } from "./references";
 import { queryRetryingCollateral } from "./query-retry";
 import { nextTask } from "./next-task";
-import { runtimeSchedule, variableVersion } from "./runtime-schedule";
+import { yieldWhenSliceSpent } from "./task-slice";
+import { computeInTask, runtimeSchedule, variableVersion } from "./runtime-schedule";
 import { sqlTag } from "./sql-template";
 import { timeline, type TimelineOptions } from "./timeline-view";
 import { carryInput } from "./input-carry";
@@ -98,8 +99,9 @@ export interface NotebookRuntimeOptions {
   /** start cells one macrotask apart, in notebook order (the headless worker: see CellHost.beforeRun and
    * cell-gate.ts); a function is also awaited before each start */
   yieldBeforeCells?: boolean | (() => Promise<void>);
-  /** start each cell's code in a task of its own, and not at all when its input changed again meanwhile (the
-   * browser: a slider's dependents never add up to one long task, and a superseded value's run is dropped) */
+  /** start a cell's code in a task of its own once the task has spent its slice (task-slice.ts), and not at all
+   * when its input changed again meanwhile (the browser: a slider's dependents run in the frame that asked for them
+   * yet never add up to one long task, and a superseded value's run is dropped) */
   yieldBetweenCells?: boolean;
   /** how long a ts cell may run without yielding before its loops are stopped (cell-budget.ts); a notebook's
    * front matter `cell_budget_ms` overrides it. Default: 10 s in a browser (a page nothing can terminate);
@@ -110,10 +112,10 @@ export interface NotebookRuntimeOptions {
 /** Thrown by a run whose variable was recomputed while it waited: the runtime ignores a stale run's outcome. */
 const superseded = new Error("superseded by a newer run");
 
-/** Yields a task before a cell's code runs; a run superseded meanwhile stops there. */
+/** Yields a task before a cell's code runs once the task has spent its slice; a run superseded meanwhile stops there. */
 async function skipStale(slot: Slot): Promise<void> {
   const version = variableVersion(slot.variable);
-  await nextTask();
+  await yieldWhenSliceSpent();
   if (variableVersion(slot.variable) !== version) throw superseded;
 }
 
@@ -206,6 +208,7 @@ export class NotebookRuntime {
       emit: (slot) => this.emit(slot),
       adoptInput: (inputName, el, slot) => this.adoptInput(inputName, el, slot),
       caughtUp: options.yieldBetweenCells ? () => this.caughtUp() : undefined,
+      inputLetGo: options.yieldBetweenCells ? () => computeInTask(this.runtime) : undefined,
       interruptEpoch: () => this.interruptEpoch,
       interruptStale: () => {
         this.interruptEpoch++;
@@ -334,10 +337,12 @@ export class NotebookRuntime {
   }
 
   /**
-   * Resolves once the cells have computed every value they were given and the page has drawn them: no compute pass
-   * scheduled or running, no cell pending, then the frame that renders their states and a task after the output
-   * redraws that frame queues (jb-output.ts). Unlike settled(), an input value held back is not waited for: a
-   * dragged input asks this to let its held value go as soon as the page has nothing else to do (view-input.ts).
+   * Resolves once the cells have computed every value they were given: no compute pass scheduled or running, no
+   * cell pending. Their drawing is not waited for: a value let go now is computed in the next frame's pass, the
+   * frame that also renders the values before it (the notebook asked for that frame first), and an output draws
+   * only its latest value however many came (Lit coalesces), so values go one a frame and no drawing queues. Unlike
+   * settled(), an input value held back is not waited for: a dragged input asks this to let its held value go as
+   * soon as the page has nothing else to compute (view-input.ts).
    */
   async caughtUp(): Promise<void> {
     const frame = () =>
@@ -353,8 +358,6 @@ export class NotebookRuntime {
       else if (schedule.waiting === 0) break;
       else await frame(); // a pass is due on the next frame (runtime-schedule.ts)
     }
-    await frame();
-    await nextTask();
   }
 
   dispose(): void {

@@ -51,6 +51,18 @@ export function holdInput(): () => void {
   };
 }
 
+/** How an input's values are paced (inputGenerator); every field optional. */
+export interface InputPace {
+  /** at most one value per this many ms while moves keep coming (INPUT_INTERVAL_MS) */
+  intervalMs?: number;
+  /** a pointer still for this long has stopped (INPUT_PAUSE_MS) */
+  pauseMs?: number;
+  /** resolves once the page has computed every value before (the browser's runtime): a held value goes then */
+  caughtUp?: () => Promise<void>;
+  /** called as a value goes, before its dependents are told (the browser's runtime starts their pass then) */
+  letGo?: () => void;
+}
+
 /**
  * Framework's Generators.input, throttled: yields el.value now, then after "input" events, at most once per
  * `intervalMs` and always the value at the time it yields, so a drag re-runs its dependents a few times a second.
@@ -60,15 +72,11 @@ export function holdInput(): () => void {
  * (a busy page takes moves in bunches: their gaps are not pauses). A value
  * equal to the last one yielded is not yielded again (a step-10 slider's moves within one step): its dependents
  * already show it, and a run for it would only hold back the next one. With `caughtUp` (the browser's runtime), a
- * held value also goes as soon as the page has computed and drawn every value before it: the interval keeps values
- * from queuing behind each other's drawing, and a page with nothing left to draw has no queue to keep.
+ * held value also goes as soon as the page has computed every value before it: the interval keeps values from
+ * queuing behind each other's runs, and a page with nothing left to compute has no queue to keep.
  */
-export function inputGenerator(
-  el: InputElementLike,
-  intervalMs = INPUT_INTERVAL_MS,
-  pauseMs = INPUT_PAUSE_MS,
-  caughtUp?: () => Promise<void>,
-) {
+export function inputGenerator(el: InputElementLike, pace: InputPace = {}) {
+  const { intervalMs = INPUT_INTERVAL_MS, pauseMs = INPUT_PAUSE_MS, caughtUp, letGo } = pace;
   let resolve: ((v: unknown) => void) | null = null;
   let stale = true;
   let last = -Infinity;
@@ -98,6 +106,7 @@ export function inputGenerator(
     last = now();
     gap = 0;
     yielded = { value: el.value };
+    letGo?.();
     r(el.value);
   };
   /** Delivers when the interval allows, else once it has passed or the pointer pauses, whichever comes first. */
@@ -107,7 +116,7 @@ export function inputGenerator(
     if (timer === undefined) {
       release = holdInput();
       timer = setTimeout(deliver, wait);
-      // The interval is there so that values do not queue behind each other's drawing; once the page has drawn
+      // The interval is there so that values do not queue behind each other's runs; once the page has computed
       // every value it was given, holding this one longer only delays it.
       if (caughtUp && !awaitingCatchUp) {
         awaitingCatchUp = true;

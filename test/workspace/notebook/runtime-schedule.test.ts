@@ -2,7 +2,11 @@
 // against the real runtime, so an upgrade that changes it fails here, not as a settled() that returns too early.
 import { Runtime } from "@observablehq/runtime";
 import { describe, expect, it } from "vitest";
-import { runtimeSchedule, variableVersion } from "../../../workspace/notebook/runtime-schedule";
+import {
+  computeInTask,
+  runtimeSchedule,
+  variableVersion,
+} from "../../../workspace/notebook/runtime-schedule";
 
 /** Waits out the scheduled pass and what it started. */
 async function pass(rt: Runtime) {
@@ -77,6 +81,46 @@ describe("runtimeSchedule", () => {
 
   it("names the file to update when the internals are gone", () => {
     expect(() => runtimeSchedule({} as Runtime)).toThrow(/internals changed.*runtime-schedule\.ts/);
+    expect(() => computeInTask({} as Runtime)).toThrow(/internals changed.*runtime-schedule\.ts/);
+  });
+
+  it("computeInTask: a generator's next value joins the pass it scheduled, and its dependents compute there", async () => {
+    const { rt, m, seen, observe } = setup();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    m.variable().define("g", [], async function* () {
+      yield 1;
+      await gate;
+      yield 2;
+    });
+    m.variable(observe).define("d", ["g"], (g: number) => g * 10);
+    await pass(rt);
+    for (let k = 0; k < 20 && !idle(rt); k++) await pass(rt);
+    expect(idle(rt)).toBe(true);
+    // as an input letting a value go does: the pass first, then the value
+    computeInTask(rt);
+    const scheduled = runtimeSchedule(rt).computing;
+    expect(scheduled).toBeInstanceOf(Promise);
+    release();
+    for (let k = 0; k < 50; k++) await Promise.resolve();
+    // the runtime's own scheduling found the pass on its way and joined it instead of asking for a frame
+    expect(runtimeSchedule(rt).computing).toBe(scheduled);
+    expect(seen).toEqual([10]);
+    await scheduled;
+    for (let k = 0; k < 20; k++) await Promise.resolve(); // the pass started d; its observer hears in microtasks
+    expect(seen).toEqual([10, 20]);
+    rt.dispose();
+  });
+
+  it("computeInTask leaves a pass already scheduled as it is", async () => {
+    const { rt, m } = setup();
+    m.variable().define("a", [], () => 1);
+    const scheduled = runtimeSchedule(rt).computing;
+    expect(scheduled).toBeInstanceOf(Promise);
+    computeInTask(rt);
+    expect(runtimeSchedule(rt).computing).toBe(scheduled);
+    await pass(rt);
+    rt.dispose();
   });
 
   it("variableVersion: a recompute begun while a run waits changes it, and the stale run's throw is ignored", async () => {

@@ -85,7 +85,7 @@ describe("inputGenerator (throttled)", () => {
   /** A throttled generator (100 ms) past its first value, 0. */
   async function started() {
     const el = element(0);
-    const g = inputGenerator(el, 100);
+    const g = inputGenerator(el, { intervalMs: 100 });
     expect(await settle(g.next().value)).toBe(0);
     return { el, g };
   }
@@ -157,7 +157,7 @@ describe("inputGenerator (throttled)", () => {
 
       // a drag after a quiet spell, its moves 40 ms apart (a busy page): the pause is 80 ms, within a 200 ms interval
       const slow = element(0);
-      const h = inputGenerator(slow, 200);
+      const h = inputGenerator(slow, { intervalMs: 200 });
       expect(await settle(h.next().value)).toBe(0);
       await vi.advanceTimersByTimeAsync(300);
       move(slow, 1); // t = 300: the first move goes at once
@@ -176,7 +176,7 @@ describe("inputGenerator (throttled)", () => {
   it("takes a busy page's moves, in bunches 50 ms apart, at the interval's pace: their gaps are not pauses", async () =>
     fakeTimers(async () => {
       const el = element(0);
-      const g = inputGenerator(el, 100);
+      const g = inputGenerator(el, { intervalMs: 100 });
       const seen: unknown[] = [await settle(g.next().value)];
       await vi.advanceTimersByTimeAsync(500);
       let pending = g.next().value.then((v) => seen.push(v));
@@ -225,7 +225,7 @@ describe("inputGenerator (throttled)", () => {
   it("turns a 1 s drag of 60 events into about 10 values, the last one being the drag's last", async () =>
     fakeTimers(async () => {
       const el = element(0);
-      const g = inputGenerator(el, 100);
+      const g = inputGenerator(el, { intervalMs: 100 });
       const seen: unknown[] = [await settle(g.next().value)];
       let pending = g.next().value.then((v) => seen.push(v));
       for (let k = 1; k <= 60; k++) {
@@ -257,7 +257,7 @@ describe("inputGenerator (throttled)", () => {
     fakeTimers(async () => {
       const el = element(0);
       const p = page();
-      const g = inputGenerator(el, 100, 35, p.caughtUp);
+      const g = inputGenerator(el, { intervalMs: 100, pauseMs: 35, caughtUp: p.caughtUp });
       expect(await settle(g.next().value)).toBe(0);
       const next = g.next().value;
       // moves every 10 ms from t = 10: held (inside the interval, never a pause), the page asked once
@@ -292,7 +292,11 @@ describe("inputGenerator (throttled)", () => {
     fakeTimers(async () => {
       const el = element(0);
       // the page draws 30 ms after it is asked
-      const g = inputGenerator(el, 100, 35, () => new Promise<void>((r) => setTimeout(r, 30)));
+      const g = inputGenerator(el, {
+        intervalMs: 100,
+        pauseMs: 35,
+        caughtUp: () => new Promise<void>((r) => setTimeout(r, 30)),
+      });
       const seen: unknown[] = [await (g.next().value as Promise<unknown>)];
       // performance.now is the fake clock here: the times are the timers', not the machine's
       const at: number[] = [performance.now()];
