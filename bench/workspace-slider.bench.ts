@@ -6,7 +6,8 @@
 // drawn (PerformanceObserver "longtask", which only reports tasks over 50 ms: 0 means none), the time from the last
 // move's event to that chart (the last change to any output's drawing, watched by MutationObservers, painted: a task
 // after the next frame's rendering; found once the runtime has settled with the input's final value and every
-// output's update completed), and the same time for a typed change (the number box beside the slider, an interval
+// output's update completed), the gaps between animation frames while the hand moved (does the page, and so the
+// thumb, keep the display's rate?), and the same time to the chart for a typed change (the number box beside the slider, an interval
 // after the value before it) to give the drag's ratio. No Playwright selector query runs in that time: each slider
 // is resolved to its element before the drag or the typing.
 // BENCH_BEFORE_DIST=<a build of other code> measures it in the same run, drags alternating, for a before/after; the
@@ -48,6 +49,9 @@ interface Drag {
   longestTaskMs: number;
   lastMoveToChartMs: number;
   moves: number;
+  /** median gap between animation frames while the hand moved, and the longest one */
+  frameMs: number;
+  longestFrameMs: number;
 }
 
 /** The range input of the slider's cell, scrolled into view; the notebook's runtime set to `value` first. */
@@ -59,9 +63,33 @@ async function watch(page: Page) {
     // tsx keeps the names of the functions below by wrapping them in a __name() the page lacks
     (window as unknown as { __name?: (f: unknown) => unknown }).__name ??= (f) => f;
     const w = window as unknown as {
-      __drag: { tasks: number[]; lastMove: number; moves: number; changed: number; painted: number };
+      __drag: {
+        tasks: number[];
+        lastMove: number;
+        moves: number;
+        changed: number;
+        painted: number;
+        frames: number[];
+        watching: boolean;
+        firstMove: number;
+      };
     };
-    const d = (w.__drag = { tasks: [] as number[], lastMove: 0, moves: 0, changed: 0, painted: 0 });
+    const d = (w.__drag = {
+      tasks: [] as number[],
+      lastMove: 0,
+      moves: 0,
+      changed: 0,
+      painted: 0,
+      frames: [] as number[],
+      watching: true as boolean,
+      firstMove: 0,
+    });
+    // every animation frame's start: while the hand moves, the page should render at the display's rate
+    const frame = (t: number) => {
+      d.frames.push(t);
+      if (d.watching) requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
     const observer = new PerformanceObserver((list) => {
       for (const e of list.getEntries()) d.tasks.push(e.duration);
     });
@@ -101,11 +129,13 @@ async function watch(page: Page) {
     });
     added.observe(nb.shadowRoot!, { subtree: true, childList: true });
     const onMove = (e: PointerEvent) => {
+      if (d.moves === 0) d.firstMove = e.timeStamp;
       d.lastMove = e.timeStamp;
       d.moves++;
     };
     addEventListener("pointermove", onMove, { capture: true });
     (w as unknown as { __stop: () => void }).__stop = () => {
+      d.watching = false;
       observer.disconnect();
       drawings.disconnect();
       added.disconnect();
@@ -190,7 +220,8 @@ async function dragOnce(page: Page, s: Slider, mode: Mode, from: number, to: num
     // of them), as a test driver delivers them; Chromium would merge a real mouse's moves (the other mode).
     await slider.evaluate(
       async (input: HTMLInputElement, [from, to, steps]) => {
-        const d = (window as unknown as { __drag: { lastMove: number; moves: number } }).__drag;
+        const d = (window as unknown as { __drag: { lastMove: number; moves: number; firstMove: number } })
+          .__drag;
         const t0 = performance.now();
         const sent: Promise<void>[] = [];
         for (let k = 1; k <= steps; k++)
@@ -201,7 +232,7 @@ async function dragOnce(page: Page, s: Slider, mode: Mode, from: number, to: num
                   input.value = String(from + ((to - from) * k) / steps);
                   input.dispatchEvent(new Event("input", { bubbles: true }));
                   d.lastMove = performance.now();
-                  d.moves++;
+                  if (d.moves++ === 0) d.firstMove = d.lastMove;
                   r();
                 },
                 Math.max(0, t0 + (1000 * k) / steps - performance.now()),
@@ -228,9 +259,24 @@ async function dragOnce(page: Page, s: Slider, mode: Mode, from: number, to: num
   });
   const [ms, longest] = await drawn(page, s.name, "move");
   await slider.dispose();
-  const moves = await page.evaluate(() => (window as unknown as { __drag: { moves: number } }).__drag.moves);
+  const { moves, frameGaps } = await page.evaluate(() => {
+    const d = (
+      window as unknown as {
+        __drag: { moves: number; frames: number[]; firstMove: number; lastMove: number };
+      }
+    ).__drag;
+    // the gaps between animation frames while the hand moved: a page keeping up renders one every 16.7 ms at 60 Hz
+    const during = d.frames.filter((t) => t >= d.firstMove && t <= d.lastMove);
+    return { moves: d.moves, frameGaps: during.slice(1).map((t, i) => t - during[i]!) };
+  });
   if (Math.abs(target - to) > (max - min) / 50) throw new Error(`drag ended at ${target}, not near ${to}`);
-  return { longestTaskMs: longest, lastMoveToChartMs: ms, moves };
+  return {
+    longestTaskMs: longest,
+    lastMoveToChartMs: ms,
+    moves,
+    frameMs: median(frameGaps),
+    longestFrameMs: Math.max(0, ...frameGaps),
+  };
 }
 
 /** A value typed into the number box beside the slider: [ms to its chart, longest task]. */
@@ -269,6 +315,8 @@ async function measureAll() {
           add(key(v.label, s, `${mode} longest task`), d.longestTaskMs);
           add(key(v.label, s, `${mode} last move to chart`), d.lastMoveToChartMs);
           add(key(v.label, s, `${mode} moves`), d.moves);
+          add(key(v.label, s, `${mode} frame interval`), d.frameMs);
+          add(key(v.label, s, `${mode} longest frame`), d.longestFrameMs);
         }
         const [typed, longest] = await typeOnce(v.page, s, a, b);
         add(key(v.label, s, "typed change to chart"), typed);
@@ -297,6 +345,8 @@ async function measureAll() {
             perRound(`${mode} last move to chart`, "typed change to chart"),
           ],
           [`${mode}: pointer moves the page handled`, m(`${mode} moves`)],
+          [`${mode}: frame interval while dragging (ms, 16.7 at 60 Hz)`, m(`${mode} frame interval`)],
+          [`${mode}: longest frame while dragging (ms)`, m(`${mode} longest frame`)],
         ]),
       ]);
     }
