@@ -21,6 +21,20 @@ function setup() {
   return { rt, m: rt.module(), seen, observe: { fulfilled: (v: number) => seen.push(v) } };
 }
 
+/** A generator g that yields 1, then 2 once `release` is called, and d = g * 10 observed into `seen`. */
+function gatedGenerator() {
+  const { rt, m, seen, observe } = setup();
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  m.variable().define("g", [], async function* () {
+    yield 1;
+    await gate;
+    yield 2;
+  });
+  m.variable(observe).define("d", ["g"], (g: number) => g * 10);
+  return { rt, seen, release };
+}
+
 const idle = (rt: Runtime) => {
   const s = runtimeSchedule(rt);
   return s.computing === null && s.waiting === 0;
@@ -54,15 +68,7 @@ describe("runtimeSchedule", () => {
   });
 
   it("sees the dependents of a generator's next value waiting for a pass", async () => {
-    const { rt, m, seen, observe } = setup();
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    m.variable().define("g", [], async function* () {
-      yield 1;
-      await gate;
-      yield 2;
-    });
-    m.variable(observe).define("d", ["g"], (g: number) => g * 10);
+    const { rt, seen, release } = gatedGenerator();
     await pass(rt);
     expect(seen).toEqual([10]);
     release();
@@ -85,15 +91,7 @@ describe("runtimeSchedule", () => {
   });
 
   it("computeInTask: a generator's next value joins the pass it scheduled, and its dependents compute there", async () => {
-    const { rt, m, seen, observe } = setup();
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    m.variable().define("g", [], async function* () {
-      yield 1;
-      await gate;
-      yield 2;
-    });
-    m.variable(observe).define("d", ["g"], (g: number) => g * 10);
+    const { rt, seen, release } = gatedGenerator();
     await pass(rt);
     for (let k = 0; k < 20 && !idle(rt); k++) await pass(rt);
     expect(idle(rt)).toBe(true);
