@@ -23,7 +23,8 @@ export type Sanitize = (html: string, kind?: SanitizeKind) => string;
 
 /** What is used of a DOMPurify instance (its own types overload addHook per entry point). */
 interface Purifier {
-  sanitize(html: string, config: typeof PURIFY_CONFIG): unknown;
+  sanitize(html: string): unknown;
+  setConfig(config: typeof PURIFY_CONFIG): void;
   addHook(entry: "afterSanitizeAttributes", hook: (node: Element) => void): void;
 }
 
@@ -41,28 +42,38 @@ export function stripRemoteCss(css: string): string {
     );
 }
 
-const installed = new WeakSet<object>();
+/**
+ * The sanitizer of one host: `makePurifier()` gives a fresh DOMPurify instance, one per kind, configured once.
+ * DOMPurify parses a configuration handed to sanitize() again on every call (its tag and attribute sets rebuilt:
+ * the largest allocation of a Markdown redraw during a slider drag); a configuration set on an instance is kept.
+ */
+export function createSanitize(makePurifier: () => Purifier): Sanitize {
+  const purifiers = new Map<SanitizeKind, Purifier>();
+  const purifier = (kind: SanitizeKind) => {
+    let p = purifiers.get(kind);
+    if (!p) {
+      p = makePurifier();
+      p.setConfig(kind === "plot" ? PURIFY_CONFIG : PROSE_CONFIG);
+      p.addHook("afterSanitizeAttributes", keepNothingRemote);
+      purifiers.set(kind, p);
+    }
+    return p;
+  };
+  return (html, kind = "prose") => purifier(kind).sanitize(html) as string;
+}
 
-/** The sanitizer of one DOMPurify instance (its hooks are installed once). */
-export function createSanitize(purify: Purifier): Sanitize {
-  if (!installed.has(purify)) {
-    installed.add(purify);
-    purify.addHook("afterSanitizeAttributes", (node) => {
-      const tag = node.tagName?.toLowerCase();
-      if (tag === "style" && node.textContent) node.textContent = stripRemoteCss(node.textContent);
-      if (tag === "img" && !/^data:image\//i.test(node.getAttribute("src") ?? ""))
-        node.removeAttribute("src");
-      if (tag === "image")
-        for (const a of ["href", "xlink:href"])
-          if (!/^data:image\//i.test(node.getAttribute(a) ?? "")) node.removeAttribute(a);
-      const style = node.getAttribute?.("style");
-      if (style) {
-        const clean = stripRemoteCss(style);
-        if (clean.trim()) node.setAttribute("style", clean);
-        else node.removeAttribute("style");
-      }
-    });
+/** No remote URL survives in CSS, an <img>'s src or an SVG <image>'s href: the page is self-contained. */
+function keepNothingRemote(node: Element) {
+  const tag = node.tagName?.toLowerCase();
+  if (tag === "style" && node.textContent) node.textContent = stripRemoteCss(node.textContent);
+  if (tag === "img" && !/^data:image\//i.test(node.getAttribute("src") ?? "")) node.removeAttribute("src");
+  if (tag === "image")
+    for (const a of ["href", "xlink:href"])
+      if (!/^data:image\//i.test(node.getAttribute(a) ?? "")) node.removeAttribute(a);
+  const style = node.getAttribute?.("style");
+  if (style) {
+    const clean = stripRemoteCss(style);
+    if (clean.trim()) node.setAttribute("style", clean);
+    else node.removeAttribute("style");
   }
-  return (html, kind = "prose") =>
-    purify.sanitize(html, kind === "plot" ? PURIFY_CONFIG : PROSE_CONFIG) as string;
 }

@@ -40,6 +40,24 @@ describe("the sanitizer", () => {
   });
 });
 
+describe("the two kinds, called in turn", () => {
+  it("each keeps its own rules, whichever ran before it", () => {
+    const html =
+      '<svg><style>.p{fill:red}</style><rect style="stroke:red"/></svg><img src="https://e.example/x.png"><form><input></form>';
+    const plot = nodeSanitize(html, "plot");
+    const prose = nodeSanitize(html);
+    for (let i = 0; i < 3; i++) {
+      expect(nodeSanitize(html, "plot")).toBe(plot);
+      expect(nodeSanitize(html)).toBe(prose);
+    }
+    expect(plot).toContain(".p{fill:red}");
+    expect(plot).toContain('style="stroke:red"');
+    expect(prose).not.toMatch(/<style|style=/i);
+    // in both: no remote image, no form controls
+    for (const out of [plot, prose]) expect(out).not.toMatch(/e\.example|<form|<input/i);
+  });
+});
+
 describe("published pages: prose cannot hide a failed check", () => {
   const NB = `# Findings
 

@@ -17,9 +17,8 @@ export const nodeSanitize: Sanitize = (html, kind) => {
   // writes no HTML and renders no prose never needs it
   if (!sanitizer) {
     const { JSDOM } = require("jsdom") as typeof import("jsdom");
-    sanitizer = createSanitize(
-      createDOMPurify(new JSDOM("").window as unknown as Window & typeof globalThis),
-    );
+    const window = new JSDOM("").window as unknown as Window & typeof globalThis;
+    sanitizer = createSanitize(() => createDOMPurify(window));
   }
   return sanitizer(html, kind);
 };
