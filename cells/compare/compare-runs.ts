@@ -83,11 +83,23 @@ function spansOf(tables: CompareTables): RunSpans {
   return spans;
 }
 
-export function compareRuns(
+/** Every analysis's measures over the two sides, not yet tested: what no threshold changes. */
+export interface Measured {
+  sides: Sides;
+  metrics: Metric[];
+  /** runs without UI events, cut into equal time windows for the block bootstrap */
+  windowed: string[];
+}
+
+/**
+ * The measures of every analysis the tables allow, over the two sides' UI-event buckets. α, the minimum effect and
+ * the assumed run-to-run variation do not change them: a notebook measures once and judges per threshold.
+ */
+export function measureRuns(
   tables: CompareTables,
   sides: Sides,
-  options: CompareRunsOptions = {},
-): Comparison {
+  options: Pick<CompareRunsOptions, "analyses" | "extend"> = {},
+): Measured {
   checkSides(sides);
   const on = (a: CompareAnalysis) => !options.analyses || options.analyses.includes(a);
   const blocks = tables.blocks ?? comparisonBlocks(sides, spansOf(tables), tables.ui_events);
@@ -104,11 +116,21 @@ export function compareRuns(
   if (on("methods")) methodChanges(tables.calls, tables.methods, builder);
   if (on("thread-states")) threadStateChanges(tables.thread_states, builder);
   options.extend?.(builder);
-  const metrics = builder.build();
-  return {
-    sides,
-    rows: whatChanged(metrics, options, options.extra),
-    metrics,
-    windowed: [...blocks.a.windowed, ...blocks.b.windowed],
-  };
+  return { sides, metrics: builder.build(), windowed: [...blocks.a.windowed, ...blocks.b.windowed] };
+}
+
+/** The measured sides tested and ranked at these thresholds. */
+export function judgeRuns(
+  measured: Measured,
+  options: CompareOptions & { extra?: readonly CompareRow[] } = {},
+): Comparison {
+  return { ...measured, rows: whatChanged(measured.metrics, options, options.extra) };
+}
+
+export function compareRuns(
+  tables: CompareTables,
+  sides: Sides,
+  options: CompareRunsOptions = {},
+): Comparison {
+  return judgeRuns(measureRuns(tables, sides, options), options);
 }

@@ -2,7 +2,10 @@
 // statistics under them (docs/compare.md).
 export {
   compareRuns,
+  measureRuns,
+  judgeRuns,
   COMPARE_ANALYSES,
+  type Measured,
   type CompareTables,
   type Comparison,
   type CompareRunsOptions,

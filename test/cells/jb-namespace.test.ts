@@ -78,6 +78,8 @@ const EXPECTED: Record<keyof typeof jb, string[]> = {
   ],
   compare: [
     "compareRuns",
+    "measureRuns",
+    "judgeRuns",
     "COMPARE_ANALYSES",
     "compareMetric",
     "COMPARE_DEFAULTS",

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { compareRuns } from "../../../cells/compare/compare-runs";
+import { compareRuns, judgeRuns, measureRuns } from "../../../cells/compare/compare-runs";
 import { readSides } from "../../../bench/compare/read-sides";
 import { SIM_CASES, writeSimRun } from "../../../bench/compare/sim-pairs";
 
@@ -51,5 +51,35 @@ describe.each(["openlaw", "faceq", "k9", "context-switch"])("the %s case", (name
     const { rows } = compareRuns(tables, sides);
     expect(rows.length).toBeGreaterThan(5);
     expect(rows.filter((r) => r.significant).map((r) => `${r.subject}: ${r.measure}`)).toEqual([]);
+  }, 120_000);
+});
+
+describe("measured once, judged at many thresholds (the compare notebook's sliders)", () => {
+  it("gives at each α and minimum effect the rows a whole comparison gives, whatever was judged before", async () => {
+    const c = SIM_CASES.find((x) => x.name === "openlaw")!;
+    const healthy = [];
+    const buggy = [];
+    for (let s = 1; s <= 3; s++) {
+      healthy.push(await writeSimRun(root, c, false, 300 + s));
+      buggy.push(await writeSimRun(root, c, true, 400 + s));
+    }
+    const { sides, tables } = await readSides(
+      healthy.map((r) => r.dir),
+      buggy.map((r) => r.dir),
+    );
+    const measured = measureRuns(tables, sides);
+    const thresholds = [
+      { alpha: 0.2, minEffect: 0 },
+      { alpha: 0.01, minEffect: 0.5 },
+      { alpha: 0.05, minEffect: 0.1 },
+    ];
+    const significant = new Set<number>();
+    for (const t of thresholds) {
+      const judged = judgeRuns(measured, t);
+      expect(judged.rows).toEqual(compareRuns(tables, sides, t).rows);
+      significant.add(judged.rows.filter((r) => r.significant).length);
+    }
+    // the thresholds matter here: not every setting finds the same number of significant rows
+    expect(significant.size).toBeGreaterThan(1);
   }, 120_000);
 });

@@ -45,6 +45,8 @@ const HELPERS: Record<string, string> = {
   "diagdroid.issueOf": "which issue a group belongs to, for notebooks that link a group to its issue",
   "dune.smallestFlaggingGroup": "run by deviationLabels, which says when a group is too small to flag",
   "compare.compareRuns": COMPARE,
+  "compare.measureRuns": COMPARE,
+  "compare.judgeRuns": COMPARE,
   "compare.COMPARE_ANALYSES": COMPARE,
   "compare.compareMetric": COMPARE,
   "compare.COMPARE_DEFAULTS": COMPARE,
