@@ -186,11 +186,17 @@ export class JbOutput extends LitElement {
     if (!this.pressed) this.requestUpdate();
   }
 
-  /** After its first drawing, a new value is drawn at once while the task has time left, else in a task of its own:
-   * the charts one slider move redraws never add up to one long task (task-slice.ts). */
+  /** ms the last drawing took: a chart that takes long gets a task of its own */
+  private drawMs = 0;
+
+  /** After its first drawing, a new value is drawn at once while the task has room for it (as long as the last
+   * drawing took), else in a task of its own: the charts one slider move redraws never add up to one long task
+   * (task-slice.ts). */
   protected override async scheduleUpdate(): Promise<void> {
-    if (this.hasUpdated) await yieldWhenSliceSpent();
+    if (this.hasUpdated) await yieldWhenSliceSpent(this.drawMs);
+    const started = performance.now();
     super.scheduleUpdate();
+    this.drawMs = performance.now() - started;
   }
 
   override updated() {

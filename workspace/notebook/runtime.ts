@@ -112,10 +112,11 @@ export interface NotebookRuntimeOptions {
 /** Thrown by a run whose variable was recomputed while it waited: the runtime ignores a stale run's outcome. */
 const superseded = new Error("superseded by a newer run");
 
-/** Yields a task before a cell's code runs once the task has spent its slice; a run superseded meanwhile stops there. */
+/** Yields a task before a cell's code runs unless the task's slice has room for it (its last run's time); a run
+ * superseded meanwhile stops there. */
 async function skipStale(slot: Slot): Promise<void> {
   const version = variableVersion(slot.variable);
-  await yieldWhenSliceSpent();
+  await yieldWhenSliceSpent(slot.state.ms ?? 0);
   if (variableVersion(slot.variable) !== version) throw superseded;
 }
 

@@ -27,11 +27,13 @@ function spent(): number {
 }
 
 /**
- * Resolves in the current task while its slice has time left, else in a task of its own that starts a fresh slice.
- * A step that waits on this never runs after a long stretch of other steps without the page rendering in between.
+ * Resolves in the current task while its slice has room for a step expected to take `expectedMs` (what it took
+ * last time), else in a task of its own that starts a fresh slice. A step that waits on this never runs after a
+ * long stretch of other steps without the page rendering in between, and a step known to be long is not added to
+ * a task that has other work (a frame's callbacks, then its style, layout and paint).
  */
-export async function yieldWhenSliceSpent(): Promise<void> {
-  if (spent() < SLICE_MS) return;
+export async function yieldWhenSliceSpent(expectedMs = 0): Promise<void> {
+  if (spent() + expectedMs < SLICE_MS) return;
   await nextTask();
   sliceStart = undefined;
   spent();

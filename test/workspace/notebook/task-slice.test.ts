@@ -47,6 +47,18 @@ describe("yieldWhenSliceSpent", () => {
     expect(await settlesInThisTask(yieldWhenSliceSpent())).toBe(false);
   });
 
+  it("gives a step expected to be long a task of its own, though the slice has barely begun", async () => {
+    clock = 100;
+    expect(await settlesInThisTask(yieldWhenSliceSpent())).toBe(true);
+    clock += 1;
+    // what it took last time does not fit in what is left of the slice
+    expect(await settlesInThisTask(yieldWhenSliceSpent(SLICE_MS - 1))).toBe(false);
+    // a fresh slice: the same step fits now, and a short one after it does not
+    expect(await settlesInThisTask(yieldWhenSliceSpent(SLICE_MS - 1))).toBe(true);
+    clock += SLICE_MS - 1;
+    expect(await settlesInThisTask(yieldWhenSliceSpent(1))).toBe(false);
+  });
+
   it("ends a slice with its task: a step in a later task has the whole slice, however late it comes", async () => {
     clock = 100;
     expect(await settlesInThisTask(yieldWhenSliceSpent())).toBe(true);
