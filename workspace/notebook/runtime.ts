@@ -339,9 +339,9 @@ export class NotebookRuntime {
 
   /**
    * Resolves once the cells have computed every value they were given: no compute pass scheduled or running, no
-   * cell pending. Their drawing is not waited for: a value let go now is computed in the next frame's pass, the
-   * frame that also renders the values before it (the notebook asked for that frame first), and an output draws
-   * only its latest value however many came (Lit coalesces), so values go one a frame and no drawing queues. Unlike
+   * cell pending. Their drawing is not waited for: a value let go now is computed a task later (computeInTask) and
+   * drawn in the next frame with whatever the values before it left to draw, and an output draws only its latest
+   * value however many came (Lit coalesces), so no drawing queues behind another. Unlike
    * settled(), an input value held back is not waited for: a dragged input asks this to let its held value go as
    * soon as the page has nothing else to compute (view-input.ts).
    */
