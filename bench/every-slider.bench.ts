@@ -7,24 +7,14 @@
 // factor to their budgets with finer points (the paint of the last change, coalesced moves, a typed change); this
 // one watches that no other slider stalls the page. BENCH_BEFORE_DIST=<another build> drags both builds in turn;
 // BENCH_EVERY_SLIDER_RUNS rounds (3). Results: bench/results/every-slider.json, with the load after each round.
-import { execFileSync } from "node:child_process";
 import { loadavg } from "node:os";
 import { mkdir, writeFile } from "node:fs/promises";
 import type { Browser, ElementHandle, Page } from "playwright-core";
-import { launchChromium } from "../test/support/chromium";
-import { openWorkspace } from "../test/support/workspace-page";
-import { serveStatic, type StaticServer } from "../workspace/node/static-server";
 import { median, type Benchmark } from "./harness";
+import { closeBuilds, openBuilds, type BenchWindow, type OpenBuild } from "./side-by-side-builds";
 
 const NOTEBOOKS = ["triage", "compare", "frames-overview", "macrobenchmark-history"];
 const RUNS = Number(process.env.BENCH_EVERY_SLIDER_RUNS ?? 3);
-
-interface Opened {
-  label: "before" | "after";
-  notebook: string;
-  page: Page;
-  server: StaticServer;
-}
 
 /** One drag of `slider`: ms from the last move to the last value drawn, the longest task in ms, its label. */
 async function drag(page: Page, slider: ElementHandle<HTMLInputElement>, back: boolean) {
@@ -72,17 +62,7 @@ async function drag(page: Page, slider: ElementHandle<HTMLInputElement>, back: b
     await nb.runtime.settled(120_000);
     // the notebook renders in the next frame; its outputs draw then or in tasks after; then a frame paints them
     await new Promise((r) => requestAnimationFrame(r));
-    const outputs = (nb as unknown as HTMLElement).shadowRoot!.querySelectorAll("jb-output");
-    await Promise.all(
-      [...outputs].map((o) => (o as unknown as { updateComplete: Promise<unknown> }).updateComplete),
-    );
-    await new Promise((r) =>
-      requestAnimationFrame(() => {
-        const c = new MessageChannel();
-        c.port1.onmessage = r;
-        c.port2.postMessage(null);
-      }),
-    );
+    await (window as unknown as BenchWindow).jbOutputsPainted();
     const drawn = performance.now() - lastMove;
     await new Promise((r) => setTimeout(r, 150)); // long tasks are reported asynchronously
     observer.disconnect();
@@ -94,20 +74,10 @@ async function drag(page: Page, slider: ElementHandle<HTMLInputElement>, back: b
 const samples = new Map<string, number[]>();
 const add = (key: string, v: number) => samples.set(key, [...(samples.get(key) ?? []), v]);
 let browser: Browser | undefined;
-let opened: Opened[] = [];
+let opened: OpenBuild[] = [];
 
 async function setup() {
-  execFileSync("npx", ["vite", "build", "--logLevel", "warn"], { stdio: "inherit" });
-  const dists: [Opened["label"], string][] = [["after", "dist"]];
-  if (process.env.BENCH_BEFORE_DIST) dists.unshift(["before", process.env.BENCH_BEFORE_DIST]);
-  browser = await launchChromium();
-  for (const [label, dist] of dists) {
-    const server = await serveStatic(dist);
-    for (const notebook of NOTEBOOKS) {
-      const { page } = await openWorkspace(browser, server.url, `?notebook=${notebook}`);
-      opened.push({ label, notebook, page, server });
-    }
-  }
+  ({ browser, builds: opened } = await openBuilds(NOTEBOOKS));
   const loadPerRound: number[] = [];
   const sliderNames = new Map<string, string>();
   for (let run = 0; run < RUNS; run++, loadPerRound.push(loadavg()[0]!))
@@ -149,8 +119,7 @@ export const benchmarks: Benchmark[] = [
     setup,
     measure: () => [...samples.keys()].filter((k) => k.endsWith("|drawn")).length * RUNS,
     async teardown() {
-      await browser?.close();
-      for (const server of new Set(opened.map((o) => o.server))) await server.close();
+      await closeBuilds(browser, opened);
       opened = [];
     },
   },

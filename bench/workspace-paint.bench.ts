@@ -12,11 +12,12 @@ import { INPUT_INTERVAL_MS } from "../workspace/notebook/view-input";
 import { median, type Benchmark } from "./harness";
 import {
   BUILD_LABELS,
-  closeTriageBuilds,
-  openTriageBuilds,
+  type BenchWindow,
+  closeBuilds,
+  openBuilds,
   sliderAt,
-  type TriageBuild,
-} from "./triage-builds";
+  type OpenBuild,
+} from "./side-by-side-builds";
 
 const SLIDERS = [
   { name: "tauMs", cell: "const tauMs = view", values: [500, 800] },
@@ -28,7 +29,7 @@ const PHASES = { style: "UpdateLayoutTree", layout: "Layout", prePaint: "PrePain
 type Split = Record<keyof typeof PHASES | "total" | "rest", number>;
 
 let browser: Browser | undefined;
-let variants: TriageBuild[] = [];
+let variants: OpenBuild[] = [];
 
 interface TraceEvent {
   name: string;
@@ -81,12 +82,7 @@ function split(events: TraceEvent[], url: string): Split {
   return out;
 }
 
-async function typeOnce(
-  v: TriageBuild,
-  s: (typeof SLIDERS)[number],
-  from: number,
-  to: number,
-): Promise<Split> {
+async function typeOnce(v: OpenBuild, s: (typeof SLIDERS)[number], from: number, to: number): Promise<Split> {
   const page = v.page;
   const slider = await sliderAt(page, s.name, s.cell, from);
   await new Promise((r) => setTimeout(r, INPUT_INTERVAL_MS + 200));
@@ -115,12 +111,8 @@ async function typeOnce(
         await new Promise((r) => requestAnimationFrame(r));
         if ((await nb.runtime.value(name)) === to) break;
       }
-      const outputs = (nb as unknown as HTMLElement).shadowRoot!.querySelectorAll("jb-output");
-      await Promise.all(
-        [...outputs].map((o) => (o as unknown as { updateComplete: Promise<unknown> }).updateComplete),
-      );
-      // one more frame to paint what the last output drew
-      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      // every output drawn, then the frame that paints the last one (side-by-side-builds.ts)
+      await (window as unknown as BenchWindow).jbOutputsPainted();
       performance.mark("jb-drawn");
     },
     [s.name, to] as const,
@@ -169,7 +161,7 @@ async function measureAll() {
 }
 
 async function setup() {
-  ({ browser, builds: variants } = await openTriageBuilds());
+  ({ browser, builds: variants } = await openBuilds());
   await measureAll();
 }
 
@@ -182,7 +174,7 @@ export const benchmarks: Benchmark[] = [
     setup,
     measure: () => RUNS * SLIDERS.length * variants.length,
     async teardown() {
-      await closeTriageBuilds(browser, variants);
+      await closeBuilds(browser, variants);
     },
   },
   ...labels.flatMap((variant) =>

@@ -20,11 +20,12 @@ import { INPUT_INTERVAL_MS } from "../workspace/notebook/view-input";
 import { median, type Benchmark } from "./harness";
 import {
   BUILD_LABELS,
-  closeTriageBuilds,
-  openTriageBuilds,
+  type BenchWindow,
+  closeBuilds,
+  openBuilds,
   sliderAt,
-  type TriageBuild,
-} from "./triage-builds";
+  type OpenBuild,
+} from "./side-by-side-builds";
 
 interface Slider {
   /** the input's name in the notebook */
@@ -43,7 +44,7 @@ const MODES: Mode[] = ["every move", "coalesced"];
 const RUNS = Number(process.env.BENCH_SLIDER_RUNS ?? 3);
 
 let browser: Browser | undefined;
-let variants: TriageBuild[] = [];
+let variants: OpenBuild[] = [];
 
 interface Drag {
   longestTaskMs: number;
@@ -174,18 +175,8 @@ async function drawn(page: Page, name: string, since: "move" | "typed"): Promise
           if (performance.now() - t0 > 120_000) throw new Error(`${name} never became ${String(d.target)}`);
           continue;
         }
-        // every output drawn (an output redraws in a task of its own), then the frame that paints the last one
-        const outputs = (nb as unknown as HTMLElement).shadowRoot!.querySelectorAll("jb-output");
-        await Promise.all(
-          [...outputs].map((o) => (o as unknown as { updateComplete: Promise<unknown> }).updateComplete),
-        );
-        await new Promise((r) =>
-          requestAnimationFrame(() => {
-            const c = new MessageChannel();
-            c.port1.onmessage = r;
-            c.port2.postMessage(null);
-          }),
-        );
+        // every output drawn, then the frame that paints the last one (side-by-side-builds.ts)
+        await (window as unknown as BenchWindow).jbOutputsPainted();
         break;
       }
       // The chart is seen when the last change to an output's drawing is painted, not when this wait ends: the
@@ -386,7 +377,7 @@ async function measureAll() {
 
 /** Builds the workspace, serves it (and BENCH_BEFORE_DIST) and opens triage in each until its cells settle. */
 async function setup() {
-  ({ browser, builds: variants } = await openTriageBuilds());
+  ({ browser, builds: variants } = await openBuilds());
   await measureAll();
 }
 
@@ -414,7 +405,7 @@ export const benchmarks: Benchmark[] = [
     setup,
     measure: () => RUNS * SLIDERS.length * variants.length * MODES.length,
     async teardown() {
-      await closeTriageBuilds(browser, variants);
+      await closeBuilds(browser, variants);
     },
   },
   ...labels.flatMap((variant) =>
